@@ -1,0 +1,7 @@
+# The machtrace command.
+CMD_SRCS := $(wildcard cmd/machtrace/*.c)
+CMD_OBJS := $(CMD_SRCS:%.c=$(BUILD)/obj/%.o)
+MT_ALL_LIBS = $(MT_LIBS) $(BUILD)/lib/libmtcommon.a
+$(BUILD)/bin/machtrace: $(CMD_OBJS) $(MT_ALL_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $(CMD_OBJS) -Wl,--start-group $(MT_ALL_LIBS) -Wl,--end-group $(MT_LDLIBS) -lm

@@ -1,0 +1,484 @@
+/*
+ * machtrace kernel/host ABI: bytecode, enabling image, records, buffers and
+ * the control block.  This is the one header shared by the probe-context
+ * runtime (runtime/, freestanding, also built into the GNU Mach blob) and the
+ * host (compiler, consumer, targets).  It must stay freestanding: fixed-width
+ * integer types only, no pointers in any shared structure (everything is an
+ * offset, so the same bytes mean the same thing in the guest and the host).
+ *
+ * Design follows illumos DTrace (DIF, ECBs, per-CPU buffers, aggregation
+ * buffers kept in probe context) unless this header says otherwise.
+ */
+#ifndef MACHTRACE_ABI_H
+#define MACHTRACE_ABI_H
+
+#include <stdint.h>
+
+#define MT_ABI_VERSION		1
+#define MT_IMAGE_MAGIC		0x4d54494du	/* "MTIM" */
+
+/* ------------------------------------------------------------------------
+ * Bytecode (DIF-like).
+ *
+ * An instruction is 32 bits: op:8 | r1:8 | r2:8 | rd:8, as in DIF.  There are
+ * MT_NREGS 64-bit registers; %r0 always reads 0 and writes to it are ignored.
+ * Branch targets are instruction indices held in the low 24 bits and must be
+ * forward (the verifier rejects backward branches: every program terminates).
+ * Forms (V16 = a 16-bit index in the r1:r2 bytes, r1 high byte):
+ *
+ *   OR..UREM, SRA      rd = r1 op r2 (64-bit; SDIV/UDIV/SREM/UREM by 0 fault
+ *                      MT_FLT_DIVZERO)
+ *   NOT  r1,rd         rd = ~r1               MOV r1,rd     rd = r1
+ *   CMP  r1,r2         compare, sets condition codes (n,z,v,c as DIF)
+ *   TST  r1            compare r1 with 0
+ *   SCMP r1,r2         string compare (strcmp of at most strsize bytes, via
+ *                      safe loads), sets cc as CMP of the sign of the result
+ *   BA..BLEU label24   branch on condition codes (label = target index)
+ *   LDSB..LDX r1,rd    rd = *(r1), sign/zero-extended; always a safe load
+ *   STB..STX r1,rd     *(rd) = r1; only into scratch (alloca) space: anything
+ *                      else faults MT_FLT_BADADDR
+ *   RET  rd            return rd (for by-ref types rd holds the address)
+ *   NOP
+ *   SETX V16,rd        rd = inttab[V16]
+ *   SETS V16,rd        rd = address of strtab + V16 (a NUL-terminated string)
+ *   LDGS V16,rd        rd = global scalar / builtin variable V16
+ *   STGS V16,r1(rd fld)  global variable V16 = rd... see MT_STV below
+ *   LDTS/STTS          same for thread-local (self->) variables
+ *   LDLS/STLS          same for clause-local (this->) variables
+ *   LDGA V8=r1,r2,rd   rd = builtin array variable r1 [ %r2 ] (args[], uregs[])
+ *   LDGAA/STGAA        global associative array V16, key = the tuple stack
+ *   LDTAA/STTAA        thread-local associative array V16, key = tuple stack
+ *   CALL V16,rd        rd = subroutine V16 (MT_SUBR_*), arguments = tuple
+ *                      stack entries in order; the stack is left as it was
+ *                      before the arguments were pushed (callee pops them)
+ *   PUSHTR t,r2,rs     push by reference: type byte t (MT_TT_*) in r1 slot,
+ *                      size register r2 (0 for strings), value rs in rd slot
+ *   PUSHTV t,rs        push by value (integer), t in r1 slot, rs in rd slot
+ *   POPTS              drop the top tuple entry
+ *   FLUSHTS            empty the tuple stack
+ *   ALLOCS r1,rd       rd = alloca(r1 bytes) from scratch, zeroed, 8-aligned
+ *   COPYS r1,r2,rd     copy r2 bytes from address r1 to address rd (rd must
+ *                      be scratch; loads are safe loads)
+ *
+ * Stores to variables: for STGS/STTS/STLS the *source* register is in the rd
+ * slot and the variable id in V16 (as in DIF).  For STGAA/STTAA: V16 variable,
+ * rd slot = source register; the key is the tuple stack.  Storing 0 into a
+ * thread-local or associative element deletes it (frees its dynamic
+ * variable), as DTrace does.  By-reference variables (MT_VF_REF: strings,
+ * structs, arrays) copy their value (size from the variable table) on store
+ * and load as the address of their storage.
+ * ------------------------------------------------------------------------ */
+typedef uint32_t mt_instr_t;
+
+#define MT_NREGS		16
+#define MT_TUPLE_MAX		16	/* tuple stack depth */
+
+#define MT_INSTR(op, r1, r2, rd) \
+	((mt_instr_t)(((uint32_t)(op) << 24) | ((uint32_t)(r1) << 16) | \
+		      ((uint32_t)(r2) << 8) | (uint32_t)(rd)))
+#define MT_INSTR_V16(op, v, rd)	MT_INSTR(op, ((v) >> 8) & 0xff, (v) & 0xff, rd)
+#define MT_INSTR_BR(op, label)	((mt_instr_t)(((uint32_t)(op) << 24) | ((label) & 0xffffff)))
+#define MT_OP(i)		(((i) >> 24) & 0xff)
+#define MT_R1(i)		(((i) >> 16) & 0xff)
+#define MT_R2(i)		(((i) >> 8) & 0xff)
+#define MT_RD(i)		((i) & 0xff)
+#define MT_V16(i)		(((i) >> 8) & 0xffff)
+#define MT_LABEL(i)		((i) & 0xffffff)
+
+enum mt_op {
+	MT_OP_NOP = 0,
+	MT_OP_OR, MT_OP_XOR, MT_OP_AND, MT_OP_SLL, MT_OP_SRL, MT_OP_SRA,
+	MT_OP_SUB, MT_OP_ADD, MT_OP_MUL, MT_OP_SDIV, MT_OP_UDIV, MT_OP_SREM,
+	MT_OP_UREM, MT_OP_NOT, MT_OP_MOV,
+	MT_OP_CMP, MT_OP_TST, MT_OP_SCMP,
+	MT_OP_BA, MT_OP_BE, MT_OP_BNE, MT_OP_BG, MT_OP_BGU, MT_OP_BGE,
+	MT_OP_BGEU, MT_OP_BL, MT_OP_BLU, MT_OP_BLE, MT_OP_BLEU,
+	MT_OP_LDSB, MT_OP_LDSH, MT_OP_LDSW, MT_OP_LDUB, MT_OP_LDUH,
+	MT_OP_LDUW, MT_OP_LDX,
+	MT_OP_STB, MT_OP_STH, MT_OP_STW, MT_OP_STX,
+	MT_OP_RET, MT_OP_SETX, MT_OP_SETS,
+	MT_OP_LDGS, MT_OP_STGS, MT_OP_LDTS, MT_OP_STTS, MT_OP_LDLS, MT_OP_STLS,
+	MT_OP_LDGA, MT_OP_LDGAA, MT_OP_STGAA, MT_OP_LDTAA, MT_OP_STTAA,
+	MT_OP_CALL, MT_OP_PUSHTR, MT_OP_PUSHTV, MT_OP_POPTS, MT_OP_FLUSHTS,
+	MT_OP_ALLOCS, MT_OP_COPYS,
+	MT_OP__COUNT
+};
+
+/* Tuple entry types (PUSHTR/PUSHTV). */
+enum mt_tuple_type {
+	MT_TT_INT = 0,		/* by value, 8 bytes in a key */
+	MT_TT_STR = 1,		/* by ref, NUL-terminated, strsize bytes in a key */
+	MT_TT_MEM = 2		/* by ref, size from the size register */
+};
+
+/*
+ * Variable ids.  Ids below MT_VAR_USER are built-ins (read with LDGS, or LDGA
+ * for the array ones); user variables are numbered from MT_VAR_USER in each
+ * scope separately and described by the image's variable table.
+ */
+enum mt_builtin_var {
+	MT_VAR_ARGS = 0,	/* LDGA: args[] (typed by the compiler) */
+	MT_VAR_REGS,		/* LDGA: regs[] */
+	MT_VAR_UREGS,		/* LDGA: uregs[] */
+	MT_VAR_CURTHREAD = 0x100,
+	MT_VAR_TIMESTAMP, MT_VAR_VTIMESTAMP, MT_VAR_IPL, MT_VAR_EPID,
+	MT_VAR_ID, MT_VAR_ARG0, MT_VAR_ARG1, MT_VAR_ARG2, MT_VAR_ARG3,
+	MT_VAR_ARG4, MT_VAR_ARG5, MT_VAR_ARG6, MT_VAR_ARG7, MT_VAR_ARG8,
+	MT_VAR_ARG9, MT_VAR_STACKDEPTH, MT_VAR_CALLER, MT_VAR_PROBEPROV,
+	MT_VAR_PROBEMOD, MT_VAR_PROBEFUNC, MT_VAR_PROBENAME, MT_VAR_PID,
+	MT_VAR_TID, MT_VAR_EXECNAME, MT_VAR_ZONENAME, MT_VAR_WALLTIMESTAMP,
+	MT_VAR_USTACKDEPTH, MT_VAR_UCALLER, MT_VAR_PPID, MT_VAR_UID,
+	MT_VAR_GID, MT_VAR_ERRNO, MT_VAR_CURCPU, MT_VAR_CPU, MT_VAR_EXECARGS,
+	MT_VAR_TASK,		/* GNU Mach: current task address */
+	MT_VAR_BUILTIN_END,
+	MT_VAR_USER = 0x500
+};
+
+/*
+ * Subroutines (CALL).  Arguments come from the tuple stack in source order.
+ * String results are written to scratch space; running out of scratch
+ * faults MT_FLT_NOSCRATCH.
+ */
+enum mt_subr {
+	MT_SUBR_RAND = 0, MT_SUBR_MUTEX_OWNED, MT_SUBR_MUTEX_OWNER,
+	MT_SUBR_MUTEX_TYPE_ADAPTIVE, MT_SUBR_MUTEX_TYPE_SPIN,
+	MT_SUBR_RW_READ_HELD, MT_SUBR_RW_WRITE_HELD, MT_SUBR_RW_ISWRITER,
+	MT_SUBR_COPYIN, MT_SUBR_COPYINSTR, MT_SUBR_SPECULATION,
+	MT_SUBR_PROGENYOF, MT_SUBR_STRLEN, MT_SUBR_COPYOUT, MT_SUBR_COPYOUTSTR,
+	MT_SUBR_ALLOCA, MT_SUBR_BCOPY, MT_SUBR_COPYINTO, MT_SUBR_MSGDSIZE,
+	MT_SUBR_MSGSIZE, MT_SUBR_GETMAJOR, MT_SUBR_GETMINOR, MT_SUBR_DDI_PATHNAME,
+	MT_SUBR_STRJOIN, MT_SUBR_LLTOSTR, MT_SUBR_BASENAME, MT_SUBR_DIRNAME,
+	MT_SUBR_CLEANPATH, MT_SUBR_STRCHR, MT_SUBR_STRRCHR, MT_SUBR_STRSTR,
+	MT_SUBR_STRTOK, MT_SUBR_SUBSTR, MT_SUBR_INDEX, MT_SUBR_RINDEX,
+	MT_SUBR_HTONS, MT_SUBR_HTONL, MT_SUBR_HTONLL, MT_SUBR_NTOHS,
+	MT_SUBR_NTOHL, MT_SUBR_NTOHLL, MT_SUBR_INET_NTOP, MT_SUBR_INET_NTOA,
+	MT_SUBR_INET_NTOA6, MT_SUBR_TOUPPER, MT_SUBR_TOLOWER, MT_SUBR_GETF,
+	MT_SUBR_STRTOLL, MT_SUBR_LINK_NTOP, MT_SUBR_D_PATH, MT_SUBR_STRCMP,
+	MT_SUBR__COUNT
+};
+
+/* Faults: why a clause stopped; the ERROR probe's arg4 (DTRACEFLT_* order). */
+enum mt_fault {
+	MT_FLT_NONE = 0, MT_FLT_BADADDR, MT_FLT_BADALIGN, MT_FLT_ILLOP,
+	MT_FLT_DIVZERO, MT_FLT_NOSCRATCH, MT_FLT_KPRIV, MT_FLT_UPRIV,
+	MT_FLT_TUPOFLOW, MT_FLT_BADSTACK, MT_FLT_BADSIZE, MT_FLT_LIBRARY
+};
+
+/* ------------------------------------------------------------------------
+ * Enabling image.
+ *
+ * The host compiles a D program, matches its probe descriptions against the
+ * target's probes and writes one contiguous image: a header followed by
+ * tables, every reference an offset from the start of the image (or an index
+ * into a table).  The runtime only reads it.  Layout:
+ *
+ *   mt_image | probes[] | ecbs[] | clauses[] | actions[] | recs[] | aggs[] |
+ *   vars[] | difos[] | text (instructions) | inttab | strtab
+ *
+ * EPIDs are indices into ecbs[] starting at 1 (0 is never a valid EPID: it
+ * marks padding in buffers).  An ECB binds one probe to one clause; a record
+ * written for an ECB has the layout of its clause, fixed for the session.
+ * ------------------------------------------------------------------------ */
+struct mt_image {
+	uint32_t magic, version;
+	uint32_t size;			/* total bytes of the image */
+	uint32_t nprobes, probes_off;	/* struct mt_probe[] */
+	uint32_t necbs, ecbs_off;	/* struct mt_ecb[]; epid = index + 1 */
+	uint32_t nclauses, clauses_off;	/* struct mt_clause[] */
+	uint32_t nactions, actions_off;	/* struct mt_action[] */
+	uint32_t nrecs, recs_off;	/* struct mt_rec[] */
+	uint32_t naggs, aggs_off;	/* struct mt_agg[]; aggid = index + 1 */
+	uint32_t nvars, vars_off;	/* struct mt_var[] */
+	uint32_t ndifos, difos_off;	/* struct mt_difo[] */
+	uint32_t ntext, text_off;	/* mt_instr_t[] shared by all DIFOs */
+	uint32_t nints, ints_off;	/* uint64_t inttab[] shared by all DIFOs */
+	uint32_t strtab_size, strtab_off; /* char strtab[] shared by all DIFOs */
+	struct mt_options {		/* runtime options (bytes unless said) */
+		uint64_t bufsize;	/* per-CPU principal buffer */
+		uint64_t aggsize;	/* per-CPU aggregation buffer */
+		uint64_t dynvarsize;	/* dynamic variable space */
+		uint64_t specsize;	/* per speculation buffer */
+		uint64_t scratchsize;	/* per-CPU scratch (alloca, strings) */
+		uint32_t nspec;		/* number of speculation buffers */
+		uint32_t strsize;	/* max string size incl. NUL */
+		uint32_t bufpolicy;	/* MT_BUFPOLICY_* */
+		uint32_t stackframes;	/* default stack() depth */
+		uint32_t ncpus;		/* CPUs the runtime keeps buffers for */
+		uint32_t flags;		/* MT_OPT_F_* */
+	} opt;
+	uint32_t error_probe;		/* probe id of dtrace:::ERROR, 0 if none */
+	uint32_t pad;
+};
+
+#define MT_BUFPOLICY_SWITCH	0
+#define MT_BUFPOLICY_FILL	1
+#define MT_BUFPOLICY_RING	2
+
+#define MT_OPT_F_DESTRUCTIVE	0x1	/* -w: destructive actions allowed */
+
+/* A probe the image knows.  Names are strtab offsets. */
+struct mt_probe {
+	uint32_t id;			/* target's probe id (printed as ID) */
+	uint32_t prov, mod, func, name;	/* strtab offsets */
+	uint32_t ecb0, necbs;		/* ECBs of this probe, in clause order */
+	uint32_t kind;			/* target-specific (MT_PK_*) */
+	uint64_t arg;			/* target-specific (e.g. tick interval ns) */
+};
+
+enum mt_probe_kind {
+	MT_PK_BEGIN = 1, MT_PK_END, MT_PK_ERROR, MT_PK_TICK, MT_PK_PROFILE,
+	MT_PK_FBT_ENTRY, MT_PK_FBT_RETURN, MT_PK_OTHER
+};
+
+/*
+ * The dtrace provider's probe ids, as dtrace numbers them.  Other probes a
+ * target creates get ids after these.
+ */
+#define MT_PROBE_BEGIN		1
+#define MT_PROBE_END		2
+#define MT_PROBE_ERROR		3
+
+struct mt_ecb {
+	uint32_t probe;			/* index into probes[] */
+	uint32_t clause;		/* index into clauses[] */
+};
+
+/*
+ * A clause: predicate and actions.  The record a clause writes is
+ * mt_rechdr followed by recsize bytes; each rec's offset is relative to the
+ * end of the header.  Clause-local variables (this->) live for one firing.
+ */
+struct mt_clause {
+	uint32_t pred_difo;		/* index+1 into difos[], 0 = no predicate */
+	uint32_t act0, nacts;		/* actions[act0 .. act0+nacts) */
+	uint32_t recsize;		/* bytes after the header, 8-aligned */
+	uint32_t flags;			/* MT_CF_* */
+};
+
+#define MT_CF_SPECULATIVE	0x1	/* has speculate(): records go to spec */
+#define MT_CF_NEEDS_RECORD	0x2	/* writes to the principal buffer */
+
+/*
+ * Actions, executed in order when the predicate holds.  Each action owns
+ * recs[rec0 .. rec0+nrecs): values computed by their DIFOs and written into
+ * the clause's record at rec.offset.  Kind-specific use of arg:
+ *
+ *   TRACE       one rec (int, string or memory)
+ *   PRINTF, PRINTA, SYSTEM, FREOPEN, PRINTM, SETOPT, CLEAR, NORMALIZE,
+ *   DENORMALIZE, TRUNC, FTRUNCATE, PCAP, PRINT
+ *               arg = consumer-side description index (format string etc.,
+ *               see the host program); recs = the values to record. The
+ *               runtime treats them like TRACE; the consumer acts on them.
+ *   EXIT        rec 0 = status; the runtime sets the control block's exit
+ *               request (MT_CB_EXITING) after the record is committed
+ *   AGG         arg = aggid; recs = key elements then the value argument(s)
+ *               (flag MT_RF_AGGVAL); nothing goes to the principal buffer
+ *   SPECULATE   rec 0 = speculation id: the rest of the clause records into
+ *               that speculation's buffer (id 0: the clause records nothing)
+ *   COMMIT, DISCARD  rec 0 = speculation id
+ *   STACK, USTACK    arg = frames; rec 0 kind MT_REC_STACK (pcs as uint64)
+ *   TRACEMEM    rec 0 = address (MT_REC_MEM, size = bytes), rec 1 optional
+ *               dynamic size (MT_REC_INT)
+ *   CHILL, RAISE, STOP, BREAKPOINT, PANIC  destructive, need MT_OPT_F_DESTRUCTIVE
+ *   ERRREC      internal: error record written by the runtime itself
+ */
+enum mt_act_kind {
+	MT_ACT_TRACE = 1, MT_ACT_PRINTF, MT_ACT_PRINTA, MT_ACT_EXIT,
+	MT_ACT_AGG, MT_ACT_SPECULATE, MT_ACT_COMMIT, MT_ACT_DISCARD,
+	MT_ACT_STACK, MT_ACT_USTACK, MT_ACT_TRACEMEM, MT_ACT_CLEAR,
+	MT_ACT_NORMALIZE, MT_ACT_DENORMALIZE, MT_ACT_TRUNC, MT_ACT_SETOPT,
+	MT_ACT_SYSTEM, MT_ACT_FREOPEN, MT_ACT_FTRUNCATE, MT_ACT_PRINTM,
+	MT_ACT_PCAP, MT_ACT_PRINT, MT_ACT_CHILL, MT_ACT_RAISE, MT_ACT_STOP,
+	MT_ACT_BREAKPOINT, MT_ACT_PANIC, MT_ACT_SYM, MT_ACT_MOD,
+	MT_ACT_USYM, MT_ACT_UMOD, MT_ACT_UADDR,
+	MT_ACT__COUNT
+};
+
+struct mt_action {
+	uint16_t kind;			/* MT_ACT_* */
+	uint16_t nrecs;
+	uint32_t rec0;
+	uint64_t arg;
+};
+
+/* One recorded value. */
+struct mt_rec {
+	uint32_t difo;			/* index+1 into difos[], 0 = no value */
+	uint16_t kind;			/* MT_REC_* */
+	uint16_t flags;			/* MT_RF_* */
+	uint32_t offset;		/* within the clause record (after hdr) */
+	uint32_t size;			/* bytes reserved in the record */
+};
+
+enum mt_rec_kind {
+	MT_REC_INT = 1,		/* size 1, 2, 4 or 8: the DIFO's value, truncated */
+	MT_REC_STR,		/* copy a string (safe loads), NUL-pad to size */
+	MT_REC_MEM,		/* copy size bytes from the DIFO's address */
+	MT_REC_STACK		/* size/8 kernel pcs, 0-terminated if fewer */
+};
+
+#define MT_RF_AGGVAL		0x1	/* AGG: value argument, not a key */
+#define MT_RF_SIGNED		0x2	/* INT: value is signed (consumer use) */
+
+/*
+ * Aggregations.  A key is the aggid followed by each key element: 8 bytes
+ * per integer, strsize bytes per string (NUL-padded), the element's size for
+ * memory.  Values are int64 arrays (MT_AGG_NVALS(agg) of them):
+ *   COUNT [n]   SUM [s]   MIN [m] (init INT64_MAX)   MAX [m] (init INT64_MIN)
+ *   AVG [n, s]   STDDEV [n, s, sumsq_lo, sumsq_hi] (128-bit sum of squares)
+ *   QUANTIZE [127 buckets]: bucket 63 holds 0, 64+k holds [2^k, 2^(k+1)),
+ *       62-k holds (-2^(k+1), -2^k]; as DTRACE_QUANTIZE_*.
+ *   LQUANTIZE [levels + 2] with levels = (limit - base) / step: [0] below
+ *       base, [1+i] base + i*step.., [levels+1] at or above limit.
+ *   LLQUANTIZE as illumos dtrace_aggregate_llquantize (nbuckets in nvals).
+ * Each value may add an increment (second value argument of quantize etc.).
+ */
+enum mt_agg_func {
+	MT_AGG_COUNT = 1, MT_AGG_SUM, MT_AGG_AVG, MT_AGG_MIN, MT_AGG_MAX,
+	MT_AGG_STDDEV, MT_AGG_QUANTIZE, MT_AGG_LQUANTIZE, MT_AGG_LLQUANTIZE
+};
+
+#define MT_QUANTIZE_NBUCKETS	127
+#define MT_QUANTIZE_ZERO	63
+
+struct mt_agg {
+	uint32_t func;			/* MT_AGG_* */
+	uint32_t keysize;		/* bytes of key, incl. the 4-byte aggid + pad to 8 */
+	uint32_t nvals;			/* int64 values per entry */
+	uint32_t nkeys;			/* key elements */
+	int64_t param[4];		/* lquantize: base, limit, step;
+					   llquantize: factor, low, high, nsteps */
+};
+
+/* User variables.  Storage for globals and locals is in the runtime. */
+struct mt_var {
+	uint16_t id;			/* MT_VAR_USER.. within its scope */
+	uint8_t scope;			/* MT_VS_* */
+	uint8_t kind;			/* MT_VK_SCALAR or MT_VK_ASSOC */
+	uint32_t flags;			/* MT_VF_* */
+	uint32_t size;			/* bytes of the value (8 for integers) */
+	uint32_t keysize;		/* assoc: bytes of the key tuple */
+};
+
+enum mt_var_scope { MT_VS_GLOBAL = 0, MT_VS_THREAD, MT_VS_LOCAL };
+enum mt_var_kind { MT_VK_SCALAR = 0, MT_VK_ASSOC };
+#define MT_VF_REF		0x1	/* by reference (string/struct/array) */
+#define MT_VF_STRING		0x2	/* the value is a string */
+
+/* A compiled expression or predicate: a slice of text. */
+struct mt_difo {
+	uint32_t text0, ntext;		/* instructions text[text0..+ntext) */
+	uint32_t rtype;			/* MT_RT_* : what RET yields */
+	uint32_t rsize;			/* bytes for by-ref results */
+};
+
+enum mt_rtype { MT_RT_INT = 0, MT_RT_STRING, MT_RT_REF };
+
+/* ------------------------------------------------------------------------
+ * Records in principal and speculation buffers.
+ *
+ * Each record is an 8-aligned mt_rechdr followed by the clause's recsize
+ * bytes.  epid 0 marks padding up to the end of the buffer (ring policy:
+ * records never straddle the end).  The runtime's own error record uses
+ * MT_EPID_ERROR and carries struct mt_errrec.
+ * ------------------------------------------------------------------------ */
+struct mt_rechdr {
+	uint32_t epid;
+	uint32_t cpu;
+	uint64_t timestamp;		/* ns */
+};
+
+#define MT_EPID_ERROR		0xfffffffeu
+
+struct mt_errrec {
+	uint32_t epid;			/* ECB that faulted */
+	uint32_t action;		/* index of the action in its clause, -1 = predicate */
+	uint32_t pc;			/* instruction index within the DIFO */
+	uint32_t fault;			/* MT_FLT_* */
+	uint64_t addr;			/* faulting address/value */
+};
+
+/* ------------------------------------------------------------------------
+ * Control block and buffers: the runtime's state, shared with the host.
+ *
+ * A single-producer single-consumer ring per CPU.  head and tail count bytes
+ * ever written/consumed (offset = count % size).  The runtime (probe context)
+ * owns head; the consumer owns tail for the switch and fill policies.  For
+ * the ring policy the runtime also advances tail over records it overwrites,
+ * and the consumer reads only after tracing stopped.
+ * ------------------------------------------------------------------------ */
+struct mt_cpubuf {
+	uint64_t head;			/* runtime */
+	uint64_t tail;			/* consumer (runtime too for RING) */
+	uint64_t drops;			/* runtime: records dropped, buffer full */
+	uint64_t size;			/* fixed at setup */
+	uint64_t data_off;		/* offset of the data from the control block */
+	uint32_t filled;		/* FILL policy: buffer is full, stop */
+	uint32_t pad;
+};
+
+/* Per-CPU counters the consumer reports as dtrace does. */
+struct mt_cpustat {
+	uint64_t aggdrops;		/* aggregation buffer full */
+	uint64_t dynvar_drops;		/* dynamic variable space full */
+	uint64_t dynvar_dirty;		/* "dirty" drops (rinsing) */
+	uint64_t spec_drops;		/* speculation buffer full */
+	uint64_t spec_busy;		/* speculation busy */
+	uint64_t spec_unavail;		/* no free speculation */
+	uint64_t errors;		/* faults */
+	uint64_t stkdrops;
+};
+
+/*
+ * Aggregation buffer (per CPU): a hash table of entries in one area.
+ *   entry: struct mt_aggent, key bytes (keysize of its agg), int64 vals[].
+ * Entries are appended and never moved; the consumer snapshots by walking
+ * [0, used) entry by entry (each entry's size = sizeof hdr + keysize + 8 *
+ * nvals of its aggid).  Clearing (clear()/trunc()) is done by the consumer
+ * asking the runtime through the control block; see mt_cb.req.
+ */
+struct mt_aggent {
+	uint32_t next;			/* offset of the next entry in the bucket + 1 */
+	uint32_t hash;
+	uint32_t aggid;
+	uint32_t gen;			/* bumped on every update (snapshots) */
+};
+
+struct mt_aggbuf {
+	uint64_t used;			/* bytes of entries */
+	uint64_t size;			/* bytes available for entries */
+	uint64_t data_off;		/* from the control block */
+	uint64_t hash_off;		/* uint32 bucket heads (offset+1) */
+	uint32_t nbuckets;
+	uint32_t pad;
+};
+
+/* The control block at the start of the runtime's state area. */
+struct mt_cb {
+	uint32_t magic;			/* MT_CB_MAGIC */
+	uint32_t version;
+	uint32_t state;			/* MT_CB_* (runtime writes) */
+	uint32_t ncpus;
+	int64_t exit_status;		/* set by exit() */
+	uint64_t heartbeat;		/* host increments; deadman */
+	uint64_t nfirings;		/* probe firings seen */
+	uint64_t image_off;		/* enabling image, from the control block */
+	uint64_t cpubuf_off;		/* struct mt_cpubuf[ncpus] */
+	uint64_t cpustat_off;		/* struct mt_cpustat[ncpus] */
+	uint64_t aggbuf_off;		/* struct mt_aggbuf[ncpus] */
+	uint64_t dynvar_drops;		/* global counters */
+	uint32_t req;			/* host requests (MT_REQ_*), runtime acks */
+	uint32_t req_arg;
+};
+
+#define MT_CB_MAGIC		0x4d544342u	/* "MTCB" */
+#define MT_CB_IDLE		0
+#define MT_CB_ACTIVE		1
+#define MT_CB_EXITING		2	/* exit() was called */
+#define MT_CB_STOPPED		3
+
+#define MT_REQ_NONE		0
+#define MT_REQ_AGGCLEAR		1	/* zero values of aggid req_arg */
+#define MT_REQ_AGGTRUNC		2	/* remove entries of aggid req_arg */
+
+#endif /* MACHTRACE_ABI_H */

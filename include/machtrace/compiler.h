@@ -1,0 +1,53 @@
+/*
+ * The D compiler: source text to struct mt_prog.  Host code only; a library:
+ * it reports errors through struct mt_diag and never exits or prints.
+ */
+#ifndef MACHTRACE_COMPILER_H
+#define MACHTRACE_COMPILER_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "machtrace/program.h"
+#include "machtrace/options.h"
+
+/* One program text: a -s script file or a -n probe specifier. */
+struct mt_cc_src {
+	const char *text;		/* NUL-terminated */
+	const char *name;		/* script path, or the -n text itself */
+	int is_pspec;			/* -n: a probe description (+ clause) */
+};
+
+struct mt_cc_input {
+	const struct mt_cc_src *srcs;	/* compiled into one program, in order */
+	int nsrcs;
+	int cpp;			/* -C: run cpp first */
+	const char *const *cpp_args;	/* -D/-U/-I as given, e.g. "-DFOO=1" */
+	int ncpp_args;
+	const char *const *macro_args;	/* $0.. $N: script arguments */
+	int nmacro_args;
+	const struct mt_opts *opts;	/* strsize, defaultargs, zdefs, ... */
+	unsigned flags;			/* MT_CC_* */
+};
+
+#define MT_CC_COMPILE_ONLY	0x1	/* -e */
+
+/*
+ * A diagnostic as dtrace reports it.  The CLI prints, for a script,
+ *   dtrace: failed to compile script NAME: [TAG] line N: MSG
+ * and for a probe specifier
+ *   dtrace: invalid probe specifier TEXT: [TAG] line N: MSG
+ * ("[TAG] " only with -xerrtags; "line N: " only when line > 0).
+ */
+struct mt_diag {
+	const char *tag;		/* "D_SYNTAX", ... (static string) */
+	int line;			/* 0 if none */
+	int src;			/* index of the mt_cc_src at fault, -1 none */
+	char msg[1024];
+};
+
+struct mt_prog *mt_compile(const struct mt_cc_input *in, struct mt_diag *diag);
+
+/* -S: print the program's bytecode (dtrace's DIFO listing style). */
+void mt_disasm(const struct mt_prog *prog, FILE *out);
+
+#endif /* MACHTRACE_COMPILER_H */

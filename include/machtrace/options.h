@@ -1,0 +1,43 @@
+/*
+ * dtrace(1) options (-x NAME[=VALUE], #pragma D option).  Host code only.
+ * Implemented in common/options.c.
+ */
+#ifndef MACHTRACE_OPTIONS_H
+#define MACHTRACE_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MT_OPT_UNSET	UINT64_MAX
+
+struct mt_opts {
+	/* runtime sizes (bytes) */
+	uint64_t bufsize, aggsize, dynvarsize, specsize, scratchsize;
+	uint64_t nspec, strsize, stackframes, ustackframes;
+	uint32_t bufpolicy;		/* MT_BUFPOLICY_* */
+	uint32_t bufresize;		/* 0 auto, 1 manual */
+	/* rates (ns) */
+	uint64_t aggrate, switchrate, statusrate, cleanrate;
+	/* consumer behaviour */
+	int quiet, flowindent, rawbytes, errtags, droptags, destructive;
+	int aggsortkey, aggsortrev, aggsortkeypos, aggsortpos, aggpercpu;
+	int zdefs, cpp, defaultargs, strip, verbose;
+	int64_t aggzoom;
+	char *stdc;			/* -xstdc= (a, c, s, t) */
+	char *version;			/* -xversion= */
+};
+
+/* Defaults as dtrace uses them (bufsize 4m, aggsize 4m, strsize 256, ...). */
+void mt_opts_init(struct mt_opts *o);
+
+/*
+ * Set option name to value (NULL for a bare flag).  Returns 0, or -1 with a
+ * message in err: the text dtrace prints and *tag set to the D_* tag
+ * ("D_PRAGMA_OPTSET" for pragmas), e.g. unknown option or bad value.
+ */
+int mt_opts_set(struct mt_opts *o, const char *name, const char *value,
+		const char **tag, char *err, size_t errlen);
+
+void mt_opts_free(struct mt_opts *o);
+
+#endif /* MACHTRACE_OPTIONS_H */

@@ -1,0 +1,170 @@
+/*
+ * A compiled D program on the host side.
+ *
+ * The compiler produces a struct mt_prog: the runtime tables of an enabling
+ * image (clauses, actions, recs, aggs, vars, difos, text, ints, strtab; see
+ * abi.h) plus host-only descriptions the consumer needs to print records
+ * (formats, types, aggregation names) and the probe descriptions of every
+ * clause.  mt_link() matches the descriptions against a target's probes and
+ * writes the image (adding probes[] and ecbs[]).  Host code only.
+ */
+#ifndef MACHTRACE_PROGRAM_H
+#define MACHTRACE_PROGRAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "machtrace/abi.h"
+#include "machtrace/options.h"
+
+/* A probe description; empty or NULL fields match anything; globs allowed. */
+struct mt_pdesc {
+	char *prov, *mod, *func, *name;
+	int line;			/* source line, for diagnostics */
+};
+
+/* How to print a recorded value (per rec, parallel to recs[]). */
+enum mt_ti_kind {
+	MT_TI_INT = 1,			/* signed integer of size bytes */
+	MT_TI_UINT,			/* unsigned integer (and pointers) */
+	MT_TI_STR,			/* string */
+	MT_TI_MEM,			/* raw bytes (structs, arrays, tracemem) */
+	MT_TI_STACK,			/* kernel stack (pcs) */
+	MT_TI_USTACK,
+	MT_TI_SYM, MT_TI_MOD,		/* sym()/mod() of a kernel address */
+	MT_TI_USYM, MT_TI_UMOD, MT_TI_UADDR,
+	MT_TI_FLOAT			/* reserved */
+};
+
+struct mt_rec_info {
+	uint16_t kind;			/* MT_TI_* */
+	uint16_t is_ptr;		/* pointer type: trace() prints hex */
+	uint32_t size;
+	char *ctype;			/* C type name as D prints it (print()) */
+};
+
+/*
+ * Per action, host-only.  fmt: printf/printa/system/freopen format string
+ * (NULL if none).  For PRINTA: aggids[] of the aggregations to print (the
+ * recs carry nothing for them).  For SETOPT: opt_name/opt_value.
+ * For NORMALIZE/DENORMALIZE/CLEAR/TRUNC: aggids[0] and the recs hold the
+ * normalization factor / truncation count.
+ */
+struct mt_action_info {
+	char *fmt;
+	uint32_t naggids;
+	uint32_t *aggids;
+	char *opt_name, *opt_value;
+	int line;
+};
+
+/* Per aggregation (aggid = index + 1). */
+struct mt_agg_info {
+	char *name;			/* without '@'; "" for the anonymous @ */
+	uint32_t nkeys;
+	struct mt_rec_info *keys;	/* how to print each key element */
+};
+
+/* Per clause. */
+struct mt_clause_info {
+	uint32_t npdescs;
+	struct mt_pdesc *pdescs;
+	int line;
+};
+
+/* A pragma or -x option as written, applied in order by the CLI. */
+struct mt_optset {
+	char *name, *value;		/* value NULL for plain flags */
+	int line;
+};
+
+struct mt_prog {
+	/* runtime tables (see abi.h); indices as in the image */
+	struct mt_clause *clauses;	uint32_t nclauses;
+	struct mt_action *actions;	uint32_t nactions;
+	struct mt_rec *recs;		uint32_t nrecs;
+	struct mt_agg *aggs;		uint32_t naggs;
+	struct mt_var *vars;		uint32_t nvars;
+	struct mt_difo *difos;		uint32_t ndifos;
+	mt_instr_t *text;		uint32_t ntext;
+	uint64_t *ints;			uint32_t nints;
+	char *strtab;			uint32_t strtab_size;
+
+	/* host-only, parallel to the tables above */
+	struct mt_clause_info *clause_info;	/* [nclauses] */
+	struct mt_action_info *action_info;	/* [nactions] */
+	struct mt_rec_info *rec_info;		/* [nrecs] */
+	struct mt_agg_info *agg_info;		/* [naggs] */
+	char **var_names;			/* [nvars] for -S */
+
+	struct mt_optset *optsets;	uint32_t noptsets; /* #pragma D option */
+	char *source_name;		/* script path or "-n" */
+};
+
+void mt_prog_free(struct mt_prog *prog);
+
+/* ------------------------------------------------------------------------
+ * Targets: where probes live and the runtime runs.
+ * ------------------------------------------------------------------------ */
+struct mt_probe_info {
+	uint32_t id;
+	const char *prov, *mod, *func, *name;
+	uint32_t kind;			/* MT_PK_* */
+	uint64_t arg;			/* e.g. tick interval in ns */
+};
+
+struct mt_target;
+typedef int (*mt_probe_cb)(void *arg, const struct mt_probe_info *p);
+
+/*
+ * A target, plugged in through a designated-initializer ops table.  Every
+ * function returns 0 or -1 with a message in the target's error buffer
+ * (mt_target_error()).  The control block and buffers live in memory the
+ * host can read directly (in-process for local, shared guest RAM for mach).
+ */
+struct mt_target_ops {
+	const char *name;
+	/* Call cb for each probe matching pd (creating on-demand probes such
+	   as tick-N when create is set).  Returns number matched or -1. */
+	int (*probes)(struct mt_target *t, const struct mt_pdesc *pd, int create,
+		      mt_probe_cb cb, void *arg);
+	/* Set up the runtime for this image; the image is copied. */
+	int (*attach)(struct mt_target *t, const struct mt_image *img);
+	/* The control block (host view); offsets in it are from its address. */
+	struct mt_cb *(*cb)(struct mt_target *t);
+	int (*begin)(struct mt_target *t);	/* fire BEGIN */
+	/* Let time pass: fire what is due (ticks, profile, kernel events)
+	   for at most max_ns; return 1 when tracing should stop (exit(),
+	   workload ended), 0 to keep going, -1 on error. */
+	int (*poll)(struct mt_target *t, uint64_t max_ns);
+	int (*end)(struct mt_target *t);	/* fire END, stop tracing */
+	/* Aggregation clear (trunc = 0) or remove entries (trunc = 1). */
+	int (*aggclear)(struct mt_target *t, uint32_t aggid, int trunc);
+	void (*detach)(struct mt_target *t);	/* restore everything */
+};
+
+struct mt_target {
+	const struct mt_target_ops *ops;
+	void *priv;
+	char err[512];
+};
+
+/* The local target (runtime hosted in-process): BEGIN/END/ERROR, tick-N,
+   profile-N. */
+struct mt_target *mt_local_target_new(void);
+void mt_target_free(struct mt_target *t);
+const char *mt_target_error(struct mt_target *t);
+
+/*
+ * Match every clause's descriptions against the target's probes and build
+ * the image with opts applied.  Returns a malloc'd image (size in ->size)
+ * or NULL with err filled (dtrace's "probe description ... does not match
+ * any probes" case: *nomatch set, message as dtrace prints it).
+ * nmatched receives the number of (clause, probe) pairs, as dtrace's
+ * "matched N probes" counts them.
+ */
+struct mt_image *mt_link(const struct mt_prog *prog, const struct mt_opts *opts,
+			 struct mt_target *t, uint32_t *nmatched,
+			 char *err, size_t errlen);
+
+#endif /* MACHTRACE_PROGRAM_H */

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Fetch Debian trixie's GNU Mach kernel packages into a build cache.
+#
+#   scripts/fetch-kernel.sh --cache build/kernel
+#
+# Uses apt-get with a private state directory (the system's sources and lists
+# stay untouched); the mirror URI is read from the machine's apt
+# configuration.  The .debs are checked against pinned SHA-256 sums, then
+# unpacked.  Result:
+#   CACHE/gnumach-dbg   the ELF64 kernel with symbols and DWARF
+#   CACHE/include/      gnumach-dev's headers and .defs
+#   CACHE/VERSION       the package version
+# Does nothing when CACHE/VERSION already names the wanted version.
+set -euo pipefail
+
+VERSION=2:1.8+git20250702-1
+SUITE=trixie
+PKGS=(gnumach-image-1.8-amd64-up-dbg gnumach-dev)
+declare -A SHA256=(
+	[gnumach-image-1.8-amd64-up-dbg]=501f6ccc101aa31714646a1eb188ee7b153d22f17777f64732a344becb68ee66
+	[gnumach-dev]=39de7a2d8598465eb142df3d312a71821fe0bd74a9c7f3a6ec8478163df1b988
+)
+KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
+
+die() { echo "fetch-kernel: $*" >&2; exit 1; }
+
+cache=build/kernel
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--cache) cache=${2:?--cache needs a directory}; shift 2 ;;
+	-h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+	*) die "unknown argument: $1" ;;
+	esac
+done
+
+if [ -f "$cache/VERSION" ] && [ "$(cat "$cache/VERSION")" = "$VERSION" ] &&
+   [ -s "$cache/gnumach-dbg" ]; then
+	exit 0
+fi
+
+# The first http(s) URI of a Debian archive in the apt configuration
+# (deb822 .sources files first, then one-line sources.list entries).
+find_mirror() {
+	local f
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] || continue
+		awk '/^URIs:/ { for (i = 2; i <= NF; i++) print $i }' "$f"
+	done
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -f "$f" ] || continue
+		awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /^https?:/) { print $i; break } }' "$f"
+	done
+}
+mirror=$(find_mirror | grep -v -e security -e snapshot | head -n1 || true)
+[ -n "$mirror" ] || die "no Debian mirror found in the apt configuration (/etc/apt/sources.list*)"
+[ -f "$KEYRING" ] || die "missing $KEYRING (install debian-archive-keyring)"
+command -v apt-get >/dev/null || die "apt-get not found: a Debian system is needed to fetch the kernel"
+
+mkdir -p "$cache"
+cache=$(cd "$cache" && pwd)
+state=$(mktemp -d "$cache/.apt.XXXXXX")
+trap 'rm -rf "$state"' EXIT
+mkdir -p "$state/lists/partial" "$state/cache/archives/partial" "$state/debs"
+echo "deb [signed-by=$KEYRING] $mirror $SUITE main" >"$state/sources.list"
+
+apt_opts=(
+	-o "Dir::Etc::SourceList=$state/sources.list"
+	-o Dir::Etc::SourceParts=/nonexistent
+	-o "Dir::State::Lists=$state/lists"
+	-o "Dir::Cache=$state/cache"
+	-o Acquire::Retries=1
+	-o Acquire::http::Timeout=20
+	-o APT::Sandbox::User=root
+)
+
+echo "fetch-kernel: fetching ${PKGS[*]} ($VERSION) from $SUITE"
+if ! apt-get "${apt_opts[@]}" -qq update >"$state/update.log" 2>&1 ||
+   grep -qE '^(E:|Err:)' "$state/update.log"; then
+	sed 's/^/  /' "$state/update.log" >&2
+	die "cannot reach the Debian mirror for $SUITE (no network?)"
+fi
+ls "$state/lists/"*_Packages* >/dev/null 2>&1 ||
+	die "no package index for $SUITE from $mirror (no network?)"
+spec=()
+for p in "${PKGS[@]}"; do spec+=("$p=$VERSION"); done
+if ! (cd "$state/debs" && apt-get "${apt_opts[@]}" -qq download "${spec[@]}") >"$state/download.log" 2>&1; then
+	sed 's/^/  /' "$state/download.log" >&2
+	die "cannot download ${PKGS[*]} version $VERSION"
+fi
+
+x="$state/x"
+mkdir -p "$x"
+for p in "${PKGS[@]}"; do
+	deb=$(ls "$state/debs/${p}_"*.deb 2>/dev/null | head -n1)
+	[ -n "$deb" ] || die "$p: no .deb downloaded"
+	echo "${SHA256[$p]}  $deb" | sha256sum -c --quiet - >/dev/null 2>&1 ||
+		die "$p: SHA-256 mismatch for $(basename "$deb")"
+	dpkg-deb -x "$deb" "$x" || die "$p: cannot unpack $(basename "$deb")"
+done
+
+gz=$(ls "$x"/boot/gnumach-*-dbg.gz 2>/dev/null | head -n1)
+[ -n "$gz" ] || die "no gnumach-*-dbg.gz in the package"
+zcat "$gz" >"$cache/gnumach-dbg.tmp"
+head -c 4 "$cache/gnumach-dbg.tmp" | grep -q ELF || die "unpacked kernel is not an ELF file"
+mv "$cache/gnumach-dbg.tmp" "$cache/gnumach-dbg"
+rm -rf "$cache/include"
+cp -a "$x/usr/include" "$cache/include"
+[ -d "$x/usr/share/msgids" ] && cp -a "$x/usr/share/msgids" "$cache/msgids"
+echo "$VERSION" >"$cache/VERSION"
+echo "fetch-kernel: kernel in $cache/gnumach-dbg"

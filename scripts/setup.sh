@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Install what the build needs, then fetch the GNU Mach packages into the
+# build cache.  Idempotent: does nothing when everything is already there.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+
+missing=()
+while read -r pkg; do
+	case "$pkg" in ''|'#'*) continue ;; esac
+	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'ok installed' || missing+=("$pkg")
+done < "$here/packages.txt"
+
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "setup: installing ${missing[*]}"
+	sudo=
+	[ "$(id -u)" = 0 ] || sudo=sudo
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if [ -x "$here/fetch-kernel.sh" ]; then
+	"$here/fetch-kernel.sh" --cache "$top/build/kernel"
+fi
