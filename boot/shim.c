@@ -8,7 +8,9 @@
  * Module 0 is the kernel; its string is the kernel's command line.  The
  * other modules are passed on in order, their first word reduced to its
  * basename (argv[0] of a bootstrap task).  The shim's own command line may
- * hold `reserve=PHYS:SIZE` to keep a physical region away from GNU Mach.
+ * hold `reserve=PHYS:SIZE` to keep a physical region away from GNU Mach,
+ * and `reserve-fill` to fill that region with the words (pa ^ 0xA5A5A5A5)
+ * so that a test can check afterwards that the kernel left it alone.
  *
  * Everything the kernel receives (multiboot info, memory map, module list,
  * strings) lives in the shim's .bss below 2 MiB; GNU Mach registers those
@@ -154,6 +156,9 @@ void shim_main(uint32_t magic, const struct mb_info *mbi)
 	kimage_load(&k);
 	if (r.end)
 		hook_reserve(&k, r.start, r.end);
+	if (r.end && find_word(cmdline, "reserve-fill"))
+		for (uint32_t *w = (uint32_t *)(uint32_t)r.start; w < (uint32_t *)(uint32_t)r.end; w++)
+			*w = (uint32_t)w ^ 0xA5A5A5A5u;
 
 	for (uint32_t m = 1; m < mbi->mods_count; m++, n++) {
 		kmods[n] = mods[m];

@@ -20,6 +20,7 @@ typedef u32 mach_port_t;
 
 #define MACH_PORT_RIGHT_RECEIVE 1
 
+#define MACH_MSG_TYPE_BOOLEAN           0
 #define MACH_MSG_TYPE_INTEGER_32        2
 #define MACH_MSG_TYPE_CHAR              8
 #define MACH_MSG_TYPE_INTEGER_64        11

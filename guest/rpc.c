@@ -5,8 +5,8 @@
  * 0x20/0x28, and a returned port is at 0x38 (its type at 0x30).
  *
  * Message ids: mach.defs subsystem 2000 (task_create 2007, task_terminate
- * 2008, thread_terminate 2016, thread_set_state 2018, vm_deallocate 2024,
- * thread_create 2094, thread_resume 2096), device.defs 2800 (device_open
+ * 2008, thread_terminate 2016, thread_set_state 2018, vm_deallocate 2023,
+ * thread_create 2061, thread_resume 2063), device.defs 2800 (device_open
  * 2800, device_write_inband 2803), mach_host.defs 2600 (host_reboot 2635).
  */
 #include "mach.h"
@@ -39,13 +39,18 @@ static void request(union msgbuf *m, mach_port_t reply, mach_port_t target, int 
 	m->h.id = id;
 }
 
-static void put_int(union msgbuf *m, u32 off, u32 value)
+static void put_int_as(union msgbuf *m, u32 off, u32 type, u32 value)
 {
 	struct typed_int *t = (struct typed_int *)(m->b + off);
 
-	t->type.word = MSGT(MACH_MSG_TYPE_INTEGER_32, 32);
+	t->type.word = MSGT(type, 32);
 	t->type.number = 1;
 	t->value = value;
+}
+
+static void put_int(union msgbuf *m, u32 off, u32 value)
+{
+	put_int_as(m, off, MACH_MSG_TYPE_INTEGER_32, value);
 }
 
 static void put_u64(union msgbuf *m, u32 off, u64 value)
@@ -122,7 +127,7 @@ kern_return_t vm_deallocate(mach_port_t reply, mach_port_t task, u64 addr, u64 s
 {
 	union msgbuf m;
 
-	request(&m, reply, task, 2024, 0x40);
+	request(&m, reply, task, 2023, 0x40);
 	put_u64(&m, 0x20, addr);
 	put_u64(&m, 0x30, size);
 	return rpc(&m, reply);
@@ -133,7 +138,7 @@ kern_return_t task_create(mach_port_t reply, mach_port_t task, int inherit, mach
 	union msgbuf m;
 
 	request(&m, reply, task, 2007, 0x30);
-	put_int(&m, 0x20, (u32)inherit);        /* boolean_t is INTEGER_32 */
+	put_int_as(&m, 0x20, MACH_MSG_TYPE_BOOLEAN, (u32)inherit);
 	return rpc_port(&m, reply, child);
 }
 
@@ -149,7 +154,7 @@ kern_return_t thread_create(mach_port_t reply, mach_port_t task, mach_port_t *th
 {
 	union msgbuf m;
 
-	request(&m, reply, task, 2094, 0x20);
+	request(&m, reply, task, 2061, 0x20);
 	return rpc_port(&m, reply, thread);
 }
 
@@ -173,7 +178,7 @@ kern_return_t thread_resume(mach_port_t reply, mach_port_t thread)
 {
 	union msgbuf m;
 
-	request(&m, reply, thread, 2096, 0x20);
+	request(&m, reply, thread, 2063, 0x20);
 	return rpc(&m, reply);
 }
 

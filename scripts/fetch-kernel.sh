@@ -11,6 +11,7 @@
 #   CACHE/include/      gnumach-dev's headers and .defs
 #   CACHE/VERSION       the package version
 # Does nothing when CACHE/VERSION already names the wanted version.
+# MACHTRACE_MIRROR overrides the mirror URI (tests point it at a dead port).
 set -euo pipefail
 
 VERSION=2:1.8+git20250702-1
@@ -51,7 +52,7 @@ find_mirror() {
 		awk '$1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /^https?:/) { print $i; break } }' "$f"
 	done
 }
-mirror=$(find_mirror | grep -v -e security -e snapshot | head -n1 || true)
+mirror=${MACHTRACE_MIRROR:-$(find_mirror | grep -v -e security -e snapshot | head -n1 || true)}
 [ -n "$mirror" ] || die "no Debian mirror found in the apt configuration (/etc/apt/sources.list*)"
 [ -f "$KEYRING" ] || die "missing $KEYRING (install debian-archive-keyring)"
 command -v apt-get >/dev/null || die "apt-get not found: a Debian system is needed to fetch the kernel"
@@ -60,12 +61,13 @@ mkdir -p "$cache"
 cache=$(cd "$cache" && pwd)
 state=$(mktemp -d "$cache/.apt.XXXXXX")
 trap 'rm -rf "$state"' EXIT
-mkdir -p "$state/lists/partial" "$state/cache/archives/partial" "$state/debs"
+mkdir -p "$state/lists/partial" "$state/cache/archives/partial" "$state/debs" \
+	"$state/sources.list.d"
 echo "deb [signed-by=$KEYRING] $mirror $SUITE main" >"$state/sources.list"
 
 apt_opts=(
 	-o "Dir::Etc::SourceList=$state/sources.list"
-	-o Dir::Etc::SourceParts=/nonexistent
+	-o "Dir::Etc::SourceParts=$state/sources.list.d"
 	-o "Dir::State::Lists=$state/lists"
 	-o "Dir::Cache=$state/cache"
 	-o Acquire::Retries=1
@@ -77,10 +79,12 @@ echo "fetch-kernel: fetching ${PKGS[*]} ($VERSION) from $SUITE"
 if ! apt-get "${apt_opts[@]}" -qq update >"$state/update.log" 2>&1 ||
    grep -qE '^(E:|Err:)' "$state/update.log"; then
 	sed 's/^/  /' "$state/update.log" >&2
-	die "cannot reach the Debian mirror for $SUITE (no network?)"
+	die "cannot reach the Debian mirror $mirror for $SUITE (no network?)"
 fi
-ls "$state/lists/"*_Packages* >/dev/null 2>&1 ||
-	die "no package index for $SUITE from $mirror (no network?)"
+if ! ls "$state/lists/"*_Packages* >/dev/null 2>&1; then
+	sed 's/^/  /' "$state/update.log" >&2
+	die "cannot reach the Debian mirror $mirror: no package index for $SUITE (no network?)"
+fi
 spec=()
 for p in "${PKGS[@]}"; do spec+=("$p=$VERSION"); done
 if ! (cd "$state/debs" && apt-get "${apt_opts[@]}" -qq download "${spec[@]}") >"$state/download.log" 2>&1; then

@@ -291,6 +291,8 @@ enum mt_act_kind {
 	MT_ACT_PCAP, MT_ACT_PRINT, MT_ACT_CHILL, MT_ACT_RAISE, MT_ACT_STOP,
 	MT_ACT_BREAKPOINT, MT_ACT_PANIC, MT_ACT_SYM, MT_ACT_MOD,
 	MT_ACT_USYM, MT_ACT_UMOD, MT_ACT_UADDR,
+	MT_ACT_DIFEXPR,		/* evaluate rec 0's DIFO for its side effects
+				   (assignments); rec size 0, nothing recorded */
 	MT_ACT__COUNT
 };
 

@@ -25,6 +25,13 @@ struct mt_opts {
 	int64_t aggzoom;
 	char *stdc;			/* -xstdc= (a, c, s, t) */
 	char *version;			/* -xversion= */
+	/* added by consumer (see docs/abi-changes.md) */
+	int argref, empty, pspec, knodefs, unodefs, quietresize, noresolve;
+	int nolibs, cpphdrs;
+	int64_t cpu;			/* -xcpu=N, -1 unset */
+	uint64_t stackindent, printsize, maxframes, iregs;
+	char **cpp_args;		/* -xdefine/-xundef/-xincdir/-xcppargs, */
+	int ncpp_args;			/* as cpp arguments ("-DX=1", ...) */
 };
 
 /* Defaults as dtrace uses them (bufsize 4m, aggsize 4m, strsize 256, ...). */
@@ -37,6 +44,27 @@ void mt_opts_init(struct mt_opts *o);
  */
 int mt_opts_set(struct mt_opts *o, const char *name, const char *value,
 		const char **tag, char *err, size_t errlen);
+
+/*
+ * As mt_opts_set() for a `#pragma D option`: options that cannot be set
+ * from a D program are refused, and err holds dtrace's whole message
+ * "failed to set option 'N' to 'V': WHY" with *tag "D_PRAGMA_OPTSET".
+ */
+int mt_opts_set_pragma(struct mt_opts *o, const char *name, const char *value,
+		       const char **tag, char *err, size_t errlen);
+
+/*
+ * As mt_opts_set() while tracing is active (setopt() action): only dynamic
+ * options (quiet, aggrate, aggsort*, switchrate, ...) may change; others
+ * fail with "Operation illegal when tracing is active".
+ */
+int mt_opts_set_active(struct mt_opts *o, const char *name, const char *value,
+		       char *err, size_t errlen);
+
+/* dtrace's texts for mt_opts_set() failures (err holds one of these). */
+#define MT_OPTERR_NAME	"Invalid option name"
+#define MT_OPTERR_VAL	"Invalid value for specified option"
+#define MT_OPTERR_CTX	"Option cannot be used from within a D program"
 
 void mt_opts_free(struct mt_opts *o);
 

@@ -1,0 +1,194 @@
+/*
+ * Probe-firing cost of the runtime, measured in-process on the local
+ * target: ns per mt_rt_probe() for four D clauses, each next to the cost
+ * of an empty (noinline) function call measured in the same run.
+ *
+ * The images come from the real compiler (mt_compile + mt_link against
+ * dtrace:::BEGIN); if that fails, from hand-assembled bytecode.  The
+ * principal buffer uses the ring policy so that every trace() record is
+ * really written.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "machtrace/compiler.h"
+#include "machtrace/options.h"
+#include "machtrace/program.h"
+#include "machtrace/runtime.h"
+#include "../tests/unit/runtime/rtimg.h"
+
+#define ITERS	2000000
+#define ROUNDS	5
+
+struct bcase {
+	const char *label, *src;
+};
+
+static const struct bcase cases[] = {
+	{ "(a) false predicate        ", "BEGIN /arg0 == 0xdeadbeef/ { trace(arg0); }" },
+	{ "(b) trace(arg0)            ", "BEGIN { trace(arg0); }" },
+	{ "(c) @[arg0 & 0xff] = count()", "BEGIN { @[arg0 & 0xff] = count(); }" },
+	{ "(d) @ = quantize(arg0)     ", "BEGIN { @ = quantize(arg0); }" },
+};
+
+__attribute__((noinline)) static void empty_call(uint64_t x)
+{
+	__asm__ volatile("" : : "r"(x) : "memory");
+}
+
+static void (*volatile empty_fp)(uint64_t) = empty_call;
+
+static double now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static struct mt_image *compiled(const char *src, struct mt_target *t)
+{
+	struct mt_cc_src s = { src, src, 0 };
+	struct mt_cc_input in;
+	struct mt_diag diag;
+	struct mt_opts opts;
+	struct mt_prog *prog;
+	struct mt_image *img;
+	uint32_t n;
+	char err[512];
+
+	memset(&in, 0, sizeof(in));
+	mt_opts_init(&opts);
+	opts.bufpolicy = MT_BUFPOLICY_RING;
+	in.srcs = &s;
+	in.nsrcs = 1;
+	in.opts = &opts;
+	prog = mt_compile(&in, &diag);
+	if (!prog) {
+		fprintf(stderr, "bench: compile: %s\n", diag.msg);
+		return NULL;
+	}
+	img = mt_link(prog, &opts, t, &n, err, sizeof(err));
+	if (!img)
+		fprintf(stderr, "bench: link: %s\n", err);
+	mt_prog_free(prog);
+	return img;
+}
+
+/* The same four clauses, hand-assembled (fallback). */
+static struct mt_image *handmade(int which)
+{
+	struct ib b;
+
+	ib_init(&b);
+	b.opt.bufsize = 4 << 20;
+	b.opt.aggsize = 4 << 20;
+	b.opt.bufpolicy = MT_BUFPOLICY_RING;
+	uint32_t a0 = IB_DIFO(&b, MT_RT_INT, RV(LDGS, MT_VAR_ARG0, 1),
+			      R(RET, 0, 0, 1));
+	if (which == 0) {
+		uint32_t k = ib_int(&b, 0xdeadbeef), one = ib_int(&b, 1);
+		uint32_t p = IB_DIFO(&b, MT_RT_INT, RV(LDGS, MT_VAR_ARG0, 1),
+				     RV(SETX, k, 2), R(CMP, 1, 2, 0), RB(BE, 5),
+				     R(RET, 0, 0, 0), RV(SETX, one, 3),
+				     R(RET, 0, 0, 3));
+		ib_clause(&b, 0, p, 8);
+		ib_action(&b, MT_ACT_TRACE, 0);
+		ib_rec(&b, a0, MT_REC_INT, 0, 8, 0);
+	} else if (which == 1) {
+		ib_clause(&b, 0, 0, 8);
+		ib_action(&b, MT_ACT_TRACE, 0);
+		ib_rec(&b, a0, MT_REC_INT, 0, 8, 0);
+	} else if (which == 2) {
+		uint32_t m = ib_int(&b, 0xff);
+		uint32_t key = IB_DIFO(&b, MT_RT_INT, RV(LDGS, MT_VAR_ARG0, 1),
+				       RV(SETX, m, 2), R(AND, 1, 2, 1),
+				       R(RET, 0, 0, 1));
+		uint32_t id = ib_agg(&b, MT_AGG_COUNT, 1, 16, 1, 0, 0, 0, 0);
+		ib_clause(&b, 0, 0, 0);
+		b.clauses[0].flags = 0;
+		ib_action(&b, MT_ACT_AGG, id);
+		ib_rec(&b, key, MT_REC_INT, 0, 8, 0);
+	} else {
+		uint32_t id = ib_agg(&b, MT_AGG_QUANTIZE, 0, 8, 127, 0, 0, 0, 0);
+		ib_clause(&b, 0, 0, 0);
+		b.clauses[0].flags = 0;
+		ib_action(&b, MT_ACT_AGG, id);
+		ib_rec(&b, a0, MT_REC_INT, 0, 8, MT_RF_AGGVAL);
+	}
+	return ib_build(&b);
+}
+
+static double time_empty(void)
+{
+	double best = 1e18;
+
+	for (int r = 0; r < ROUNDS; r++) {
+		double t0 = now_ns();
+		for (uint64_t i = 0; i < ITERS; i++)
+			empty_fp(i);
+		double dt = (now_ns() - t0) / ITERS;
+		if (dt < best)
+			best = dt;
+	}
+	return best;
+}
+
+static double time_probe(struct mt_cb *cb, uint32_t pi)
+{
+	struct mt_pctx ctx;
+	double best = 1e18;
+
+	memset(&ctx, 0, sizeof(ctx));
+	for (int r = 0; r < ROUNDS; r++) {
+		double t0 = now_ns();
+		for (uint64_t i = 0; i < ITERS; i++) {
+			ctx.arg[0] = i * 2654435761u >> 7;
+			mt_rt_probe(cb, pi, &ctx);
+		}
+		double dt = (now_ns() - t0) / ITERS;
+		if (dt < best)
+			best = dt;
+	}
+	return best;
+}
+
+int main(void)
+{
+	int hand = 0;
+
+	printf("runtime probe firing (local target, %d firings x %d rounds, "
+	       "best round)\n", ITERS, ROUNDS);
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct mt_target *t = mt_local_target_new();
+		struct mt_image *img = compiled(cases[c].src, t);
+
+		if (!img) {
+			img = handmade((int)c);
+			hand = 1;
+		}
+		if (t->ops->attach(t, img) != 0) {
+			fprintf(stderr, "bench: %s\n", mt_target_error(t));
+			return 1;
+		}
+		free(img);
+		struct mt_cb *cb = t->ops->cb(t);
+		int pi = mt_rt_probe_index(cb, MT_PROBE_BEGIN);
+		if (pi < 0) {
+			fprintf(stderr, "bench: no BEGIN probe in image\n");
+			return 1;
+		}
+		double e1 = time_empty();
+		double p = time_probe(cb, (uint32_t)pi);
+		double e2 = time_empty();
+		double e = e1 < e2 ? e1 : e2;
+		printf("  %s %7.1f ns/firing   empty call %5.2f ns   ratio %6.1fx\n",
+		       cases[c].label, p, e, p / e);
+		t->ops->detach(t);
+		mt_target_free(t);
+	}
+	printf("  (images built by %s)\n", hand ? "hand-assembled bytecode" :
+	       "the machtrace compiler");
+	return 0;
+}

@@ -1,0 +1,46 @@
+/*
+ * The machtrace command: dtrace(1)'s options and modes on the local target
+ * (and the GNU Mach subcommands).  Messages use dtrace's wording and its
+ * "dtrace: " prefix so that scripts and test suites written for dtrace(1)
+ * read them unchanged.
+ */
+#ifndef MT_CLI_H
+#define MT_CLI_H
+
+#include <stdio.h>
+#include "machtrace/compiler.h"
+#include "machtrace/options.h"
+
+#define E_SUCCESS	0
+#define E_ERROR		1
+#define E_USAGE		2
+
+/* A program specification from the command line, in order. */
+struct cli_cmd {
+	int is_file;			/* -s */
+	char *arg;			/* path, or the probe specifier */
+	char *text;			/* the source text */
+};
+
+struct cli {
+	const char *pname;		/* basename(argv[0]) for usage */
+	struct cli_cmd *cmds;
+	int ncmds;
+	char **args;			/* $0..$N: argv[0] then operands */
+	int nargs;
+	struct mt_opts opts;
+	int exec;			/* 0 with -e */
+	int list, version, verbose, disasm;
+	const char *ofile;
+	FILE *out;
+};
+
+/* session.c */
+int cli_run(struct cli *cl);
+/* list.c */
+int cli_list(struct cli *cl);
+/* Split a probe specifier into the four fields (pspec context NAME). */
+void cli_split_pdesc(const char *s, char *buf, size_t len,
+		     struct mt_pdesc *pd);
+
+#endif

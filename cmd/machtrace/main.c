@@ -1,0 +1,319 @@
+/*
+ * machtrace: argument handling.  Like dtrace(1), options may follow
+ * operands, options are applied in command-line order, and operands after
+ * the programs become the macro arguments $1..$N.
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+#include "machtrace/mach.h"
+
+static const char OPTSTR[] =
+	"+3:6:aAb:Bc:CD:ef:FGhHi:I:lL:m:n:o:p:P:qs:SU:vVwx:X:Z";
+
+static int
+usage(FILE *fp, const char *pname)
+{
+	static const char predact[] = "[[ predicate ] action ]";
+
+	fprintf(fp, "Usage: %s [-32|-64] [-CeFGhHlqSvVwZ] [-b bufsz] "
+		"[-c cmd] [-D name[=def]]\n\t[-I path] [-L path] [-o output] "
+		"[-p pid] [-s script] [-U name]\n\t[-x opt[=val]] "
+		"[-X a|c|s|t]\n\n"
+		"\t[-P provider %s]\n\t[-m [ provider: ] module %s]\n"
+		"\t[-f [[ provider: ] module: ] func %s]\n"
+		"\t[-n [[[ provider: ] module: ] func: ] name %s]\n"
+		"\t[-i probe-id %s] [ args ... ]\n\n", pname, predact, predact,
+		predact, predact, predact);
+	fprintf(fp, "\tpredicate -> '/' D-expression '/'\n"
+		"\t   action -> '{' D-statements '}'\n");
+	fprintf(fp, "\n"
+		"\t-b  set trace buffer size\n"
+		"\t-c  run specified command and exit upon its completion "
+		"(not supported)\n"
+		"\t-C  run cpp(1) preprocessor on script files\n"
+		"\t-D  define symbol when invoking preprocessor\n"
+		"\t-e  exit after compiling request but prior to enabling "
+		"probes\n"
+		"\t-f  enable or list probes matching the specified function "
+		"name\n"
+		"\t-F  coalesce trace output by function\n"
+		"\t-h  print this help\n"
+		"\t-I  add include directory to preprocessor search path\n"
+		"\t-l  list probes matching specified criteria\n"
+		"\t-m  enable or list probes matching the specified module "
+		"name\n"
+		"\t-n  enable or list probes matching the specified probe name\n"
+		"\t-o  set output file\n"
+		"\t-P  enable or list probes matching the specified provider "
+		"name\n"
+		"\t-q  set quiet mode (only output explicitly traced data)\n"
+		"\t-s  enable or list probes according to the specified D "
+		"script\n"
+		"\t-S  print D compiler intermediate code\n"
+		"\t-U  undefine symbol when invoking preprocessor\n"
+		"\t-v  set verbose mode (report stability attributes, "
+		"arguments)\n"
+		"\t-V  report DTrace API version\n"
+		"\t-w  permit destructive actions\n"
+		"\t-x  enable or modify compiler and tracing options\n"
+		"\t-X  specify ISO C conformance settings for preprocessor\n"
+		"\t-Z  permit probe descriptions that match zero probes\n"
+		"\n\t%s boot ...         boot GNU Mach under QEMU "
+		"(see '%s boot -h')\n", pname, pname);
+	return E_USAGE;
+}
+
+static char *
+read_file(const char *path)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+
+	if (f == NULL)
+		return NULL;
+	for (;;) {
+		if (cap - len < 4096) {
+			char *nb = realloc(buf, cap = cap * 2 + 8192);
+			if (nb == NULL) {
+				free(buf);
+				buf = NULL;
+				break;
+			}
+			buf = nb;
+		}
+		n = fread(buf + len, 1, cap - len - 1, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (buf)
+		buf[len] = '\0';
+	if (f != stdin)
+		fclose(f);
+	return buf;
+}
+
+/* -P/-m/-f: turn a partial description into a full specifier. */
+static char *
+pspec_from(int c, const char *arg)
+{
+	int need = c == 'P' ? 3 : c == 'm' ? 2 : c == 'f' ? 1 : 0;
+	size_t dlen = strcspn(arg, "{/"), rest = dlen;
+	char *s = malloc(strlen(arg) + 5);
+
+	if (s == NULL)
+		return NULL;
+	while (dlen > 0 && (arg[dlen - 1] == ' ' || arg[dlen - 1] == '\t'))
+		dlen--;
+	memcpy(s, arg, dlen);
+	for (int i = 0; i < need; i++)
+		s[dlen++] = ':';
+	s[dlen++] = ' ';
+	strcpy(s + dlen, arg + rest);
+	return s;
+}
+
+static void
+add_cmd(struct cli *cl, int is_file, char *arg)
+{
+	struct cli_cmd *v = realloc(cl->cmds, (cl->ncmds + 1) * sizeof(*v));
+
+	if (v == NULL)
+		exit(E_ERROR);
+	cl->cmds = v;
+	v[cl->ncmds].is_file = is_file;
+	v[cl->ncmds].arg = arg;
+	v[cl->ncmds].text = NULL;
+	cl->ncmds++;
+}
+
+static int
+set_opt(struct cli *cl, const char *what, const char *name, const char *val,
+	const char *shown)
+{
+	char err[256];
+
+	if (mt_opts_set(&cl->opts, name, val, NULL, err, sizeof(err)) == 0)
+		return 0;
+	fprintf(stderr, "dtrace: failed to set %s %s: %s\n", what, shown, err);
+	return -1;
+}
+
+/* Pass 2: everything but the mode flags, in order. */
+static int
+apply_options(struct cli *cl, int argc, char **argv)
+{
+	char *p;
+	int c;
+
+	for (optind = 1; optind < argc; optind++) {
+		while ((c = getopt(argc, argv, OPTSTR)) != -1) {
+			switch (c) {
+			case 'b':
+				if (set_opt(cl, "-b", "bufsize", optarg, optarg))
+					return -1;
+				break;
+			case 'C':
+				cl->opts.cpp = 1;
+				break;
+			case 'D':
+				if (set_opt(cl, "-D", "define", optarg, optarg))
+					return -1;
+				break;
+			case 'U':
+				if (set_opt(cl, "-U", "undef", optarg, optarg))
+					return -1;
+				break;
+			case 'I':
+				if (set_opt(cl, "-I", "incdir", optarg, optarg))
+					return -1;
+				break;
+			case 'F':
+				cl->opts.flowindent = 1;
+				break;
+			case 'n': case 'P': case 'm': case 'f':
+				add_cmd(cl, 0, c == 'n' ? strdup(optarg) :
+					pspec_from(c, optarg));
+				break;
+			case 's':
+				add_cmd(cl, 1, strdup(optarg));
+				break;
+			case 'q':
+				cl->opts.quiet = 1;
+				break;
+			case 'o':
+				cl->ofile = optarg;
+				break;
+			case 'S':
+				cl->disasm = 1;
+				break;
+			case 'w':
+				cl->opts.destructive = 1;
+				break;
+			case 'x':
+				if ((p = strchr(optarg, '=')) != NULL)
+					*p++ = '\0';
+				if (set_opt(cl, "-x", optarg, p, optarg))
+					return -1;
+				break;
+			case 'X':
+				if (set_opt(cl, "-X", "stdc", optarg, optarg))
+					return -1;
+				break;
+			case 'Z':
+				cl->opts.zdefs = 1;
+				break;
+			default:
+				break;
+			}
+		}
+	}
+	return 0;
+}
+
+static int
+unsupported(const char *what)
+{
+	fprintf(stderr, "dtrace: %s is not supported by machtrace\n", what);
+	return E_USAGE;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct cli cl;
+	int c, modes = 0, help = 0;
+
+	memset(&cl, 0, sizeof(cl));
+	cl.pname = basename(argv[0]);
+	if (argc >= 2 && (strcmp(argv[1], "boot") == 0 ||
+			  strcmp(argv[1], "kernel-info") == 0))
+		return mt_mach_main(argc - 1, argv + 1);
+	if (argc == 1)
+		return usage(stderr, cl.pname);
+	mt_opts_init(&cl.opts);
+	cl.exec = 1;
+	cl.out = stdout;
+	cl.args = calloc(argc + 1, sizeof(char *));
+	if (cl.args == NULL)
+		return E_ERROR;
+	cl.args[cl.nargs++] = argv[0];
+	argv[0] = (char *)cl.pname;
+
+	/* pass 1: modes, unsupported flags, operands */
+	opterr = 1;
+	for (optind = 1; optind < argc; optind++) {
+		while ((c = getopt(argc, argv, OPTSTR)) != -1) {
+			switch (c) {
+			case '3': case '6':
+				if (strcmp(optarg, c == '3' ? "2" : "4")) {
+					fprintf(stderr, "%s: illegal option -- "
+						"%c%s\n", cl.pname, c, optarg);
+					return usage(stderr, cl.pname);
+				}
+				break;
+			case 'e': cl.exec = 0; break;
+			case 'l': cl.list = 1; modes++; break;
+			case 'v': cl.verbose++; break;
+			case 'V': cl.version = 1; modes++; break;
+			case 'h': help = 1; break;
+			case 'G': return unsupported("-G (ELF linking)");
+			case 'c': return unsupported("-c (run a command)");
+			case 'p': return unsupported("-p (grab a process)");
+			case 'a': case 'A':
+				return unsupported("anonymous tracing (-a/-A)");
+			case 'B': return unsupported("-B");
+			case 'i': return unsupported("-i (probe ids)");
+			case '?':
+				return usage(stderr, cl.pname);
+			default:
+				break;
+			}
+		}
+		if (optind < argc)
+			cl.args[cl.nargs++] = argv[optind];
+	}
+	if (modes > 1) {
+		fprintf(stderr, "dtrace: only one of the [-GhlV] options can "
+			"be specified at a time\n");
+		return E_USAGE;
+	}
+	if (cl.version) {
+		printf("dtrace: Oracle D 2.0\n");
+		if (cl.verbose)
+			printf("This is machtrace, DTrace for GNU Mach\n");
+		return E_SUCCESS;
+	}
+	if (apply_options(&cl, argc, argv) != 0)
+		return E_ERROR;
+	if (help) {
+		if (cl.ncmds == 0) {
+			usage(stdout, cl.pname);
+			return E_SUCCESS;
+		}
+		return unsupported("-h (header generation)");
+	}
+	if (getenv("_DTRACE_TESTING"))
+		cl.opts.quietresize = 1;
+	for (int i = 0; i < cl.ncmds; i++) {
+		struct cli_cmd *cmd = &cl.cmds[i];
+
+		if (!cmd->is_file) {
+			cmd->text = cmd->arg;
+			continue;
+		}
+		if ((cmd->text = read_file(cmd->arg)) == NULL) {
+			fprintf(stderr, "dtrace: failed to open %s: %s\n",
+				cmd->arg, strerror(errno));
+			return E_ERROR;
+		}
+	}
+	if (cl.list)
+		return cli_list(&cl);
+	return cli_run(&cl);
+}

@@ -1,0 +1,305 @@
+/*
+ * A tracing session on the local target: compile, apply pragmas, link,
+ * attach, BEGIN, the consume loop, END, final output, exit status.
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "cli.h"
+#include "machtrace/consumer.h"
+#include "machtrace/program.h"
+
+static volatile sig_atomic_t g_intr;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	g_intr++;
+}
+
+/* The name dtrace reports for a -n specifier: cropped at "{/;". */
+static char *
+crop_name(const char *arg)
+{
+	char *s = strdup(arg);
+
+	if (s)
+		s[strcspn(s, "{/;")] = '\0';
+	return s;
+}
+
+static void
+print_diag(const struct cli *cl, const struct mt_diag *d, int which)
+{
+	int i = d->src >= 0 && d->src < cl->ncmds ? d->src : which;
+	const struct cli_cmd *cmd = &cl->cmds[i >= 0 ? i : 0];
+	char line[32] = "";
+
+	if (d->line > 0)
+		snprintf(line, sizeof(line), "line %d: ", d->line);
+	fflush(stdout);
+	fprintf(stderr, "dtrace: %s %s: %s%s%s%s%s\n", cmd->is_file ?
+		"failed to compile script" : "invalid probe specifier",
+		cmd->arg, cl->opts.errtags && d->tag ? "[" : "",
+		cl->opts.errtags && d->tag ? d->tag : "",
+		cl->opts.errtags && d->tag ? "] " : "", line, d->msg);
+}
+
+static struct mt_prog *
+compile(struct cli *cl, int first, int n, struct mt_diag *diag)
+{
+	struct mt_cc_src *srcs = calloc(n, sizeof(*srcs));
+	struct mt_cc_input in;
+	struct mt_prog *prog;
+	char *arg0 = cl->args[0];
+
+	if (srcs == NULL)
+		return NULL;
+	for (int i = 0; i < n; i++) {
+		const struct cli_cmd *cmd = &cl->cmds[first + i];
+
+		srcs[i].text = cmd->text;
+		srcs[i].name = cmd->arg;
+		srcs[i].is_pspec = !cmd->is_file;
+		if (cmd->is_file && cl->args[0] == arg0)
+			cl->args[0] = cmd->arg;
+	}
+	memset(&in, 0, sizeof(in));
+	in.srcs = srcs;
+	in.nsrcs = n;
+	in.cpp = cl->opts.cpp;
+	in.cpp_args = (const char *const *)cl->opts.cpp_args;
+	in.ncpp_args = cl->opts.ncpp_args;
+	in.macro_args = (const char *const *)cl->args;
+	in.nmacro_args = cl->nargs;
+	in.opts = &cl->opts;
+	in.flags = cl->exec ? 0 : MT_CC_COMPILE_ONLY;
+	memset(diag, 0, sizeof(*diag));
+	diag->src = -1;
+	prog = mt_compile(&in, diag);
+	cl->args[0] = arg0;
+	free(srcs);
+	return prog;
+}
+
+/* #pragma D option, in order; reports dtrace's error. */
+static int
+apply_pragmas(struct cli *cl, const struct mt_prog *prog)
+{
+	for (uint32_t i = 0; i < prog->noptsets; i++) {
+		const struct mt_optset *o = &prog->optsets[i];
+		struct mt_diag d;
+
+		memset(&d, 0, sizeof(d));
+		d.src = -1;
+		if (mt_opts_set_pragma(&cl->opts, o->name, o->value, &d.tag,
+				       d.msg, sizeof(d.msg)) == 0)
+			continue;
+		d.line = o->line;
+		print_diag(cl, &d, 0);
+		return -1;
+	}
+	return 0;
+}
+
+/* Matches of one command on its own, for its "matched N probes" line. */
+static uint32_t
+count_matches(struct cli *cl, int i, struct mt_target *t)
+{
+	struct mt_diag d;
+	struct mt_opts saved = cl->opts;
+	struct mt_prog *p = compile(cl, i, 1, &d);
+	struct mt_image *img;
+	uint32_t n = 0;
+	char err[512];
+
+	if (p == NULL)
+		return 0;
+	cl->opts.zdefs = 1;
+	img = mt_link(p, &cl->opts, t, &n, err, sizeof(err));
+	cl->opts = saved;
+	n = img ? img->necbs : 0;
+	free(img);
+	mt_prog_free(p);
+	return n;
+}
+
+static void
+notice(const struct cli *cl, const char *fmt, const char *a, uint32_t n)
+{
+	if (cl->opts.quiet)
+		return;
+	fprintf(stderr, fmt, a, n, n == 1 ? "" : "s");
+}
+
+static uint64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * dtrace notices exit() when it checks the status: right after BEGIN, then
+ * once per statusrate.  END fires then, so scripts can measure the delay.
+ */
+static void
+wait_status_tick(struct cli *cl, struct mt_consumer *c, uint64_t start)
+{
+	uint64_t rate = cl->opts.statusrate, now = now_ns(), next;
+	struct timespec ts;
+
+	if (rate == 0 || now - start < 1000000ULL)
+		return;
+	next = start + ((now - start + rate - 1) / rate) * rate;
+	while (!g_intr && (now = now_ns()) < next) {
+		uint64_t d = next - now > 50000000ULL ? 50000000ULL : next - now;
+
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)d;
+		nanosleep(&ts, NULL);
+		mt_consume(c);
+		mt_consume_drops(c);
+	}
+}
+
+static int
+run_loop(struct cli *cl, struct mt_target *t, struct mt_consumer *c)
+{
+	struct sigaction sa;
+	int rc = 0, failed = 0;
+	uint64_t step = 10000000ULL, start = now_ns();
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (cl->opts.switchrate && cl->opts.switchrate < step)
+		step = cl->opts.switchrate;
+	while (!g_intr) {
+		rc = t->ops->poll(t, step);
+		if (mt_consume(c) != 0) {
+			fprintf(stderr, "dtrace: processing aborted: %s\n",
+				mt_consumer_error(c));
+			failed = 1;
+			break;
+		}
+		mt_consume_drops(c);
+		if (rc != 0 || mt_consumer_exited(c)) {
+			if (rc >= 0 && mt_consumer_exited(c))
+				wait_status_tick(cl, c, start);
+			break;
+		}
+	}
+	if (rc < 0 && !failed) {
+		fprintf(stderr, "dtrace: processing aborted: %s\n",
+			mt_target_error(t));
+		failed = 1;
+	}
+	if (t->ops->end(t) != 0 && !failed)
+		fprintf(stderr, "dtrace: couldn't stop tracing: %s\n",
+			mt_target_error(t));
+	if (mt_consume(c) != 0 && !failed) {
+		fprintf(stderr, "dtrace: processing aborted: %s\n",
+			mt_consumer_error(c));
+		failed = 1;
+	}
+	mt_consume_drops(c);
+	mt_consume_final(c);
+	return failed;
+}
+
+int
+cli_run(struct cli *cl)
+{
+	struct mt_diag diag;
+	struct mt_prog *prog;
+	struct mt_target *t;
+	struct mt_image *img;
+	struct mt_consumer *c;
+	uint32_t nmatched = 0;
+	char err[1024];
+	int status, failed;
+
+	if (cl->ncmds == 0) {
+		fprintf(stderr, "dtrace: no probes specified\n");
+		return E_ERROR;
+	}
+	if ((prog = compile(cl, 0, cl->ncmds, &diag)) == NULL) {
+		print_diag(cl, &diag, 0);
+		return E_ERROR;
+	}
+	if (apply_pragmas(cl, prog) != 0)
+		return E_ERROR;
+	if (cl->disasm)
+		mt_disasm(prog, stderr);
+	if ((t = mt_local_target_new()) == NULL) {
+		fprintf(stderr, "dtrace: failed to initialize dtrace: "
+			"cannot create the local target\n");
+		return E_ERROR;
+	}
+	err[0] = '\0';
+	img = mt_link(prog, &cl->opts, t, &nmatched, err, sizeof(err));
+	if (img == NULL) {
+		int pspec = !cl->cmds[0].is_file;
+		fprintf(stderr, "dtrace: %s %s: %s\n", pspec ?
+			"invalid probe specifier" : "failed to compile script",
+			cl->cmds[0].arg, err);
+		return E_ERROR;
+	}
+	if (!cl->exec)
+		return E_SUCCESS;
+	for (int i = 0; i < cl->ncmds; i++) {
+		struct cli_cmd *cmd = &cl->cmds[i];
+		uint32_t n = cl->ncmds == 1 ? img->necbs : count_matches(cl, i, t);
+		char *name = cmd->is_file ? strdup(cmd->arg) :
+			crop_name(cmd->arg);
+
+		notice(cl, cmd->is_file ? "dtrace: script '%s' matched %u "
+		       "probe%s\n" : "dtrace: description '%s' matched %u "
+		       "probe%s\n", name ? name : "", n);
+		free(name);
+	}
+	if (img->necbs == 0 && !cl->opts.zdefs) {
+		fprintf(stderr, "dtrace: no probes matched\n");
+		return E_ERROR;
+	}
+	if (cl->ofile && (cl->out = fopen(cl->ofile, "a")) == NULL) {
+		fprintf(stderr, "dtrace: failed to open output file '%s'\n",
+			cl->ofile);
+		return E_ERROR;
+	}
+	if (t->ops->attach(t, img) != 0) {
+		fprintf(stderr, "dtrace: could not enable tracing: %s\n",
+			mt_target_error(t));
+		return E_ERROR;
+	}
+	c = mt_consumer_new(prog, img, &cl->opts, t, cl->out, stderr);
+	if (c == NULL) {
+		fprintf(stderr, "dtrace: failed to allocate the consumer\n");
+		t->ops->detach(t);
+		return E_ERROR;
+	}
+	mt_consumer_attach(c, t->ops->cb(t));
+	if (cl->opts.destructive && !cl->opts.quiet)
+		fprintf(stderr, "dtrace: allowing destructive actions\n");
+	if (t->ops->begin(t) != 0) {
+		fprintf(stderr, "dtrace: could not enable tracing: %s\n",
+			mt_target_error(t));
+		t->ops->detach(t);
+		return E_ERROR;
+	}
+	failed = run_loop(cl, t, c);
+	status = mt_consumer_exited(c) ? mt_consumer_status(c) : 0;
+	fflush(cl->out);
+	t->ops->detach(t);
+	mt_consumer_free(c);
+	mt_target_free(t);
+	free(img);
+	mt_prog_free(prog);
+	return failed ? E_ERROR : status;
+}

@@ -1,0 +1,589 @@
+/*
+ * dtrace(1) options: defaults, parsing of -x NAME[=VALUE] and
+ * `#pragma D option`, with dtrace's value syntax (sizes with k/m/g/t
+ * suffixes, rates with ns/us/ms/s/hz..., booleans) and error texts.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "machtrace/abi.h"
+#include "machtrace/options.h"
+
+#define NANOSEC		1000000000ULL
+#define OPT_NREGS	8		/* dtrace's register count for iregs */
+
+enum opt_kind {
+	K_SIZE,		/* uint64 bytes, k/m/g/t suffixes */
+	K_SCRATCH,	/* size rounded up as dtrace does */
+	K_STRSIZE,
+	K_RUNTIME,	/* number or yes/no...; field is uint64 */
+	K_FLAG,		/* dt_opt_runtime into an int flag */
+	K_RATE,		/* ns */
+	K_BUFPOLICY,
+	K_BUFRESIZE,
+	K_CFLAG,	/* no value allowed; sets int to 1 */
+	K_INVCFLAG,	/* no value allowed; sets int to 0 */
+	K_ANY,		/* sets int flag, value ignored (droptags) */
+	K_CPP,		/* -D/-U/-I style; not from a D program */
+	K_STR_NOCTX,	/* needs a value; not from a D program */
+	K_STR,		/* needs a value; ignored */
+	K_NOVAL,	/* accepts no value; ignored */
+	K_INT_POS,	/* atoi > 0 */
+	K_INT_NNEG,	/* atoi >= 0 */
+	K_STDC, K_VERSION, K_IREGS, K_CPU, K_PRINTSIZE, K_LINKMODE,
+	K_LINKTYPE, K_EVALTIME, K_XLATE, K_DEBUGASSERT
+};
+
+enum opt_class { C_COMPILE, C_RUNTIME, C_DYNAMIC };
+
+struct opt_desc {
+	const char *name;
+	enum opt_kind kind;
+	enum opt_class cls;
+	size_t off;		/* field offset, or (size_t)-1 */
+	const char *cpp;	/* K_CPP: "-D", "-U", "-I" or NULL (cppargs) */
+};
+
+#define F(f)	offsetof(struct mt_opts, f)
+#define NOF	((size_t)-1)
+
+static const struct opt_desc opt_table[] = {
+	/* compile-time */
+	{ "aggpercpu", K_CFLAG, C_COMPILE, F(aggpercpu), NULL },
+	{ "amin", K_STR, C_COMPILE, NOF, NULL },
+	{ "argref", K_CFLAG, C_COMPILE, F(argref), NULL },
+	{ "core", K_NOVAL, C_COMPILE, NOF, NULL },
+	{ "cpp", K_CFLAG, C_COMPILE, F(cpp), NULL },
+	{ "cppargs", K_CPP, C_COMPILE, NOF, NULL },
+	{ "cpphdrs", K_CFLAG, C_COMPILE, F(cpphdrs), NULL },
+	{ "cpppath", K_STR_NOCTX, C_COMPILE, NOF, NULL },
+	{ "ctypes", K_STR, C_COMPILE, NOF, NULL },
+	{ "ctfpath", K_STR_NOCTX, C_COMPILE, NOF, NULL },
+	{ "defaultargs", K_CFLAG, C_COMPILE, F(defaultargs), NULL },
+	{ "debug", K_NOVAL, C_COMPILE, NOF, NULL },
+	{ "debugassert", K_DEBUGASSERT, C_COMPILE, NOF, NULL },
+	{ "define", K_CPP, C_COMPILE, NOF, "-D" },
+	{ "disasm", K_INT_NNEG, C_COMPILE, NOF, NULL },
+	{ "droptags", K_ANY, C_COMPILE, F(droptags), NULL },
+	{ "dtypes", K_STR, C_COMPILE, NOF, NULL },
+	{ "empty", K_CFLAG, C_COMPILE, F(empty), NULL },
+	{ "errtags", K_CFLAG, C_COMPILE, F(errtags), NULL },
+	{ "evaltime", K_EVALTIME, C_COMPILE, NOF, NULL },
+	{ "incdir", K_CPP, C_COMPILE, NOF, "-I" },
+	{ "iregs", K_IREGS, C_COMPILE, F(iregs), NULL },
+	{ "kdefs", K_INVCFLAG, C_COMPILE, F(knodefs), NULL },
+	{ "knodefs", K_CFLAG, C_COMPILE, F(knodefs), NULL },
+	{ "late", K_XLATE, C_COMPILE, NOF, NULL },
+	{ "lazyload", K_ANY, C_COMPILE, NOF, NULL },
+	{ "ldpath", K_STR_NOCTX, C_COMPILE, NOF, NULL },
+	{ "libdir", K_STR, C_COMPILE, NOF, NULL },
+	{ "linkmode", K_LINKMODE, C_COMPILE, NOF, NULL },
+	{ "linktype", K_LINKTYPE, C_COMPILE, NOF, NULL },
+	{ "linknommap", K_ANY, C_COMPILE, NOF, NULL },
+	{ "modpath", K_STR_NOCTX, C_COMPILE, NOF, NULL },
+	{ "nolibs", K_CFLAG, C_COMPILE, F(nolibs), NULL },
+	{ "pgmax", K_INT_NNEG, C_COMPILE, NOF, NULL },
+	{ "preallocate", K_SIZE, C_COMPILE, NOF, NULL },
+	{ "procfspath", K_STR_NOCTX, C_COMPILE, NOF, NULL },
+	{ "pspec", K_CFLAG, C_COMPILE, F(pspec), NULL },
+	{ "stdc", K_STDC, C_COMPILE, F(stdc), NULL },
+	{ "strip", K_CFLAG, C_COMPILE, F(strip), NULL },
+	{ "syslibdir", K_STR, C_COMPILE, NOF, NULL },
+	{ "sysslice", K_STR, C_COMPILE, NOF, NULL },
+	{ "tree", K_INT_POS, C_COMPILE, NOF, NULL },
+	{ "tregs", K_INT_POS, C_COMPILE, NOF, NULL },
+	{ "udefs", K_INVCFLAG, C_COMPILE, F(unodefs), NULL },
+	{ "undef", K_CPP, C_COMPILE, NOF, "-U" },
+	{ "unodefs", K_CFLAG, C_COMPILE, F(unodefs), NULL },
+	{ "useruid", K_INT_NNEG, C_COMPILE, NOF, NULL },
+	{ "verbose", K_CFLAG, C_COMPILE, F(verbose), NULL },
+	{ "version", K_VERSION, C_COMPILE, F(version), NULL },
+	{ "zdefs", K_CFLAG, C_COMPILE, F(zdefs), NULL },
+	/* run-time */
+	{ "aggsize", K_SIZE, C_RUNTIME, F(aggsize), NULL },
+	{ "bpflog", K_RUNTIME, C_RUNTIME, NOF, NULL },
+	{ "bpflogsize", K_SIZE, C_RUNTIME, NOF, NULL },
+	{ "bufsize", K_SIZE, C_RUNTIME, F(bufsize), NULL },
+	{ "bufpolicy", K_BUFPOLICY, C_RUNTIME, F(bufpolicy), NULL },
+	{ "bufresize", K_BUFRESIZE, C_RUNTIME, F(bufresize), NULL },
+	{ "cleanrate", K_RATE, C_RUNTIME, F(cleanrate), NULL },
+	{ "cpu", K_CPU, C_RUNTIME, F(cpu), NULL },
+	{ "destructive", K_FLAG, C_RUNTIME, F(destructive), NULL },
+	{ "dynvarsize", K_SIZE, C_RUNTIME, F(dynvarsize), NULL },
+	{ "grabanon", K_RUNTIME, C_RUNTIME, NOF, NULL },
+	{ "jstackframes", K_RUNTIME, C_RUNTIME, NOF, NULL },
+	{ "jstackstrsize", K_SIZE, C_RUNTIME, NOF, NULL },
+	{ "lockmem", K_SIZE, C_RUNTIME, NOF, NULL },
+	{ "maxframes", K_RUNTIME, C_RUNTIME, F(maxframes), NULL },
+	{ "nspec", K_RUNTIME, C_RUNTIME, F(nspec), NULL },
+	{ "pcapsize", K_SIZE, C_RUNTIME, NOF, NULL },
+	{ "scratchsize", K_SCRATCH, C_RUNTIME, F(scratchsize), NULL },
+	{ "specsize", K_SIZE, C_RUNTIME, F(specsize), NULL },
+	{ "stackframes", K_RUNTIME, C_RUNTIME, F(stackframes), NULL },
+	{ "statusrate", K_RATE, C_RUNTIME, F(statusrate), NULL },
+	{ "strsize", K_STRSIZE, C_RUNTIME, F(strsize), NULL },
+	{ "ustackframes", K_RUNTIME, C_RUNTIME, F(ustackframes), NULL },
+	{ "noresolve", K_FLAG, C_RUNTIME, F(noresolve), NULL },
+	/* dynamic run-time */
+	{ "aggrate", K_RATE, C_DYNAMIC, F(aggrate), NULL },
+	{ "aggsortkey", K_FLAG, C_DYNAMIC, F(aggsortkey), NULL },
+	{ "aggsortkeypos", K_FLAG, C_DYNAMIC, F(aggsortkeypos), NULL },
+	{ "aggsortpos", K_FLAG, C_DYNAMIC, F(aggsortpos), NULL },
+	{ "aggsortrev", K_FLAG, C_DYNAMIC, F(aggsortrev), NULL },
+	{ "aggzoom", K_FLAG, C_DYNAMIC, NOF, NULL },
+	{ "flowindent", K_FLAG, C_DYNAMIC, F(flowindent), NULL },
+	{ "quiet", K_FLAG, C_DYNAMIC, F(quiet), NULL },
+	{ "quietresize", K_FLAG, C_DYNAMIC, F(quietresize), NULL },
+	{ "rawbytes", K_FLAG, C_DYNAMIC, F(rawbytes), NULL },
+	{ "stackindent", K_RUNTIME, C_DYNAMIC, F(stackindent), NULL },
+	{ "switchrate", K_RATE, C_DYNAMIC, F(switchrate), NULL },
+	{ "printsize", K_PRINTSIZE, C_DYNAMIC, F(printsize), NULL },
+	{ NULL, 0, 0, 0, NULL }
+};
+
+void
+mt_opts_init(struct mt_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->bufsize = 4 << 20;
+	o->aggsize = 4 << 20;
+	o->dynvarsize = 1 << 20;
+	o->specsize = 32 << 10;
+	o->scratchsize = 8 << 10;
+	o->nspec = 1;
+	o->strsize = 256;
+	o->stackframes = 20;
+	o->ustackframes = 100;
+	o->bufpolicy = MT_BUFPOLICY_SWITCH;
+	o->aggrate = NANOSEC;
+	o->switchrate = NANOSEC;
+	o->statusrate = NANOSEC;
+	o->cleanrate = NANOSEC / 101;
+	o->cpu = -1;
+	o->stackindent = 14;
+	o->printsize = 8192;
+	o->maxframes = MT_OPT_UNSET;
+	o->iregs = OPT_NREGS;
+}
+
+void
+mt_opts_free(struct mt_opts *o)
+{
+	for (int i = 0; i < o->ncpp_args; i++)
+		free(o->cpp_args[i]);
+	free(o->cpp_args);
+	free(o->stdc);
+	free(o->version);
+	o->cpp_args = NULL;
+	o->ncpp_args = 0;
+	o->stdc = o->version = NULL;
+}
+
+static const struct opt_desc *
+opt_find(const char *name)
+{
+	for (const struct opt_desc *d = opt_table; d->name; d++)
+		if (strcmp(d->name, name) == 0)
+			return d;
+	return NULL;
+}
+
+/* dt_optval_parse: a number with an optional k/m/g/t suffix. */
+static int
+parse_size(const char *arg, uint64_t *out)
+{
+	size_t len = strlen(arg);
+	uint64_t mul = 1;
+	char *end;
+
+	if (len == 0)
+		return -1;
+	switch (arg[len - 1]) {
+	case 't': case 'T': mul *= 1024; /* FALLTHROUGH */
+	case 'g': case 'G': mul *= 1024; /* FALLTHROUGH */
+	case 'm': case 'M': mul *= 1024; /* FALLTHROUGH */
+	case 'k': case 'K': mul *= 1024; /* FALLTHROUGH */
+	default: break;
+	}
+	if (strtoll(arg, NULL, 0) < 0)
+		return -1;
+	errno = 0;
+	*out = strtoull(arg, &end, 0) * mul;
+	if ((mul > 1 && end != &arg[len - 1]) || (mul == 1 && *end != '\0') ||
+	    (int64_t)*out < 0 || errno != 0)
+		return -1;
+	return 0;
+}
+
+/* dt_opt_runtime: yes/no words or a non-negative number. */
+static int
+parse_runtime(const char *arg, uint64_t *out)
+{
+	static const char *const pos[] = { "yes", "enable", "enabled", "true",
+					   "on", "set", NULL };
+	static const char *const neg[] = { "no", "disable", "disabled",
+					   "false", "off", "unset", NULL };
+	char *end;
+
+	if (arg == NULL) {
+		*out = 0;
+		return 0;
+	}
+	if (arg[0] == '\0') {
+		*out = MT_OPT_UNSET;
+		return 0;
+	}
+	for (int i = 0; pos[i]; i++) {
+		if (strcasecmp(pos[i], arg) == 0) {
+			*out = 1;
+			return 0;
+		}
+		if (strcasecmp(neg[i], arg) == 0) {
+			*out = MT_OPT_UNSET;
+			return 0;
+		}
+	}
+	if (strtoll(arg, NULL, 0) < 0)
+		return -1;
+	errno = 0;
+	*out = strtoull(arg, &end, 0);
+	if (*end != '\0' || errno != 0 || (int64_t)*out < 0)
+		return -1;
+	return 0;
+}
+
+/* dt_opt_rate: a number with a time unit suffix, or a frequency (hz). */
+static int
+parse_rate(const char *arg, uint64_t *out)
+{
+	static const struct { const char *name; uint64_t mul; } sfx[] = {
+		{ "ns", 1 }, { "nsec", 1 }, { "us", 1000 }, { "usec", 1000 },
+		{ "ms", 1000000 }, { "msec", 1000000 }, { "s", NANOSEC },
+		{ "sec", NANOSEC }, { "m", NANOSEC * 60 }, { "min", NANOSEC * 60 },
+		{ "h", NANOSEC * 3600 }, { "hour", NANOSEC * 3600 },
+		{ "d", NANOSEC * 86400 }, { "day", NANOSEC * 86400 },
+		{ "hz", 0 }, { NULL, 0 }
+	};
+	uint64_t mul = 1, val;
+	char *end;
+	int i;
+
+	if (strtoll(arg, NULL, 0) < 0)
+		return -1;
+	errno = 0;
+	val = strtoull(arg, &end, 0);
+	for (i = 0; sfx[i].name; i++) {
+		if (strcasecmp(sfx[i].name, end) == 0) {
+			mul = sfx[i].mul;
+			break;
+		}
+	}
+	if ((sfx[i].name == NULL && *end != '\0') || (int64_t)val < 0)
+		return -1;
+	if (mul == 0)
+		val = val ? NANOSEC / val : 0;
+	else
+		val *= mul;
+	*out = val;
+	return 0;
+}
+
+static int
+version_defined(const char *v)
+{
+	static const char *const known[] = {
+		"1.0", "1.1", "1.2", "1.2.1", "1.2.2", "1.3", "1.4", "1.4.1",
+		"1.5", "1.6", "1.6.1", "1.6.2", "1.6.3", "1.6.4", "2.0",
+		"2.0.1", NULL
+	};
+	for (int i = 0; known[i]; i++)
+		if (strcmp(known[i], v) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+version_wellformed(const char *v)
+{
+	int parts = 0, digits = 0;
+
+	for (const char *p = v; ; p++) {
+		if (*p >= '0' && *p <= '9') {
+			if (++digits > 4)
+				return 0;
+			continue;
+		}
+		if (digits == 0)
+			return 0;
+		parts++;
+		digits = 0;
+		if (*p == '\0')
+			break;
+		if (*p != '.')
+			return 0;
+	}
+	return parts >= 1 && parts <= 3;
+}
+
+static int
+cpp_add(struct mt_opts *o, const char *prefix, const char *arg)
+{
+	char **v = realloc(o->cpp_args, (o->ncpp_args + 1) * sizeof(*v));
+	size_t n = strlen(prefix) + strlen(arg) + 1;
+
+	if (v == NULL)
+		return -1;
+	o->cpp_args = v;
+	if ((v[o->ncpp_args] = malloc(n)) == NULL)
+		return -1;
+	snprintf(v[o->ncpp_args++], n, "%s%s", prefix, arg);
+	return 0;
+}
+
+static int
+cpp_add_split(struct mt_opts *o, const char *arg)
+{
+	char *s = strdup(arg), *save = NULL;
+
+	if (s == NULL)
+		return -1;
+	for (char *p = strtok_r(s, " \t\n\r\f\v", &save); p;
+	     p = strtok_r(NULL, " \t\n\r\f\v", &save))
+		cpp_add(o, "", p);
+	free(s);
+	return 0;
+}
+
+static int
+fail(char *err, size_t errlen, const char *msg)
+{
+	if (err && errlen)
+		snprintf(err, errlen, "%s", msg);
+	return -1;
+}
+
+/* Apply one option; pragma: from inside a D program. */
+static int
+opt_apply(struct mt_opts *o, const struct opt_desc *d, const char *v,
+	  int pragma, char *err, size_t errlen)
+{
+	char *base = (char *)o;
+	uint64_t *u64 = d->off != NOF ? (uint64_t *)(base + d->off) : NULL;
+	int *iv = d->off != NOF ? (int *)(base + d->off) : NULL;
+	uint64_t val = 0;
+	int n;
+
+	switch (d->kind) {
+	case K_SIZE:
+		if (v != NULL && parse_size(v, &val) != 0)
+			return fail(err, errlen, MT_OPTERR_VAL);
+		if (u64)
+			*u64 = val;
+		return 0;
+	case K_SCRATCH:
+		if (v != NULL && parse_size(v, &val) != 0)
+			return fail(err, errlen, MT_OPTERR_VAL);
+		if (val > 0)
+			val = (val + 8 + 7) & ~7ULL;
+		*u64 = val;
+		return 0;
+	case K_STRSIZE:
+		if (v == NULL || parse_size(v, &val) != 0 || val < 1)
+			return fail(err, errlen, MT_OPTERR_VAL);
+		if (val > UINT32_MAX)
+			return fail(err, errlen,
+				    "Value too large for defined data type");
+		*u64 = val;
+		return 0;
+	case K_RUNTIME:
+	case K_FLAG:
+		if (parse_runtime(v, &val) != 0)
+			return fail(err, errlen, MT_OPTERR_VAL);
+		if (d->kind == K_FLAG && iv)
+			*iv = val != MT_OPT_UNSET;
+		else if (u64)
+			*u64 = val;
+		return 0;
+	case K_RATE:
+		if (v != NULL && parse_rate(v, &val) != 0)
+			return fail(err, errlen, MT_OPTERR_VAL);
+		*u64 = val;
+		return 0;
+	case K_BUFPOLICY:
+		if (v == NULL)
+			return fail(err, errlen, MT_OPTERR_VAL);
+		if (strcmp(v, "ring") == 0)
+			o->bufpolicy = MT_BUFPOLICY_RING;
+		else if (strcmp(v, "fill") == 0)
+			o->bufpolicy = MT_BUFPOLICY_FILL;
+		else if (strcmp(v, "switch") == 0)
+			o->bufpolicy = MT_BUFPOLICY_SWITCH;
+		else
+			return fail(err, errlen, MT_OPTERR_VAL);
+		return 0;
+	case K_BUFRESIZE:
+		if (v == NULL)
+			return fail(err, errlen, MT_OPTERR_VAL);
+		if (strcmp(v, "auto") == 0)
+			o->bufresize = 0;
+		else if (strcmp(v, "manual") == 0)
+			o->bufresize = 1;
+		else
+			return fail(err, errlen, MT_OPTERR_VAL);
+		return 0;
+	case K_CFLAG:
+	case K_INVCFLAG:
+	case K_NOVAL:
+		if (v != NULL)
+			return fail(err, errlen, MT_OPTERR_VAL);
+		if (iv)
+			*iv = d->kind == K_CFLAG;
+		return 0;
+	case K_ANY:
+		if (iv)
+			*iv = 1;
+		return 0;
+	case K_CPP:
+		if (v == NULL)
+			return fail(err, errlen, MT_OPTERR_VAL);
+		if (pragma)
+			return fail(err, errlen, MT_OPTERR_CTX);
+		if (d->cpp)
+			return cpp_add(o, d->cpp, v);
+		return cpp_add_split(o, v);
+	case K_STR_NOCTX:
+		if (v == NULL)
+			return fail(err, errlen, MT_OPTERR_VAL);
+		if (pragma)
+			return fail(err, errlen, MT_OPTERR_CTX);
+		return 0;
+	case K_STR:
+		if (v == NULL)
+			return fail(err, errlen, MT_OPTERR_VAL);
+		return 0;
+	case K_INT_POS:
+	case K_INT_NNEG:
+		if (v == NULL || (n = atoi(v)) < 0 ||
+		    (d->kind == K_INT_POS && n == 0))
+			return fail(err, errlen, MT_OPTERR_VAL);
+		return 0;
+	case K_STDC:
+		if (v == NULL)
+			return fail(err, errlen, MT_OPTERR_VAL);
+		if (pragma)
+			return fail(err, errlen, MT_OPTERR_CTX);
+		if (strcmp(v, "a") && strcmp(v, "c") && strcmp(v, "t") &&
+		    strcmp(v, "s"))
+			return fail(err, errlen, MT_OPTERR_VAL);
+		free(o->stdc);
+		o->stdc = strdup(v);
+		return 0;
+	case K_VERSION:
+		if (v == NULL)
+			return fail(err, errlen, MT_OPTERR_VAL);
+		if (!version_wellformed(v))
+			return fail(err, errlen, "Version is not properly "
+				    "formatted or is too large");
+		if (!version_defined(v))
+			return fail(err, errlen, "Requested version is not "
+				    "supported by compiler");
+		free(o->version);
+		o->version = strdup(v);
+		return 0;
+	case K_IREGS:
+		if (v == NULL || (n = atoi(v)) <= 0 || n > OPT_NREGS)
+			return fail(err, errlen, MT_OPTERR_VAL);
+		if (n < OPT_NREGS)
+			return fail(err, errlen,
+				    "Insufficient registers to generate code");
+		o->iregs = n;
+		return 0;
+	case K_CPU:
+		if (parse_runtime(v, &val) != 0)
+			return fail(err, errlen, MT_OPTERR_VAL);
+		o->cpu = val == MT_OPT_UNSET ? -1 : (int64_t)val;
+		return 0;
+	case K_PRINTSIZE:
+		val = 8192;
+		if (v != NULL) {
+			if (parse_size(v, &val) != 0)
+				return fail(err, errlen, MT_OPTERR_VAL);
+			if (val == 0 || val > 65536)
+				val = 8192;
+		}
+		o->printsize = (val + 7) & ~7ULL;
+		return 0;
+	case K_LINKMODE:
+		if (v == NULL || (strcmp(v, "kernel") && strcmp(v, "dynamic") &&
+				  strcmp(v, "static")))
+			return fail(err, errlen, MT_OPTERR_VAL);
+		return 0;
+	case K_LINKTYPE:
+		if (v == NULL || (strcasecmp(v, "elf") && strcasecmp(v, "dof")))
+			return fail(err, errlen, MT_OPTERR_VAL);
+		return 0;
+	case K_EVALTIME:
+		if (v == NULL || (strcmp(v, "exec") && strcmp(v, "preinit") &&
+				  strcmp(v, "postinit") && strcmp(v, "main")))
+			return fail(err, errlen, MT_OPTERR_VAL);
+		return 0;
+	case K_XLATE:
+		if (v == NULL || (strcmp(v, "dynamic") && strcmp(v, "static")))
+			return fail(err, errlen, MT_OPTERR_VAL);
+		return 0;
+	case K_DEBUGASSERT:
+		if (v == NULL || strcmp(v, "mutexes"))
+			return fail(err, errlen, MT_OPTERR_VAL);
+		return 0;
+	}
+	return fail(err, errlen, MT_OPTERR_VAL);
+}
+
+int
+mt_opts_set(struct mt_opts *o, const char *name, const char *value,
+	    const char **tag, char *err, size_t errlen)
+{
+	const struct opt_desc *d = name ? opt_find(name) : NULL;
+
+	if (tag)
+		*tag = "D_PRAGMA_OPTSET";
+	if (d == NULL)
+		return fail(err, errlen, MT_OPTERR_NAME);
+	return opt_apply(o, d, value, 0, err, errlen);
+}
+
+int
+mt_opts_set_pragma(struct mt_opts *o, const char *name, const char *value,
+		   const char **tag, char *err, size_t errlen)
+{
+	const struct opt_desc *d = name ? opt_find(name) : NULL;
+	char why[128];
+
+	if (tag)
+		*tag = "D_PRAGMA_OPTSET";
+	if (d == NULL)
+		snprintf(why, sizeof(why), "%s", MT_OPTERR_NAME);
+	else if (opt_apply(o, d, value, 1, why, sizeof(why)) == 0)
+		return 0;
+	if (err && errlen)
+		snprintf(err, errlen, "failed to set option '%s' to '%s': %s",
+			 name ? name : "", value ? value : "", why);
+	return -1;
+}
+
+int
+mt_opts_set_active(struct mt_opts *o, const char *name, const char *value,
+		   char *err, size_t errlen)
+{
+	const struct opt_desc *d = name ? opt_find(name) : NULL;
+
+	if (d == NULL)
+		return fail(err, errlen, MT_OPTERR_NAME);
+	if (d->cls == C_RUNTIME)
+		return fail(err, errlen,
+			    "Operation illegal when tracing is active");
+	return opt_apply(o, d, value, 1, err, errlen);
+}

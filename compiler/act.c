@@ -1,0 +1,616 @@
+/*
+ * Clauses: probe descriptions, predicate and statements to the program's
+ * clause, action, record and aggregation tables, with dtrace's checks on
+ * actions (prototypes, speculation ordering, aggregation signatures).
+ *
+ * Record layout: each rec is placed at the next offset aligned to 8 in
+ * the clause record, in statement order.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "cc.h"
+
+#define ERR(n, tag, ...) cc_error(cc, (n)->line, tag, __VA_ARGS__)
+
+static char *xstrdup(const char *s)
+{
+	char *p = strdup(s ? s : "");
+	if (!p)
+		abort();
+	return p;
+}
+
+static const char *tname(struct node *n)
+{
+	if (n->is_agg)
+		return "aggregation";
+	return n->type ? n->type->name : "?";
+}
+
+static uint32_t new_action(struct cc *cc, int kind, int line)
+{
+	struct mt_action a = {0};
+	struct mt_action_info ai = {0};
+	a.kind = (uint16_t)kind;
+	a.rec0 = cc->recs.n;
+	ai.line = line;
+	VEC_PUSH(cc, cc->actions, a);
+	VEC_PUSH(cc, cc->action_info, ai);
+	return cc->actions.n - 1;
+}
+
+static void rec_info_of(struct cc *cc, struct type *t, struct mt_rec_info *ri)
+{
+	ri->ctype = xstrdup(t->name);
+	ri->size = 8;
+	if (ty_is_string(t)) {
+		ri->kind = MT_TI_STR;
+		ri->size = cc->strsize;
+	} else if (ty_is_sou(t) || TY_K(t) == T_ARRAY) {
+		ri->kind = MT_TI_MEM;
+		ri->size = t->canon->size;
+	} else if (TY_K(t) == T_PTR) {
+		ri->kind = MT_TI_UINT;
+		ri->is_ptr = 1;
+	} else {
+		ri->kind = t->canon->is_signed || TY_K(t) == T_ENUM ? MT_TI_INT : MT_TI_UINT;
+		ri->size = t->canon->size ? t->canon->size : 8;
+	}
+}
+
+/* Add a rec computing expression e to the current action. */
+static void add_rec(struct cc *cc, struct node *e, uint16_t flags, int tikind)
+{
+	struct mt_rec r = {0};
+	struct mt_rec_info ri = {0};
+	uint32_t rtype, rsize;
+	r.difo = cg_difo(cc, e, &rtype, &rsize);
+	rec_info_of(cc, e->type, &ri);
+	if (tikind)
+		ri.kind = (uint16_t)tikind;
+	r.flags = flags;
+	if (rtype == MT_RT_STRING) {
+		r.kind = MT_REC_STR;
+		r.size = cc->strsize;
+	} else if (rtype == MT_RT_REF) {
+		r.kind = MT_REC_MEM;
+		r.size = rsize;
+	} else {
+		r.kind = MT_REC_INT;
+		r.size = ri.kind == MT_TI_INT || ri.kind == MT_TI_UINT ? ri.size : 8;
+		if (r.size != 1 && r.size != 2 && r.size != 4)
+			r.size = 8;
+		if (ri.kind == MT_TI_INT)
+			r.flags |= MT_RF_SIGNED;
+	}
+	ri.size = r.size;
+	cc->cl.recoff = (cc->cl.recoff + 7) & ~7u;
+	r.offset = cc->cl.recoff;
+	cc->cl.recoff += r.size;
+	VEC_PUSH(cc, cc->recs, r);
+	VEC_PUSH(cc, cc->rec_info, ri);
+	cc->actions.v[cc->actions.n - 1].nrecs++;
+}
+
+static void add_rec_sized(struct cc *cc, struct node *e, int kind, uint32_t size,
+			  int tikind)
+{
+	struct mt_rec r = {0};
+	struct mt_rec_info ri = {0};
+	r.difo = e ? cg_difo(cc, e, NULL, NULL) : 0;
+	r.kind = (uint16_t)kind;
+	r.size = size;
+	ri.kind = (uint16_t)tikind;
+	ri.size = size;
+	ri.ctype = xstrdup(e && e->type ? e->type->name : "");
+	cc->cl.recoff = (cc->cl.recoff + 7) & ~7u;
+	r.offset = cc->cl.recoff;
+	cc->cl.recoff += size;
+	VEC_PUSH(cc, cc->recs, r);
+	VEC_PUSH(cc, cc->rec_info, ri);
+	cc->actions.v[cc->actions.n - 1].nrecs++;
+}
+
+static int nargs_of(struct node *n)
+{
+	int k = 0;
+	for (struct node *a = n->args; a; a = a->next)
+		k++;
+	return k;
+}
+
+static struct node *arg_n(struct node *n, int i)
+{
+	struct node *a = n->args;
+	while (a && i--)
+		a = a->next;
+	return a;
+}
+
+static void check_len(struct cc *cc, struct node *n)
+{
+	struct ident *id = n->id;
+	int k = nargs_of(n);
+	if (k < id->minargs || (id->maxargs >= 0 && k > id->maxargs)) {
+		if (id->maxargs == id->minargs)
+			ERR(n, "D_PROTO_LEN", "%s( ) prototype mismatch: %d arg%s passed, %d expected",
+			    id->name, k, k == 1 ? "" : "s", id->minargs);
+		else if (k < id->minargs)
+			ERR(n, "D_PROTO_LEN", "%s( ) prototype mismatch: %d arg%s passed, at least %d expected",
+			    id->name, k, k == 1 ? "" : "s", id->minargs);
+		else
+			ERR(n, "D_PROTO_LEN", "%s( ) prototype mismatch: %d arg%s passed, at most %d expected",
+			    id->name, k, k == 1 ? "" : "s", id->maxargs);
+	}
+}
+
+static struct ident *agg_of(struct cc *cc, struct node *a)
+{
+	struct ident *id = id_lookup(&cc->aggs, a->name);
+	if (!id)
+		ERR(a, "D_AGG_UNDEF", "aggregation @%s has not yet been declared or assigned",
+		    a->name);
+	return id;
+}
+
+/* ---- speculation ordering (dtrace's clause rules) ---- */
+enum { K_DATA = 1, K_SPEC, K_COMMIT, K_DISCARD, K_AGG, K_EXIT, K_DESTR, K_OTHER };
+
+static void spec_check(struct cc *cc, struct node *n, int k)
+{
+	struct clause_state *c = &cc->cl;
+	if (k == K_SPEC) {
+		if (c->speculative)
+			ERR(n, "D_SPEC_SPEC", "speculate( ) may not follow speculate( )");
+		if (c->has_commit)
+			ERR(n, "D_SPEC_COMM", "speculate( ) may not follow commit( )");
+		if (c->has_discard)
+			ERR(n, "D_SPEC_COMM", "speculate( ) may not follow discard( )");
+		if (c->has_data)
+			ERR(n, "D_SPEC_DREC", "speculate( ) may not follow data-recording action(s)");
+		if (c->has_agg)
+			ERR(n, "D_SPEC_AGG", "speculate( ) may not follow aggregating action(s)");
+		c->speculative = 1;
+	} else if (k == K_COMMIT || k == K_DISCARD) {
+		if (c->speculative)
+			ERR(n, "D_COMM_SPEC", "%s( ) may not follow speculate( )",
+			    k == K_COMMIT ? "commit" : "discard");
+		if (c->has_data)
+			ERR(n, "D_COMM_DREC", "%s( ) may not follow data-recording action(s)",
+			    k == K_COMMIT ? "commit" : "discard");
+		if (c->has_commit && k == K_COMMIT)
+			ERR(n, "D_COMM_COMM", "commit( ) may not follow commit( )");
+		if (k == K_COMMIT)
+			c->has_commit = 1;
+		else
+			c->has_discard = 1;
+	} else if (k == K_AGG) {
+		if (c->speculative)
+			ERR(n, "D_AGG_SPEC", "aggregating actions may not follow speculate( )");
+		c->has_agg = 1;
+	} else if (k == K_EXIT || k == K_DESTR) {
+		if (c->speculative)
+			ERR(n, "D_ACT_SPEC", "destructive actions may not follow speculate( )");
+		if (k == K_EXIT && c->has_commit)
+			ERR(n, "D_DREC_COMM", "data-recording actions may not follow commit( )");
+		c->has_data = 1;
+	} else if (k == K_DATA) {
+		if (c->has_commit)
+			ERR(n, "D_DREC_COMM", "data-recording actions may not follow commit( )");
+		c->has_data = 1;
+	}
+}
+
+static int64_t const_arg(struct cc *cc, struct node *a, const char *tag,
+			 const char *msg)
+{
+	sema_expr(cc, a);
+	if (!a->is_const || !ty_is_integral(a->type))
+		ERR(a, tag, "%s", msg);
+	return a->cval;
+}
+
+static void do_trace(struct cc *cc, struct node *n, int act_kind)
+{
+	struct node *a = n->args;
+	sema_expr(cc, a);
+	if (a->is_agg)
+		ERR(n, "D_TRACE_AGG", "%s( ) may not be applied to an aggregation",
+		    n->id->name);
+	if (a->is_action || ty_is_void(a->type))
+		ERR(n, "D_TRACE_VOID", "%s( ) may not be applied to a void expression",
+		    n->id->name);
+	if (a->k == N_XLATE && TY_K(a->type) != T_PTR)
+		ERR(n, "D_TRACE_DYN", "%s( ) may not be applied to a dynamic expression",
+		    n->id->name);
+	spec_check(cc, n, K_DATA);
+	new_action(cc, act_kind, n->line);
+	add_rec(cc, a, 0, 0);
+}
+
+static void do_printf(struct cc *cc, struct node *n, int kind)
+{
+	struct node *f = n->args;
+	const char *name = n->id->name;
+	if (!f)
+		ERR(n, "D_PROTO_LEN", "%s( ) prototype mismatch: 0 args passed, at least 1 expected", name);
+	sema_expr(cc, f);
+	if (!f->is_string_lit)
+		ERR(f, "D_PRINTF_ARG_FMT", "%s( ) argument #1 is incompatible with prototype:\n\tprototype: string constant\n\t argument: %s",
+		    name, tname(f));
+	for (struct node *a = f->next; a; a = a->next) {
+		if (a->k == N_AGG) {
+			a->is_agg = 1;
+			a->type = cc->t_void;
+		} else {
+			sema_expr(cc, a);
+		}
+	}
+	if (kind == MT_ACT_PRINTF && !*f->strval)
+		ERR(n, "D_PRINTF_FMT_EMPTY", "%s( ) format string is empty", name);
+	printf_validate(cc, f->strval, f->next, 2, name, n->line, 0);
+	spec_check(cc, n, kind == MT_ACT_PRINTF ? K_DATA : K_DESTR);
+	uint32_t ai = new_action(cc, kind, n->line);
+	cc->action_info.v[ai].fmt = xstrdup(f->strval);
+	for (struct node *a = f->next; a; a = a->next)
+		add_rec(cc, a, 0, 0);
+}
+
+static void do_printa(struct cc *cc, struct node *n)
+{
+	struct node *a = n->args;
+	const char *fmt = NULL;
+	int argno = 1;
+	if (!a)
+		ERR(n, "D_PRINTA_PROTO", "printa( ) prototype mismatch: 0 args passed, at least 1 expected");
+	if (a->k == N_STRING || (a->k != N_AGG)) {
+		sema_expr(cc, a);
+		if (!a->is_string_lit)
+			ERR(a, "D_PRINTA_AGGARG", "printa( ) argument #1 is incompatible with prototype:\n\tprototype: aggregation\n\t argument: %s",
+			    tname(a));
+		fmt = a->strval;
+		a = a->next;
+		argno++;
+		if (!a)
+			ERR(n, "D_PRINTA_PROTO", "printa( ) prototype mismatch: 1 args passed, 2 expected");
+	}
+	uint32_t naggs = 0, *ids = NULL;
+	struct ident *first = NULL;
+	for (; a; a = a->next, argno++) {
+		if (a->k != N_AGG) {
+			sema_expr(cc, a);
+			ERR(a, "D_PRINTA_AGGARG", "printa( ) argument #%d is incompatible with prototype:\n\tprototype: aggregation\n\t argument: %s",
+			    argno, tname(a));
+		}
+		struct ident *id = agg_of(cc, a);
+		if (first && id->nkeys == first->nkeys) {
+			for (int i = 0; i < id->nkeys; i++)
+				if (!ty_compat(id->ktypes[i], first->ktypes[i]) ||
+				    ty_is_string(id->ktypes[i]) != ty_is_string(first->ktypes[i]))
+					ERR(a, "D_PRINTA_AGGPROTO", "printa( ): @%s[ ] key #%d is incompatible with @%s:\n%*s key #%d: %s\n%*s key #%d: %s",
+					    id->name, i + 1, first->name,
+					    (int)(9 - strlen(first->name)), first->name, i + 1, first->ktypes[i]->name,
+					    (int)(9 - strlen(id->name)), id->name, i + 1, id->ktypes[i]->name);
+		} else if (first) {
+			ERR(a, "D_PRINTA_AGGPROTO", "printa( ): @%s[ ] key count (%d) is incompatible with @%s (%d)",
+			    id->name, id->nkeys, first->name, first->nkeys);
+		}
+		if (!first)
+			first = id;
+		ids = realloc(ids, (naggs + 1) * sizeof(*ids));
+		ids[naggs++] = (uint32_t)id->aggid;
+	}
+	if (fmt) {
+		/* keys then %@ values are checked against the first aggregation */
+		printf_validate(cc, fmt, NULL, (int)naggs, "printa", n->line, 1);
+	}
+	spec_check(cc, n, K_DATA);
+	uint32_t ai = new_action(cc, MT_ACT_PRINTA, n->line);
+	cc->action_info.v[ai].fmt = fmt ? xstrdup(fmt) : NULL;
+	cc->action_info.v[ai].aggids = ids;
+	cc->action_info.v[ai].naggids = naggs;
+}
+
+static void agg_action(struct cc *cc, struct node *n, int kind, int needs_arg)
+{
+	struct node *a = n->args;
+	if (!a || a->k != N_AGG) {
+		if (a)
+			sema_expr(cc, a);
+		ERR(n, kind == MT_ACT_TRUNC ? "D_TRUNC_AGGARG" :
+		       kind == MT_ACT_CLEAR ? "D_CLEAR_AGGARG" :
+		       kind == MT_ACT_NORMALIZE ? "D_NORMALIZE_AGGARG" : "D_NORMALIZE_AGGARG",
+		    "%s( ) argument #1 is incompatible with prototype:\n\tprototype: aggregation\n\t argument: %s",
+		    n->id->name, a ? tname(a) : "void");
+	}
+	struct ident *id = agg_of(cc, a);
+	uint32_t ai = new_action(cc, kind, n->line);
+	cc->action_info.v[ai].aggids = malloc(sizeof(uint32_t));
+	cc->action_info.v[ai].aggids[0] = (uint32_t)id->aggid;
+	cc->action_info.v[ai].naggids = 1;
+	cc->actions.v[ai].arg = (uint64_t)id->aggid;
+	if (a->next) {
+		sema_expr(cc, a->next);
+		if (!ty_is_integral(a->next->type))
+			ERR(n, "D_PROTO_ARG", "%s( ) argument #2 is incompatible with prototype:\n\tprototype: uint64_t\n\t argument: %s",
+			    n->id->name, tname(a->next));
+		add_rec(cc, a->next, 0, 0);
+	}
+	(void)needs_arg;
+}
+
+static void do_actf(struct cc *cc, struct node *n)
+{
+	struct ident *id = n->id;
+	check_len(cc, n);
+	switch (id->id) {
+	case MT_ACT_TRACE:
+	case MT_ACT_PRINT:
+		do_trace(cc, n, id->id);
+		return;
+	case MT_ACT_PRINTF:
+	case MT_ACT_SYSTEM:
+	case MT_ACT_FREOPEN:
+		do_printf(cc, n, id->id);
+		return;
+	case MT_ACT_PRINTA:
+		do_printa(cc, n);
+		return;
+	case MT_ACT_CLEAR: case MT_ACT_DENORMALIZE: case MT_ACT_NORMALIZE:
+	case MT_ACT_TRUNC:
+		agg_action(cc, n, id->id, 0);
+		return;
+	case MT_ACT_EXIT: case MT_ACT_SPECULATE: case MT_ACT_COMMIT:
+	case MT_ACT_DISCARD: case MT_ACT_CHILL: case MT_ACT_RAISE: {
+		struct node *a = n->args;
+		sema_expr(cc, a);
+		if (!ty_is_integral(a->type) || a->is_action)
+			ERR(a, "D_PROTO_ARG", "%s( ) argument #1 is incompatible with prototype:\n\tprototype: int\n\t argument: %s",
+			    id->name, a->is_action ? "void" : tname(a));
+		int k = id->id == MT_ACT_EXIT ? K_EXIT : id->id == MT_ACT_SPECULATE ? K_SPEC :
+			id->id == MT_ACT_COMMIT ? K_COMMIT : id->id == MT_ACT_DISCARD ? K_DISCARD :
+			K_DESTR;
+		spec_check(cc, n, k);
+		new_action(cc, id->id, n->line);
+		add_rec(cc, a, 0, 0);
+		return;
+	}
+	case MT_ACT_STACK: case MT_ACT_USTACK: {
+		int64_t frames = id->id == MT_ACT_STACK ? 20 : 100;
+		struct node *a = n->args;
+		if (a) {
+			const char *tag = id->id == MT_ACT_STACK ? "D_STACK_SIZE" : "D_USTACK_FRAMES";
+			frames = const_arg(cc, a, tag, cc_printf(cc,
+				"%s( ) argument #1 must be a non-zero positive integer constant",
+				id->name));
+			if (frames <= 0)
+				ERR(a, tag, "%s( ) argument #1 must be a non-zero positive integer constant",
+				    id->name);
+		}
+		if (a && a->next)
+			const_arg(cc, a->next, "D_USTACK_STRSIZE",
+				  "ustack( ) argument #2 must be a non-zero positive integer constant");
+		spec_check(cc, n, K_DATA);
+		uint32_t ai = new_action(cc, id->id, n->line);
+		cc->actions.v[ai].arg = (uint64_t)frames;
+		add_rec_sized(cc, NULL, MT_REC_STACK, (uint32_t)frames * 8,
+			      id->id == MT_ACT_STACK ? MT_TI_STACK : MT_TI_USTACK);
+		return;
+	}
+	case MT_ACT_TRACEMEM: {
+		struct node *a = n->args, *s = a->next;
+		sema_expr(cc, a);
+		if (!ty_is_ptrlike(a->type) && !ty_is_integral(a->type) && !ty_is_string(a->type))
+			ERR(a, "D_TRACEMEM_ADDR", "tracemem( ) argument #1 is incompatible with prototype:\n\tprototype: pointer or integer\n\t argument: %s",
+			    tname(a));
+		int64_t sz = const_arg(cc, s, "D_TRACEMEM_SIZE",
+			"tracemem( ) argument #2 must be a non-zero positive integral constant expression");
+		if (sz <= 0)
+			ERR(s, "D_TRACEMEM_SIZE", "tracemem( ) argument #2 must be a non-zero positive integral constant expression");
+		spec_check(cc, n, K_DATA);
+		uint32_t ai = new_action(cc, MT_ACT_TRACEMEM, n->line);
+		cc->actions.v[ai].arg = (uint64_t)sz;
+		add_rec_sized(cc, a, MT_REC_MEM, (uint32_t)sz, MT_TI_MEM);
+		if (s->next) {
+			sema_expr(cc, s->next);
+			if (!ty_is_integral(s->next->type))
+				ERR(s->next, "D_TRACEMEM_DYNSIZE", "tracemem( ) argument #3 must be an integral expression");
+			add_rec_sized(cc, s->next, MT_REC_INT, 8, MT_TI_INT);
+		}
+		return;
+	}
+	case MT_ACT_SETOPT: {
+		struct node *a = n->args;
+		sema_expr(cc, a);
+		if (!a->is_string_lit)
+			ERR(a, "D_PROTO_ARG", "setopt( ) argument #1 is incompatible with prototype:\n\tprototype: const char *\n\t argument: %s",
+			    tname(a));
+		uint32_t ai = new_action(cc, MT_ACT_SETOPT, n->line);
+		cc->action_info.v[ai].opt_name = xstrdup(a->strval);
+		if (a->next) {
+			sema_expr(cc, a->next);
+			if (!a->next->is_string_lit)
+				ERR(a, "D_PROTO_ARG", "setopt( ) argument #2 is incompatible with prototype:\n\tprototype: const char *\n\t argument: %s",
+				    tname(a->next));
+			cc->action_info.v[ai].opt_value = xstrdup(a->next->strval);
+		}
+		return;
+	}
+	case MT_ACT_SYM: case MT_ACT_MOD: case MT_ACT_USYM: case MT_ACT_UMOD:
+	case MT_ACT_UADDR: {
+		struct node *a = n->args;
+		sema_expr(cc, a);
+		if (!ty_is_integral(a->type) && !ty_is_ptrlike(a->type))
+			ERR(a, "D_PROTO_ARG", "%s( ) argument #1 is incompatible with prototype:\n\tprototype: uintptr_t\n\t argument: %s",
+			    id->name, tname(a));
+		spec_check(cc, n, K_DATA);
+		new_action(cc, id->id, n->line);
+		int tk = id->id == MT_ACT_SYM ? MT_TI_SYM : id->id == MT_ACT_MOD ? MT_TI_MOD :
+			 id->id == MT_ACT_USYM ? MT_TI_USYM : id->id == MT_ACT_UMOD ? MT_TI_UMOD :
+			 MT_TI_UADDR;
+		add_rec_sized(cc, a, MT_REC_INT, 8, tk);
+		return;
+	}
+	case MT_ACT_STOP: case MT_ACT_BREAKPOINT: case MT_ACT_PANIC:
+	case MT_ACT_FTRUNCATE:
+		spec_check(cc, n, K_DESTR);
+		new_action(cc, id->id, n->line);
+		return;
+	case MT_ACT_PCAP: case MT_ACT_PRINTM:
+		for (struct node *a = n->args; a; a = a->next)
+			sema_expr(cc, a);
+		spec_check(cc, n, K_DATA);
+		new_action(cc, id->id, n->line);
+		for (struct node *a = n->args; a; a = a->next)
+			add_rec(cc, a, 0, 0);
+		return;
+	}
+	ERR(n, "D_UNKNOWN", "unsupported action %s( )", id->name);
+}
+
+void agg_assign(struct cc *cc, struct node *s);
+void sema_dry(struct cc *cc, struct node *s);
+
+static void statement(struct cc *cc, struct node *s)
+{
+	if (s->k == N_FUNC && s->l->k == N_IDENT) {
+		struct ident *id = id_lookup(&cc->globals, s->l->name);
+		if (id && id->k == ID_ACTF) {
+			s->id = id;
+			do_actf(cc, s);
+			return;
+		}
+	}
+	if (s->k == N_ASSIGN && (s->l->k == N_AGG ||
+	    (s->l->k == N_OP2 && s->l->op == OP_INDEX && s->l->l->k == N_AGG))) {
+		spec_check(cc, s, K_AGG);
+		agg_assign(cc, s);
+		return;
+	}
+	sema_expr(cc, s);
+	if (s->is_agg)
+		ERR(s, "D_AGG_SCALAR", "aggregation may not be used as a scalar");
+	new_action(cc, MT_ACT_DIFEXPR, s->line);
+	struct mt_rec r = {0};
+	struct mt_rec_info ri = {0};
+	r.difo = cg_difo(cc, s, NULL, NULL);
+	r.kind = MT_REC_INT;
+	r.size = 0;
+	r.offset = cc->cl.recoff;
+	ri.kind = MT_TI_INT;
+	ri.ctype = xstrdup("");
+	VEC_PUSH(cc, cc->recs, r);
+	VEC_PUSH(cc, cc->rec_info, ri);
+	cc->actions.v[cc->actions.n - 1].nrecs++;
+}
+
+static int split_pdesc(char *s, char **parts)
+{
+	int n = 1;
+	parts[0] = s;
+	for (char *p = s; *p; p++) {
+		if (*p == '\\' && p[1]) {
+			p++;
+			continue;
+		}
+		if (*p == ':') {
+			*p = 0;
+			if (n < 5)
+				parts[n] = p + 1;
+			n++;
+		}
+	}
+	return n;
+}
+
+void act_clause(struct cc *cc, struct mt_pdesc *pd, int npd, struct node *pred,
+		struct node *stmts, int line)
+{
+	struct mt_clause_info ci = {0};
+	ci.line = line;
+	ci.npdescs = (uint32_t)npd;
+	ci.pdescs = calloc((size_t)npd, sizeof(*ci.pdescs));
+	for (int i = 0; i < npd; i++) {
+		char *copy = cc_strdup(cc, pd[i].prov), *parts[5] = {0};
+		int n = split_pdesc(copy, parts);
+		if (n > 4)
+			cc_error(cc, pd[i].line, "D_PDESC_INVAL",
+				 "invalid probe description \"%s\": Overspecified probe description",
+				 pd[i].prov);
+		char *f[4] = { "", "", "", "" };
+		for (int k = 0; k < n; k++)
+			f[4 - n + k] = parts[k];
+		ci.pdescs[i].prov = xstrdup(f[0]);
+		ci.pdescs[i].mod = xstrdup(f[1]);
+		ci.pdescs[i].func = xstrdup(f[2]);
+		ci.pdescs[i].name = xstrdup(f[3]);
+		ci.pdescs[i].line = pd[i].line;
+	}
+	memset(&cc->cl, 0, sizeof(cc->cl));
+	cc->cl.line = line;
+
+	struct mt_clause cl = {0};
+	cl.act0 = cc->actions.n;
+
+	/*
+	 * Cook the actions first; if one refers to a variable the predicate
+	 * creates, cook the predicate first and retry (as dtrace does).
+	 */
+	if (pred) {
+		jmp_buf save;
+		memcpy(save, cc->jb, sizeof(jmp_buf));
+		struct mt_diag d0 = *cc->diag;
+		uint32_t nacts = cc->actions.n, nrecs = cc->recs.n;
+		uint32_t ndifos = cc->difos.n, ntext = cc->text_v.n;
+		int tries = 0;
+		if (setjmp(cc->jb)) {
+			memcpy(cc->jb, save, sizeof(jmp_buf));
+			if (tries++ || (strcmp(cc->diag->tag, "D_IDENT_UNDEF") &&
+					strcmp(cc->diag->tag, "D_VAR_UNDEF")))
+				longjmp(cc->jb, 1);
+			*cc->diag = d0;
+			cc->actions.n = nacts;
+			cc->action_info.n = nacts;
+			cc->recs.n = nrecs;
+			cc->rec_info.n = nrecs;
+			cc->difos.n = ndifos;
+			cc->text_v.n = ntext;
+			memset(&cc->cl, 0, sizeof(cc->cl));
+			cc->cl.line = line;
+			sema_expr(cc, pred);
+		}
+		for (struct node *s = stmts; s; s = s->next)
+			sema_dry(cc, s);
+		memcpy(cc->jb, save, sizeof(jmp_buf));
+		if (!tries)
+			sema_expr(cc, pred);
+		if (!ty_is_scalar(pred->type) && !ty_is_string(pred->type))
+			cc_error(cc, pred->line, "D_PRED_SCALAR",
+				 "predicate result must be of scalar type");
+		cl.pred_difo = cg_difo(cc, pred, NULL, NULL);
+	}
+	for (struct node *s = stmts; s; s = s->next)
+		statement(cc, s);
+	if (!stmts && !pred && cc->in->srcs[cc->srcidx].is_pspec) {
+		/* -n without a body: the default action (trace nothing) */
+	}
+	cl.nacts = cc->actions.n - cl.act0;
+	cl.recsize = (cc->cl.recoff + 7) & ~7u;
+	if (cc->cl.speculative)
+		cl.flags |= MT_CF_SPECULATIVE;
+	/* dtrace's default action records the probe (epid) */
+	cl.flags |= MT_CF_NEEDS_RECORD;
+	int only_nonrec = cl.nacts > 0;
+	for (uint32_t i = cl.act0; i < cc->actions.n; i++) {
+		int k = cc->actions.v[i].kind;
+		if (k != MT_ACT_DIFEXPR && k != MT_ACT_AGG && k != MT_ACT_SPECULATE &&
+		    k != MT_ACT_COMMIT && k != MT_ACT_DISCARD && k != MT_ACT_CLEAR &&
+		    k != MT_ACT_TRUNC && k != MT_ACT_NORMALIZE && k != MT_ACT_DENORMALIZE &&
+		    k != MT_ACT_SETOPT)
+			only_nonrec = 0;
+	}
+	if (only_nonrec)
+		cl.flags &= ~MT_CF_NEEDS_RECORD;
+	VEC_PUSH(cc, cc->clauses, cl);
+	VEC_PUSH(cc, cc->clause_info, ci);
+}

@@ -1,0 +1,376 @@
+/*
+ * Aggregations: @name[keys] = func(args).  One aggid per name for the whole
+ * program; every use must agree on the function, the key signature and
+ * the (l)lquantize parameters, as dtrace checks.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "cc.h"
+
+#define ERR(n, tag, ...) cc_error(cc, (n)->line, tag, __VA_ARGS__)
+
+void agg_assign(struct cc *cc, struct node *s);
+void sema_dry(struct cc *cc, struct node *s);
+
+static const char *tname(struct node *n)
+{
+	return n->is_agg ? "aggregation" : n->type ? n->type->name : "?";
+}
+
+static int64_t cint(struct cc *cc, struct node *a, const char *tag,
+		    const char *msg)
+{
+	sema_expr(cc, a);
+	if (!a->is_const || !ty_is_integral(a->type))
+		ERR(a, tag, "%s", msg);
+	return a->cval;
+}
+
+static void lquant_params(struct cc *cc, struct node *f, int64_t *p)
+{
+	struct node *v = f->args, *b = v->next, *l = b->next, *st = l->next;
+	int64_t base = cint(cc, b, "D_LQUANT_BASETYPE",
+			    "lquantize( ) argument #2 must be an integer constant");
+	if (base < INT32_MIN || base > INT32_MAX)
+		ERR(b, "D_LQUANT_BASEVAL", "lquantize( ) argument #2 must be a 32-bit quantity");
+	int64_t lim = cint(cc, l, "D_LQUANT_LIMTYPE",
+			   "lquantize( ) argument #3 must be an integer constant");
+	if (lim < INT32_MIN || lim > INT32_MAX)
+		ERR(l, "D_LQUANT_LIMVAL", "lquantize( ) argument #3 must be a 32-bit quantity");
+	if (lim <= base)
+		ERR(l, "D_LQUANT_MISMATCH", "lquantize( ) base (argument #2) must be less than limit (argument #3)");
+	int64_t step = 1;
+	if (st) {
+		step = cint(cc, st, "D_LQUANT_STEPTYPE",
+			    "lquantize( ) argument #4 must be a non-zero positive integer constant");
+		if (step <= 0)
+			ERR(st, "D_LQUANT_STEPTYPE",
+			    "lquantize( ) argument #4 must be a non-zero positive integer constant");
+		if (step > UINT16_MAX)
+			ERR(st, "D_LQUANT_STEPVAL", "lquantize( ) argument #4 must be a 16-bit quantity");
+		if ((lim - base) / step == 0)
+			ERR(st, "D_LQUANT_STEPLARGE",
+			    "lquantize( ) step (argument #4) too large (must be < limit - base)");
+		if ((lim - base) / step > UINT16_MAX)
+			ERR(st, "D_LQUANT_STEPSMALL",
+			    "lquantize( ) step (argument #4) too small (must be >= %lld)",
+			    (long long)((lim - base) / UINT16_MAX + 1));
+	}
+	p[0] = base;
+	p[1] = lim;
+	p[2] = step;
+}
+
+static void llquant_params(struct cc *cc, struct node *f, int64_t *p)
+{
+	struct node *v = f->args, *fa = v->next, *lo = fa->next, *hi = lo->next,
+		    *ns = hi->next;
+	int64_t factor = cint(cc, fa, "D_LLQUANT_FACTORTYPE",
+		"llquantize( ) argument #2 (factor) must be an integer constant");
+	if (factor < 2 || factor > UINT16_MAX)
+		ERR(fa, "D_LLQUANT_FACTORVAL",
+		    "llquantize( ) argument #2 (factor) must be greater than 1 and less than 65536");
+	int64_t lmag = cint(cc, lo, "D_LLQUANT_LMAGTYPE",
+		"llquantize( ) argument #3 (low magnitude) must be an integer constant");
+	if (lmag < 0 || lmag > UINT16_MAX)
+		ERR(lo, "D_LLQUANT_LMAGVAL",
+		    "llquantize( ) argument #3 (low magnitude) must be a non-negative 16-bit quantity");
+	int64_t hmag = cint(cc, hi, "D_LLQUANT_HMAGTYPE",
+		"llquantize( ) argument #4 (high magnitude) must be an integer constant");
+	if (hmag < 0 || hmag > UINT16_MAX)
+		ERR(hi, "D_LLQUANT_HMAGVAL",
+		    "llquantize( ) argument #4 (high magnitude) must be a non-negative 16-bit quantity");
+	if (hmag < lmag)
+		ERR(hi, "D_LLQUANT_HMAGVAL",
+		    "llquantize( ) argument #4 (high magnitude) must be at least argument #3 (low magnitude)");
+	{
+		/* factor^(hmag+1) must fit in 64 bits */
+		unsigned __int128 x = 1;
+		for (int64_t i = 0; i <= hmag; i++) {
+			x *= (unsigned __int128)factor;
+			if (x > (unsigned __int128)INT64_MAX)
+				ERR(hi, "D_LLQUANT_HMAGVAL",
+				    "llquantize( ) factor (argument #2) raised to power of high magnitude (argument #4) plus 1 overflows 64-bits");
+		}
+	}
+	int64_t nsteps = cint(cc, ns, "D_LLQUANT_STEPTYPE",
+		"llquantize( ) argument #5 (steps) must be a non-zero positive integer constant");
+	if (nsteps <= 0)
+		ERR(ns, "D_LLQUANT_STEPTYPE",
+		    "llquantize( ) argument #5 (steps) must be a non-zero positive integer constant");
+	if (nsteps > UINT16_MAX)
+		ERR(ns, "D_LLQUANT_STEPVAL", "llquantize( ) argument #5 (steps) must be a 16-bit quantity");
+	if (nsteps < factor ? factor % nsteps != 0 : nsteps % factor != 0)
+		ERR(ns, "D_LLQUANT_STEPVAL",
+		    "llquantize( ) argument #5 (steps) must evenly divide or be a multiple of argument #2 (factor)");
+	p[0] = factor;
+	p[1] = lmag;
+	p[2] = hmag;
+	p[3] = nsteps;
+}
+
+static uint32_t llq_nbuckets(const int64_t *p)
+{
+	/* as illumos: per order of magnitude, nsteps - nsteps/factor buckets */
+	int64_t factor = p[0], lmag = p[1], hmag = p[2], nsteps = p[3];
+	int64_t per = nsteps - nsteps / factor;
+	if (nsteps < factor)
+		per = nsteps;
+	(void)per;
+	/* underflow + (hmag - lmag + 1) magnitudes + overflow; each
+	   magnitude has nsteps buckets of which those below factor^mag
+	   are skipped past the first */
+	int64_t n = 2;
+	for (int64_t m = lmag; m <= hmag; m++)
+		n += m == lmag ? nsteps : nsteps - nsteps / factor;
+	return (uint32_t)n;
+}
+
+static const char *aggf_name(int f)
+{
+	static const char *n[] = { "", "count", "sum", "avg", "min", "max", "stddev",
+				   "quantize", "lquantize", "llquantize" };
+	return f >= 1 && f <= 9 ? n[f] : "?";
+}
+
+void agg_assign(struct cc *cc, struct node *s)
+{
+	struct node *l = s->l, *f = s->r, *keys = NULL, *an = l;
+	if (l->k == N_OP2) {
+		an = l->l;
+		keys = l->args;
+		if (!keys)
+			ERR(l, "D_SYNTAX", "syntax error near \"]\"");
+	}
+	if (f->k != N_FUNC || f->l->k != N_IDENT)
+		ERR(s, "D_AGG_FUNC", "@%s must be assigned the result of an aggregating function",
+		    an->name);
+	struct ident *fid = id_lookup(&cc->globals, f->l->name);
+	if (!fid || fid->k != ID_AGGF)
+		ERR(s, "D_AGG_FUNC", "@%s must be assigned the result of an aggregating function",
+		    an->name);
+	f->id = fid;
+	int nk = 0;
+	for (struct node *k = keys; k; k = k->next) {
+		sema_expr(cc, k);
+		if (k->is_action || ty_is_void(k->type))
+			ERR(k, "D_KEY_TYPE", "@%s[ ] key #%d is of type void", an->name, nk + 1);
+		if (k->is_agg)
+			ERR(k, "D_AGG_SCALAR", "aggregation may not be used as a key");
+		nk++;
+	}
+	/* argument count and value types */
+	int na = 0;
+	for (struct node *a = f->args; a; a = a->next)
+		na++;
+	if (na < fid->minargs || (fid->maxargs >= 0 && na > fid->maxargs) ||
+	    (fid->id == MT_AGG_QUANTIZE && na > 2) ||
+	    (fid->id == MT_AGG_LQUANTIZE && na > 5) ||
+	    (fid->id == MT_AGG_LLQUANTIZE && na > 6) ||
+	    ((fid->id == MT_AGG_SUM || fid->id == MT_AGG_AVG || fid->id == MT_AGG_MIN ||
+	      fid->id == MT_AGG_MAX || fid->id == MT_AGG_STDDEV) && na != 1)) {
+		int exp = fid->minargs;
+		if (na > exp && fid->maxargs < 0)
+			ERR(f, "D_PROTO_LEN", "%s( ) prototype mismatch: %d args passed, at most %d expected",
+			    fid->name, na, fid->id == MT_AGG_QUANTIZE ? 2 :
+			    fid->id == MT_AGG_LQUANTIZE ? 5 : 6);
+		if (exp == 0 || fid->maxargs == exp)
+			ERR(f, "D_PROTO_LEN", "%s( ) prototype mismatch: %d arg%s passed, %d expected",
+			    fid->name, na, na == 1 ? "" : "s", exp);
+		ERR(f, "D_PROTO_LEN", "%s( ) prototype mismatch: %d arg%s passed, at least %d expected",
+		    fid->name, na, na == 1 ? "" : "s", exp);
+	}
+	if (f->args) {
+		struct node *v = f->args;
+		sema_expr(cc, v);
+		if (v->is_action || ty_is_void(v->type) || !(ty_is_scalar(v->type)))
+			ERR(v, "D_AGG_SCALAR", "%s( ) argument #1 must be of scalar type",
+			    fid->name);
+	}
+	int64_t par[4] = {0};
+	struct node *incr = NULL;
+	if (fid->id == MT_AGG_LQUANTIZE) {
+		lquant_params(cc, f, par);
+		struct node *st = f->args->next->next->next;
+		incr = st ? st->next : NULL;
+	} else if (fid->id == MT_AGG_LLQUANTIZE) {
+		llquant_params(cc, f, par);
+		incr = f->args->next->next->next->next->next;
+	} else if (fid->id == MT_AGG_QUANTIZE) {
+		incr = f->args->next;
+	}
+	if (incr) {
+		sema_expr(cc, incr);
+		if (!ty_is_scalar(incr->type))
+			ERR(incr, "D_PROTO_ARG", "%s( ) argument #%d is incompatible with prototype:\n\tprototype: uint64_t\n\t argument: %s",
+			    fid->name, na, tname(incr));
+	}
+
+	struct ident *id = id_lookup(&cc->aggs, an->name);
+	if (!id) {
+		id = id_add(cc, &cc->aggs, an->name, ID_AGG);
+		id->aggfunc = fid->id;
+		id->line = s->line;
+		id->nkeys = nk;
+		id->ktypes = cc_alloc(cc, (nk ? nk : 1) * sizeof(*id->ktypes));
+		int i = 0;
+		for (struct node *k = keys; k; k = k->next)
+			id->ktypes[i++] = k->type;
+		struct mt_agg ag = {0};
+		ag.func = (uint32_t)fid->id;
+		ag.nkeys = (uint32_t)nk;
+		ag.keysize = 8;
+		for (struct node *k = keys; k; k = k->next)
+			ag.keysize += ty_is_string(k->type) ? (cc->strsize + 7) & ~7u :
+				      (ty_is_sou(k->type) || TY_K(k->type) == T_ARRAY) ?
+				      (k->type->canon->size + 7) & ~7u : 8;
+		memcpy(ag.param, par, sizeof(par));
+		switch (fid->id) {
+		case MT_AGG_AVG: ag.nvals = 2; break;
+		case MT_AGG_STDDEV: ag.nvals = 4; break;
+		case MT_AGG_QUANTIZE: ag.nvals = MT_QUANTIZE_NBUCKETS; break;
+		case MT_AGG_LQUANTIZE:
+			ag.nvals = (uint32_t)((par[1] - par[0]) / par[2] + 2);
+			break;
+		case MT_AGG_LLQUANTIZE: ag.nvals = llq_nbuckets(par); break;
+		default: ag.nvals = 1;
+		}
+		VEC_PUSH(cc, cc->aggs_v, ag);
+		struct mt_agg_info ai = {0};
+		ai.name = strdup(an->name);
+		ai.nkeys = (uint32_t)nk;
+		ai.keys = calloc((size_t)(nk ? nk : 1), sizeof(*ai.keys));
+		i = 0;
+		for (struct node *k = keys; k; k = k->next, i++) {
+			struct type *t = k->type;
+			ai.keys[i].ctype = strdup(t->name);
+			if (ty_is_string(t)) {
+				ai.keys[i].kind = MT_TI_STR;
+				ai.keys[i].size = cc->strsize;
+			} else if (ty_is_sou(t) || TY_K(t) == T_ARRAY) {
+				ai.keys[i].kind = MT_TI_MEM;
+				ai.keys[i].size = t->canon->size;
+			} else {
+				ai.keys[i].kind = TY_K(t) == T_PTR ? MT_TI_UINT :
+					t->canon->is_signed || TY_K(t) == T_ENUM ? MT_TI_INT : MT_TI_UINT;
+				ai.keys[i].is_ptr = TY_K(t) == T_PTR;
+				ai.keys[i].size = t->canon->size ? t->canon->size : 8;
+			}
+		}
+		VEC_PUSH(cc, cc->agg_info, ai);
+		id->aggid = (int)cc->aggs_v.n;
+	} else {
+		if (id->aggfunc != fid->id)
+			ERR(s, "D_AGG_REDEF", "aggregation redefined: @%s\n\t current: @%s = %s( )\n\tprevious: @%s = %s( ) : line %d",
+			    an->name, an->name, fid->name, an->name, aggf_name(id->aggfunc), id->line);
+		if (id->nkeys != nk)
+			ERR(s, "D_PROTO_LEN", "@%s[ ] prototype mismatch: %d key%s passed, %d expected",
+			    an->name, nk, nk == 1 ? "" : "s", id->nkeys);
+		int i = 0;
+		for (struct node *k = keys; k; k = k->next, i++)
+			if (!ty_compat(id->ktypes[i], k->type) ||
+			    ty_is_string(id->ktypes[i]) != ty_is_string(k->type))
+				ERR(s, "D_PROTO_ARG", "@%s[ ] key #%d is incompatible with prototype:\n\tprototype: %s\n\t      key: %s",
+				    an->name, i + 1, id->ktypes[i]->name, tname(k));
+		struct mt_agg *ag = &cc->aggs_v.v[id->aggid - 1];
+		if (fid->id == MT_AGG_LQUANTIZE) {
+			if (ag->param[0] != par[0])
+				ERR(s, "D_LQUANT_MATCHBASE", "lquantize( ) base (argument #2) doesn't match previous declaration: expected %lld, found %lld",
+				    (long long)ag->param[0], (long long)par[0]);
+			if (ag->param[1] != par[1])
+				ERR(s, "D_LQUANT_MATCHLIM", "lquantize( ) limit (argument #3) doesn't match previous declaration: expected %lld, found %lld",
+				    (long long)ag->param[1], (long long)par[1]);
+			if (ag->param[2] != par[2])
+				ERR(s, "D_LQUANT_MATCHSTEP", "lquantize( ) step (argument #4) doesn't match previous declaration: expected %lld, found %lld",
+				    (long long)ag->param[2], (long long)par[2]);
+		} else if (fid->id == MT_AGG_LLQUANTIZE) {
+			static const char *tags[] = { "D_LLQUANT_MATCHFACTOR", "D_LLQUANT_MATCHLMAG",
+						      "D_LLQUANT_MATCHHMAG", "D_LLQUANT_MATCHSTEPS" };
+			static const char *what[] = { "factor (argument #2)", "lower magnitude (argument #3)",
+						      "high magnitude (argument #4)", "steps (argument #5)" };
+			for (int k = 0; k < 4; k++)
+				if (ag->param[k] != par[k])
+					ERR(s, tags[k], "llquantize( ) %s doesn't match previous declaration: expected %lld, found %lld",
+					    what[k], (long long)ag->param[k], (long long)par[k]);
+		}
+	}
+
+	/* the action: key recs, then value recs */
+	struct mt_action a = {0};
+	struct mt_action_info ainf = {0};
+	a.kind = MT_ACT_AGG;
+	a.rec0 = cc->recs.n;
+	a.arg = (uint64_t)id->aggid;
+	ainf.line = s->line;
+	VEC_PUSH(cc, cc->actions, a);
+	VEC_PUSH(cc, cc->action_info, ainf);
+	struct node *vals[2] = { NULL, NULL };
+	if (fid->id != MT_AGG_COUNT)
+		vals[0] = f->args;
+	vals[1] = incr;
+	for (int pass = 0; pass < 2; pass++) {
+		struct node *list = pass == 0 ? keys : NULL;
+		int cnt = pass == 0 ? nk : 2;
+		for (int i = 0; i < cnt; i++) {
+			struct node *e = pass == 0 ? list : vals[i];
+			if (pass == 0) {
+				for (int j = 0; j < i; j++)
+					e = e->next;
+			}
+			if (!e)
+				continue;
+			struct mt_rec r = {0};
+			struct mt_rec_info ri = {0};
+			uint32_t rtype, rsize;
+			r.difo = cg_difo(cc, e, &rtype, &rsize);
+			r.flags = pass ? MT_RF_AGGVAL : 0;
+			if (rtype == MT_RT_STRING) {
+				r.kind = MT_REC_STR;
+				r.size = cc->strsize;
+				ri.kind = MT_TI_STR;
+			} else if (rtype == MT_RT_REF) {
+				r.kind = MT_REC_MEM;
+				r.size = rsize;
+				ri.kind = MT_TI_MEM;
+			} else {
+				r.kind = MT_REC_INT;
+				r.size = 8;
+				ri.kind = e->type->canon->is_signed ? MT_TI_INT : MT_TI_UINT;
+				if (ri.kind == MT_TI_INT)
+					r.flags |= MT_RF_SIGNED;
+				ri.is_ptr = TY_K(e->type) == T_PTR;
+			}
+			ri.size = r.size;
+			ri.ctype = strdup(e->type->name);
+			r.offset = 0;
+			VEC_PUSH(cc, cc->recs, r);
+			VEC_PUSH(cc, cc->rec_info, ri);
+			cc->actions.v[cc->actions.n - 1].nrecs++;
+		}
+	}
+}
+
+/* Cook a statement without generating code (for predicate ordering). */
+void sema_dry(struct cc *cc, struct node *s)
+{
+	if (s->k == N_FUNC && s->l->k == N_IDENT) {
+		struct ident *id = id_lookup(&cc->globals, s->l->name);
+		if (id && id->k == ID_ACTF) {
+			for (struct node *a = s->args; a; a = a->next)
+				if (a->k != N_AGG)
+					sema_expr(cc, a);
+			return;
+		}
+	}
+	if (s->k == N_ASSIGN && (s->l->k == N_AGG ||
+	    (s->l->k == N_OP2 && s->l->op == OP_INDEX && s->l->l->k == N_AGG))) {
+		if (s->l->k == N_OP2)
+			for (struct node *k = s->l->args; k; k = k->next)
+				sema_expr(cc, k);
+		if (s->r->k == N_FUNC)
+			for (struct node *a = s->r->args; a; a = a->next)
+				sema_expr(cc, a);
+		return;
+	}
+	sema_expr(cc, s);
+}

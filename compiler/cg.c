@@ -1,0 +1,707 @@
+/*
+ * Code generation: cooked expressions to bytecode (abi.h).
+ *
+ * Each expression is compiled into its own DIFO.  Registers %r1..%r15 are
+ * handed out by a bitmask; cg_expr() returns a register the caller owns.
+ * Values: integers and pointers are 64-bit values (narrower types are
+ * sign- or zero-extended when loaded or cast); strings, structs and arrays
+ * are addresses.  Assoc keys and subroutine arguments are evaluated into
+ * registers first and pushed on the tuple stack only right before the
+ * instruction that uses them, so the stack is empty between operations.
+ * Branch labels are instruction indices relative to the DIFO's first
+ * instruction.
+ */
+#include <string.h>
+#include "cc.h"
+
+static int reg_alloc(struct cc *cc, int line)
+{
+	for (int r = 1; r < MT_NREGS; r++)
+		if (!(cc->regmask & (1u << r))) {
+			cc->regmask |= (uint16_t)(1u << r);
+			return r;
+		}
+	cc_error(cc, line, "D_NOREG", "insufficient registers to generate code");
+}
+
+void cg_free(struct cc *cc, int r)
+{
+	if (r > 0)
+		cc->regmask &= (uint16_t)~(1u << r);
+}
+
+static uint32_t emit(struct cc *cc, int op, int r1, int r2, int rd)
+{
+	return as_emit(cc, MT_INSTR(op, r1, r2, rd));
+}
+
+static uint32_t cur_label(struct cc *cc, uint32_t text0)
+{
+	return cc->text_v.n - text0;
+}
+
+static uint32_t g_text0;
+
+static uint32_t emit_br(struct cc *cc, int op)
+{
+	return as_emit(cc, MT_INSTR_BR(op, 0));
+}
+
+static void patch_here(struct cc *cc, uint32_t at)
+{
+	as_patch(cc, at, cur_label(cc, g_text0));
+}
+
+static int cg_const(struct cc *cc, int64_t v, int line)
+{
+	int r = reg_alloc(cc, line);
+	as_emit(cc, MT_INSTR_V16(MT_OP_SETX, as_int(cc, (uint64_t)v), r));
+	return r;
+}
+
+static int load_op(struct type *t)
+{
+	uint32_t sz = t->canon->size;
+	int s = t->canon->is_signed;
+	if (TY_K(t) == T_PTR)
+		return MT_OP_LDX;
+	switch (sz) {
+	case 1: return s ? MT_OP_LDSB : MT_OP_LDUB;
+	case 2: return s ? MT_OP_LDSH : MT_OP_LDUH;
+	case 4: return s ? MT_OP_LDSW : MT_OP_LDUW;
+	default: return MT_OP_LDX;
+	}
+}
+
+static int store_op(uint32_t sz)
+{
+	switch (sz) {
+	case 1: return MT_OP_STB;
+	case 2: return MT_OP_STH;
+	case 4: return MT_OP_STW;
+	default: return MT_OP_STX;
+	}
+}
+
+static int is_byref(struct type *t)
+{
+	return ty_is_string(t) || ty_is_sou(t) || TY_K(t) == T_ARRAY;
+}
+
+/* Sign- or zero-extend r from the width of t (in place). */
+static void cg_extend(struct cc *cc, int r, struct type *t, int line)
+{
+	if (!ty_is_integral(t))
+		return;
+	uint32_t sz = t->canon->size;
+	if (sz >= 8 || sz == 0)
+		return;
+	int sh = cg_const(cc, 64 - 8 * sz, line);
+	emit(cc, MT_OP_SLL, r, sh, r);
+	emit(cc, t->canon->is_signed ? MT_OP_SRA : MT_OP_SRL, r, sh, r);
+	cg_free(cc, sh);
+}
+
+static int cg_addr(struct cc *cc, struct node *n);
+
+/* Load a value of type t from the address in r (in place). */
+static void cg_load(struct cc *cc, int r, struct type *t)
+{
+	if (is_byref(t))
+		return;
+	emit(cc, load_op(t), r, 0, r);
+}
+
+static struct member *node_member(struct node *n)
+{
+	struct type *t = n->l->type;
+	if (n->op == OP_ARROW)
+		t = t->canon->base;
+	return ty_member(t, n->name);
+}
+
+static void cg_bitfield(struct cc *cc, int r, struct member *m, int line)
+{
+	/* r holds the storage unit; extract bits [bitoff, bitoff+bits) */
+	int sh = cg_const(cc, 64 - m->bitoff - m->bits, line);
+	emit(cc, MT_OP_SLL, r, sh, r);
+	cg_free(cc, sh);
+	sh = cg_const(cc, 64 - m->bits, line);
+	emit(cc, m->type->canon->is_signed ? MT_OP_SRA : MT_OP_SRL, r, sh, r);
+	cg_free(cc, sh);
+}
+
+/* Evaluate args into registers (for pushing later). */
+static int eval_args(struct cc *cc, struct node *args, int *regs, int max)
+{
+	int n = 0;
+	for (struct node *a = args; a && n < max; a = a->next)
+		regs[n++] = cg_expr(cc, a);
+	return n;
+}
+
+static void push_args(struct cc *cc, struct node *args, int *regs, int n)
+{
+	struct node *a = args;
+	for (int i = 0; i < n; i++, a = a->next) {
+		if (ty_is_string(a->type)) {
+			emit(cc, MT_OP_PUSHTR, MT_TT_STR, 0, regs[i]);
+		} else if (is_byref(a->type)) {
+			int sz = cg_const(cc, a->type->canon->size, a->line);
+			emit(cc, MT_OP_PUSHTR, MT_TT_MEM, sz, regs[i]);
+			cg_free(cc, sz);
+		} else {
+			emit(cc, MT_OP_PUSHTV, MT_TT_INT, 0, regs[i]);
+		}
+		cg_free(cc, regs[i]);
+	}
+}
+
+static int var_op(int scope, int store, int assoc)
+{
+	if (assoc)
+		return scope == 1 ? (store ? MT_OP_STTAA : MT_OP_LDTAA) :
+				    (store ? MT_OP_STGAA : MT_OP_LDGAA);
+	switch (scope) {
+	case 1: return store ? MT_OP_STTS : MT_OP_LDTS;
+	case 2: return store ? MT_OP_STLS : MT_OP_LDLS;
+	default: return store ? MT_OP_STGS : MT_OP_LDGS;
+	}
+}
+
+static int var_id(struct cc *cc, struct ident *id)
+{
+	int idx = sema_var_index(cc, id);
+	return cc->vars.v[idx].id;
+}
+
+/* Load a D variable (scalar or assoc element) into a new register. */
+static int cg_var_load(struct cc *cc, struct node *n)
+{
+	struct ident *id = n->id;
+	int rd;
+	if (n->op == OP_INDEX) {
+		int regs[16];
+		int k = eval_args(cc, n->args, regs, 16);
+		push_args(cc, n->args, regs, k);
+		rd = reg_alloc(cc, n->line);
+		as_emit(cc, MT_INSTR_V16(var_op(id->scope, 0, 1), var_id(cc, id), rd));
+		emit(cc, MT_OP_FLUSHTS, 0, 0, 0);
+		return rd;
+	}
+	rd = reg_alloc(cc, n->line);
+	as_emit(cc, MT_INSTR_V16(var_op(id->scope, 0, 0), var_id(cc, id), rd));
+	return rd;
+}
+
+/* Store register r into the variable n (scalar or assoc element). */
+static void cg_var_store(struct cc *cc, struct node *n, int r)
+{
+	struct ident *id = n->id;
+	if (n->op == OP_INDEX) {
+		int regs[16];
+		int k = eval_args(cc, n->args, regs, 16);
+		push_args(cc, n->args, regs, k);
+		as_emit(cc, MT_INSTR_V16(var_op(id->scope, 1, 1), var_id(cc, id), r));
+		emit(cc, MT_OP_FLUSHTS, 0, 0, 0);
+		return;
+	}
+	as_emit(cc, MT_INSTR_V16(var_op(id->scope, 1, 0), var_id(cc, id), r));
+}
+
+static struct xlator *cur_xl;
+static int xl_argreg;
+
+static int cg_xlate(struct cc *cc, struct node *n)
+{
+	struct xlator *x = n->xl;
+	struct type *st = x->out;
+	int in = cg_expr(cc, n->l);
+	int sz = cg_const(cc, st->canon->size, n->line);
+	int buf = reg_alloc(cc, n->line);
+	emit(cc, MT_OP_ALLOCS, sz, 0, buf);
+	cg_free(cc, sz);
+	struct xlator *oxl = cur_xl;
+	int oarg = xl_argreg;
+	cur_xl = x;
+	xl_argreg = in;
+	for (struct xlmember *xm = x->members; xm; xm = xm->next) {
+		struct member *m = ty_member(st, xm->name);
+		int v = cg_expr(cc, xm->expr);
+		int a = reg_alloc(cc, n->line);
+		int off = cg_const(cc, m->off, n->line);
+		emit(cc, MT_OP_ADD, buf, off, a);
+		cg_free(cc, off);
+		if (is_byref(m->type)) {
+			uint32_t msz = ty_is_string(m->type) && !ty_is_ptrlike(m->type) ?
+				       cc->strsize : m->type->canon->size;
+			int s = cg_const(cc, msz, n->line);
+			emit(cc, MT_OP_COPYS, v, s, a);
+			cg_free(cc, s);
+		} else {
+			emit(cc, store_op(m->type->canon->size), v, 0, a);
+		}
+		cg_free(cc, a);
+		cg_free(cc, v);
+	}
+	cur_xl = oxl;
+	xl_argreg = oarg;
+	cg_free(cc, in);
+	return buf;
+}
+
+static int cg_call(struct cc *cc, struct node *n)
+{
+	int regs[16];
+	int k = eval_args(cc, n->args, regs, 16);
+	push_args(cc, n->args, regs, k);
+	int rd = reg_alloc(cc, n->line);
+	as_emit(cc, MT_INSTR_V16(MT_OP_CALL, n->id->id, rd));
+	return rd;
+}
+
+/* Address of an lvalue in memory (member, deref, index). */
+static int cg_addr(struct cc *cc, struct node *n)
+{
+	int r;
+	switch (n->k) {
+	case N_MEMBER: {
+		struct member *m = node_member(n);
+		if (n->op == OP_ARROW)
+			r = cg_expr(cc, n->l);
+		else
+			r = cg_expr(cc, n->l);	/* struct values are addresses */
+		if (m->off) {
+			int o = cg_const(cc, m->off, n->line);
+			emit(cc, MT_OP_ADD, r, o, r);
+			cg_free(cc, o);
+		}
+		return r;
+	}
+	case N_OP1:
+		if (n->op == OP_DEREF)
+			return cg_expr(cc, n->l);
+		break;
+	case N_OP2:
+		if (n->op == OP_INDEX && n->scope == -2) {
+			r = cg_expr(cc, n->l);
+			int i = cg_expr(cc, n->args);
+			uint32_t esz = n->type->canon->size;
+			if (esz != 1) {
+				int s = cg_const(cc, esz, n->line);
+				emit(cc, MT_OP_MUL, i, s, i);
+				cg_free(cc, s);
+			}
+			emit(cc, MT_OP_ADD, r, i, r);
+			cg_free(cc, i);
+			return r;
+		}
+		break;
+	default:
+		break;
+	}
+	cc_error(cc, n->line, "D_OP_LVAL", "operand is not an lvalue in memory");
+}
+
+static int cmp_branch(int op, int uns)
+{
+	switch (op) {
+	case OP_EQ: return MT_OP_BE;
+	case OP_NE: return MT_OP_BNE;
+	case OP_LT: return uns ? MT_OP_BLU : MT_OP_BL;
+	case OP_LE: return uns ? MT_OP_BLEU : MT_OP_BLE;
+	case OP_GT: return uns ? MT_OP_BGU : MT_OP_BG;
+	default: return uns ? MT_OP_BGEU : MT_OP_BGE;
+	}
+}
+
+/* rd = condition codes satisfy br ? 1 : 0 */
+static int cg_setcc(struct cc *cc, int br, int line)
+{
+	int rd = reg_alloc(cc, line);
+	uint32_t bt = emit_br(cc, br);
+	emit(cc, MT_OP_MOV, 0, 0, rd);
+	uint32_t be = emit_br(cc, MT_OP_BA);
+	patch_here(cc, bt);
+	as_emit(cc, MT_INSTR_V16(MT_OP_SETX, as_int(cc, 1), rd));
+	patch_here(cc, be);
+	return rd;
+}
+
+static int cg_compare(struct cc *cc, struct node *n)
+{
+	struct node *l = n->l, *r = n->r;
+	int a = cg_expr(cc, l), b = cg_expr(cc, r);
+	int str = ty_is_string(l->type) || ty_is_string(r->type);
+	int uns = 1;
+	if (ty_is_integral(l->type) && ty_is_integral(r->type)) {
+		struct type *lt = l->type->canon, *rt = r->type->canon;
+		uint32_t ls = lt->size < 4 ? 4 : lt->size, rs = rt->size < 4 ? 4 : rt->size;
+		int lu = lt->size >= 4 && !lt->is_signed && TY_K(l->type) != T_ENUM;
+		int ru = rt->size >= 4 && !rt->is_signed && TY_K(r->type) != T_ENUM;
+		if (ls == rs)
+			uns = lu || ru;
+		else
+			uns = ls > rs ? lu : ru;
+	}
+	emit(cc, str ? MT_OP_SCMP : MT_OP_CMP, a, b, 0);
+	cg_free(cc, a);
+	cg_free(cc, b);
+	return cg_setcc(cc, cmp_branch(n->op, str ? 0 : uns), n->line);
+}
+
+static int cg_logical(struct cc *cc, struct node *n)
+{
+	int rd = reg_alloc(cc, n->line);
+	if (n->op == OP_LXOR) {
+		int a = cg_expr(cc, n->l);
+		emit(cc, MT_OP_TST, a, 0, 0);
+		cg_free(cc, a);
+		int ba = cg_setcc(cc, MT_OP_BNE, n->line);
+		int b = cg_expr(cc, n->r);
+		emit(cc, MT_OP_TST, b, 0, 0);
+		cg_free(cc, b);
+		int bb = cg_setcc(cc, MT_OP_BNE, n->line);
+		emit(cc, MT_OP_XOR, ba, bb, rd);
+		cg_free(cc, ba);
+		cg_free(cc, bb);
+		return rd;
+	}
+	int land = n->op == OP_LAND;
+	int a = cg_expr(cc, n->l);
+	emit(cc, MT_OP_TST, a, 0, 0);
+	cg_free(cc, a);
+	uint32_t b1 = emit_br(cc, land ? MT_OP_BE : MT_OP_BNE);
+	int b = cg_expr(cc, n->r);
+	emit(cc, MT_OP_TST, b, 0, 0);
+	cg_free(cc, b);
+	uint32_t b2 = emit_br(cc, land ? MT_OP_BE : MT_OP_BNE);
+	as_emit(cc, MT_INSTR_V16(MT_OP_SETX, as_int(cc, land ? 1 : 0), rd));
+	uint32_t be = emit_br(cc, MT_OP_BA);
+	patch_here(cc, b1);
+	patch_here(cc, b2);
+	as_emit(cc, MT_INSTR_V16(MT_OP_SETX, as_int(cc, land ? 0 : 1), rd));
+	patch_here(cc, be);
+	return rd;
+}
+
+static int arith_op(int op, int uns)
+{
+	switch (op) {
+	case OP_PLUS: case OP_ADD_EQ: return MT_OP_ADD;
+	case OP_MINUS: case OP_SUB_EQ: return MT_OP_SUB;
+	case OP_STAR: case OP_MUL_EQ: return MT_OP_MUL;
+	case OP_SLASH: case OP_DIV_EQ: return uns ? MT_OP_UDIV : MT_OP_SDIV;
+	case OP_MOD: case OP_MOD_EQ: return uns ? MT_OP_UREM : MT_OP_SREM;
+	case OP_AMP: case OP_AND_EQ: return MT_OP_AND;
+	case OP_BOR: case OP_OR_EQ: return MT_OP_OR;
+	case OP_XOR: case OP_XOR_EQ: return MT_OP_XOR;
+	case OP_SHL: case OP_SHL_EQ: return MT_OP_SLL;
+	default: return uns ? MT_OP_SRL : MT_OP_SRA;
+	}
+}
+
+/* a = a op b with pointer scaling; result in a. */
+static void cg_arith(struct cc *cc, int op, int a, int b, struct type *lt,
+		     struct type *rt, struct type *res, int line)
+{
+	int lp = ty_is_ptrlike(lt), rp = ty_is_ptrlike(rt);
+	int mop = arith_op(op, !res->canon->is_signed || TY_K(res) == T_PTR);
+	if ((mop == MT_OP_ADD || mop == MT_OP_SUB) && (lp != rp)) {
+		struct type *pt = lp ? lt : rt;
+		uint32_t esz = pt->canon->base ? pt->canon->base->canon->size : 1;
+		if (esz > 1) {
+			int s = cg_const(cc, esz, line);
+			int idx = lp ? b : a;
+			emit(cc, MT_OP_MUL, idx, s, idx);
+			cg_free(cc, s);
+		}
+	}
+	emit(cc, mop, a, b, a);
+	if (lp && rp && mop == MT_OP_SUB) {
+		uint32_t esz = lt->canon->base ? lt->canon->base->canon->size : 1;
+		if (esz > 1) {
+			int s = cg_const(cc, esz, line);
+			emit(cc, MT_OP_SDIV, a, s, a);
+			cg_free(cc, s);
+		}
+	}
+}
+
+/* Store r into lvalue l (variable, member, deref), with l's width. */
+static void cg_store(struct cc *cc, struct node *l, int r)
+{
+	if (l->k == N_VAR) {
+		cg_var_store(cc, l, r);
+		return;
+	}
+	if (l->k == N_MEMBER) {
+		struct member *m = node_member(l);
+		if (m && m->bits) {
+			/* read-modify-write of the storage unit */
+			int a = cg_addr(cc, l);
+			int u = reg_alloc(cc, l->line);
+			emit(cc, load_op(m->type), a, 0, u);
+			uint64_t mask = (m->bits == 64 ? ~0ULL : ((1ULL << m->bits) - 1)) << m->bitoff;
+			int mk = cg_const(cc, (int64_t)~mask, l->line);
+			emit(cc, MT_OP_AND, u, mk, u);
+			cg_free(cc, mk);
+			int v = reg_alloc(cc, l->line);
+			emit(cc, MT_OP_MOV, r, 0, v);
+			int sh = cg_const(cc, m->bitoff, l->line);
+			emit(cc, MT_OP_SLL, v, sh, v);
+			cg_free(cc, sh);
+			mk = cg_const(cc, (int64_t)mask, l->line);
+			emit(cc, MT_OP_AND, v, mk, v);
+			cg_free(cc, mk);
+			emit(cc, MT_OP_OR, u, v, u);
+			emit(cc, store_op(m->type->canon->size), u, 0, a);
+			cg_free(cc, v);
+			cg_free(cc, u);
+			cg_free(cc, a);
+			return;
+		}
+	}
+	int a = cg_addr(cc, l);
+	if (is_byref(l->type)) {
+		uint32_t sz = ty_is_string(l->type) ? cc->strsize : l->type->canon->size;
+		int s = cg_const(cc, sz, l->line);
+		emit(cc, MT_OP_COPYS, r, s, a);
+		cg_free(cc, s);
+	} else {
+		emit(cc, store_op(l->type->canon->size), r, 0, a);
+	}
+	cg_free(cc, a);
+}
+
+static int cg_lvalue_load(struct cc *cc, struct node *l)
+{
+	if (l->k == N_VAR)
+		return cg_var_load(cc, l);
+	return cg_expr(cc, l);
+}
+
+static int cg_assign(struct cc *cc, struct node *n)
+{
+	struct node *l = n->l;
+	int r = cg_expr(cc, n->r);
+	if (n->op != OP_ASSIGN) {
+		int cur = cg_lvalue_load(cc, l);
+		cg_arith(cc, n->op, cur, r, l->type, n->r->type, l->type, n->line);
+		cg_free(cc, r);
+		r = cur;
+	}
+	if (!is_byref(l->type) && ty_is_integral(l->type))
+		cg_extend(cc, r, l->type, n->line);
+	cg_store(cc, l, r);
+	return r;
+}
+
+static int cg_incdec(struct cc *cc, struct node *n)
+{
+	struct node *l = n->l;
+	int cur = cg_lvalue_load(cc, l);
+	int post = n->op == OP_POSTINC || n->op == OP_POSTDEC;
+	int inc = n->op == OP_POSTINC || n->op == OP_PREINC;
+	int res = reg_alloc(cc, n->line);
+	uint32_t step = 1;
+	if (TY_K(l->type) == T_PTR)
+		step = l->type->canon->base->canon->size;
+	int s = cg_const(cc, step, n->line);
+	emit(cc, inc ? MT_OP_ADD : MT_OP_SUB, cur, s, res);
+	cg_free(cc, s);
+	cg_extend(cc, res, l->type, n->line);
+	cg_store(cc, l, res);
+	if (post) {
+		cg_free(cc, res);
+		return cur;
+	}
+	cg_free(cc, cur);
+	return res;
+}
+
+static int cg_op1(struct cc *cc, struct node *n)
+{
+	int r;
+	switch (n->op) {
+	case OP_CAST:
+		r = cg_expr(cc, n->l);
+		if (ty_is_integral(n->type))
+			cg_extend(cc, r, n->type, n->line);
+		return r;
+	case OP_STRINGOF:
+		return cg_expr(cc, n->l);
+	case OP_DEREF:
+		r = cg_expr(cc, n->l);
+		cg_load(cc, r, n->type);
+		return r;
+	case OP_ADDROF:
+		return cg_addr(cc, n->l);
+	case OP_POS:
+		return cg_expr(cc, n->l);
+	case OP_NEG:
+		r = cg_expr(cc, n->l);
+		emit(cc, MT_OP_SUB, 0, r, r);
+		return r;
+	case OP_BNOT:
+		r = cg_expr(cc, n->l);
+		emit(cc, MT_OP_NOT, r, 0, r);
+		cg_extend(cc, r, n->type, n->line);
+		return r;
+	case OP_LNOT:
+		r = cg_expr(cc, n->l);
+		emit(cc, MT_OP_TST, r, 0, 0);
+		cg_free(cc, r);
+		return cg_setcc(cc, MT_OP_BE, n->line);
+	default:
+		return cg_incdec(cc, n);
+	}
+}
+
+static int cg_op2(struct cc *cc, struct node *n)
+{
+	int a, b;
+	switch (n->op) {
+	case OP_INDEX:
+		if (n->scope == -1) {
+			/* args[i]: LDGA */
+			int i = cg_expr(cc, n->args);
+			int rd = reg_alloc(cc, n->line);
+			emit(cc, MT_OP_LDGA, n->id->id, i, rd);
+			cg_free(cc, i);
+			return rd;
+		}
+		a = cg_addr(cc, n);
+		cg_load(cc, a, n->type);
+		return a;
+	case OP_COMMA:
+		cg_free(cc, cg_expr(cc, n->l));
+		return cg_expr(cc, n->r);
+	case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
+		return cg_compare(cc, n);
+	case OP_LAND: case OP_LOR: case OP_LXOR:
+		return cg_logical(cc, n);
+	}
+	a = cg_expr(cc, n->l);
+	b = cg_expr(cc, n->r);
+	cg_arith(cc, n->op, a, b, n->l->type, n->r->type, n->type, n->line);
+	cg_free(cc, b);
+	if (ty_is_integral(n->type) && n->type->canon->size < 8)
+		cg_extend(cc, a, n->type, n->line);
+	return a;
+}
+
+static int cg_cond(struct cc *cc, struct node *n)
+{
+	int c = cg_expr(cc, n->x);
+	emit(cc, MT_OP_TST, c, 0, 0);
+	cg_free(cc, c);
+	int rd = reg_alloc(cc, n->line);
+	uint32_t bf = emit_br(cc, MT_OP_BE);
+	int a = cg_expr(cc, n->l);
+	emit(cc, MT_OP_MOV, a, 0, rd);
+	cg_free(cc, a);
+	uint32_t be = emit_br(cc, MT_OP_BA);
+	patch_here(cc, bf);
+	int b = cg_expr(cc, n->r);
+	emit(cc, MT_OP_MOV, b, 0, rd);
+	cg_free(cc, b);
+	patch_here(cc, be);
+	return rd;
+}
+
+int cg_expr(struct cc *cc, struct node *n)
+{
+	int r;
+	if (n->is_const && ty_is_integral(n->type))
+		return cg_const(cc, n->cval, n->line);
+	switch (n->k) {
+	case N_INT:
+		return cg_const(cc, n->cval, n->line);
+	case N_STRING:
+		r = reg_alloc(cc, n->line);
+		as_emit(cc, MT_INSTR_V16(MT_OP_SETS, as_str(cc, n->name, n->slen), r));
+		return r;
+	case N_IDENT: {
+		struct ident *id = n->id;
+		if (id->k == ID_BVAR) {
+			r = reg_alloc(cc, n->line);
+			as_emit(cc, MT_INSTR_V16(MT_OP_LDGS, id->id, r));
+			return r;
+		}
+		if (id->k == ID_INLINE) {
+			if (id->val == 1) {
+				r = reg_alloc(cc, n->line);
+				emit(cc, MT_OP_MOV, xl_argreg, 0, r);
+				return r;
+			}
+			r = cg_expr(cc, id->init);
+			if (ty_is_integral(id->type))
+				cg_extend(cc, r, id->type, n->line);
+			return r;
+		}
+		if (id->k == ID_VAR) {
+			n->scope = id->scope;
+			return cg_var_load(cc, n);
+		}
+		return cg_const(cc, n->cval, n->line);
+	}
+	case N_VAR:
+		return cg_var_load(cc, n);
+	case N_FUNC:
+		if (n->id->k != ID_SUBR)
+			cc_error(cc, n->line, "D_OP_ACT",
+				 "action cannot be used in a conditional context");
+		return cg_call(cc, n);
+	case N_OP1:
+		return cg_op1(cc, n);
+	case N_OP2:
+		return cg_op2(cc, n);
+	case N_OP3:
+		return cg_cond(cc, n);
+	case N_ASSIGN:
+		return cg_assign(cc, n);
+	case N_MEMBER: {
+		struct member *m = node_member(n);
+		r = cg_addr(cc, n);
+		if (m->bits) {
+			emit(cc, load_op(m->type), r, 0, r);
+			cg_bitfield(cc, r, m, n->line);
+			return r;
+		}
+		cg_load(cc, r, n->type);
+		return r;
+	}
+	case N_XLATE:
+		return cg_xlate(cc, n);
+	default:
+		cc_error(cc, n->line, "D_UNKNOWN", "cannot generate code for node %d", n->k);
+	}
+}
+
+/* Compile one expression into a DIFO; returns its index + 1. */
+uint32_t cg_difo(struct cc *cc, struct node *n, uint32_t *rtype, uint32_t *rsize)
+{
+	uint32_t t0 = as_difo_begin(cc);
+	uint32_t ot0 = g_text0;
+	uint16_t omask = cc->regmask;
+	g_text0 = t0;
+	cc->regmask = 0;
+	int r = cg_expr(cc, n);
+	emit(cc, MT_OP_RET, 0, 0, r);
+	cc->regmask = omask;
+	g_text0 = ot0;
+	uint32_t rt = MT_RT_INT, rs = 8;
+	if (ty_is_string(n->type)) {
+		rt = MT_RT_STRING;
+		rs = cc->strsize;
+	} else if (is_byref(n->type)) {
+		rt = MT_RT_REF;
+		rs = n->type->canon->size;
+	}
+	if (rtype)
+		*rtype = rt;
+	if (rsize)
+		*rsize = rs;
+	return as_difo_end(cc, t0, rt, rs);
+}

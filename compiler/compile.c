@@ -1,0 +1,169 @@
+/*
+ * mt_compile: the driver.  Sets up the compiler state (arena, types,
+ * identifiers), runs cpp when asked, parses each source (declarations and
+ * clauses are processed as they are read), and hands the finished tables
+ * over to a struct mt_prog.  Errors longjmp back here.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "cc.h"
+
+struct arena_blk {
+	struct arena_blk *next;
+	size_t used, size;
+	max_align_t data[];
+};
+
+void *cc_alloc(struct cc *cc, size_t n)
+{
+	n = (n + 15) & ~(size_t)15;
+	struct arena_blk *b = cc->arena;
+	if (!b || b->used + n > b->size) {
+		size_t sz = n > 65536 ? n : 65536;
+		b = calloc(1, sizeof(*b) + sz);
+		if (!b)
+			abort();
+		b->size = sz;
+		b->next = cc->arena;
+		cc->arena = b;
+	}
+	void *p = (char *)b->data + b->used;
+	b->used += n;
+	memset(p, 0, n);
+	return p;
+}
+
+char *cc_strndup(struct cc *cc, const char *s, size_t n)
+{
+	char *p = cc_alloc(cc, n + 1);
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
+}
+
+char *cc_strdup(struct cc *cc, const char *s)
+{
+	return cc_strndup(cc, s, strlen(s));
+}
+
+char *cc_printf(struct cc *cc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	char *p = cc_alloc(cc, (size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+void *cc_xrealloc(struct cc *cc, void *p, size_t n)
+{
+	void *q = realloc(p, n);
+	if (!q)
+		abort();
+	return q;
+}
+
+void cc_error(struct cc *cc, int line, const char *tag, const char *fmt, ...)
+{
+	va_list ap;
+	cc->diag->tag = tag;
+	cc->diag->line = line;
+	cc->diag->src = cc->srcidx;
+	va_start(ap, fmt);
+	vsnprintf(cc->diag->msg, sizeof(cc->diag->msg), fmt, ap);
+	va_end(ap);
+	longjmp(cc->jb, 1);
+}
+
+struct node *nd_new(struct cc *cc, enum nkind k, int line)
+{
+	struct node *n = cc_alloc(cc, sizeof(*n));
+	n->k = k;
+	n->line = line;
+	return n;
+}
+
+static void cc_free(struct cc *cc)
+{
+	while (cc->arena) {
+		struct arena_blk *b = cc->arena;
+		cc->arena = b->next;
+		free(b);
+	}
+	free(cc->clauses.v);
+	free(cc->clause_info.v);
+	free(cc->actions.v);
+	free(cc->action_info.v);
+	free(cc->recs.v);
+	free(cc->rec_info.v);
+	free(cc->aggs_v.v);
+	free(cc->agg_info.v);
+	free(cc->vars.v);
+	free(cc->var_names.v);
+	free(cc->difos.v);
+	free(cc->text_v.v);
+	free(cc->ints.v);
+	free(cc->strtab.v);
+	free(cc->optsets.v);
+}
+
+struct mt_prog *mt_compile(const struct mt_cc_input *in, struct mt_diag *diag)
+{
+	struct cc *cc = calloc(1, sizeof(*cc));
+	struct mt_prog *prog = calloc(1, sizeof(*prog));
+	char *cpp_out = NULL;
+	if (!cc || !prog)
+		abort();
+	memset(diag, 0, sizeof(*diag));
+	diag->src = -1;
+	cc->diag = diag;
+	cc->in = in;
+	cc->strsize = in->opts && in->opts->strsize != MT_OPT_UNSET &&
+		      in->opts->strsize ? (uint32_t)in->opts->strsize : 256;
+	if (setjmp(cc->jb)) {
+		/* error: partial program tables belong to cc or prog */
+		as_finish(cc, prog);
+		mt_prog_free(prog);
+		cc_free(cc);
+		free(cc);
+		free(cpp_out);
+		return NULL;
+	}
+	ty_init(cc);
+	id_init(cc);
+	/* strings of the empty string table start with "" at offset 0 */
+	as_str(cc, "", 0);
+	for (int i = 0; i < in->nsrcs; i++) {
+		const struct mt_cc_src *s = &in->srcs[i];
+		const char *text = s->text;
+		cc->srcidx = i;
+		if (in->cpp && !s->is_pspec) {
+			free(cpp_out);
+			cpp_out = cpp_run(in, text, s->name, diag);
+			if (!cpp_out) {
+				diag->src = i;
+				longjmp(cc->jb, 1);
+			}
+			text = cpp_out;
+		}
+		lex_init(cc, text, 1);
+		uint32_t ncl = cc->clauses.n;
+		int empty = 1;
+		for (const char *q = text; *q; q++)
+			if (*q != ' ' && *q != '\t' && *q != '\n' && *q != '\r')
+				empty = 0;
+		parse_program(cc);
+		(void)ncl;
+		(void)empty;
+	}
+	as_finish(cc, prog);
+	prog->source_name = strdup(in->nsrcs ? in->srcs[0].name : "");
+	cc_free(cc);
+	free(cc);
+	free(cpp_out);
+	return prog;
+}

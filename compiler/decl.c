@@ -1,0 +1,722 @@
+/*
+ * Declarations: specifiers and declarators to types, struct/union/enum
+ * definitions, typedefs, variable declarations (global, self->, this->,
+ * associative), inlines and translators.  Applied as they are parsed.
+ */
+#include <string.h>
+#include "cc.h"
+
+static int is_op(struct cc *cc, int op)
+{
+	return cc->tok.k == TK_OP && cc->tok.op == op;
+}
+
+static _Noreturn void syntax_error(struct cc *cc)
+{
+	const char *s = tok_str(cc, &cc->tok);
+	if (!s)
+		cc_error(cc, cc->tok.line, "D_SYNTAX",
+			 "syntax error near end of input");
+	cc_error(cc, cc->tok.line, "D_SYNTAX", "syntax error near \"%s\"", s);
+}
+
+static void expect_op(struct cc *cc, int op)
+{
+	if (!is_op(cc, op))
+		syntax_error(cc);
+	lex_next(cc);
+}
+
+int decl_starts(struct cc *cc)
+{
+	if (cc->tok.k == TK_TYPENAME)
+		return 1;
+	if (cc->tok.k != TK_KEYWORD)
+		return 0;
+	switch (cc->tok.kw) {
+	case KW_SIZEOF: case KW_STRINGOF: case KW_XLATE: case KW_OFFSETOF:
+		return 0;
+	case KW_SELF: case KW_THIS: {
+		struct tok *pk = lex_peek(cc);
+		return !(pk->k == TK_OP && pk->op == OP_ARROW);
+	}
+	}
+	return 1;
+}
+
+static struct type *struct_body(struct cc *cc, struct type *t);
+static struct type *enum_body(struct cc *cc, struct type *t);
+
+/* struct/union/enum [tag] [{ ... }] */
+static struct type *sou_spec(struct cc *cc, int kw, int *defined)
+{
+	const char *kind = kw == KW_STRUCT ? "struct" : kw == KW_UNION ? "union" : "enum";
+	char *tag = NULL;
+	int line = cc->tok.line;
+	lex_next(cc);
+	if (cc->tok.k == TK_IDENT || cc->tok.k == TK_TYPENAME) {
+		tag = cc->tok.text;
+		lex_next(cc);
+	}
+	struct type *t = NULL;
+	char *name = tag ? cc_printf(cc, "%s %s", kind, tag) : NULL;
+	if (name)
+		t = ty_lookup(cc, name);
+	if (is_op(cc, OP_LBRACE)) {
+		if (t && t->complete)
+			cc_error(cc, line, "D_DECL_TYPERED", "type redeclared: %s", name);
+		if (!t) {
+			t = ty_new(cc, kw == KW_STRUCT ? T_STRUCT :
+				   kw == KW_UNION ? T_UNION : T_ENUM, 0,
+				   name ? name : cc_printf(cc, "%s ", kind));
+			t->tag = tag ? tag : cc_printf(cc, "<anon%p>", (void *)t);
+			if (name)
+				ty_define(cc, name, t);
+		}
+		*defined = 1;
+		return kw == KW_ENUM ? enum_body(cc, t) : struct_body(cc, t);
+	}
+	if (!tag)
+		syntax_error(cc);
+	if (!t) {
+		t = ty_new(cc, kw == KW_STRUCT ? T_STRUCT : kw == KW_UNION ?
+			   T_UNION : T_ENUM, 0, name);
+		t->tag = tag;
+		t->complete = 0;
+		if (kw == KW_ENUM) {
+			t->size = 4;
+			t->align = 4;
+			t->is_signed = 1;
+		}
+		ty_define(cc, name, t);
+		*defined = 1;
+	}
+	return t;
+}
+
+enum { DA_SIGNED = 1, DA_UNSIGNED = 2, DA_SHORT = 4, DA_LONG = 8,
+       DA_LONGLONG = 16, DA_CONST = 32, DA_VOLATILE = 64 };
+
+void decl_specs(struct cc *cc, struct declspec *ds, int allow_storage)
+{
+	int attr = 0, defined = 0;
+	const char *base = NULL;
+	struct type *t = NULL;
+
+	memset(ds, 0, sizeof(*ds));
+	ds->line = cc->tok.line;
+	for (;;) {
+		struct tok *k = &cc->tok;
+		if (k->k == TK_TYPENAME && !base && !t &&
+		    !(attr & (DA_SIGNED | DA_UNSIGNED | DA_SHORT | DA_LONG | DA_LONGLONG))) {
+			t = ty_lookup(cc, k->text);
+			base = k->text;
+			lex_next(cc);
+			continue;
+		}
+		if (k->k != TK_KEYWORD)
+			break;
+		switch (k->kw) {
+		case KW_TYPEDEF: case KW_EXTERN: case KW_STATIC:
+			if (ds->storage)
+				cc_error(cc, k->line, "D_DECL_COMBO",
+					 "invalid type combination");
+			ds->storage = k->kw;
+			break;
+		case KW_REGISTER: case KW_AUTO:
+			cc_error(cc, k->line, "D_DECL_BADCLASS",
+				 "specified storage class not appropriate in D");
+		case KW_SELF: ds->scope = 1; break;
+		case KW_THIS: ds->scope = 2; break;
+		case KW_CONST: attr |= DA_CONST; break;
+		case KW_VOLATILE: case KW_RESTRICT: case KW_USERLAND:
+			attr |= DA_VOLATILE;
+			break;
+		case KW_SIGNED: case KW_UNSIGNED:
+			if (attr & (DA_SIGNED | DA_UNSIGNED))
+				cc_error(cc, k->line, "D_DECL_COMBO",
+					 "invalid type combination");
+			attr |= k->kw == KW_SIGNED ? DA_SIGNED : DA_UNSIGNED;
+			break;
+		case KW_SHORT:
+			attr |= DA_SHORT;
+			break;
+		case KW_LONG:
+			if (attr & DA_LONGLONG)
+				cc_error(cc, k->line, "D_DECL_COMBO",
+					 "invalid type combination");
+			if (attr & DA_LONG)
+				attr = (attr & ~DA_LONG) | DA_LONGLONG;
+			else
+				attr |= DA_LONG;
+			break;
+		case KW_CHAR: case KW_INT: case KW_FLOAT: case KW_DOUBLE:
+		case KW_VOID: case KW_STRING:
+			if (base || t)
+				cc_error(cc, k->line, "D_DECL_COMBO",
+					 "invalid type combination");
+			base = kw_name(k->kw);
+			break;
+		case KW_STRUCT: case KW_UNION: case KW_ENUM:
+			if (base || t)
+				cc_error(cc, k->line, "D_DECL_COMBO",
+					 "invalid type combination");
+			t = sou_spec(cc, k->kw, &defined);
+			base = t->name;
+			continue;
+		default:
+			goto done;
+		}
+		lex_next(cc);
+	}
+done:
+	if (!base && !t && !attr && !ds->storage && !ds->scope)
+		syntax_error(cc);
+	if (base && (attr & (DA_SHORT | DA_LONG | DA_LONGLONG)) &&
+	    strcmp(base, "char") == 0)
+		cc_error(cc, ds->line, "D_DECL_CHARATTR",
+			 "invalid type declaration: short and long may not be used with char type");
+	if (base && strcmp(base, "void") == 0 &&
+	    (attr & (DA_SIGNED | DA_UNSIGNED | DA_SHORT | DA_LONG | DA_LONGLONG)))
+		cc_error(cc, ds->line, "D_DECL_VOIDATTR",
+			 "invalid type declaration: attributes may not be used with void type");
+	if ((attr & (DA_LONG | DA_LONGLONG)) && base &&
+	    strcmp(base, "int") && strcmp(base, "double") && strcmp(base, "float"))
+		cc_error(cc, ds->line, "D_DECL_LONGINT",
+			 "invalid type declaration: long and long long may only be used with integer or floating-point type");
+	if ((attr & DA_SHORT) && (attr & (DA_LONG | DA_LONGLONG)))
+		cc_error(cc, ds->line, "D_UNKNOWN",
+			 "failed to resolve type %s%s%s%s%s%s: Unknown type name",
+			 attr & DA_SIGNED ? "signed " : "",
+			 attr & DA_UNSIGNED ? "unsigned " : "",
+			 attr & DA_SHORT ? "short " : "",
+			 attr & DA_LONG ? "long " : "",
+			 attr & DA_LONGLONG ? "long long " : "", base ? base : "");
+	if (!t) {
+		if (!base && !(attr & (DA_SIGNED | DA_UNSIGNED | DA_SHORT | DA_LONG | DA_LONGLONG)))
+			base = "int";	/* "extern x;" */
+		if (!base || strcmp(base, "int") == 0) {
+			const char *sz = attr & DA_SHORT ? "short" :
+					 attr & DA_LONG ? "long" :
+					 attr & DA_LONGLONG ? "long long" : "int";
+			base = cc_printf(cc, "%s%s", attr & DA_UNSIGNED ? "unsigned " : "", sz);
+		} else if (strcmp(base, "char") == 0) {
+			if (attr & DA_UNSIGNED)
+				base = "unsigned char";
+			else if (attr & DA_SIGNED)
+				base = "signed char";
+		} else if (strcmp(base, "double") == 0 && (attr & DA_LONG)) {
+			base = "long double";
+		} else if (attr & (DA_SIGNED | DA_UNSIGNED)) {
+			cc_error(cc, ds->line, "D_DECL_COMBO", "invalid type combination");
+		}
+		t = ty_lookup(cc, base);
+		if (!t)
+			cc_error(cc, ds->line, "D_UNKNOWN",
+				 "failed to resolve type %s: Unknown type name", base);
+	} else if (attr & (DA_SIGNED | DA_UNSIGNED | DA_SHORT | DA_LONG | DA_LONGLONG)) {
+		cc_error(cc, ds->line, "D_DECL_COMBO", "invalid type combination");
+	}
+	ds->type = t;
+	ds->is_inline = defined;	/* reused: a tag was defined here */
+	if (!allow_storage && ds->storage)
+		syntax_error(cc);
+}
+
+/* Declarator operations, applied to the base type in order. */
+struct dop {
+	int kind;			/* 1 pointer, 2 array, 3 function */
+	uint32_t n;
+};
+
+static int parse_dops(struct cc *cc, struct dop *ops, int max, char **name,
+		      int abstract, struct node **keys, int depth)
+{
+	struct dop inner[16], suf[16];
+	int np = 0, ni = 0, ns = 0, n = 0;
+
+	while (is_op(cc, OP_STAR)) {
+		np++;
+		lex_next(cc);
+		while (cc->tok.k == TK_KEYWORD &&
+		       (cc->tok.kw == KW_CONST || cc->tok.kw == KW_VOLATILE ||
+			cc->tok.kw == KW_RESTRICT))
+			lex_next(cc);
+	}
+	if (is_op(cc, OP_LPAR)) {
+		struct tok *pk = lex_peek(cc);
+		if (pk->k == TK_OP && (pk->op == OP_STAR || pk->op == OP_LPAR ||
+				       pk->op == OP_LBRACK)) {
+			lex_next(cc);
+			ni = parse_dops(cc, inner, 16, name, abstract, keys, depth + 1);
+			expect_op(cc, OP_RPAR);
+		}
+	} else if (cc->tok.k == TK_IDENT || cc->tok.k == TK_TYPENAME) {
+		if (abstract == 1)
+			syntax_error(cc);
+		*name = cc->tok.text;
+		lex_next(cc);
+	} else if (!abstract) {
+		syntax_error(cc);
+	}
+	for (;;) {
+		if (is_op(cc, OP_LBRACK)) {
+			int line = cc->tok.line;
+			lex_next(cc);
+			if (is_op(cc, OP_RBRACK)) {
+				lex_next(cc);
+				if (ns < 16)
+					suf[ns++] = (struct dop){2, 0};
+				continue;
+			}
+			if (parse_at_type(cc) && keys && depth == 0 && ns == 0) {
+				/* associative array signature */
+				struct node *head = NULL, **tail = &head;
+				for (;;) {
+					struct node *k = nd_new(cc, N_TYPE, cc->tok.line);
+					k->ctype = parse_typename(cc);
+					*tail = k;
+					tail = &k->next;
+					if (!is_op(cc, OP_COMMA))
+						break;
+					lex_next(cc);
+				}
+				expect_op(cc, OP_RBRACK);
+				*keys = head;
+				continue;
+			}
+			struct node *e = parse_expr(cc);
+			sema_expr(cc, e);
+			if (!e->is_const || !ty_is_integral(e->type) || e->cval <= 0)
+				cc_error(cc, line, "D_DECL_ARRSUB",
+					 "positive integral constant expression or tuple signature expected as array declaration subscript");
+			if (e->cval > 0x7fffffff)
+				cc_error(cc, line, "D_DECL_ARRBIG", "array dimension too big");
+			expect_op(cc, OP_RBRACK);
+			if (ns < 16)
+				suf[ns++] = (struct dop){2, (uint32_t)e->cval};
+		} else if (is_op(cc, OP_LPAR)) {
+			/* function parameters: skipped, types only */
+			int d = 1;
+			lex_next(cc);
+			while (d && cc->tok.k != TK_EOF) {
+				if (is_op(cc, OP_LPAR))
+					d++;
+				else if (is_op(cc, OP_RPAR))
+					d--;
+				lex_next(cc);
+			}
+			if (ns < 16)
+				suf[ns++] = (struct dop){3, 0};
+		} else {
+			break;
+		}
+	}
+	for (int i = 0; i < np && n < max; i++)
+		ops[n++] = (struct dop){1, 0};
+	for (int i = ns - 1; i >= 0 && n < max; i--)
+		ops[n++] = suf[i];
+	for (int i = 0; i < ni && n < max; i++)
+		ops[n++] = inner[i];
+	return n;
+}
+
+struct type *decl_declarator(struct cc *cc, struct type *base, char **name,
+			     int abstract, struct node **keys)
+{
+	struct dop ops[32];
+	int n = parse_dops(cc, ops, 32, name, abstract, keys, 0);
+	struct type *t = base;
+	for (int i = 0; i < n; i++) {
+		if (ops[i].kind == 1) {
+			t = ty_ptr(cc, t);
+		} else if (ops[i].kind == 2) {
+			t = ty_array(cc, t, ops[i].n);
+		} else {
+			struct type *f = ty_new(cc, T_FUNC, 0, NULL);
+			f->base = t;
+			f->name = ty_decl_name(cc, f, "");
+			t = f;
+		}
+	}
+	return t;
+}
+
+static struct type *struct_body(struct cc *cc, struct type *t)
+{
+	uint64_t bitpos = 0, maxsize = 0;
+	uint32_t maxalign = 1;
+	struct member *head = NULL, **tail = &head;
+	int is_union = t->kind == T_UNION;
+
+	expect_op(cc, OP_LBRACE);
+	while (!is_op(cc, OP_RBRACE)) {
+		struct declspec ds;
+		decl_specs(cc, &ds, 0);
+		for (;;) {
+			char *name = NULL;
+			int line = cc->tok.line;
+			struct type *mt = ds.type;
+			if (!is_op(cc, OP_COLON))
+				mt = decl_declarator(cc, ds.type, &name, 2, NULL);
+			if (TY_K(mt) == T_STRUCT || TY_K(mt) == T_UNION ||
+			    TY_K(mt) == T_ENUM) {
+				if (!mt->canon->complete)
+					cc_error(cc, line, "D_DECL_INCOMPLETE",
+						 "incomplete struct/union/enum %s: %s",
+						 mt->name, name ? name : "");
+			}
+			struct member *m = cc_alloc(cc, sizeof(*m));
+			m->name = name ? name : "";
+			m->type = mt;
+			m->line = line;
+			if (name)
+				for (struct member *o = head; o; o = o->next)
+					if (o->name && strcmp(o->name, name) == 0)
+						cc_error(cc, line, "D_DECL_MEMBER",
+							 "member redeclared: %s", name);
+			if (is_op(cc, OP_COLON)) {
+				lex_next(cc);
+				struct node *e = parse_expr(cc);
+				sema_expr(cc, e);
+				if (!e->is_const || !ty_is_integral(e->type) || e->cval < 0)
+					cc_error(cc, line, "D_DECL_BFCONST",
+						 "positive integral constant expression expected as bit-field size");
+				if (!ty_is_integral(mt) || (uint64_t)e->cval > mt->size * 8)
+					cc_error(cc, line, "D_DECL_BFSIZE",
+						 "bit-field too big for type: %s",
+						 name ? name : "");
+				uint32_t w = (uint32_t)e->cval, unit = mt->size * 8;
+				if (is_union)
+					bitpos = 0;
+				if (w == 0) {
+					bitpos = (bitpos + unit - 1) / unit * unit;
+					continue;
+				}
+				if (bitpos / unit != (bitpos + w - 1) / unit)
+					bitpos = (bitpos + unit - 1) / unit * unit;
+				m->off = (uint32_t)(bitpos / unit * mt->size);
+				m->bitoff = (uint8_t)(bitpos % unit);
+				m->bits = (uint8_t)w;
+				bitpos += w;
+				if (mt->align > maxalign)
+					maxalign = mt->align;
+				if (is_union && (bitpos + 7) / 8 > maxsize)
+					maxsize = (bitpos + 7) / 8;
+			} else {
+				uint32_t al = mt->align ? mt->align : 1;
+				if (is_union)
+					bitpos = 0;
+				bitpos = (bitpos + al * 8 - 1) / (al * 8) * (al * 8);
+				m->off = (uint32_t)(bitpos / 8);
+				bitpos += (uint64_t)mt->size * 8;
+				if (al > maxalign)
+					maxalign = al;
+				if (is_union && mt->size > maxsize)
+					maxsize = mt->size;
+			}
+			*tail = m;
+			tail = &m->next;
+			if (!is_op(cc, OP_COMMA))
+				break;
+			lex_next(cc);
+		}
+		expect_op(cc, OP_SEMI);
+	}
+	lex_next(cc);
+	uint64_t size = is_union ? maxsize : (bitpos + 7) / 8;
+	size = (size + maxalign - 1) / maxalign * maxalign;
+	t->members = head;
+	t->size = (uint32_t)size;
+	t->align = maxalign;
+	t->complete = 1;
+	return t;
+}
+
+static struct type *enum_body(struct cc *cc, struct type *t)
+{
+	int64_t v = 0;
+	struct enumc *head = NULL, **tail = &head;
+
+	t->size = 4;
+	t->align = 4;
+	t->is_signed = 1;
+	expect_op(cc, OP_LBRACE);
+	while (!is_op(cc, OP_RBRACE)) {
+		if (cc->tok.k != TK_IDENT)
+			syntax_error(cc);
+		char *name = cc->tok.text;
+		int line = cc->tok.line;
+		lex_next(cc);
+		if (is_op(cc, OP_ASSIGN)) {
+			lex_next(cc);
+			struct node *e = parse_expr(cc);
+			sema_expr(cc, e);
+			if (!e->is_const || !ty_is_integral(e->type))
+				cc_error(cc, line, "D_DECL_ENCONST",
+					 "enumerator '%s' must be assigned to an integral constant expression",
+					 name);
+			v = e->cval;
+		}
+		if (v > 2147483647LL || v < -2147483648LL)
+			cc_error(cc, line, "D_DECL_ENOFLOW",
+				 "enumerator '%s' value overflows INT_MAX (2147483647)",
+				 name);
+		struct ident *o = id_lookup(&cc->globals, name);
+		if (o)
+			cc_error(cc, line, "D_DECL_IDRED",
+				 "identifier redeclared: %s", name);
+		struct ident *id = id_add(cc, &cc->globals, name, ID_ENUMC);
+		id->type = t;
+		id->val = v;
+		struct enumc *ec = cc_alloc(cc, sizeof(*ec));
+		ec->name = name;
+		ec->val = v;
+		*tail = ec;
+		tail = &ec->next;
+		v++;
+		if (is_op(cc, OP_COMMA))
+			lex_next(cc);
+		else if (!is_op(cc, OP_RBRACE))
+			syntax_error(cc);
+	}
+	lex_next(cc);
+	t->enums = head;
+	t->complete = 1;
+	return t;
+}
+
+static const char *id_kind_desc(struct ident *id)
+{
+	switch (id->k) {
+	case ID_SUBR: case ID_ACTF: case ID_AGGF: return "function ";
+	case ID_INLINE: return "scalar inline";
+	case ID_ENUMC: return "enumerator";
+	default: return "variable";
+	}
+}
+
+static void inline_decl(struct cc *cc)
+{
+	struct declspec ds;
+	char *name = NULL;
+	int line = cc->tok.line;
+	lex_next(cc);
+	decl_specs(cc, &ds, 0);
+	struct type *t = decl_declarator(cc, ds.type, &name, 0, NULL);
+	struct ident *o = id_lookup(&cc->globals, name);
+	if (o)
+		cc_error(cc, line, "D_DECL_IDRED",
+			 "identifier redefined: %s\n\t current: inline definition\n\tprevious: %s",
+			 name, id_kind_desc(o));
+	expect_op(cc, OP_ASSIGN);
+	struct node *e = parse_expr(cc);
+	sema_expr(cc, e);
+	struct ident *id = id_add(cc, &cc->globals, name, ID_INLINE);
+	id->type = t;
+	id->init = e;
+	id->line = line;
+	if (!ty_compat(t, e->type) && !(ty_is_ptrlike(t) && e->is_const && e->cval == 0))
+		cc_error(cc, line, "D_OP_INCOMPAT",
+			 "inline %s definition uses incompatible types: \"%s\" = \"%s\"",
+			 name, t->name, e->type->name);
+	expect_op(cc, OP_SEMI);
+}
+
+static void translator_decl(struct cc *cc)
+{
+	struct declspec ds;
+	char *name = NULL;
+	int line = cc->tok.line;
+	lex_next(cc);
+	decl_specs(cc, &ds, 0);
+	struct type *out = decl_declarator(cc, ds.type, &name, 1, NULL);
+	expect_op(cc, OP_LT);
+	decl_specs(cc, &ds, 0);
+	struct type *in = decl_declarator(cc, ds.type, &name, 0, NULL);
+	expect_op(cc, OP_GT);
+	if (!ty_is_sou(out) || !out->canon->complete)
+		cc_error(cc, line, "D_XLATE_SOU",
+			 "incomplete struct/union/enum %s", out->name);
+	for (struct xlator *x = cc->xlators; x; x = x->next)
+		if (ty_same(x->out, out) && ty_same(x->in, in))
+			cc_error(cc, line, "D_XLATE_REDECL",
+				 "translator from %s to %s has already been declared",
+				 in->name, out->name);
+	struct xlator *xl = cc_alloc(cc, sizeof(*xl));
+	xl->out = out;
+	xl->in = in;
+	xl->argname = name;
+	xl->line = line;
+	/* the argument is an identifier while the members are cooked */
+	struct ident *arg = id_add(cc, &cc->globals, name, ID_INLINE);
+	arg->type = in;
+	arg->init = NULL;
+	arg->val = 1;		/* marks a translator argument */
+	expect_op(cc, OP_LBRACE);
+	struct xlmember **tail = &xl->members;
+	while (!is_op(cc, OP_RBRACE)) {
+		if (cc->tok.k != TK_IDENT && cc->tok.k != TK_TYPENAME)
+			syntax_error(cc);
+		char *mname = cc->tok.text;
+		int mline = cc->tok.line;
+		lex_next(cc);
+		expect_op(cc, OP_ASSIGN);
+		struct node *e = parse_expr(cc);
+		expect_op(cc, OP_SEMI);
+		struct member *m = ty_member(out, mname);
+		if (!m)
+			cc_error(cc, mline, "D_XLATE_MEMB",
+				 "translator member %s is not a member of %s",
+				 mname, out->name);
+		sema_expr(cc, e);
+		if (!ty_compat(m->type, e->type) &&
+		    !(ty_is_string(e->type) && ty_is_ptrlike(m->type)))
+			cc_error(cc, mline, "D_XLATE_INCOMPAT",
+				 "translator member %s definition uses incompatible types: \"%s\" = \"%s\"",
+				 mname, m->type->name, e->type->name);
+		struct xlmember *xm = cc_alloc(cc, sizeof(*xm));
+		xm->name = mname;
+		xm->expr = e;
+		*tail = xm;
+		tail = &xm->next;
+	}
+	lex_next(cc);
+	expect_op(cc, OP_SEMI);
+	/* hide the argument again */
+	for (struct ident **pp = &cc->globals.head; *pp; pp = &(*pp)->next)
+		if (*pp == arg) {
+			*pp = arg->next;
+			break;
+		}
+	xl->next = cc->xlators;
+	cc->xlators = xl;
+}
+
+static void provider_decl(struct cc *cc)
+{
+	int d = 0;
+	lex_next(cc);
+	while (cc->tok.k != TK_EOF) {
+		if (is_op(cc, OP_LBRACE))
+			d++;
+		else if (is_op(cc, OP_RBRACE) && --d == 0) {
+			lex_next(cc);
+			break;
+		}
+		lex_next(cc);
+	}
+	if (is_op(cc, OP_SEMI))
+		lex_next(cc);
+}
+
+static void var_decl(struct cc *cc, struct declspec *ds, struct type *t,
+		     const char *name, struct node *keys, int line)
+{
+	struct scope *s = ds->scope == 1 ? &cc->tls : ds->scope == 2 ?
+			  &cc->locals : &cc->globals;
+	if (ty_is_void(t))
+		cc_error(cc, line, "D_DECL_VOIDOBJ",
+			 "cannot have void object: %s", name);
+	if ((ty_is_sou(t) || TY_K(t) == T_ENUM) && !t->canon->complete)
+		cc_error(cc, line, "D_DECL_INCOMPLETE",
+			 "incomplete struct/union/enum %s: %s", t->name, name);
+	if (keys && ds->scope == 2)
+		cc_error(cc, line, "D_DECL_LOCASSC",
+			 "associative arrays may not be declared as local variables: %s",
+			 name);
+	if (TY_K(t) == T_ARRAY && t->canon->nelems == 0 && !keys)
+		cc_error(cc, line, "D_DECL_ARRNULL",
+			 "array declaration requires array dimension or tuple signature: %s",
+			 name);
+	struct ident *o = id_lookup(s, name);
+	if (o && ds->scope == 0 && o->k != ID_VAR)
+		cc_error(cc, line, "D_DECL_IDRED", "identifier redeclared: %s", name);
+	if (o && o->k == ID_VAR) {
+		if (o->type && !ty_same(o->type, t))
+			cc_error(cc, line, "D_DECL_IDRED",
+				 "identifier redeclared: %s", name);
+		return;
+	}
+	struct ident *id = id_add(cc, s, name, ID_VAR);
+	id->scope = ds->scope;
+	id->type = t;
+	id->declared = 1;
+	id->line = line;
+	id->is_assoc = keys != NULL;
+	if (keys) {
+		int n = 0;
+		for (struct node *k = keys; k; k = k->next)
+			n++;
+		id->ktypes = cc_alloc(cc, n * sizeof(*id->ktypes));
+		n = 0;
+		for (struct node *k = keys; k; k = k->next) {
+			if (ty_is_void(k->ctype))
+				cc_error(cc, line, "D_DECL_PROTO_TYPE",
+					 "array prototype may not use parameter of type void: (anonymous), parameter #%d",
+					 n + 1);
+			id->ktypes[n++] = k->ctype;
+		}
+		id->nkeys = n;
+	}
+}
+
+/* A declaration at the top level (or "self"/"this" declarations). */
+void decl_toplevel(struct cc *cc, int in_clause)
+{
+	struct declspec ds;
+	int line = cc->tok.line;
+
+	if (cc->tok.k == TK_KEYWORD) {
+		if (cc->tok.kw == KW_INLINE) {
+			inline_decl(cc);
+			return;
+		}
+		if (cc->tok.kw == KW_TRANSLATOR) {
+			translator_decl(cc);
+			return;
+		}
+		if (cc->tok.kw == KW_PROVIDER) {
+			provider_decl(cc);
+			return;
+		}
+	}
+	decl_specs(cc, &ds, 1);
+	if (is_op(cc, OP_SEMI)) {
+		if (!ds.is_inline)
+			cc_error(cc, line, "D_DECL_USELESS", "useless declaration");
+		lex_next(cc);
+		return;
+	}
+	for (;;) {
+		char *name = NULL;
+		struct node *keys = NULL;
+		int dline = cc->tok.line;
+		struct type *t = decl_declarator(cc, ds.type, &name, 0, &keys);
+		if (ds.storage == KW_TYPEDEF) {
+			struct type *o = ty_lookup(cc, name);
+			if (o && !ty_same(o, t))
+				cc_error(cc, dline, "D_DECL_IDRED",
+					 "typedef redeclared: %s", name);
+			if (!o)
+				ty_define(cc, name, ty_typedef(cc, t, name));
+		} else if (TY_K(t) == T_FUNC) {
+			struct ident *o = id_lookup(&cc->globals, name);
+			if (o && (o->k == ID_SUBR || o->k == ID_ACTF || o->k == ID_AGGF))
+				cc_error(cc, dline, "D_DECL_IDRED",
+					 "identifier redefined: %s", name);
+		} else if (ds.storage == KW_EXTERN) {
+			/* a kernel symbol: not resolvable on the local target */
+		} else {
+			var_decl(cc, &ds, t, name, keys, dline);
+		}
+		if (is_op(cc, OP_ASSIGN))
+			cc_error(cc, cc->tok.line, "D_DECL_INIT",
+				 "D does not support initializers");
+		if (!is_op(cc, OP_COMMA))
+			break;
+		lex_next(cc);
+	}
+	expect_op(cc, OP_SEMI);
+	(void)in_clause;
+}

@@ -1,0 +1,270 @@
+/*
+ * Identifiers: scopes (globals, self->, this->, aggregations), the built-in
+ * variables, subroutines, actions and aggregating functions with their
+ * prototypes, and the $macro variables.
+ *
+ * A prototype is a string of comma-separated parameter types as dtrace
+ * prints them; "@" means any type; "..." any further arguments; a
+ * parameter in [brackets] is optional.
+ */
+#include <string.h>
+#include <unistd.h>
+#include "cc.h"
+
+struct ident *id_lookup(struct scope *s, const char *name)
+{
+	for (struct ident *i = s->head; i; i = i->next)
+		if (strcmp(i->name, name) == 0)
+			return i;
+	return NULL;
+}
+
+struct ident *id_add(struct cc *cc, struct scope *s, const char *name,
+		     enum idkind k)
+{
+	struct ident *i = cc_alloc(cc, sizeof(*i));
+	i->name = cc_strdup(cc, name);
+	i->k = k;
+	i->is_assoc = -1;
+	i->varidx = -1;
+	i->next = s->head;
+	s->head = i;
+	return i;
+}
+
+static const struct {
+	const char *name;
+	int id;
+	const char *type;
+} bvars[] = {
+	{"args", MT_VAR_ARGS, "int64_t"},
+	{"regs", MT_VAR_REGS, "uint64_t"},
+	{"uregs", MT_VAR_UREGS, "uint64_t"},
+	{"curthread", MT_VAR_CURTHREAD, "void *"},
+	{"timestamp", MT_VAR_TIMESTAMP, "uint64_t"},
+	{"vtimestamp", MT_VAR_VTIMESTAMP, "uint64_t"},
+	{"ipl", MT_VAR_IPL, "uint_t"},
+	{"epid", MT_VAR_EPID, "uint_t"},
+	{"id", MT_VAR_ID, "uint_t"},
+	{"arg0", MT_VAR_ARG0, "int64_t"}, {"arg1", MT_VAR_ARG1, "int64_t"},
+	{"arg2", MT_VAR_ARG2, "int64_t"}, {"arg3", MT_VAR_ARG3, "int64_t"},
+	{"arg4", MT_VAR_ARG4, "int64_t"}, {"arg5", MT_VAR_ARG5, "int64_t"},
+	{"arg6", MT_VAR_ARG6, "int64_t"}, {"arg7", MT_VAR_ARG7, "int64_t"},
+	{"arg8", MT_VAR_ARG8, "int64_t"}, {"arg9", MT_VAR_ARG9, "int64_t"},
+	{"stackdepth", MT_VAR_STACKDEPTH, "uint32_t"},
+	{"caller", MT_VAR_CALLER, "uintptr_t"},
+	{"probeprov", MT_VAR_PROBEPROV, "string"},
+	{"probemod", MT_VAR_PROBEMOD, "string"},
+	{"probefunc", MT_VAR_PROBEFUNC, "string"},
+	{"probename", MT_VAR_PROBENAME, "string"},
+	{"pid", MT_VAR_PID, "pid_t"},
+	{"tid", MT_VAR_TID, "id_t"},
+	{"execname", MT_VAR_EXECNAME, "string"},
+	{"zonename", MT_VAR_ZONENAME, "string"},
+	{"walltimestamp", MT_VAR_WALLTIMESTAMP, "int64_t"},
+	{"ustackdepth", MT_VAR_USTACKDEPTH, "uint32_t"},
+	{"ucaller", MT_VAR_UCALLER, "uint64_t"},
+	{"ppid", MT_VAR_PPID, "pid_t"},
+	{"uid", MT_VAR_UID, "uid_t"},
+	{"gid", MT_VAR_GID, "gid_t"},
+	{"errno", MT_VAR_ERRNO, "int"},
+	{"curcpu", MT_VAR_CURCPU, "void *"},
+	{"cpu", MT_VAR_CPU, "processorid_t"},
+	{"execargs", MT_VAR_EXECARGS, "string"},
+	{"task", MT_VAR_TASK, "void *"},
+};
+
+/* Functions: kind, id (MT_SUBR_*, MT_ACT_*, MT_AGG_*), return, params. */
+struct fdef {
+	const char *name;
+	enum idkind k;
+	int id;
+	const char *ret;
+	const char *proto;
+};
+
+#define S(n, id, r, p)	{ n, ID_SUBR, MT_SUBR_##id, r, p }
+#define A(n, id, p)	{ n, ID_ACTF, id, "void", p }
+#define G(n, id, p)	{ n, ID_AGGF, MT_AGG_##id, "void", p }
+
+/* pseudo action ids beyond the image's kinds */
+enum { AF_SPECULATE = 1000, AF_STACK_VALUE, AF_SYM, AF_FUNC, AF_MOD,
+       AF_USYM, AF_UFUNC, AF_UMOD, AF_UADDR, AF_USTACK, AF_JSTACK };
+
+static const struct fdef fdefs[] = {
+	S("rand", RAND, "int", ""),
+	S("mutex_owned", MUTEX_OWNED, "int", "struct mutex *"),
+	S("mutex_owner", MUTEX_OWNER, "struct task_struct *", "struct mutex *"),
+	S("mutex_type_adaptive", MUTEX_TYPE_ADAPTIVE, "int", "struct mutex *"),
+	S("mutex_type_spin", MUTEX_TYPE_SPIN, "int", "struct mutex *"),
+	S("rw_read_held", RW_READ_HELD, "int", "rwlock_t *"),
+	S("rw_write_held", RW_WRITE_HELD, "int", "rwlock_t *"),
+	S("rw_iswriter", RW_ISWRITER, "int", "rwlock_t *"),
+	S("copyin", COPYIN, "void *", "uintptr_t, size_t"),
+	S("copyinstr", COPYINSTR, "string", "uintptr_t, [size_t]"),
+	S("speculation", SPECULATION, "int", ""),
+	S("progenyof", PROGENYOF, "int", "pid_t"),
+	S("strlen", STRLEN, "size_t", "const char *"),
+	S("copyout", COPYOUT, "void", "void *, uintptr_t, size_t"),
+	S("copyoutstr", COPYOUTSTR, "void", "char *, uintptr_t, size_t"),
+	S("alloca", ALLOCA, "void *", "size_t"),
+	S("bcopy", BCOPY, "void", "void *, void *, size_t"),
+	S("copyinto", COPYINTO, "void", "uintptr_t, size_t, void *"),
+	S("msgdsize", MSGDSIZE, "size_t", "mblk_t *"),
+	S("msgsize", MSGSIZE, "size_t", "mblk_t *"),
+	S("getmajor", GETMAJOR, "major_t", "dev_t"),
+	S("getminor", GETMINOR, "minor_t", "dev_t"),
+	S("ddi_pathname", DDI_PATHNAME, "string", "void *, int64_t"),
+	S("strjoin", STRJOIN, "string", "const char *, const char *"),
+	S("lltostr", LLTOSTR, "string", "int64_t, [int]"),
+	S("basename", BASENAME, "string", "const char *"),
+	S("dirname", DIRNAME, "string", "const char *"),
+	S("cleanpath", CLEANPATH, "string", "const char *"),
+	S("strchr", STRCHR, "string", "const char *, char"),
+	S("strrchr", STRRCHR, "string", "const char *, char"),
+	S("strstr", STRSTR, "string", "const char *, const char *"),
+	S("strtok", STRTOK, "string", "const char *, const char *"),
+	S("substr", SUBSTR, "string", "const char *, int, [int]"),
+	S("index", INDEX, "int", "const char *, const char *, [int]"),
+	S("rindex", RINDEX, "int", "const char *, const char *, [int]"),
+	S("htons", HTONS, "uint16_t", "uint16_t"),
+	S("htonl", HTONL, "uint32_t", "uint32_t"),
+	S("htonll", HTONLL, "uint64_t", "uint64_t"),
+	S("ntohs", NTOHS, "uint16_t", "uint16_t"),
+	S("ntohl", NTOHL, "uint32_t", "uint32_t"),
+	S("ntohll", NTOHLL, "uint64_t", "uint64_t"),
+	S("inet_ntop", INET_NTOP, "string", "int, void *"),
+	S("inet_ntoa", INET_NTOA, "string", "ipaddr_t *"),
+	S("inet_ntoa6", INET_NTOA6, "string", "struct in6_addr *"),
+	S("toupper", TOUPPER, "string", "const char *"),
+	S("tolower", TOLOWER, "string", "const char *"),
+	S("getf", GETF, "file_t *", "int"),
+	S("strtoll", STRTOLL, "int64_t", "const char *, [int]"),
+	S("link_ntop", LINK_NTOP, "string", "int, void *"),
+	S("d_path", D_PATH, "string", "struct path *"),
+
+	A("trace", MT_ACT_TRACE, "@"),
+	A("printf", MT_ACT_PRINTF, "@, ..."),
+	A("printa", MT_ACT_PRINTA, "@, ..."),
+	A("exit", MT_ACT_EXIT, "int"),
+	A("speculate", MT_ACT_SPECULATE, "int"),
+	A("commit", MT_ACT_COMMIT, "int"),
+	A("discard", MT_ACT_DISCARD, "int"),
+	A("stack", MT_ACT_STACK, "[@]"),
+	A("ustack", MT_ACT_USTACK, "[@], [@]"),
+	A("jstack", MT_ACT_USTACK, "[@], [@]"),
+	A("tracemem", MT_ACT_TRACEMEM, "@, size_t, [size_t]"),
+	A("clear", MT_ACT_CLEAR, "@"),
+	A("normalize", MT_ACT_NORMALIZE, "@, uint64_t"),
+	A("denormalize", MT_ACT_DENORMALIZE, "@"),
+	A("trunc", MT_ACT_TRUNC, "@, [uint64_t]"),
+	A("setopt", MT_ACT_SETOPT, "const char *, [const char *]"),
+	A("system", MT_ACT_SYSTEM, "@, ..."),
+	A("freopen", MT_ACT_FREOPEN, "@, ..."),
+	A("ftruncate", MT_ACT_FTRUNCATE, ""),
+	A("printm", MT_ACT_PRINTM, "size_t, uintptr_t *"),
+	A("pcap", MT_ACT_PCAP, "void *, int"),
+	A("print", MT_ACT_PRINT, "@"),
+	A("chill", MT_ACT_CHILL, "int"),
+	A("raise", MT_ACT_RAISE, "int"),
+	A("stop", MT_ACT_STOP, ""),
+	A("breakpoint", MT_ACT_BREAKPOINT, ""),
+	A("panic", MT_ACT_PANIC, ""),
+	A("sym", MT_ACT_SYM, "uintptr_t"),
+	A("func", MT_ACT_SYM, "uintptr_t"),
+	A("mod", MT_ACT_MOD, "uintptr_t"),
+	A("usym", MT_ACT_USYM, "uintptr_t"),
+	A("ufunc", MT_ACT_USYM, "uintptr_t"),
+	A("umod", MT_ACT_UMOD, "uintptr_t"),
+	A("uaddr", MT_ACT_UADDR, "uintptr_t"),
+
+	G("count", COUNT, ""),
+	G("sum", SUM, "@"),
+	G("avg", AVG, "@"),
+	G("min", MIN, "@"),
+	G("max", MAX, "@"),
+	G("stddev", STDDEV, "@"),
+	G("quantize", QUANTIZE, "@, ..."),
+	G("lquantize", LQUANTIZE, "@, int32_t, int32_t, ..."),
+	G("llquantize", LLQUANTIZE, "@, int32_t, int32_t, int32_t, int32_t, ..."),
+};
+
+static void count_proto(const char *p, int *min, int *max)
+{
+	int n = 0, opt = 0, va = 0;
+	if (*p) {
+		const char *q = p;
+		for (;;) {
+			while (*q == ' ')
+				q++;
+			if (strncmp(q, "...", 3) == 0)
+				va = 1;
+			else if (*q == '[')
+				opt++;
+			else
+				n++;
+			q = strchr(q, ',');
+			if (!q)
+				break;
+			q++;
+		}
+	}
+	*min = n;
+	*max = va ? -1 : n + opt;
+}
+
+struct ident *id_builtin(struct cc *cc, const char *name)
+{
+	return id_lookup(&cc->globals, name);
+}
+
+void id_init(struct cc *cc)
+{
+	for (size_t i = 0; i < sizeof(bvars) / sizeof(bvars[0]); i++) {
+		struct ident *id = id_add(cc, &cc->globals, bvars[i].name, ID_BVAR);
+		id->id = bvars[i].id;
+		if (strcmp(bvars[i].type, "void *") == 0)
+			id->type = cc->t_voidp;
+		else
+			id->type = ty_lookup(cc, bvars[i].type);
+		id->is_assoc = 0;
+	}
+	for (size_t i = 0; i < sizeof(fdefs) / sizeof(fdefs[0]); i++) {
+		struct ident *id = id_add(cc, &cc->globals, fdefs[i].name,
+					  fdefs[i].k);
+		id->id = fdefs[i].id;
+		id->proto = fdefs[i].proto;
+		count_proto(fdefs[i].proto, &id->minargs, &id->maxargs);
+		const char *r = fdefs[i].ret;
+		if (strcmp(r, "void *") == 0)
+			id->type = cc->t_voidp;
+		else if (strchr(r, '*'))
+			id->type = cc->t_voidp;
+		else
+			id->type = ty_lookup(cc, r);
+		if (!id->type)
+			id->type = cc->t_int;
+	}
+	static const char *macros[] = { "pid", "ppid", "pgid", "sid", "uid",
+					"gid", "euid", "egid", "projid",
+					"taskid", "target" };
+	for (size_t i = 0; i < sizeof(macros) / sizeof(macros[0]); i++) {
+		struct ident *id = id_add(cc, &cc->globals,
+					  cc_printf(cc, "$%s", macros[i]), ID_MACRO);
+		id->type = cc->t_int;
+		if (strcmp(macros[i], "pid") == 0)
+			id->val = getpid();
+		else if (strcmp(macros[i], "ppid") == 0)
+			id->val = getppid();
+		else if (strcmp(macros[i], "uid") == 0 ||
+			 strcmp(macros[i], "euid") == 0)
+			id->val = getuid();
+		else if (strcmp(macros[i], "gid") == 0 ||
+			 strcmp(macros[i], "egid") == 0)
+			id->val = getgid();
+		else if (strcmp(macros[i], "pgid") == 0)
+			id->val = getpgrp();
+		else if (strcmp(macros[i], "sid") == 0)
+			id->val = getsid(0);
+	}
+}

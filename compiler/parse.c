@@ -1,0 +1,485 @@
+/*
+ * Parser: recursive descent over the D grammar (dtrace's dt_grammar.y).
+ * Expressions become AST nodes; declarations are applied as they are read
+ * (decl.c); each clause is handed to act_clause() as soon as it is read,
+ * so diagnostics come in source order as with dtrace.
+ */
+#include <string.h>
+#include "cc.h"
+
+static _Noreturn void syntax_error(struct cc *cc)
+{
+	const char *s = tok_str(cc, &cc->tok);
+	if (!s)
+		cc_error(cc, cc->tok.line, "D_SYNTAX",
+			 "syntax error near end of input");
+	cc_error(cc, cc->tok.line, "D_SYNTAX", "syntax error near \"%s\"", s);
+}
+
+static int is_op(struct cc *cc, int op)
+{
+	return cc->tok.k == TK_OP && cc->tok.op == op;
+}
+
+static void expect_op(struct cc *cc, int op)
+{
+	if (!is_op(cc, op))
+		syntax_error(cc);
+	lex_next(cc);
+}
+
+static char *expect_name(struct cc *cc)
+{
+	if (cc->tok.k != TK_IDENT && cc->tok.k != TK_TYPENAME)
+		syntax_error(cc);
+	char *s = cc->tok.text;
+	lex_next(cc);
+	return s;
+}
+
+static struct node *assign_expr(struct cc *cc);
+static struct node *cast_expr(struct cc *cc);
+static struct node *cond_expr(struct cc *cc);
+
+/* Does the current token start a type name (for casts and sizeof)? */
+int parse_at_type(struct cc *cc)
+{
+	if (cc->tok.k == TK_TYPENAME)
+		return 1;
+	if (cc->tok.k != TK_KEYWORD)
+		return 0;
+	switch (cc->tok.kw) {
+	case KW_CHAR: case KW_SHORT: case KW_INT: case KW_LONG: case KW_SIGNED:
+	case KW_UNSIGNED: case KW_FLOAT: case KW_DOUBLE: case KW_VOID:
+	case KW_STRING: case KW_STRUCT: case KW_UNION: case KW_ENUM:
+	case KW_CONST: case KW_VOLATILE: case KW_USERLAND:
+		return 1;
+	}
+	return 0;
+}
+
+struct type *parse_typename(struct cc *cc)
+{
+	struct declspec ds;
+	char *name = NULL;
+	decl_specs(cc, &ds, 0);
+	return decl_declarator(cc, ds.type, &name, 1, NULL);
+}
+
+static struct node *arg_list(struct cc *cc, int close)
+{
+	struct node *head = NULL, **tail = &head;
+	if (is_op(cc, close))
+		return NULL;
+	for (;;) {
+		struct node *a = assign_expr(cc);
+		*tail = a;
+		tail = &a->next;
+		if (!is_op(cc, OP_COMMA))
+			break;
+		lex_next(cc);
+	}
+	return head;
+}
+
+static struct node *primary(struct cc *cc)
+{
+	struct tok *t = &cc->tok;
+	struct node *n;
+	int line = t->line;
+
+	switch (t->k) {
+	case TK_INT:
+		n = nd_new(cc, N_INT, line);
+		n->ival = (int64_t)t->ival;
+		n->is_unsigned_lit = t->is_unsigned | (t->is_long << 1) |
+				     (t->text ? 4 : 0);
+		lex_next(cc);
+		return n;
+	case TK_STRING:
+		n = nd_new(cc, N_STRING, line);
+		n->name = t->text;
+		n->slen = t->len;
+		lex_next(cc);
+		/* adjacent literals concatenate */
+		while (cc->tok.k == TK_STRING) {
+			n->name = cc_printf(cc, "%s%s", n->name, cc->tok.text);
+			n->slen += cc->tok.len;
+			lex_next(cc);
+		}
+		return n;
+	case TK_IDENT:
+		n = nd_new(cc, N_IDENT, line);
+		n->name = t->text;
+		lex_next(cc);
+		/* mod`sym */
+		if (cc->tok.k == TK_BACKQUOTE) {
+			lex_next(cc);
+			char *s = expect_name(cc);
+			n->name = cc_printf(cc, "%s`%s", n->name, s);
+		}
+		return n;
+	case TK_BACKQUOTE:
+		lex_next(cc);
+		n = nd_new(cc, N_IDENT, line);
+		n->name = cc_printf(cc, "`%s", expect_name(cc));
+		return n;
+	case TK_AGG:
+		n = nd_new(cc, N_AGG, line);
+		n->name = t->text;
+		lex_next(cc);
+		return n;
+	case TK_KEYWORD:
+		if (t->kw == KW_SELF || t->kw == KW_THIS) {
+			int scope = t->kw == KW_SELF ? 1 : 2;
+			lex_next(cc);
+			expect_op(cc, OP_ARROW);
+			n = nd_new(cc, N_VAR, line);
+			n->scope = scope;
+			n->name = expect_name(cc);
+			return n;
+		}
+		if (t->kw == KW_XLATE) {
+			lex_next(cc);
+			expect_op(cc, OP_LT);
+			n = nd_new(cc, N_XLATE, line);
+			n->ctype = parse_typename(cc);
+			expect_op(cc, OP_GT);
+			expect_op(cc, OP_LPAR);
+			n->l = parse_expr(cc);
+			expect_op(cc, OP_RPAR);
+			return n;
+		}
+		if (t->kw == KW_OFFSETOF) {
+			lex_next(cc);
+			expect_op(cc, OP_LPAR);
+			n = nd_new(cc, N_OFFSETOF, line);
+			n->ctype = parse_typename(cc);
+			expect_op(cc, OP_COMMA);
+			n->name = expect_name(cc);
+			expect_op(cc, OP_RPAR);
+			return n;
+		}
+		syntax_error(cc);
+	case TK_OP:
+		if (t->op == OP_LPAR) {
+			lex_next(cc);
+			n = parse_expr(cc);
+			expect_op(cc, OP_RPAR);
+			return n;
+		}
+		syntax_error(cc);
+	default:
+		syntax_error(cc);
+	}
+}
+
+static struct node *postfix(struct cc *cc)
+{
+	struct node *n = primary(cc);
+	for (;;) {
+		int line = cc->tok.line;
+		struct node *m;
+		if (is_op(cc, OP_LBRACK)) {
+			lex_next(cc);
+			m = nd_new(cc, N_OP2, line);
+			m->op = OP_INDEX;
+			m->l = n;
+			m->args = arg_list(cc, OP_RBRACK);
+			expect_op(cc, OP_RBRACK);
+			n = m;
+		} else if (is_op(cc, OP_LPAR)) {
+			lex_next(cc);
+			m = nd_new(cc, N_FUNC, line);
+			m->l = n;
+			m->name = n->name;
+			m->args = arg_list(cc, OP_RPAR);
+			expect_op(cc, OP_RPAR);
+			n = m;
+		} else if (is_op(cc, OP_DOT) || is_op(cc, OP_ARROW)) {
+			int op = cc->tok.op;
+			lex_next(cc);
+			m = nd_new(cc, N_MEMBER, line);
+			m->op = op;
+			m->l = n;
+			m->name = expect_name(cc);
+			n = m;
+		} else if (is_op(cc, OP_INC) || is_op(cc, OP_DEC)) {
+			m = nd_new(cc, N_OP1, line);
+			m->op = cc->tok.op == OP_INC ? OP_POSTINC : OP_POSTDEC;
+			m->l = n;
+			lex_next(cc);
+			n = m;
+		} else {
+			return n;
+		}
+	}
+}
+
+static struct node *unary(struct cc *cc)
+{
+	struct tok *t = &cc->tok;
+	int line = t->line;
+	struct node *n;
+
+	if (t->k == TK_OP) {
+		int op = 0;
+		switch (t->op) {
+		case OP_INC: op = OP_PREINC; break;
+		case OP_DEC: op = OP_PREDEC; break;
+		case OP_AMP: op = OP_ADDROF; break;
+		case OP_STAR: op = OP_DEREF; break;
+		case OP_PLUS: op = OP_POS; break;
+		case OP_MINUS: op = OP_NEG; break;
+		case OP_BNOT: op = OP_BNOT; break;
+		case OP_LNOT: op = OP_LNOT; break;
+		}
+		if (op) {
+			lex_next(cc);
+			n = nd_new(cc, N_OP1, line);
+			n->op = op;
+			n->l = (op == OP_PREINC || op == OP_PREDEC) ? unary(cc) :
+								      cast_expr(cc);
+			return n;
+		}
+	}
+	if (t->k == TK_KEYWORD && (t->kw == KW_SIZEOF || t->kw == KW_STRINGOF)) {
+		int op = t->kw == KW_SIZEOF ? OP_SIZEOF : OP_STRINGOF;
+		lex_next(cc);
+		n = nd_new(cc, N_OP1, line);
+		n->op = op;
+		if (op == OP_SIZEOF && is_op(cc, OP_LPAR)) {
+			struct tok *pk = lex_peek(cc);
+			int save_k = cc->tok.k;
+			(void)save_k;
+			if (pk->k == TK_TYPENAME ||
+			    (pk->k == TK_KEYWORD && pk->kw != KW_SELF &&
+			     pk->kw != KW_THIS && pk->kw != KW_SIZEOF &&
+			     pk->kw != KW_STRINGOF && pk->kw != KW_XLATE &&
+			     pk->kw != KW_OFFSETOF)) {
+				lex_next(cc);
+				n->ctype = parse_typename(cc);
+				expect_op(cc, OP_RPAR);
+				return n;
+			}
+		}
+		n->l = unary(cc);
+		return n;
+	}
+	return postfix(cc);
+}
+
+static struct node *cast_expr(struct cc *cc)
+{
+	if (is_op(cc, OP_LPAR)) {
+		struct tok *pk = lex_peek(cc);
+		if (pk->k == TK_TYPENAME ||
+		    (pk->k == TK_KEYWORD && pk->kw != KW_SELF &&
+		     pk->kw != KW_THIS && pk->kw != KW_SIZEOF &&
+		     pk->kw != KW_STRINGOF && pk->kw != KW_XLATE &&
+		     pk->kw != KW_OFFSETOF)) {
+			int line = cc->tok.line;
+			lex_next(cc);
+			struct node *n = nd_new(cc, N_OP1, line);
+			n->op = OP_CAST;
+			n->ctype = parse_typename(cc);
+			expect_op(cc, OP_RPAR);
+			n->l = cast_expr(cc);
+			return n;
+		}
+	}
+	return unary(cc);
+}
+
+/* Binary operator precedence levels, lowest first. */
+static int binprec(int op)
+{
+	switch (op) {
+	case OP_LOR: return 1;
+	case OP_LXOR: return 2;
+	case OP_LAND: return 3;
+	case OP_BOR: return 4;
+	case OP_XOR: return 5;
+	case OP_AMP: return 6;
+	case OP_EQ: case OP_NE: return 7;
+	case OP_LT: case OP_LE: case OP_GT: case OP_GE: return 8;
+	case OP_SHL: case OP_SHR: return 9;
+	case OP_PLUS: case OP_MINUS: return 10;
+	case OP_STAR: case OP_SLASH: case OP_MOD: return 11;
+	}
+	return 0;
+}
+
+static struct node *binary(struct cc *cc, int minprec)
+{
+	struct node *l = cast_expr(cc);
+	for (;;) {
+		if (cc->tok.k != TK_OP)
+			return l;
+		int op = cc->tok.op, p = binprec(op);
+		if (!p || p < minprec)
+			return l;
+		int line = cc->tok.line;
+		lex_next(cc);
+		struct node *n = nd_new(cc, N_OP2, line);
+		n->op = op;
+		n->l = l;
+		n->r = binary(cc, p + 1);
+		l = n;
+	}
+}
+
+static struct node *cond_expr(struct cc *cc)
+{
+	struct node *c = binary(cc, 1);
+	if (!is_op(cc, OP_QUESTION))
+		return c;
+	struct node *n = nd_new(cc, N_OP3, cc->tok.line);
+	lex_next(cc);
+	n->op = OP_COND;
+	n->x = c;
+	n->l = parse_expr(cc);
+	expect_op(cc, OP_COLON);
+	n->r = cond_expr(cc);
+	return n;
+}
+
+static int is_assign_op(int op)
+{
+	return op == OP_ASSIGN || (op >= OP_ADD_EQ && op <= OP_SHR_EQ);
+}
+
+static struct node *assign_expr(struct cc *cc)
+{
+	struct node *l = cond_expr(cc);
+	if (cc->tok.k == TK_OP && is_assign_op(cc->tok.op)) {
+		struct node *n = nd_new(cc, N_ASSIGN, cc->tok.line);
+		n->op = cc->tok.op;
+		lex_next(cc);
+		n->l = l;
+		n->r = assign_expr(cc);
+		return n;
+	}
+	return l;
+}
+
+struct node *parse_expr(struct cc *cc)
+{
+	struct node *l = assign_expr(cc);
+	while (is_op(cc, OP_COMMA)) {
+		struct node *n = nd_new(cc, N_OP2, cc->tok.line);
+		n->op = OP_COMMA;
+		lex_next(cc);
+		n->l = l;
+		n->r = assign_expr(cc);
+		l = n;
+	}
+	return l;
+}
+
+/* { statement ... } ; the opening brace is the current token. */
+static struct node *statements(struct cc *cc)
+{
+	struct node *head = NULL, **tail = &head;
+	expect_op(cc, OP_LBRACE);
+	for (;;) {
+		if (is_op(cc, OP_RBRACE)) {
+			lex_next(cc);
+			return head;
+		}
+		if (is_op(cc, OP_SEMI)) {
+			lex_next(cc);
+			continue;
+		}
+		if (cc->tok.k == TK_EOF)
+			syntax_error(cc);
+		if (decl_starts(cc) && !parse_at_type(cc))
+			syntax_error(cc);
+		if (decl_starts(cc)) {
+			/* a declaration inside a clause: "int x;" */
+			struct tok *pk = lex_peek(cc);
+			if (!(pk->k == TK_OP && pk->op == OP_RPAR))
+				syntax_error(cc);
+		}
+		struct node *e = parse_expr(cc);
+		*tail = e;
+		tail = &e->next;
+		if (is_op(cc, OP_SEMI))
+			lex_next(cc);
+		else if (!is_op(cc, OP_RBRACE))
+			syntax_error(cc);
+	}
+}
+
+static void clause(struct cc *cc)
+{
+	struct mt_pdesc pds[64];
+	int npd = 0, line = cc->tok.line;
+
+	for (;;) {
+		lex_pspec(cc);
+		if (npd == 64)
+			cc_error(cc, cc->tok.line, "D_SYNTAX",
+				 "too many probe descriptions");
+		pds[npd].line = cc->tok.line;
+		pds[npd].prov = cc->tok.text;	/* split by act_clause */
+		pds[npd].mod = pds[npd].func = pds[npd].name = NULL;
+		npd++;
+		lex_next(cc);
+		if (!is_op(cc, OP_COMMA))
+			break;
+		lex_next(cc);
+		if (cc->tok.k == TK_EOF)
+			syntax_error(cc);
+	}
+	struct node *pred = NULL, *body = NULL;
+	int has_body = 0;
+	if (is_op(cc, OP_SLASH)) {
+		cc->in_pred = 1;
+		lex_next(cc);
+		pred = parse_expr(cc);
+		cc->in_pred = 0;
+		if (!is_op(cc, OP_EPRED))
+			syntax_error(cc);
+		lex_next(cc);
+		has_body = 1;
+	}
+	if (is_op(cc, OP_LBRACE)) {
+		body = statements(cc);
+		has_body = 1;
+	} else if (!has_body) {
+		if (!cc->in->srcs[cc->srcidx].is_pspec)
+			cc_error(cc, cc->tok.line, "D_SYNTAX",
+				 "expected predicate and/or actions following probe description");
+		if (cc->tok.k != TK_EOF)
+			syntax_error(cc);
+	} else if (cc->tok.k != TK_EOF && !lex_at_pspec(cc) &&
+		   !decl_starts(cc) && !is_op(cc, OP_SEMI)) {
+		syntax_error(cc);
+	}
+	act_clause(cc, pds, npd, pred, body, line);
+	(void)has_body;
+}
+
+void parse_program(struct cc *cc)
+{
+	lex_next(cc);
+	while (cc->tok.k != TK_EOF) {
+		if (is_op(cc, OP_SEMI)) {
+			lex_next(cc);
+			continue;
+		}
+		if (is_op(cc, OP_RBRACE))
+			cc_error(cc, cc->tok.line, "D_SYNTAX",
+				 "syntax error near \"}\"");
+		if (decl_starts(cc) && !(cc->tok.end && *cc->tok.end == ':')) {
+			decl_toplevel(cc, 0);
+			continue;
+		}
+		if (lex_at_pspec(cc)) {
+			clause(cc);
+			continue;
+		}
+		syntax_error(cc);
+	}
+}

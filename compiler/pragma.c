@@ -1,0 +1,119 @@
+/*
+ * #pragma D option/depends_on/attributes/binding/ident and #pragma ident.
+ * Options are recorded in order (struct mt_optset) and checked with
+ * mt_opts_set() on a scratch copy so that bad names/values are reported
+ * at the pragma's line as dtrace does (D_PRAGMA_OPTSET).
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cc.h"
+
+static char *next_word(struct cc *cc, const char **pp)
+{
+	const char *p = *pp;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	const char *s = p;
+	while (*p && *p != ' ' && *p != '\t' && *p != '\n')
+		p++;
+	*pp = p;
+	return p > s ? cc_strndup(cc, s, p - s) : NULL;
+}
+
+static const char *const noprog_opts[] = { "ldpath", "modpath", "libdir",
+					   "syslibdir", "cpppath", NULL };
+
+static void pragma_option(struct cc *cc, const char *p, int line)
+{
+	char *w;
+	while ((w = next_word(cc, &p)) != NULL) {
+		char *eq = strchr(w, '=');
+		char *name = w, *val = NULL;
+		if (eq) {
+			*eq = 0;
+			val = eq + 1;
+		}
+		for (int i = 0; noprog_opts[i]; i++)
+			if (strcmp(name, noprog_opts[i]) == 0)
+				cc_error(cc, line, "D_PRAGMA_OPTSET",
+					 "failed to set option '%s' to '%s': Option cannot be used from within a D program",
+					 name, val ? val : "");
+		if (cc->in->opts) {
+			struct mt_opts tmp = *cc->in->opts;
+			tmp.stdc = NULL;
+			tmp.version = NULL;
+			const char *tag = NULL;
+			char err[256] = "";
+			if (mt_opts_set(&tmp, name, val, &tag, err, sizeof(err)) != 0)
+				cc_error(cc, line, "D_PRAGMA_OPTSET",
+					 "failed to set option '%s' to '%s': %s", name,
+					 val ? val : "", err[0] ? err : "Invalid option name");
+			if (tmp.stdc != cc->in->opts->stdc)
+				free(tmp.stdc);
+			if (tmp.version != cc->in->opts->version)
+				free(tmp.version);
+		}
+		struct mt_optset os = { strdup(name), val ? strdup(val) : NULL, line };
+		VEC_PUSH(cc, cc->optsets, os);
+		if (strcmp(name, "strsize") == 0 && val) {
+			long v = strtol(val, NULL, 0);
+			if (v > 0)
+				cc->strsize = (uint32_t)v;
+		}
+	}
+}
+
+void pragma_line(struct cc *cc, const char *text, int line)
+{
+	const char *p = text;
+	char *w = next_word(cc, &p);
+	if (!w)
+		return;
+	if (strcmp(w, "ident") == 0)
+		return;
+	if (strcmp(w, "D") != 0)
+		return;		/* other pragmas are ignored, as by dtrace */
+	w = next_word(cc, &p);
+	if (!w)
+		cc_error(cc, line, "D_PRAGMA_MALFORM", "malformed #pragma D");
+	if (strcmp(w, "option") == 0) {
+		pragma_option(cc, p, line);
+	} else if (strcmp(w, "depends_on") == 0) {
+		char *kind = next_word(cc, &p), *what = next_word(cc, &p);
+		if (!kind || !what)
+			cc_error(cc, line, "D_PRAGMA_MALFORM",
+				 "malformed #pragma depends_on <class> <name>");
+		if (strcmp(kind, "library") == 0)
+			cc_error(cc, line, "D_PRAGMA_DEPEND",
+				 "main program may not explicitly depend on a library");
+		if (strcmp(kind, "provider") == 0 && strcmp(what, "dtrace") != 0 &&
+		    strcmp(what, "profile") != 0)
+			cc_error(cc, line, "D_PRAGMA_DEPEND",
+				 "failed to resolve provider dependency %s", what);
+		if (strcmp(kind, "module") == 0)
+			cc_error(cc, line, "D_PRAGMA_DEPEND",
+				 "failed to resolve module dependency %s", what);
+	} else if (strcmp(w, "attributes") == 0) {
+		char *attr = next_word(cc, &p), *ident = next_word(cc, &p);
+		if (!attr || !ident)
+			cc_error(cc, line, "D_PRAGMA_MALFORM",
+				 "malformed #pragma attributes <attributes> <ident>");
+		int n = 0;
+		for (char *q = attr; *q; q++)
+			if (*q == '/')
+				n++;
+		if (n != 2)
+			cc_error(cc, line, "D_PRAGMA_INVAL",
+				 "invalid attributes specified by #pragma attributes");
+		struct ident *id = id_lookup(&cc->globals, ident);
+		if (!id)
+			cc_error(cc, line, "D_PRAGMA_UNUSED",
+				 "unused #pragma attributes");
+	} else if (strcmp(w, "binding") == 0 || strcmp(w, "error") == 0 ||
+		   strcmp(w, "line") == 0) {
+		return;
+	} else {
+		cc_error(cc, line, "D_PRAGCTL_INVAL", "invalid control directive: #pragma D %s", w);
+	}
+}

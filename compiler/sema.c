@@ -1,0 +1,957 @@
+/*
+ * Semantic checks ("cooking", as dtrace calls it): resolve identifiers,
+ * create variables on first assignment, compute the type of every node,
+ * fold integer constants, and report dtrace's diagnostics.
+ */
+#include <string.h>
+#include "cc.h"
+
+#define ERR(n, tag, ...) cc_error(cc, (n)->line, tag, __VA_ARGS__)
+
+static const char *tname(struct node *n)
+{
+	if (n->is_agg)
+		return "aggregation";
+	return n->type ? n->type->name : "?";
+}
+
+static struct type *promote1(struct cc *cc, struct type *t)
+{
+	if (TY_K(t) == T_ENUM)
+		return cc->t_int;
+	if (TY_K(t) == T_INT && t->canon->size < 4)
+		return cc->t_int;
+	return t;
+}
+
+static struct type *promote2(struct cc *cc, struct type *a, struct type *b)
+{
+	a = promote1(cc, a);
+	b = promote1(cc, b);
+	if (TY_K(a) == T_FLOAT)
+		return a;
+	if (TY_K(b) == T_FLOAT)
+		return b;
+	uint32_t sa = a->canon->size, sb = b->canon->size;
+	if (sa > sb)
+		return a;
+	if (sb > sa)
+		return b;
+	if (!a->canon->is_signed)
+		return a;
+	return b;
+}
+
+static int64_t trunc_val(struct type *t, int64_t v)
+{
+	uint32_t sz = t->canon->size;
+	if (TY_K(t) != T_INT && TY_K(t) != T_ENUM)
+		return v;
+	if (sz >= 8)
+		return v;
+	int sh = 64 - 8 * sz;
+	if (t->canon->is_signed)
+		return (int64_t)((uint64_t)v << sh) >> sh;
+	return (int64_t)(((uint64_t)v << sh) >> sh);
+}
+
+static void set_const(struct node *n, int64_t v)
+{
+	n->is_const = 1;
+	n->cval = trunc_val(n->type, v);
+}
+
+static void int_literal(struct cc *cc, struct node *n)
+{
+	uint64_t v = (uint64_t)n->ival;
+	int u = n->is_unsigned_lit & 1, l = (n->is_unsigned_lit >> 1) & 3;
+	int hexoct = n->is_unsigned_lit & 4;
+	struct type *t;
+	if (!l && !u && v <= 0x7fffffffULL)
+		t = cc->t_int;
+	else if (!l && (u || hexoct) && v <= 0xffffffffULL)
+		t = cc->t_uint;
+	else if (!u && v <= 0x7fffffffffffffffULL)
+		t = l == 2 ? cc->t_llong : cc->t_long;
+	else
+		t = l == 2 ? cc->t_ullong : cc->t_ulong;
+	n->type = t;
+	set_const(n, (int64_t)v);
+}
+
+int sema_var_index(struct cc *cc, struct ident *id)
+{
+	if (id->varidx >= 0)
+		return id->varidx;
+	struct mt_var v = {0};
+	v.scope = (uint8_t)id->scope;
+	v.id = (uint16_t)(MT_VAR_USER + cc->nuser[id->scope]++);
+	v.kind = id->is_assoc == 1 ? MT_VK_ASSOC : MT_VK_SCALAR;
+	struct type *t = id->type ? id->type : cc->t_int64;
+	if (ty_is_string(t)) {
+		v.flags = MT_VF_REF | MT_VF_STRING;
+		v.size = cc->strsize;
+	} else if (ty_is_sou(t) || TY_K(t) == T_ARRAY) {
+		v.flags = MT_VF_REF;
+		v.size = t->canon->size;
+	} else {
+		v.size = 8;
+	}
+	for (int i = 0; i < id->nkeys; i++)
+		v.keysize += ty_is_string(id->ktypes[i]) ? cc->strsize :
+			     (ty_is_sou(id->ktypes[i]) ? id->ktypes[i]->canon->size : 8);
+	id->varidx = (int)cc->vars.n;
+	VEC_PUSH(cc, cc->vars, v);
+	char *vn = cc_printf(cc, "%s%s",
+		 id->scope == 1 ? "self->" : id->scope == 2 ? "this->" : "",
+		 id->name);
+	VEC_PUSH(cc, cc->var_names, strdup(vn));
+	return id->varidx;
+}
+
+static struct scope *scope_of(struct cc *cc, int s)
+{
+	return s == 1 ? &cc->tls : s == 2 ? &cc->locals : &cc->globals;
+}
+
+/* Resolve a variable reference; create it when create is set. */
+struct ident *sema_var(struct cc *cc, struct node *n, int create)
+{
+	struct scope *s = scope_of(cc, n->scope);
+	struct ident *id = id_lookup(s, n->name);
+	if (!id && create) {
+		id = id_add(cc, s, n->name, ID_VAR);
+		id->scope = n->scope;
+		id->line = n->line;
+	}
+	return id;
+}
+
+static void check_arg(struct cc *cc, struct node *call, const char *fname,
+		      int argno, struct node *a, const char *ptype)
+{
+	struct type *pt;
+	if (strcmp(ptype, "@") == 0)
+		return;
+	if (strcmp(ptype, "const char *") == 0 || strcmp(ptype, "char *") == 0)
+		pt = cc->t_charp;
+	else if (strchr(ptype, '*'))
+		pt = NULL;	/* some pointer */
+	else
+		pt = ty_lookup(cc, ptype);
+	int ok;
+	if (a->is_agg || a->is_action || ty_is_void(a->type))
+		ok = 0;
+	else if (!pt)
+		ok = ty_is_ptrlike(a->type) || (a->is_const && a->cval == 0) ||
+		     ty_is_integral(a->type);
+	else if (pt == cc->t_charp)
+		ok = ty_is_string(a->type) || ty_is_charptr(a->type);
+	else
+		ok = ty_compat(pt, a->type) ||
+		     (ty_is_ptrlike(pt) && a->is_const && a->cval == 0);
+	if (!ok)
+		ERR(a, "D_PROTO_ARG",
+		    "%s( ) argument #%d is incompatible with prototype:\n\tprototype: %s\n\t argument: %s",
+		    fname, argno, ptype, tname(a));
+}
+
+/* Count args and check them against id->proto. */
+void sema_call_args(struct cc *cc, struct node *n, struct ident *id)
+{
+	int nargs = 0;
+	for (struct node *a = n->args; a; a = a->next)
+		nargs++;
+	if (nargs < id->minargs || (id->maxargs >= 0 && nargs > id->maxargs)) {
+		if (id->maxargs == id->minargs)
+			ERR(n, "D_PROTO_LEN",
+			    "%s( ) prototype mismatch: %d arg%s passed, %d expected",
+			    id->name, nargs, nargs == 1 ? "" : "s", id->minargs);
+		else if (nargs < id->minargs)
+			ERR(n, "D_PROTO_LEN",
+			    "%s( ) prototype mismatch: %d arg%s passed, at least %d expected",
+			    id->name, nargs, nargs == 1 ? "" : "s", id->minargs);
+		else
+			ERR(n, "D_PROTO_LEN",
+			    "%s( ) prototype mismatch: %d arg%s passed, at most %d expected",
+			    id->name, nargs, nargs == 1 ? "" : "s", id->maxargs);
+	}
+	const char *p = id->proto;
+	int i = 0;
+	for (struct node *a = n->args; a; a = a->next, i++) {
+		char pt[64] = "@";
+		if (p && *p) {
+			while (*p == ' ')
+				p++;
+			const char *e = strchr(p, ',');
+			size_t len = e ? (size_t)(e - p) : strlen(p);
+			if (len >= sizeof(pt))
+				len = sizeof(pt) - 1;
+			memcpy(pt, p, len);
+			pt[len] = 0;
+			if (strcmp(pt, "...") == 0) {
+				strcpy(pt, "@");
+			} else {
+				p = e ? e + 1 : p + len;
+			}
+			if (pt[0] == '[') {
+				memmove(pt, pt + 1, strlen(pt));
+				pt[strlen(pt) - 1] = 0;
+			}
+		}
+		if (!(a->k == N_AGG))
+			sema_expr(cc, a);
+		else
+			a->is_agg = 1;
+		if (id->k == ID_SUBR || strcmp(pt, "@") != 0)
+			check_arg(cc, n, id->name, i + 1, a, pt);
+	}
+}
+
+static void sema_func(struct cc *cc, struct node *n)
+{
+	if (n->l->k != N_IDENT)
+		ERR(n, "D_FUNC_IDENT", "function designator is not of function type");
+	struct ident *id = id_lookup(&cc->globals, n->l->name);
+	if (!id)
+		ERR(n, "D_FUNC_UNDEF", "failed to resolve %s: Unknown function name",
+		    n->l->name);
+	if (id->k != ID_SUBR && id->k != ID_ACTF && id->k != ID_AGGF)
+		ERR(n, "D_FUNC_IDENT", "%s '%s' is not a function",
+		    id->k == ID_VAR ? "variable" : "identifier", id->name);
+	n->id = id;
+	if (id->k == ID_AGGF)
+		ERR(n, "D_AGG_FUNC",
+		    "%s( ) may only be used as the result of an aggregation assignment",
+		    id->name);
+	if (id->k == ID_ACTF) {
+		n->is_action = 1;
+		n->type = cc->t_void;
+		return;	/* arguments are checked by act.c */
+	}
+	sema_call_args(cc, n, id);
+	n->type = id->type;
+	if (id->id == MT_SUBR_SPECULATION)
+		n->type = cc->t_int;
+}
+
+static void sema_ident(struct cc *cc, struct node *n)
+{
+	struct ident *id = id_lookup(&cc->globals, n->name);
+	if (!id) {
+		if (strcmp(n->name, "self") == 0 || strcmp(n->name, "this") == 0)
+			ERR(n, "D_SYNTAX", "syntax error near \"%s\"", n->name);
+		ERR(n, "D_IDENT_UNDEF", "failed to resolve %s: Unknown variable name",
+		    n->name);
+	}
+	n->id = id;
+	switch (id->k) {
+	case ID_BVAR:
+		n->type = id->type;
+		if (id->id == MT_VAR_ARGS || id->id == MT_VAR_REGS ||
+		    id->id == MT_VAR_UREGS)
+			ERR(n, "D_IDENT_BADREF", "array '%s' may not be referenced as scalar", id->name);
+		break;
+	case ID_VAR:
+		if (id->is_assoc == 1)
+			ERR(n, "D_IDENT_BADREF", "array '%s' may not be referenced as scalar", id->name);
+		if (!id->type)
+			ERR(n, "D_VAR_UNDEF", "%s has not yet been declared or assigned", id->name);
+		n->type = id->type;
+		n->lvalue = n->writable = 1;
+		break;
+	case ID_ENUMC:
+		n->type = id->type;
+		set_const(n, id->val);
+		break;
+	case ID_INLINE:
+		n->type = id->type;
+		if (id->init && id->init->is_const)
+			set_const(n, id->init->cval);
+		if (id->init && id->init->is_string_lit) {
+			n->is_string_lit = 1;
+			n->strval = id->init->strval;
+		}
+		break;
+	case ID_MACRO:
+		n->type = cc->t_int;
+		set_const(n, id->val);
+		break;
+	default:
+		ERR(n, "D_IDENT_BADREF", "function '%s' may not be referenced as scalar",
+		    id->name);
+	}
+}
+
+static void sema_selfthis(struct cc *cc, struct node *n)
+{
+	struct ident *id = sema_var(cc, n, 0);
+	if (!id || !id->type)
+		ERR(n, "D_VAR_UNDEF", "%s%s has not yet been declared or assigned",
+		    n->scope == 1 ? "self->" : "this->", n->name);
+	if (id->is_assoc == 1)
+		ERR(n, "D_IDENT_BADREF", "array '%s' may not be referenced as scalar", id->name);
+	n->id = id;
+	n->type = id->type;
+	n->lvalue = n->writable = 1;
+}
+
+/* a[k1, k2]: associative array, args[], or pointer/array indexing */
+static void sema_index(struct cc *cc, struct node *n, int create, struct node *rhs)
+{
+	struct node *l = n->l;
+	if (l->k == N_AGG) {
+		ERR(n, "D_AGG_SCALAR", "aggregation @%s may not be used as a scalar", l->name);
+	}
+	if (l->k == N_IDENT || l->k == N_VAR) {
+		struct ident *id = l->k == N_IDENT ? id_lookup(&cc->globals, l->name) :
+						     sema_var(cc, l, 0);
+		if (id && id->k == ID_BVAR &&
+		    (id->id == MT_VAR_ARGS || id->id == MT_VAR_REGS || id->id == MT_VAR_UREGS)) {
+			n->id = id;
+			if (!n->args || n->args->next)
+				ERR(n, "D_PROTO_LEN", "%s[ ] prototype mismatch: 1 arg expected", id->name);
+			sema_expr(cc, n->args);
+			if (!ty_is_integral(n->args->type))
+				ERR(n, "D_PROTO_ARG", "%s[ ] argument #1 is incompatible with prototype:\n\tprototype: int\n\t argument: %s",
+				    id->name, tname(n->args));
+			n->type = id->type;
+			n->k = N_OP2;
+			n->op = OP_INDEX;
+			n->scope = -1;		/* built-in array */
+			return;
+		}
+		if (!id || id->k == ID_VAR) {
+			if (l->k == N_VAR && l->scope == 2 && (!id || id->is_assoc != 0))
+				ERR(n, "D_ARR_LOCAL",
+				    "local variables may not be used as associative arrays: %s",
+				    l->name);
+			if (!id && !create)
+				ERR(n, "D_IDENT_UNDEF", "failed to resolve %s: Unknown variable name",
+				    l->name);
+			if (!id) {
+				id = sema_var(cc, l, 1);
+				id->is_assoc = 1;
+			}
+			if (id->is_assoc == 0 || (id->is_assoc == -1 && id->type)) {
+				if (id->type && ty_is_ptrlike(id->type))
+					goto ptr_index;
+				ERR(n, "D_IDENT_BADREF", "scalar '%s' may not be referenced as array", id->name);
+			}
+			id->is_assoc = 1;
+			int nk = 0;
+			for (struct node *a = n->args; a; a = a->next) {
+				sema_expr(cc, a);
+				if (ty_is_void(a->type) || a->is_action)
+					ERR(a, "D_KEY_TYPE", "%s[ ] key #%d is of type void",
+					    id->name, nk + 1);
+				nk++;
+			}
+			if (!id->ktypes) {
+				id->ktypes = cc_alloc(cc, (nk ? nk : 1) * sizeof(*id->ktypes));
+				int i = 0;
+				for (struct node *a = n->args; a; a = a->next)
+					id->ktypes[i++] = a->type;
+				id->nkeys = nk;
+			} else {
+				if (nk != id->nkeys)
+					ERR(n, "D_PROTO_LEN",
+					    "%s[ ] prototype mismatch: %d key%s passed, %d expected",
+					    id->name, nk, nk == 1 ? "" : "s", id->nkeys);
+				int i = 0;
+				for (struct node *a = n->args; a; a = a->next, i++)
+					if (!ty_compat(id->ktypes[i], a->type))
+						ERR(n, "D_PROTO_ARG",
+						    "%s[ ] key #%d is incompatible with prototype:\n\tprototype: %s\n\t      key: %s",
+						    id->name, i + 1, id->ktypes[i]->name, tname(a));
+			}
+			if (!id->type && rhs)
+				sema_assign_type(cc, id, rhs, n->line);
+			if (!id->type)
+				ERR(n, "D_VAR_UNDEF", "%s has not yet been declared or assigned",
+				    id->name);
+			n->id = id;
+			n->type = id->type;
+			n->lvalue = n->writable = 1;
+			n->scope = l->k == N_VAR ? l->scope : 0;
+			n->name = l->name;
+			n->k = N_VAR;
+			n->op = OP_INDEX;
+			return;
+		}
+	}
+ptr_index:
+	sema_expr(cc, l);
+	if (!n->args)
+		ERR(n, "D_SYNTAX", "syntax error near \"]\"");
+	if (n->args->next)
+		ERR(n, "D_ARR_BADREF", "cannot access %s as an associative array",
+		    l->name ? l->name : "operand");
+	sema_expr(cc, n->args);
+	if (!ty_is_ptrlike(l->type) && !ty_is_string(l->type))
+		ERR(n, "D_OP_INCOMPAT", "operands have incompatible types: \"%s\" + \"%s\"",
+		    tname(l), tname(n->args));
+	if (!ty_is_integral(n->args->type))
+		ERR(n, "D_OP_INCOMPAT", "operands have incompatible types: \"%s\" + \"%s\"",
+		    tname(l), tname(n->args));
+	if (TY_K(l->type) == T_ARRAY && n->args->is_const &&
+	    (uint64_t)n->args->cval >= l->type->canon->nelems)
+		ERR(n, "D_ARR_BOUNDS", "index outside array bounds: %llu, max is %u",
+		    (unsigned long long)n->args->cval, l->type->canon->nelems);
+	n->type = ty_is_string(l->type) ? cc->t_char : l->type->canon->base;
+	n->lvalue = 1;
+	n->writable = l->writable;
+	n->scope = -2;		/* memory indexing */
+}
+
+void sema_assign_type(struct cc *cc, struct ident *id, struct node *rhs, int line)
+{
+	struct type *t = rhs->type;
+	if (rhs->is_action || ty_is_void(t))
+		cc_error(cc, line, "D_OP_VOID", "operator = requires operand of non-void type");
+	if (TY_K(t) == T_ENUM || TY_K(t) == T_INT)
+		t = t;
+	id->type = t;
+}
+
+static void sema_assign(struct cc *cc, struct node *n)
+{
+	struct node *l = n->l, *r = n->r;
+	const char *ops = op_name(n->op);
+
+	if (l->k == N_AGG || (l->k == N_OP2 && l->op == OP_INDEX && l->l->k == N_AGG)) {
+		ERR(n, "D_AGG_SCALAR", "aggregation assignment is only valid as a statement");
+	}
+	sema_expr(cc, r);
+	if (r->is_action)
+		ERR(n, "D_OP_ACT", "operator %s operands cannot be actions", ops);
+	if (r->is_agg)
+		ERR(n, "D_AGG_SCALAR", "aggregation may not be used as a scalar");
+	int create = n->op == OP_ASSIGN || 1;
+	if (l->k == N_IDENT) {
+		struct ident *id = id_lookup(&cc->globals, l->name);
+		if (id && id->k != ID_VAR) {
+			if (id->k == ID_BVAR || id->k == ID_ENUMC || id->k == ID_INLINE ||
+			    id->k == ID_MACRO) {
+				sema_expr(cc, l);
+				ERR(n, "D_OP_WRITE", "operator %s can only be applied to a writable variable", ops);
+			}
+			ERR(n, "D_OP_LVAL", "operator %s requires modifiable lvalue as an operand", ops);
+		}
+		l->scope = 0;
+		l->k = N_VAR;
+	}
+	if (l->k == N_VAR && l->op != OP_INDEX) {
+		struct ident *id = sema_var(cc, l, create);
+		if (id->is_assoc == 1)
+			ERR(n, "D_IDENT_BADREF", "array '%s' may not be referenced as scalar", id->name);
+		id->is_assoc = 0;
+		if (!id->type) {
+			if (n->op != OP_ASSIGN)
+				id->type = cc->t_int64;
+			else
+				sema_assign_type(cc, id, r, n->line);
+		}
+		l->id = id;
+		l->type = id->type;
+		l->lvalue = l->writable = 1;
+	} else if (l->k == N_OP2 && l->op == OP_INDEX) {
+		sema_index(cc, l, 1, n->op == OP_ASSIGN ? r : NULL);
+		if (l->k == N_OP2 && l->scope == -1)
+			ERR(n, "D_OP_WRITE", "operator %s can only be applied to a writable variable", ops);
+		if (l->id && !l->id->type)
+			l->id->type = cc->t_int64;
+	} else {
+		sema_expr(cc, l);
+	}
+	if (!l->lvalue)
+		ERR(n, "D_OP_LVAL", "operator %s requires modifiable lvalue as an operand", ops);
+	if (!l->writable)
+		ERR(n, "D_OP_WRITE", "operator %s can only be applied to a writable variable", ops);
+	switch (n->op) {
+	case OP_ASSIGN:
+		if (TY_K(l->type) == T_ARRAY && !ty_is_string(l->type))
+			ERR(n, "D_OP_ARRFUN", "operator %s may not be applied to operand of type \"%s\"",
+			    ops, tname(l));
+		if (!ty_compat(l->type, r->type) &&
+		    !(ty_is_ptrlike(l->type) && r->is_const && r->cval == 0) &&
+		    !(ty_is_string(l->type) && ty_is_string(r->type)))
+			ERR(n, "D_OP_INCOMPAT", "operands have incompatible types: \"%s\" %s \"%s\"",
+			    tname(l), ops, tname(r));
+		break;
+	case OP_ADD_EQ: case OP_SUB_EQ:
+		if (ty_is_string(l->type) || ty_is_string(r->type))
+			ERR(n, "D_OP_INCOMPAT", "operands have incompatible types: \"%s\" %s \"%s\"",
+			    tname(l), ops, tname(r));
+		if (!ty_is_integral(l->type) || !ty_is_integral(r->type)) {
+			if (!ty_is_ptrlike(l->type))
+				ERR(n, "D_OP_VFPTR", "operator %s requires left-hand scalar operand of known size", ops);
+			if (!ty_is_integral(r->type))
+				ERR(n, "D_OP_INCOMPAT", "operands have incompatible types: \"%s\" %s \"%s\"",
+				    tname(l), ops, tname(r));
+		}
+		break;
+	case OP_MUL_EQ: case OP_DIV_EQ:
+		if (!ty_is_arith(l->type) || !ty_is_arith(r->type))
+			ERR(n, "D_OP_ARITH", "operator %s requires operands of arithmetic type", ops);
+		break;
+	default:
+		if (!ty_is_integral(l->type) || !ty_is_integral(r->type))
+			ERR(n, "D_OP_INT", "operator %s requires operands of integral type", ops);
+	}
+	n->type = l->type;
+}
+
+static void sema_member(struct cc *cc, struct node *n)
+{
+	sema_expr(cc, n->l);
+	struct type *t = n->l->type;
+	if (n->op == OP_ARROW) {
+		if (TY_K(t) != T_PTR)
+			ERR(n, "D_OP_PTR", "operator -> must be applied to a pointer");
+		t = t->canon->base;
+		if (!ty_is_sou(t))
+			ERR(n, "D_OP_SOU", "operator -> cannot be applied to pointer to type \"%s\"; must be applied to a struct or union pointer",
+			    t->name);
+	} else if (!ty_is_sou(t)) {
+		ERR(n, "D_OP_SOU", "operator . cannot be applied to type \"%s\"; must be applied to a struct or union",
+		    t->name);
+	}
+	if (!t->canon->complete)
+		ERR(n, "D_OP_INCOMPLETE", "operator %s cannot be applied to a forward declaration: no %s definition is available",
+		    op_name(n->op), t->name);
+	struct member *m = ty_member(t, n->name);
+	if (!m)
+		ERR(n, "D_TYPE_MEMBER", "%s is not a member of %s", n->name, t->name);
+	n->type = m->type;
+	n->lvalue = n->op == OP_ARROW || n->l->lvalue;
+	n->writable = n->l->writable;
+}
+
+static int64_t fold2(struct cc *cc, struct node *n, int64_t a, int64_t b, int uns)
+{
+	switch (n->op) {
+	case OP_PLUS: return a + b;
+	case OP_MINUS: return a - b;
+	case OP_STAR: return (int64_t)((uint64_t)a * (uint64_t)b);
+	case OP_SLASH:
+		if (b == 0)
+			ERR(n, "D_DIV_ZERO", "expression contains division by zero");
+		return uns ? (int64_t)((uint64_t)a / (uint64_t)b) : (b == -1 ? -a : a / b);
+	case OP_MOD:
+		if (b == 0)
+			ERR(n, "D_DIV_ZERO", "expression contains division by zero");
+		return uns ? (int64_t)((uint64_t)a % (uint64_t)b) : (b == -1 ? 0 : a % b);
+	case OP_AMP: return a & b;
+	case OP_BOR: return a | b;
+	case OP_XOR: return a ^ b;
+	case OP_SHL: return (int64_t)((uint64_t)a << (b & 63));
+	case OP_SHR: return uns ? (int64_t)((uint64_t)a >> (b & 63)) : a >> (b & 63);
+	case OP_LAND: return a && b;
+	case OP_LOR: return a || b;
+	case OP_LXOR: return !a != !b;
+	case OP_EQ: return a == b;
+	case OP_NE: return a != b;
+	case OP_LT: return uns ? (uint64_t)a < (uint64_t)b : a < b;
+	case OP_LE: return uns ? (uint64_t)a <= (uint64_t)b : a <= b;
+	case OP_GT: return uns ? (uint64_t)a > (uint64_t)b : a > b;
+	case OP_GE: return uns ? (uint64_t)a >= (uint64_t)b : a >= b;
+	}
+	return 0;
+}
+
+static int is_ptr_compat(struct node *l, struct node *r)
+{
+	if (ty_is_ptrlike(l->type) && ty_is_ptrlike(r->type))
+		return ty_compat(l->type, r->type);
+	if (ty_is_ptrlike(l->type) && r->is_const && r->cval == 0 && ty_is_integral(r->type))
+		return 1;
+	if (ty_is_ptrlike(r->type) && l->is_const && l->cval == 0 && ty_is_integral(l->type))
+		return 1;
+	return 0;
+}
+
+static void sema_op2(struct cc *cc, struct node *n)
+{
+	struct node *l = n->l, *r = n->r;
+	const char *ops = op_name(n->op);
+	int op = n->op;
+
+	if (op == OP_INDEX) {
+		sema_index(cc, n, 0, NULL);
+		return;
+	}
+	sema_expr(cc, l);
+	/* enum tags on the right of a comparison with an enum */
+	if ((op == OP_EQ || op == OP_NE || op == OP_LT || op == OP_LE || op == OP_GT ||
+	     op == OP_GE) && TY_K(l->type) == T_ENUM && r->k == N_IDENT) {
+		for (struct enumc *e = l->type->canon->enums; e; e = e->next)
+			if (strcmp(e->name, r->name) == 0) {
+				r->k = N_INT;
+				r->type = l->type;
+				set_const(r, e->val);
+			}
+	}
+	if (r->k != N_INT || !r->type)
+		sema_expr(cc, r);
+	if (op == OP_COMMA) {
+		if (l->is_action || r->is_action)
+			ERR(n, "D_OP_ACT", "operator %s operands cannot be actions", ops);
+		n->type = r->type;
+		return;
+	}
+	if (l->is_action || r->is_action)
+		ERR(n, "D_OP_ACT", "action cannot be used in a conditional context");
+	int uns = 0;
+	switch (op) {
+	case OP_AMP: case OP_XOR: case OP_BOR: case OP_MOD:
+		if (!ty_is_integral(l->type) || !ty_is_integral(r->type))
+			ERR(n, "D_OP_INT", "operator %s requires operands of integral type", ops);
+		n->type = promote2(cc, l->type, r->type);
+		break;
+	case OP_SHL: case OP_SHR:
+		if (!ty_is_integral(l->type) || !ty_is_integral(r->type))
+			ERR(n, "D_OP_INT", "operator %s requires operands of integral type", ops);
+		n->type = promote1(cc, l->type);
+		break;
+	case OP_STAR: case OP_SLASH:
+		if (!ty_is_arith(l->type) || !ty_is_arith(r->type))
+			ERR(n, "D_OP_ARITH", "operator %s requires operands of arithmetic type", ops);
+		n->type = promote2(cc, l->type, r->type);
+		break;
+	case OP_LAND: case OP_LOR: case OP_LXOR:
+		if (!ty_is_scalar(l->type) && !ty_is_string(l->type))
+			ERR(n, "D_OP_SCALAR", "operator %s requires operands of scalar type", ops);
+		if (!ty_is_scalar(r->type) && !ty_is_string(r->type))
+			ERR(n, "D_OP_SCALAR", "operator %s requires operands of scalar type", ops);
+		n->type = cc->t_int;
+		break;
+	case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
+		if (ty_same(l->type, r->type) && !ty_is_sou(l->type))
+			;
+		else if (ty_is_arith(l->type) && ty_is_arith(r->type))
+			;
+		else if ((ty_is_string(l->type) || ty_is_charptr(l->type)) &&
+			 (ty_is_string(r->type) || ty_is_charptr(r->type)) &&
+			 (ty_is_string(l->type) || ty_is_string(r->type)))
+			;
+		else if (!is_ptr_compat(l, r))
+			ERR(n, "D_OP_INCOMPAT", "operands have incompatible types: \"%s\" %s \"%s\"",
+			    tname(l), ops, tname(r));
+		if (ty_is_sou(l->type))
+			ERR(n, "D_OP_INCOMPAT", "operands have incompatible types: \"%s\" %s \"%s\"",
+			    tname(l), ops, tname(r));
+		n->type = cc->t_int;
+		if (ty_is_integral(l->type) && ty_is_integral(r->type)) {
+			struct type *pt = promote2(cc, l->type, r->type);
+			uns = !pt->canon->is_signed;
+		} else {
+			uns = 1;
+		}
+		break;
+	case OP_PLUS: case OP_MINUS: {
+		int lp = ty_is_string(l->type) || ty_is_ptrlike(l->type);
+		int rp = ty_is_string(r->type) || ty_is_ptrlike(r->type);
+		int li = ty_is_integral(l->type), ri = ty_is_integral(r->type);
+		if (ty_is_arith(l->type) && ty_is_arith(r->type))
+			n->type = promote2(cc, l->type, r->type);
+		else if (lp && ri)
+			n->type = TY_K(l->type) == T_ARRAY ? ty_ptr(cc, l->type->canon->base) : l->type;
+		else if (li && rp && op == OP_PLUS)
+			n->type = TY_K(r->type) == T_ARRAY ? ty_ptr(cc, r->type->canon->base) : r->type;
+		else if (lp && rp && op == OP_MINUS && ty_compat(l->type, r->type))
+			n->type = ty_lookup(cc, "ptrdiff_t");
+		else
+			ERR(n, "D_OP_INCOMPAT", "operands have incompatible types: \"%s\" %s \"%s\"",
+			    tname(l), ops, tname(r));
+		break;
+	}
+	default:
+		ERR(n, "D_UNKNOWN", "invalid binary op %s", ops);
+	}
+	if (l->is_const && r->is_const && n->type && ty_is_integral(n->type)) {
+		if (op != OP_EQ && op != OP_NE && op < OP_LT)
+			uns = !n->type->canon->is_signed;
+		set_const(n, fold2(cc, n, l->cval, r->cval, uns));
+	} else if (r->is_const && r->cval == 0 && (op == OP_SLASH || op == OP_MOD) &&
+		   ty_is_integral(r->type)) {
+		ERR(n, "D_DIV_ZERO", "expression contains division by zero");
+	}
+}
+
+static int64_t type_sizeof(struct cc *cc, struct node *n, struct type *t)
+{
+	if (ty_is_string(t))
+		return cc->strsize;
+	if (TY_K(t) == T_FUNC || ty_is_void(t) ||
+	    ((ty_is_sou(t) || TY_K(t) == T_ENUM) && !t->canon->complete))
+		ERR(n, "D_SIZEOF_TYPE", "cannot apply sizeof to an operand of unknown size");
+	return t->canon->size;
+}
+
+static void sema_op1(struct cc *cc, struct node *n)
+{
+	struct node *c = n->l;
+	const char *ops = op_name(n->op);
+
+	switch (n->op) {
+	case OP_SIZEOF:
+		if (n->ctype) {
+			n->type = cc->t_size;
+			set_const(n, type_sizeof(cc, n, n->ctype));
+			return;
+		}
+		sema_expr(cc, c);
+		if (c->k == N_MEMBER && c->op) {
+			struct member *m = NULL;
+			struct type *t = c->l->type;
+			if (c->op == OP_ARROW && TY_K(t) == T_PTR)
+				t = t->canon->base;
+			m = ty_member(t, c->name);
+			if (m && m->bits)
+				ERR(n, "D_SIZEOF_BITFIELD", "cannot apply sizeof to a bit-field");
+		}
+		n->type = cc->t_size;
+		if (c->is_action || c->is_agg)
+			ERR(n, "D_SIZEOF_TYPE", "cannot apply sizeof to an operand of unknown size");
+		set_const(n, type_sizeof(cc, n, c->type));
+		return;
+	case OP_STRINGOF:
+		sema_expr(cc, c);
+		if (!ty_is_scalar(c->type) && !ty_is_string(c->type))
+			ERR(n, "D_STRINGOF_TYPE", "cannot apply stringof to a value of type %s",
+			    tname(c));
+		n->type = cc->t_string;
+		if (c->is_string_lit) {
+			n->is_string_lit = 1;
+			n->strval = c->strval;
+		}
+		return;
+	case OP_CAST:
+		sema_expr(cc, c);
+		{
+			struct type *to = n->ctype, *from = c->type;
+			int ok = ty_same(to, from) ||
+				 (ty_is_scalar(to) && (ty_is_scalar(from) || TY_K(from) == T_FUNC)) ||
+				 ty_is_void(to) ||
+				 (TY_K(to) == T_PTR && ty_is_ptrlike(from)) ||
+				 (ty_is_string(to) && (ty_is_scalar(from) || ty_is_string(from)));
+			if (!ok || c->is_action)
+				ERR(n, "D_CAST_INVAL", "invalid cast expression: \"%s\" to \"%s\"",
+				    tname(c), to->name);
+			n->type = to;
+			if (c->is_const && ty_is_integral(to))
+				set_const(n, c->cval);
+		}
+		return;
+	}
+	if (n->op == OP_PREINC || n->op == OP_PREDEC || n->op == OP_POSTINC ||
+	    n->op == OP_POSTDEC) {
+		if (c->k == N_IDENT) {
+			struct ident *id = id_lookup(&cc->globals, c->name);
+			if (!id) {
+				c->k = N_VAR;
+				c->scope = 0;
+				id = sema_var(cc, c, 1);
+				id->is_assoc = 0;
+				id->type = cc->t_int64;
+			}
+		} else if (c->k == N_VAR && c->op != OP_INDEX) {
+			struct ident *id = sema_var(cc, c, 1);
+			if (!id->type) {
+				id->is_assoc = 0;
+				id->type = cc->t_int64;
+			}
+		} else if (c->k == N_OP2 && c->op == OP_INDEX) {
+			sema_index(cc, c, 1, NULL);
+			if (c->id && !c->id->type)
+				c->id->type = cc->t_int64;
+		}
+		if (c->k == N_IDENT && id_lookup(&cc->globals, c->name)->k == ID_VAR)
+			c->k = N_VAR, c->scope = 0;
+	}
+	if (!c->type || c->k != N_VAR || c->op != OP_INDEX)
+		sema_expr(cc, c);
+	if (c->is_action)
+		ERR(n, "D_OP_ACT", "action cannot be used in a conditional context");
+	switch (n->op) {
+	case OP_DEREF:
+		if (!ty_is_ptrlike(c->type))
+			ERR(n, "D_DEREF_NONPTR", "cannot dereference non-pointer type");
+		n->type = c->type->canon->base;
+		if (ty_is_void(n->type))
+			ERR(n, "D_DEREF_VOID", "cannot dereference pointer to void");
+		if (TY_K(n->type) == T_FUNC)
+			ERR(n, "D_DEREF_FUNC", "cannot dereference pointer to function");
+		n->lvalue = 1;
+		n->writable = c->writable;
+		break;
+	case OP_POS: case OP_NEG:
+		if (!ty_is_arith(c->type))
+			ERR(n, "D_OP_ARITH", "operator %s requires an operand of arithmetic type", ops);
+		n->type = promote1(cc, c->type);
+		if (c->is_const)
+			set_const(n, n->op == OP_NEG ? -c->cval : c->cval);
+		break;
+	case OP_BNOT:
+		if (!ty_is_integral(c->type))
+			ERR(n, "D_OP_INT", "operator %s requires an operand of integral type", ops);
+		n->type = promote1(cc, c->type);
+		if (c->is_const)
+			set_const(n, ~c->cval);
+		break;
+	case OP_LNOT:
+		if (!ty_is_scalar(c->type) && !ty_is_string(c->type))
+			ERR(n, "D_OP_SCALAR", "operator %s requires an operand of scalar type", ops);
+		n->type = cc->t_int;
+		if (c->is_const)
+			set_const(n, !c->cval);
+		break;
+	case OP_ADDROF:
+		if (c->k == N_VAR || c->k == N_AGG || c->is_agg)
+			ERR(n, "D_ADDROF_VAR", "cannot take address of dynamic variable");
+		if (!c->lvalue)
+			ERR(n, "D_ADDROF_LVAL", "unacceptable operand for unary & operator");
+		if (c->k == N_MEMBER) {
+			struct type *t = c->l->type;
+			if (c->op == OP_ARROW)
+				t = t->canon->base;
+			struct member *m = ty_member(t, c->name);
+			if (m && m->bits)
+				ERR(n, "D_ADDROF_BITFIELD", "cannot take address of bit-field");
+		}
+		n->type = ty_ptr(cc, c->type);
+		break;
+	default:	/* ++ -- */
+		if (!ty_is_scalar(c->type))
+			ERR(n, "D_OP_SCALAR", "operator %s requires operand of scalar type", ops);
+		if (TY_K(c->type) == T_PTR && ty_is_void(c->type->canon->base))
+			ERR(n, "D_OP_VFPTR", "operator %s requires an operand of known size", ops);
+		if (!c->lvalue)
+			ERR(n, "D_OP_LVAL", "operator %s requires modifiable lvalue as an operand", ops);
+		if (!c->writable)
+			ERR(n, "D_OP_WRITE", "operator %s can only be applied to a writable variable", ops);
+		n->type = c->type;
+	}
+}
+
+static void sema_op3(struct cc *cc, struct node *n)
+{
+	sema_expr(cc, n->x);
+	sema_expr(cc, n->l);
+	sema_expr(cc, n->r);
+	if (!ty_is_scalar(n->x->type) && !ty_is_string(n->x->type))
+		ERR(n, "D_OP_SCALAR", "operator ?: expression must be of scalar type");
+	struct node *l = n->l, *r = n->r;
+	if (ty_same(l->type, r->type))
+		n->type = l->type;
+	else if (ty_is_integral(l->type) && ty_is_integral(r->type))
+		n->type = promote2(cc, l->type, r->type);
+	else if ((ty_is_string(l->type) || ty_is_charptr(l->type)) &&
+		 (ty_is_string(r->type) || ty_is_charptr(r->type)))
+		n->type = cc->t_string;
+	else if (is_ptr_compat(l, r))
+		n->type = ty_is_ptrlike(l->type) ? l->type : r->type;
+	else
+		ERR(n, "D_OP_INCOMPAT", "operator ?: operands must have compatible types");
+	if (l->is_action || r->is_action)
+		ERR(n, "D_OP_ACT", "action cannot be used in a conditional context");
+	if (n->x->is_const && l->is_const && r->is_const && ty_is_integral(n->type))
+		set_const(n, n->x->cval ? l->cval : r->cval);
+}
+
+static struct xlator *find_xlator(struct cc *cc, struct type *out, struct type *in)
+{
+	for (struct xlator *x = cc->xlators; x; x = x->next)
+		if (ty_same(x->out, out) &&
+		    (ty_compat(x->in, in) || ty_same(x->in, in)))
+			return x;
+	/* translating from a pointer to T using a translator for T */
+	return NULL;
+}
+
+void sema_expr(struct cc *cc, struct node *n)
+{
+	switch (n->k) {
+	case N_INT:
+		int_literal(cc, n);
+		break;
+	case N_STRING:
+		n->type = cc->t_string;
+		n->is_string_lit = 1;
+		n->strval = n->name;
+		break;
+	case N_IDENT:
+		sema_ident(cc, n);
+		break;
+	case N_VAR:
+		if (n->op == OP_INDEX)
+			break;		/* already cooked assoc reference */
+		sema_selfthis(cc, n);
+		break;
+	case N_AGG:
+		n->is_agg = 1;
+		n->type = cc->t_void;
+		break;
+	case N_FUNC:
+		sema_func(cc, n);
+		break;
+	case N_OP1:
+		sema_op1(cc, n);
+		break;
+	case N_OP2:
+		sema_op2(cc, n);
+		break;
+	case N_OP3:
+		sema_op3(cc, n);
+		break;
+	case N_MEMBER:
+		sema_member(cc, n);
+		break;
+	case N_ASSIGN:
+		sema_assign(cc, n);
+		break;
+	case N_OFFSETOF: {
+		struct type *t = n->ctype;
+		if (!ty_is_sou(t))
+			ERR(n, "D_OFFSETOF_TYPE", "offsetof operand must be a struct or union type");
+		struct member *m = ty_member(t, n->name);
+		if (!m)
+			ERR(n, "D_UNKNOWN", "failed to determine offset of %s: Member name not found",
+			    n->name);
+		if (m->bits)
+			ERR(n, "D_OFFSETOF_BITFIELD", "cannot take offset of a bit-field: %s",
+			    n->name);
+		n->type = cc->t_size;
+		set_const(n, m->off);
+		break;
+	}
+	case N_XLATE: {
+		sema_expr(cc, n->l);
+		struct type *out = n->ctype, *base = out;
+		if (TY_K(out) == T_PTR)
+			base = out->canon->base;
+		struct xlator *x = find_xlator(cc, base, n->l->type);
+		if (!x)
+			ERR(n, "D_XLATE_NONE", "cannot translate from \"%s\" to \"%s\"",
+			    tname(n->l), out->name);
+		n->xl = x;
+		n->type = out;
+		break;
+	}
+	case N_TYPE:
+		n->type = n->ctype;
+		break;
+	default:
+		ERR(n, "D_UNKNOWN", "internal error: bad node %d", n->k);
+	}
+}
+
+int64_t sema_const_int(struct cc *cc, struct node *n, const char *tag,
+		       const char *what)
+{
+	sema_expr(cc, n);
+	if (!n->is_const || !ty_is_integral(n->type))
+		ERR(n, tag, "%s", what);
+	return n->cval;
+}

@@ -1,0 +1,76 @@
+/*
+ * Consumer internals shared by the consumer/ sources.  Single-threaded: everything
+ * here is touched only by the thread running the session loop.
+ */
+#ifndef MT_CONSUMER_IMPL_H
+#define MT_CONSUMER_IMPL_H
+
+#include <stdio.h>
+#include "machtrace/consumer.h"
+
+/*
+ * One aggregation entry of the consumer's snapshot: the per-CPU entries of
+ * the runtime merged.  key points at the key bytes after the aggid word
+ * (keysize - 8 bytes).  base, when set, holds the values at the time the
+ * entry was removed by trunc(@, n): the entry stays hidden while the
+ * runtime's values equal base, and shows the difference once they move.
+ */
+struct agg_ent {
+	struct agg_ent *next;		/* hash chain */
+	uint32_t aggid, hash;
+	uint8_t *key;
+	int64_t *vals;
+	int64_t *base;
+	int hidden;
+	int seen;			/* found in the latest snapshot */
+};
+
+struct mt_consumer {
+	const struct mt_prog *prog;
+	const struct mt_image *img;
+	struct mt_opts *opts;
+	struct mt_target *target;
+	FILE *out, *err;
+	struct mt_cb *cb;
+	char errmsg[512];
+
+	int heading;			/* column header printed */
+	int exited, status;
+
+	/* drops already reported, per CPU */
+	uint64_t *seen_drops;
+	struct mt_cpustat *seen_stat;
+	uint64_t seen_dyn;		/* cb->dynvar_drops reported */
+
+	/* aggregation snapshot */
+	struct agg_ent **ahash;
+	uint32_t nahash;
+	struct agg_ent **ents;
+	size_t nents, capents;
+	uint64_t *normal;		/* [naggs + 1] normalize() factors */
+	uint8_t *printed;		/* [naggs + 1] printed by printa() */
+	uint32_t **keyoff;		/* [naggs][nkeys + 1] key element offsets */
+};
+
+/* agg.c */
+int agg_setup(struct mt_consumer *c);
+void agg_free(struct mt_consumer *c);
+int agg_snapshot(struct mt_consumer *c);
+/* printa(): fmt NULL for the default layout. */
+int agg_printa(struct mt_consumer *c, FILE *fp, const char *fmt,
+	       const uint32_t *aggids, int naggids);
+/* The exit printout of aggregations not yet printed. */
+int agg_print_all(struct mt_consumer *c, FILE *fp);
+void agg_clear(struct mt_consumer *c, uint32_t aggid);
+void agg_trunc(struct mt_consumer *c, uint32_t aggid, int64_t keep, int all);
+/* Insert or accumulate one runtime entry (also used by unit tests). */
+int agg_add(struct mt_consumer *c, uint32_t aggid, const uint8_t *key,
+	    const int64_t *vals);
+void agg_begin_snapshot(struct mt_consumer *c);
+void agg_end_snapshot(struct mt_consumer *c);
+
+/* record.c */
+void print_key_datum(struct mt_consumer *c, FILE *fp,
+		     const struct mt_rec_info *ri, const uint8_t *data);
+
+#endif

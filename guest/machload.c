@@ -1,0 +1,289 @@
+/*
+ * machload: a load generator run as GNU Mach's bootstrap task.
+ *
+ *   machload ${host-port} ${device-port} [WORD...] $(task-create) $(task-resume)
+ *
+ * argv = {"machload", host_priv name, device master name, WORD...}.  Words:
+ *   rt=N        N IPC round trips to a port of our own (send, then receive)
+ *   pingpong=N  N round trips with a second thread: both sides block in
+ *               receive, so every round trip switches threads twice
+ *   pages=N     vm_allocate N pages, touch each (one fault per page), free
+ *   threads=N   create, start, await and terminate N threads
+ *   tasks=N     create and terminate N tasks
+ *   panic       enter the kernel debugger (host_reboot RB_DEBUGGER)
+ *   hang        spin forever (for time-limit tests)
+ * Without words: rt=1000 pingpong=100 pages=256 threads=4 tasks=4.
+ *
+ * Output, one line per phase, then the machine reboots:
+ *   machload: start
+ *   machload: rt n=1000 ok=1000 cycles=... per=...
+ *   machload: done
+ */
+#include "mach.h"
+
+#define RB_DEBUGGER     0x1000
+#define STACK_SIZE      (64 * 1024)
+#define MSG_ID          4242
+
+struct int_msg {
+	struct msg_header h;
+	struct msg_type t;
+	u32 value, pad;
+};
+
+union rcv_msg {
+	struct int_msg m;
+	u8 b[256];
+};
+
+struct worker {
+	int kind;               /* WORK_* */
+	mach_port_t done;       /* receive right of the creator; we make a send right */
+	mach_port_t ping, pong; /* pingpong: receive on ping, answer on pong */
+	u32 count;
+};
+enum { WORK_EXIT, WORK_PONG };
+
+static mach_port_t task, reply;
+static kern_return_t first_error;       /* of the current phase */
+
+static kern_return_t check(kern_return_t kr)
+{
+	if (kr && !first_error)
+		first_error = kr;
+	return kr;
+}
+
+static kern_return_t send_int(mach_port_t to, u32 value)
+{
+	struct int_msg m;
+
+	memset(&m, 0, sizeof m);
+	m.h.bits = MACH_MSGH_BITS(MACH_MSG_TYPE_MAKE_SEND, 0);
+	m.h.size = sizeof m;
+	m.h.remote = to;
+	m.h.id = MSG_ID;
+	m.t.word = MSGT(MACH_MSG_TYPE_INTEGER_32, 32);
+	m.t.number = 1;
+	m.value = value;
+	return mach_msg_trap(&m, MACH_SEND_MSG, sizeof m, 0, 0, 0, 0);
+}
+
+/* Blocks until a message arrives on port; its value, or -1 on error. */
+static long receive_int(mach_port_t port, u32 timeout_ms)
+{
+	union rcv_msg in;
+	int opt = MACH_RCV_MSG | (timeout_ms ? MACH_RCV_TIMEOUT : 0);
+
+	if (mach_msg_trap(&in, opt, 0, sizeof in, port, timeout_ms, 0))
+		return -1;
+	return in.m.h.id == MSG_ID ? (long)in.m.value : -1;
+}
+
+static mach_port_t new_port(void)
+{
+	mach_port_t p = 0;
+
+	trap_mach_port_allocate(task, MACH_PORT_RIGHT_RECEIVE, &p);
+	return p;
+}
+
+static void report(const char *what, u64 n, u64 ok, u64 cycles)
+{
+	con_puts("machload: ");
+	con_puts(what);
+	con_puts(" n=");
+	con_dec((long)n);
+	con_puts(" ok=");
+	con_dec((long)ok);
+	con_puts(" cycles=");
+	con_dec((long)cycles);
+	con_puts(" per=");
+	con_dec(n ? (long)(cycles / n) : 0);
+	if (first_error) {
+		con_puts(" error=");
+		con_hex((u64)(u32)first_error);
+	}
+	con_puts(ok == n ? " OK\n" : " FAIL\n");
+	first_error = 0;
+}
+
+/* Entry of threads we create (x86_64/start.S thread_start). */
+void thread_main(struct worker *w)
+{
+	mach_port_t idle = mach_reply_port();
+	u32 n = 0;
+
+	if (w->kind == WORK_PONG)
+		for (; n < w->count; n++) {
+			long v = receive_int(w->ping, 0);
+			if (v < 0 || send_int(w->pong, (u32)v + 1))
+				break;
+		}
+	send_int(w->done, n);
+	for (;;)        /* the creator terminates us */
+		receive_int(idle, 0);
+}
+
+struct thread {
+	mach_port_t port;
+	u64 stack;
+};
+
+static kern_return_t thread_spawn(struct worker *w, struct thread *t)
+{
+	struct thread_state st;
+	kern_return_t kr;
+	u64 *top;
+
+	t->stack = 0;
+	kr = check(trap_vm_allocate(task, &t->stack, STACK_SIZE, 1));
+	if (kr)
+		return kr;
+	kr = check(thread_create(reply, task, &t->port));
+	if (kr)
+		return kr;
+	top = (u64 *)(t->stack + STACK_SIZE - 16);
+	top[0] = (u64)w;
+	memset(&st, 0, sizeof st);
+	st.rip = (u64)thread_start;
+	st.rsp = st.ursp = (u64)top;
+	st.rfl = 0x202;
+	kr = check(thread_set_state(reply, t->port, &st));
+	if (!kr)
+		kr = check(thread_resume(reply, t->port));
+	return kr;
+}
+
+static kern_return_t thread_reap(struct thread *t)
+{
+	kern_return_t kr = check(thread_terminate(reply, t->port));
+
+	if (!kr)
+		kr = check(vm_deallocate(reply, task, t->stack, STACK_SIZE));
+	return kr;
+}
+
+static void do_rt(u32 n)
+{
+	mach_port_t p = new_port();
+	u64 ok = 0, t0 = rdtsc();
+
+	for (u32 i = 0; i < n; i++)
+		if (!send_int(p, i) && receive_int(p, 0) == (long)i)
+			ok++;
+	report("rt", n, ok, rdtsc() - t0);
+}
+
+static void do_pingpong(u32 n)
+{
+	struct worker w = { WORK_PONG, new_port(), new_port(), new_port(), n };
+	struct thread t;
+	u64 ok = 0, t0 = rdtsc();
+
+	if (thread_spawn(&w, &t) == 0) {
+		for (u32 i = 0; i < n; i++)
+			if (!send_int(w.ping, 2 * i) && receive_int(w.pong, 0) == 2 * (long)i + 1)
+				ok++;
+		if (receive_int(w.done, 0) != (long)n || thread_reap(&t))
+			ok = 0;
+	}
+	report("pingpong", n, ok, rdtsc() - t0);
+}
+
+static void do_pages(u32 n)
+{
+	u64 addr = 0, ok = 0, t0 = rdtsc(), size = (u64)n * 4096;
+
+	if (n && check(trap_vm_allocate(task, &addr, size, 1)) == 0) {
+		volatile u32 *p = (volatile u32 *)addr;
+		for (u32 i = 0; i < n; i++)
+			p[i * 1024] = 0xdead0000 + i;
+		for (u32 i = 0; i < n; i++)
+			ok += p[i * 1024] == 0xdead0000 + i;
+		if (check(vm_deallocate(reply, task, addr, size)))
+			ok = 0;
+	}
+	report("pages", n, ok, rdtsc() - t0);
+}
+
+static void do_threads(u32 n)
+{
+	struct worker w = { WORK_EXIT, new_port(), 0, 0, 0 };
+	u64 ok = 0, t0 = rdtsc();
+
+	for (u32 i = 0; i < n; i++) {
+		struct thread t;
+		if (thread_spawn(&w, &t) == 0 && receive_int(w.done, 0) == 0 && thread_reap(&t) == 0)
+			ok++;
+	}
+	report("threads", n, ok, rdtsc() - t0);
+}
+
+static void do_tasks(u32 n)
+{
+	u64 ok = 0, t0 = rdtsc();
+
+	for (u32 i = 0; i < n; i++) {
+		mach_port_t child;
+		if (check(task_create(reply, task, 0, &child)) == 0 && check(task_terminate(reply, child)) == 0)
+			ok++;
+	}
+	report("tasks", n, ok, rdtsc() - t0);
+}
+
+static void run_word(const char *w, mach_port_t host_priv)
+{
+	const char *v;
+
+	if ((v = prefix(w, "rt=")))
+		do_rt((u32)atou(v));
+	else if ((v = prefix(w, "pingpong=")))
+		do_pingpong((u32)atou(v));
+	else if ((v = prefix(w, "pages=")))
+		do_pages((u32)atou(v));
+	else if ((v = prefix(w, "threads=")))
+		do_threads((u32)atou(v));
+	else if ((v = prefix(w, "tasks=")))
+		do_tasks((u32)atou(v));
+	else if (streq(w, "panic")) {
+		con_puts("machload: entering the kernel debugger\n");
+		host_reboot(reply, host_priv, RB_DEBUGGER);
+	} else if (streq(w, "hang")) {
+		con_puts("machload: hanging\n");
+		for (;;)
+			;
+	} else {
+		con_puts("machload: unknown word ");
+		con_puts(w);
+		con_puts("\n");
+	}
+}
+
+void task_main(long *sp)
+{
+	static const char *const defaults[] = {
+		"rt=1000", "pingpong=100", "pages=256", "threads=4", "tasks=4",
+	};
+	long argc = sp[0];
+	char **argv = (char **)(sp + 1);
+	mach_port_t host_priv = argc > 1 ? (mach_port_t)atou(argv[1]) : 0;
+	mach_port_t master = argc > 2 ? (mach_port_t)atou(argv[2]) : 0;
+
+	task = mach_task_self();
+	reply = mach_reply_port();
+	con_open(reply, master);
+	con_puts("machload: start\n");
+	if (argc > 3)
+		for (long i = 3; i < argc; i++)
+			run_word(argv[i], host_priv);
+	else
+		for (unsigned i = 0; i < sizeof defaults / sizeof defaults[0]; i++)
+			run_word(defaults[i], host_priv);
+	con_puts("machload: done\n");
+	receive_int(new_port(), 20);    /* let the serial line drain */
+	host_reboot(reply, host_priv, 0);
+	trap_task_terminate(task);
+	for (;;)
+		;
+}

@@ -1,0 +1,93 @@
+/*
+ * The consumer: reads what the runtime produced (principal buffers, error
+ * records, aggregation buffers, drop counters; see abi.h) and prints it the
+ * way dtrace(1) does.  Host code only; a library: it returns errors and
+ * never exits.
+ *
+ * Typical session (the CLI):
+ *
+ *   c = mt_consumer_new(prog, img, &opts, target, stdout, stderr);
+ *   target->ops->attach(...); mt_consumer_attach(c, target->ops->cb(t));
+ *   begin; loop { poll; mt_consume(c); mt_consume_drops(c); }
+ *   end; mt_consume(c); mt_consume_final(c); status = mt_consumer_status(c);
+ */
+#ifndef MACHTRACE_CONSUMER_H
+#define MACHTRACE_CONSUMER_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "machtrace/abi.h"
+#include "machtrace/program.h"
+#include "machtrace/options.h"
+
+struct mt_consumer;
+
+/*
+ * prog and img must outlive the consumer; opts is shared with the caller
+ * (setopt() changes it: quiet, aggsort*, ...).  target may be NULL (unit
+ * tests): clear()/trunc() then only affect the consumer's snapshot.
+ */
+struct mt_consumer *mt_consumer_new(const struct mt_prog *prog,
+				    const struct mt_image *img,
+				    struct mt_opts *opts,
+				    struct mt_target *target,
+				    FILE *out, FILE *err);
+void mt_consumer_free(struct mt_consumer *c);
+
+/* The runtime's control block, as the host sees it. */
+void mt_consumer_attach(struct mt_consumer *c, struct mt_cb *cb);
+
+/*
+ * Snapshot the aggregations, then drain every CPU's principal buffer and
+ * print its records.  Returns 0, or -1 with a message in mt_consumer_error().
+ */
+int mt_consume(struct mt_consumer *c);
+
+/* Report drops and errors counted since the last call, on err. */
+void mt_consume_drops(struct mt_consumer *c);
+
+/* At the end: the final newline and every aggregation not yet printed. */
+int mt_consume_final(struct mt_consumer *c);
+
+/* 1 once an exit() record was consumed; its status. */
+int mt_consumer_exited(const struct mt_consumer *c);
+int mt_consumer_status(const struct mt_consumer *c);
+
+const char *mt_consumer_error(const struct mt_consumer *c);
+
+/* ------------------------------------------------------------------------
+ * Lower-level pieces, exposed for the unit tests.
+ * ------------------------------------------------------------------------ */
+
+/* One printf()/printa() argument. */
+struct mt_pfarg {
+	uint16_t kind;			/* MT_TI_* */
+	uint32_t size;			/* bytes of data */
+	const void *data;		/* the recorded bytes */
+	/* printa '@' value: an aggregation entry to print (NULL otherwise) */
+	const struct mt_agg *agg;
+	const int64_t *aggvals;
+	uint64_t normal;
+};
+
+/*
+ * dtrace's printf: format fmt with args into fp.  Returns the number of
+ * arguments consumed, or -1 (message in errbuf).
+ */
+int mt_printf(FILE *fp, const char *fmt, const struct mt_pfarg *args,
+	      int nargs, char *errbuf, size_t errlen);
+
+/* dtrace's distribution tables (leading blank line included). */
+void mt_print_quantize(FILE *fp, const int64_t *buckets, uint64_t normal);
+void mt_print_lquantize(FILE *fp, const int64_t *buckets,
+			const struct mt_agg *agg, uint64_t normal);
+void mt_print_llquantize(FILE *fp, const int64_t *buckets,
+			 const struct mt_agg *agg, uint64_t normal);
+/* An aggregation value as printa()/the exit printout shows it. */
+void mt_print_aggval(FILE *fp, const struct mt_agg *agg, const int64_t *vals,
+		     uint64_t normal);
+/* tracemem()/rawbytes hex dump. */
+void mt_print_rawbytes(FILE *fp, const void *addr, size_t n);
+uint64_t mt_stddev(const int64_t *vals, uint64_t normal);
+
+#endif /* MACHTRACE_CONSUMER_H */

@@ -1,0 +1,92 @@
+/*
+ * The kernel image reader: a GNU Mach ELF64 kernel with symbols, read
+ * through libelf (symbols), libdw (prototypes, types, struct layouts,
+ * inline instances) and Capstone (instruction decoding of every function:
+ * patchability of its entry and its return instructions).
+ *
+ * Everything returned points into the mt_kimg and lives until
+ * mt_kimg_close().  Functions return -1 (or NULL) with err filled on error.
+ */
+#ifndef MACHTRACE_KIMG_H
+#define MACHTRACE_KIMG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MT_KFUNC_MAXARGS 10
+
+enum mt_patch {
+	MT_PATCH_JMP,           /* entry may take a 5-byte jmp (displaced bytes relocatable) */
+	MT_PATCH_INT3,          /* entry may only take an int3 (see why) */
+	MT_PATCH_REFUSED,       /* no probe at all (see why) */
+};
+
+struct mt_karg {
+	const char *name;       /* "" when DWARF has none */
+	const char *type;       /* C spelling, "struct ipc_port *" */
+};
+
+/*
+ * A function of the image.  Functions with code of their own come first,
+ * in address order; then the inline-only ones (every call was inlined):
+ * those have inline_only set, addr = their first instance's entry, size 0,
+ * no returns, and their sites from mt_kimg_inlines().
+ */
+struct mt_kfunc {
+	const char *name;
+	uint64_t addr, size;
+	int inline_only;
+	unsigned ninstances;    /* inline instances (any function) */
+	int global;             /* STB_GLOBAL */
+	int has_dwarf;          /* a DW_TAG_subprogram describes it */
+	enum mt_patch patch;
+	const char *why;        /* why not MT_PATCH_JMP, NULL when jmp */
+	unsigned displaced;     /* bytes a jmp displaces (whole instructions), 0 if none */
+	unsigned first_len;     /* length of the first instruction, 0 if undecodable */
+	unsigned nrets;         /* return instructions ... */
+	const uint32_t *rets;   /* ... at these offsets from addr */
+	const char *rettype;    /* "void" when none; NULL without DWARF */
+	int nargs;              /* -1: unknown (no DWARF); varargs count as declared */
+	int varargs;
+	struct mt_karg args[MT_KFUNC_MAXARGS];
+};
+
+struct mt_kinline {
+	const char *name;       /* the inlined function */
+	const char *caller;     /* function it was inlined into */
+	uint64_t entry;         /* DW_AT_entry_pc or lowest address */
+	uint64_t low, high;     /* first range */
+	uint64_t origin;        /* DWARF offset of the abstract subprogram DIE */
+};
+
+struct mt_kimg;
+
+/* Cheap check that path is a GNU Mach x86_64 kernel with symbols (libelf only). */
+int mt_kimg_check(const char *path, char *err, size_t errlen);
+
+struct mt_kimg *mt_kimg_open(const char *path, char *err, size_t errlen);
+void mt_kimg_close(struct mt_kimg *k);
+
+const char *mt_kimg_path(const struct mt_kimg *k);
+/* Functions: STT_FUNC symbols of .text and .boot in address order, then
+ * the inline-only functions. */
+size_t mt_kimg_nfuncs(const struct mt_kimg *k);
+const struct mt_kfunc *mt_kimg_func(const struct mt_kimg *k, size_t i);
+const struct mt_kfunc *mt_kimg_lookup(const struct mt_kimg *k, const char *name);
+/* The function containing addr, NULL if none. */
+const struct mt_kfunc *mt_kimg_func_at(const struct mt_kimg *k, uint64_t addr);
+/* Value of any symbol; -1 if absent. */
+int mt_kimg_symbol(const struct mt_kimg *k, const char *name, uint64_t *value);
+/* Image bytes at a virtual address; NULL unless [va, va+len) is file-backed. */
+const uint8_t *mt_kimg_bytes(const struct mt_kimg *k, uint64_t va, size_t len);
+
+/* Struct layouts: size of `struct name`, and a member's offset and type. */
+int mt_kimg_struct_size(struct mt_kimg *k, const char *name, uint64_t *size);
+int mt_kimg_member(struct mt_kimg *k, const char *sname, const char *member,
+		   uint64_t *offset, char *type, size_t typelen);
+
+/* Inline instances of function `name` (all callers); returns their count. */
+size_t mt_kimg_inlines(struct mt_kimg *k, const char *name,
+		       const struct mt_kinline **out);
+
+#endif

@@ -1,0 +1,103 @@
+/*
+ * machtrace's GNU Mach target: booting the kernel in QEMU with our shim and
+ * workload, and the probe catalog of a kernel image.  The kernel image
+ * reader itself is in <machtrace/kimg.h>.
+ */
+#ifndef MACHTRACE_MACH_H
+#define MACHTRACE_MACH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* ---- CLI entry points ---------------------------------------------------- */
+
+/*
+ * `machtrace boot ...` and `machtrace kernel-info ...`: argv[0] is the
+ * subcommand.  Returns the process exit code: 0 when the guest rebooted by
+ * itself, 1 for a usage error, 2 for a bad kernel or missing files,
+ * 3 for a kernel panic or debugger stop, 4 for the time limit, 130 on
+ * SIGINT/SIGTERM.  Messages go to stderr as "machtrace: ...".
+ */
+int mt_mach_main(int argc, char **argv);
+
+/*
+ * Prints the fbt probes (entry and return of every accepted function) of
+ * `kernel` (NULL: the cached stock kernel) that match any of the probe
+ * descriptions `descs` ("prov:mod:func:name", shorter forms and globs as in
+ * dtrace -n; ndescs 0 = all), numbered from first_id, in `dtrace -l` rows
+ * without the header.  verbose adds dtrace -lv's argument-type section.
+ * Returns the number of probes printed, or -1 with err filled.
+ */
+int mt_mach_list(const char *kernel, const char *const *descs, int ndescs,
+		 int verbose, unsigned first_id, FILE *out, char *err, size_t errlen);
+
+/* ---- paths --------------------------------------------------------------- */
+
+/*
+ * The build tree holding kernel/, boot/, guest/: $MACHTRACE_BUILD, else the
+ * parent of the running executable's directory (build/bin/..), else
+ * "build".  Writes into buf; returns buf.
+ */
+const char *mt_build_dir(char *buf, size_t len);
+/* $BUILD/kernel/gnumach-dbg, the kernel fetched by scripts/fetch-kernel.sh. */
+const char *mt_stock_kernel(char *buf, size_t len);
+
+/* ---- the QEMU launcher --------------------------------------------------- */
+
+#define MT_BOOT_MAX_MODULES 15
+
+struct mt_boot_opts {
+	const char *kernel;             /* NULL: the stock kernel */
+	const char *kernel_args;        /* NULL: "console=com0" */
+	/* Module strings "PATH args" passed verbatim (no quote removal, no $
+	 * expansion).  nmodules 0: our machload with `workload` arguments. */
+	const char *modules[MT_BOOT_MAX_MODULES];
+	int nmodules;
+	const char *workload;           /* machload words, NULL: its defaults */
+	const char *shim;               /* NULL: $BUILD/boot/shim.elf */
+	unsigned timeout_ms;            /* 0: no limit */
+	unsigned mem_mb;                /* 0: 512 */
+	uint64_t reserve_pa, reserve_size;      /* size 0: no reservation */
+	int reserve_fill;               /* shim fills it with words pa ^ 0xA5A5A5A5 */
+	FILE *echo;                     /* console copy (NULL: none) */
+	const char *log_path;           /* console log file (NULL: none) */
+	const char *marker;             /* line whose time is recorded, NULL: "machload: start" */
+};
+
+enum mt_boot_status {
+	MT_BOOT_REBOOTED,               /* the guest rebooted: QEMU exited by itself */
+	MT_BOOT_PANIC,                  /* "panic" line, stopped at db> */
+	MT_BOOT_DEBUGGER,               /* kernel debugger prompt without a panic */
+	MT_BOOT_TIMEOUT,
+	MT_BOOT_INTERRUPTED,            /* SIGINT, SIGTERM or SIGHUP */
+	MT_BOOT_QEMU_FAILED,            /* QEMU exited with an error */
+	MT_BOOT_SHIM_FAILED,            /* the boot shim refused to load the kernel */
+};
+
+struct mt_boot_result {
+	enum mt_boot_status status;
+	int qemu_status;                /* wait status of QEMU */
+	double seconds;                 /* QEMU start to exit */
+	double marker_seconds;          /* QEMU start to the marker line, -1: not seen */
+	char reason[256];               /* panic or debugger line, QEMU's error */
+};
+
+struct mt_boot;                         /* a running guest */
+
+/* Starts QEMU; returns NULL with err filled on bad input or failure. */
+struct mt_boot *mt_boot_start(const struct mt_boot_opts *o, char *err, size_t errlen);
+/*
+ * Reads console output for up to timeout_ms (-1: until something ends).
+ * Returns 1 while the guest runs, 0 when it ended (result filled).
+ */
+int mt_boot_poll(struct mt_boot *b, int timeout_ms, struct mt_boot_result *r);
+/* Guest RAM shared with QEMU (file offset = guest physical address). */
+void *mt_boot_ram(struct mt_boot *b, size_t *size);
+/* Stops QEMU if still running, removes its files, frees b. */
+void mt_boot_stop(struct mt_boot *b);
+/* start + poll until the end + stop. Returns 0, or -1 with err filled. */
+int mt_boot_run(const struct mt_boot_opts *o, struct mt_boot_result *r, char *err, size_t errlen);
+const char *mt_boot_status_name(enum mt_boot_status s);
+
+#endif

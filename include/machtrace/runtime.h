@@ -1,0 +1,123 @@
+/*
+ * The probe-context runtime's API (runtime/, freestanding C).
+ *
+ * The host (local target in runtime/host/, or the GNU Mach blob's glue)
+ * gives the runtime one memory area; everything the runtime keeps lives in
+ * it, starting with the control block (struct mt_cb, abi.h):
+ *
+ *   size = mt_rt_size(img);              how many bytes the area needs
+ *   mt_rt_init(area, size, img, ...)     copy + verify the image, lay out
+ *                                        buffers, zero state
+ *   mt_rt_probe(cb, probe_index, &ctx)   a probe fired (probe context)
+ *   mt_rt_service(cb)                    handle cb->req (aggclear/trunc)
+ *
+ * The runtime calls nothing but the mt_plat_* hooks below, which each
+ * platform (host harness, kernel glue) implements.  No function here
+ * allocates, blocks, prints or takes a lock.
+ *
+ * Conventions the compiler and consumer rely on (beyond abi.h):
+ *  - CALL takes every entry on the tuple stack as its arguments (the
+ *    compiler evaluates the argument expressions first, then pushes them
+ *    right before CALL, as DIF does) and leaves the stack empty.
+ *    LDGAA/STGAA/LDTAA/STTAA use the whole tuple stack as the key and do
+ *    not pop it (the compiler emits FLUSHTS before pushing a new key).
+ *  - Aggregation keys: aggid (u32) + 4 bytes zero, then per key rec in
+ *    order: INT 8 bytes (value truncated to rec.size, sign-extended if
+ *    MT_RF_SIGNED), STR rec.size bytes NUL-padded, MEM rec.size bytes.
+ *    Value recs (MT_RF_AGGVAL): the value, then an optional increment
+ *    (quantize/lquantize/llquantize) -- all other params are in mt_agg.
+ *  - LLQUANTIZE: with nvals = 2 * (hmag - lmag + 1) * (steps - steps /
+ *    factor) + 3 the dtrace-utils layout (negative bins, mt_llquantize_bin);
+ *    otherwise nvals = mt_llquantize_bucket(factor,low,high,nsteps,
+ *    INT64_MAX) + 1, illumos' layout, bucket i = vals[i].
+ *  - ERROR probe arguments, as illumos: arg1 epid, arg2 action number
+ *    (1-based, 0 = predicate), arg3 DIF byte offset (pc * 4), arg4 fault,
+ *    arg5 address.  The mt_errrec record carries abi.h's values.
+ *  - Record sizes: mt_rt_recsize() below.
+ */
+#ifndef MACHTRACE_RUNTIME_H
+#define MACHTRACE_RUNTIME_H
+
+#include <stdint.h>
+#include "machtrace/abi.h"
+
+/* What a probe site hands the runtime. */
+struct mt_pctx {
+	uint64_t arg[10];		/* arg0..arg9 */
+	uint64_t argdata;		/* memory the args point to (loadable), */
+	uint64_t argdata_size;		/* 0 if none */
+	void *plat;			/* platform data (trap frame...), opaque */
+};
+
+/* Bytes of state area the image needs (0: header unusable). */
+uint64_t mt_rt_size(const struct mt_image *img);
+
+/*
+ * Lay out the state area, copy img into it (img may already be at its
+ * place in the area) and verify it.  Returns 0, or -1 with a reason in err.
+ * The control block is at area; state becomes MT_CB_ACTIVE.
+ */
+int mt_rt_init(void *area, uint64_t size, const struct mt_image *img,
+	       char *err, uint32_t errlen);
+
+/* Check an image (structure and every DIFO); 0 or -1 with a reason. */
+int mt_rt_verify(const struct mt_image *img, char *err, uint32_t errlen);
+
+/* A probe fired: run its ECBs.  probe_index indexes the image's probes[]. */
+void mt_rt_probe(struct mt_cb *cb, uint32_t probe_index,
+		 const struct mt_pctx *ctx);
+
+/* probes[] index of the probe with target id `id`, or -1. */
+int mt_rt_probe_index(struct mt_cb *cb, uint32_t id);
+
+/* The image inside the area. */
+const struct mt_image *mt_rt_image(struct mt_cb *cb);
+
+/* Handle a pending host request (cb->req); acknowledges with MT_REQ_NONE. */
+void mt_rt_service(struct mt_cb *cb);
+
+/* Zero the values of aggid (trunc = 0) or remove its entries (trunc = 1);
+   aggid 0 = every aggregation. */
+void mt_rt_aggclear(struct mt_cb *cb, uint32_t aggid, int trunc);
+
+/* Bytes of the record at the start of a buffer position holding epid
+   (header included; epid 0 = padding: returns 0). */
+uint32_t mt_rt_recsize(const struct mt_image *img, uint32_t epid);
+
+/* illumos' llquantize bucket of value. */
+int mt_llquantize_bucket(uint16_t factor, uint16_t low, uint16_t high,
+			 uint16_t nsteps, int64_t value);
+/* dtrace-utils' llquantize bin (with negative bins; used when the agg's
+   nvals = 2 * (hmag - lmag + 1) * (steps - steps / factor) + 3). */
+uint32_t mt_llquantize_bin(uint16_t factor, uint16_t lmag, uint16_t hmag,
+			   uint16_t steps, int64_t value);
+/* illumos' quantize bucket (0..126) of value. */
+int mt_quantize_bucket(int64_t value);
+
+/* ------------------------------------------------------------------------
+ * Platform hooks: the only symbols the runtime uses that it does not
+ * define.  All are called in probe context and must not block.
+ * ------------------------------------------------------------------------ */
+uint64_t mt_plat_time(void);		/* monotonic ns */
+uint64_t mt_plat_walltime(void);	/* ns since the epoch */
+uint32_t mt_plat_cpu(void);		/* current CPU, < ncpus */
+/* Bytes loadable from addr (at most size) outside the runtime's own area
+   and the probe's argdata; 0 if addr itself is not loadable. */
+uint64_t mt_plat_loadable(const struct mt_pctx *ctx, uint64_t addr,
+			  uint64_t size);
+/* Integer built-ins the runtime does not know itself (pid, tid, ppid,
+   uid, gid, curthread, task, ipl, errno, stackdepth, caller, ...). */
+uint64_t mt_plat_var(const struct mt_pctx *ctx, uint32_t var);
+/* String built-ins (execname, zonename, execargs): write a NUL-terminated
+   string of at most len bytes into buf. */
+void mt_plat_strvar(const struct mt_pctx *ctx, uint32_t var, char *buf,
+		    uint32_t len);
+/* regs[idx] (uregs = 0) / uregs[idx] (uregs = 1); *ok = 0 if none. */
+uint64_t mt_plat_reg(const struct mt_pctx *ctx, int uregs, uint64_t idx,
+		     int *ok);
+/* Up to n kernel (user = 0) or user pcs of the current stack; returns
+   how many were written. */
+uint32_t mt_plat_stack(const struct mt_pctx *ctx, int user, uint64_t *pcs,
+		       uint32_t n);
+
+#endif /* MACHTRACE_RUNTIME_H */

@@ -1,0 +1,323 @@
+/*
+ * Aggregations kept in probe context, per CPU (see abi.h, mt_aggbuf).
+ * Entries are appended to the CPU's aggregation data and linked into a
+ * fixed hash table; they never move except when the host asks for a
+ * truncation (mt_rt_aggclear), which compacts the buffer.  A full buffer
+ * is an aggregation drop.  Bucket math is illumos'.
+ */
+#include "rt.h"
+
+int mt_quantize_bucket(int64_t v)
+{
+	int k = 0;
+	uint64_t m;
+
+	if (v == 0)
+		return MT_QUANTIZE_ZERO;
+	m = v > 0 ? (uint64_t)v : 0 - (uint64_t)v;
+	while (k < 63 && (m >> (k + 1)))
+		k++;			/* k = floor(log2(m)) */
+	if (v > 0)
+		return MT_QUANTIZE_ZERO + 1 + k;
+	return k >= 62 ? 0 : MT_QUANTIZE_ZERO - 1 - k;
+}
+
+int mt_llquantize_bucket(uint16_t factor, uint16_t low, uint16_t high,
+			 uint16_t nsteps, int64_t value)
+{
+	int64_t this = 1, last, next;
+	int base = 1, order;
+
+	for (order = 0; order < low; order++)
+		this *= factor;
+	if (value < (last = this))
+		return 0;
+	for (this *= factor; order <= high; order++) {
+		int nbuckets = this > nsteps ? nsteps : (int)this;
+
+		if ((next = this * factor) < this)
+			value = this - 1;
+		if (value < this)
+			return base + (int)((value - last) / (this / nbuckets));
+		base += nbuckets - (nbuckets / factor);
+		last = this;
+		this = next;
+	}
+	return base;
+}
+
+/*
+ * dtrace-utils' log-linear bins, negative values included: [0] negative
+ * overflow, then the negative ranges, the underflow bin (|v| < factor^lmag)
+ * in the middle, the positive ranges, [2n + 2] positive overflow, with
+ * n = (hmag - lmag + 1) * (steps - steps / factor).
+ */
+uint32_t mt_llquantize_bin(uint16_t factor, uint16_t lmag, uint16_t hmag,
+			   uint16_t steps, int64_t v)
+{
+	uint64_t sf = steps / factor, per = steps - sf;
+	uint64_t under = 1 + (uint64_t)(hmag - lmag + 1) * per;
+	uint64_t tmp = v < 0 ? 0 - (uint64_t)v : (uint64_t)v, max = 1, ind = 0;
+	uint64_t mag;
+	int64_t m;
+
+	for (uint32_t i = 0; i < lmag; i++)
+		max *= factor;
+	if (tmp < max)
+		return (uint32_t)under;
+	for (mag = lmag;; ) {
+		max *= factor;
+		if (tmp < max) {
+			ind = mag ? tmp / (max / steps) : tmp * steps / max;
+			ind -= sf;
+			break;
+		}
+		if (++mag > hmag)
+			break;
+	}
+	m = (int64_t)((mag - lmag) * per + ind + 1);
+	if (v < 0)
+		m = -m;
+	return (uint32_t)((int64_t)under + m);
+}
+
+static uint32_t entsize(const struct mt_agg *a)
+{
+	return (uint32_t)sizeof(struct mt_aggent) + a->keysize + 8 * a->nvals;
+}
+
+static void init_vals(const struct mt_agg *a, int64_t *vals)
+{
+	for (uint32_t i = 0; i < a->nvals; i++)
+		vals[i] = 0;
+	if (a->func == MT_AGG_MIN)
+		vals[0] = INT64_MAX;
+	else if (a->func == MT_AGG_MAX)
+		vals[0] = INT64_MIN;
+}
+
+static void update(const struct mt_agg *a, int64_t *vals, int64_t v,
+		   int64_t incr)
+{
+	switch (a->func) {
+	case MT_AGG_COUNT:
+		vals[0]++;
+		break;
+	case MT_AGG_SUM:
+		vals[0] += v;
+		break;
+	case MT_AGG_MIN:
+		if (v < vals[0])
+			vals[0] = v;
+		break;
+	case MT_AGG_MAX:
+		if (v > vals[0])
+			vals[0] = v;
+		break;
+	case MT_AGG_AVG:
+		vals[0]++;
+		vals[1] += v;
+		break;
+	case MT_AGG_STDDEV: {
+		unsigned __int128 sq = (unsigned __int128)((__int128)v * v);
+		unsigned __int128 acc = ((unsigned __int128)(uint64_t)vals[3] << 64) |
+			(uint64_t)vals[2];
+		acc += sq;
+		vals[0]++;
+		vals[1] += v;
+		vals[2] = (int64_t)(uint64_t)acc;
+		vals[3] = (int64_t)(uint64_t)(acc >> 64);
+		break;
+	}
+	case MT_AGG_QUANTIZE:
+		vals[mt_quantize_bucket(v)] += incr;
+		break;
+	case MT_AGG_LQUANTIZE: {
+		int64_t base = a->param[0], step = a->param[2];
+		uint32_t levels = a->nvals - 2;
+		if (v < base)
+			vals[0] += incr;
+		else if ((uint64_t)(v - base) / (uint64_t)step < levels)
+			vals[1 + (uint64_t)(v - base) / (uint64_t)step] += incr;
+		else
+			vals[levels + 1] += incr;
+		break;
+	}
+	case MT_AGG_LLQUANTIZE: {
+		uint16_t f = (uint16_t)a->param[0], st = (uint16_t)a->param[3];
+		uint16_t lo = (uint16_t)a->param[1], hi = (uint16_t)a->param[2];
+		if (a->nvals == 2 * (uint32_t)(hi - lo + 1) * (st - st / f) + 3) {
+			uint32_t b = mt_llquantize_bin(f, lo, hi, st, v);
+			vals[b < a->nvals ? b : a->nvals - 1] += incr;
+			break;
+		}
+		int b = mt_llquantize_bucket((uint16_t)a->param[0],
+			(uint16_t)a->param[1], (uint16_t)a->param[2],
+			(uint16_t)a->param[3], v);
+		if (b < 0)
+			b = 0;
+		if ((uint32_t)b >= a->nvals)
+			b = (int)a->nvals - 1;
+		vals[b] += incr;
+		break;
+	}
+	}
+}
+
+/* Build the key of act into key[keysize]; -1 on fault. */
+static int build_key(struct rt_mstate *ms, const struct mt_action *act,
+		     const struct mt_agg *a, uint8_t *key, int64_t *v,
+		     int64_t *incr)
+{
+	uint32_t n = 8, nv = 0;
+
+	rt_memset(key, 0, a->keysize);
+	*(uint32_t *)key = (uint32_t)act->arg;
+	*v = 0;
+	*incr = 1;
+	for (uint32_t i = 0; i < act->nrecs; i++) {
+		const struct mt_rec *rec = &ms->rt->recs[act->rec0 + i];
+		uint64_t val = 0;
+
+		if (rec->difo && rt_exec(ms, rec->difo, &val))
+			return -1;
+		if (rec->flags & MT_RF_AGGVAL) {
+			if (nv++ == 0)
+				*v = (int64_t)val;
+			else
+				*incr = (int64_t)val;
+			continue;
+		}
+		if (rec->kind == MT_REC_INT) {
+			if (n + 8 > a->keysize)
+				return 0;
+			if (rec->size && rec->size < 8) {
+				int sh = 64 - 8 * (int)rec->size;
+				val = (rec->flags & MT_RF_SIGNED) ?
+					(uint64_t)((int64_t)(val << sh) >> sh) :
+					(val << sh) >> sh;
+			}
+			*(uint64_t *)(key + n) = val;
+			n += 8;
+		} else {
+			if (rec->size > a->keysize - n)
+				return 0;
+			if (rec->kind == MT_REC_STR) {
+				if (rt_copy_str(ms, (char *)key + n, val, rec->size))
+					return -1;
+			} else if (rt_copy_in(ms, key + n, val, rec->size)) {
+				return -1;
+			}
+			n += (uint32_t)RT_ALIGN(rec->size, 8);
+		}
+	}
+	return 0;
+}
+
+static int64_t *lookup(struct rt_mstate *ms, const struct mt_agg *a,
+		       const uint8_t *key)
+{
+	struct mt_aggbuf *ab = &ms->rt->aggbuf[ms->cpu];
+	uint8_t *data = ms->c->aggdata;
+	uint32_t hash = rt_hash(key, a->keysize, 0);
+	uint32_t *head = &ms->c->agghash[hash & (ab->nbuckets - 1)];
+	uint32_t sz = entsize(a);
+	struct mt_aggent *e;
+
+	for (uint32_t o = *head; o; o = e->next) {
+		e = (struct mt_aggent *)(data + o - 1);
+		if (e->hash == hash && rt_memcmp(e + 1, key, a->keysize) == 0) {
+			e->gen++;
+			return (int64_t *)((uint8_t *)(e + 1) + a->keysize);
+		}
+	}
+	if (ab->used + sz > ab->size || ab->used + sz > 0xffffffffu) {
+		ms->stat->aggdrops++;
+		return 0;
+	}
+	e = (struct mt_aggent *)(data + ab->used);
+	e->hash = hash;
+	e->aggid = *(const uint32_t *)key;
+	e->gen = 1;
+	rt_memcpy(e + 1, key, a->keysize);
+	init_vals(a, (int64_t *)((uint8_t *)(e + 1) + a->keysize));
+	e->next = *head;
+	*head = (uint32_t)ab->used + 1;
+	__atomic_store_n(&ab->used, ab->used + sz, __ATOMIC_RELEASE);
+	return (int64_t *)((uint8_t *)(e + 1) + a->keysize);
+}
+
+void rt_aggregate(struct rt_mstate *ms, const struct mt_action *act)
+{
+	const struct mt_agg *a = &ms->rt->aggs[act->arg - 1];
+	uint64_t mark = ms->scratch_used;
+	uint8_t *key = (uint8_t *)(uintptr_t)rt_alloc(ms, a->keysize);
+	int64_t v, incr, *vals;
+
+	if (!key)
+		return;
+	if (build_key(ms, act, a, key, &v, &incr) == 0) {
+		vals = lookup(ms, a, key);
+		if (vals)
+			update(a, vals, v, incr);
+	}
+	ms->scratch_used = mark;
+}
+
+/* Reset values (trunc = 0) or drop entries (trunc = 1) of aggid, 0 = all. */
+static void clear_cpu(struct rt *rt, uint32_t cpu, uint32_t aggid, int trunc)
+{
+	struct mt_aggbuf *ab = &rt->aggbuf[cpu];
+	uint8_t *data = rt->cpu[cpu].aggdata;
+	uint64_t in = 0, out = 0;
+
+	while (in < ab->used) {
+		struct mt_aggent *e = (struct mt_aggent *)(data + in);
+		const struct mt_agg *a = &rt->aggs[e->aggid - 1];
+		uint32_t sz = entsize(a);
+		int match = aggid == 0 || e->aggid == aggid;
+
+		if (match && !trunc) {
+			init_vals(a, (int64_t *)((uint8_t *)(e + 1) + a->keysize));
+			e->gen++;
+		}
+		if (!(match && trunc)) {
+			if (out != in)
+				rt_memcpy(data + out, data + in, sz);
+			out += sz;
+		}
+		in += sz;
+	}
+	if (!trunc)
+		return;
+	for (uint32_t b = 0; b < ab->nbuckets; b++)
+		rt->cpu[cpu].agghash[b] = 0;
+	for (uint64_t o = 0; o < out;) {
+		struct mt_aggent *e = (struct mt_aggent *)(data + o);
+		uint32_t *head = &rt->cpu[cpu].agghash[e->hash & (ab->nbuckets - 1)];
+		e->next = *head;
+		*head = (uint32_t)o + 1;
+		o += entsize(&rt->aggs[e->aggid - 1]);
+	}
+	ab->used = out;
+}
+
+void mt_rt_aggclear(struct mt_cb *cb, uint32_t aggid, int trunc)
+{
+	struct rt *rt = rt_get(cb);
+
+	if (aggid > rt->img->naggs)
+		return;
+	for (uint32_t c = 0; c < rt->ncpus; c++)
+		clear_cpu(rt, c, aggid, trunc);
+}
+
+void mt_rt_service(struct mt_cb *cb)
+{
+	uint32_t req = __atomic_load_n(&cb->req, __ATOMIC_ACQUIRE);
+
+	if (req == MT_REQ_AGGCLEAR || req == MT_REQ_AGGTRUNC)
+		mt_rt_aggclear(cb, cb->req_arg, req == MT_REQ_AGGTRUNC);
+	if (req != MT_REQ_NONE)
+		__atomic_store_n(&cb->req, MT_REQ_NONE, __ATOMIC_RELEASE);
+}

@@ -1,0 +1,372 @@
+/*
+ * The bytecode interpreter (probe context), after illumos
+ * dtrace_dif_emulate.  The verifier has checked opcodes, registers,
+ * branch targets (forward only) and table indices, so this loop checks
+ * only what depends on run-time values: addresses, divisors, scratch and
+ * tuple-stack space.  A fault stops the DIFO; the caller reports it.
+ */
+#include "rt.h"
+
+static uint64_t str_builtin(struct rt_mstate *ms, uint32_t id)
+{
+	uint32_t n = ms->rt->strsize;
+	uint64_t p = rt_alloc(ms, n);
+
+	if (p)
+		mt_plat_strvar(ms->ctx, id, (char *)(uintptr_t)p, n);
+	return p;
+}
+
+static uint64_t builtin(struct rt_mstate *ms, uint32_t id)
+{
+	const struct mt_probe *pr = &ms->rt->probes[ms->probe];
+	const char *st = ms->rt->strtab;
+
+	if (id >= MT_VAR_ARG0 && id <= MT_VAR_ARG9)
+		return ms->ctx->arg[id - MT_VAR_ARG0];
+	switch (id) {
+	case MT_VAR_TIMESTAMP: case MT_VAR_VTIMESTAMP:
+		return ms->ts;
+	case MT_VAR_WALLTIMESTAMP:
+		return mt_plat_walltime();
+	case MT_VAR_EPID:
+		return ms->epid;
+	case MT_VAR_ID:
+		return pr->id;
+	case MT_VAR_PROBEPROV:
+		return (uint64_t)(uintptr_t)(st + pr->prov);
+	case MT_VAR_PROBEMOD:
+		return (uint64_t)(uintptr_t)(st + pr->mod);
+	case MT_VAR_PROBEFUNC:
+		return (uint64_t)(uintptr_t)(st + pr->func);
+	case MT_VAR_PROBENAME:
+		return (uint64_t)(uintptr_t)(st + pr->name);
+	case MT_VAR_CPU: case MT_VAR_CURCPU:
+		return ms->cpu;
+	case MT_VAR_EXECNAME: case MT_VAR_ZONENAME: case MT_VAR_EXECARGS:
+		return str_builtin(ms, id);
+	case MT_VAR_TID:
+		if (!ms->have_tid) {
+			ms->tid = mt_plat_var(ms->ctx, MT_VAR_TID);
+			ms->have_tid = 1;
+		}
+		return ms->tid;
+	default:
+		return mt_plat_var(ms->ctx, id);
+	}
+}
+
+/* Copy a by-reference value (string or memory) from src into dst. */
+static void ref_store(struct rt_mstate *ms, uint8_t *dst,
+		      const struct rt_varslot *sl, uint64_t src)
+{
+	if (sl->flags & MT_VF_STRING)
+		rt_copy_str(ms, (char *)dst, src, sl->size);
+	else
+		rt_copy_in(ms, dst, src, sl->size);
+}
+
+static uint64_t slot_load(const struct rt_varslot *sl, uint8_t *p)
+{
+	if (sl->flags & MT_VF_REF)
+		return (uint64_t)(uintptr_t)p;
+	return *(uint64_t *)p;
+}
+
+static void slot_store(struct rt_mstate *ms, const struct rt_varslot *sl,
+		       uint8_t *p, uint64_t v)
+{
+	if (sl->flags & MT_VF_REF)
+		ref_store(ms, p, sl, v);
+	else
+		*(uint64_t *)p = v;
+}
+
+/* Dynamic variables: thread-locals and associative arrays.  The key is
+   built in scratch and released afterwards. */
+static uint64_t dyn_load(struct rt_mstate *ms, uint32_t scope, uint32_t id,
+			 int tls)
+{
+	const struct rt_varslot *sl = rt_slot(ms->rt, scope, id);
+	uint64_t mark = ms->scratch_used, v = 0;
+	uint32_t klen;
+	uint8_t *key, *p;
+
+	if (!sl || !(key = rt_key(ms, sl, scope, id, tls, &klen)))
+		return 0;
+	p = rt_dvar_get(ms, key, klen, 0);
+	if (p)
+		v = slot_load(sl, p);
+	ms->scratch_used = mark;
+	return v;
+}
+
+static void dyn_store(struct rt_mstate *ms, uint32_t scope, uint32_t id,
+		      int tls, uint64_t v)
+{
+	const struct rt_varslot *sl = rt_slot(ms->rt, scope, id);
+	uint64_t mark = ms->scratch_used;
+	uint32_t klen;
+	uint8_t *key, *p;
+
+	if (!sl || !(key = rt_key(ms, sl, scope, id, tls, &klen)))
+		return;
+	if (v == 0) {
+		rt_dvar_del(ms, key, klen);
+	} else {
+		p = rt_dvar_get(ms, key, klen, 1);
+		if (p)
+			slot_store(ms, sl, p, v);
+	}
+	ms->scratch_used = mark;
+}
+
+static int push(struct rt_mstate *ms, uint32_t type, uint64_t val,
+		uint64_t size)
+{
+	struct rt_tuple *t;
+
+	if (ms->ttop >= MT_TUPLE_MAX) {
+		rt_fault(ms, MT_FLT_TUPOFLOW, 0);
+		return -1;
+	}
+	t = &ms->tuple[ms->ttop++];
+	t->type = type;
+	t->val = val;
+	t->size = type == MT_TT_STR ? ms->rt->strsize :
+		type == MT_TT_INT ? 8 : size;
+	return 0;
+}
+
+static int64_t scmp(struct rt_mstate *ms, uint64_t a, uint64_t b)
+{
+	uint64_t max = ms->rt->strsize;
+	int64_t la, lb;
+	const uint8_t *x, *y;
+
+	if (a == b)
+		return 0;
+	la = rt_strlen(ms, a, max);
+	lb = rt_strlen(ms, b, max);
+	if (la < 0 || lb < 0)
+		return 0;
+	x = (const uint8_t *)(uintptr_t)a;
+	y = (const uint8_t *)(uintptr_t)b;
+	for (int64_t i = 0;; i++) {
+		int cx = i < la ? x[i] : 0, cy = i < lb ? y[i] : 0;
+		if (cx != cy)
+			return cx - cy;
+		if (cx == 0)
+			return 0;
+	}
+}
+
+#define LOAD(type, size) do {						\
+	if (rt_check_load(ms, r[MT_R1(in)], size) == 0)			\
+		r[rd] = (uint64_t)(int64_t)*(const volatile type *)	\
+			(uintptr_t)r[MT_R1(in)];				\
+} while (0)
+
+#define STORE(type, size) do {						\
+	if (rt_check_store(ms, r[rd], size, 1) == 0)			\
+		*(type *)(uintptr_t)r[rd] = (type)r[MT_R1(in)];		\
+} while (0)
+
+/*
+ * Run DIFO difo1 (index + 1); *result gets what RET returned.  Returns 0,
+ * or -1 with ms->fault, fault_addr and fault_pc set.
+ */
+int rt_exec(struct rt_mstate *ms, uint32_t difo1, uint64_t *result)
+{
+	const struct mt_difo *d = &ms->rt->difos[difo1 - 1];
+	const mt_instr_t *text = ms->rt->text + d->text0;
+	uint64_t r[MT_NREGS];
+	int cc_n = 0, cc_z = 0, cc_c = 0;
+	uint32_t pc = 0;
+
+	for (int i = 0; i < MT_NREGS; i++)
+		r[i] = 0;
+	ms->ttop = 0;
+	while (pc < d->ntext) {
+		mt_instr_t in = text[pc];
+		uint32_t rd = MT_RD(in), op = MT_OP(in);
+		uint64_t a = r[MT_R1(in)], b = r[MT_R2(in)];
+		uint32_t next = pc + 1;
+
+		switch (op) {
+		case MT_OP_NOP: break;
+		case MT_OP_OR: r[rd] = a | b; break;
+		case MT_OP_XOR: r[rd] = a ^ b; break;
+		case MT_OP_AND: r[rd] = a & b; break;
+		case MT_OP_SLL: r[rd] = a << (b & 63); break;
+		case MT_OP_SRL: r[rd] = a >> (b & 63); break;
+		case MT_OP_SRA: r[rd] = (uint64_t)((int64_t)a >> (b & 63)); break;
+		case MT_OP_SUB: r[rd] = a - b; break;
+		case MT_OP_ADD: r[rd] = a + b; break;
+		case MT_OP_MUL: r[rd] = a * b; break;
+		case MT_OP_SDIV: case MT_OP_SREM:
+			if (b == 0) {
+				rt_fault(ms, MT_FLT_DIVZERO, 0);
+				break;
+			}
+			if ((int64_t)b == -1)
+				r[rd] = op == MT_OP_SDIV ? 0 - a : 0;
+			else if (op == MT_OP_SDIV)
+				r[rd] = (uint64_t)((int64_t)a / (int64_t)b);
+			else
+				r[rd] = (uint64_t)((int64_t)a % (int64_t)b);
+			break;
+		case MT_OP_UDIV: case MT_OP_UREM:
+			if (b == 0) {
+				rt_fault(ms, MT_FLT_DIVZERO, 0);
+				break;
+			}
+			r[rd] = op == MT_OP_UDIV ? a / b : a % b;
+			break;
+		case MT_OP_NOT: r[rd] = ~a; break;
+		case MT_OP_MOV: r[rd] = a; break;
+		case MT_OP_CMP:
+			cc_n = (int64_t)a < (int64_t)b;
+			cc_z = a == b;
+			cc_c = a < b;
+			break;
+		case MT_OP_TST:
+			cc_n = cc_c = 0;
+			cc_z = a == 0;
+			break;
+		case MT_OP_SCMP: {
+			int64_t s = scmp(ms, a, b);
+			cc_n = s < 0;
+			cc_z = s == 0;
+			cc_c = 0;
+			break;
+		}
+		case MT_OP_BA: next = MT_LABEL(in); break;
+		case MT_OP_BE: if (cc_z) next = MT_LABEL(in); break;
+		case MT_OP_BNE: if (!cc_z) next = MT_LABEL(in); break;
+		case MT_OP_BG: if (!(cc_z | cc_n)) next = MT_LABEL(in); break;
+		case MT_OP_BGU: if (!(cc_c | cc_z)) next = MT_LABEL(in); break;
+		case MT_OP_BGE: if (!cc_n) next = MT_LABEL(in); break;
+		case MT_OP_BGEU: if (!cc_c) next = MT_LABEL(in); break;
+		case MT_OP_BL: if (cc_n) next = MT_LABEL(in); break;
+		case MT_OP_BLU: if (cc_c) next = MT_LABEL(in); break;
+		case MT_OP_BLE: if (cc_z | cc_n) next = MT_LABEL(in); break;
+		case MT_OP_BLEU: if (cc_c | cc_z) next = MT_LABEL(in); break;
+		case MT_OP_LDSB: LOAD(int8_t, 1); break;
+		case MT_OP_LDSH: LOAD(int16_t, 2); break;
+		case MT_OP_LDSW: LOAD(int32_t, 4); break;
+		case MT_OP_LDUB: LOAD(uint8_t, 1); break;
+		case MT_OP_LDUH: LOAD(uint16_t, 2); break;
+		case MT_OP_LDUW: LOAD(uint32_t, 4); break;
+		case MT_OP_LDX: LOAD(uint64_t, 8); break;
+		case MT_OP_STB: STORE(uint8_t, 1); break;
+		case MT_OP_STH: STORE(uint16_t, 2); break;
+		case MT_OP_STW: STORE(uint32_t, 4); break;
+		case MT_OP_STX: STORE(uint64_t, 8); break;
+		case MT_OP_RET:
+			*result = r[rd];
+			return 0;
+		case MT_OP_SETX: r[rd] = ms->rt->ints[MT_V16(in)]; break;
+		case MT_OP_SETS:
+			r[rd] = (uint64_t)(uintptr_t)(ms->rt->strtab + MT_V16(in));
+			break;
+		case MT_OP_LDGS: {
+			uint32_t id = MT_V16(in);
+			const struct rt_varslot *sl;
+			if (id < MT_VAR_USER) {
+				r[rd] = builtin(ms, id);
+				break;
+			}
+			sl = rt_slot(ms->rt, MT_VS_GLOBAL, id);
+			r[rd] = sl ? slot_load(sl, ms->rt->globals + sl->off) : 0;
+			break;
+		}
+		case MT_OP_STGS: {
+			const struct rt_varslot *sl =
+				rt_slot(ms->rt, MT_VS_GLOBAL, MT_V16(in));
+			if (sl)
+				slot_store(ms, sl, ms->rt->globals + sl->off, r[rd]);
+			break;
+		}
+		case MT_OP_LDLS: {
+			const struct rt_varslot *sl =
+				rt_slot(ms->rt, MT_VS_LOCAL, MT_V16(in));
+			r[rd] = sl ? slot_load(sl, ms->c->locals + sl->off) : 0;
+			break;
+		}
+		case MT_OP_STLS: {
+			const struct rt_varslot *sl =
+				rt_slot(ms->rt, MT_VS_LOCAL, MT_V16(in));
+			if (sl)
+				slot_store(ms, sl, ms->c->locals + sl->off, r[rd]);
+			break;
+		}
+		case MT_OP_LDTS:
+			r[rd] = dyn_load(ms, MT_VS_THREAD, MT_V16(in), 1);
+			break;
+		case MT_OP_STTS:
+			dyn_store(ms, MT_VS_THREAD, MT_V16(in), 1, r[rd]);
+			break;
+		case MT_OP_LDGAA:
+			r[rd] = dyn_load(ms, MT_VS_GLOBAL, MT_V16(in), 0);
+			break;
+		case MT_OP_STGAA:
+			dyn_store(ms, MT_VS_GLOBAL, MT_V16(in), 0, r[rd]);
+			break;
+		case MT_OP_LDTAA:
+			r[rd] = dyn_load(ms, MT_VS_THREAD, MT_V16(in), 1);
+			break;
+		case MT_OP_STTAA:
+			dyn_store(ms, MT_VS_THREAD, MT_V16(in), 1, r[rd]);
+			break;
+		case MT_OP_LDGA: {
+			uint32_t v = MT_R1(in);
+			int ok = 1;
+			if (v == MT_VAR_ARGS)
+				r[rd] = b < 10 ? ms->ctx->arg[b] : 0;
+			else
+				r[rd] = mt_plat_reg(ms->ctx, v == MT_VAR_UREGS,
+						    b, &ok);
+			if (!ok)
+				rt_fault(ms, MT_FLT_ILLOP, b);
+			break;
+		}
+		case MT_OP_CALL:
+			rt_subr(ms, MT_V16(in), &r[rd]);
+			ms->ttop = 0;
+			break;
+		case MT_OP_PUSHTR:
+			push(ms, MT_R1(in), r[rd], b);
+			break;
+		case MT_OP_PUSHTV:
+			push(ms, MT_TT_INT, r[rd], 8);
+			break;
+		case MT_OP_POPTS:
+			if (ms->ttop)
+				ms->ttop--;
+			break;
+		case MT_OP_FLUSHTS:
+			ms->ttop = 0;
+			break;
+		case MT_OP_ALLOCS:
+			r[rd] = rt_alloca(ms, a);
+			break;
+		case MT_OP_COPYS:
+			if (rt_check_store(ms, r[rd], b, 0) == 0)
+				rt_copy_in(ms, (void *)(uintptr_t)r[rd], a, b);
+			break;
+		default:
+			rt_fault(ms, MT_FLT_ILLOP, 0);
+			break;
+		}
+		r[0] = 0;
+		if (ms->fault) {
+			ms->fault_pc = pc;
+			return -1;
+		}
+		pc = next;
+	}
+	ms->fault_pc = pc;
+	rt_fault(ms, MT_FLT_ILLOP, 0);
+	return -1;
+}

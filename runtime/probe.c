@@ -1,0 +1,264 @@
+/*
+ * The probe firing path (probe context), after illumos dtrace_probe.
+ *
+ * For each ECB of the probe, in clause order: reset scratch, evaluate the
+ * predicate, run the actions building the clause's record in the CPU's
+ * staging area, then commit the whole record at once into the principal
+ * buffer (or the speculation chosen by speculate()).  A fault abandons the
+ * record, writes an MT_EPID_ERROR record and fires dtrace:::ERROR (not
+ * recursively).  Deferred effects (commit/discard, exit) happen after the
+ * record is committed, so a clause's own record precedes the speculative
+ * records it commits.  A firing that arrives while the CPU is already in
+ * the runtime (an interrupt during a probe) is ignored.
+ */
+#include "rt.h"
+
+#define RT_MAXPEND	4
+
+struct clause_run {
+	uint32_t spec;			/* speculate() id; 0 = none */
+	int speculative;
+	int exiting;
+	int64_t status;
+	uint32_t npend;
+	uint32_t pend[RT_MAXPEND];	/* spec id | discard << 31 */
+};
+
+static void fire(struct rt *rt, uint32_t cpu, uint32_t pi,
+		 const struct mt_pctx *ctx, int nested);
+
+static void error(struct rt_mstate *ms, uint32_t action)
+{
+	struct rt *rt = ms->rt;
+	struct rt_cpu *c = ms->c;
+	uint64_t rec[RT_ERRRECSIZE / 8];
+	struct mt_rechdr *h = (struct mt_rechdr *)rec;
+	struct mt_errrec *er = (struct mt_errrec *)(h + 1);
+	struct mt_pctx ectx;
+
+	ms->stat->errors++;
+	h->epid = MT_EPID_ERROR;
+	h->cpu = ms->cpu;
+	h->timestamp = ms->ts;
+	er->epid = ms->epid;
+	er->action = action;
+	er->pc = ms->fault_pc;
+	er->fault = ms->fault;
+	er->addr = ms->fault_addr;
+	rt_buf_put(rt, ms->cpu, rec, RT_ERRRECSIZE, 0);
+	if (!rt->error_probe || c->in_error)
+		return;
+	rt_memset(&ectx, 0, sizeof(ectx));
+	ectx.arg[1] = ms->epid;
+	ectx.arg[2] = action == 0xffffffffu ? 0 : action + 1;
+	ectx.arg[3] = (uint64_t)ms->fault_pc * sizeof(mt_instr_t);
+	ectx.arg[4] = ms->fault;
+	ectx.arg[5] = ms->fault_addr;
+	ectx.plat = ms->ctx ? ms->ctx->plat : 0;
+	c->in_error = 1;
+	fire(rt, ms->cpu, rt->error_probe - 1, &ectx, 1);
+	c->in_error = 0;
+}
+
+static void put_int(uint8_t *p, uint32_t size, uint64_t v)
+{
+	switch (size) {
+	case 1: *p = (uint8_t)v; break;
+	case 2: *(uint16_t *)p = (uint16_t)v; break;
+	case 4: *(uint32_t *)p = (uint32_t)v; break;
+	case 8: *(uint64_t *)p = v; break;
+	}
+}
+
+/* Evaluate rec and store it into the record data; -1 on fault. */
+static int write_rec(struct rt_mstate *ms, const struct mt_rec *rec,
+		     uint8_t *data, int user, uint64_t *valp)
+{
+	uint8_t *p = data + rec->offset;
+	uint64_t val = 0;
+
+	if (rec->difo && rt_exec(ms, rec->difo, &val))
+		return -1;
+	*valp = val;
+	switch (rec->kind) {
+	case MT_REC_INT:
+		put_int(p, rec->size, val);
+		return 0;
+	case MT_REC_STR:
+		return rt_copy_str(ms, (char *)p, val, rec->size);
+	case MT_REC_MEM:
+		return rt_copy_in(ms, p, val, rec->size);
+	case MT_REC_STACK: {
+		uint32_t max = rec->size / 8;
+		uint32_t n = mt_plat_stack(ms->ctx, user, (uint64_t *)p, max);
+		if (n > max)
+			n = max;
+		rt_memset(p + 8 * n, 0, 8 * (max - n));
+		return 0;
+	}
+	}
+	return 0;
+}
+
+static int spec_id(struct rt_mstate *ms, uint64_t v)
+{
+	if (v > ms->rt->nspec) {
+		rt_fault(ms, MT_FLT_ILLOP, v);
+		return -1;
+	}
+	return 0;
+}
+
+/* Run one action; -1 on fault. */
+static int action(struct rt_mstate *ms, const struct mt_action *act,
+		  uint8_t *data, struct clause_run *cr)
+{
+	uint64_t v = 0;
+
+	if (act->kind == MT_ACT_AGG) {
+		rt_aggregate(ms, act);
+		return ms->fault ? -1 : 0;
+	}
+	for (uint32_t r = 0; r < act->nrecs; r++) {
+		const struct mt_rec *rec = &ms->rt->recs[act->rec0 + r];
+		uint64_t val;
+
+		if (write_rec(ms, rec, data, act->kind == MT_ACT_USTACK, &val))
+			return -1;
+		if (r == 0)
+			v = val;
+	}
+	switch (act->kind) {
+	case MT_ACT_SPECULATE:
+		if (spec_id(ms, v))
+			return -1;
+		cr->speculative = 1;
+		cr->spec = (uint32_t)v;
+		break;
+	case MT_ACT_COMMIT: case MT_ACT_DISCARD:
+		if (spec_id(ms, v))
+			return -1;
+		if (cr->npend < RT_MAXPEND)
+			cr->pend[cr->npend++] = (uint32_t)v |
+				(act->kind == MT_ACT_DISCARD ? 1u << 31 : 0);
+		break;
+	case MT_ACT_EXIT:
+		cr->exiting = 1;
+		cr->status = (int64_t)v;
+		break;
+	}
+	return 0;
+}
+
+static void run_ecb(struct rt_mstate *ms, uint32_t ecb)
+{
+	struct rt *rt = ms->rt;
+	const struct mt_clause *cl = &rt->clauses[rt->ecbs[ecb].clause];
+	uint8_t *stage = ms->c->stage;
+	struct mt_rechdr *h = (struct mt_rechdr *)stage;
+	struct clause_run cr;
+	uint64_t v;
+
+	ms->epid = ecb + 1;
+	ms->scratch_used = 0;
+	ms->alloca_used = 0;
+	ms->fault = MT_FLT_NONE;
+	if (cl->pred_difo) {
+		if (rt_exec(ms, cl->pred_difo, &v)) {
+			error(ms, 0xffffffffu);
+			return;
+		}
+		if (!v)
+			return;
+	}
+	h->epid = ms->epid;
+	h->cpu = ms->cpu;
+	h->timestamp = ms->ts;
+	rt_memset(h + 1, 0, cl->recsize);
+	cr.spec = 0;
+	cr.speculative = 0;
+	cr.exiting = 0;
+	cr.status = 0;
+	cr.npend = 0;
+	for (uint32_t a = 0; a < cl->nacts; a++) {
+		if (action(ms, &rt->actions[cl->act0 + a], (uint8_t *)(h + 1),
+			   &cr)) {
+			error(ms, a);
+			return;
+		}
+	}
+	if ((cl->flags & MT_CF_NEEDS_RECORD) || cl->recsize || cl->nacts == 0) {
+		uint32_t len = RT_HDRSIZE + cl->recsize;
+		if (cr.speculative)
+			rt_spec_put(ms, cr.spec, stage, len);
+		else
+			rt_buf_put(rt, ms->cpu, stage, len,
+				   rt->probes[ms->probe].kind == MT_PK_END);
+	}
+	for (uint32_t i = 0; i < cr.npend; i++)
+		rt_spec_commit(ms, cr.pend[i] & 0x7fffffffu, cr.pend[i] >> 31);
+	if (cr.exiting) {
+		struct mt_cb *cb = (struct mt_cb *)rt->base;
+		if (cb->state == MT_CB_ACTIVE) {
+			cb->exit_status = cr.status;
+			__atomic_store_n(&cb->state, MT_CB_EXITING,
+					 __ATOMIC_RELEASE);
+		}
+	}
+}
+
+static void fire(struct rt *rt, uint32_t cpu, uint32_t pi,
+		 const struct mt_pctx *ctx, int nested)
+{
+	const struct mt_probe *pr = &rt->probes[pi];
+	struct rt_mstate ms;
+
+	ms.rt = rt;
+	ms.c = &rt->cpu[cpu];
+	ms.stat = &rt->cpustat[cpu];
+	ms.ctx = ctx;
+	ms.cpu = cpu;
+	ms.probe = pi;
+	ms.ts = mt_plat_time();
+	ms.have_tid = 0;
+	ms.tid = 0;
+	ms.ttop = 0;
+	ms.fault_pc = 0;
+	ms.fault_addr = 0;
+	if (!nested) {
+		ms.c->strtok = 0;
+		if (rt->locals_size)
+			rt_memset(ms.c->locals, 0, rt->locals_size);
+	}
+	for (uint32_t e = 0; e < pr->necbs; e++)
+		run_ecb(&ms, pr->ecb0 + e);
+}
+
+static const struct mt_pctx zero_ctx;
+
+void mt_rt_probe(struct mt_cb *cb, uint32_t pi, const struct mt_pctx *ctx)
+{
+	struct rt *rt = rt_get(cb);
+	uint32_t state = __atomic_load_n(&cb->state, __ATOMIC_ACQUIRE);
+	uint32_t cpu;
+	struct rt_cpu *c;
+
+	if (state != MT_CB_ACTIVE && state != MT_CB_EXITING)
+		return;
+	if (cb->req != MT_REQ_NONE)
+		mt_rt_service(cb);
+	if (pi >= rt->img->nprobes)
+		return;
+	if (!ctx)
+		ctx = &zero_ctx;
+	cpu = mt_plat_cpu();
+	if (cpu >= rt->ncpus)
+		return;
+	c = &rt->cpu[cpu];
+	if (c->busy)
+		return;
+	c->busy = 1;
+	cb->nfirings++;
+	fire(rt, cpu, pi, ctx, 0);
+	c->busy = 0;
+}

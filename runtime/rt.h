@@ -1,0 +1,215 @@
+/*
+ * ======================================================================
+ *  PROBE-CONTEXT BOUNDARY
+ *
+ *  Every .c file directly in runtime/ runs in probe context: inside a
+ *  kernel trap, interrupt or instrumented function, or (local target)
+ *  inside the machtrace process.  This code is freestanding C: no libc, no malloc,
+ *  no printf, no locks, no blocking, no floating point.  The only outside
+ *  symbols it may use are the mt_plat_* hooks (machtrace/runtime.h); the
+ *  build checks this with nm (runtime.mk, rt-nmcheck).  Code in
+ *  runtime/host/ is ordinary host code and is NOT probe context.
+ * ======================================================================
+ *
+ * Private layout of the state area.  The area is laid out once by
+ * mt_rt_init (state.c); every offset below is fixed for the session:
+ *
+ *   mt_cb | mt_cpubuf[ncpus] | mt_cpustat[ncpus] | mt_aggbuf[ncpus] |
+ *   struct rt | struct rt_cpu[ncpus] | varslots[3][nslots] | image copy |
+ *   globals | dynvar (hash heads + chunks) | rt_spec[nspec] |
+ *   per CPU: principal data, agg data + agg hash heads, scratch,
+ *            clause locals, staging record |
+ *   per spec per CPU: speculation data
+ *
+ * The host reads only the mt_cb, mt_cpubuf, mt_cpustat, mt_aggbuf and the
+ * buffers they point to (by offset).  struct rt and below are the runtime's
+ * own and hold pointers valid in the runtime's address space.
+ */
+#ifndef MT_RUNTIME_RT_H
+#define MT_RUNTIME_RT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "machtrace/abi.h"
+#include "machtrace/runtime.h"
+
+#define RT_ALIGN(x, a)		(((x) + (a) - 1) & ~(uint64_t)((a) - 1))
+#define RT_HDRSIZE		((uint32_t)sizeof(struct mt_rechdr))
+#define RT_ERRRECSIZE		(RT_HDRSIZE + (uint32_t)sizeof(struct mt_errrec))
+#define RT_NOSLOT		0xffffffffu
+
+/* Where a user variable lives (per scope, indexed by id - MT_VAR_USER). */
+struct rt_varslot {
+	uint32_t var;			/* index into vars[], RT_NOSLOT if none */
+	uint32_t off;			/* globals/locals: offset in storage */
+	uint32_t size;
+	uint32_t flags;			/* MT_VF_* */
+	uint8_t kind;			/* MT_VK_* */
+	uint8_t pad[3];
+	uint32_t keysize;
+};
+
+/* Dynamic variable chunk header; key bytes then value follow. */
+struct rt_dvar {
+	uint32_t next;			/* chunk index + 1 in chain / free list */
+	uint32_t hash;
+	uint32_t keylen;
+	uint32_t pad;
+};
+
+enum { RT_SPEC_FREE = 0, RT_SPEC_ACTIVE = 1 };
+
+/* One speculation; per CPU, used bytes of its data buffer. */
+struct rt_spec {
+	uint32_t state;			/* RT_SPEC_*; probe context only */
+	uint32_t pad;
+	uint64_t used[];		/* [ncpus] */
+};
+
+/* Per-CPU runtime state; touched only by its own CPU in probe context. */
+struct rt_cpu {
+	uint32_t busy;			/* a firing is in progress (no nesting) */
+	uint32_t in_error;		/* running ERROR clauses */
+	uint64_t rand;			/* rand() state */
+	uint8_t *buf;			/* principal buffer data */
+	uint8_t *aggdata;
+	uint32_t *agghash;
+	uint8_t *scratch;		/* scratch base */
+	uint8_t *locals;		/* clause-local storage */
+	uint8_t *stage;			/* record being built */
+	uint64_t strtok;		/* strtok() continuation address */
+	uint64_t strtok_end;
+};
+
+struct rt {
+	uint64_t area_size;
+	uint8_t *base;			/* == the control block */
+	const struct mt_image *img;
+	const struct mt_probe *probes;
+	const struct mt_ecb *ecbs;
+	const struct mt_clause *clauses;
+	const struct mt_action *actions;
+	const struct mt_rec *recs;
+	const struct mt_agg *aggs;
+	const struct mt_var *vars;
+	const struct mt_difo *difos;
+	const mt_instr_t *text;
+	const uint64_t *ints;
+	const char *strtab;
+	struct mt_cpubuf *cpubuf;
+	struct mt_cpustat *cpustat;
+	struct mt_aggbuf *aggbuf;
+	struct rt_cpu *cpu;
+	struct rt_varslot *slots[3];	/* per scope */
+	uint32_t nslots[3];
+	uint32_t ncpus;
+	uint32_t strsize;
+	uint8_t *globals;
+	uint32_t globals_size, locals_size;
+	uint64_t scratchsize;		/* per CPU: alloca + string results */
+	uint64_t alloca_limit;		/* the user's scratchsize (alloca) */
+	uint32_t stagesize;
+	uint32_t end_reserve;		/* FILL: bytes kept for END records */
+	uint32_t error_probe;		/* probes[] index + 1, 0 if none */
+	/* dynamic variables */
+	uint8_t *dyn;			/* chunks */
+	uint32_t *dynhash;
+	uint32_t dyn_nbuckets, dyn_nchunks;
+	uint32_t dyn_chunksize, dyn_keycap;
+	uint32_t dyn_free;		/* free list head (chunk + 1) */
+	/* speculations */
+	uint8_t *specs;			/* struct rt_spec, stride spec_stride */
+	uint32_t spec_stride;
+	uint32_t nspec;
+	uint8_t *specdata;		/* [nspec][ncpus] x specsize */
+	uint64_t specsize;
+};
+
+/* Tuple stack entry. */
+struct rt_tuple {
+	uint64_t val;
+	uint64_t size;
+	uint32_t type;			/* MT_TT_* */
+};
+
+/* Machine state for one ECB firing. */
+struct rt_mstate {
+	struct rt *rt;
+	struct rt_cpu *c;
+	struct mt_cpustat *stat;
+	const struct mt_pctx *ctx;
+	uint32_t cpu;
+	uint32_t probe;			/* probes[] index */
+	uint32_t epid;
+	uint64_t ts;
+	uint64_t tid;
+	int have_tid;
+	uint64_t scratch_used;
+	uint64_t alloca_used;
+	/* fault state */
+	uint32_t fault;
+	uint32_t fault_pc;
+	uint64_t fault_addr;
+	/* tuple stack */
+	uint32_t ttop;
+	struct rt_tuple tuple[MT_TUPLE_MAX];
+};
+
+/* struct rt follows the per-CPU aggbufs (see state.c). */
+static inline struct rt *rt_get(struct mt_cb *cb)
+{
+	return (struct rt *)((uint8_t *)cb + RT_ALIGN(cb->aggbuf_off +
+		(uint64_t)cb->ncpus * sizeof(struct mt_aggbuf), 64));
+}
+
+/* lib.c */
+void rt_memcpy(void *dst, const void *src, uint64_t n);
+void rt_memset(void *dst, int c, uint64_t n);
+int rt_memcmp(const void *a, const void *b, uint64_t n);
+uint32_t rt_hash(const void *p, uint64_t n, uint32_t h);
+struct rt_err { char *buf; uint32_t len, pos; };
+void rt_err_str(struct rt_err *e, const char *s);
+void rt_err_num(struct rt_err *e, uint64_t v);
+
+/* state.c */
+const struct rt_varslot *rt_slot(struct rt *rt, uint32_t scope, uint32_t id);
+
+/* load.c: safe loads */
+uint64_t rt_loadable(struct rt_mstate *ms, uint64_t addr, uint64_t size);
+int rt_check_load(struct rt_mstate *ms, uint64_t addr, uint64_t size);
+int rt_check_store(struct rt_mstate *ms, uint64_t addr, uint64_t size,
+		   int align);
+int rt_copy_in(struct rt_mstate *ms, void *dst, uint64_t src, uint64_t n);
+int64_t rt_strlen(struct rt_mstate *ms, uint64_t addr, uint64_t max);
+int rt_copy_str(struct rt_mstate *ms, char *dst, uint64_t src, uint64_t size);
+void rt_fault(struct rt_mstate *ms, uint32_t fault, uint64_t addr);
+uint64_t rt_alloc(struct rt_mstate *ms, uint64_t size);
+uint64_t rt_alloca(struct rt_mstate *ms, uint64_t size);
+
+/* interp.c */
+int rt_exec(struct rt_mstate *ms, uint32_t difo1, uint64_t *result);
+
+/* subr.c */
+void rt_subr(struct rt_mstate *ms, uint32_t subr, uint64_t *rd);
+
+/* dynvar.c */
+uint8_t *rt_key(struct rt_mstate *ms, const struct rt_varslot *sl,
+		uint32_t scope, uint32_t id, int tls, uint32_t *keylen);
+uint8_t *rt_dvar_get(struct rt_mstate *ms, const uint8_t *key,
+		     uint32_t keylen, int alloc);
+void rt_dvar_del(struct rt_mstate *ms, const uint8_t *key, uint32_t keylen);
+void rt_dyn_init(struct rt *rt);
+
+/* agg.c */
+void rt_aggregate(struct rt_mstate *ms, const struct mt_action *act);
+void rt_agg_init(struct rt *rt, uint32_t cpu);
+
+/* buf.c */
+int rt_buf_put(struct rt *rt, uint32_t cpu, const void *rec, uint32_t len,
+	       int is_end);
+int rt_spec_put(struct rt_mstate *ms, uint32_t id, const void *rec,
+		uint32_t len);
+uint64_t rt_speculation(struct rt_mstate *ms);
+void rt_spec_commit(struct rt_mstate *ms, uint32_t id, int discard);
+
+#endif /* MT_RUNTIME_RT_H */

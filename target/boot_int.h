@@ -1,0 +1,44 @@
+/* The launcher's internal state (boot.c) and QEMU command line (qemu_cmd.c). */
+#ifndef TARGET_BOOT_INT_H
+#define TARGET_BOOT_INT_H
+
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "machtrace/mach.h"
+
+struct mt_boot {
+	pid_t pid;                      /* QEMU, 0 once reaped */
+	int fd;                         /* QEMU's stdout and stderr */
+	FILE *echo, *log;
+	char shm[64];                   /* guest RAM file */
+	void *ram;
+	size_t ram_size;
+	double t0, deadline;            /* CLOCK_MONOTONIC seconds; deadline 0 = none */
+	const char *marker;
+	char line[4096];                /* console line being assembled */
+	size_t used;
+	char panic[256];                /* last "panic" line */
+	char stop[256];                 /* first debugger/trap line */
+	char qemu_msg[256];             /* first "qemu-system..." message */
+	struct sigaction old_sa[3];
+	int done;
+	struct mt_boot_result res;
+};
+
+#define QEMU_MAX_ARGS 40
+
+struct qemu_cmd {
+	char *argv[QEMU_MAX_ARGS];
+	int argc;
+	char mem[32], object[PATH_MAX + 128], append[96];
+	char initrd[16384];
+	char shim[PATH_MAX + 32], kernel[PATH_MAX], workload[8192];
+};
+
+int mt_qemu_cmd(const struct mt_boot_opts *o, const char *shm, struct qemu_cmd *c,
+		char *err, size_t errlen);
+
+#endif

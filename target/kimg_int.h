@@ -1,0 +1,62 @@
+/* Internal state of the kernel image reader (kimg*.c, x86_64/decode.c). */
+#ifndef TARGET_KIMG_INT_H
+#define TARGET_KIMG_INT_H
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <gelf.h>
+#include <libelf.h>
+
+#include "machtrace/kimg.h"
+
+struct kimg_section {
+	uint64_t addr, size;
+	const uint8_t *data;            /* file bytes, NULL for NOBITS */
+	int exec, is_boot;
+};
+
+struct kimg_arena {
+	struct kimg_arena *next;
+	size_t used, cap;
+	char mem[];
+};
+
+struct kimg_struct {                    /* DWARF struct index entry */
+	const char *name;
+	Dwarf_Off die;
+};
+
+struct mt_kimg {
+	char *path;
+	int fd;
+	Elf *elf;
+	Dwarf *dw;
+	struct kimg_section *secs;
+	size_t nsecs;
+	struct mt_kfunc *funcs;         /* [0, nreal) sorted by addr, then inline-only */
+	size_t nfuncs, nreal;
+	struct mt_kfunc **by_name;      /* sorted by name */
+	GElf_Sym *syms;                 /* all symbols, for mt_kimg_symbol */
+	const char **symnames;
+	size_t nsyms;
+	struct kimg_struct *structs;    /* sorted by name, built on first use */
+	size_t nstructs;
+	int structs_indexed;
+	struct mt_kinline *inlines;     /* sorted by name */
+	size_t ninlines;
+	struct kimg_arena *arena;
+};
+
+void *kimg_alloc(struct mt_kimg *k, size_t n);
+const char *kimg_strdup(struct mt_kimg *k, const char *s);
+struct mt_kfunc *kimg_func_mut(struct mt_kimg *k, uint64_t addr);
+int kimg_index_names(struct mt_kimg *k);
+
+/* kimg_dwarf.c */
+int kimg_dwarf_load(struct mt_kimg *k, char *err, size_t errlen);
+void kimg_type_name(Dwarf_Die *type, char *buf, size_t len);
+
+/* x86_64/decode.c */
+int kimg_decode(struct mt_kimg *k, char *err, size_t errlen);
+
+#endif

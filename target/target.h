@@ -1,0 +1,29 @@
+/* Internal interfaces of target/ (the GNU Mach target). */
+#ifndef TARGET_TARGET_H
+#define TARGET_TARGET_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/* err.c */
+void mt_seterr(char *err, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* console.c: what a console line of GNU Mach means */
+enum mt_con_kind {
+	MT_CON_PLAIN,
+	MT_CON_PANIC,           /* "panic: ..." */
+	MT_CON_DEBUGGER,        /* "Debugger invoked: ..." */
+	MT_CON_TRAP,            /* "Kernel ... trap, eip ..." */
+	MT_CON_PROMPT,          /* the KDB prompt "db> " (a partial line) */
+	MT_CON_SHIM_ERROR,      /* "shim: error: ..." (the shim halts) */
+};
+enum mt_con_kind mt_console_classify(const char *line);
+/* Removes '\r' and trailing blanks in place; returns line. */
+char *mt_console_clean(char *line);
+
+/* boot_args.c: the -initrd string */
+int mt_initrd_append(char *buf, size_t len, const char *module, int first);
+int mt_module_path(const char *module, char *path, size_t len);
+
+#endif

@@ -1,0 +1,306 @@
+/*
+ * The consumer end to end on hand-built records: a program, an image, a
+ * control block with one CPU's principal and aggregation buffers.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "../mt_test.h"
+#include "machtrace/consumer.h"
+
+/* strtab: "\0dtrace\0BEGIN\0" */
+static const char strtab[] = "\0dtrace\0BEGIN";
+
+struct fake {
+	struct mt_prog prog;
+	struct mt_clause clauses[4];
+	struct mt_action actions[8];
+	struct mt_action_info ainfo[8];
+	struct mt_rec recs[8];
+	struct mt_rec_info rinfo[8];
+	struct mt_agg aggs[2];
+	struct mt_agg_info agginfo[2];
+	struct mt_rec_info keyinfo[2];
+	uint32_t aggids[2];
+	struct {
+		struct mt_image img;
+		struct mt_probe probes[1];
+		struct mt_ecb ecbs[4];
+		char strtab[sizeof(strtab)];
+	} im;
+	struct {
+		struct mt_cb cb;
+		struct mt_cpubuf buf;
+		struct mt_cpustat stat;
+		struct mt_aggbuf ab;
+		uint8_t data[4096];
+		uint8_t aggdata[4096];
+	} st;
+	struct mt_opts opts;
+	char *out, *err;
+	size_t outlen, errlen;
+	FILE *fo, *fe;
+	struct mt_consumer *c;
+};
+
+static struct fake F;
+
+static void
+setup(void)
+{
+	memset(&F, 0, sizeof(F));
+	mt_opts_init(&F.opts);
+	F.prog.clauses = F.clauses;
+	F.prog.actions = F.actions;
+	F.prog.action_info = F.ainfo;
+	F.prog.recs = F.recs;
+	F.prog.rec_info = F.rinfo;
+	F.prog.aggs = F.aggs;
+	F.prog.agg_info = F.agginfo;
+	F.im.img.nprobes = 1;
+	F.im.img.probes_off = offsetof(typeof(F.im), probes);
+	F.im.img.ecbs_off = offsetof(typeof(F.im), ecbs);
+	F.im.img.strtab_off = offsetof(typeof(F.im), strtab);
+	F.im.img.strtab_size = sizeof(strtab);
+	F.im.img.opt.strsize = 16;
+	memcpy(F.im.strtab, strtab, sizeof(strtab));
+	F.im.probes[0] = (struct mt_probe){ .id = 1, .prov = 1, .mod = 0,
+		.func = 0, .name = 8 };
+	F.st.cb.ncpus = 1;
+	F.st.cb.cpubuf_off = offsetof(typeof(F.st), buf);
+	F.st.cb.cpustat_off = offsetof(typeof(F.st), stat);
+	F.st.cb.aggbuf_off = offsetof(typeof(F.st), ab);
+	F.st.buf.size = sizeof(F.st.data);
+	F.st.buf.data_off = offsetof(typeof(F.st), data);
+	F.st.ab.size = sizeof(F.st.aggdata);
+	F.st.ab.data_off = offsetof(typeof(F.st), aggdata);
+	F.fo = open_memstream(&F.out, &F.outlen);
+	F.fe = open_memstream(&F.err, &F.errlen);
+}
+
+/* A clause of nacts actions whose recs start at rec0. */
+static void
+clause(int ci, int act0, int nacts, uint32_t recsize)
+{
+	F.clauses[ci] = (struct mt_clause){ 0, act0, nacts, recsize,
+		MT_CF_NEEDS_RECORD };
+	if ((uint32_t)ci + 1 > F.prog.nclauses)
+		F.prog.nclauses = ci + 1;
+	F.im.ecbs[ci] = (struct mt_ecb){ 0, ci };
+	F.im.img.necbs = F.prog.nclauses;
+}
+
+static void
+action(int ai, int kind, int rec0, int nrecs, const char *fmt)
+{
+	F.actions[ai] = (struct mt_action){ kind, nrecs, rec0, 0 };
+	F.ainfo[ai].fmt = (char *)fmt;
+	if ((uint32_t)ai + 1 > F.prog.nactions)
+		F.prog.nactions = ai + 1;
+}
+
+static void
+rec(int ri, int kind, uint32_t off, uint32_t size, int tikind, int tisize)
+{
+	F.recs[ri] = (struct mt_rec){ 0, kind, 0, off, size };
+	F.rinfo[ri] = (struct mt_rec_info){ tikind, 0, tisize, NULL };
+	if ((uint32_t)ri + 1 > F.prog.nrecs)
+		F.prog.nrecs = ri + 1;
+}
+
+/* Append a record for epid with payload bytes. */
+static void
+put(uint32_t epid, const void *payload, uint32_t n)
+{
+	struct mt_rechdr h = { epid, 0, 0 };
+	uint8_t *p = F.st.data + F.st.buf.head;
+
+	memcpy(p, &h, sizeof(h));
+	memcpy(p + sizeof(h), payload, n);
+	F.st.buf.head += (sizeof(h) + n + 7) & ~7u;
+}
+
+static const char *
+run(void)
+{
+	F.c = mt_consumer_new(&F.prog, &F.im.img, &F.opts, NULL, F.fo, F.fe);
+	mt_consumer_attach(F.c, &F.st.cb);
+	mt_consume(F.c);
+	mt_consume_drops(F.c);
+	mt_consume_final(F.c);
+	fflush(F.fo);
+	fflush(F.fe);
+	return F.out;
+}
+
+TEST(default_output_testing_mode)
+{
+	int32_t v = 7;
+
+	setenv("_DTRACE_TESTING", "t", 1);
+	setup();
+	clause(0, 0, 1, 8);
+	action(0, MT_ACT_TRACE, 0, 1, NULL);
+	rec(0, MT_REC_INT, 0, 4, MT_TI_INT, 4);
+	put(1, &v, 8);
+	CHECK_EQ_STR(run(), "                   FUNCTION:NAME\n"
+		     "                          :BEGIN           7\n\n");
+}
+
+TEST(default_output_columns)
+{
+	char s[16] = "hello world";
+
+	unsetenv("_DTRACE_TESTING");
+	setup();
+	clause(0, 0, 1, 16);
+	action(0, MT_ACT_TRACE, 0, 1, NULL);
+	rec(0, MT_REC_STR, 0, 16, MT_TI_STR, 16);
+	put(1, s, 16);
+	CHECK_EQ_STR(run(), "CPU     ID                    FUNCTION:NAME\n"
+		     "  0      1                           :BEGIN   hello world"
+		     "                      \n\n");
+}
+
+TEST(quiet_printf_and_exit)
+{
+	struct { int64_t a; char s[16]; int32_t st; } pl = { -5, "xyz", 3 };
+
+	setup();
+	F.opts.quiet = 1;
+	clause(0, 0, 2, 32);
+	action(0, MT_ACT_PRINTF, 0, 2, "%d [%s]\n");
+	action(1, MT_ACT_EXIT, 2, 1, NULL);
+	rec(0, MT_REC_INT, 0, 8, MT_TI_INT, 8);
+	rec(1, MT_REC_STR, 8, 16, MT_TI_STR, 16);
+	rec(2, MT_REC_INT, 24, 4, MT_TI_INT, 4);
+	put(1, &pl, 32);
+	CHECK_EQ_STR(run(), "-5 [xyz]\n\n");
+	CHECK_EQ_INT(mt_consumer_exited(F.c), 1);
+	CHECK_EQ_INT(mt_consumer_status(F.c), 3);
+}
+
+/* Append an aggregation entry: aggid, 8-byte int key, values. */
+static void
+aggput(uint32_t aggid, int64_t key, const int64_t *vals, int nvals)
+{
+	uint8_t *p = F.st.aggdata + F.st.ab.used;
+	struct mt_aggent e = { 0, 0, aggid, 1 };
+	uint64_t kw = aggid;
+
+	memcpy(p, &e, sizeof(e));
+	memcpy(p + sizeof(e), &kw, 8);
+	memcpy(p + sizeof(e) + 8, &key, 8);
+	memcpy(p + sizeof(e) + 16, vals, nvals * 8);
+	F.st.ab.used += sizeof(e) + 16 + nvals * 8;
+}
+
+static void
+one_agg(int func, int nvals)
+{
+	F.aggs[0] = (struct mt_agg){ func, 16, nvals, 1, { 0 } };
+	F.keyinfo[0] = (struct mt_rec_info){ MT_TI_INT, 0, 4, NULL };
+	F.agginfo[0] = (struct mt_agg_info){ "a", 1, F.keyinfo };
+	F.prog.naggs = 1;
+}
+
+TEST(exit_printout_sorted_by_value)
+{
+	int64_t v1 = 30, v2 = 10, v3 = 20;
+
+	setup();
+	F.opts.quiet = 1;
+	one_agg(MT_AGG_SUM, 1);
+	aggput(1, 1, &v1, 1);
+	aggput(1, 2, &v2, 1);
+	aggput(1, 3, &v3, 1);
+	CHECK_EQ_STR(run(), "\n"
+		     "        2               10\n"
+		     "        3               20\n"
+		     "        1               30\n");
+}
+
+TEST(sortkey_and_rev)
+{
+	int64_t v1 = 30, v2 = 10, v3 = 20;
+
+	setup();
+	F.opts.quiet = 1;
+	F.opts.aggsortkey = 1;
+	F.opts.aggsortrev = 1;
+	one_agg(MT_AGG_COUNT, 1);
+	aggput(1, 1, &v1, 1);
+	aggput(1, 2, &v2, 1);
+	aggput(1, 3, &v3, 1);
+	CHECK_EQ_STR(run(), "\n"
+		     "        3               20\n"
+		     "        2               10\n"
+		     "        1               30\n");
+}
+
+TEST(quantize_acceptance)
+{
+	int64_t b[MT_QUANTIZE_NBUCKETS] = { 0 };
+
+	/* machtrace -q -n 'BEGIN { @[1] = quantize(7); exit(0); }' */
+	setup();
+	F.opts.quiet = 1;
+	one_agg(MT_AGG_QUANTIZE, MT_QUANTIZE_NBUCKETS);
+	F.aggs[0].keysize = 16;
+	b[MT_QUANTIZE_ZERO + 3] = 1;
+	aggput(1, 1, b, MT_QUANTIZE_NBUCKETS);
+	CHECK_EQ_STR(run(), "\n"
+		"        1\n"
+		"           value  ------------- Distribution ------------- count    \n"
+		"               2 |                                         0        \n"
+		"               4 |@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@@ 1        \n"
+		"               8 |                                         0        \n"
+		"\n");
+}
+
+TEST(printa_formatted_and_clear)
+{
+	int64_t v1 = 5, v2 = 6;
+
+	setup();
+	F.opts.quiet = 1;
+	one_agg(MT_AGG_SUM, 1);
+	aggput(1, 1, &v1, 1);
+	aggput(1, 2, &v2, 1);
+	F.aggids[0] = 1;
+	clause(0, 0, 3, 8);
+	action(0, MT_ACT_PRINTA, 0, 0, "%d=%@d\n");
+	F.ainfo[0].naggids = 1;
+	F.ainfo[0].aggids = F.aggids;
+	action(1, MT_ACT_CLEAR, 0, 0, NULL);
+	F.ainfo[1].naggids = 1;
+	F.ainfo[1].aggids = F.aggids;
+	action(2, MT_ACT_PRINTA, 0, 0, NULL);
+	F.ainfo[2].naggids = 1;
+	F.ainfo[2].aggids = F.aggids;
+	put(1, &v1, 8);
+	CHECK_EQ_STR(run(), "1=5\n2=6\n\n"
+		     "        1                0\n"
+		     "        2                0\n\n");
+}
+
+TEST(error_record_and_drops)
+{
+	struct mt_errrec e = { 1, 0, 3, MT_FLT_BADADDR, 0 };
+
+	setup();
+	clause(0, 0, 0, 0);
+	put(MT_EPID_ERROR, &e, sizeof(e));
+	F.st.buf.drops = 2;
+	F.st.stat.aggdrops = 1;
+	F.st.stat.spec_drops = 1;
+	F.opts.droptags = 1;
+	run();
+	CHECK_EQ_STR(F.err, "dtrace: error on enabled probe ID 1 (ID 1: "
+		     "dtrace:::BEGIN): invalid address (0x0) at DIF offset 3\n"
+		     "dtrace: [DTRACEDROP_PRINCIPAL] 2 drops on CPU 0\n"
+		     "dtrace: [DTRACEDROP_AGGREGATION] 1 aggregation drop on "
+		     "CPU 0\n"
+		     "dtrace: [DTRACEDROP_SPEC] 1 speculative drop\n");
+}
+
+MT_TEST_MAIN()

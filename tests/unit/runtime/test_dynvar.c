@@ -1,0 +1,78 @@
+/* Dynamic variables: associative arrays, thread-locals, deletes, drops. */
+#include "../mt_test.h"
+#include "rtimg.h"
+
+static struct rtrun R;
+
+/*
+ * BEGIN clause 1: a[arg0] = arg0 (0 deletes); self->t = arg0.
+ * BEGIN clause 2: trace(a[arg0]); trace(self->t).
+ */
+static void setup(uint64_t dynvarsize)
+{
+	struct ib b;
+
+	ib_init(&b);
+	b.opt.dynvarsize = dynvarsize;
+	uint32_t a = ib_var(&b, MT_VS_GLOBAL, MT_VK_ASSOC, 0, 8, 8);
+	uint32_t t = ib_var(&b, MT_VS_THREAD, MT_VK_SCALAR, 0, 8, 0);
+	uint32_t st = IB_DIFO(&b, MT_RT_INT, RV(LDGS, MT_VAR_ARG0, 1),
+			      R(FLUSHTS, 0, 0, 0), R(PUSHTV, MT_TT_INT, 0, 1),
+			      RV(STGAA, a, 1), RV(STTS, t, 1),
+			      R(RET, 0, 0, 0));
+	uint32_t ld = IB_DIFO(&b, MT_RT_INT, RV(LDGS, MT_VAR_ARG0, 1),
+			      R(FLUSHTS, 0, 0, 0), R(PUSHTV, MT_TT_INT, 0, 1),
+			      RV(LDGAA, a, 2), R(RET, 0, 0, 2));
+	uint32_t lt = IB_DIFO(&b, MT_RT_INT, RV(LDTS, t, 1), R(RET, 0, 0, 1));
+	ib_clause(&b, 0, 0, 0);
+	b.clauses[0].flags = 0;
+	ib_action(&b, MT_ACT_DIFEXPR, 0);
+	ib_rec(&b, st, MT_REC_INT, 0, 0, 0);
+	ib_clause(&b, 0, 0, 16);
+	ib_action(&b, MT_ACT_TRACE, 0);
+	ib_rec(&b, ld, MT_REC_INT, 0, 8, 0);
+	ib_action(&b, MT_ACT_TRACE, 0);
+	ib_rec(&b, lt, MT_REC_INT, 8, 8, 0);
+	rt_start(&R, &b);
+}
+
+static int64_t last(int field)
+{
+	int n = rt_nrecs(&R);
+	return ((int64_t *)rt_data(rt_rec(&R, n - 1)))[field];
+}
+
+TEST(assoc_store_load_delete)
+{
+	setup(1 << 16);
+	rt_fire(&R, 0, 41);
+	CHECK_EQ_INT(last(0), 41);
+	CHECK_EQ_INT(last(1), 41);
+	rt_fire(&R, 0, 42);
+	CHECK_EQ_INT(last(0), 42);
+	/* storing 0 deletes the element and the thread-local */
+	rt_fire(&R, 0, 0);
+	CHECK_EQ_INT(last(0), 0);
+	CHECK_EQ_INT(last(1), 0);
+	CHECK_EQ_INT(rt_stat(&R)->dynvar_drops, 0);
+	rt_stop(&R);
+}
+
+TEST(dynvar_drops_counted)
+{
+	/* chunk = 16 + 80 key + 8 value = 104 bytes, + 4 for the hash */
+	setup(10 * 108);
+	/* each firing needs 2 chunks (a[k] and self->t, reused after 1) */
+	for (uint64_t k = 1; k <= 20; k++)
+		rt_fire(&R, 0, k);
+	/* 1 chunk for self->t, 9 for a[1..9], 11 drops for a[10..20] */
+	CHECK_EQ_INT(rt_stat(&R)->dynvar_drops, 11);
+	CHECK_EQ_INT(last(0), 0);
+	/* deleting frees space again */
+	rt_fire(&R, 0, 0);
+	rt_fire(&R, 0, 3);		/* a[3] = 3 exists */
+	CHECK_EQ_INT(last(0), 3);
+	rt_stop(&R);
+}
+
+MT_TEST_MAIN()
