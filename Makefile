@@ -31,6 +31,7 @@ include runtime/runtime.mk
 include compiler/compiler.mk
 include consumer/consumer.mk
 -include target/target.mk
+-include target/live/live.mk
 -include boot/boot.mk
 -include guest/guest.mk
 include cmd/machtrace/cmd.mk

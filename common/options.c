@@ -21,6 +21,7 @@ enum opt_kind {
 	K_STRSIZE,
 	K_RUNTIME,	/* number or yes/no...; field is uint64 */
 	K_FLAG,		/* dt_opt_runtime into an int flag */
+	K_INTVAL,	/* dt_opt_runtime into an int (unset: 0) */
 	K_RATE,		/* ns */
 	K_BUFPOLICY,
 	K_BUFRESIZE,
@@ -130,8 +131,8 @@ static const struct opt_desc opt_table[] = {
 	/* dynamic run-time */
 	{ "aggrate", K_RATE, C_DYNAMIC, F(aggrate), NULL },
 	{ "aggsortkey", K_FLAG, C_DYNAMIC, F(aggsortkey), NULL },
-	{ "aggsortkeypos", K_FLAG, C_DYNAMIC, F(aggsortkeypos), NULL },
-	{ "aggsortpos", K_FLAG, C_DYNAMIC, F(aggsortpos), NULL },
+	{ "aggsortkeypos", K_INTVAL, C_DYNAMIC, F(aggsortkeypos), NULL },
+	{ "aggsortpos", K_INTVAL, C_DYNAMIC, F(aggsortpos), NULL },
 	{ "aggsortrev", K_FLAG, C_DYNAMIC, F(aggsortrev), NULL },
 	{ "aggzoom", K_FLAG, C_DYNAMIC, NOF, NULL },
 	{ "flowindent", K_FLAG, C_DYNAMIC, F(flowindent), NULL },
@@ -400,10 +401,13 @@ opt_apply(struct mt_opts *o, const struct opt_desc *d, const char *v,
 		return 0;
 	case K_RUNTIME:
 	case K_FLAG:
+	case K_INTVAL:
 		if (parse_runtime(v, &val) != 0)
 			return fail(err, errlen, MT_OPTERR_VAL);
 		if (d->kind == K_FLAG && iv)
 			*iv = val != MT_OPT_UNSET;
+		else if (d->kind == K_INTVAL && iv)
+			*iv = val == MT_OPT_UNSET || val > INT32_MAX ? 0 : (int)val;
 		else if (u64)
 			*u64 = val;
 		return 0;

@@ -236,7 +236,7 @@ static void do_printf(struct cc *cc, struct node *n, int kind)
 		ERR(n, "D_PROTO_LEN", "%s( ) prototype mismatch: 0 args passed, at least 1 expected", name);
 	sema_expr(cc, f);
 	if (!f->is_string_lit)
-		ERR(f, "D_PRINTF_ARG_FMT", "%s( ) argument #1 is incompatible with prototype:\n\tprototype: string constant\n\t argument: %s",
+		ERR(f, "D_PROTO_ARG", "%s( ) argument #1 is incompatible with prototype:\n\tprototype: string constant\n\t argument: %s",
 		    name, tname(f));
 	for (struct node *a = f->next; a; a = a->next) {
 		if (a->k == N_AGG) {
@@ -287,10 +287,10 @@ static void do_printa(struct cc *cc, struct node *n)
 			for (int i = 0; i < id->nkeys; i++)
 				if (!ty_compat(id->ktypes[i], first->ktypes[i]) ||
 				    ty_is_string(id->ktypes[i]) != ty_is_string(first->ktypes[i]))
-					ERR(a, "D_PRINTA_AGGPROTO", "printa( ): @%s[ ] key #%d is incompatible with @%s:\n%*s key #%d: %s\n%*s key #%d: %s",
+					ERR(a, "D_PRINTA_AGGPROTO", "printa( ): @%s[ ] key #%d is incompatible with @%s:\n%9s key #%d: %s\n%9s key #%d: %s",
 					    id->name, i + 1, first->name,
-					    (int)(9 - strlen(first->name)), first->name, i + 1, first->ktypes[i]->name,
-					    (int)(9 - strlen(id->name)), id->name, i + 1, id->ktypes[i]->name);
+					    first->name, i + 1, first->ktypes[i]->name,
+					    id->name, i + 1, id->ktypes[i]->name);
 		} else if (first) {
 			ERR(a, "D_PRINTA_AGGPROTO", "printa( ): @%s[ ] key count (%d) is incompatible with @%s (%d)",
 			    id->name, id->nkeys, first->name, first->nkeys);
@@ -343,6 +343,9 @@ static void do_actf(struct cc *cc, struct node *n)
 {
 	struct ident *id = n->id;
 	check_len(cc, n);
+	if (id->id != MT_ACT_PRINTF && id->id != MT_ACT_PRINTA &&
+	    id->id != MT_ACT_SYSTEM && id->id != MT_ACT_FREOPEN)
+		sema_call_args(cc, n, id);
 	switch (id->id) {
 	case MT_ACT_TRACE:
 	case MT_ACT_PRINT:
@@ -378,6 +381,10 @@ static void do_actf(struct cc *cc, struct node *n)
 	case MT_ACT_STACK: case MT_ACT_USTACK: {
 		int64_t frames = id->id == MT_ACT_STACK ? 20 : 100;
 		struct node *a = n->args;
+		for (struct node *x = a; x; x = x->next)
+			if (!ty_is_integral(x->type))
+				ERR(x, "D_PROTO_ARG", "%s( ) argument #%d is incompatible with prototype:\n\tprototype: int\n\t argument: %s",
+				    id->name, x == a ? 1 : 2, tname(x));
 		if (a) {
 			const char *tag = id->id == MT_ACT_STACK ? "D_STACK_SIZE" : "D_USTACK_FRAMES";
 			frames = const_arg(cc, a, tag, cc_printf(cc,

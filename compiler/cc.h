@@ -299,6 +299,7 @@ struct cc {
 	int depth;			/* open parentheses */
 	int brackets;			/* open brackets */
 	int in_clause;
+	int force_pspec;		/* #pragma D option pspec */
 
 	/* types */
 	struct tentry **tbuckets;
@@ -355,6 +356,7 @@ void as_finish(struct cc *cc, struct mt_prog *p);
 /* parse.c */
 void parse_program(struct cc *cc);
 struct node *parse_expr(struct cc *cc);
+struct node *parse_cond(struct cc *cc);
 struct type *parse_typename(struct cc *cc);
 int parse_at_type(struct cc *cc);
 
@@ -382,6 +384,7 @@ struct ident *sema_var(struct cc *cc, struct node *n, int create);
 void sema_assign_type(struct cc *cc, struct ident *id, struct node *rhs,
 		      int line);
 int sema_var_index(struct cc *cc, struct ident *id);
+void sema_call_args(struct cc *cc, struct node *n, struct ident *id);
 
 /* cg.c */
 int cg_expr(struct cc *cc, struct node *n);	/* returns register */

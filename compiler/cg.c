@@ -428,12 +428,72 @@ static void cg_arith(struct cc *cc, int op, int a, int b, struct type *lt,
 	}
 }
 
+static struct node *root_node;
+static int root_reg;
+
+/*
+ * The D variable a member/element lvalue is stored in, if any: stores into
+ * variable storage go through a scratch copy of the whole value, which is
+ * then stored back into the variable (the runtime only lets code store
+ * into scratch).
+ */
+static struct node *var_root(struct node *l)
+{
+	while (l) {
+		if (l->k == N_MEMBER && l->op == OP_DOT)
+			l = l->l;
+		else if (l->k == N_OP2 && l->op == OP_INDEX && l->scope == -2 &&
+			 TY_K(l->l->type) == T_ARRAY)
+			l = l->l;
+		else
+			break;
+	}
+	if (l && (l->k == N_VAR || (l->k == N_IDENT && l->id && l->id->k == ID_VAR)) &&
+	    is_byref(l->type) && !ty_is_string(l->type))
+		return l;
+	return NULL;
+}
+
+static void cg_store(struct cc *cc, struct node *l, int r);
+
+static void cg_store_via_scratch(struct cc *cc, struct node *root, struct node *l, int r)
+{
+	if (root->k == N_IDENT)
+		root->scope = root->id->scope;
+	int v = cg_var_load(cc, root);
+	int sz = cg_const(cc, root->type->canon->size, l->line);
+	int buf = reg_alloc(cc, l->line);
+	emit(cc, MT_OP_ALLOCS, sz, 0, buf);
+	emit(cc, MT_OP_TST, v, 0, 0);
+	uint32_t skip = emit_br(cc, MT_OP_BE);
+	emit(cc, MT_OP_COPYS, v, sz, buf);
+	patch_here(cc, skip);
+	cg_free(cc, v);
+	cg_free(cc, sz);
+	struct node *orn = root_node;
+	int orr = root_reg;
+	root_node = root;
+	root_reg = buf;
+	cg_store(cc, l, r);
+	root_node = orn;
+	root_reg = orr;
+	cg_var_store(cc, root, buf);
+	cg_free(cc, buf);
+}
+
 /* Store r into lvalue l (variable, member, deref), with l's width. */
 static void cg_store(struct cc *cc, struct node *l, int r)
 {
 	if (l->k == N_VAR) {
 		cg_var_store(cc, l, r);
 		return;
+	}
+	if (!root_node) {
+		struct node *root = var_root(l);
+		if (root && root != l) {
+			cg_store_via_scratch(cc, root, l, r);
+			return;
+		}
 	}
 	if (l->k == N_MEMBER) {
 		struct member *m = node_member(l);
@@ -613,6 +673,11 @@ static int cg_cond(struct cc *cc, struct node *n)
 int cg_expr(struct cc *cc, struct node *n)
 {
 	int r;
+	if (n == root_node) {
+		r = reg_alloc(cc, n->line);
+		emit(cc, MT_OP_MOV, root_reg, 0, r);
+		return r;
+	}
 	if (n->is_const && ty_is_integral(n->type))
 		return cg_const(cc, n->cval, n->line);
 	switch (n->k) {

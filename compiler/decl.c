@@ -70,6 +70,7 @@ static struct type *sou_spec(struct cc *cc, int kw, int *defined)
 				   kw == KW_UNION ? T_UNION : T_ENUM, 0,
 				   name ? name : cc_printf(cc, "%s ", kind));
 			t->tag = tag ? tag : cc_printf(cc, "<anon%p>", (void *)t);
+			t->complete = 0;
 			if (name)
 				ty_define(cc, name, t);
 		}
@@ -126,8 +127,12 @@ void decl_specs(struct cc *cc, struct declspec *ds, int allow_storage)
 		case KW_REGISTER: case KW_AUTO:
 			cc_error(cc, k->line, "D_DECL_BADCLASS",
 				 "specified storage class not appropriate in D");
-		case KW_SELF: ds->scope = 1; break;
-		case KW_THIS: ds->scope = 2; break;
+		case KW_SELF: case KW_THIS:
+			if (ds->scope)
+				cc_error(cc, k->line, "D_DECL_CLASS",
+					 "invalid storage class combination");
+			ds->scope = k->kw == KW_SELF ? 1 : 2;
+			break;
 		case KW_CONST: attr |= DA_CONST; break;
 		case KW_VOLATILE: case KW_RESTRICT: case KW_USERLAND:
 			attr |= DA_VOLATILE;
@@ -174,18 +179,18 @@ done:
 		syntax_error(cc);
 	if (base && (attr & (DA_SHORT | DA_LONG | DA_LONGLONG)) &&
 	    strcmp(base, "char") == 0)
-		cc_error(cc, ds->line, "D_DECL_CHARATTR",
+		cc_error(cc, cc->tok.line, "D_DECL_CHARATTR",
 			 "invalid type declaration: short and long may not be used with char type");
 	if (base && strcmp(base, "void") == 0 &&
 	    (attr & (DA_SIGNED | DA_UNSIGNED | DA_SHORT | DA_LONG | DA_LONGLONG)))
-		cc_error(cc, ds->line, "D_DECL_VOIDATTR",
+		cc_error(cc, cc->tok.line, "D_DECL_VOIDATTR",
 			 "invalid type declaration: attributes may not be used with void type");
 	if ((attr & (DA_LONG | DA_LONGLONG)) && base &&
 	    strcmp(base, "int") && strcmp(base, "double") && strcmp(base, "float"))
-		cc_error(cc, ds->line, "D_DECL_LONGINT",
+		cc_error(cc, cc->tok.line, "D_DECL_LONGINT",
 			 "invalid type declaration: long and long long may only be used with integer or floating-point type");
 	if ((attr & DA_SHORT) && (attr & (DA_LONG | DA_LONGLONG)))
-		cc_error(cc, ds->line, "D_UNKNOWN",
+		cc_error(cc, cc->tok.line, "D_UNKNOWN",
 			 "failed to resolve type %s%s%s%s%s%s: Unknown type name",
 			 attr & DA_SIGNED ? "signed " : "",
 			 attr & DA_UNSIGNED ? "unsigned " : "",
@@ -208,14 +213,14 @@ done:
 		} else if (strcmp(base, "double") == 0 && (attr & DA_LONG)) {
 			base = "long double";
 		} else if (attr & (DA_SIGNED | DA_UNSIGNED)) {
-			cc_error(cc, ds->line, "D_DECL_COMBO", "invalid type combination");
+			cc_error(cc, cc->tok.line, "D_DECL_COMBO", "invalid type combination");
 		}
 		t = ty_lookup(cc, base);
 		if (!t)
-			cc_error(cc, ds->line, "D_UNKNOWN",
+			cc_error(cc, cc->tok.line, "D_UNKNOWN",
 				 "failed to resolve type %s: Unknown type name", base);
 	} else if (attr & (DA_SIGNED | DA_UNSIGNED | DA_SHORT | DA_LONG | DA_LONGLONG)) {
-		cc_error(cc, ds->line, "D_DECL_COMBO", "invalid type combination");
+		cc_error(cc, cc->tok.line, "D_DECL_COMBO", "invalid type combination");
 	}
 	ds->type = t;
 	ds->is_inline = defined;	/* reused: a tag was defined here */
@@ -285,7 +290,7 @@ static int parse_dops(struct cc *cc, struct dop *ops, int max, char **name,
 				*keys = head;
 				continue;
 			}
-			struct node *e = parse_expr(cc);
+			struct node *e = parse_cond(cc);
 			sema_expr(cc, e);
 			if (!e->is_const || !ty_is_integral(e->type) || e->cval <= 0)
 				cc_error(cc, line, "D_DECL_ARRSUB",
@@ -450,7 +455,7 @@ static struct type *enum_body(struct cc *cc, struct type *t)
 		lex_next(cc);
 		if (is_op(cc, OP_ASSIGN)) {
 			lex_next(cc);
-			struct node *e = parse_expr(cc);
+			struct node *e = parse_cond(cc);
 			sema_expr(cc, e);
 			if (!e->is_const || !ty_is_integral(e->type))
 				cc_error(cc, line, "D_DECL_ENCONST",

@@ -123,8 +123,8 @@ static const struct fdef fdefs[] = {
 	S("strchr", STRCHR, "string", "const char *, char"),
 	S("strrchr", STRRCHR, "string", "const char *, char"),
 	S("strstr", STRSTR, "string", "const char *, const char *"),
-	S("strtok", STRTOK, "string", "const char *, const char *"),
-	S("substr", SUBSTR, "string", "const char *, int, [int]"),
+	S("strtok", STRTOK, "string", "char *, const char *"),
+	S("substr", SUBSTR, "string", "char *, int, [int]"),
 	S("index", INDEX, "int", "const char *, const char *, [int]"),
 	S("rindex", RINDEX, "int", "const char *, const char *, [int]"),
 	S("htons", HTONS, "uint16_t", "uint16_t"),
@@ -244,6 +244,14 @@ void id_init(struct cc *cc)
 			id->type = ty_lookup(cc, r);
 		if (!id->type)
 			id->type = cc->t_int;
+	}
+	{
+		struct ident *id = id_add(cc, &cc->globals, "NULL", ID_INLINE);
+		struct node *z = nd_new(cc, N_INT, 0);
+		z->type = cc->t_voidp;
+		z->is_const = 1;
+		id->type = cc->t_voidp;
+		id->init = z;
 	}
 	static const char *macros[] = { "pid", "ppid", "pgid", "sid", "uid",
 					"gid", "euid", "egid", "projid",

@@ -151,7 +151,6 @@ static void skip_ws(struct cc *cc)
 			   c == '\v') {
 			cc->p++;
 		} else if (c == '/' && cc->p[1] == '*') {
-			int line = cc->line;
 			cc->p += 2;
 			while (*cc->p && !(cc->p[0] == '*' && cc->p[1] == '/')) {
 				if (*cc->p == '\n')
@@ -159,7 +158,7 @@ static void skip_ws(struct cc *cc)
 				cc->p++;
 			}
 			if (!*cc->p)
-				cc_error(cc, line, "D_SYNTAX",
+				cc_error(cc, cc->line, "D_SYNTAX",
 					 "end-of-file encountered before matching */");
 			cc->p += 2;
 		} else if (c == '/' && cc->p[1] == '/') {
@@ -232,7 +231,7 @@ static void lex_string(struct cc *cc, struct tok *t)
 		if (*p == '"')
 			break;
 		if (*p == '\n')
-			cc_error(cc, cc->line, "D_STR_NL",
+			cc_error(cc, cc->line + 1, "D_STR_NL",
 				 "newline encountered in string literal");
 		if (*p == '\\') {
 			p++;
@@ -269,7 +268,7 @@ static void lex_charconst(struct cc *cc, struct tok *t)
 	while (*p && *p != '\'') {
 		int c;
 		if (*p == '\n')
-			cc_error(cc, cc->line, "D_CHR_NL",
+			cc_error(cc, cc->line + 1, "D_CHR_NL",
 				 "newline encountered in character constant");
 		if (*p == '\\') {
 			p++;
@@ -285,7 +284,7 @@ static void lex_charconst(struct cc *cc, struct tok *t)
 			 "end-of-file encountered before matching '");
 	if (n == 0)
 		cc_error(cc, cc->line, "D_CHR_NULL",
-			 "empty character constant is not permitted");
+			 "empty character constant");
 	if (n > 8)
 		cc_error(cc, cc->line, "D_CHR_OFLOW",
 			 "character constant is too long");
@@ -312,8 +311,12 @@ static void lex_number(struct cc *cc, struct tok *t)
 		while (isalnum((unsigned char)*q) || *q == '.')
 			q++;
 		cc->p = q;
-		cc_error(cc, cc->line, "D_INT_DIGIT",
-			 "invalid digit in integer constant: %s",
+		const char *bad = end;
+		if (*p == '0' && isdigit((unsigned char)*end))
+			cc_error(cc, cc->line, "D_INT_DIGIT",
+				 "constant %s contains invalid digit %c",
+				 cc_strndup(cc, p, q - p), *bad);
+		cc_error(cc, cc->line, "D_SYNTAX", "syntax error near \"%s\"",
 			 cc_strndup(cc, p, q - p));
 	}
 	t->is_unsigned = t->is_long = 0;
@@ -326,7 +329,7 @@ static void lex_number(struct cc *cc, struct tok *t)
 	}
 	if (ovf)
 		cc_error(cc, cc->line, "D_INT_OFLOW",
-			 "integer constant %s results in overflow",
+			 "constant %s results in integer overflow",
 			 cc_strndup(cc, p, end - p));
 	t->k = TK_INT;
 	t->ival = v;
@@ -510,14 +513,15 @@ static void lex_one(struct cc *cc, struct tok *t)
 		case OP_SLASH: {
 			/* "/" before EOF, ';', '{' or '/' closes a predicate */
 			const char *q = cc->p;
+			int nl = 0;
 			while (*q && strchr("\f\n\r\t\v ", *q))
-				q++;
+				nl += *q++ == '\n';
 			if (*q == 0 || *q == ';' || *q == '{' || *q == '/') {
 				if (cc->depth)
-					cc_error(cc, cc->line, "D_SYNTAX",
+					cc_error(cc, cc->line + nl, "D_SYNTAX",
 						 "closing ) expected in predicate before /");
 				if (cc->brackets)
-					cc_error(cc, cc->line, "D_SYNTAX",
+					cc_error(cc, cc->line + nl, "D_SYNTAX",
 						 "closing ] expected in predicate before /");
 				t->op = OP_EPRED;
 			}
@@ -628,6 +632,8 @@ void lex_pspec(struct cc *cc)
 int lex_at_pspec(struct cc *cc)
 {
 	struct tok *t = &cc->tok;
+	if (cc->force_pspec && t->k != TK_EOF)
+		return 1;
 	if (t->k == TK_KEYWORD || t->k == TK_TYPENAME) {
 		const char *q = t->end;
 		if (*q == ':')

@@ -363,6 +363,11 @@ static struct node *assign_expr(struct cc *cc)
 	return l;
 }
 
+struct node *parse_cond(struct cc *cc)
+{
+	return cond_expr(cc);
+}
+
 struct node *parse_expr(struct cc *cc)
 {
 	struct node *l = assign_expr(cc);
@@ -449,7 +454,7 @@ static void clause(struct cc *cc)
 		has_body = 1;
 	} else if (!has_body) {
 		if (!cc->in->srcs[cc->srcidx].is_pspec)
-			cc_error(cc, cc->tok.line, "D_SYNTAX",
+			cc_error(cc, pds[npd - 1].line, "D_SYNTAX",
 				 "expected predicate and/or actions following probe description");
 		if (cc->tok.k != TK_EOF)
 			syntax_error(cc);
@@ -472,7 +477,8 @@ void parse_program(struct cc *cc)
 		if (is_op(cc, OP_RBRACE))
 			cc_error(cc, cc->tok.line, "D_SYNTAX",
 				 "syntax error near \"}\"");
-		if (decl_starts(cc) && !(cc->tok.end && *cc->tok.end == ':')) {
+		if (decl_starts(cc) && !(cc->tok.end && *cc->tok.end == ':') &&
+		    !cc->force_pspec) {
 			decl_toplevel(cc, 0);
 			continue;
 		}

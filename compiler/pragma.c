@@ -56,6 +56,8 @@ static void pragma_option(struct cc *cc, const char *p, int line)
 		}
 		struct mt_optset os = { strdup(name), val ? strdup(val) : NULL, line };
 		VEC_PUSH(cc, cc->optsets, os);
+		if (strcmp(name, "pspec") == 0)
+			cc->force_pspec = 1;
 		if (strcmp(name, "strsize") == 0 && val) {
 			long v = strtol(val, NULL, 0);
 			if (v > 0)

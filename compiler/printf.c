@@ -171,7 +171,7 @@ int printf_validate(struct cc *cc, const char *fmt, struct node *args,
 	if (!is_printa && a) {
 		cc_error(cc, line, "D_PRINTF_ARG_EXTRA",
 			 "%s( ) prototype mismatch: only %d arguments required by this format string",
-			 func, argno - 1);
+			 func, argno - argbase);
 	}
 	return conv;
 }

@@ -144,9 +144,11 @@ static void check_arg(struct cc *cc, struct node *call, const char *fname,
 		ok = 0;
 	else if (!pt)
 		ok = ty_is_ptrlike(a->type) || (a->is_const && a->cval == 0) ||
-		     ty_is_integral(a->type);
+		     ty_is_string(a->type);
 	else if (pt == cc->t_charp)
-		ok = ty_is_string(a->type) || ty_is_charptr(a->type);
+		ok = ty_is_string(a->type) || ty_is_charptr(a->type) ||
+		     (a->is_const && a->cval == 0) ||
+		     (TY_K(a->type) == T_PTR && ty_is_void(a->type->canon->base));
 	else
 		ok = ty_compat(pt, a->type) ||
 		     (ty_is_ptrlike(pt) && a->is_const && a->cval == 0);
@@ -225,6 +227,11 @@ static void sema_func(struct cc *cc, struct node *n)
 		    "%s( ) may only be used as the result of an aggregation assignment",
 		    id->name);
 	if (id->k == ID_ACTF) {
+		int k = 0;
+		for (struct node *a = n->args; a; a = a->next)
+			k++;
+		if (k < id->minargs || (id->maxargs >= 0 && k > id->maxargs))
+			sema_call_args(cc, n, id);
 		n->is_action = 1;
 		n->type = cc->t_void;
 		return;	/* arguments are checked by act.c */
@@ -334,7 +341,7 @@ static void sema_index(struct cc *cc, struct node *n, int create, struct node *r
 				id->is_assoc = 1;
 			}
 			if (id->is_assoc == 0 || (id->is_assoc == -1 && id->type)) {
-				if (id->type && ty_is_ptrlike(id->type))
+				if (id->type && (ty_is_ptrlike(id->type) || ty_is_string(id->type)))
 					goto ptr_index;
 				ERR(n, "D_IDENT_BADREF", "scalar '%s' may not be referenced as array", id->name);
 			}
@@ -385,8 +392,8 @@ ptr_index:
 	if (!n->args)
 		ERR(n, "D_SYNTAX", "syntax error near \"]\"");
 	if (n->args->next)
-		ERR(n, "D_ARR_BADREF", "cannot access %s as an associative array",
-		    l->name ? l->name : "operand");
+		ERR(n, "D_ARR_BADREF", "cannot access %s%s as an associative array",
+		    l->name ? "scalar " : "", l->name ? l->name : "operand");
 	sema_expr(cc, n->args);
 	if (!ty_is_ptrlike(l->type) && !ty_is_string(l->type))
 		ERR(n, "D_OP_INCOMPAT", "operands have incompatible types: \"%s\" + \"%s\"",

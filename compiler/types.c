@@ -186,7 +186,12 @@ void ty_init(struct cc *cc)
 		{"u_int", 4, 0}, {"u_char", 1, 0}, {"u_short", 2, 0},
 		{"u_long", 8, 0}, {"int_t", 4, 1}, {"diskaddr_t", 8, 0},
 		{"clock_t", 8, 1}, {"key_t", 4, 1}, {"nlink_t", 4, 0},
-		{"ipaddr_t", 4, 0},
+		{"ipaddr_t", 4, 0}, {"uint", 4, 0}, {"ulong", 8, 0},
+		{"ushort", 2, 0}, {"u8", 1, 0}, {"u16", 2, 0}, {"u32", 4, 0},
+		{"u64", 8, 0}, {"s8", 1, 1}, {"s16", 2, 1}, {"s32", 4, 1},
+		{"s64", 8, 1}, {"__u8", 1, 0}, {"__u16", 2, 0}, {"__u32", 4, 0},
+		{"__u64", 8, 0}, {"__s8", 1, 1}, {"__s16", 2, 1}, {"__s32", 4, 1},
+		{"__s64", 8, 1}, {"bool", 1, 0}, {"loff_t", 8, 1},
 	};
 	for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++)
 		def_alias(cc, ints[i].n, ty_int(cc, ints[i].size, ints[i].sgn));
@@ -303,6 +308,8 @@ int ty_compat(struct type *a, struct type *b)
 	if (ty_is_string(a) && (ty_is_string(b) || ty_is_charptr(b)))
 		return 1;
 	if (ty_is_string(b) && ty_is_charptr(a))
+		return 1;
+	if (ty_is_string(a) && TY_K(b) == T_PTR && ty_is_void(b->canon->base))
 		return 1;
 	if (ty_is_ptrlike(a) && ty_is_ptrlike(b)) {
 		struct type *x = a->canon->base, *y = b->canon->base;

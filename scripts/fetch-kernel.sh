@@ -72,8 +72,9 @@ apt_opts=(
 	-o "Dir::Cache=$state/cache"
 	-o Acquire::Retries=1
 	-o Acquire::http::Timeout=20
-	-o APT::Sandbox::User=root
 )
+# apt's download sandbox user cannot write into a private directory of root's
+[ "$(id -u)" = 0 ] && apt_opts+=(-o APT::Sandbox::User=root)
 
 echo "fetch-kernel: fetching ${PKGS[*]} ($VERSION) from $SUITE"
 if ! apt-get "${apt_opts[@]}" -qq update >"$state/update.log" 2>&1 ||

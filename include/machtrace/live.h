@@ -1,0 +1,53 @@
+/*
+ * The live GNU Mach target ("mach"): D programs run inside a GNU Mach
+ * kernel booted in QEMU.  The runtime blob (runtime/kernel, runtime/
+ * x86_64) is loaded by the boot shim into a reserved region and started
+ * from a boot-time hook; the host writes the kernel description (symbols
+ * and DWARF offsets), the probe sites (decided here with the decoder) and
+ * the enabling image into shared guest RAM, then drains the buffers from
+ * it live.  Probes: dtrace:::BEGIN/END/ERROR (ids 1-3), fbt (ids as
+ * `machtrace -l` numbers them), profile:::tick-N/profile-N.
+ */
+#ifndef MACHTRACE_LIVE_H
+#define MACHTRACE_LIVE_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "machtrace/program.h"
+
+struct mt_live_opts {
+	const char *kernel;		/* NULL: the stock kernel */
+	const char *kernel_args;	/* NULL: "console=com0" */
+	/* Bootstrap modules "PATH args" (verbatim, as mt_boot_opts); none:
+	   our machload with `workload` words. */
+	const char *modules[14];
+	int nmodules;
+	const char *workload;		/* machload words, NULL: its defaults */
+	const char *shim;		/* NULL: $BUILD/boot/shim.elf */
+	const char *blob;		/* NULL: $BUILD/live/blob.bin */
+	unsigned timeout_ms;		/* guest time limit, 0: none */
+	FILE *console;			/* guest console copy, NULL: none */
+	const char *console_log;	/* guest console log file, NULL: none */
+	uint64_t deadman_ns;		/* host silence the guest tolerates,
+					   0: 2 s */
+	int text_check;			/* after detach, compare the kernel text
+					   with the image and report on stderr */
+};
+
+/*
+ * A target for the GNU Mach kernel.  The kernel image is read now (probes
+ * need it); QEMU starts at attach.  NULL with err filled on failure.
+ */
+struct mt_target *mt_mach_target_new(const struct mt_live_opts *o, char *err,
+				     size_t errlen);
+
+/*
+ * Does the probe description name a kernel provider (so that the CLI
+ * should use mt_mach_target_new)?  fbt, and profile/tick only with force.
+ */
+int mt_live_wants(const char *prov, int force);
+
+/* The last guest run's console result, "" if none (for error messages). */
+const char *mt_mach_target_status(struct mt_target *t);
+
+#endif /* MACHTRACE_LIVE_H */

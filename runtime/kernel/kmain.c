@@ -1,0 +1,282 @@
+/*
+ * The blob's life in GNU Mach (probe context: runs with interrupts off,
+ * calls nothing in the kernel).
+ *
+ * Boot: the shim hooked the entry of a boot-time function (lk_blob_hdr.
+ * hook_name, before any user task exists).  lk_boot restores the kernel
+ * text the shim patched, then talks to the host through the control page
+ * (struct lk_ctl): WAITING -> host writes the kernel description, sites,
+ * trampolines and the enabling image, sends INIT -> runtime initialised,
+ * READY -> host sends GO -> BEGIN fires, probes go in, TRACING; the
+ * hooked function then continues.  Without a host (timeout, SKIP) the
+ * kernel boots untraced.
+ *
+ * Later: lk_tick (the timer hook) runs tick/profile probes, services
+ * host requests (STOP: END fires and the text is restored) and the
+ * deadman (host silent for deadman_ns: everything removed).  lk_ending
+ * (the reboot hook) holds a rebooting kernel until the host has drained
+ * the buffers.
+ */
+#include "runtime/kernel/kern.h"
+
+struct lk_glob lk;
+extern struct lk_blob_hdr lk_blob_hdr;
+
+#define WAIT_HOST_TSC	(1ull << 36)	/* ~25 s at 2.6 GHz: no host */
+
+uint64_t lk_ns(uint64_t tsc)
+{
+	return (uint64_t)(((unsigned __int128)tsc * lk.tsc_mult) >> 32);
+}
+
+static void set_msg(const char *s)
+{
+	uint32_t i = 0;
+
+	for (; s[i] && i < sizeof lk.ctl->msg - 1; i++)
+		lk.ctl->msg[i] = s[i];
+	lk.ctl->msg[i] = 0;
+}
+
+static void fail(const char *why)
+{
+	if (why)
+		set_msg(why);
+	lk.ctl->error = 1;
+	lk.ctl->state = LK_ST_FAILED;
+}
+
+/* Wait for a host command other than `seen`, at most `limit` TSC ticks. */
+static uint32_t wait_cmd(uint32_t seen, uint64_t limit)
+{
+	uint64_t t0 = lk_rdtsc();
+	uint32_t c;
+
+	while ((c = lk.ctl->cmd) == seen || c == LK_CMD_NONE) {
+		if (lk_rdtsc() - t0 > limit)
+			return LK_CMD_SKIP;
+		lk_pause();
+	}
+	return c;
+}
+
+static void heartbeat_reset(void)
+{
+	lk.hb_last = lk.ctl->heartbeat;
+	lk.hb_tsc = lk_rdtsc();
+}
+
+static int init_runtime(void)
+{
+	struct lk_ctl *c = lk.ctl;
+	const struct mt_image *img;
+	const struct mt_probe *pr;
+	char err[200];
+
+	lk.area_va = lk.resv_va + LK_AREA_OFF;
+	lk.area_end = lk.resv_end;
+	if (c->area_size == 0 || c->image_off < c->area_size ||
+	    lk.area_va + c->image_off >= lk.area_end) {
+		fail("runtime area does not fit the reserved region");
+		return -1;
+	}
+	if (c->nsites > LK_SITES_MAX) {
+		fail("too many probe sites");
+		return -1;
+	}
+	lk.sites = (struct lk_site *)(lk.resv_va + LK_SITES_OFF);
+	lk.nsites = c->nsites;
+	lk.tsc_mult = c->k.tsc_hz ? (1000000000ull << 32) / c->k.tsc_hz : 0;
+	lk.deadman_tsc = c->deadman_ns && c->k.tsc_hz ?
+		c->deadman_ns / 1000000 * (c->k.tsc_hz / 1000) : 0;
+	img = (const struct mt_image *)(lk.area_va + c->image_off);
+	if (mt_rt_init((void *)lk.area_va, c->area_size, img, err, sizeof err) != 0) {
+		set_msg("enabling rejected: ");
+		for (uint32_t i = 0, n = 19; err[i] && n < sizeof c->msg - 1; i++, n++)
+			c->msg[n] = err[i], c->msg[n + 1] = 0;
+		fail(0);
+		return -1;
+	}
+	lk.cb = (struct mt_cb *)lk.area_va;
+	img = mt_rt_image(lk.cb);
+	pr = (const struct mt_probe *)((const uint8_t *)img + img->probes_off);
+	for (uint32_t i = 0; i < img->nprobes; i++) {
+		if (pr[i].kind == MT_PK_BEGIN)
+			lk.begin_probe = i + 1;
+		else if (pr[i].kind == MT_PK_END)
+			lk.end_probe = i + 1;
+	}
+	if (lk_sites_check(c->msg, sizeof c->msg) != 0) {
+		fail(0);
+		return -1;
+	}
+	if (lk_idt_hook() != 0) {
+		fail("vector 3 is not an interrupt or trap gate");
+		return -1;
+	}
+	return 0;
+}
+
+static void fire_special(uint32_t probe1)
+{
+	struct lk_fire f = { 0, 0, 0, 0 };
+
+	if (probe1)
+		lk_fire_probe(probe1 - 1, &f, 0, 0);
+}
+
+static void start_tracing(void)
+{
+	struct lk_ctl *c = lk.ctl;
+	uint64_t now = lk_rdtsc();
+
+	c->tsc_go = now;
+	for (uint32_t i = 0; i < c->nticks && i < 32; i++)
+		c->ticks[i].next_tsc = now + c->ticks[i].interval_ns / 1000 *
+			(c->k.tsc_hz / 1000000);
+	heartbeat_reset();
+	lk.tracing = 1;
+	fire_special(lk.begin_probe);
+	lk_sites_install();
+	c->state = LK_ST_TRACING;
+}
+
+/* END, then every patched byte back; the runtime stays for the host. */
+static void stop_tracing(uint32_t state)
+{
+	if (!lk.tracing)
+		return;
+	fire_special(lk.end_probe);
+	lk.tracing = 0;
+	lk_sites_remove();
+	lk_idt_unhook();
+	if (lk.cb)
+		__atomic_store_n(&lk.cb->state, MT_CB_STOPPED, __ATOMIC_RELEASE);
+	lk.ctl->state = state;
+}
+
+static void restore_boot_patches(struct lk_blob_hdr *h)
+{
+	if (h->hook_len && h->hook_len <= sizeof h->hook_orig)
+		lk_text_write(h->hook_va, h->hook_orig, h->hook_len);
+	if (h->rsv_hook_len && h->rsv_hook_len <= sizeof h->rsv_hook_orig)
+		lk_text_write(h->rsv_hook_va, h->rsv_hook_orig, h->rsv_hook_len);
+}
+
+/* Called from lk_boot_entry; returns where the hooked function goes on. */
+uint64_t lk_boot(struct lk_regs *r)
+{
+	struct lk_blob_hdr *h = &lk_blob_hdr;
+	struct lk_ctl *c;
+	uint32_t cmd;
+
+	lk.hdr = h;
+	lk.resv_va = LK_KVA(h->resv_pa);
+	lk.resv_end = lk.resv_va + h->resv_size;
+	restore_boot_patches(h);
+	c = lk.ctl = (struct lk_ctl *)(lk.resv_va + LK_CTL_OFF);
+	c->version = LK_BLOB_VERSION;
+	c->cmd_ack = 0;
+	c->error = 0;
+	c->state = LK_ST_WAITING;
+	__atomic_store_n(&c->magic, LK_CTL_MAGIC, __ATOMIC_RELEASE);
+	cmd = wait_cmd(LK_CMD_NONE, WAIT_HOST_TSC);
+	if (cmd == LK_CMD_INIT) {
+		if (init_runtime() == 0)
+			c->state = LK_ST_READY;
+		c->cmd_ack = LK_CMD_INIT;
+		cmd = wait_cmd(LK_CMD_INIT, WAIT_HOST_TSC);
+		if (cmd == LK_CMD_GO && c->state == LK_ST_READY)
+			start_tracing();
+		c->cmd_ack = cmd;
+	}
+	if (c->state != LK_ST_TRACING && c->state != LK_ST_FAILED)
+		c->state = LK_ST_NONE;
+	return (uint64_t)h->hook_cont;
+}
+
+static void deadman(void)
+{
+	uint64_t now = lk_rdtsc();
+
+	if (lk.ctl->heartbeat != lk.hb_last) {
+		heartbeat_reset();
+		return;
+	}
+	if (lk.deadman_tsc && now - lk.hb_tsc > lk.deadman_tsc)
+		stop_tracing(LK_ST_DEADMAN);
+}
+
+static void run_ticks(struct lk_regs *r)
+{
+	struct lk_ctl *c = lk.ctl;
+	uint64_t now = lk_rdtsc(), tpn = c->k.tsc_hz / 1000000;
+
+	for (uint32_t i = 0; i < c->nticks && i < 32 && lk.tracing; i++) {
+		uint64_t iv = c->ticks[i].interval_ns / 1000 * tpn;
+		struct lk_fire f = { r, 0, 0, r->rbp };
+		uint64_t a[2] = { r->rcx, 0 };	/* hardclock's pc argument */
+
+		if (now < c->ticks[i].next_tsc)
+			continue;
+		c->ticks[i].next_tsc += iv ? iv : 1;
+		if (c->ticks[i].next_tsc <= now)
+			c->ticks[i].next_tsc = now + iv;
+		lk_fire_probe(c->ticks[i].probe, &f, a, 2);
+	}
+}
+
+/* The timer hook: every clock tick while the blob has sites in. */
+void lk_tick(struct lk_regs *r)
+{
+	struct lk_ctl *c = lk.ctl;
+
+	c->ticks_seen++;
+	if (!lk.tracing)
+		return;
+	deadman();
+	if (!lk.tracing)
+		return;
+	if (c->cmd == LK_CMD_STOP) {
+		stop_tracing(LK_ST_STOPPED);
+		c->cmd_ack = LK_CMD_STOP;
+		return;
+	}
+	if (lk.cb->req != MT_REQ_NONE)
+		mt_rt_service(lk.cb);
+	run_ticks(r);
+}
+
+/* The reboot hook: hold the kernel until the host took everything. */
+void lk_ending(struct lk_regs *r)
+{
+	struct lk_ctl *c = lk.ctl;
+	uint32_t cmd;
+
+	if (!lk.tracing)
+		return;
+	c->state = LK_ST_ENDING;
+	heartbeat_reset();
+	for (;;) {
+		cmd = c->cmd;
+		if (cmd == LK_CMD_STOP || cmd == LK_CMD_RELEASE)
+			break;
+		deadman();
+		if (!lk.tracing)
+			return;
+		if (lk.cb->req != MT_REQ_NONE)
+			mt_rt_service(lk.cb);
+		lk_pause();
+	}
+	stop_tracing(LK_ST_STOPPED);
+	c->cmd_ack = LK_CMD_STOP;
+	/* wait for the host's RELEASE (it drains first), or its silence */
+	heartbeat_reset();
+	while (c->cmd != LK_CMD_RELEASE) {
+		if (lk.deadman_tsc && lk_rdtsc() - lk.hb_tsc > lk.deadman_tsc)
+			break;
+		if (c->heartbeat != lk.hb_last)
+			heartbeat_reset();
+		lk_pause();
+	}
+}

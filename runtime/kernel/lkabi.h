@@ -1,0 +1,155 @@
+/*
+ * The live GNU Mach target's shared layouts: the blob header (read and
+ * completed by the 32-bit boot shim), and the live control page (written
+ * by the host through the shared guest RAM, read by the blob in the
+ * kernel).  Freestanding: fixed-width integers, no pointers (addresses are
+ * kernel virtual addresses held in uint64_t), same bytes for the 32-bit
+ * shim, the 64-bit blob and the host.
+ *
+ * Reserved region (physical, kept from GNU Mach by the shim):
+ *
+ *   resv_pa + 0            the blob (header, text, data, bss)
+ *   resv_pa + LK_CTL_OFF   struct lk_ctl (one page, host <-> blob)
+ *   resv_pa + LK_SITES_OFF struct lk_site[nsites] (host writes)
+ *   resv_pa + LK_TRAMP_OFF trampolines (host writes machine code)
+ *   resv_pa + LK_AREA_OFF  the runtime's state area (mt_cb first)
+ *
+ * Kernel VA of a region byte = KERNEL_MAP_BASE + physical address.
+ */
+#ifndef MT_LKABI_H
+#define MT_LKABI_H
+
+#ifndef __ASSEMBLER__
+#include <stdint.h>
+#endif
+
+#define LK_KERNEL_MAP_BASE	0xffffffff80000000ull
+#define LK_RESV_PA		0x2000000ull	/* default region */
+#define LK_RESV_SIZE		0x2000000ull	/* 32 MiB */
+#define LK_BLOB_MAX		0x100000ull
+#define LK_CTL_OFF		0x100000ull
+#define LK_SITES_OFF		0x101000ull
+#define LK_SITES_MAX		12288u
+#define LK_TRAMP_OFF		0x200000ull
+#define LK_TRAMP_MAX		0x200000ull
+#define LK_AREA_OFF		0x400000ull
+
+/* ---- blob header: the first bytes of the blob module ---- */
+#define LK_BLOB_MAGIC		0x4c42544du	/* "MTBL" */
+#define LK_BLOB_VERSION		1
+#define LK_BLOB_HDR_REST	160	/* bytes after hook_name (shim's part) */
+/* A jmp trampoline: "push $site_index; jmp lk_fbt_entry" (10 bytes), then
+   the relocated displaced instructions and a jmp back. */
+#define LK_TRAMP_DISP		10
+
+#ifndef __ASSEMBLER__
+
+struct lk_blob_hdr {
+	uint32_t magic, version;
+	uint64_t load_pa;		/* the shim copies the module here */
+	uint64_t filesz, memsz;		/* copy filesz, zero up to memsz */
+	uint64_t entry;			/* VA the boot hook jumps to */
+	char hook_name[32];		/* kernel function to hook at boot */
+	/* Filled in by the shim (in the copy at load_pa). */
+	uint64_t hook_va;		/* address of hook_name */
+	uint32_t hook_len;		/* bytes displaced (whole insns, >= 5) */
+	uint32_t shim_flags;
+	uint8_t hook_orig[32];		/* original bytes at hook_va */
+	uint8_t hook_cont[48];		/* displaced insns + jmp hook_va+hook_len */
+	uint64_t resv_pa, resv_size;	/* the reserved region */
+	uint64_t rsv_hook_va;		/* the shim's biosmem_bootstrap patch */
+	uint32_t rsv_hook_len, pad;
+	uint8_t rsv_hook_orig[32];	/* its original bytes (blob restores) */
+};
+
+/* ---- patch sites (host decides everything, blob only writes bytes) ---- */
+enum lk_site_kind {
+	LK_SK_JMP = 1,			/* 5-byte jmp to tramp; displaced in tramp */
+	LK_SK_INT3,			/* int3; first insn out of line at ool */
+	LK_SK_RET,			/* int3 on a ret; emulated by the handler */
+};
+#define LK_SF_INTERNAL_TICK	0x1	/* the blob's timer service hook */
+#define LK_SF_INTERNAL_END	0x2	/* the reboot hook (fire END, wait) */
+#define LK_SF_FIRE		0x4	/* fires probe `probe` */
+
+struct lk_site {
+	uint64_t addr;			/* kernel VA of the patched byte(s) */
+	uint64_t ool;			/* JMP: tramp entry; INT3: out-of-line copy */
+	uint32_t kind;			/* LK_SK_* */
+	uint32_t flags;			/* LK_SF_* */
+	uint32_t probe;			/* image probes[] index (LK_SF_FIRE) */
+	uint32_t len;			/* bytes patched region covers (orig) */
+	uint8_t orig[8];		/* original bytes (first len, max 8) */
+	uint8_t patch[8];		/* bytes written at addr (len of them) */
+	uint32_t plen;			/* bytes of patch[] written */
+	uint32_t ret_imm;		/* RET: imm16 of "ret imm16" */
+	uint32_t func_off;		/* RET: offset in its function (arg0) */
+	uint32_t installed;		/* blob: 1 while patched */
+};
+
+/* ---- control page ---- */
+#define LK_CTL_MAGIC		0x4c54434du	/* "MCTL" */
+
+/* ctl->state, written by the blob */
+enum lk_state {
+	LK_ST_NONE = 0,
+	LK_ST_WAITING,			/* in the boot hook, waiting for the host */
+	LK_ST_READY,			/* runtime initialised, waiting for go */
+	LK_ST_TRACING,			/* probes installed */
+	LK_ST_ENDING,			/* kernel is rebooting; waiting for host */
+	LK_ST_STOPPED,			/* END fired, text restored */
+	LK_ST_FAILED,			/* see ctl->msg */
+	LK_ST_DEADMAN,			/* host went silent: everything removed */
+};
+
+/* ctl->cmd, written by the host; the blob acknowledges in cmd_ack */
+enum lk_cmd {
+	LK_CMD_NONE = 0,
+	LK_CMD_INIT,			/* description + image + sites are there */
+	LK_CMD_GO,			/* fire BEGIN, install probes */
+	LK_CMD_STOP,			/* fire END, remove probes */
+	LK_CMD_RELEASE,			/* host done: let a rebooting kernel go */
+	LK_CMD_SKIP,			/* no tracing: continue boot */
+};
+
+/* Kernel description: addresses and struct offsets (from symbols, DWARF). */
+struct lk_kdesc {
+	uint64_t text_start, text_end;	/* [_start, etext) */
+	uint64_t idt;			/* unused when sidt is used; 0 */
+	uint64_t percpu_array;		/* &percpu_array[0] */
+	uint64_t percpu_stride;		/* sizeof(struct percpu) */
+	uint32_t off_active_thread;	/* percpu.active_thread */
+	uint32_t off_thread_task;	/* thread.task */
+	uint32_t off_task_name;		/* task.name (char[]) */
+	uint32_t task_name_size;
+	uint32_t off_task_map;		/* unused yet */
+	uint32_t pad;
+	uint64_t directmap_end;		/* physical end of the direct map */
+	uint64_t tsc_hz;		/* guest TSC rate (host TSC under TCG) */
+	uint64_t boot_walltime_ns;	/* host wall time at tsc 0 estimate */
+	uint64_t kernel_map_base;
+};
+
+struct lk_ctl {
+	uint32_t magic, version;
+	volatile uint32_t state;	/* LK_ST_*, blob */
+	volatile uint32_t cmd;		/* LK_CMD_*, host */
+	volatile uint32_t cmd_ack;	/* last cmd done, blob */
+	volatile uint32_t error;	/* blob: nonzero with msg */
+	volatile uint64_t heartbeat;	/* host increments */
+	uint64_t deadman_ns;		/* host silence tolerated (0: none) */
+	uint64_t area_size;		/* runtime area bytes at LK_AREA_OFF */
+	uint32_t nsites, nprobes;	/* lk_site[] used; image probes */
+	uint64_t image_off;		/* image bytes inside the area (from area) */
+	struct lk_kdesc k;
+	/* tick/profile probes: image probe index and interval */
+	uint32_t nticks, pad2;
+	struct { uint32_t probe, pad; uint64_t interval_ns, next_tsc; } ticks[32];
+	/* blob statistics (host reads) */
+	volatile uint64_t ticks_seen, fires, int3_hits, int3_foreign, patched;
+	volatile uint64_t tsc_go;	/* tsc at GO */
+	char msg[256];			/* blob: why FAILED */
+};
+
+#endif /* __ASSEMBLER__ */
+#endif /* MT_LKABI_H */

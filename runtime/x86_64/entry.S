@@ -1,0 +1,114 @@
+/*
+ * Entry points of the machtrace blob in GNU Mach (probe context, x86-64).
+ * Never instrumented: the blob lives in the reserved region, outside the
+ * kernel text.  Register save layout = struct lk_regs (runtime/x86_64/x86.h).
+ *
+ *   lk_boot_entry   the shim's boot hook jumps here from the hooked
+ *                   function's entry (stack as at its entry)
+ *   lk_fbt_entry    jmp trampolines ("push $site; jmp lk_fbt_entry") land
+ *                   here; lk_fbt_fire returns where to go on (the site's
+ *                   relocated displaced instructions), reached by "ret"
+ *   lk_int3         vector 3 (interrupt gate): our int3 sites are handled
+ *                   by lk_int3_fire, which edits the iret frame; any other
+ *                   breakpoint goes to the kernel's handler unchanged
+ */
+#include "runtime/kernel/lkabi.h"
+
+	.section .hdr, "a"
+	.globl lk_blob_hdr
+lk_blob_hdr:
+	.long	LK_BLOB_MAGIC, LK_BLOB_VERSION
+	.quad	__blob_start - LK_KERNEL_MAP_BASE	/* load_pa */
+	.quad	__blob_filesz, __blob_memsz
+	.quad	lk_boot_entry
+	.asciz	"bootstrap_create"
+	.fill	32 - 17, 1, 0
+	.fill	LK_BLOB_HDR_REST, 1, 0		/* filled in by the shim */
+
+	.text
+/* Save/restore every general register (15) below the current rsp. */
+	.macro SAVE
+	push	%rax
+	push	%rcx
+	push	%rdx
+	push	%rsi
+	push	%rdi
+	push	%r8
+	push	%r9
+	push	%r10
+	push	%r11
+	push	%rbx
+	push	%rbp
+	push	%r12
+	push	%r13
+	push	%r14
+	push	%r15
+	.endm
+	.macro RESTORE
+	pop	%r15
+	pop	%r14
+	pop	%r13
+	pop	%r12
+	pop	%rbp
+	pop	%rbx
+	pop	%r11
+	pop	%r10
+	pop	%r9
+	pop	%r8
+	pop	%rdi
+	pop	%rsi
+	pop	%rdx
+	pop	%rcx
+	pop	%rax
+	.endm
+
+/*
+ * Function-entry stack: rsp = 8 mod 16.  After a slot push, pushfq and
+ * 15 registers: 8 + 8 + 8 + 120 = 144 bytes, rsp = 0 mod 16 at the call.
+ */
+	.globl lk_boot_entry
+lk_boot_entry:
+	push	$0
+	pushfq
+	SAVE
+	cli
+	mov	%rsp, %rdi
+	cld
+	call	lk_boot
+	mov	%rax, 128(%rsp)		/* continue at hook_cont */
+	RESTORE
+	popfq
+	ret
+
+	.globl lk_fbt_entry
+lk_fbt_entry:
+	pushfq
+	SAVE
+	cli
+	mov	%rsp, %rdi
+	cld
+	call	lk_fbt_fire
+	mov	%rax, 128(%rsp)		/* the slot held the site index */
+	RESTORE
+	popfq
+	ret
+
+/*
+ * #BP frame (no error code): rip, cs, rflags, rsp, ss; the CPU aligned rsp
+ * to 16 before pushing 40 bytes, so 15 pushes leave it 0 mod 16.
+ */
+	.globl lk_int3
+lk_int3:
+	testb	$3, 8(%rsp)
+	jnz	1f			/* from user mode: not ours */
+	SAVE
+	mov	%rsp, %rdi
+	cld
+	call	lk_int3_fire
+	test	%eax, %eax
+	RESTORE
+	jz	1f
+	iretq
+1:	jmp	*lk_orig_int3(%rip)
+
+	.section .note.GNU-stack, "", @progbits

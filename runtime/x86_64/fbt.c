@@ -1,0 +1,174 @@
+/*
+ * Probe sites (probe context).  The host decides every site (runtime/
+ * kernel/lkabi.h, struct lk_site): the bytes to write, the original bytes,
+ * and the trampoline or out-of-line copy holding the relocated displaced
+ * instructions.  Here the sites are only checked, patched, unpatched, and
+ * their firings turned into mt_rt_probe calls.
+ *
+ *   JMP   "jmp rel32" to a trampoline "push $index; jmp lk_fbt_entry";
+ *         lk_fbt_fire returns the trampoline's displaced copy
+ *   INT3  vector 3: fire, then resume at the out-of-line copy
+ *   RET   vector 3 on a ret: fire the return probe, then do the ret
+ */
+#include "runtime/kernel/kern.h"
+
+uint64_t lk_fbt_fire(struct lk_regs *r);
+int lk_int3_fire(struct lk_regs *r);
+
+struct lk_site *lk_site_at(uint64_t addr)
+{
+	uint32_t a = 0, b = lk.nsites;
+
+	while (a < b) {
+		uint32_t m = a + (b - a) / 2;
+		if (lk.sites[m].addr < addr)
+			a = m + 1;
+		else
+			b = m;
+	}
+	if (a < lk.nsites && lk.sites[a].addr == addr)
+		return &lk.sites[a];
+	return 0;
+}
+
+void lk_fire_probe(uint32_t probe, struct lk_fire *f, const uint64_t *args,
+		   uint32_t nargs)
+{
+	struct mt_pctx ctx;
+
+	if (!lk.cb || !lk.tracing)
+		return;
+	for (uint32_t i = 0; i < 10; i++)
+		ctx.arg[i] = i < nargs ? args[i] : 0;
+	ctx.argdata = 0;
+	ctx.argdata_size = 0;
+	ctx.plat = f;
+	lk.ctl->fires++;
+	mt_rt_probe(lk.cb, probe, &ctx);
+}
+
+/* arg0..arg9 at a function entry: six registers, then the stack. */
+static void entry_args(const struct lk_regs *r, uint64_t sp, uint64_t *a)
+{
+	a[0] = r->rdi;
+	a[1] = r->rsi;
+	a[2] = r->rdx;
+	a[3] = r->rcx;
+	a[4] = r->r8;
+	a[5] = r->r9;
+	for (int i = 6; i < 10; i++)
+		if (!lk_load64(sp + 8 * (uint64_t)(i - 5), &a[i]))
+			a[i] = 0;
+}
+
+static void fire_entry(struct lk_site *s, struct lk_regs *r, uint64_t sp)
+{
+	struct lk_fire f = { r, s->addr, sp, r->rbp };
+	uint64_t a[10];
+
+	if (s->flags & LK_SF_INTERNAL_TICK)
+		lk_tick(r);
+	if (s->flags & LK_SF_INTERNAL_END)
+		lk_ending(r);
+	if (s->flags & LK_SF_FIRE) {
+		entry_args(r, sp, a);
+		lk_fire_probe(s->probe, &f, a, 10);
+	}
+}
+
+uint64_t lk_fbt_fire(struct lk_regs *r)
+{
+	struct lk_site *s = &lk.sites[r->u.j.slot];
+
+	fire_entry(s, r, (uint64_t)r->u.j.entry_sp);
+	return s->ool + LK_TRAMP_DISP;
+}
+
+int lk_int3_fire(struct lk_regs *r)
+{
+	struct lk_site *s = lk_site_at(r->u.t.rip - 1);
+	uint64_t ret;
+
+	if (!s || !s->installed || s->kind == LK_SK_JMP) {
+		if (lk.ctl)
+			lk.ctl->int3_foreign++;
+		return 0;
+	}
+	lk.ctl->int3_hits++;
+	if (s->kind == LK_SK_INT3) {
+		fire_entry(s, r, r->u.t.rsp);
+		r->u.t.rip = s->ool;
+		return 1;
+	}
+	/* LK_SK_RET: arg0 = offset of the ret in its function, arg1 = rax */
+	if (s->flags & LK_SF_FIRE) {
+		struct lk_fire f = { r, s->addr, r->u.t.rsp, r->rbp };
+		uint64_t a[2] = { s->func_off, r->rax };
+		lk_fire_probe(s->probe, &f, a, 2);
+	}
+	ret = *(volatile uint64_t *)r->u.t.rsp;
+	r->u.t.rsp += 8 + s->ret_imm;
+	r->u.t.rip = ret;
+	return 1;
+}
+
+static int bytes_eq(uint64_t addr, const uint8_t *b, uint32_t n)
+{
+	const volatile uint8_t *p = (const volatile uint8_t *)addr;
+
+	for (uint32_t i = 0; i < n; i++)
+		if (p[i] != b[i])
+			return 0;
+	return 1;
+}
+
+static void put_hex(char *p, uint64_t v)
+{
+	for (int i = 15; i >= 0; i--, v >>= 4)
+		p[i] = "0123456789abcdef"[v & 15];
+}
+
+/* Every site's original bytes must be in the text now. */
+int lk_sites_check(char *msg, uint32_t len)
+{
+	static const char txt[] = "text differs from the image at 0x";
+
+	for (uint32_t i = 0; i < lk.nsites; i++) {
+		struct lk_site *s = &lk.sites[i];
+		if (s->plen == 0 || s->plen > 8 || bytes_eq(s->addr, s->orig, s->plen))
+			continue;
+		if (len > sizeof txt + 16) {
+			for (uint32_t k = 0; k < sizeof txt - 1; k++)
+				msg[k] = txt[k];
+			put_hex(msg + sizeof txt - 1, s->addr);
+			msg[sizeof txt - 1 + 16] = 0;
+		}
+		return -1;
+	}
+	return 0;
+}
+
+void lk_sites_install(void)
+{
+	for (uint32_t i = 0; i < lk.nsites; i++) {
+		struct lk_site *s = &lk.sites[i];
+		if (s->installed || !bytes_eq(s->addr, s->orig, s->plen))
+			continue;
+		s->installed = 1;
+		lk_text_write(s->addr, s->patch, s->plen);
+		lk.ctl->patched++;
+	}
+}
+
+/* Restore every patched byte.  Trampolines stay: a thread may be in one. */
+void lk_sites_remove(void)
+{
+	for (uint32_t i = 0; i < lk.nsites; i++) {
+		struct lk_site *s = &lk.sites[i];
+		if (!s->installed)
+			continue;
+		lk_text_write(s->addr, s->orig, s->plen);
+		s->installed = 0;
+		lk.ctl->patched--;
+	}
+}

@@ -1,0 +1,35 @@
+# target/live: the live GNU Mach target (host side) and the runtime blob
+# injected into the kernel (runtime/*.c + runtime/kernel + runtime/x86_64,
+# freestanding, linked at the reserved region's kernel VA).
+LIVE_SRCS := $(wildcard target/live/*.c)
+LIVE_OBJS := $(LIVE_SRCS:%.c=$(BUILD)/obj/%.o)
+
+BLOB_CSRCS := $(wildcard runtime/kernel/*.c runtime/x86_64/*.c)
+BLOB_OBJS := $(BLOB_CSRCS:%.c=$(BUILD)/obj/blob/%.o) \
+	$(BUILD)/obj/blob/runtime/x86_64/entry.o $(RT_KOBJS)
+
+$(BUILD)/obj/blob/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) -Iinclude -I. $(RT_KERNEL_CFLAGS) -MMD -MP -c $< -o $@
+$(BUILD)/obj/blob/runtime/x86_64/entry.o: runtime/x86_64/entry.S runtime/kernel/lkabi.h
+	@mkdir -p $(dir $@)
+	$(CC) -Iinclude -I. -D__ASSEMBLER__ -c $< -o $@
+
+# The blob may use nothing outside itself: link with no undefined symbols.
+$(BUILD)/live/blob.elf: $(BLOB_OBJS) runtime/kernel/blob.ld
+	@mkdir -p $(dir $@)
+	ld -m elf_x86_64 -nostdlib --no-warn-rwx-segments --no-undefined \
+		-T runtime/kernel/blob.ld -o $@ $(BLOB_OBJS)
+$(BUILD)/live/blob.bin: $(BUILD)/live/blob.elf
+	objcopy -O binary $< $@
+
+$(BUILD)/lib/libmtlive.a: $(LIVE_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && $(AR) rcs $@ $^
+
+.PHONY: blob
+blob: $(BUILD)/live/blob.bin
+MT_LIBS := $(BUILD)/lib/libmtlive.a $(MT_LIBS)
+MT_EXTRA += $(BUILD)/live/blob.bin
+
+-include $(wildcard $(BUILD)/obj/blob/runtime/*/*.d)
