@@ -2,7 +2,7 @@
 SHIM_CFLAGS := -m32 -march=i686 -ffreestanding -nostdlib -fno-pic -fno-pie \
 	-fno-stack-protector -fno-builtin -fno-tree-loop-distribute-patterns \
 	-fno-asynchronous-unwind-tables -O2 -Wall -Wextra -std=gnu11
-SHIM_SRCS := boot/shim.c boot/lib.c boot/kernel.c boot/x86_64/hook.c
+SHIM_SRCS := boot/shim.c boot/lib.c boot/kernel.c boot/x86_64/hook.c boot/x86_64/blob.c
 SHIM_OBJS := $(SHIM_SRCS:%.c=$(BUILD)/boot/%.o) $(BUILD)/boot/boot/shim.S.o
 
 MT_EXTRA += $(BUILD)/boot/shim.elf

@@ -11,6 +11,9 @@
  * hold `reserve=PHYS:SIZE` to keep a physical region away from GNU Mach,
  * and `reserve-fill` to fill that region with the words (pa ^ 0xA5A5A5A5)
  * so that a test can check afterwards that the kernel left it alone.
+ * A module starting with the runtime blob's magic (runtime/kernel/lkabi.h)
+ * is not passed on: it is copied into the reserved region and hooked into
+ * the kernel's boot (x86_64/blob.c).
  *
  * Everything the kernel receives (multiboot info, memory map, module list,
  * strings) lives in the shim's .bss below 2 MiB; GNU Mach registers those
@@ -161,6 +164,13 @@ void shim_main(uint32_t magic, const struct mb_info *mbi)
 			*w = (uint32_t)w ^ 0xA5A5A5A5u;
 
 	for (uint32_t m = 1; m < mbi->mods_count; m++, n++) {
+		if (blob_is(mods[m].start, mods[m].end)) {
+			if (!r.end)
+				die("a runtime blob module needs reserve=PHYS:SIZE");
+			blob_load(&k, mods[m].start, mods[m].end, r.start, r.end);
+			n--;
+			continue;
+		}
 		kmods[n] = mods[m];
 		module_string(kmodstr[n], (const char *)mods[m].string);
 		kmods[n].string = (uint32_t)kmodstr[n];

@@ -32,7 +32,20 @@ void *kimage_va_to_ptr(const struct kimage *k, uint64_t va);
 int kimage_overlaps(const struct kimage *k, uint64_t start, uint64_t end);
 
 /* x86_64/hook.c: the biosmem_bootstrap reservation hook */
+struct hook_patch {
+	uint64_t va;
+	uint32_t len;
+	uint8_t orig[32];
+};
+extern struct hook_patch reserve_patch;         /* what hook_reserve patched */
 void hook_reserve(const struct kimage *k, uint64_t start, uint64_t end);
+int hook_entry(const struct kimage *k, uint64_t target, uint64_t tramp_va,
+	       uint8_t *disp, uint64_t disp_va, uint8_t *orig);
+
+/* x86_64/blob.c: the machtrace runtime blob module (runtime/kernel/) */
+int blob_is(uint32_t start, uint32_t end);
+void blob_load(const struct kimage *k, uint32_t start, uint32_t end,
+	       uint64_t resv_start, uint64_t resv_end);
 
 /* shim.S */
 void jump_kernel(uint32_t entry, uint32_t mbi) __attribute__((noreturn));

@@ -578,6 +578,24 @@ mt_opts_set_pragma(struct mt_opts *o, const char *name, const char *value,
 	return -1;
 }
 
+void
+mt_opts_setenv(struct mt_opts *o, const char *prefix)
+{
+	char var[128], err[128];
+	const char *v;
+
+	for (const struct opt_desc *d = opt_table; d->name; d++) {
+		size_t n = (size_t)snprintf(var, sizeof(var), "%s%s", prefix,
+					    d->name);
+
+		for (size_t i = strlen(prefix); i < n && i < sizeof(var); i++)
+			if (var[i] >= 'a' && var[i] <= 'z')
+				var[i] = (char)(var[i] - 'a' + 'A');
+		if ((v = getenv(var)) != NULL)
+			opt_apply(o, d, v, 0, err, sizeof(err));
+	}
+}
+
 int
 mt_opts_set_active(struct mt_opts *o, const char *name, const char *value,
 		   char *err, size_t errlen)

@@ -31,11 +31,14 @@ struct mt_consumer {
 	struct mt_opts *opts;
 	struct mt_target *target;
 	FILE *out, *err;
+	FILE *orig_out;			/* out before any freopen() */
 	struct mt_cb *cb;
 	char errmsg[512];
 
 	int heading;			/* column header printed */
+	int indent;			/* flowindent depth */
 	int exited, status;
+	int filled;			/* a FILL buffer filled up */
 
 	/* drops already reported, per CPU */
 	uint64_t *seen_drops;
@@ -43,6 +46,7 @@ struct mt_consumer {
 	uint64_t seen_dyn;		/* cb->dynvar_drops reported */
 
 	/* aggregation snapshot */
+	int snap_valid;			/* snapshot taken since last drain */
 	struct agg_ent **ahash;
 	uint32_t nahash;
 	struct agg_ent **ents;
@@ -50,6 +54,7 @@ struct mt_consumer {
 	uint64_t *normal;		/* [naggs + 1] normalize() factors */
 	uint8_t *printed;		/* [naggs + 1] printed by printa() */
 	uint32_t **keyoff;		/* [naggs][nkeys + 1] key element offsets */
+	int64_t *zeros;			/* max nvals zeros: a missing value */
 };
 
 /* agg.c */
@@ -69,8 +74,48 @@ int agg_add(struct mt_consumer *c, uint32_t aggid, const uint8_t *key,
 void agg_begin_snapshot(struct mt_consumer *c);
 void agg_end_snapshot(struct mt_consumer *c);
 
+/* agg.c helpers */
+const struct mt_agg *agg_of(const struct mt_consumer *c, uint32_t aggid);
+const struct mt_agg_info *info_of(const struct mt_consumer *c, uint32_t aggid);
+uint32_t keybytes(const struct mt_consumer *c, uint32_t aggid);
+uint32_t hash_key(uint32_t aggid, const uint8_t *key, uint32_t n);
+void vals_init(const struct mt_agg *a, int64_t *v);
+
+/* aggsort.c */
+struct sortctx {
+	struct mt_consumer *c;
+	int keypos;
+	int keysort;
+	int naggs;			/* values per bundle */
+	int sortpos;
+};
+
+/* A printa() row: one key and the values of each listed aggregation. */
+struct bundle {
+	const struct agg_ent *rep;	/* supplies the key */
+	const struct agg_ent **ent;	/* [naggs], NULL = no entry (zero) */
+};
+struct bundle *make_bundles(struct mt_consumer *c, const uint32_t *aggids,
+			    int n, size_t *nbp);
+void free_bundles(struct bundle *b, size_t nb);
+int bundlecmp(const void *lp, const void *rp, void *arg);
+
 /* record.c */
+const char *img_str(const struct mt_consumer *c, uint32_t off);
+const struct mt_probe *probe_of_epid(const struct mt_consumer *c,
+				     uint32_t epid, const struct mt_ecb **ecbp);
+
+/* datum.c */
+int64_t datum_int(const uint8_t *p, uint32_t size, int sign);
+void datum_stack(struct mt_consumer *c, FILE *fp, const uint8_t *p,
+		 uint32_t size);
+void datum_trace(struct mt_consumer *c, FILE *fp, const struct mt_rec *r,
+		 const struct mt_rec_info *ri, const uint8_t *d);
 void print_key_datum(struct mt_consumer *c, FILE *fp,
 		     const struct mt_rec_info *ri, const uint8_t *data);
+
+/* actions.c: run action ai of a record of probe p */
+void do_action(struct mt_consumer *c, uint32_t epid, const struct mt_probe *p,
+	       uint32_t ai, const uint8_t *data);
 
 #endif

@@ -207,7 +207,7 @@ print_stack(FILE *fp, const struct spec *s, const struct mt_pfarg *a)
 {
 	const unsigned char *p = a->data;
 	uint64_t pc;
-	char buf[32];
+	char buf[512];
 	struct spec s2 = *s;
 
 	if (strchr(s->flags, '-'))
@@ -217,7 +217,7 @@ print_stack(FILE *fp, const struct spec *s, const struct mt_pfarg *a)
 		memcpy(&pc, p + i, 8);
 		if (pc == 0)
 			break;
-		snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)pc);
+		mt_sym_format(pc, MT_SYM_PC, buf, sizeof(buf));
 		fprintf(fp, "%14s", "");
 		print_string(fp, &s2, buf);
 		fputc('\n', fp);
@@ -309,7 +309,11 @@ print_conv(FILE *fp, const struct spec *s, const struct mt_pfarg *a)
 		print_string(fp, s, e ? e : "");
 		free(e);
 		break;
-	case 'a': case 'A':
+	case 'a':
+		mt_sym_format(arg_uint(a), MT_SYM_PC, buf, sizeof(buf));
+		print_string(fp, s, buf);
+		break;
+	case 'A':
 		snprintf(buf, sizeof(buf), "0x%llx",
 			 (unsigned long long)arg_uint(a));
 		print_string(fp, s, buf);
@@ -382,6 +386,10 @@ mt_printf(FILE *fp, const char *fmt, const struct mt_pfarg *args, int nargs,
 			return -1;
 		}
 		p = q;
+		if (s.conv == '%') {
+			fputc('%', fp);
+			continue;
+		}
 		if (s.dynwidth) {
 			a = next_arg(args, nargs, &ai);
 			s.width = a ? (int)arg_sint(a) : 0;

@@ -9,14 +9,13 @@
 
 int mt_quantize_bucket(int64_t v)
 {
-	int k = 0;
 	uint64_t m;
+	int k;
 
 	if (v == 0)
 		return MT_QUANTIZE_ZERO;
 	m = v > 0 ? (uint64_t)v : 0 - (uint64_t)v;
-	while (k < 63 && (m >> (k + 1)))
-		k++;			/* k = floor(log2(m)) */
+	k = 63 - __builtin_clzll(m);	/* floor(log2(m)), inline bsr */
 	if (v > 0)
 		return MT_QUANTIZE_ZERO + 1 + k;
 	return k >= 62 ? 0 : MT_QUANTIZE_ZERO - 1 - k;

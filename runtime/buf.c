@@ -92,6 +92,12 @@ static uint8_t *specdata(struct rt *rt, uint32_t id, uint32_t cpu)
 		rt->specsize;
 }
 
+int rt_spec_active(struct rt *rt, uint64_t id)
+{
+	return id != 0 && id <= rt->nspec &&
+		spec(rt, (uint32_t)id)->state == RT_SPEC_ACTIVE;
+}
+
 /* speculation(): a free buffer's id, or 0 (unavailable drop). */
 uint64_t rt_speculation(struct rt_mstate *ms)
 {

@@ -26,7 +26,7 @@ static uint64_t builtin(struct rt_mstate *ms, uint32_t id)
 		return ms->ctx->arg[id - MT_VAR_ARG0];
 	switch (id) {
 	case MT_VAR_TIMESTAMP: case MT_VAR_VTIMESTAMP:
-		return ms->ts;
+		return rt_ts(ms);
 	case MT_VAR_WALLTIMESTAMP:
 		return mt_plat_walltime();
 	case MT_VAR_EPID:
@@ -80,6 +80,32 @@ static void slot_store(struct rt_mstate *ms, const struct rt_varslot *sl,
 		ref_store(ms, p, sl, v);
 	else
 		*(uint64_t *)p = v;
+}
+
+/* Globals and clause-locals: by-ref values carry a NULL flag. */
+static uint64_t *null_flag(const struct rt_varslot *sl, uint8_t *p)
+{
+	return (uint64_t *)(p + RT_ALIGN(sl->size, 8));
+}
+
+static uint64_t var_load(const struct rt_varslot *sl, uint8_t *p)
+{
+	if ((sl->flags & MT_VF_REF) && *null_flag(sl, p))
+		return 0;
+	return slot_load(sl, p);
+}
+
+static void var_store(struct rt_mstate *ms, const struct rt_varslot *sl,
+		      uint8_t *p, uint64_t v)
+{
+	if ((sl->flags & MT_VF_REF) && v == 0) {
+		rt_memset(p, 0, RT_ALIGN(sl->size, 8));
+		*null_flag(sl, p) = 1;
+		return;
+	}
+	if (sl->flags & MT_VF_REF)
+		*null_flag(sl, p) = 0;
+	slot_store(ms, sl, p, v);
 }
 
 /* Dynamic variables: thread-locals and associative arrays.  The key is
@@ -138,6 +164,20 @@ static int push(struct rt_mstate *ms, uint32_t type, uint64_t val,
 	return 0;
 }
 
+/*
+ * Signed remainder as dtrace-utils computes it (arithmetic/tst.moddiv.d):
+ * |a| % |b|, negative when exactly one operand is.
+ */
+static uint64_t srem(uint64_t a, uint64_t b)
+{
+	uint64_t ua = (int64_t)a < 0 ? 0 - a : a;
+	uint64_t ub = (int64_t)b < 0 ? 0 - b : b;
+	uint64_t r = ua % ub;
+
+	return ((int64_t)(a ^ b) < 0) ? 0 - r : r;
+}
+
+/* String comparison; NULL sorts before every string, "" included. */
 static int64_t scmp(struct rt_mstate *ms, uint64_t a, uint64_t b)
 {
 	uint64_t max = ms->rt->strsize;
@@ -146,6 +186,8 @@ static int64_t scmp(struct rt_mstate *ms, uint64_t a, uint64_t b)
 
 	if (a == b)
 		return 0;
+	if (a == 0 || b == 0)
+		return a == 0 ? -1 : 1;
 	la = rt_strlen(ms, a, max);
 	lb = rt_strlen(ms, b, max);
 	if (la < 0 || lb < 0)
@@ -159,6 +201,26 @@ static int64_t scmp(struct rt_mstate *ms, uint64_t a, uint64_t b)
 		if (cx == 0)
 			return 0;
 	}
+}
+
+/*
+ * COPYS: a copy whose source is a string literal near the end of the
+ * strtab (the compiler copies strsize bytes for string assignments) gets
+ * the bytes past the image zero-filled instead of faulting.
+ */
+static void copys(struct rt_mstate *ms, uint64_t dst, uint64_t src,
+		  uint64_t n)
+{
+	uint64_t st = (uint64_t)(uintptr_t)ms->rt->strtab;
+	uint64_t stn = ms->rt->img->strtab_size;
+
+	if (src >= st && src - st < stn && n > stn - (src - st)) {
+		uint64_t k = stn - (src - st);
+		rt_memcpy((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, k);
+		rt_memset((uint8_t *)(uintptr_t)dst + k, 0, n - k);
+		return;
+	}
+	rt_copy_in(ms, (void *)(uintptr_t)dst, src, n);
 }
 
 #define LOAD(type, size) do {						\
@@ -214,7 +276,7 @@ int rt_exec(struct rt_mstate *ms, uint32_t difo1, uint64_t *result)
 			else if (op == MT_OP_SDIV)
 				r[rd] = (uint64_t)((int64_t)a / (int64_t)b);
 			else
-				r[rd] = (uint64_t)((int64_t)a % (int64_t)b);
+				r[rd] = srem(a, b);
 			break;
 		case MT_OP_UDIV: case MT_OP_UREM:
 			if (b == 0) {
@@ -278,27 +340,27 @@ int rt_exec(struct rt_mstate *ms, uint32_t difo1, uint64_t *result)
 				break;
 			}
 			sl = rt_slot(ms->rt, MT_VS_GLOBAL, id);
-			r[rd] = sl ? slot_load(sl, ms->rt->globals + sl->off) : 0;
+			r[rd] = sl ? var_load(sl, ms->rt->globals + sl->off) : 0;
 			break;
 		}
 		case MT_OP_STGS: {
 			const struct rt_varslot *sl =
 				rt_slot(ms->rt, MT_VS_GLOBAL, MT_V16(in));
 			if (sl)
-				slot_store(ms, sl, ms->rt->globals + sl->off, r[rd]);
+				var_store(ms, sl, ms->rt->globals + sl->off, r[rd]);
 			break;
 		}
 		case MT_OP_LDLS: {
 			const struct rt_varslot *sl =
 				rt_slot(ms->rt, MT_VS_LOCAL, MT_V16(in));
-			r[rd] = sl ? slot_load(sl, ms->c->locals + sl->off) : 0;
+			r[rd] = sl ? var_load(sl, ms->c->locals + sl->off) : 0;
 			break;
 		}
 		case MT_OP_STLS: {
 			const struct rt_varslot *sl =
 				rt_slot(ms->rt, MT_VS_LOCAL, MT_V16(in));
 			if (sl)
-				slot_store(ms, sl, ms->c->locals + sl->off, r[rd]);
+				var_store(ms, sl, ms->c->locals + sl->off, r[rd]);
 			break;
 		}
 		case MT_OP_LDTS:
@@ -353,7 +415,7 @@ int rt_exec(struct rt_mstate *ms, uint32_t difo1, uint64_t *result)
 			break;
 		case MT_OP_COPYS:
 			if (rt_check_store(ms, r[rd], b, 0) == 0)
-				rt_copy_in(ms, (void *)(uintptr_t)r[rd], a, b);
+				copys(ms, r[rd], a, b);
 			break;
 		default:
 			rt_fault(ms, MT_FLT_ILLOP, 0);

@@ -39,7 +39,7 @@ static void error(struct rt_mstate *ms, uint32_t action)
 	ms->stat->errors++;
 	h->epid = MT_EPID_ERROR;
 	h->cpu = ms->cpu;
-	h->timestamp = ms->ts;
+	h->timestamp = rt_ts(ms);
 	er->epid = ms->epid;
 	er->action = action;
 	er->pc = ms->fault_pc;
@@ -109,7 +109,7 @@ static int spec_id(struct rt_mstate *ms, uint64_t v)
 	return 0;
 }
 
-/* Run one action; -1 on fault. */
+/* Run one action; -1 on fault, 1 to abandon the clause quietly. */
 static int action(struct rt_mstate *ms, const struct mt_action *act,
 		  uint8_t *data, struct clause_run *cr)
 {
@@ -130,8 +130,10 @@ static int action(struct rt_mstate *ms, const struct mt_action *act,
 	}
 	switch (act->kind) {
 	case MT_ACT_SPECULATE:
-		if (spec_id(ms, v))
-			return -1;
+		/* an unusable id (0, out of range, not active) abandons the
+		   rest of the clause silently, as dtrace-utils does */
+		if (!rt_spec_active(ms->rt, v))
+			return 1;
 		cr->speculative = 1;
 		cr->spec = (uint32_t)v;
 		break;
@@ -162,6 +164,7 @@ static void run_ecb(struct rt_mstate *ms, uint32_t ecb)
 	ms->epid = ecb + 1;
 	ms->scratch_used = 0;
 	ms->alloca_used = 0;
+	ms->c->strtok = 0;		/* strtok() state lives for one clause */
 	ms->fault = MT_FLT_NONE;
 	if (cl->pred_difo) {
 		if (rt_exec(ms, cl->pred_difo, &v)) {
@@ -173,7 +176,7 @@ static void run_ecb(struct rt_mstate *ms, uint32_t ecb)
 	}
 	h->epid = ms->epid;
 	h->cpu = ms->cpu;
-	h->timestamp = ms->ts;
+	h->timestamp = rt_ts(ms);
 	rt_memset(h + 1, 0, cl->recsize);
 	cr.spec = 0;
 	cr.speculative = 0;
@@ -181,11 +184,12 @@ static void run_ecb(struct rt_mstate *ms, uint32_t ecb)
 	cr.status = 0;
 	cr.npend = 0;
 	for (uint32_t a = 0; a < cl->nacts; a++) {
-		if (action(ms, &rt->actions[cl->act0 + a], (uint8_t *)(h + 1),
-			   &cr)) {
+		int rc = action(ms, &rt->actions[cl->act0 + a],
+				(uint8_t *)(h + 1), &cr);
+		if (rc < 0)
 			error(ms, a);
+		if (rc)
 			return;
-		}
 	}
 	if ((cl->flags & MT_CF_NEEDS_RECORD) || cl->recsize || cl->nacts == 0) {
 		uint32_t len = RT_HDRSIZE + cl->recsize;
@@ -207,6 +211,14 @@ static void run_ecb(struct rt_mstate *ms, uint32_t ecb)
 	}
 }
 
+/* After exit() only END and ERROR still fire (later BEGIN clauses too
+   are skipped), as dtrace's DRAINING state. */
+static int draining(struct rt *rt, const struct mt_probe *pr)
+{
+	return ((struct mt_cb *)rt->base)->state == MT_CB_EXITING &&
+		pr->kind != MT_PK_END && pr->kind != MT_PK_ERROR;
+}
+
 static void fire(struct rt *rt, uint32_t cpu, uint32_t pi,
 		 const struct mt_pctx *ctx, int nested)
 {
@@ -219,18 +231,16 @@ static void fire(struct rt *rt, uint32_t cpu, uint32_t pi,
 	ms.ctx = ctx;
 	ms.cpu = cpu;
 	ms.probe = pi;
-	ms.ts = mt_plat_time();
+	ms.ts = 0;
+	ms.have_ts = 0;
 	ms.have_tid = 0;
 	ms.tid = 0;
 	ms.ttop = 0;
 	ms.fault_pc = 0;
 	ms.fault_addr = 0;
-	if (!nested) {
-		ms.c->strtok = 0;
-		if (rt->locals_size)
-			rt_memset(ms.c->locals, 0, rt->locals_size);
-	}
-	for (uint32_t e = 0; e < pr->necbs; e++)
+	if (!nested && rt->locals_size)
+		rt_memset(ms.c->locals, 0, rt->locals_size);
+	for (uint32_t e = 0; e < pr->necbs && !draining(rt, pr); e++)
 		run_ecb(&ms, pr->ecb0 + e);
 }
 

@@ -38,7 +38,12 @@
 #define RT_ERRRECSIZE		(RT_HDRSIZE + (uint32_t)sizeof(struct mt_errrec))
 #define RT_NOSLOT		0xffffffffu
 
-/* Where a user variable lives (per scope, indexed by id - MT_VAR_USER). */
+/*
+ * Where a user variable lives (per scope, indexed by id - MT_VAR_USER).
+ * A by-reference global or clause-local holds its value and then an
+ * 8-byte NULL flag at off + RT_ALIGN(size, 8): `s = NULL` makes the
+ * variable load as 0 (NULL) instead of the address of its storage.
+ */
 struct rt_varslot {
 	uint32_t var;			/* index into vars[], RT_NOSLOT if none */
 	uint32_t off;			/* globals/locals: offset in storage */
@@ -81,6 +86,11 @@ struct rt_cpu {
 	uint64_t strtok_end;
 };
 
+/*
+ * The runtime's private state.  Every field is set by mt_rt_init and only
+ * read afterwards, except dyn_free and the dynamic-variable hash (probe
+ * context, single writer: GNU Mach is UP, the local target one thread).
+ */
 struct rt {
 	uint64_t area_size;
 	uint8_t *base;			/* == the control block */
@@ -141,7 +151,8 @@ struct rt_mstate {
 	uint32_t cpu;
 	uint32_t probe;			/* probes[] index */
 	uint32_t epid;
-	uint64_t ts;
+	uint64_t ts;			/* valid if have_ts (rt_ts) */
+	int have_ts;
 	uint64_t tid;
 	int have_tid;
 	uint64_t scratch_used;
@@ -160,6 +171,16 @@ static inline struct rt *rt_get(struct mt_cb *cb)
 {
 	return (struct rt *)((uint8_t *)cb + RT_ALIGN(cb->aggbuf_off +
 		(uint64_t)cb->ncpus * sizeof(struct mt_aggbuf), 64));
+}
+
+/* The firing's timestamp, taken on first use (once per firing). */
+static inline uint64_t rt_ts(struct rt_mstate *ms)
+{
+	if (!ms->have_ts) {
+		ms->ts = mt_plat_time();
+		ms->have_ts = 1;
+	}
+	return ms->ts;
 }
 
 /* lib.c */
@@ -189,8 +210,21 @@ uint64_t rt_alloca(struct rt_mstate *ms, uint64_t size);
 /* interp.c */
 int rt_exec(struct rt_mstate *ms, uint32_t difo1, uint64_t *result);
 
-/* subr.c */
+/* subr.c, subr_str.c */
 void rt_subr(struct rt_mstate *ms, uint32_t subr, uint64_t *rd);
+int64_t rt_sarg(struct rt_mstate *ms, uint32_t i, const char **s);
+char *rt_sout(struct rt_mstate *ms);
+uint64_t rt_strjoin(struct rt_mstate *ms);
+uint64_t rt_substr(struct rt_mstate *ms);
+uint64_t rt_strsearch(struct rt_mstate *ms, uint32_t subr);
+uint64_t rt_strchr(struct rt_mstate *ms, int last);
+uint64_t rt_strtok(struct rt_mstate *ms);
+uint64_t rt_lltostr(struct rt_mstate *ms);
+uint64_t rt_pathname(struct rt_mstate *ms, uint32_t subr);
+uint64_t rt_cleanpath(struct rt_mstate *ms);
+uint64_t rt_casemap(struct rt_mstate *ms, int upper);
+uint64_t rt_strtoll(struct rt_mstate *ms);
+uint64_t rt_strcmp(struct rt_mstate *ms);
 
 /* dynvar.c */
 uint8_t *rt_key(struct rt_mstate *ms, const struct rt_varslot *sl,
@@ -210,6 +244,7 @@ int rt_buf_put(struct rt *rt, uint32_t cpu, const void *rec, uint32_t len,
 int rt_spec_put(struct rt_mstate *ms, uint32_t id, const void *rec,
 		uint32_t len);
 uint64_t rt_speculation(struct rt_mstate *ms);
+int rt_spec_active(struct rt *rt, uint64_t id);
 void rt_spec_commit(struct rt_mstate *ms, uint32_t id, int discard);
 
 #endif /* MT_RUNTIME_RT_H */

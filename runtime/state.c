@@ -5,10 +5,7 @@
  */
 #include "rt.h"
 
-#define RT_DEF_BUFSIZE		(4u << 20)
-#define RT_DEF_AGGSIZE		(4u << 20)
-#define RT_DEF_DYNVARSIZE	(1u << 20)
-#define RT_DEF_SPECSIZE		(32u << 10)
+#define RT_DYN_SPARE		8
 #define RT_DEF_SCRATCHSIZE	(64u << 10)
 #define RT_DEF_STRSIZE		256
 
@@ -52,6 +49,9 @@ static void var_sizes(const struct mt_image *img, struct layout *L)
 
 		if (v->scope > MT_VS_LOCAL)
 			continue;
+		if (v->kind == MT_VK_SCALAR && v->scope != MT_VS_THREAD &&
+		    (v->flags & MT_VF_REF))
+			sz += 8;		/* the NULL flag, see rt_varslot */
 		if (slot + 1 > L->nslots[v->scope])
 			L->nslots[v->scope] = slot + 1;
 		if (v->scope == MT_VS_THREAD || v->kind == MT_VK_ASSOC) {
@@ -71,9 +71,15 @@ static void var_sizes(const struct mt_image *img, struct layout *L)
 	L->dyn_keycap = (uint32_t)RT_ALIGN(16 + maxkey, 8);
 	L->dyn_chunksize = (uint32_t)sizeof(struct rt_dvar) + L->dyn_keycap +
 		maxval;
+	/*
+	 * dynvarsize buys whole chunks (header, key, value, hash head), plus
+	 * a few spare ones, as illumos keeps at least one chunk and
+	 * dtrace-utils' BPF hash maps a per-CPU reserve: tiny dynvarsize
+	 * values still hold a handful of variables (variables/tvar tests).
+	 */
 	if (ndyn) {
 		L->dyn_nchunks = (uint32_t)(L->dynvarsize /
-			(L->dyn_chunksize + 4));
+			(L->dyn_chunksize + 4)) + RT_DYN_SPARE;
 		L->dyn_nbuckets = pow2_atmost(L->dyn_nchunks ? L->dyn_nchunks : 1);
 	}
 }
@@ -103,12 +109,15 @@ static uint64_t layout(const struct mt_image *img, struct layout *L)
 	L->ncpus = o->ncpus ? o->ncpus : 1;
 	L->nspec = o->nspec;
 	L->strsize = o->strsize ? o->strsize : RT_DEF_STRSIZE;
-	L->bufsize = RT_ALIGN(opt_or(o->bufsize, RT_DEF_BUFSIZE), 8);
-	L->aggsize = RT_ALIGN(opt_or(o->aggsize, RT_DEF_AGGSIZE), 8);
-	L->dynvarsize = RT_ALIGN(opt_or(o->dynvarsize, RT_DEF_DYNVARSIZE), 8);
-	L->specsize = RT_ALIGN(opt_or(o->specsize, RT_DEF_SPECSIZE), 8);
+	/* sizes are taken literally: 0 means no space (bufsize=0 cannot
+	   hold any record: "Enabling exceeds size of buffer") */
+	L->bufsize = o->bufsize & ~7ull;
+	L->aggsize = o->aggsize & ~7ull;
+	L->dynvarsize = o->dynvarsize & ~7ull;
+	L->specsize = o->specsize & ~7ull;
 	L->scratchsize = RT_ALIGN(opt_or(o->scratchsize, RT_DEF_SCRATCHSIZE), 8);
-	L->alloca_limit = L->scratchsize;
+	/* the host's scratchsize has 8 reserved bytes, as dtrace-utils */
+	L->alloca_limit = L->scratchsize > 8 ? L->scratchsize - 8 : 0;
 	/* string results need room beyond what alloca() may take */
 	L->scratchsize += RT_ALIGN(8 * (uint64_t)L->strsize + 1024, 8);
 	var_sizes(img, L);
@@ -160,6 +169,29 @@ static uint64_t layout(const struct mt_image *img, struct layout *L)
 	return L->total;
 }
 
+/* Every record fits the principal buffer, every aggregation entry the
+   aggregation buffer (else dtrace's "Enabling exceeds size of buffer"). */
+static int fits(const struct mt_image *img, const struct layout *L)
+{
+	const struct mt_agg *aggs =
+		(const void *)((const uint8_t *)img + img->aggs_off);
+
+	const struct mt_clause *cl =
+		(const void *)((const uint8_t *)img + img->clauses_off);
+
+	/* dtrace-utils' records carry a 40-byte perf event header on top
+	   of ours; keep its minimum so an enabling fits where it fits there
+	   (options/err.b-too-low.d: -b59 is too small for exit(0)) */
+	for (uint32_t i = 0; i < img->nclauses; i++)
+		if (RT_HDRSIZE + cl[i].recsize + 40 > L->bufsize)
+			return 0;
+	for (uint32_t i = 0; i < img->naggs; i++)
+		if (sizeof(struct mt_aggent) + aggs[i].keysize +
+		    8ull * aggs[i].nvals > L->aggsize)
+			return 0;
+	return 1;
+}
+
 uint64_t mt_rt_size(const struct mt_image *img)
 {
 	struct layout L;
@@ -181,6 +213,8 @@ static void assign_slots(struct rt *rt, const struct layout *L)
 
 		if (v->scope > MT_VS_LOCAL || v->id < MT_VAR_USER)
 			continue;
+		if (v->flags & MT_VF_REF)
+			sz += 8;
 		sl = &rt->slots[v->scope][v->id - MT_VAR_USER];
 		sl->var = i;
 		sl->size = v->size ? v->size : 8;
@@ -270,9 +304,23 @@ int mt_rt_init(void *area, uint64_t size, const struct mt_image *img,
 
 	if (err && errlen)
 		err[0] = '\0';
-	if (mt_rt_verify(img, err, errlen) != 0)
+	if (mt_rt_verify(img, err, errlen) != 0) {
+		char why[160];
+		uint32_t i;
+
+		for (i = 0; err && i + 1 < sizeof(why) && err[i]; i++)
+			why[i] = err[i];
+		why[i] = '\0';
+		e.pos = 0;
+		rt_err_str(&e, "invalid enabling: ");
+		rt_err_str(&e, why);
 		return -1;
+	}
 	need = layout(img, &L);
+	if (need && !fits(img, &L)) {
+		rt_err_str(&e, "Enabling exceeds size of buffer");
+		return -1;
+	}
 	if (need == 0 || need > size) {
 		rt_err_str(&e, "state area too small: need ");
 		rt_err_num(&e, need);

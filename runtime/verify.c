@@ -227,22 +227,27 @@ static int check_aggs(struct vctx *v)
 			want = (uint32_t)((a->param[1] - a->param[0]) /
 					  a->param[2]) + 2;
 			break;
-		case MT_AGG_LLQUANTIZE:
-			if (a->param[0] < 2 || a->param[1] >= a->param[2] ||
-			    a->param[3] < a->param[0] || a->param[0] > 0xffff ||
-			    a->param[2] > 0xffff || a->param[3] > 0xffff ||
-			    a->param[3] % a->param[0])
+		case MT_AGG_LLQUANTIZE: {
+			int64_t f = a->param[0], lo = a->param[1];
+			int64_t hi = a->param[2], st = a->param[3];
+			uint32_t ill;
+
+			if (f < 2 || f > 0xffff || lo < 0 || hi < lo ||
+			    hi > 0xffff || st < 1 || st > 0xffff ||
+			    (st < f && f % st) || (st > f && st % f))
 				return fail(v, "aggregation ", i + 1, 0, 0,
 					    "bad llquantize parameters");
-			want = (uint32_t)mt_llquantize_bucket(
-				(uint16_t)a->param[0], (uint16_t)a->param[1],
-				(uint16_t)a->param[2], (uint16_t)a->param[3],
+			/* dtrace-utils' layout, or illumos' (with or without
+			   its encoded-argument slot: extra values unused) */
+			want = 2 * (uint32_t)(hi - lo + 1) *
+				(uint32_t)(st - st / f) + 3;
+			ill = (uint32_t)mt_llquantize_bucket((uint16_t)f,
+				(uint16_t)lo, (uint16_t)hi, (uint16_t)st,
 				INT64_MAX) + 1;
-			if (a->nvals == 2 * (uint32_t)(a->param[2] - a->param[1]
-			    + 1) * (uint32_t)(a->param[3] - a->param[3] /
-			    a->param[0]) + 3)
+			if (a->nvals == ill || a->nvals == ill + 1)
 				want = a->nvals;
 			break;
+		}
 		default:
 			return fail(v, "aggregation ", i + 1, 0, 0,
 				    "unknown function");

@@ -8,7 +8,7 @@
  *     for panics and the KDB prompt;
  *   - -no-reboot, so a guest reboot ends QEMU by itself.
  * QEMU never outlives the launcher: mt_boot_stop() kills what is left, the
- * child dies with us (PR_SET_PDEATHSIG) and SIGINT/SIGTERM/SIGHUP are
+ * child dies with us (PR_SET_PDEATHSIG, unless opts.survive) and SIGINT/SIGTERM/SIGHUP are
  * caught while a guest runs so that poll() returns and stops it.
  */
 #include <dirent.h>
@@ -52,6 +52,10 @@ static void catch_signals(struct mt_boot *b)
 {
 	struct sigaction sa;
 
+	b->own_signals = 0;
+	if (b->caller_signals)
+		return;
+	b->own_signals = 1;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
@@ -62,18 +66,21 @@ static void catch_signals(struct mt_boot *b)
 
 static void restore_signals(struct mt_boot *b)
 {
+	if (!b->own_signals)
+		return;
 	for (int i = 0; i < NSTOP; i++)
 		sigaction(stop_signals[i], &b->old_sa[i], NULL);
 }
 
 /* In the child: become QEMU.  Reports exec failure through errpipe. */
-static void exec_qemu(char **argv, int out, int errpipe)
+static void exec_qemu(char **argv, int out, int errpipe, int survive)
 {
 	int devnull = open("/dev/null", O_RDONLY);
 	sigset_t none;
 
 	setpgid(0, 0);
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (!survive)
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	for (int i = 0; i < NSTOP; i++)
@@ -89,7 +96,7 @@ static void exec_qemu(char **argv, int out, int errpipe)
 	_exit(127);
 }
 
-static int spawn(struct mt_boot *b, char **argv, char *err, size_t errlen)
+static int spawn(struct mt_boot *b, char **argv, int survive, char *err, size_t errlen)
 {
 	int out[2], ep[2], e = 0;
 	ssize_t n;
@@ -104,7 +111,7 @@ static int spawn(struct mt_boot *b, char **argv, char *err, size_t errlen)
 		return -1;
 	}
 	if (b->pid == 0)
-		exec_qemu(argv, out[1], ep[1]);
+		exec_qemu(argv, out[1], ep[1], survive);
 	setpgid(b->pid, b->pid);
 	close(out[1]);
 	close(ep[1]);
@@ -357,10 +364,11 @@ struct mt_boot *mt_boot_start(const struct mt_boot_opts *o, char *err, size_t er
 		return NULL;
 	}
 	remove_stale_ram();
+	b->caller_signals = o->caller_signals;
 	catch_signals(b);
 	b->t0 = now();
 	b->deadline = o->timeout_ms ? b->t0 + o->timeout_ms / 1000.0 : 0;
-	if (spawn(b, cmd.argv, err, errlen) < 0) {
+	if (spawn(b, cmd.argv, o->survive, err, errlen) < 0) {
 		mt_boot_stop(b);
 		return NULL;
 	}

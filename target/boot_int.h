@@ -24,6 +24,8 @@ struct mt_boot {
 	char stop[256];                 /* first debugger/trap line */
 	char qemu_msg[256];             /* first "qemu-system..." message */
 	struct sigaction old_sa[3];
+	int caller_signals;             /* opts.caller_signals: no handlers of ours */
+	int own_signals;                /* our handlers are installed */
 	int done;
 	struct mt_boot_result res;
 };

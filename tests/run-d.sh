@@ -5,7 +5,12 @@
 #                   stderr is not empty)
 #   err.D_TAG.NAME.d  must exit 1 with [D_TAG] on stderr (run -xerrtags);
 #                   with err.D_TAG.NAME.r, the output must match too
-# A test may add command-line options with a comment "@@runtest-opts: ...".
+# A test may add command-line options with a comment "@@runtest-opts: ...",
+# and require a line of stderr to match a basic regular expression with
+# "@@stderr-match: RE" (for output whose exact wording varies, e.g. counts).
+# tests/d/**/cli.NAME.sh are shell checks of the command line: run with
+# $MT (the command) and $T (a scratch directory), they pass by exiting 0
+# and say why on stdout otherwise.
 # Prints one "PASS path" or "FAIL path: why" line per test; exits 1 if any
 # test failed.  Usage: tests/run-d.sh [MACHTRACE] [DIR]
 MT=${1:-build/bin/machtrace}
@@ -42,6 +47,12 @@ for t in $(find "$DIR" -name 'tst.*.d' -o -name 'err.*.d' | sort); do
 		fail=1
 		continue
 	fi
+	re=$(sed -n 's/.*@@stderr-match: *\(.*[^ ]\) *\*\/.*/\1/p' "$t" | head -1)
+	if [ -n "$re" ] && ! grep -q -- "$re" "$TMP/err"; then
+		echo "FAIL $t: no stderr line matches '$re': $(head -c 300 "$TMP/err")"
+		fail=1
+		continue
+	fi
 	r=${t%.d}.r
 	if [ -f "$r" ]; then
 		cp "$TMP/out" "$TMP/got"
@@ -56,5 +67,16 @@ for t in $(find "$DIR" -name 'tst.*.d' -o -name 'err.*.d' | sort); do
 		fi
 	fi
 	echo "PASS $t"
+done
+
+for t in $(find "$DIR" -name 'cli.*.sh' | sort); do
+	mkdir -p "$TMP/cli"
+	why=$(MT=$MT T=$TMP/cli timeout 60 sh "$t" </dev/null 2>&1)
+	if [ $? -eq 0 ]; then
+		echo "PASS $t"
+	else
+		echo "FAIL $t: $(echo "$why" | head -3 | tr '\n' '|')"
+		fail=1
+	fi
 done
 exit $fail

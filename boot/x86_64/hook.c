@@ -49,37 +49,53 @@ static uint64_t kva_of_shim(const void *p)
 	return KERNEL_MAP_BASE + (uint32_t)p;
 }
 
+/*
+ * Patch the entry of the kernel function at `target` (a plain prologue)
+ * with "jmp rel32 tramp_va".  The displaced whole instructions are copied
+ * to disp (executed at disp_va), followed by a jmp back behind them; the
+ * original bytes go to orig (32 bytes).  Returns the displaced length.
+ */
+int hook_entry(const struct kimage *k, uint64_t target, uint64_t tramp_va,
+	       uint8_t *disp, uint64_t disp_va, uint8_t *orig)
+{
+	uint8_t *code = kimage_va_to_ptr(k, target);
+	int len = 0, n;
+
+	if (!code)
+		die("hook: function is not in a loaded segment");
+	while (len < 5) {
+		n = prologue_insn_len(code + len);
+		if (!n)
+			die("hook: unexpected instruction in a hooked prologue");
+		len += n;
+	}
+	if (len + 5 > DISPLACED_MAX)
+		die("hook: prologue too long");
+	memcpy(orig, code, (uint32_t)len);
+	memcpy(disp, code, (uint32_t)len);
+	disp[len] = 0xe9;
+	*(int32_t *)(disp + len + 1) = (int32_t)((target + len) - (disp_va + len + 5));
+	code[0] = 0xe9;
+	*(int32_t *)(code + 1) = (int32_t)(tramp_va - (target + 5));
+	for (int i = 5; i < len; i++)
+		code[i] = 0xcc;
+	return len;
+}
+
+struct hook_patch reserve_patch;
+
 void hook_reserve(const struct kimage *k, uint64_t start, uint64_t end)
 {
 	uint64_t target = kimage_lookup(k, "biosmem_bootstrap");
 	uint64_t reg = kimage_lookup(k, "biosmem_register_boot_data");
-	uint8_t *code, *disp = (uint8_t *)reserve_displaced;
-	int len = 0, n;
+	uint8_t *disp = (uint8_t *)reserve_displaced;
 
 	if (!target || !reg)
 		die("reserve: kernel has no biosmem_bootstrap/biosmem_register_boot_data symbol");
-	code = kimage_va_to_ptr(k, target);
-	if (!code)
-		die("reserve: biosmem_bootstrap is not in a loaded segment");
-	while (len < 5) {
-		n = prologue_insn_len(code + len);
-		if (!n)
-			die("reserve: unexpected instruction in biosmem_bootstrap's prologue");
-		len += n;
-	}
-	if (len + 5 > DISPLACED_MAX)
-		die("reserve: prologue too long");
-
 	reserve_args[0] = start;
 	reserve_args[1] = end;
 	reserve_args[2] = reg;
-	memcpy(disp, code, (uint32_t)len);
-	disp[len] = 0xe9;
-	*(int32_t *)(disp + len + 1) =
-		(int32_t)((target + len) - (kva_of_shim(disp) + len + 5));
-
-	code[0] = 0xe9;
-	*(int32_t *)(code + 1) = (int32_t)(kva_of_shim(reserve_tramp) - (target + 5));
-	for (int i = 5; i < len; i++)
-		code[i] = 0xcc;
+	reserve_patch.va = target;
+	reserve_patch.len = (uint32_t)hook_entry(k, target, kva_of_shim(reserve_tramp),
+						 disp, kva_of_shim(disp), reserve_patch.orig);
 }

@@ -33,10 +33,23 @@ struct cli {
 	int list, version, verbose, disasm;
 	const char *ofile;
 	FILE *out;
+	/* GNU Mach (live target) options: --kernel FILE, --module 'PATH
+	   args' (repeatable), --workload 'WORDS', --timeout SEC, --mach */
+	const char *kernel;
+	const char *modules[14];
+	int nmodules;
+	const char *workload;
+	unsigned timeout_ms;
+	int force_kernel;
 };
 
 /* session.c */
 int cli_run(struct cli *cl);
+struct mt_prog *cli_compile(struct cli *cl, int first, int n,
+			    struct mt_diag *diag);
+void cli_print_diag(const struct cli *cl, const struct mt_diag *d, int which);
+/* syms.c: resolve kernel addresses through the kernel image */
+void cli_kernel_symbols(const struct cli *cl);
 /* list.c */
 int cli_list(struct cli *cl);
 /* Split a probe specifier into the four fields (pspec context NAME). */

@@ -71,13 +71,54 @@ names_fbt(const struct mt_pdesc *pd)
 	       strpbrk(pd->prov, "*?[") != NULL;
 }
 
+/* -l -s: the probes each clause's descriptions match. */
+static int
+list_script(struct cli *cl, int i, struct mt_target *t,
+	    struct list_state *ls, const char **descs, int *ndescs,
+	    int *want_mach)
+{
+	struct mt_diag d;
+	struct mt_prog *p;
+	int zdefs = cl->opts.zdefs;
+
+	cl->opts.zdefs = 1;
+	p = cli_compile(cl, i, 1, &d);
+	cl->opts.zdefs = zdefs;
+	if (p == NULL) {
+		cli_print_diag(cl, &d, i);
+		return -1;
+	}
+	for (uint32_t k = 0; k < p->nclauses; k++) {
+		const struct mt_clause_info *ci = &p->clause_info[k];
+
+		for (uint32_t j = 0; j < ci->npdescs; j++) {
+			struct mt_pdesc pd = ci->pdescs[j];
+			char buf[1024];
+
+			if (!pd.prov) pd.prov = "";
+			if (!pd.mod) pd.mod = "";
+			if (!pd.func) pd.func = "";
+			if (!pd.name) pd.name = "";
+			t->ops->probes(t, &pd, 1, list_one, ls);
+			if (names_fbt(&pd) && *ndescs < 64) {
+				snprintf(buf, sizeof(buf), "%s:%s:%s:%s",
+					 pd.prov, pd.mod, pd.func, pd.name);
+				descs[(*ndescs)++] = strdup(buf);
+				*want_mach = 1;
+			}
+		}
+	}
+	mt_prog_free(p);
+	return 0;
+}
+
 int
 cli_list(struct cli *cl)
 {
 	struct list_state ls = { stdout, 0, 0 };
 	struct mt_target *t = mt_local_target_new();
-	const char **descs = calloc(cl->ncmds + 1, sizeof(char *));
-	int ndescs = 0, want_mach = cl->ncmds == 0;
+	const char **descs = calloc(cl->ncmds + 65, sizeof(char *));
+	int ndescs = 0, want_mach = cl->ncmds == 0, explicit_fbt = 0;
 	char err[512];
 
 	if (t == NULL || descs == NULL)
@@ -98,9 +139,10 @@ cli_list(struct cli *cl)
 		char buf[1024], *copy = strdup(text), *save = NULL;
 
 		if (cl->cmds[i].is_file) {
-			fprintf(stderr, "dtrace: -l with -s lists the "
-				"probes of -n descriptions only\n");
 			free(copy);
+			if (list_script(cl, i, t, &ls, descs, &ndescs,
+					&want_mach) != 0)
+				return E_ERROR;
 			continue;
 		}
 		copy[strcspn(copy, "{/")] = '\0';
@@ -113,15 +155,26 @@ cli_list(struct cli *cl)
 			if (names_fbt(&pd)) {
 				want_mach = 1;
 				descs[ndescs++] = strdup(d);
+				explicit_fbt |= strncmp(pd.prov, "fbt", 3) == 0;
 			}
 		}
 		free(copy);
 	}
 	if (want_mach) {
-		int n = mt_mach_list(NULL, descs, ndescs, cl->verbose,
-				     ls.maxid + 1, ls.out, err, sizeof(err));
+		/* the live target numbers fbt from 4, after dtrace's 1-3:
+		   keep that when no other local probe was listed */
+		unsigned first = ls.maxid > 3 ? ls.maxid + 1 : 4;
+		int n = mt_mach_list(cl->kernel, descs, ndescs, cl->verbose,
+				     first, ls.out, err, sizeof(err));
 		if (n > 0)
 			ls.count += n;
+		/* a kernel that cannot be read matters only when asked for */
+		if (n < 0 && (explicit_fbt || cl->kernel)) {
+			fflush(ls.out);
+			fprintf(stderr, "machtrace: %s\n", err);
+			mt_target_free(t);
+			return E_ERROR;
+		}
 	}
 	fflush(ls.out);
 	mt_target_free(t);

@@ -62,8 +62,12 @@ usage(FILE *fp, const char *pname)
 		"\t-x  enable or modify compiler and tracing options\n"
 		"\t-X  specify ISO C conformance settings for preprocessor\n"
 		"\t-Z  permit probe descriptions that match zero probes\n"
-		"\n\t%s boot ...         boot GNU Mach under QEMU "
-		"(see '%s boot -h')\n", pname, pname);
+		"\n\tGNU Mach: fbt probes trace the kernel booted in QEMU;\n"
+		"\t--kernel FILE  --module 'PATH args'  --workload 'WORDS'\n"
+		"\t--timeout SEC  --mach (also run profile/dtrace probes "
+		"there)\n"
+		"\t%s boot ...   boot GNU Mach under QEMU (%s boot --help)"
+		"\n", pname, pname);
 	return E_USAGE;
 }
 
@@ -216,6 +220,60 @@ apply_options(struct cli *cl, int argc, char **argv)
 	return 0;
 }
 
+/*
+ * Take the live target's long options out of argv (getopt only knows
+ * dtrace's short ones).  Returns -1 on a missing value.
+ */
+static int
+take_long_options(struct cli *cl, int *argcp, char **argv)
+{
+	int argc = *argcp, j = 1;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = NULL, *eq;
+		size_t n;
+
+		if (strncmp(a, "--", 2) != 0 || a[2] == '\0') {
+			argv[j++] = argv[i];
+			continue;
+		}
+		eq = strchr(a, '=');
+		n = eq ? (size_t)(eq - a) : strlen(a);
+		if (strncmp(a, "--mach", n) == 0 && n == 6) {
+			cl->force_kernel = 1;
+			continue;
+		}
+		if (eq)
+			v = eq + 1;
+		else if (i + 1 < argc)
+			v = argv[++i];
+		else {
+			fprintf(stderr, "dtrace: option %s needs a value\n", a);
+			return -1;
+		}
+		if (n == 8 && strncmp(a, "--kernel", n) == 0) {
+			cl->kernel = v;
+		} else if (n == 8 && strncmp(a, "--module", n) == 0) {
+			if (cl->nmodules >= 14) {
+				fprintf(stderr, "dtrace: too many --module\n");
+				return -1;
+			}
+			cl->modules[cl->nmodules++] = v;
+		} else if (n == 10 && strncmp(a, "--workload", n) == 0) {
+			cl->workload = v;
+		} else if (n == 9 && strncmp(a, "--timeout", n) == 0) {
+			cl->timeout_ms = (unsigned)(atof(v) * 1000);
+		} else {
+			fprintf(stderr, "dtrace: unknown option %.*s\n", (int)n,
+				a);
+			return -1;
+		}
+	}
+	argv[j] = NULL;
+	*argcp = j;
+	return 0;
+}
+
 static int
 unsupported(const char *what)
 {
@@ -236,7 +294,10 @@ main(int argc, char **argv)
 		return mt_mach_main(argc - 1, argv + 1);
 	if (argc == 1)
 		return usage(stderr, cl.pname);
+	if (take_long_options(&cl, &argc, argv) != 0)
+		return usage(stderr, cl.pname);
 	mt_opts_init(&cl.opts);
+	mt_opts_setenv(&cl.opts, "DTRACE_OPT_");
 	cl.exec = 1;
 	cl.out = stdout;
 	cl.args = calloc(argc + 1, sizeof(char *));

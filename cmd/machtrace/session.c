@@ -8,6 +8,7 @@
 #include <time.h>
 #include "cli.h"
 #include "machtrace/consumer.h"
+#include "machtrace/live.h"
 #include "machtrace/program.h"
 
 static volatile sig_atomic_t g_intr;
@@ -30,8 +31,8 @@ crop_name(const char *arg)
 	return s;
 }
 
-static void
-print_diag(const struct cli *cl, const struct mt_diag *d, int which)
+void
+cli_print_diag(const struct cli *cl, const struct mt_diag *d, int which)
 {
 	int i = d->src >= 0 && d->src < cl->ncmds ? d->src : which;
 	const struct cli_cmd *cmd = &cl->cmds[i >= 0 ? i : 0];
@@ -47,8 +48,8 @@ print_diag(const struct cli *cl, const struct mt_diag *d, int which)
 		cl->opts.errtags && d->tag ? "] " : "", line, d->msg);
 }
 
-static struct mt_prog *
-compile(struct cli *cl, int first, int n, struct mt_diag *diag)
+struct mt_prog *
+cli_compile(struct cli *cl, int first, int n, struct mt_diag *diag)
 {
 	struct mt_cc_src *srcs = calloc(n, sizeof(*srcs));
 	struct mt_cc_input in;
@@ -98,7 +99,7 @@ apply_pragmas(struct cli *cl, const struct mt_prog *prog)
 				       d.msg, sizeof(d.msg)) == 0)
 			continue;
 		d.line = o->line;
-		print_diag(cl, &d, 0);
+		cli_print_diag(cl, &d, 0);
 		return -1;
 	}
 	return 0;
@@ -110,7 +111,7 @@ count_matches(struct cli *cl, int i, struct mt_target *t)
 {
 	struct mt_diag d;
 	struct mt_opts saved = cl->opts;
-	struct mt_prog *p = compile(cl, i, 1, &d);
+	struct mt_prog *p = cli_compile(cl, i, 1, &d);
 	struct mt_image *img;
 	uint32_t n = 0;
 	char err[512];
@@ -124,6 +125,34 @@ count_matches(struct cli *cl, int i, struct mt_target *t)
 	free(img);
 	mt_prog_free(p);
 	return n;
+}
+
+/*
+ * Linking the whole program failed: find the first command that fails on
+ * its own, as dtrace (which enables each in turn) would name it, and
+ * replace err with its message.  0 if none does.
+ */
+static int
+failing_cmd(struct cli *cl, struct mt_target *t, char *err, size_t len)
+{
+	for (int i = 0; cl->ncmds > 1 && i < cl->ncmds; i++) {
+		struct mt_diag d;
+		struct mt_prog *p = cli_compile(cl, i, 1, &d);
+		struct mt_image *img;
+		uint32_t n;
+		char e[1024];
+
+		if (p == NULL)
+			continue;
+		img = mt_link(p, &cl->opts, t, &n, e, sizeof(e));
+		mt_prog_free(p);
+		if (img == NULL) {
+			snprintf(err, len, "%s", e);
+			return i;
+		}
+		free(img);
+	}
+	return 0;
 }
 
 static void
@@ -153,7 +182,7 @@ wait_status_tick(struct cli *cl, struct mt_consumer *c, uint64_t start)
 	uint64_t rate = cl->opts.statusrate, now = now_ns(), next;
 	struct timespec ts;
 
-	if (rate == 0 || now - start < 1000000ULL)
+	if (rate == 0)
 		return;
 	next = start + ((now - start + rate - 1) / rate) * rate;
 	while (!g_intr && (now = now_ns()) < next) {
@@ -171,7 +200,7 @@ static int
 run_loop(struct cli *cl, struct mt_target *t, struct mt_consumer *c)
 {
 	struct sigaction sa;
-	int rc = 0, failed = 0;
+	int rc = 0, failed = 0, first = 1;
 	uint64_t step = 10000000ULL, start = now_ns();
 
 	memset(&sa, 0, sizeof(sa));
@@ -189,11 +218,13 @@ run_loop(struct cli *cl, struct mt_target *t, struct mt_consumer *c)
 			break;
 		}
 		mt_consume_drops(c);
-		if (rc != 0 || mt_consumer_exited(c)) {
-			if (rc >= 0 && mt_consumer_exited(c))
+		if (rc != 0 || mt_consumer_done(c)) {
+			/* the first status check is right after BEGIN */
+			if (rc >= 0 && mt_consumer_exited(c) && !first)
 				wait_status_tick(cl, c, start);
 			break;
 		}
+		first = 0;
 	}
 	if (rc < 0 && !failed) {
 		fprintf(stderr, "dtrace: processing aborted: %s\n",
@@ -209,8 +240,60 @@ run_loop(struct cli *cl, struct mt_target *t, struct mt_consumer *c)
 		failed = 1;
 	}
 	mt_consume_drops(c);
-	mt_consume_final(c);
+	/* a second interrupt means: stop now, skip the aggregations */
+	if (g_intr < 2)
+		mt_consume_final(c);
 	return failed;
+}
+
+/* Does any clause name a kernel provider (fbt...)? */
+static int
+wants_kernel(const struct cli *cl, const struct mt_prog *prog)
+{
+	int force = cl->kernel || cl->nmodules || cl->force_kernel;
+
+	for (uint32_t i = 0; i < prog->nclauses; i++) {
+		const struct mt_clause_info *ci = &prog->clause_info[i];
+
+		for (uint32_t j = 0; j < ci->npdescs; j++)
+			if (mt_live_wants(ci->pdescs[j].prov ?
+					  ci->pdescs[j].prov : "", force))
+				return 1;
+	}
+	return 0;
+}
+
+/* The local target, or the live GNU Mach one for kernel probes. */
+static struct mt_target *
+make_target(const struct cli *cl, const struct mt_prog *prog)
+{
+	struct mt_live_opts lo;
+	struct mt_target *t;
+	char err[512];
+
+	if (!wants_kernel(cl, prog)) {
+		if ((t = mt_local_target_new()) == NULL)
+			fprintf(stderr, "dtrace: failed to initialize dtrace: "
+				"cannot create the local target\n");
+		return t;
+	}
+	memset(&lo, 0, sizeof(lo));
+	lo.kernel = cl->kernel;
+	for (int i = 0; i < cl->nmodules; i++)
+		lo.modules[i] = cl->modules[i];
+	lo.nmodules = cl->nmodules;
+	lo.workload = cl->workload;
+	lo.timeout_ms = cl->timeout_ms;
+	lo.console_log = getenv("MACHTRACE_CONSOLE_LOG");
+	lo.console = getenv("MACHTRACE_CONSOLE") ? stderr : NULL;
+	lo.text_check = getenv("MACHTRACE_TEXTCHECK") != NULL;
+	err[0] = '\0';
+	if ((t = mt_mach_target_new(&lo, err, sizeof(err))) == NULL)
+		fprintf(stderr, "dtrace: failed to initialize dtrace: %s\n",
+			err);
+	else
+		cli_kernel_symbols(cl);
+	return t;
 }
 
 int
@@ -226,29 +309,28 @@ cli_run(struct cli *cl)
 	int status, failed;
 
 	if (cl->ncmds == 0) {
+		if (!cl->exec)
+			return E_SUCCESS;
 		fprintf(stderr, "dtrace: no probes specified\n");
 		return E_ERROR;
 	}
-	if ((prog = compile(cl, 0, cl->ncmds, &diag)) == NULL) {
-		print_diag(cl, &diag, 0);
+	if ((prog = cli_compile(cl, 0, cl->ncmds, &diag)) == NULL) {
+		cli_print_diag(cl, &diag, 0);
 		return E_ERROR;
 	}
 	if (apply_pragmas(cl, prog) != 0)
 		return E_ERROR;
 	if (cl->disasm)
 		mt_disasm(prog, stderr);
-	if ((t = mt_local_target_new()) == NULL) {
-		fprintf(stderr, "dtrace: failed to initialize dtrace: "
-			"cannot create the local target\n");
+	if ((t = make_target(cl, prog)) == NULL)
 		return E_ERROR;
-	}
 	err[0] = '\0';
 	img = mt_link(prog, &cl->opts, t, &nmatched, err, sizeof(err));
 	if (img == NULL) {
-		int pspec = !cl->cmds[0].is_file;
-		fprintf(stderr, "dtrace: %s %s: %s\n", pspec ?
-			"invalid probe specifier" : "failed to compile script",
-			cl->cmds[0].arg, err);
+		int i = failing_cmd(cl, t, err, sizeof(err));
+		fprintf(stderr, "dtrace: %s %s: %s\n", cl->cmds[i].is_file ?
+			"failed to compile script" : "invalid probe specifier",
+			cl->cmds[i].arg, err);
 		return E_ERROR;
 	}
 	if (!cl->exec)

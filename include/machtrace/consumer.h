@@ -52,8 +52,25 @@ int mt_consume_final(struct mt_consumer *c);
 /* 1 once an exit() record was consumed; its status. */
 int mt_consumer_exited(const struct mt_consumer *c);
 int mt_consumer_status(const struct mt_consumer *c);
+/* 1 once tracing should stop: exit() or a full buffer (fill policy). */
+int mt_consumer_done(const struct mt_consumer *c);
 
 const char *mt_consumer_error(const struct mt_consumer *c);
+
+/*
+ * Kernel symbols for stack(), sym(), mod(), %a and %k: fn fills the module
+ * and function containing addr and the offset into it (func NULL: only
+ * the module is known) and returns 0, or -1 when addr is unknown.  One
+ * source per process; NULL: addresses print in hex.
+ */
+typedef int (*mt_symfn)(void *arg, uint64_t addr, const char **mod,
+			const char **func, uint64_t *off);
+void mt_consumer_set_symbols(mt_symfn fn, void *arg);
+
+#define MT_SYM_PC	0		/* "mod`func+0x10" */
+#define MT_SYM_FUNC	1		/* "mod`func" */
+#define MT_SYM_MOD	2		/* "mod" */
+void mt_sym_format(uint64_t pc, int style, char *buf, size_t len);
 
 /* ------------------------------------------------------------------------
  * Lower-level pieces, exposed for the unit tests.

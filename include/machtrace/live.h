@@ -32,7 +32,16 @@ struct mt_live_opts {
 					   0: 2 s */
 	int text_check;			/* after detach, compare the kernel text
 					   with the image and report on stderr */
+	int survive;			/* QEMU outlives a killed machtrace */
 };
+
+/*
+ * Compare the kernel text [_start, etext) in a guest RAM file (offset =
+ * physical address) with the kernel image.  0 identical, 1 different
+ * (*where = first differing address), -1 error (err filled).
+ */
+int mt_live_text_check(const char *ramfile, const char *kernel, uint64_t *where,
+		       uint64_t *len, char *err, size_t errlen);
 
 /*
  * A target for the GNU Mach kernel.  The kernel image is read now (probes

@@ -63,6 +63,9 @@ struct mt_boot_opts {
 	FILE *echo;                     /* console copy (NULL: none) */
 	const char *log_path;           /* console log file (NULL: none) */
 	const char *marker;             /* line whose time is recorded, NULL: "machload: start" */
+	int survive;                    /* QEMU outlives a killed machtrace (deadman tests) */
+	int caller_signals;             /* SIGINT/SIGTERM/SIGHUP are the caller's business
+					   (a tracing session ends the guest itself) */
 };
 
 enum mt_boot_status {

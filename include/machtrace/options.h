@@ -66,6 +66,10 @@ int mt_opts_set_active(struct mt_opts *o, const char *name, const char *value,
 #define MT_OPTERR_VAL	"Invalid value for specified option"
 #define MT_OPTERR_CTX	"Option cannot be used from within a D program"
 
+/* dtrace_setoptenv: options from PREFIX<NAME> environment variables
+   (e.g. DTRACE_OPT_QUIET); bad values are ignored, as dtrace does. */
+void mt_opts_setenv(struct mt_opts *o, const char *prefix);
+
 void mt_opts_free(struct mt_opts *o);
 
 #endif /* MACHTRACE_OPTIONS_H */

@@ -141,6 +141,10 @@ struct mt_target_ops {
 	/* Aggregation clear (trunc = 0) or remove entries (trunc = 1). */
 	int (*aggclear)(struct mt_target *t, uint32_t aggid, int trunc);
 	void (*detach)(struct mt_target *t);	/* restore everything */
+	/* Optional (NULL: none): symbolise a kernel pc as dtrace prints it,
+	   "module`function+0xoff" (or "module`function" at offset 0); 0, or
+	   -1 when pc is in no known function. */
+	int (*sym)(struct mt_target *t, uint64_t pc, char *buf, size_t len);
 };
 
 struct mt_target {

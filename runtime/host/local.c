@@ -206,11 +206,9 @@ static int local_attach(struct mt_target *t, const struct mt_image *img)
 		return seterr(t, "cannot allocate %llu bytes of runtime state",
 			      (unsigned long long)size);
 	if (mt_rt_init(l->area, size, img, t->err, sizeof(t->err)) != 0) {
-		char why[sizeof(t->err)];
-		snprintf(why, sizeof(why), "%s", t->err);
 		free(l->area);
 		l->area = NULL;
-		return seterr(t, "enabling rejected: %s", why);
+		return -1;
 	}
 	l->cb = l->area;
 	img = mt_rt_image(l->cb);

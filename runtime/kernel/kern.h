@@ -48,6 +48,7 @@ struct lk_site *lk_site_at(uint64_t addr);
 int lk_sites_check(char *msg, uint32_t len);
 void lk_sites_install(void);
 void lk_sites_remove(void);
+void lk_fast_disarm(void);
 void lk_fire_probe(uint32_t probe, struct lk_fire *f, const uint64_t *args,
 		   uint32_t nargs);
 

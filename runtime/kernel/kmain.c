@@ -214,8 +214,11 @@ static void run_ticks(struct lk_regs *r)
 
 	for (uint32_t i = 0; i < c->nticks && i < 32 && lk.tracing; i++) {
 		uint64_t iv = c->ticks[i].interval_ns / 1000 * tpn;
+		/* clock_interrupt(usec, usermode, basepri, pc): profile's
+		   arg0 = kernel pc, arg1 = user pc */
+		uint64_t pc = r->rcx, user = r->rsi != 0;
 		struct lk_fire f = { r, 0, 0, r->rbp };
-		uint64_t a[2] = { r->rcx, 0 };	/* hardclock's pc argument */
+		uint64_t a[2] = { user ? 0 : pc, user ? pc : 0 };
 
 		if (now < c->ticks[i].next_tsc)
 			continue;
@@ -242,8 +245,12 @@ void lk_tick(struct lk_regs *r)
 		c->cmd_ack = LK_CMD_STOP;
 		return;
 	}
-	if (lk.cb->req != MT_REQ_NONE)
+	if (lk.cb->req != MT_REQ_NONE) {
+		lk_fast_disarm();
 		mt_rt_service(lk.cb);
+	}
+	if (lk.cb->state != MT_CB_ACTIVE)
+		lk_fast_disarm();	/* exit(): counting stops as dtrace's */
 	run_ticks(r);
 }
 
@@ -264,8 +271,10 @@ void lk_ending(struct lk_regs *r)
 		deadman();
 		if (!lk.tracing)
 			return;
-		if (lk.cb->req != MT_REQ_NONE)
+		if (lk.cb->req != MT_REQ_NONE) {
+			lk_fast_disarm();
 			mt_rt_service(lk.cb);
+		}
 		lk_pause();
 	}
 	stop_tracing(LK_ST_STOPPED);
@@ -280,3 +289,7 @@ void lk_ending(struct lk_regs *r)
 		lk_pause();
 	}
 }
+
+_Static_assert(__builtin_offsetof(struct lk_blob_hdr, hook_va) == 72 &&
+	       sizeof(struct lk_blob_hdr) == 72 + LK_BLOB_HDR_REST,
+	       "entry.S lays out lk_blob_hdr by hand");

@@ -2,10 +2,10 @@
  * The runtime's mt_plat_* hooks in GNU Mach (probe context).
  *
  * Loads: an address is loadable when it is a kernel address (upper 2 GiB,
- * where GNU Mach maps everything), outside the reserved region, mapped by
- * the current page tables, and backed by RAM below the direct map's end
- * (no device memory).  The page tables are read through the direct map,
- * so checking never faults.  Thread, task and execname are read with the
+ * where GNU Mach maps everything), outside the reserved region, and either
+ * in the direct map of RAM (always mapped) or mapped by the current page
+ * tables to RAM below the direct map's end (no device memory).  The page
+ * tables are read through the direct map, so checking never faults.  Thread, task and execname are read with the
  * same checks through the offsets the host found in the kernel's DWARF.
  */
 #include "runtime/kernel/kern.h"
@@ -49,6 +49,11 @@ uint64_t lk_loadable(uint64_t addr, uint64_t size)
 
 	if (addr < LK_KERNEL_MAP_BASE || !lk.ctl)
 		return 0;
+	/* GNU Mach maps all RAM below directmap_end at KERNEL_MAP_BASE (its
+	   phystokv): no walk there, only our region is excluded */
+	if (addr + size >= addr && addr + size <= LK_KERNEL_MAP_BASE + lk.ctl->k.directmap_end &&
+	    (addr + size <= lk.resv_va || addr >= lk.resv_end))
+		return size;
 	while (done < size) {
 		uint64_t va = addr + done, span, pa;
 		if (va < addr || (va >= lk.resv_va && va < lk.resv_end))

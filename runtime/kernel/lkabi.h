@@ -24,7 +24,8 @@
 #endif
 
 #define LK_KERNEL_MAP_BASE	0xffffffff80000000ull
-#define LK_RESV_PA		0x2000000ull	/* default region */
+#define LK_RESV_PA		0x1400000ull	/* default region: where the boot heap
+						   would go without the shim's hook */
 #define LK_RESV_SIZE		0x2000000ull	/* 32 MiB */
 #define LK_BLOB_MAX		0x100000ull
 #define LK_CTL_OFF		0x100000ull
@@ -41,6 +42,7 @@
 /* A jmp trampoline: "push $site_index; jmp lk_fbt_entry" (10 bytes), then
    the relocated displaced instructions and a jmp back. */
 #define LK_TRAMP_DISP		10
+#define LK_STACK_SIZE		16384	/* the blob's own stack */
 
 #ifndef __ASSEMBLER__
 
@@ -71,6 +73,13 @@ enum lk_site_kind {
 #define LK_SF_INTERNAL_TICK	0x1	/* the blob's timer service hook */
 #define LK_SF_INTERNAL_END	0x2	/* the reboot hook (fire END, wait) */
 #define LK_SF_FIRE		0x4	/* fires probe `probe` */
+#define LK_SF_FIRE_RET		0x8	/* RET site: also fires `rprobe` (a
+					   function whose entry is its ret) */
+#define LK_SF_FAST		0x10	/* JMP site whose only clause is an
+					   unpredicated keyless @ = count():
+					   after the first firing the jmp goes
+					   to `fast` ("incq value; displaced;
+					   jmp back"), the value of fast_aggid */
 
 struct lk_site {
 	uint64_t addr;			/* kernel VA of the patched byte(s) */
@@ -85,7 +94,14 @@ struct lk_site {
 	uint32_t ret_imm;		/* RET: imm16 of "ret imm16" */
 	uint32_t func_off;		/* RET: offset in its function (arg0) */
 	uint32_t installed;		/* blob: 1 while patched */
+	uint32_t rprobe;		/* return probe when probe is the entry */
+	uint32_t fast_aggid;		/* LK_SF_FAST: the count() aggregation */
+	uint64_t fast;			/* LK_SF_FAST: its trampoline; the
+					   incq's disp32 at fast + 4 */
+	uint32_t fast_armed;		/* blob: the jmp goes to `fast` now */
+	uint32_t pad;
 };
+#define LK_FAST_INCQ_LEN	8	/* 48 ff 04 25 disp32 */
 
 /* ---- control page ---- */
 #define LK_CTL_MAGIC		0x4c54434du	/* "MCTL" */
@@ -148,6 +164,7 @@ struct lk_ctl {
 	/* blob statistics (host reads) */
 	volatile uint64_t ticks_seen, fires, int3_hits, int3_foreign, patched;
 	volatile uint64_t tsc_go;	/* tsc at GO */
+	volatile uint64_t fire_tsc;	/* TSC ticks spent in mt_rt_probe */
 	char msg[256];			/* blob: why FAILED */
 };
 

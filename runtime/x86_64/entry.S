@@ -14,18 +14,6 @@
  */
 #include "runtime/kernel/lkabi.h"
 
-	.section .hdr, "a"
-	.globl lk_blob_hdr
-lk_blob_hdr:
-	.long	LK_BLOB_MAGIC, LK_BLOB_VERSION
-	.quad	__blob_start - LK_KERNEL_MAP_BASE	/* load_pa */
-	.quad	__blob_filesz, __blob_memsz
-	.quad	lk_boot_entry
-	.asciz	"bootstrap_create"
-	.fill	32 - 17, 1, 0
-	.fill	LK_BLOB_HDR_REST, 1, 0		/* filled in by the shim */
-
-	.text
 /* Save/restore every general register (15) below the current rsp. */
 	.macro SAVE
 	push	%rax
@@ -63,6 +51,57 @@ lk_blob_hdr:
 	.endm
 
 /*
+ * Call fn(rdi = saved registers) on the blob's own stack: kernel stacks
+ * are small and the runtime needs a few KiB.  Interrupts are off and the
+ * kernel is uniprocessor, so one stack serves; a nested entry (an NMI
+ * path hitting a probe) stays on its current stack.  Clobbers rbx, r12
+ * (saved by SAVE), returns fn's rax.
+ */
+	.macro CALL_ON_STACK fn
+	mov	%rsp, %rdi
+	mov	%rsp, %rbx
+	xor	%r12d, %r12d
+	cmpl	$0, lk_on_stack(%rip)
+	jne	91f
+	movl	$1, lk_on_stack(%rip)
+	mov	$1, %r12d
+	lea	lk_stack_top(%rip), %rsp
+91:	cld
+	call	\fn
+	mov	%rbx, %rsp
+	test	%r12d, %r12d
+	jz	92f
+	movl	$0, lk_on_stack(%rip)
+92:
+	.endm
+
+	.section .hdr, "ax"
+	.globl lk_blob_hdr
+lk_blob_hdr:
+	.long	LK_BLOB_MAGIC, LK_BLOB_VERSION
+	.quad	__blob_start - LK_KERNEL_MAP_BASE	/* load_pa */
+	.quad	__blob_filesz, __blob_memsz
+	.quad	lk_boot_entry
+	.asciz	"bootstrap_create"
+	.fill	32 - 17, 1, 0
+	.fill	LK_BLOB_HDR_REST, 1, 0		/* filled in by the shim */
+
+/* At a fixed place, load_va + sizeof(struct lk_blob_hdr), for the host's
+   trampolines. */
+	.globl lk_fbt_entry
+lk_fbt_entry:
+	pushfq
+	SAVE
+	cli
+	CALL_ON_STACK lk_fbt_fire
+	mov	%rax, 128(%rsp)		/* the slot held the site index */
+	RESTORE
+	popfq
+	ret
+
+
+	.text
+/*
  * Function-entry stack: rsp = 8 mod 16.  After a slot push, pushfq and
  * 15 registers: 8 + 8 + 8 + 120 = 144 bytes, rsp = 0 mod 16 at the call.
  */
@@ -72,23 +111,8 @@ lk_boot_entry:
 	pushfq
 	SAVE
 	cli
-	mov	%rsp, %rdi
-	cld
-	call	lk_boot
+	CALL_ON_STACK lk_boot
 	mov	%rax, 128(%rsp)		/* continue at hook_cont */
-	RESTORE
-	popfq
-	ret
-
-	.globl lk_fbt_entry
-lk_fbt_entry:
-	pushfq
-	SAVE
-	cli
-	mov	%rsp, %rdi
-	cld
-	call	lk_fbt_fire
-	mov	%rax, 128(%rsp)		/* the slot held the site index */
 	RESTORE
 	popfq
 	ret
@@ -102,13 +126,20 @@ lk_int3:
 	testb	$3, 8(%rsp)
 	jnz	1f			/* from user mode: not ours */
 	SAVE
-	mov	%rsp, %rdi
-	cld
-	call	lk_int3_fire
+	CALL_ON_STACK lk_int3_fire
 	test	%eax, %eax
 	RESTORE
 	jz	1f
 	iretq
 1:	jmp	*lk_orig_int3(%rip)
+
+	.bss
+	.align	16
+	.globl	lk_on_stack
+lk_on_stack:
+	.long	0
+	.align	16
+	.space	LK_STACK_SIZE
+lk_stack_top:
 
 	.section .note.GNU-stack, "", @progbits

@@ -38,13 +38,17 @@ void lk_fire_probe(uint32_t probe, struct lk_fire *f, const uint64_t *args,
 
 	if (!lk.cb || !lk.tracing)
 		return;
+	if (lk.cb->req != MT_REQ_NONE)
+		lk_fast_disarm();	/* the runtime services it now */
 	for (uint32_t i = 0; i < 10; i++)
 		ctx.arg[i] = i < nargs ? args[i] : 0;
 	ctx.argdata = 0;
 	ctx.argdata_size = 0;
 	ctx.plat = f;
+	uint64_t t0 = lk_rdtsc();
 	lk.ctl->fires++;
 	mt_rt_probe(lk.cb, probe, &ctx);
+	lk.ctl->fire_tsc += lk_rdtsc() - t0;
 }
 
 /* arg0..arg9 at a function entry: six registers, then the stack. */
@@ -56,6 +60,12 @@ static void entry_args(const struct lk_regs *r, uint64_t sp, uint64_t *a)
 	a[3] = r->rcx;
 	a[4] = r->r8;
 	a[5] = r->r9;
+	/* the stack page holding sp is mapped: no walk when the args share it */
+	if (((sp + 32) & ~0xfffull) == (sp & ~0xfffull)) {
+		const uint64_t *st = (const uint64_t *)sp;
+		a[6] = st[1], a[7] = st[2], a[8] = st[3], a[9] = st[4];
+		return;
+	}
 	for (int i = 6; i < 10; i++)
 		if (!lk_load64(sp + 8 * (uint64_t)(i - 5), &a[i]))
 			a[i] = 0;
@@ -76,11 +86,66 @@ static void fire_entry(struct lk_site *s, struct lk_regs *r, uint64_t sp)
 	}
 }
 
+/* The value of aggregation aggid's keyless entry on CPU 0, 0 if none. */
+static int64_t *count_value(uint32_t aggid)
+{
+	const struct mt_image *img = mt_rt_image(lk.cb);
+	const struct mt_agg *ag = (const struct mt_agg *)((const uint8_t *)img + img->aggs_off);
+	const struct mt_aggbuf *ab = (const struct mt_aggbuf *)((uint8_t *)lk.cb + lk.cb->aggbuf_off);
+	uint8_t *data = (uint8_t *)lk.cb + ab->data_off;
+
+	for (uint64_t off = 0; off + sizeof(struct mt_aggent) <= ab->used;) {
+		struct mt_aggent *e = (struct mt_aggent *)(data + off);
+		const struct mt_agg *a;
+		if (e->aggid == 0 || e->aggid > img->naggs)
+			return 0;
+		a = &ag[e->aggid - 1];
+		if (e->aggid == aggid)
+			return (int64_t *)((uint8_t *)(e + 1) + a->keysize);
+		off += sizeof *e + a->keysize + 8ull * a->nvals;
+	}
+	return 0;
+}
+
+/* Point the site's jmp at its counting trampoline. */
+static void fast_arm(struct lk_site *s)
+{
+	int64_t *v = count_value(s->fast_aggid);
+	uint8_t jmp[5];
+	int64_t rel = (int64_t)(s->fast - (s->addr + 5));
+
+	if (!v || (int64_t)(int32_t)(uint64_t)v != (int64_t)v || rel != (int32_t)rel)
+		return;
+	*(volatile int32_t *)(s->fast + 4) = (int32_t)(uint64_t)v;
+	jmp[0] = 0xe9;
+	for (int i = 0; i < 4; i++)
+		jmp[1 + i] = (uint8_t)((uint64_t)rel >> (8 * i));
+	lk_text_write(s->addr, jmp, 5);
+	s->fast_armed = 1;
+}
+
+/* Back to the full trampolines (before the host's aggregation requests,
+   which may move entries). */
+void lk_fast_disarm(void)
+{
+	for (uint32_t i = 0; i < lk.nsites; i++) {
+		struct lk_site *s = &lk.sites[i];
+		if (!s->fast_armed)
+			continue;
+		s->fast_armed = 0;
+		if (s->installed)
+			lk_text_write(s->addr, s->patch, s->plen);
+	}
+}
+
 uint64_t lk_fbt_fire(struct lk_regs *r)
 {
 	struct lk_site *s = &lk.sites[r->u.j.slot];
 
 	fire_entry(s, r, (uint64_t)r->u.j.entry_sp);
+	if ((s->flags & LK_SF_FAST) && !s->fast_armed && lk.tracing && s->installed &&
+	    lk.cb->state == MT_CB_ACTIVE)
+		fast_arm(s);
 	return s->ool + LK_TRAMP_DISP;
 }
 
@@ -101,7 +166,12 @@ int lk_int3_fire(struct lk_regs *r)
 		return 1;
 	}
 	/* LK_SK_RET: arg0 = offset of the ret in its function, arg1 = rax */
-	if (s->flags & LK_SF_FIRE) {
+	if (s->flags & LK_SF_FIRE_RET) {	/* entry and return at once */
+		fire_entry(s, r, r->u.t.rsp);
+		struct lk_fire f = { r, s->addr, r->u.t.rsp, r->rbp };
+		uint64_t a[2] = { s->func_off, r->rax };
+		lk_fire_probe(s->rprobe, &f, a, 2);
+	} else if (s->flags & LK_SF_FIRE) {
 		struct lk_fire f = { r, s->addr, r->u.t.rsp, r->rbp };
 		uint64_t a[2] = { s->func_off, r->rax };
 		lk_fire_probe(s->probe, &f, a, 2);
@@ -169,6 +239,7 @@ void lk_sites_remove(void)
 			continue;
 		lk_text_write(s->addr, s->orig, s->plen);
 		s->installed = 0;
+		s->fast_armed = 0;
 		lk.ctl->patched--;
 	}
 }

@@ -27,9 +27,21 @@ $(BUILD)/lib/libmtlive.a: $(LIVE_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && $(AR) rcs $@ $^
 
+# mt-live: the e2e tests' helper (textcheck)
+$(BUILD)/bin/mt-live: $(BUILD)/obj/target/live/tool/mt-live.o $(MT_LIBS) $(BUILD)/lib/libmtcommon.a
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $< -Wl,--start-group $(MT_LIBS) $(BUILD)/lib/libmtcommon.a -Wl,--end-group $(MT_LDLIBS) -lm
+
 .PHONY: blob
 blob: $(BUILD)/live/blob.bin
 MT_LIBS := $(BUILD)/lib/libmtlive.a $(MT_LIBS)
-MT_EXTRA += $(BUILD)/live/blob.bin
+MT_EXTRA += $(BUILD)/live/blob.bin $(BUILD)/bin/mt-live
 
 -include $(wildcard $(BUILD)/obj/blob/runtime/*/*.d)
+
+# make bench: cycles per IPC round trip without probes / with count() /
+# with entry+return probes and a predicate (bench/live_bench.sh).
+.PHONY: bench-live
+bench: bench-live
+bench-live: $(BUILD)/bin/machtrace $(BUILD)/live/blob.bin $(BUILD)/boot/shim.elf
+	@bench/live_bench.sh

@@ -303,4 +303,32 @@ TEST(error_record_and_drops)
 		     "dtrace: [DTRACEDROP_SPEC] 1 speculative drop\n");
 }
 
+TEST(wrapped_buffer_with_padding)
+{
+	int32_t v;
+	uint8_t *d;
+
+	setenv("_DTRACE_TESTING", "t", 1);
+	setup();
+	F.opts.quiet = 1;
+	clause(0, 0, 1, 8);
+	action(0, MT_ACT_PRINTF, 0, 1, "%d\n");
+	rec(0, MT_REC_INT, 0, 4, MT_TI_INT, 4);
+	/* a 96-byte ring whose consumer is at 80: a record (24 bytes)
+	   did not fit before the end, so the producer padded [80, 96) */
+	F.st.buf.size = 96;
+	F.st.buf.tail = 1000 * 96 + 80;
+	F.st.buf.head = 1000 * 96 + 96 + 48;
+	d = F.st.data;
+	memset(d + 80, 0, 16);			/* epid 0: padding */
+	v = 11;
+	memcpy(d, &(struct mt_rechdr){ 1, 0, 0 }, 16);
+	memcpy(d + 16, &v, 4);
+	v = 22;
+	memcpy(d + 24, &(struct mt_rechdr){ 1, 0, 0 }, 16);
+	memcpy(d + 40, &v, 4);
+	CHECK_EQ_STR(run(), "11\n22\n\n");
+	CHECK_EQ_INT(F.st.buf.tail, F.st.buf.head);
+}
+
 MT_TEST_MAIN()

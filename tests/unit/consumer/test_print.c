@@ -201,4 +201,34 @@ TEST(rawbytes)
 		"  hello\n");
 }
 
+static int
+fake_sym(void *arg, uint64_t addr, const char **mod, const char **func,
+	 uint64_t *off)
+{
+	if (addr < 0x1000 || addr >= 0x2000)
+		return -1;
+	*mod = "gnumach";
+	*func = "vm_map_enter";
+	*off = addr - 0x1000;
+	return 0;
+}
+
+TEST(symbols)
+{
+	char b[128];
+
+	mt_consumer_set_symbols(fake_sym, NULL);
+	mt_sym_format(0x1010, MT_SYM_PC, b, sizeof(b));
+	CHECK_EQ_STR(b, "gnumach`vm_map_enter+0x10");
+	mt_sym_format(0x1000, MT_SYM_PC, b, sizeof(b));
+	CHECK_EQ_STR(b, "gnumach`vm_map_enter");
+	mt_sym_format(0x1010, MT_SYM_FUNC, b, sizeof(b));
+	CHECK_EQ_STR(b, "gnumach`vm_map_enter");
+	mt_sym_format(0x1010, MT_SYM_MOD, b, sizeof(b));
+	CHECK_EQ_STR(b, "gnumach");
+	mt_sym_format(0x3000, MT_SYM_PC, b, sizeof(b));
+	CHECK_EQ_STR(b, "0x3000");
+	mt_consumer_set_symbols(NULL, NULL);
+}
+
 MT_TEST_MAIN()

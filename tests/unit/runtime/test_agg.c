@@ -218,6 +218,18 @@ TEST(aggregation_drops)
 	rt_stop(&R);
 }
 
+TEST(aggsize_too_small)
+{
+	struct ib b;
+
+	ib_init(&b);
+	b.opt.aggsize = 8;
+	agg_setup(&b, MT_AGG_COUNT, 1, 0, 0, 0, 0, 0, 0);
+	CHECK_EQ_INT(rt_start(&R, &b), -1);
+	CHECK_EQ_STR(R.err, "Enabling exceeds size of buffer");
+	rt_stop(&R);
+}
+
 TEST(clear_and_trunc)
 {
 	struct ib b;

@@ -60,8 +60,9 @@ TEST(assoc_store_load_delete)
 
 TEST(dynvar_drops_counted)
 {
-	/* chunk = 16 + 80 key + 8 value = 104 bytes, + 4 for the hash */
-	setup(10 * 108);
+	/* chunk = 16 + 80 key + 8 value = 104 bytes, + 4 for the hash head:
+	   2 chunks bought + 8 spare = 10 */
+	setup(2 * 108);
 	/* each firing needs 2 chunks (a[k] and self->t, reused after 1) */
 	for (uint64_t k = 1; k <= 20; k++)
 		rt_fire(&R, 0, k);

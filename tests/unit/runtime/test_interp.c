@@ -45,6 +45,10 @@ TEST(arithmetic)
 	CHECK_EQ_INT(binop(MT_OP_MUL, -6, 7), -42);
 	CHECK_EQ_INT(binop(MT_OP_SDIV, -7, 2), -3);
 	CHECK_EQ_INT(binop(MT_OP_SREM, -7, 2), -1);
+	/* dtrace-utils: negative when exactly one operand is */
+	CHECK_EQ_INT(binop(MT_OP_SREM, 19, -5), -4);
+	CHECK_EQ_INT(binop(MT_OP_SREM, -19, -5), 4);
+	CHECK_EQ_INT(binop(MT_OP_SDIV, -19, -5), 3);
 	CHECK_EQ_INT(binop(MT_OP_UDIV, -1, 2), (int64_t)(UINT64_MAX / 2));
 	CHECK_EQ_INT(binop(MT_OP_UREM, 7, 4), 3);
 	CHECK_EQ_INT(binop(MT_OP_SDIV, INT64_MIN, -1), INT64_MIN);
@@ -160,6 +164,25 @@ TEST(strings_compare_and_copy)
 	CHECK_EQ_INT(*(int64_t *)rt_data(h), 1);
 	CHECK_EQ_STR((char *)rt_data(h) + 8, "hello");
 	rt_stop(&R);
+}
+
+/* s = NULL: a string variable holds NULL, which sorts before "". */
+TEST(null_string_variable)
+{
+	struct ib b;
+
+	ib_init(&b);
+	uint32_t e = ib_str(&b, "");
+	uint32_t gs = ib_var(&b, MT_VS_GLOBAL, MT_VK_SCALAR,
+			     MT_VF_REF | MT_VF_STRING, 32, 0);
+	uint32_t one = K(&b, 1);
+	/* gs = NULL; r3 = (gs < "") ? 1 : 0; if (gs == 0) r3 *= 4 */
+	uint32_t d = IB_DIFO(&b, MT_RT_INT, RV(STGS, gs, 0), RV(LDGS, gs, 1),
+			     RV(SETS, e, 2), R(SCMP, 1, 2, 0), RB(BL, 6),
+			     RB(BA, 7), RV(SETX, one, 3), R(TST, 1, 0, 0),
+			     RB(BNE, 11), R(ADD, 3, 3, 3), R(ADD, 3, 3, 3),
+			     R(RET, 0, 0, 3));
+	CHECK_EQ_INT(eval(&b, d, 0), 4);
 }
 
 /* A bad load: no record for the clause, an error record, ERROR fires. */
@@ -345,12 +368,18 @@ TEST(exit_sets_state)
 	ib_clause(&b, 0, 0, 8);
 	ib_action(&b, MT_ACT_EXIT, 0);
 	ib_rec(&b, d, MT_REC_INT, 0, 4, 0);
+	ib_clause(&b, 0, 0, 0);		/* a later BEGIN clause: skipped */
+	ib_clause(&b, 1, 0, 0);		/* END still fires */
 	CHECK_EQ_INT(rt_start(&R, &b), 0);
 	CHECK_EQ_INT(R.cb->state, MT_CB_ACTIVE);
 	rt_fire(&R, 0, 0);
 	CHECK_EQ_INT(R.cb->state, MT_CB_EXITING);
 	CHECK_EQ_INT(R.cb->exit_status, 3);
 	CHECK_EQ_INT(rt_nrecs(&R), 1);
+	rt_fire(&R, 3, 0);		/* a tick: no longer fires */
+	CHECK_EQ_INT(rt_nrecs(&R), 1);
+	rt_fire(&R, 1, 0);
+	CHECK_EQ_INT(rt_nrecs(&R), 2);
 	rt_stop(&R);
 }
 

@@ -105,7 +105,7 @@ TEST(attach_rejects_bad_image)
 	ib_clause(&b, 0, d, 0);
 	img = ib_build(&b);
 	CHECK_EQ_INT(t->ops->attach(t, img), -1);
-	CHECK(strstr(mt_target_error(t), "enabling rejected: DIFO 0 "
+	CHECK(strstr(mt_target_error(t), "invalid enabling: DIFO 0 "
 		     "instruction 0: invalid register") != NULL);
 	free(img);
 	mt_target_free(t);

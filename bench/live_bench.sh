@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Cost of live kernel tracing: machload's cycles per IPC round trip (rdtsc
+# in the guest, TCG) on the stock kernel without tracing, with
+#   count:     fbt::mach_msg_trap:entry { @ = count(); }
+#   entry+ret: entry and return probes with a predicate (a latency quantize)
+# Runs interleaved, REPS times each.  The machine is shared: interference only
+# adds cycles, so the best (minimum) run of each variant is the figure, as
+# bench/probe_bench.c's "best round"; medians are shown next to it.
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+M=$BUILD/bin/machtrace
+N=${N:-30000}
+REPS=${REPS:-9}
+words="rt=$N pingpong=0 pages=0 threads=0 tasks=0"
+TMP=$(mktemp -d /tmp/mt-live-bench.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+
+per() {	# console log -> cycles per round trip
+	sed -n "s/^machload: rt n=$N ok=$N cycles=[0-9]* per=\([0-9]*\) OK$/\1/p" "$1"
+}
+run() {	# variant; prints nothing when the run failed
+	rm -f "$TMP/c.log"
+	case $1 in
+	stock) "$M" boot --quiet --timeout 120 --log "$TMP/c.log" -- $words >/dev/null 2>"$TMP/err" ;;
+	count) MACHTRACE_CONSOLE_LOG=$TMP/c.log "$M" -q --timeout 120 --workload "$words" \
+		-n 'fbt::mach_msg_trap:entry { @ = count(); }' >/dev/null 2>"$TMP/err" ;;
+	entret) MACHTRACE_CONSOLE_LOG=$TMP/c.log "$M" -q --timeout 120 --workload "$words" \
+		-n 'fbt::mach_msg_trap:entry /execname == "machload"/ { self->ts = timestamp; }
+		    fbt::mach_msg_trap:return /self->ts/ { @ = quantize(timestamp - self->ts); self->ts = 0; }' \
+		>/dev/null 2>"$TMP/err" ;;
+	esac
+	[ -f "$TMP/c.log" ] && per "$TMP/c.log"
+	[ -n "$(per "$TMP/c.log" 2>/dev/null)" ] || {
+		echo "  ($1 run failed: $(tail -n 1 "$TMP/err"))" >&2
+		fails=$((fails + 1))
+	}
+}
+median() { sort -n | awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : 0 }'; }
+best() { sort -n | head -n 1; }
+
+: >"$TMP/stock"; : >"$TMP/count"; : >"$TMP/entret"
+fails=0
+for i in $(seq "$REPS"); do
+	for v in stock count entret; do
+		run $v >>"$TMP/$v"
+	done
+done
+s=$(best <"$TMP/stock"); c=$(best <"$TMP/count"); e=$(best <"$TMP/entret")
+sm=$(median <"$TMP/stock"); cm=$(median <"$TMP/count"); em=$(median <"$TMP/entret")
+echo "live kernel tracing: machload IPC round trips (N=$N, $REPS runs each, TCG cycles)"
+printf "  %-44s %8s %7s   %8s %7s\n" "" "best" "ratio" "median" "ratio"
+awk -v s="$s" -v c="$c" -v e="$e" -v sm="$sm" -v cm="$cm" -v em="$em" 'BEGIN {
+	if (s <= 0 || sm <= 0) { print "  (no stock measurement)"; exit 1 }
+	f = "  %-44s %8d %7.3f   %8d %7.3f\n"
+	printf f, "no probes (stock kernel, no tracing)", s, 1, sm, 1
+	printf f, "fbt::mach_msg_trap:entry { @ = count(); }", c, c / s, cm, cm / sm
+	printf f, "entry+return, predicate, quantize", e, e / s, em, em / sm
+}'
+echo "  samples: stock $(tr '\n' ' ' <"$TMP/stock")| count $(tr '\n' ' ' <"$TMP/count")| entry+return $(tr '\n' ' ' <"$TMP/entret")"

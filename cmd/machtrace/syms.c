@@ -1,0 +1,49 @@
+/*
+ * Kernel symbols for the consumer when tracing GNU Mach: the kernel image
+ * is opened on the first address to resolve (most sessions never print
+ * one), and addresses inside a function print as gnumach`func+0x..
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "machtrace/consumer.h"
+#include "machtrace/kimg.h"
+#include "machtrace/mach.h"
+
+struct ksyms {
+	char path[4096];
+	struct mt_kimg *k;
+	int failed;
+};
+
+static int
+ksym_lookup(void *arg, uint64_t addr, const char **mod, const char **func,
+	    uint64_t *off)
+{
+	struct ksyms *ks = arg;
+	const struct mt_kfunc *f;
+	char err[256];
+
+	if (ks->k == NULL && !ks->failed) {
+		ks->k = mt_kimg_open(ks->path, err, sizeof(err));
+		ks->failed = ks->k == NULL;
+	}
+	if (ks->k == NULL || (f = mt_kimg_func_at(ks->k, addr)) == NULL)
+		return -1;
+	*mod = "gnumach";
+	*func = f->name;
+	*off = addr - f->addr;
+	return 0;
+}
+
+void
+cli_kernel_symbols(const struct cli *cl)
+{
+	static struct ksyms ks;
+
+	if (cl->kernel)
+		snprintf(ks.path, sizeof(ks.path), "%s", cl->kernel);
+	else
+		mt_stock_kernel(ks.path, sizeof(ks.path));
+	mt_consumer_set_symbols(ksym_lookup, &ks);
+}

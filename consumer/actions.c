@@ -1,0 +1,233 @@
+/*
+ * The actions of a record: trace, printf, printa, exit, stack, tracemem
+ * and the library actions the consumer carries out itself (clear, trunc,
+ * normalize, setopt, system, freopen, ftruncate).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "impl.h"
+
+static struct mt_pfarg *
+make_args(const struct mt_consumer *c, const struct mt_action *a,
+	  const uint8_t *data)
+{
+	struct mt_pfarg *args = calloc(a->nrecs + 1, sizeof(*args));
+
+	if (args == NULL)
+		return NULL;
+	for (uint32_t i = 0; i < a->nrecs; i++) {
+		const struct mt_rec *r = &c->prog->recs[a->rec0 + i];
+		const struct mt_rec_info *ri = c->prog->rec_info ?
+			&c->prog->rec_info[a->rec0 + i] : NULL;
+
+		args[i].kind = ri ? ri->kind : (r->kind == MT_REC_STR ?
+				MT_TI_STR : MT_TI_INT);
+		if (r->kind == MT_REC_STACK)
+			args[i].kind = MT_TI_STACK;
+		args[i].size = r->size;
+		if (ri && (ri->kind == MT_TI_INT || ri->kind == MT_TI_UINT) &&
+		    ri->size && ri->size < r->size)
+			args[i].size = ri->size;
+		args[i].data = data + r->offset;
+	}
+	return args;
+}
+
+/* Format an action's printf-style string into a malloc'd buffer. */
+static char *
+format_action(struct mt_consumer *c, const struct mt_action *a,
+	      const struct mt_action_info *ai, const uint8_t *data)
+{
+	struct mt_pfarg *args = make_args(c, a, data);
+	char *buf = NULL, err[128];
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (m == NULL || args == NULL) {
+		free(args);
+		if (m)
+			fclose(m);
+		return NULL;
+	}
+	mt_printf(m, ai && ai->fmt ? ai->fmt : "", args, a->nrecs, err,
+		  sizeof(err));
+	fclose(m);
+	free(args);
+	return buf;
+}
+
+static void
+liberr(struct mt_consumer *c, uint32_t epid, const struct mt_probe *p,
+       const char *msg)
+{
+	fprintf(c->err, "dtrace: error on enabled probe ID %u (ID %u: "
+		"%s:%s:%s:%s): %s\n", epid, p->id, img_str(c, p->prov),
+		img_str(c, p->mod), img_str(c, p->func), img_str(c, p->name),
+		msg);
+}
+
+static void
+act_setopt(struct mt_consumer *c, uint32_t epid, const struct mt_probe *p,
+	   const struct mt_action_info *ai)
+{
+	const char *val = ai->opt_value ? ai->opt_value : "1";
+	char why[128], msg[512];
+
+	if (ai->opt_name == NULL)
+		return;
+	if (mt_opts_set_active(c->opts, ai->opt_name, val, why,
+			       sizeof(why)) == 0)
+		return;
+	/* dtrace ends this message with a newline of its own */
+	snprintf(msg, sizeof(msg), "couldn't set option \"%s\" to \"%s\": "
+		 "%s\n", ai->opt_name, val, why);
+	liberr(c, epid, p, msg);
+}
+
+static void
+act_freopen(struct mt_consumer *c, const char *path)
+{
+	FILE *f;
+
+	fflush(c->out);
+	if (path == NULL || path[0] == '\0') {
+		if (c->out != c->orig_out) {
+			fclose(c->out);
+			c->out = c->orig_out;
+		}
+		return;
+	}
+	if ((f = fopen(path, "a")) == NULL) {
+		fprintf(c->err, "dtrace: couldn't freopen() \"%s\"\n", path);
+		return;
+	}
+	if (c->out != c->orig_out)
+		fclose(c->out);
+	c->out = f;
+}
+
+static int64_t
+rec_value(const struct mt_consumer *c, const struct mt_action *a, uint32_t i,
+	  const uint8_t *data)
+{
+	const struct mt_rec *r;
+
+	if (i >= a->nrecs)
+		return 0;
+	r = &c->prog->recs[a->rec0 + i];
+	return datum_int(data + r->offset, r->size, 1);
+}
+
+/* Run one action of a record; returns 1 if it printed data. */
+void
+do_action(struct mt_consumer *c, uint32_t epid, const struct mt_probe *p,
+	  uint32_t ai_idx, const uint8_t *data)
+{
+	const struct mt_action *a = &c->prog->actions[ai_idx];
+	const struct mt_action_info *ai = c->prog->action_info ?
+		&c->prog->action_info[ai_idx] : NULL;
+	const struct mt_rec *r = a->nrecs ? &c->prog->recs[a->rec0] : NULL;
+	uint32_t aggid = ai && ai->naggids ? ai->aggids[0] : 0;
+	char *s;
+
+	switch (a->kind) {
+	case MT_ACT_TRACE:
+		if (r)
+			datum_trace(c, c->out, r, c->prog->rec_info ?
+				    &c->prog->rec_info[a->rec0] : NULL,
+				    data + r->offset);
+		break;
+	case MT_ACT_PRINTF:
+		if ((s = format_action(c, a, ai, data)) != NULL) {
+			fputs(s, c->out);
+			free(s);
+		}
+		break;
+	case MT_ACT_PRINTA:
+		if (ai)
+			agg_printa(c, c->out, ai->fmt, ai->aggids,
+				   (int)ai->naggids);
+		break;
+	case MT_ACT_EXIT:
+		c->status = (int)rec_value(c, a, 0, data);
+		c->exited = 1;
+		break;
+	case MT_ACT_STACK:
+	case MT_ACT_USTACK:
+		if (r)
+			datum_stack(c, c->out, data + r->offset, r->size);
+		break;
+	case MT_ACT_TRACEMEM: {
+		uint64_t n = r ? r->size : 0;
+
+		if (a->nrecs > 1) {
+			int64_t dn = rec_value(c, a, 1, data);
+			if (dn >= 0 && (uint64_t)dn < n)
+				n = (uint64_t)dn;
+		}
+		if (r)
+			mt_print_rawbytes(c->out, data + r->offset, n);
+		break;
+	}
+	case MT_ACT_CLEAR:
+		agg_clear(c, aggid);
+		break;
+	case MT_ACT_NORMALIZE:
+		if (aggid && aggid <= c->prog->naggs) {
+			int64_t n = rec_value(c, a, 0, data);
+			c->normal[aggid] = n > 0 ? (uint64_t)n : 1;
+		}
+		break;
+	case MT_ACT_DENORMALIZE:
+		if (aggid && aggid <= c->prog->naggs)
+			c->normal[aggid] = 1;
+		break;
+	case MT_ACT_TRUNC:
+		agg_trunc(c, aggid, rec_value(c, a, 0, data), a->nrecs == 0);
+		break;
+	case MT_ACT_SETOPT:
+		if (ai)
+			act_setopt(c, epid, p, ai);
+		break;
+	case MT_ACT_SYSTEM:
+		if ((s = format_action(c, a, ai, data)) != NULL) {
+			fflush(c->out);
+			fflush(c->err);
+			if (system(s) == -1)
+				fprintf(c->err, "dtrace: system() failed\n");
+			free(s);
+		}
+		break;
+	case MT_ACT_FREOPEN:
+		s = format_action(c, a, ai, data);
+		act_freopen(c, s);
+		free(s);
+		break;
+	case MT_ACT_FTRUNCATE:
+		fflush(c->out);
+		if (ftruncate(fileno(c->out), 0) == 0)
+			fseeko(c->out, 0, SEEK_SET);
+		break;
+	case MT_ACT_PRINT:
+		if (r)
+			datum_trace(c, c->out, r, c->prog->rec_info ?
+				    &c->prog->rec_info[a->rec0] : NULL,
+				    data + r->offset);
+		break;
+	case MT_ACT_SYM: case MT_ACT_MOD: case MT_ACT_USYM: case MT_ACT_UMOD:
+	case MT_ACT_UADDR:
+		if (r) {
+			struct mt_rec_info ri = { MT_TI_SYM, 0, r->size, NULL };
+
+			ri.kind = a->kind == MT_ACT_SYM ? MT_TI_SYM :
+				  a->kind == MT_ACT_MOD ? MT_TI_MOD :
+				  a->kind == MT_ACT_USYM ? MT_TI_USYM :
+				  a->kind == MT_ACT_UMOD ? MT_TI_UMOD : MT_TI_UADDR;
+			print_key_datum(c, c->out, &ri, data + r->offset);
+		}
+		break;
+	default:
+		break;
+	}
+}

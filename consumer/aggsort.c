@@ -1,0 +1,257 @@
+/*
+ * dtrace's aggregation sort orders: by value then key by default, by key
+ * with aggsortkey (key elements from aggsortkeypos on), reversed with
+ * aggsortrev; several aggregations joined on their keys for printa(),
+ * compared from aggsortpos on.  Values compare as dtrace does: counts and
+ * sums as integers, averages and standard deviations by their results,
+ * distributions by their weighted sums then their zero buckets.  Keys
+ * compare as unsigned integers of their size, other elements bytewise.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "impl.h"
+
+static int
+cmp3(long double a, long double b)
+{
+	return a < b ? -1 : a > b ? 1 : 0;
+}
+
+static long double
+dist_sum(const struct mt_agg *a, const int64_t *v, int64_t *zero)
+{
+	long double t = 0;
+
+	*zero = 0;
+	if (a->func == MT_AGG_QUANTIZE) {
+		for (int i = 0; i < MT_QUANTIZE_NBUCKETS; i++) {
+			int64_t bv = i < MT_QUANTIZE_ZERO ?
+				-(int64_t)(1ULL << (MT_QUANTIZE_ZERO - 1 - i)) :
+				i == MT_QUANTIZE_ZERO ? 0 :
+				(int64_t)(1ULL << (i - MT_QUANTIZE_ZERO - 1));
+			if (bv == 0)
+				*zero = v[i];
+			t += (long double)bv * v[i];
+		}
+	} else if (a->func == MT_AGG_LQUANTIZE) {
+		int64_t base = a->param[0], step = a->param[2];
+		int levels = (int)a->nvals - 2;
+
+		t += (long double)v[0] * (base - 1);
+		if (base - 1 == 0)
+			*zero = v[0];
+		for (int i = 0; i < levels; i++) {
+			int64_t bv = base + i * step;
+			if (bv == 0)
+				*zero = v[i + 1];
+			t += (long double)v[i + 1] * bv;
+		}
+		t += (long double)v[levels + 1] * (base + levels * step);
+	} else {
+		/* llquantize: order by bucket position weighted by count */
+		for (uint32_t i = 0; i < a->nvals; i++)
+			t += (long double)v[i] * ((long double)i - a->nvals / 2);
+	}
+	return t;
+}
+
+static int
+valcmp(const struct mt_agg *a, const int64_t *l, const int64_t *r)
+{
+	long double lt, rt;
+	int64_t lz, rz;
+	int rv;
+
+	switch (a->func) {
+	case MT_AGG_AVG:
+		lt = l[0] ? (long double)l[1] / l[0] : 0;
+		rt = r[0] ? (long double)r[1] / r[0] : 0;
+		return cmp3(lt, rt);
+	case MT_AGG_STDDEV:
+		return cmp3(mt_stddev(l, 1), mt_stddev(r, 1));
+	case MT_AGG_QUANTIZE:
+	case MT_AGG_LQUANTIZE:
+	case MT_AGG_LLQUANTIZE:
+		lt = dist_sum(a, l, &lz);
+		rt = dist_sum(a, r, &rz);
+		if ((rv = cmp3(lt, rt)) != 0)
+			return rv;
+		return lz < rz ? -1 : lz > rz ? 1 : 0;
+	default:
+		return l[0] < r[0] ? -1 : l[0] > r[0] ? 1 : 0;
+	}
+}
+
+static uint64_t
+key_uint(const uint8_t *p, uint32_t size)
+{
+	uint64_t v = 0;
+
+	memcpy(&v, p, size < 8 ? size : 8);
+	return v;
+}
+
+static int
+keycmp(const struct sortctx *s, const struct agg_ent *l,
+       const struct agg_ent *r)
+{
+	const struct mt_agg_info *ai = info_of(s->c, l->aggid);
+	const struct mt_agg_info *bi = info_of(s->c, r->aggid);
+	int nk = ai ? (int)ai->nkeys : 0, keypos;
+
+	if (!bi || (int)bi->nkeys != nk)
+		return nk < (bi ? (int)bi->nkeys : 0) ? -1 : 1;
+	keypos = s->keypos + 1 >= nk + 1 ? 0 : s->keypos;
+	for (int j = 0; j < nk; j++) {
+		int i = (j + keypos) % nk;
+		const struct mt_rec_info *ri = &ai->keys[i];
+		const uint8_t *ld = l->key + s->c->keyoff[l->aggid][i];
+		const uint8_t *rd = r->key + s->c->keyoff[r->aggid][i];
+		uint32_t sz = s->c->keyoff[l->aggid][i + 1] -
+			      s->c->keyoff[l->aggid][i];
+
+		if (ri->kind == MT_TI_INT || ri->kind == MT_TI_UINT) {
+			uint64_t lv = key_uint(ld, ri->size);
+			uint64_t rv = key_uint(rd, ri->size);
+
+			if (lv != rv)
+				return lv < rv ? -1 : 1;
+			continue;
+		}
+		int rv = memcmp(ld, rd, sz);
+		if (rv != 0)
+			return rv < 0 ? -1 : 1;
+	}
+	return 0;
+}
+
+static const int64_t *
+bundle_vals(const struct sortctx *s, const struct bundle *b, int i,
+	    const struct mt_agg **ap)
+{
+	const struct agg_ent *e = b->ent[i];
+
+	*ap = e ? agg_of(s->c, e->aggid) : NULL;
+	return e ? e->vals : s->c->zeros;
+}
+
+int
+bundlecmp(const void *lp, const void *rp, void *arg)
+{
+	const struct sortctx *s = arg;
+	const struct bundle *l = lp, *r = rp;
+	int rv = 0;
+
+	if (s->keysort)
+		rv = keycmp(s, l->rep, r->rep);
+	for (int j = 0; rv == 0 && j < s->naggs; j++) {
+		int i = (j + s->sortpos) % s->naggs;
+		const struct mt_agg *la, *ra;
+		const int64_t *lv = bundle_vals(s, l, i, &la);
+		const int64_t *rvv = bundle_vals(s, r, i, &ra);
+		const struct mt_agg *a = la ? la : ra;
+
+		if (a == NULL)
+			continue;
+		if (!la || !ra) {
+			/* a missing entry compares as zero */
+			rv = valcmp(a, la ? lv : s->c->zeros,
+				    ra ? rvv : s->c->zeros);
+		} else {
+			rv = valcmp(a, lv, rvv);
+		}
+	}
+	if (rv == 0 && !s->keysort)
+		rv = keycmp(s, l->rep, r->rep);
+	if (s->c->opts->aggsortrev)
+		rv = -rv;
+	return rv;
+}
+
+static int
+same_key(struct mt_consumer *c, const struct agg_ent *a,
+	 const struct agg_ent *b)
+{
+	uint32_t na = keybytes(c, a->aggid), nb = keybytes(c, b->aggid);
+
+	return na == nb && memcmp(a->key, b->key, na) == 0;
+}
+
+/* Index of the row with e's key, or nb; rows hashed by key in hb[]. */
+static size_t
+find_row(struct mt_consumer *c, const struct bundle *b, size_t nb,
+	 const size_t *hb, size_t nhb, const struct agg_ent *e, uint32_t *hp)
+{
+	uint32_t n = keybytes(c, e->aggid), h = hash_key(0, e->key, n);
+
+	*hp = h;
+	for (size_t i = h % nhb; hb[i] != 0; i = (i + 1) % nhb)
+		if (same_key(c, b[hb[i] - 1].rep, e))
+			return hb[i] - 1;
+	return nb;
+}
+
+/*
+ * Build and sort the rows for printa() of aggids[0..n): one row per
+ * distinct key, holding each aggregation's entry for it (or none).
+ */
+struct bundle *
+make_bundles(struct mt_consumer *c, const uint32_t *aggids, int n,
+	     size_t *nbp)
+{
+	size_t nb = 0, nhb = 2 * c->nents + 1;
+	struct bundle *b = calloc(c->nents + 1, sizeof(*b));
+	size_t *hb = calloc(nhb, sizeof(*hb));
+	struct sortctx s = { c, 0, 0, n, 0 };
+
+	if (b == NULL || hb == NULL) {
+		free(b);
+		free(hb);
+		*nbp = 0;
+		return NULL;
+	}
+	for (size_t i = 0; i < c->nents; i++) {
+		struct agg_ent *e = c->ents[i];
+		size_t k;
+		uint32_t h;
+		int pos = -1;
+
+		if (e->hidden)
+			continue;
+		for (int j = 0; j < n && pos < 0; j++)
+			if (aggids[j] == e->aggid)
+				pos = j;
+		if (pos < 0)
+			continue;
+		k = find_row(c, b, nb, hb, nhb, e, &h);
+		if (k == nb) {
+			size_t slot = h % nhb;
+
+			b[nb].rep = e;
+			b[nb].ent = calloc(n, sizeof(*b[nb].ent));
+			while (hb[slot] != 0)
+				slot = (slot + 1) % nhb;
+			hb[slot] = ++nb;
+		}
+		for (int j = 0; j < n; j++)
+			if (aggids[j] == e->aggid && b[k].ent)
+				b[k].ent[j] = e;
+	}
+	free(hb);
+	s.keysort = c->opts->aggsortkey;
+	s.keypos = c->opts->aggsortkeypos;
+	s.sortpos = n > 1 && c->opts->aggsortpos > 0 &&
+		    c->opts->aggsortpos < n ? c->opts->aggsortpos : 0;
+	if (nb > 1)
+		qsort_r(b, nb, sizeof(*b), bundlecmp, &s);
+	*nbp = nb;
+	return b;
+}
+
+void
+free_bundles(struct bundle *b, size_t nb)
+{
+	for (size_t i = 0; i < nb; i++)
+		free(b[i].ent);
+	free(b);
+}

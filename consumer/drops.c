@@ -1,0 +1,76 @@
+/*
+ * Drop reports: principal and aggregation buffer drops per CPU, dynamic
+ * variable and speculation drops, in dtrace's words, with their
+ * [DTRACEDROP_*] tags under -xdroptags.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "impl.h"
+
+static void
+drop_line(struct mt_consumer *c, const char *tag, uint64_t n, const char *what,
+	  const char *details, int plural_s)
+{
+	if (n == 0)
+		return;
+	fflush(c->out);
+	fprintf(c->err, "dtrace: %s%s%s%llu %s%s%s\n",
+		c->opts->droptags ? "[" : "", c->opts->droptags ? tag : "",
+		c->opts->droptags ? "] " : "", (unsigned long long)n, what,
+		plural_s && n > 1 ? "s" : "", details);
+}
+
+void
+mt_consume_drops(struct mt_consumer *c)
+{
+	const struct mt_cpubuf *b;
+	const struct mt_cpustat *st;
+	struct mt_cpustat tot = { 0 };
+
+	if (c->cb == NULL || c->seen_drops == NULL)
+		return;
+	b = (const void *)((const char *)c->cb + c->cb->cpubuf_off);
+	st = c->cb->cpustat_off ?
+		(const void *)((const char *)c->cb + c->cb->cpustat_off) : NULL;
+	for (uint32_t cpu = 0; cpu < c->cb->ncpus; cpu++) {
+		uint64_t d = b[cpu].drops - c->seen_drops[cpu];
+		char what[64];
+
+		if (d) {
+			snprintf(what, sizeof(what), "drop%s on CPU %u",
+				 d > 1 ? "s" : "", cpu);
+			drop_line(c, "DTRACEDROP_PRINCIPAL", d, what, "", 0);
+		}
+		c->seen_drops[cpu] = b[cpu].drops;
+		if (st == NULL)
+			continue;
+		d = st[cpu].aggdrops - c->seen_stat[cpu].aggdrops;
+		if (d) {
+			snprintf(what, sizeof(what), "aggregation drop%s on "
+				 "CPU %u", d > 1 ? "s" : "", cpu);
+			drop_line(c, "DTRACEDROP_AGGREGATION", d, what, "", 0);
+		}
+#define DELTA(f) tot.f += st[cpu].f - c->seen_stat[cpu].f
+		DELTA(dynvar_drops); DELTA(dynvar_dirty); DELTA(spec_drops);
+		DELTA(spec_busy); DELTA(spec_unavail); DELTA(stkdrops);
+#undef DELTA
+		c->seen_stat[cpu] = st[cpu];
+	}
+	tot.dynvar_drops += c->cb->dynvar_drops - c->seen_dyn;
+	c->seen_dyn = c->cb->dynvar_drops;
+	drop_line(c, "DTRACEDROP_DYNAMIC", tot.dynvar_drops,
+		  "dynamic variable drop", "", 1);
+	drop_line(c, "DTRACEDROP_DYNDIRTY", tot.dynvar_dirty,
+		  "dynamic variable drop", " with non-empty dirty list", 1);
+	drop_line(c, "DTRACEDROP_SPEC", tot.spec_drops, "speculative drop",
+		  "", 1);
+	drop_line(c, "DTRACEDROP_SPECBUSY", tot.spec_busy,
+		  "failed speculation", " (available buffer(s) still busy)", 1);
+	drop_line(c, "DTRACEDROP_SPECUNAVAIL", tot.spec_unavail,
+		  "failed speculation", " (no speculative buffer available)",
+		  1);
+	drop_line(c, "DTRACEDROP_STKSTROVERFLOW", tot.stkdrops,
+		  "jstack()/ustack() string table overflow", "", 1);
+	fflush(c->err);
+}

@@ -1,0 +1,81 @@
+/* Internals of the live GNU Mach target (target/live/). */
+#ifndef TARGET_LIVE_INT_H
+#define TARGET_LIVE_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "machtrace/kimg.h"
+#include "machtrace/live.h"
+#include "machtrace/mach.h"
+#include "runtime/kernel/lkabi.h"
+
+/* A site request before sorting and merging (one per probe or hook). */
+struct site_req {
+	uint64_t addr;
+	const struct mt_kfunc *f;
+	uint32_t kind;			/* LK_SK_* */
+	uint32_t flags;			/* LK_SF_* */
+	uint32_t probe;			/* image probe index when LK_SF_FIRE */
+	uint32_t func_off;		/* RET */
+	uint32_t fast_aggid;		/* LK_SF_FAST */
+};
+
+/* Sites and trampolines as they will be written into the region. */
+struct site_set {
+	struct site_req *req;
+	size_t nreq, capreq;
+	struct lk_site *sites;
+	uint32_t nsites;
+	uint8_t *tramp;			/* LK_TRAMP_MAX bytes */
+	uint64_t tramp_used;
+	uint64_t tramp_va;		/* kernel VA of the trampoline area */
+	uint64_t fbt_entry_va;		/* lk_fbt_entry in the blob */
+};
+
+int sites_add(struct site_set *s, const struct site_req *r);
+/* Sort, merge, and build every site and trampoline; -1 with err. */
+int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen);
+void sites_free(struct site_set *s);
+
+/* Kernel description from symbols and DWARF; -1 with err. */
+int kdesc_fill(struct mt_kimg *k, struct lk_kdesc *d, uint64_t ram_bytes,
+	       char *err, size_t errlen);
+
+struct lprobe {
+	uint32_t id;
+	const char *prov;
+	const char *func;		/* "" for dtrace and profile */
+	char name[32];
+	uint32_t kind;			/* MT_PK_* */
+	uint64_t arg;			/* tick/profile interval ns */
+	const struct mt_kfunc *f;	/* fbt */
+};
+
+/* The target's private state (t->priv).  Host code, single-threaded. */
+struct live {
+	struct mt_live_opts o;
+	char kernel[4096], blob[4200], shim[4096];
+	char workload[8192], blobmod[4200];
+	struct mt_kimg *k;
+	struct lprobe *probes;
+	uint32_t nprobes, cap, next_id;
+	/* set up at attach */
+	struct site_set ss;
+	struct mt_boot *b;
+	uint8_t *ram;
+	size_t ram_size;
+	uint64_t resv_pa, resv_size;
+	volatile struct lk_ctl *ctl;
+	struct mt_cb *cb;
+	int guest_ended, stopped, begun;
+	int rebooting;			/* the kernel was held in its reboot */
+	struct mt_boot_result res;
+	char status[600];
+};
+
+int live_probes_init(struct live *l);
+int live_probes(struct mt_target *t, const struct mt_pdesc *pd, int create,
+		mt_probe_cb cb, void *arg);
+const struct lprobe *live_probe_by_id(const struct live *l, uint32_t id);
+
+#endif

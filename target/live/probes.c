@@ -1,0 +1,175 @@
+/*
+ * The live target's probe catalog: dtrace:::BEGIN/END/ERROR (1-3), fbt
+ * entry/return of every function the image reader accepts (numbered from
+ * 4 exactly as `machtrace -l` lists them), the profile provider's default
+ * probes, and profile:::tick-N / profile-N created on demand.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "target/live/live_int.h"
+
+static const char *const default_profile[] = {
+	"profile-97", "profile-199", "profile-499", "profile-997",
+	"profile-1999", "profile-4001", "profile-4999", "tick-1", "tick-10",
+	"tick-100", "tick-500", "tick-1000", "tick-5000"
+};
+
+/* "tick-N[unit]" / "profile-N[unit]" as dtrace parses them (>= 200 us). */
+static int parse_profile(const char *name, uint32_t *kind, uint64_t *ns)
+{
+	static const struct { const char *s; uint64_t mult; } units[] = {
+		{ "ns", 1 }, { "nsec", 1 }, { "us", 1000 }, { "usec", 1000 },
+		{ "ms", 1000000 }, { "msec", 1000000 },
+		{ "s", 1000000000ull }, { "sec", 1000000000ull },
+		{ "m", 60000000000ull }, { "min", 60000000000ull },
+		{ "h", 3600000000000ull }, { "hour", 3600000000000ull },
+		{ "d", 86400000000000ull }, { "day", 86400000000000ull },
+		{ "hz", 0 }, { "", 0 },
+	};
+	const char *p;
+	char *end;
+	unsigned long long v;
+
+	if (strncmp(name, "tick-", 5) == 0)
+		*kind = MT_PK_TICK, p = name + 5;
+	else if (strncmp(name, "profile-", 8) == 0)
+		*kind = MT_PK_PROFILE, p = name + 8;
+	else
+		return -1;
+	if (*p < '0' || *p > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(p, &end, 10);
+	if (errno || v == 0)
+		return -1;
+	for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
+		if (strcmp(end, units[i].s) != 0)
+			continue;
+		*ns = units[i].mult ? v * units[i].mult : 1000000000ull / v;
+		return *ns >= 200000 ? 0 : -1;
+	}
+	return -1;
+}
+
+static struct lprobe *add(struct live *l, const char *prov, const char *func,
+			  const char *name, uint32_t kind, uint64_t arg,
+			  const struct mt_kfunc *f)
+{
+	struct lprobe *p;
+
+	if (l->nprobes == l->cap) {
+		uint32_t cap = l->cap ? 2 * l->cap : 4096;
+		p = realloc(l->probes, cap * sizeof *p);
+		if (!p)
+			return NULL;
+		l->probes = p;
+		l->cap = cap;
+	}
+	p = &l->probes[l->nprobes++];
+	memset(p, 0, sizeof *p);
+	p->id = l->next_id++;
+	p->prov = prov;
+	p->func = func;
+	snprintf(p->name, sizeof p->name, "%s", name);
+	p->kind = kind;
+	p->arg = arg;
+	p->f = f;
+	return p;
+}
+
+int live_probes_init(struct live *l)
+{
+	uint32_t kind;
+	uint64_t ns;
+
+	l->next_id = MT_PROBE_BEGIN;
+	if (!add(l, "dtrace", "", "BEGIN", MT_PK_BEGIN, 0, NULL) ||
+	    !add(l, "dtrace", "", "END", MT_PK_END, 0, NULL) ||
+	    !add(l, "dtrace", "", "ERROR", MT_PK_ERROR, 0, NULL))
+		return -1;
+	for (size_t i = 0; i < mt_kimg_nfuncs(l->k); i++) {
+		const struct mt_kfunc *f = mt_kimg_func(l->k, i);
+		if (f->patch == MT_PATCH_REFUSED)
+			continue;
+		if (!add(l, "fbt", f->name, "entry", MT_PK_FBT_ENTRY, 0, f))
+			return -1;
+		if (f->nrets && !add(l, "fbt", f->name, "return", MT_PK_FBT_RETURN, 0, f))
+			return -1;
+	}
+	for (size_t i = 0; i < sizeof default_profile / sizeof *default_profile; i++) {
+		parse_profile(default_profile[i], &kind, &ns);
+		if (!add(l, "profile", "", default_profile[i], kind, ns, NULL))
+			return -1;
+	}
+	return 0;
+}
+
+static int fmatch(const char *pat, const char *s)
+{
+	return !pat || !*pat || fnmatch(pat, s, 0) == 0;
+}
+
+static const char *module_of(const struct lprobe *p)
+{
+	return p->f ? "gnumach" : "";
+}
+
+static int report(const struct lprobe *p, mt_probe_cb cb, void *arg)
+{
+	struct mt_probe_info info = {
+		.id = p->id, .prov = p->prov, .mod = module_of(p),
+		.func = p->func, .name = p->name, .kind = p->kind, .arg = p->arg,
+	};
+	return cb ? cb(arg, &info) : 0;
+}
+
+int live_probes(struct mt_target *t, const struct mt_pdesc *pd, int create,
+		mt_probe_cb cb, void *arg)
+{
+	struct live *l = t->priv;
+	struct lprobe *p;
+	uint32_t kind;
+	uint64_t ns;
+	int n = 0;
+
+	for (uint32_t i = 0; i < l->nprobes; i++) {
+		p = &l->probes[i];
+		if (!fmatch(pd->prov, p->prov) || !fmatch(pd->mod, module_of(p)) ||
+		    !fmatch(pd->func, p->func) || !fmatch(pd->name, p->name))
+			continue;
+		n++;
+		if (report(p, cb, arg) < 0)
+			return -1;
+	}
+	if (n || !create || !pd->name || strpbrk(pd->name, "*?[\\") ||
+	    !fmatch(pd->prov, "profile") || !fmatch(pd->mod, "") || !fmatch(pd->func, "") ||
+	    parse_profile(pd->name, &kind, &ns) != 0)
+		return n;
+	p = add(l, "profile", "", pd->name, kind, ns, NULL);
+	if (!p) {
+		snprintf(t->err, sizeof t->err, "out of memory");
+		return -1;
+	}
+	return report(p, cb, arg) < 0 ? -1 : 1;
+}
+
+const struct lprobe *live_probe_by_id(const struct live *l, uint32_t id)
+{
+	/* ids are dense and increasing: index = id - 1 */
+	if (id >= 1 && id - 1 < l->nprobes && l->probes[id - 1].id == id)
+		return &l->probes[id - 1];
+	return NULL;
+}
+
+int mt_live_wants(const char *prov, int force)
+{
+	if (!prov || !*prov)
+		return force;
+	if (fnmatch(prov, "fbt", 0) == 0 && strcmp(prov, "*") != 0)
+		return 1;
+	return force && (fnmatch(prov, "profile", 0) == 0 || fnmatch(prov, "dtrace", 0) == 0);
+}

@@ -1,0 +1,313 @@
+/*
+ * Probe sites of the live target, decided on the host (the blob only
+ * writes the bytes given here).  For each probed function:
+ *
+ *   jmp entry (kimg says MT_PATCH_JMP): "jmp rel32" over the whole
+ *     instructions covering 5 bytes (kimg checked they are position
+ *     independent and that nothing branches into them); trampoline
+ *     "push $index; jmp lk_fbt_entry", the displaced bytes, "jmp back".
+ *   int3 entry: "int3" on the first byte; out-of-line copy of the first
+ *     instruction, relocated (rip-relative displacement adjusted, relative
+ *     jmp/jcc/call rewritten to absolute targets), then "jmp back".
+ *   return: "int3" on each ret; the blob's handler does the ret itself.
+ *
+ * Several requests for one address (an entry probe and the blob's own
+ * timer hook) merge into one site.  Trampolines live in the reserved
+ * region, within rel32 of the kernel text.
+ */
+#include <capstone/capstone.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "target/live/live_int.h"
+#include "target/target.h"
+
+int sites_add(struct site_set *s, const struct site_req *r)
+{
+	if (s->nreq == s->capreq) {
+		size_t cap = s->capreq ? 2 * s->capreq : 1024;
+		struct site_req *p = realloc(s->req, cap * sizeof *p);
+		if (!p)
+			return -1;
+		s->req = p;
+		s->capreq = cap;
+	}
+	s->req[s->nreq++] = *r;
+	return 0;
+}
+
+void sites_free(struct site_set *s)
+{
+	free(s->req);
+	free(s->sites);
+	free(s->tramp);
+	memset(s, 0, sizeof *s);
+}
+
+/* By address; at one address a ret site sorts before an int3 entry. */
+static int cmp_req(const void *a, const void *b)
+{
+	const struct site_req *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return (x->kind == LK_SK_RET ? 0 : 1) - (y->kind == LK_SK_RET ? 0 : 1);
+}
+
+static uint8_t *tramp_alloc(struct site_set *s, uint32_t n, uint64_t *va)
+{
+	uint8_t *p;
+
+	if (s->tramp_used + n > LK_TRAMP_MAX)
+		return NULL;
+	p = s->tramp + s->tramp_used;
+	*va = s->tramp_va + s->tramp_used;
+	s->tramp_used += (n + 15) & ~15u;
+	return p;
+}
+
+static int rel32(uint64_t from_end, uint64_t to, int32_t *out)
+{
+	int64_t d = (int64_t)(to - from_end);
+
+	if (d != (int32_t)d)
+		return -1;
+	*out = (int32_t)d;
+	return 0;
+}
+
+/* e9 rel32 at p (VA va) to target. */
+static int put_jmp(uint8_t *p, uint64_t va, uint64_t target)
+{
+	int32_t d;
+
+	if (rel32(va + 5, target, &d) < 0)
+		return -1;
+	p[0] = 0xe9;
+	memcpy(p + 1, &d, 4);
+	return 5;
+}
+
+static int jmp_entry(struct site_set *s, struct mt_kimg *k, struct lk_site *st,
+		     uint32_t index, unsigned len, char *err, size_t errlen)
+{
+	const uint8_t *code = mt_kimg_bytes(k, st->addr, len);
+	uint64_t va;
+	uint8_t *t = tramp_alloc(s, LK_TRAMP_DISP + len + 5, &va);
+	uint32_t idx = index;
+
+	if (!code || !t)
+		return mt_seterr(err, errlen, "no room for the trampoline at 0x%llx",
+				 (unsigned long long)st->addr), -1;
+	t[0] = 0x68;				/* push $imm32 */
+	memcpy(t + 1, &idx, 4);
+	if (put_jmp(t + 5, va + 5, s->fbt_entry_va) < 0 ||
+	    put_jmp(t + LK_TRAMP_DISP + len, va + LK_TRAMP_DISP + len, st->addr + len) < 0 ||
+	    put_jmp(st->patch, st->addr, va) < 0)
+		return mt_seterr(err, errlen, "trampoline out of rel32 range"), -1;
+	memcpy(t + LK_TRAMP_DISP, code, len);
+	memcpy(st->orig, code, 5);
+	if (st->flags & LK_SF_FAST) {	/* incq disp32 (set by the blob); displaced; back */
+		uint64_t fva;
+		uint8_t *f = tramp_alloc(s, LK_FAST_INCQ_LEN + len + 5, &fva);
+		if (!f)
+			return mt_seterr(err, errlen, "no room for a trampoline"), -1;
+		memcpy(f, "\x48\xff\x04\x25\0\0\0\0", LK_FAST_INCQ_LEN);
+		memcpy(f + LK_FAST_INCQ_LEN, code, len);
+		if (put_jmp(f + LK_FAST_INCQ_LEN + len, fva + LK_FAST_INCQ_LEN + len,
+			    st->addr + len) < 0)
+			return mt_seterr(err, errlen, "trampoline out of rel32 range"), -1;
+		st->fast = fva;
+	}
+	st->plen = 5;
+	st->len = len;
+	st->ool = va;
+	return 0;
+}
+
+static int has_group(const cs_insn *in, int g)
+{
+	for (int i = 0; i < in->detail->groups_count; i++)
+		if (in->detail->groups[i] == g)
+			return 1;
+	return 0;
+}
+
+/* Out-of-line copy of the first instruction at st->addr, then jmp back. */
+static int int3_entry(struct site_set *s, struct mt_kimg *k, csh cs,
+		      struct lk_site *st, char *err, size_t errlen)
+{
+	const uint8_t *code = mt_kimg_bytes(k, st->addr, 16);
+	cs_insn *in = NULL;
+	uint64_t va, next, tgt = 0;
+	uint8_t *t = tramp_alloc(s, 32, &va), *p;
+	const cs_x86 *x;
+	size_t n;
+
+	if (!code || !t)
+		return mt_seterr(err, errlen, "no room for an out-of-line copy"), -1;
+	n = cs_disasm(cs, code, 16, st->addr, 1, &in);
+	if (n != 1)
+		return mt_seterr(err, errlen, "undecodable entry at 0x%llx",
+				 (unsigned long long)st->addr), -1;
+	x = &in->detail->x86;
+	next = st->addr + in->size;
+	if (x->op_count == 1 && x->operands[0].type == X86_OP_IMM)
+		tgt = (uint64_t)x->operands[0].imm;
+	p = t;
+	if (has_group(in, CS_GRP_RET)) {
+		memcpy(p, in->bytes, in->size);		/* ret: nothing to return to */
+		p += in->size;
+	} else if (tgt && has_group(in, CS_GRP_CALL)) {
+		int32_t ret32 = (int32_t)next;
+		if ((uint64_t)(int64_t)ret32 != next)
+			goto refuse;
+		*p++ = 0x68;				/* push $return (sign-extended) */
+		memcpy(p, &ret32, 4);
+		p += 4;
+		if (put_jmp(p, va + (p - t), tgt) < 0)
+			goto refuse;
+		p += 5;
+	} else if (tgt && in->id == X86_INS_JMP) {
+		if (put_jmp(p, va, tgt) < 0)
+			goto refuse;
+		p += 5;
+	} else if (tgt && has_group(in, CS_GRP_JUMP) && x->opcode[0] >= 0x70 &&
+		   x->opcode[0] <= 0x7f) {
+		int32_t d;					/* jcc rel8 -> jcc rel32 */
+		p[0] = 0x0f;
+		p[1] = (uint8_t)(0x80 | (x->opcode[0] & 0xf));
+		if (rel32(va + 6, tgt, &d) < 0)
+			goto refuse;
+		memcpy(p + 2, &d, 4);
+		p += 6;
+		if (put_jmp(p, va + 6, next) < 0)
+			goto refuse;
+		p += 5;
+	} else if (has_group(in, CS_GRP_JUMP) || has_group(in, CS_GRP_CALL) ||
+		   has_group(in, CS_GRP_INT) || has_group(in, CS_GRP_IRET) ||
+		   has_group(in, CS_GRP_BRANCH_RELATIVE)) {
+		goto refuse;
+	} else {
+		memcpy(p, in->bytes, in->size);
+		for (int i = 0; i < x->op_count; i++) {
+			int32_t d;
+			if (x->operands[i].type != X86_OP_MEM || x->operands[i].mem.base != X86_REG_RIP)
+				continue;
+			/* same absolute target from the new place */
+			if (!x->encoding.disp_offset || x->encoding.disp_size != 4 ||
+			    rel32(va + in->size, next + x->operands[i].mem.disp, &d) < 0)
+				goto refuse;
+			memcpy(p + x->encoding.disp_offset, &d, 4);
+		}
+		p += in->size;
+		if (put_jmp(p, va + in->size, next) < 0)
+			goto refuse;
+		p += 5;
+	}
+	st->orig[0] = code[0];
+	st->patch[0] = 0xcc;
+	st->plen = 1;
+	st->len = in->size;
+	st->ool = va;
+	cs_free(in, 1);
+	return 0;
+refuse:
+	mt_seterr(err, errlen, "cannot relocate '%s %s' at the entry of 0x%llx",
+		  in->mnemonic, in->op_str, (unsigned long long)st->addr);
+	cs_free(in, 1);
+	return -1;
+}
+
+static int ret_site(struct mt_kimg *k, struct lk_site *st, char *err, size_t errlen)
+{
+	const uint8_t *b = mt_kimg_bytes(k, st->addr, 3);
+	unsigned o = 0;
+
+	if (!b)
+		return mt_seterr(err, errlen, "no bytes at 0x%llx", (unsigned long long)st->addr), -1;
+	if (b[0] == 0xf3 || b[0] == 0xf2)		/* rep ret */
+		o = 1;
+	if (b[o] == 0xc2)
+		st->ret_imm = (uint32_t)(b[o + 1] | b[o + 2] << 8);
+	else if (b[o] != 0xc3)
+		return mt_seterr(err, errlen, "not a near ret at 0x%llx",
+				 (unsigned long long)st->addr), -1;
+	st->orig[0] = b[0];
+	st->patch[0] = 0xcc;
+	st->plen = 1;
+	st->len = 1;
+	return 0;
+}
+
+int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen)
+{
+	csh cs;
+	uint32_t n = 0;
+	int rc = 0;
+
+	qsort(s->req, s->nreq, sizeof *s->req, cmp_req);
+	free(s->sites);
+	s->sites = calloc(s->nreq ? s->nreq : 1, sizeof *s->sites);
+	if (!s->tramp)
+		s->tramp = calloc(1, LK_TRAMP_MAX);
+	s->tramp_used = 0;
+	if (!s->sites || !s->tramp)
+		return mt_seterr(err, errlen, "out of memory"), -1;
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+		return mt_seterr(err, errlen, "capstone: cannot open the decoder"), -1;
+	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+	for (size_t i = 0; i < s->nreq && rc == 0; i++) {
+		const struct site_req *r = &s->req[i];
+		struct lk_site *st;
+
+		if (n && s->sites[n - 1].addr == r->addr) {	/* merge */
+			st = &s->sites[n - 1];
+			if (st->kind == LK_SK_RET && r->kind == LK_SK_INT3 &&
+			    (r->flags & LK_SF_FIRE)) {	/* entry is a ret */
+				st->rprobe = st->probe;
+				st->probe = r->probe;
+				st->flags |= LK_SF_FIRE_RET | (r->flags & ~LK_SF_FIRE);
+				continue;
+			}
+			if ((st->kind == LK_SK_RET) != (r->kind == LK_SK_RET))
+				return cs_close(&cs), mt_seterr(err, errlen,
+					"two kinds of site at 0x%llx", (unsigned long long)r->addr), -1;
+			/* aliases (two symbols, one entry): the first one's probe fires */
+			if ((st->flags & LK_SF_FIRE) && (r->flags & LK_SF_FIRE)) {
+				st->flags |= r->flags;
+				st->flags &= ~LK_SF_FAST;
+				continue;
+			}
+			st->flags |= r->flags;
+			st->flags &= ~LK_SF_FAST;
+			if (r->flags & LK_SF_FIRE)
+				st->probe = r->probe;
+			continue;
+		}
+		if (n >= LK_SITES_MAX)
+			return cs_close(&cs), mt_seterr(err, errlen, "more than %u probe sites",
+							LK_SITES_MAX), -1;
+		st = &s->sites[n];
+		st->addr = r->addr;
+		st->kind = r->kind;
+		st->flags = r->flags;
+		st->probe = r->probe;
+		st->func_off = r->func_off;
+		st->fast_aggid = r->fast_aggid;
+		/* a later request for this address (internal hook, alias) must
+		   not lose the full path: decide FAST only if none follows */
+		if (i + 1 < s->nreq && s->req[i + 1].addr == r->addr)
+			st->flags &= ~LK_SF_FAST;
+		if (r->kind == LK_SK_JMP)
+			rc = jmp_entry(s, k, st, n, r->f->displaced, err, errlen);
+		else if (r->kind == LK_SK_INT3)
+			rc = int3_entry(s, k, cs, st, err, errlen);
+		else
+			rc = ret_site(k, st, err, errlen);
+		n++;
+	}
+	cs_close(&cs);
+	s->nsites = n;
+	return rc;
+}

@@ -1,0 +1,37 @@
+/*
+ * mt-live: test helper of the live GNU Mach target.
+ *
+ *   mt-live textcheck RAMFILE [KERNEL]
+ *       compares the kernel text in a guest RAM file with the image
+ *       (default: the stock kernel); prints the verdict; exit 0 when
+ *       identical, 1 when not, 2 on error
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "machtrace/live.h"
+#include "machtrace/mach.h"
+
+int main(int argc, char **argv)
+{
+	char path[PATH_MAX], err[512];
+	uint64_t where, len = 0;
+	int rc;
+
+	if (argc < 3 || strcmp(argv[1], "textcheck") != 0) {
+		fprintf(stderr, "usage: mt-live textcheck RAMFILE [KERNEL]\n");
+		return 2;
+	}
+	rc = mt_live_text_check(argv[2], argc > 3 ? argv[3] : mt_stock_kernel(path, sizeof path),
+				&where, &len, err, sizeof err);
+	if (rc < 0) {
+		fprintf(stderr, "mt-live: %s\n", err);
+		return 2;
+	}
+	if (rc == 0)
+		printf("kernel text identical to the image (%llu bytes)\n", (unsigned long long)len);
+	else
+		printf("kernel text differs from the image at 0x%llx\n", (unsigned long long)where);
+	return rc;
+}

@@ -1,0 +1,3 @@
+before commit
+kept 1
+

@@ -1,0 +1,37 @@
+# Helpers of the live-kernel end-to-end tests (sourced).  Each test boots
+# the stock GNU Mach under QEMU (TCG) with machload and traces it live.
+. "$(dirname "$0")/mach_lib.sh"
+LIVE=${LIVE:-$BUILD/bin/mt-live}
+
+need_live() {
+	need_kernel "$1"
+	if [ ! -f "$BUILD/live/blob.bin" ] || [ ! -x "$LIVE" ]; then
+		fail "$1" "missing $BUILD/live/blob.bin or $LIVE (run make)"
+		exit 1
+	fi
+}
+
+# live_run NAME WORDS PROGRAM [machtrace options...]: stdout -> $TMP/NAME.out,
+# stderr -> $TMP/NAME.err, console -> $TMP/NAME.con; returns machtrace's status.
+live_run() {
+	local name=$1 words=$2 prog=$3
+	shift 3
+	MACHTRACE_CONSOLE_LOG=$TMP/$name.con timeout 240 "$MACHTRACE" --timeout 200 \
+		--workload "$words" "$@" -n "$prog" >"$TMP/$name.out" 2>"$TMP/$name.err"
+}
+
+# The workload ran to its end with every phase OK, and the kernel never
+# stopped in its debugger.
+workload_ok() {	# test name, console log
+	if grep -q "^machload: done" "$2" && grep -q "^machload: .* OK$" "$2" &&
+	   ! grep -qE "FAIL|db>|panic" "$2"; then
+		pass "$1"
+	else
+		fail "$1" "workload did not complete: $(grep -E 'machload|panic|db>' "$2" | tail -n 3 | tr '\n' ' ')"
+	fi
+}
+
+# value of "KEY N" in a file
+val() {
+	sed -n "s/^$1 \([0-9][0-9]*\)$/\1/p" "$2" | head -n 1
+}

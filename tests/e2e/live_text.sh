@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Zero cost when disabled: after a session the kernel text hashes to the
+# stock image's text again -- when the workload ends, when the D program
+# calls exit(), and when the consumer is killed with SIGKILL (the kernel's
+# deadman notices the silent host and removes every probe by itself).
+set -u
+. "$(dirname "$0")/live_lib.sh"
+need_live live-text
+
+text_hash() {	# RAM file -> sha256 of [_start, etext) at its physical address
+	"$LIVE" textcheck "$1"
+}
+
+MACHTRACE_TEXTCHECK=1 live_run normal "rt=200 pingpong=10 pages=16 threads=1 tasks=1" \
+	'fbt::vm_*:entry, fbt::ipc_*:return { @[probefunc] = count(); }' -q
+if grep -q "kernel text identical to the image" "$TMP/normal.err"; then
+	pass live-text-after-workload
+else
+	fail live-text-after-workload "$(grep 'kernel text' "$TMP/normal.err") $(head -c 200 "$TMP/normal.err")"
+fi
+
+MACHTRACE_TEXTCHECK=1 live_run exit "rt=200000" \
+	'fbt::mach_msg_trap:entry { n++; } fbt::mach_msg_trap:return /n >= 5000/ { exit(0); }' -q
+if [ $? = 0 ] && grep -q "kernel text identical to the image" "$TMP/exit.err"; then
+	pass live-text-after-exit
+else
+	fail live-text-after-exit "$(head -c 300 "$TMP/exit.err")"
+fi
+
+# SIGKILL: QEMU survives us (MACHTRACE_SURVIVE); the guest RAM file stays.
+MACHTRACE_SURVIVE=1 "$MACHTRACE" --timeout 120 --workload "rt=5000000" \
+	-n 'fbt::mach_msg_trap:entry, fbt::thread_invoke:entry, fbt::vm_fault:return { @ = count(); }' \
+	>"$TMP/kill.out" 2>"$TMP/kill.err" &
+pid=$!
+ram=
+for i in $(seq 200); do
+	ram=$(ls /dev/shm/machtrace-$pid-* 2>/dev/null | head -n 1)
+	[ -n "$ram" ] && "$LIVE" textcheck "$ram" 2>/dev/null | grep -q differs && break
+	sleep 0.05
+done
+during=$("$LIVE" textcheck "$ram" 2>&1)
+{ kill -9 $pid; wait $pid; } 2>/dev/null
+after=
+for i in $(seq 100); do
+	after=$("$LIVE" textcheck "$ram" 2>&1) && break
+	sleep 0.1
+done
+qpid=$(pgrep -f "mem-path=$ram," | head -n 1)
+case "$during/$after" in
+*differs*/*identical*) pass live-text-after-sigkill ;;
+*) fail live-text-after-sigkill "while tracing: $during; after the deadman: $after" ;;
+esac
+[ -n "$qpid" ] && kill "$qpid" 2>/dev/null
+sleep 0.2
+rm -f "$ram"
+
+# Ctrl-C: END runs in the kernel, the aggregation is printed, the text is
+# restored, and no QEMU is left.
+MACHTRACE_TEXTCHECK=1 "$MACHTRACE" --timeout 120 --workload "rt=5000000" \
+	-n 'fbt::mach_msg_trap:entry { @ = count(); } END { printf("end in kernel\n"); }' \
+	>"$TMP/int.out" 2>"$TMP/int.err" &
+pid=$!
+for i in $(seq 200); do
+	ram=$(ls /dev/shm/machtrace-$pid-* 2>/dev/null | head -n 1)
+	[ -n "$ram" ] && "$LIVE" textcheck "$ram" 2>/dev/null | grep -q differs && break
+	sleep 0.05
+done
+kill -INT $pid
+wait $pid
+rc=$?
+if [ $rc = 0 ] && grep -q "end in kernel" "$TMP/int.out" && grep -qE "^ +[0-9]+$" "$TMP/int.out" &&
+   grep -q "kernel text identical to the image" "$TMP/int.err"; then
+	pass live-ctrl-c
+else
+	fail live-ctrl-c "exit $rc: $(tr '\n' ' ' <"$TMP/int.out" | head -c 200) $(head -c 200 "$TMP/int.err")"
+fi
+no_leftovers live-ctrl-c-no-leftovers $pid

@@ -1,0 +1,190 @@
+/*
+ * The live target's probe sites, decided on the host (target/live/
+ * sites.c), on the stock kernel: jmp trampolines, int3 out-of-line copies
+ * with relocation, ret sites, merging; the kernel description (kdesc.c).
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "machtrace/kimg.h"
+#include "machtrace/mach.h"
+#include "target/live/live_int.h"
+#include "tests/unit/mt_test.h"
+
+#define TRAMP_VA (LK_KERNEL_MAP_BASE + LK_RESV_PA + LK_TRAMP_OFF)
+#define ENTRY_VA (LK_KERNEL_MAP_BASE + LK_RESV_PA + 0xe8)
+
+static struct mt_kimg *kernel(void)
+{
+	static struct mt_kimg *k;
+	char path[PATH_MAX], err[512];
+
+	if (!k) {
+		k = mt_kimg_open(mt_stock_kernel(path, sizeof path), err, sizeof err);
+		if (!k)
+			printf("# %s\n", err);
+	}
+	return k;
+}
+
+static void set_init(struct site_set *s)
+{
+	memset(s, 0, sizeof *s);
+	s->tramp_va = TRAMP_VA;
+	s->fbt_entry_va = ENTRY_VA;
+}
+
+static int add_entry(struct site_set *s, const char *fn, uint32_t probe, uint32_t flags)
+{
+	const struct mt_kfunc *f = mt_kimg_lookup(kernel(), fn);
+	struct site_req r = { 0 };
+
+	if (!f)
+		return -1;
+	r.addr = f->addr;
+	r.f = f;
+	r.kind = f->patch == MT_PATCH_JMP ? LK_SK_JMP : LK_SK_INT3;
+	r.flags = flags;
+	r.probe = probe;
+	return sites_add(s, &r);
+}
+
+static int32_t rel_at(const uint8_t *p)
+{
+	int32_t d;
+
+	memcpy(&d, p, 4);
+	return d;
+}
+
+TEST(jmp_site_and_trampoline)
+{
+	const struct mt_kfunc *f = mt_kimg_lookup(kernel(), "mach_msg_trap");
+	struct site_set s;
+	char err[256];
+
+	CHECK(f && f->patch == MT_PATCH_JMP);
+	set_init(&s);
+	CHECK(add_entry(&s, "mach_msg_trap", 7, LK_SF_FIRE) == 0);
+	CHECK(sites_build(&s, kernel(), err, sizeof err) == 0);
+	CHECK_EQ_INT(s.nsites, 1);
+	const struct lk_site *st = &s.sites[0];
+	CHECK_EQ_INT(st->kind, LK_SK_JMP);
+	CHECK_EQ_INT(st->plen, 5);
+	CHECK(memcmp(st->orig, mt_kimg_bytes(kernel(), f->addr, 5), 5) == 0);
+	/* patch: jmp to the trampoline */
+	CHECK_EQ_INT(st->patch[0], 0xe9);
+	CHECK(f->addr + 5 + (int64_t)rel_at(st->patch + 1) == st->ool);
+	/* trampoline: push $0 (site index); jmp lk_fbt_entry; displaced; jmp back */
+	const uint8_t *t = s.tramp + (st->ool - TRAMP_VA);
+	CHECK_EQ_INT(t[0], 0x68);
+	CHECK_EQ_INT(rel_at(t + 1), 0);
+	CHECK_EQ_INT(t[5], 0xe9);
+	CHECK(st->ool + 10 + (int64_t)rel_at(t + 6) == ENTRY_VA);
+	CHECK(memcmp(t + 10, mt_kimg_bytes(kernel(), f->addr, f->displaced), f->displaced) == 0);
+	CHECK_EQ_INT(t[10 + f->displaced], 0xe9);
+	CHECK(st->ool + 15 + f->displaced + (int64_t)rel_at(t + 11 + f->displaced) ==
+	      f->addr + f->displaced);
+	sites_free(&s);
+}
+
+/* cnpollc starts with "mov 0x...(%rip),%eax" (8b 05 disp32) */
+TEST(int3_site_relocates_rip_relative)
+{
+	const struct mt_kfunc *f = mt_kimg_lookup(kernel(), "cnpollc");
+	struct site_set s;
+	char err[256];
+
+	CHECK(f && f->patch == MT_PATCH_INT3);
+	set_init(&s);
+	CHECK(add_entry(&s, "cnpollc", 3, LK_SF_FIRE) == 0);
+	CHECK(sites_build(&s, kernel(), err, sizeof err) == 0);
+	const struct lk_site *st = &s.sites[0];
+	const uint8_t *orig = mt_kimg_bytes(kernel(), f->addr, 16);
+	const uint8_t *t = s.tramp + (st->ool - TRAMP_VA);
+	CHECK_EQ_INT(st->kind, LK_SK_INT3);
+	CHECK_EQ_INT(st->patch[0], 0xcc);
+	CHECK_EQ_INT(st->plen, 1);
+	CHECK_EQ_INT(st->orig[0], orig[0]);
+	CHECK_EQ_INT(st->len, f->first_len);
+	/* same opcode bytes, displacement moved so the target stays put */
+	unsigned n = f->first_len;
+	CHECK_EQ_INT(n, 6);
+	CHECK(memcmp(t, orig, 2) == 0);
+	CHECK(st->ool + n + (int64_t)rel_at(t + 2) == f->addr + n + (int64_t)rel_at(orig + 2));
+	CHECK_EQ_INT(t[n], 0xe9);
+	CHECK(st->ool + n + 5 + (int64_t)rel_at(t + n + 1) == f->addr + n);
+	sites_free(&s);
+}
+
+TEST(ret_sites_and_merge)
+{
+	const struct mt_kfunc *f = mt_kimg_lookup(kernel(), "vm_fault");
+	struct site_set s;
+	struct site_req r = { 0 };
+	char err[256];
+
+	CHECK(f && f->nrets >= 1);
+	set_init(&s);
+	r.f = f;
+	r.kind = LK_SK_RET;
+	r.flags = LK_SF_FIRE;
+	r.probe = 9;
+	for (unsigned i = 0; i < f->nrets; i++) {
+		r.addr = f->addr + f->rets[i];
+		r.func_off = f->rets[i];
+		CHECK(sites_add(&s, &r) == 0);
+	}
+	/* the entry twice: a probe and an internal hook merge into one site */
+	CHECK(add_entry(&s, "vm_fault", 8, LK_SF_FIRE | LK_SF_FAST) == 0);
+	CHECK(add_entry(&s, "vm_fault", 0, LK_SF_INTERNAL_TICK) == 0);
+	CHECK(sites_build(&s, kernel(), err, sizeof err) == 0);
+	CHECK_EQ_INT(s.nsites, 1 + f->nrets);
+	CHECK_EQ_INT(s.sites[0].addr, f->addr);
+	CHECK_EQ_INT(s.sites[0].probe, 8);
+	CHECK(s.sites[0].flags & LK_SF_INTERNAL_TICK);
+	CHECK(!(s.sites[0].flags & LK_SF_FAST));
+	for (uint32_t i = 1; i < s.nsites; i++) {
+		CHECK(s.sites[i].addr > s.sites[i - 1].addr);
+		CHECK_EQ_INT(s.sites[i].kind, LK_SK_RET);
+		CHECK_EQ_INT(s.sites[i].patch[0], 0xcc);
+		CHECK_EQ_INT(s.sites[i].probe, 9);
+		CHECK_EQ_INT(s.sites[i].addr - f->addr, s.sites[i].func_off);
+	}
+	sites_free(&s);
+}
+
+TEST(fast_count_trampoline)
+{
+	struct site_set s;
+	char err[256];
+
+	set_init(&s);
+	CHECK(add_entry(&s, "mach_msg_trap", 1, LK_SF_FIRE | LK_SF_FAST) == 0);
+	CHECK(sites_build(&s, kernel(), err, sizeof err) == 0);
+	const struct lk_site *st = &s.sites[0];
+	CHECK(st->flags & LK_SF_FAST);
+	CHECK(st->fast != 0);
+	const uint8_t *t = s.tramp + (st->fast - TRAMP_VA);
+	CHECK(memcmp(t, "\x48\xff\x04\x25", 4) == 0);	/* incq disp32 */
+	sites_free(&s);
+}
+
+TEST(kernel_description)
+{
+	struct lk_kdesc d;
+	char err[256];
+	uint64_t v;
+
+	CHECK(kdesc_fill(kernel(), &d, 512ull << 20, err, sizeof err) == 0);
+	CHECK(mt_kimg_symbol(kernel(), "percpu_array", &v) == 0 && v == d.percpu_array);
+	CHECK_EQ_INT(d.off_active_thread, 0x480);	/* mach_task_self's load */
+	CHECK_EQ_INT(d.off_thread_task, 0x18);
+	CHECK(d.task_name_size >= 16);
+	CHECK(d.text_start < d.text_end);
+	CHECK_EQ_INT(d.directmap_end, 512ull << 20);
+	CHECK(d.tsc_hz > 100000000ull);
+}
+
+MT_TEST_MAIN()
