@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Cost of live kernel tracing: machload's cycles per IPC round trip (rdtsc
 # in the guest, TCG) on the stock kernel without tracing, with
+#   idle:      the runtime in the kernel, no fbt probe (dtrace:::BEGIN only)
 #   count:     fbt::mach_msg_trap:entry { @ = count(); }
 #   entry+ret: entry and return probes with a predicate (a latency quantize)
 # Runs interleaved, REPS times each.  The machine is shared: interference only
@@ -23,6 +24,8 @@ run() {	# variant; prints nothing when the run failed
 	rm -f "$TMP/c.log"
 	case $1 in
 	stock) "$M" boot --quiet --timeout 120 --log "$TMP/c.log" -- $words >/dev/null 2>"$TMP/err" ;;
+	idle) MACHTRACE_CONSOLE_LOG=$TMP/c.log "$M" -q --mach --timeout 120 --workload "$words" \
+		-n 'BEGIN { n = 1; }' >/dev/null 2>"$TMP/err" ;;
 	count) MACHTRACE_CONSOLE_LOG=$TMP/c.log "$M" -q --timeout 120 --workload "$words" \
 		-n 'fbt::mach_msg_trap:entry { @ = count(); }' >/dev/null 2>"$TMP/err" ;;
 	entret) MACHTRACE_CONSOLE_LOG=$TMP/c.log "$M" -q --timeout 120 --workload "$words" \
@@ -39,22 +42,23 @@ run() {	# variant; prints nothing when the run failed
 median() { sort -n | awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : 0 }'; }
 best() { sort -n | head -n 1; }
 
-: >"$TMP/stock"; : >"$TMP/count"; : >"$TMP/entret"
+: >"$TMP/stock"; : >"$TMP/idle"; : >"$TMP/count"; : >"$TMP/entret"
 fails=0
 for i in $(seq "$REPS"); do
-	for v in stock count entret; do
+	for v in stock idle count entret; do
 		run $v >>"$TMP/$v"
 	done
 done
-s=$(best <"$TMP/stock"); c=$(best <"$TMP/count"); e=$(best <"$TMP/entret")
-sm=$(median <"$TMP/stock"); cm=$(median <"$TMP/count"); em=$(median <"$TMP/entret")
+s=$(best <"$TMP/stock"); i=$(best <"$TMP/idle"); c=$(best <"$TMP/count"); e=$(best <"$TMP/entret")
+sm=$(median <"$TMP/stock"); im=$(median <"$TMP/idle"); cm=$(median <"$TMP/count"); em=$(median <"$TMP/entret")
 echo "live kernel tracing: machload IPC round trips (N=$N, $REPS runs each, TCG cycles)"
 printf "  %-44s %8s %7s   %8s %7s\n" "" "best" "ratio" "median" "ratio"
-awk -v s="$s" -v c="$c" -v e="$e" -v sm="$sm" -v cm="$cm" -v em="$em" 'BEGIN {
+awk -v s="$s" -v i="$i" -v c="$c" -v e="$e" -v sm="$sm" -v im="$im" -v cm="$cm" -v em="$em" 'BEGIN {
 	if (s <= 0 || sm <= 0) { print "  (no stock measurement)"; exit 1 }
 	f = "  %-44s %8d %7.3f   %8d %7.3f\n"
 	printf f, "no probes (stock kernel, no tracing)", s, 1, sm, 1
+	printf f, "runtime in the kernel, no fbt probe", i, i / s, im, im / sm
 	printf f, "fbt::mach_msg_trap:entry { @ = count(); }", c, c / s, cm, cm / sm
 	printf f, "entry+return, predicate, quantize", e, e / s, em, em / sm
 }'
-echo "  samples: stock $(tr '\n' ' ' <"$TMP/stock")| count $(tr '\n' ' ' <"$TMP/count")| entry+return $(tr '\n' ' ' <"$TMP/entret")"
+echo "  samples: stock $(tr '\n' ' ' <"$TMP/stock")| idle $(tr '\n' ' ' <"$TMP/idle")| count $(tr '\n' ' ' <"$TMP/count")| entry+return $(tr '\n' ' ' <"$TMP/entret")"

@@ -208,7 +208,8 @@ struct mt_image *mt_link(const struct mt_prog *prog, const struct mt_opts *opts,
 	o->specsize = opts ? optv(opts->specsize, 1u << 20) : 1u << 20;
 	o->scratchsize = opts ? optv(opts->scratchsize, 1u << 20) : 1u << 20;
 	o->nspec = (uint32_t)(opts ? optv(opts->nspec, 1) : 1);
-	o->strsize = (uint32_t)(opts ? optv(opts->strsize, 256) : 256);
+	/* dtrace's strsize excludes the NUL; the runtime's includes it */
+	o->strsize = (uint32_t)(opts ? optv(opts->strsize, 256) : 256) + 1;
 	o->bufpolicy = opts ? opts->bufpolicy : MT_BUFPOLICY_SWITCH;
 	o->stackframes = (uint32_t)(opts ? optv(opts->stackframes, 20) : 20);
 	o->ncpus = 1;

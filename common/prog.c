@@ -25,8 +25,10 @@ void mt_prog_free(struct mt_prog *p)
 			free(p->action_info[i].opt_value);
 		}
 	if (p->rec_info)
-		for (uint32_t i = 0; i < p->nrecs; i++)
+		for (uint32_t i = 0; i < p->nrecs; i++) {
 			free(p->rec_info[i].ctype);
+			free(p->rec_info[i].tdesc);
+		}
 	if (p->agg_info)
 		for (uint32_t i = 0; i < p->naggs; i++) {
 			free(p->agg_info[i].name);

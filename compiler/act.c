@@ -7,6 +7,7 @@
  * the clause record, in statement order.
  */
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include "cc.h"
 
@@ -178,8 +179,6 @@ static void spec_check(struct cc *cc, struct node *n, int k)
 		if (c->has_data)
 			ERR(n, "D_COMM_DREC", "%s( ) may not follow data-recording action(s)",
 			    k == K_COMMIT ? "commit" : "discard");
-		if (c->has_commit && k == K_COMMIT)
-			ERR(n, "D_COMM_COMM", "commit( ) may not follow commit( )");
 		if (k == K_COMMIT)
 			c->has_commit = 1;
 		else
@@ -210,12 +209,73 @@ static int64_t const_arg(struct cc *cc, struct node *a, const char *tag,
 	return a->cval;
 }
 
+/* print(): the type description of program.h's mt_rec_info.tdesc */
+static void tdesc_put(FILE *f, struct type *t)
+{
+	struct type *c = t->canon;
+	switch (c->kind) {
+	case T_INT:
+		fprintf(f, "i%u%c\"%s\"", c->size, c->is_signed ? 's' : 'u', t->name);
+		break;
+	case T_ENUM:
+		fprintf(f, "e%u\"%s\"{", c->size ? c->size : 4, t->name);
+		for (struct enumc *e = c->enums; e; e = e->next)
+			fprintf(f, "%s=%lld,", e->name, (long long)e->val);
+		fputc('}', f);
+		break;
+	case T_PTR:
+		fprintf(f, "p\"%s\"", t->name);
+		break;
+	case T_FLOAT:
+		fprintf(f, "f%u\"%s\"", c->size, t->name);
+		break;
+	case T_ARRAY:
+		fprintf(f, "a%u\"%s\"", c->nelems, t->name);
+		tdesc_put(f, c->base);
+		break;
+	case T_STRUCT:
+	case T_UNION: {
+		/* anonymous ones print as "(struct)" / "(union)" */
+		const char *nm = t->name;
+		if (c->tag && c->tag[0] == '<')
+			nm = c->kind == T_STRUCT ? "struct" : "union";
+		fprintf(f, "%c%u\"%s\"{", c->kind == T_STRUCT ? 's' : 'u', c->size, nm);
+		for (struct member *m = c->members; m; m = m->next) {
+			fprintf(f, ".%s@%u", m->name ? m->name : "", m->off);
+			if (m->bits)
+				fprintf(f, ":%u:%u", m->bitoff, m->bits);
+			tdesc_put(f, m->type);
+			fputc(';', f);
+		}
+		fputc('}', f);
+		break;
+	}
+	case T_STRING:
+		fprintf(f, "a%u\"string\"i1s\"char\"", t->size);
+		break;
+	default:
+		fprintf(f, "i8s\"%s\"", t->name);
+	}
+}
+
+static char *tdesc_of(struct type *t)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	tdesc_put(f, t);
+	fclose(f);
+	return buf;
+}
+
 static void do_trace(struct cc *cc, struct node *n, int act_kind)
 {
 	struct node *a = n->args;
 	sema_expr(cc, a);
 	if (a->is_agg)
-		ERR(n, "D_TRACE_AGG", "%s( ) may not be applied to an aggregation",
+		ERR(n, "D_TRACE_DYN", "%s( ) may not be applied to a dynamic expression",
 		    n->id->name);
 	if (a->is_action || ty_is_void(a->type))
 		ERR(n, "D_TRACE_VOID", "%s( ) may not be applied to a void expression",
@@ -226,6 +286,16 @@ static void do_trace(struct cc *cc, struct node *n, int act_kind)
 	spec_check(cc, n, K_DATA);
 	new_action(cc, act_kind, n->line);
 	add_rec(cc, a, 0, 0);
+	if (act_kind != MT_ACT_PRINT)
+		return;
+	/* print(): the value's type; a pointer to a struct/union also
+	   records the object pointed to, as a second (MEM) rec */
+	cc->rec_info.v[cc->rec_info.n - 1].tdesc = tdesc_of(a->type);
+	struct type *b = TY_K(a->type) == T_PTR ? a->type->canon->base : NULL;
+	if (b && (ty_is_sou(b) || TY_K(b) == T_ARRAY) && b->canon->size) {
+		add_rec_sized(cc, a, MT_REC_MEM, b->canon->size, MT_TI_MEM);
+		cc->rec_info.v[cc->rec_info.n - 1].tdesc = tdesc_of(b);
+	}
 }
 
 static void do_printf(struct cc *cc, struct node *n, int kind)
@@ -236,7 +306,7 @@ static void do_printf(struct cc *cc, struct node *n, int kind)
 		ERR(n, "D_PROTO_LEN", "%s( ) prototype mismatch: 0 args passed, at least 1 expected", name);
 	sema_expr(cc, f);
 	if (!f->is_string_lit)
-		ERR(f, "D_PROTO_ARG", "%s( ) argument #1 is incompatible with prototype:\n\tprototype: string constant\n\t argument: %s",
+		ERR(f, "D_PROTO_ARG", "%s( ) argument #1 is incompatible with prototype:\n\tprototype: string\n\t argument: %s",
 		    name, tname(f));
 	for (struct node *a = f->next; a; a = a->next) {
 		if (a->k == N_AGG) {
@@ -248,6 +318,8 @@ static void do_printf(struct cc *cc, struct node *n, int kind)
 	}
 	if (kind == MT_ACT_PRINTF && !*f->strval)
 		ERR(n, "D_PRINTF_FMT_EMPTY", "%s( ) format string is empty", name);
+	if (kind == MT_ACT_FREOPEN && strcmp(f->strval, ".") == 0)
+		ERR(n, "D_FREOPEN_INVALID", "freopen( ) argument #1 cannot be \".\"");
 	printf_validate(cc, f->strval, f->next, 2, name, n->line, 0);
 	spec_check(cc, n, kind == MT_ACT_PRINTF ? K_DATA : K_DESTR);
 	uint32_t ai = new_action(cc, kind, n->line);
@@ -292,7 +364,7 @@ static void do_printa(struct cc *cc, struct node *n)
 					    first->name, i + 1, first->ktypes[i]->name,
 					    id->name, i + 1, id->ktypes[i]->name);
 		} else if (first) {
-			ERR(a, "D_PRINTA_AGGPROTO", "printa( ): @%s[ ] key count (%d) is incompatible with @%s (%d)",
+			ERR(a, "D_PRINTA_AGGKEY", "printa( ): @%s[ ] key count (%d) is incompatible with @%s (%d)",
 			    id->name, id->nkeys, first->name, first->nkeys);
 		}
 		if (!first)
@@ -301,8 +373,15 @@ static void do_printa(struct cc *cc, struct node *n)
 		ids[naggs++] = (uint32_t)id->aggid;
 	}
 	if (fmt) {
-		/* keys then %@ values are checked against the first aggregation */
-		printf_validate(cc, fmt, NULL, (int)naggs, "printa", n->line, 1);
+		/* conversions take the first aggregation's keys, %@ its value */
+		struct node *kl = NULL, **kt = &kl;
+		for (int i = 0; i < first->nkeys; i++) {
+			struct node *k = nd_new(cc, N_TYPE, n->line);
+			k->type = first->ktypes[i];
+			*kt = k;
+			kt = &k->next;
+		}
+		printf_validate(cc, fmt, kl, 2, "printa", n->line, 1);
 	}
 	spec_check(cc, n, K_DATA);
 	uint32_t ai = new_action(cc, MT_ACT_PRINTA, n->line);
@@ -315,8 +394,10 @@ static void agg_action(struct cc *cc, struct node *n, int kind, int needs_arg)
 {
 	struct node *a = n->args;
 	if (!a || a->k != N_AGG) {
-		if (a)
+		if (a && a->k != N_FUNC)
 			sema_expr(cc, a);
+		else if (a)
+			a->type = cc->t_void;
 		ERR(n, kind == MT_ACT_TRUNC ? "D_TRUNC_AGGARG" :
 		       kind == MT_ACT_CLEAR ? "D_CLEAR_AGGARG" :
 		       kind == MT_ACT_NORMALIZE ? "D_NORMALIZE_AGGARG" : "D_NORMALIZE_AGGARG",
@@ -344,7 +425,9 @@ static void do_actf(struct cc *cc, struct node *n)
 	struct ident *id = n->id;
 	check_len(cc, n);
 	if (id->id != MT_ACT_PRINTF && id->id != MT_ACT_PRINTA &&
-	    id->id != MT_ACT_SYSTEM && id->id != MT_ACT_FREOPEN)
+	    id->id != MT_ACT_SYSTEM && id->id != MT_ACT_FREOPEN &&
+	    id->id != MT_ACT_CLEAR && id->id != MT_ACT_NORMALIZE &&
+	    id->id != MT_ACT_DENORMALIZE && id->id != MT_ACT_TRUNC)
 		sema_call_args(cc, n, id);
 	switch (id->id) {
 	case MT_ACT_TRACE:
@@ -383,7 +466,7 @@ static void do_actf(struct cc *cc, struct node *n)
 		struct node *a = n->args;
 		for (struct node *x = a; x; x = x->next)
 			if (!ty_is_integral(x->type))
-				ERR(x, "D_PROTO_ARG", "%s( ) argument #%d is incompatible with prototype:\n\tprototype: int\n\t argument: %s",
+				ERR(x, "D_PROTO_ARG", "%s( ) argument #%d is incompatible with prototype:\n\tprototype: uint32_t\n\t argument: %s",
 				    id->name, x == a ? 1 : 2, tname(x));
 		if (a) {
 			const char *tag = id->id == MT_ACT_STACK ? "D_STACK_SIZE" : "D_USTACK_FRAMES";
@@ -480,6 +563,24 @@ void sema_dry(struct cc *cc, struct node *s);
 
 static void statement(struct cc *cc, struct node *s)
 {
+	if (s->k == N_AGG) {
+		if (!id_lookup(&cc->aggs, s->name))
+			ERR(s, "D_IDENT_UNDEF", "failed to resolve @%s: Unknown variable name",
+			    s->name);
+		ERR(s, "D_AGG_NULL", "expression has null effect");
+	}
+	if (s->k == N_OP2 && s->op == OP_INDEX && s->l->k == N_AGG)
+		ERR(s, "D_AGG_NULL", "expression has null effect");
+	if (s->k == N_ASSIGN && s->l->k == N_OP2 && s->l->op == OP_INDEX &&
+	    s->l->l->k == N_OP2 && s->l->l->op == OP_INDEX && s->l->l->l->k == N_AGG)
+		ERR(s, "D_AGG_MDIM", "improper attempt to reference @%s as a multi-dimensional array",
+		    s->l->l->l->name);
+	if (s->k == N_FUNC && s->l->k == N_IDENT) {
+		struct ident *fid = id_lookup(&cc->globals, s->l->name);
+		if (fid && fid->k == ID_AGGF)
+			ERR(s, "D_CG_EXPR", "%s( ) may not be called from a D expression (D program context required)",
+			    fid->name);
+	}
 	if (s->k == N_FUNC && s->l->k == N_IDENT) {
 		struct ident *id = id_lookup(&cc->globals, s->l->name);
 		if (id && id->k == ID_ACTF) {
@@ -497,6 +598,9 @@ static void statement(struct cc *cc, struct node *s)
 	sema_expr(cc, s);
 	if (s->is_agg)
 		ERR(s, "D_AGG_SCALAR", "aggregation may not be used as a scalar");
+	if (s->k == N_FUNC && s->id && s->id->k == ID_SUBR &&
+	    (s->id->id == MT_SUBR_COPYOUT || s->id->id == MT_SUBR_COPYOUTSTR))
+		spec_check(cc, s, K_DESTR);
 	new_action(cc, MT_ACT_DIFEXPR, s->line);
 	struct mt_rec r = {0};
 	struct mt_rec_info ri = {0};
@@ -555,6 +659,13 @@ void act_clause(struct cc *cc, struct mt_pdesc *pd, int npd, struct node *pred,
 	}
 	memset(&cc->cl, 0, sizeof(cc->cl));
 	cc->cl.line = line;
+	cc->cl.noargs = 1;
+	for (int i = 0; i < npd; i++)
+		if (strcmp(ci.pdescs[i].name, "BEGIN") && strcmp(ci.pdescs[i].name, "END"))
+			cc->cl.noargs = 0;
+	if (cc->cl.noargs)
+		cc->cl.pdesc0 = cc_printf(cc, "%s:%s:%s:%s", ci.pdescs[0].prov[0] ? ci.pdescs[0].prov : "dtrace",
+					  ci.pdescs[0].mod, ci.pdescs[0].func, ci.pdescs[0].name);
 
 	struct mt_clause cl = {0};
 	cl.act0 = cc->actions.n;

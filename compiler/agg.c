@@ -109,21 +109,13 @@ static void llquant_params(struct cc *cc, struct node *f, int64_t *p)
 	p[3] = nsteps;
 }
 
+/* dtrace-utils' llquantize layout: negative and positive ranges around an
+   underflow bin, plus the two overflow bins. */
 static uint32_t llq_nbuckets(const int64_t *p)
 {
-	/* as illumos: per order of magnitude, nsteps - nsteps/factor buckets */
 	int64_t factor = p[0], lmag = p[1], hmag = p[2], nsteps = p[3];
-	int64_t per = nsteps - nsteps / factor;
-	if (nsteps < factor)
-		per = nsteps;
-	(void)per;
-	/* underflow + (hmag - lmag + 1) magnitudes + overflow; each
-	   magnitude has nsteps buckets of which those below factor^mag
-	   are skipped past the first */
-	int64_t n = 2;
-	for (int64_t m = lmag; m <= hmag; m++)
-		n += m == lmag ? nsteps : nsteps - nsteps / factor;
-	return (uint32_t)n;
+	int64_t n = (hmag - lmag + 1) * (nsteps - nsteps / factor);
+	return (uint32_t)(2 * n + 3);
 }
 
 static const char *aggf_name(int f)
@@ -131,6 +123,47 @@ static const char *aggf_name(int f)
 	static const char *n[] = { "", "count", "sum", "avg", "min", "max", "stddev",
 				   "quantize", "lquantize", "llquantize" };
 	return f >= 1 && f <= 9 ? n[f] : "?";
+}
+
+/*
+ * stack(), ustack(), sym(), func(), mod(), usym(), ufunc(), umod(), uaddr()
+ * as aggregation keys: returns the MT_TI_* kind and sets the key size and
+ * the key's type; 0 for an ordinary key.
+ */
+static int key_special(struct cc *cc, struct node *k, uint32_t *size)
+{
+	if (k->k != N_FUNC || k->l->k != N_IDENT)
+		return 0;
+	struct ident *id = id_lookup(&cc->globals, k->l->name);
+	if (!id || id->k != ID_ACTF)
+		return 0;
+	switch (id->id) {
+	case MT_ACT_STACK: case MT_ACT_USTACK: {
+		int64_t frames = id->id == MT_ACT_STACK ? 20 : 100;
+		if (k->args)
+			frames = cint(cc, k->args, id->id == MT_ACT_STACK ?
+				      "D_STACK_SIZE" : "D_USTACK_FRAMES",
+				      "stack( ) argument #1 must be a non-zero positive integer constant");
+		*size = (uint32_t)frames * 8;
+		k->id = id;
+		k->type = cc->t_stack;
+		return id->id == MT_ACT_STACK ? MT_TI_STACK : MT_TI_USTACK;
+	}
+	case MT_ACT_SYM: case MT_ACT_MOD: case MT_ACT_USYM: case MT_ACT_UMOD:
+	case MT_ACT_UADDR:
+		if (!k->args || k->args->next)
+			ERR(k, "D_PROTO_LEN", "%s( ) prototype mismatch: %d args passed, 1 expected",
+			    id->name, k->args ? 2 : 0);
+		sema_expr(cc, k->args);
+		*size = 8;
+		k->id = id;
+		k->type = id->id == MT_ACT_USYM || id->id == MT_ACT_UMOD ||
+			  id->id == MT_ACT_UADDR ? cc->t_usymaddr : cc->t_symaddr;
+		return id->id == MT_ACT_SYM ? MT_TI_SYM : id->id == MT_ACT_MOD ? MT_TI_MOD :
+		       id->id == MT_ACT_USYM ? MT_TI_USYM : id->id == MT_ACT_UMOD ?
+		       MT_TI_UMOD : MT_TI_UADDR;
+	}
+	return 0;
 }
 
 void agg_assign(struct cc *cc, struct node *s)
@@ -146,12 +179,23 @@ void agg_assign(struct cc *cc, struct node *s)
 		ERR(s, "D_AGG_FUNC", "@%s must be assigned the result of an aggregating function",
 		    an->name);
 	struct ident *fid = id_lookup(&cc->globals, f->l->name);
-	if (!fid || fid->k != ID_AGGF)
+	if (!fid)
+		ERR(f, "D_FUNC_UNDEF", "failed to resolve %s: Unknown function name",
+		    f->l->name);
+	if (fid->k != ID_AGGF)
 		ERR(s, "D_AGG_FUNC", "@%s must be assigned the result of an aggregating function",
 		    an->name);
 	f->id = fid;
 	int nk = 0;
 	for (struct node *k = keys; k; k = k->next) {
+		uint32_t ksz;
+		int tk = key_special(cc, k, &ksz);
+		if (tk) {
+			k->cval = tk;
+			k->slen = ksz;
+			nk++;
+			continue;
+		}
 		sema_expr(cc, k);
 		if (k->is_action || ty_is_void(k->type))
 			ERR(k, "D_KEY_TYPE", "@%s[ ] key #%d is of type void", an->name, nk + 1);
@@ -221,7 +265,8 @@ void agg_assign(struct cc *cc, struct node *s)
 		ag.nkeys = (uint32_t)nk;
 		ag.keysize = 8;
 		for (struct node *k = keys; k; k = k->next)
-			ag.keysize += ty_is_string(k->type) ? (cc->strsize + 7) & ~7u :
+			ag.keysize += k->id && k->k == N_FUNC ? (uint32_t)((k->slen + 7) & ~7u) :
+				      ty_is_string(k->type) ? (cc->strsize + 7) & ~7u :
 				      (ty_is_sou(k->type) || TY_K(k->type) == T_ARRAY) ?
 				      (k->type->canon->size + 7) & ~7u : 8;
 		memcpy(ag.param, par, sizeof(par));
@@ -244,7 +289,10 @@ void agg_assign(struct cc *cc, struct node *s)
 		for (struct node *k = keys; k; k = k->next, i++) {
 			struct type *t = k->type;
 			ai.keys[i].ctype = strdup(t->name);
-			if (ty_is_string(t)) {
+			if (k->k == N_FUNC && k->id) {
+				ai.keys[i].kind = (uint16_t)k->cval;
+				ai.keys[i].size = (uint32_t)k->slen;
+			} else if (ty_is_string(t)) {
 				ai.keys[i].kind = MT_TI_STR;
 				ai.keys[i].size = cc->strsize;
 			} else if (ty_is_sou(t) || TY_K(t) == T_ARRAY) {
@@ -322,6 +370,19 @@ void agg_assign(struct cc *cc, struct node *s)
 			struct mt_rec r = {0};
 			struct mt_rec_info ri = {0};
 			uint32_t rtype, rsize;
+			if (e->k == N_FUNC && e->id && e->id->k == ID_ACTF) {
+				int stk = e->cval == MT_TI_STACK || e->cval == MT_TI_USTACK;
+				r.difo = stk ? 0 : cg_difo(cc, e->args, NULL, NULL);
+				r.kind = stk ? MT_REC_STACK : MT_REC_INT;
+				r.size = (uint32_t)e->slen;
+				ri.kind = (uint16_t)e->cval;
+				ri.size = r.size;
+				ri.ctype = strdup(e->type->name);
+				VEC_PUSH(cc, cc->recs, r);
+				VEC_PUSH(cc, cc->rec_info, ri);
+				cc->actions.v[cc->actions.n - 1].nrecs++;
+				continue;
+			}
 			r.difo = cg_difo(cc, e, &rtype, &rsize);
 			r.flags = pass ? MT_RF_AGGVAL : 0;
 			if (rtype == MT_RT_STRING) {

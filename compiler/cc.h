@@ -192,7 +192,8 @@ struct node {
 	int is_unsigned_lit;
 	/* sema flags */
 	unsigned lvalue : 1, writable : 1, is_const : 1, is_ref : 1,
-		 is_string_lit : 1, is_action : 1, is_agg : 1;
+		 is_string_lit : 1, is_action : 1, is_agg : 1,
+		 is_alloca : 1, nonassign : 1;
 	int64_t cval;			/* integer constant value when is_const */
 	struct xlator *xl;		/* N_XLATE */
 	char *strval;			/* constant string value */
@@ -227,6 +228,7 @@ struct ident {
 	int64_t val;			/* enum value, macro */
 	struct node *init;		/* inline expression */
 	int line;
+	int alloca_taint;		/* assigned an alloca() pointer */
 	/* aggregation */
 	int aggid;			/* index+1 */
 	int aggfunc;
@@ -279,6 +281,8 @@ struct clause_state {
 	int speculative;		/* speculate() seen */
 	int has_commit, has_discard, has_data, has_agg, has_exit;
 	int has_spec_only;
+	int noargs;			/* only BEGIN/END: args[] has no elements */
+	char *pdesc0;
 };
 
 struct cc {
@@ -300,6 +304,7 @@ struct cc {
 	int brackets;			/* open brackets */
 	int in_clause;
 	int force_pspec;		/* #pragma D option pspec */
+	uint64_t macro_used;		/* $N referenced (bit N) */
 
 	/* types */
 	struct tentry **tbuckets;

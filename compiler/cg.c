@@ -11,6 +11,7 @@
  * Branch labels are instruction indices relative to the DIFO's first
  * instruction.
  */
+#include <stdio.h>
 #include <string.h>
 #include "cc.h"
 
@@ -134,7 +135,18 @@ static void cg_bitfield(struct cc *cc, int r, struct member *m, int line)
 /* Evaluate args into registers (for pushing later). */
 static int eval_args(struct cc *cc, struct node *args, int *regs, int max)
 {
-	int n = 0;
+	int n = 0, k = 0;
+	for (struct node *a = args; a; a = a->next)
+		k++;
+	if (k > 10) {
+		/* dtrace's limit on tuple entries; its message has no tag */
+		cc->diag->tag = NULL;
+		cc->diag->line = 0;
+		cc->diag->src = cc->srcidx;
+		snprintf(cc->diag->msg, sizeof(cc->diag->msg),
+			 "Insufficient tuple registers to generate code");
+		longjmp(cc->jb, 1);
+	}
 	for (struct node *a = args; a && n < max; a = a->next)
 		regs[n++] = cg_expr(cc, a);
 	return n;
@@ -368,6 +380,7 @@ static int cg_logical(struct cc *cc, struct node *n)
 		return rd;
 	}
 	int land = n->op == OP_LAND;
+	cg_free(cc, rd);
 	int a = cg_expr(cc, n->l);
 	emit(cc, MT_OP_TST, a, 0, 0);
 	cg_free(cc, a);
@@ -376,6 +389,7 @@ static int cg_logical(struct cc *cc, struct node *n)
 	emit(cc, MT_OP_TST, b, 0, 0);
 	cg_free(cc, b);
 	uint32_t b2 = emit_br(cc, land ? MT_OP_BE : MT_OP_BNE);
+	rd = reg_alloc(cc, n->line);
 	as_emit(cc, MT_INSTR_V16(MT_OP_SETX, as_int(cc, land ? 1 : 0), rd));
 	uint32_t be = emit_br(cc, MT_OP_BA);
 	patch_here(cc, b1);
@@ -544,9 +558,11 @@ static int cg_lvalue_load(struct cc *cc, struct node *l)
 static int cg_assign(struct cc *cc, struct node *n)
 {
 	struct node *l = n->l;
+	int cur = 0;
+	if (n->op != OP_ASSIGN)		/* the left operand is read first */
+		cur = cg_lvalue_load(cc, l);
 	int r = cg_expr(cc, n->r);
 	if (n->op != OP_ASSIGN) {
-		int cur = cg_lvalue_load(cc, l);
 		cg_arith(cc, n->op, cur, r, l->type, n->r->type, l->type, n->line);
 		cg_free(cc, r);
 		r = cur;
@@ -590,6 +606,15 @@ static int cg_op1(struct cc *cc, struct node *n)
 			cg_extend(cc, r, n->type, n->line);
 		return r;
 	case OP_STRINGOF:
+		if (ty_is_integral(n->l->type)) {
+			/* an integer's decimal text, as lltostr() */
+			r = cg_expr(cc, n->l);
+			emit(cc, MT_OP_PUSHTV, MT_TT_INT, 0, r);
+			emit(cc, MT_OP_CALL, 0, 0, r);
+			cc->text_v.v[cc->text_v.n - 1] =
+				MT_INSTR_V16(MT_OP_CALL, MT_SUBR_LLTOSTR, r);
+			return r;
+		}
 		return cg_expr(cc, n->l);
 	case OP_DEREF:
 		r = cg_expr(cc, n->l);
@@ -606,7 +631,6 @@ static int cg_op1(struct cc *cc, struct node *n)
 	case OP_BNOT:
 		r = cg_expr(cc, n->l);
 		emit(cc, MT_OP_NOT, r, 0, r);
-		cg_extend(cc, r, n->type, n->line);
 		return r;
 	case OP_LNOT:
 		r = cg_expr(cc, n->l);
@@ -646,8 +670,6 @@ static int cg_op2(struct cc *cc, struct node *n)
 	b = cg_expr(cc, n->r);
 	cg_arith(cc, n->op, a, b, n->l->type, n->r->type, n->type, n->line);
 	cg_free(cc, b);
-	if (ty_is_integral(n->type) && n->type->canon->size < 8)
-		cg_extend(cc, a, n->type, n->line);
 	return a;
 }
 

@@ -122,8 +122,9 @@ struct mt_prog *mt_compile(const struct mt_cc_input *in, struct mt_diag *diag)
 	diag->src = -1;
 	cc->diag = diag;
 	cc->in = in;
-	cc->strsize = in->opts && in->opts->strsize != MT_OPT_UNSET &&
-		      in->opts->strsize ? (uint32_t)in->opts->strsize : 256;
+	/* string storage: dtrace's strsize characters plus the NUL */
+	cc->strsize = (in->opts && in->opts->strsize != MT_OPT_UNSET &&
+		       in->opts->strsize ? (uint32_t)in->opts->strsize : 256) + 1;
 	if (setjmp(cc->jb)) {
 		/* error: partial program tables belong to cc or prog */
 		as_finish(cc, prog);
@@ -135,6 +136,8 @@ struct mt_prog *mt_compile(const struct mt_cc_input *in, struct mt_diag *diag)
 	}
 	ty_init(cc);
 	id_init(cc);
+	if (in->opts && in->opts->pspec)
+		cc->force_pspec = 1;
 	/* strings of the empty string table start with "" at offset 0 */
 	as_str(cc, "", 0);
 	for (int i = 0; i < in->nsrcs; i++) {
@@ -160,6 +163,12 @@ struct mt_prog *mt_compile(const struct mt_cc_input *in, struct mt_diag *diag)
 		(void)ncl;
 		(void)empty;
 	}
+	for (int i = 1; i < in->nmacro_args && i < 64; i++)
+		if (!(cc->macro_used & (1ULL << i)) && in->macro_args[i] &&
+		    !(in->opts && (in->opts->defaultargs || in->opts->argref)))
+			cc_error(cc, 0, "D_MACRO_UNUSED",
+				 "extraneous argument '%s' ($%d is not referenced)",
+				 in->macro_args[i], i);
 	as_finish(cc, prog);
 	prog->source_name = strdup(in->nsrcs ? in->srcs[0].name : "");
 	cc_free(cc);

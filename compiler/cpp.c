@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <fcntl.h>
 #include "cc.h"
 
 char *cpp_run(const struct mt_cc_input *in, const char *text,
@@ -35,6 +36,8 @@ char *cpp_run(const struct mt_cc_input *in, const char *text,
 		int n = 0;
 		argv[n++] = "cpp";
 		argv[n++] = "-undef";
+		argv[n++] = "-fno-show-column";
+		argv[n++] = "-fno-diagnostics-show-caret";
 		argv[n++] = "-D__sun";
 		argv[n++] = "-D__linux";
 		argv[n++] = "-D__SUNW_D=1";
@@ -42,12 +45,17 @@ char *cpp_run(const struct mt_cc_input *in, const char *text,
 		argv[n++] = "-D__SUNW_D_64";
 		argv[n++] = "-D__amd64";
 		argv[n++] = "-D__x86_64";
+		if (in->opts && in->opts->stdc && in->opts->stdc[0] == 's')
+			argv[n++] = "-traditional-cpp";	/* __STDC__ undefined */
 		for (int i = 0; i < in->ncpp_args && n < 72; i++)
 			argv[n++] = in->cpp_args[i];
-		argv[n++] = inpath;
+		argv[n++] = "/dev/stdin";	/* as dtrace: errors name /dev/stdin */
 		argv[n] = NULL;
+		int ifd = open(inpath, O_RDONLY);
+		if (ifd < 0)
+			_exit(127);
+		dup2(ifd, 0);
 		dup2(pfd[1], 1);
-		dup2(efd, 2);
 		close(pfd[0]);
 		execv("/usr/bin/cpp", (char *const *)argv);
 		_exit(127);
@@ -82,7 +90,7 @@ char *cpp_run(const struct mt_cc_input *in, const char *text,
 		}
 		unlink(errpath);
 		free(out);
-		diag->tag = "D_PREPROC";
+		diag->tag = NULL;	/* dtrace prints no tag here */
 		diag->line = 0;
 		snprintf(diag->msg, sizeof(diag->msg),
 			 "Preprocessor failed to process input program");

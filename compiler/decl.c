@@ -52,7 +52,6 @@ static struct type *sou_spec(struct cc *cc, int kw, int *defined)
 {
 	const char *kind = kw == KW_STRUCT ? "struct" : kw == KW_UNION ? "union" : "enum";
 	char *tag = NULL;
-	int line = cc->tok.line;
 	lex_next(cc);
 	if (cc->tok.k == TK_IDENT || cc->tok.k == TK_TYPENAME) {
 		tag = cc->tok.text;
@@ -64,7 +63,7 @@ static struct type *sou_spec(struct cc *cc, int kw, int *defined)
 		t = ty_lookup(cc, name);
 	if (is_op(cc, OP_LBRACE)) {
 		if (t && t->complete)
-			cc_error(cc, line, "D_DECL_TYPERED", "type redeclared: %s", name);
+			cc_error(cc, cc->tok.line, "D_DECL_TYPERED", "type redeclared: %s", name);
 		if (!t) {
 			t = ty_new(cc, kw == KW_STRUCT ? T_STRUCT :
 				   kw == KW_UNION ? T_UNION : T_ENUM, 0,
@@ -234,6 +233,45 @@ struct dop {
 	uint32_t n;
 };
 
+/* A function's parameter list, checked and discarded. */
+static void func_params(struct cc *cc)
+{
+	int n = 0, has_void = 0;
+	lex_next(cc);
+	while (!is_op(cc, OP_RPAR)) {
+		if (is_op(cc, OP_ELLIPSIS)) {
+			lex_next(cc);
+			break;
+		}
+		struct declspec ds;
+		char *pname = NULL;
+		struct node *keys = NULL;
+		int line = cc->tok.line;
+		decl_specs(cc, &ds, 1);
+		if (ds.storage && ds.storage != KW_TYPEDEF)
+			cc_error(cc, line, "D_DECL_PARMCLASS",
+				 "inappropriate storage class for function or associative array parameter");
+		struct type *t = decl_declarator(cc, ds.type, &pname, 2, &keys);
+		n++;
+		if (ty_is_void(t)) {
+			if (pname)
+				cc_error(cc, line, "D_DECL_PROTO_NAME",
+					 "void parameter may not have a name: %s", pname);
+			has_void = 1;
+		}
+		if (keys)
+			cc_error(cc, line, "D_DECL_PROTO_TYPE",
+				 "function prototype may not use parameter of type dynamic variable: %s, parameter #%d",
+				 pname ? pname : "(anonymous)", n);
+		if (!is_op(cc, OP_COMMA))
+			break;
+		lex_next(cc);
+	}
+	if (has_void && n > 1)
+		cc_error(cc, cc->tok.line, "D_DECL_PROTO_VOID", "void must be sole parameter");
+	expect_op(cc, OP_RPAR);
+}
+
 static int parse_dops(struct cc *cc, struct dop *ops, int max, char **name,
 		      int abstract, struct node **keys, int depth)
 {
@@ -274,6 +312,9 @@ static int parse_dops(struct cc *cc, struct dop *ops, int max, char **name,
 					suf[ns++] = (struct dop){2, 0};
 				continue;
 			}
+			if (is_op(cc, OP_ELLIPSIS))
+				cc_error(cc, line, "D_DECL_PROTO_VARARGS",
+					 "array prototype may not use a variable-length argument list");
 			if (parse_at_type(cc) && keys && depth == 0 && ns == 0) {
 				/* associative array signature */
 				struct node *head = NULL, **tail = &head;
@@ -301,16 +342,7 @@ static int parse_dops(struct cc *cc, struct dop *ops, int max, char **name,
 			if (ns < 16)
 				suf[ns++] = (struct dop){2, (uint32_t)e->cval};
 		} else if (is_op(cc, OP_LPAR)) {
-			/* function parameters: skipped, types only */
-			int d = 1;
-			lex_next(cc);
-			while (d && cc->tok.k != TK_EOF) {
-				if (is_op(cc, OP_LPAR))
-					d++;
-				else if (is_op(cc, OP_RPAR))
-					d--;
-				lex_next(cc);
-			}
+			func_params(cc);
 			if (ns < 16)
 				suf[ns++] = (struct dop){3, 0};
 		} else {
@@ -387,6 +419,9 @@ static struct type *struct_body(struct cc *cc, struct type *t)
 				if (!e->is_const || !ty_is_integral(e->type) || e->cval < 0)
 					cc_error(cc, line, "D_DECL_BFCONST",
 						 "positive integral constant expression expected as bit-field size");
+				if (e->cval == 0 && name)
+					cc_error(cc, line, "D_DECL_BFCONST",
+						 "positive integral constant expression expected as bit-field size");
 				if (!ty_is_integral(mt) || (uint64_t)e->cval > mt->size * 8)
 					cc_error(cc, line, "D_DECL_BFSIZE",
 						 "bit-field too big for type: %s",
@@ -457,6 +492,7 @@ static struct type *enum_body(struct cc *cc, struct type *t)
 			lex_next(cc);
 			struct node *e = parse_cond(cc);
 			sema_expr(cc, e);
+			line = cc->line;
 			if (!e->is_const || !ty_is_integral(e->type))
 				cc_error(cc, line, "D_DECL_ENCONST",
 					 "enumerator '%s' must be assigned to an integral constant expression",
@@ -540,14 +576,6 @@ static void translator_decl(struct cc *cc)
 	decl_specs(cc, &ds, 0);
 	struct type *in = decl_declarator(cc, ds.type, &name, 0, NULL);
 	expect_op(cc, OP_GT);
-	if (!ty_is_sou(out) || !out->canon->complete)
-		cc_error(cc, line, "D_XLATE_SOU",
-			 "incomplete struct/union/enum %s", out->name);
-	for (struct xlator *x = cc->xlators; x; x = x->next)
-		if (ty_same(x->out, out) && ty_same(x->in, in))
-			cc_error(cc, line, "D_XLATE_REDECL",
-				 "translator from %s to %s has already been declared",
-				 in->name, out->name);
 	struct xlator *xl = cc_alloc(cc, sizeof(*xl));
 	xl->out = out;
 	xl->in = in;
@@ -563,30 +591,39 @@ static void translator_decl(struct cc *cc)
 	while (!is_op(cc, OP_RBRACE)) {
 		if (cc->tok.k != TK_IDENT && cc->tok.k != TK_TYPENAME)
 			syntax_error(cc);
-		char *mname = cc->tok.text;
-		int mline = cc->tok.line;
+		struct xlmember *xm = cc_alloc(cc, sizeof(*xm));
+		xm->name = cc->tok.text;
 		lex_next(cc);
 		expect_op(cc, OP_ASSIGN);
-		struct node *e = parse_expr(cc);
+		xm->expr = parse_expr(cc);
 		expect_op(cc, OP_SEMI);
-		struct member *m = ty_member(out, mname);
-		if (!m)
-			cc_error(cc, mline, "D_XLATE_MEMB",
-				 "translator member %s is not a member of %s",
-				 mname, out->name);
-		sema_expr(cc, e);
-		if (!ty_compat(m->type, e->type) &&
-		    !(ty_is_string(e->type) && ty_is_ptrlike(m->type)))
-			cc_error(cc, mline, "D_XLATE_INCOMPAT",
-				 "translator member %s definition uses incompatible types: \"%s\" = \"%s\"",
-				 mname, m->type->name, e->type->name);
-		struct xlmember *xm = cc_alloc(cc, sizeof(*xm));
-		xm->name = mname;
-		xm->expr = e;
 		*tail = xm;
 		tail = &xm->next;
 	}
 	lex_next(cc);
+	line = cc->line;
+	if (!ty_is_sou(out) || !out->canon->complete)
+		cc_error(cc, line, "D_XLATE_SOU",
+			 "incomplete struct/union/enum %s", out->name);
+	for (struct xlator *x = cc->xlators; x; x = x->next)
+		if (ty_same(x->out, out) && ty_same(x->in, in))
+			cc_error(cc, line, "D_XLATE_REDECL",
+				 "translator from %s to %s has already been declared",
+				 in->name, out->name);
+	for (struct xlmember *xm = xl->members; xm; xm = xm->next) {
+		struct member *m = ty_member(out, xm->name);
+		if (!m)
+			cc_error(cc, line, "D_XLATE_MEMB",
+				 "translator member %s is not a member of %s",
+				 xm->name, out->name);
+		sema_expr(cc, xm->expr);
+		struct node *e = xm->expr;
+		if (!ty_compat(m->type, e->type) &&
+		    !(ty_is_string(e->type) && ty_is_ptrlike(m->type)))
+			cc_error(cc, line, "D_XLATE_INCOMPAT",
+				 "translator member %s definition uses incompatible types: \"%s\" = \"%s\"",
+				 xm->name, m->type->name, e->type->name);
+	}
 	expect_op(cc, OP_SEMI);
 	/* hide the argument again */
 	for (struct ident **pp = &cc->globals.head; *pp; pp = &(*pp)->next)
@@ -706,18 +743,14 @@ void decl_toplevel(struct cc *cc, int in_clause)
 			if (!o)
 				ty_define(cc, name, ty_typedef(cc, t, name));
 		} else if (TY_K(t) == T_FUNC) {
-			struct ident *o = id_lookup(&cc->globals, name);
-			if (o && (o->k == ID_SUBR || o->k == ID_ACTF || o->k == ID_AGGF))
-				cc_error(cc, dline, "D_DECL_IDRED",
-					 "identifier redefined: %s", name);
+			/* function prototypes are checked and otherwise ignored */
 		} else if (ds.storage == KW_EXTERN) {
 			/* a kernel symbol: not resolvable on the local target */
 		} else {
 			var_decl(cc, &ds, t, name, keys, dline);
 		}
 		if (is_op(cc, OP_ASSIGN))
-			cc_error(cc, cc->tok.line, "D_DECL_INIT",
-				 "D does not support initializers");
+			syntax_error(cc);
 		if (!is_op(cc, OP_COMMA))
 			break;
 		lex_next(cc);

@@ -240,6 +240,19 @@ static void lex_string(struct cc *cc, struct tok *t)
 				p++;
 				continue;
 			}
+			if (!strchr("ntrabfv\"'x01234567", *p)) {
+				/* as dtrace: \?, \\ and unknown escapes stay */
+								if (n + 3 > cap) {
+					char *nb = cc_alloc(cc, cap * 2);
+					memcpy(nb, buf, n);
+					buf = nb;
+					cap *= 2;
+				}
+				buf[n++] = '\\';
+				c = (unsigned char)*p++;
+				buf[n++] = (char)c;
+				continue;
+			}
 			c = esc_char(cc, &p);
 		} else {
 			c = (unsigned char)*p++;
@@ -265,14 +278,20 @@ static void lex_charconst(struct cc *cc, struct tok *t)
 	uint64_t v = 0;
 	int n = 0;
 
+	/* as dtrace: \' and \? and unknown escapes keep their backslash */
 	while (*p && *p != '\'') {
 		int c;
 		if (*p == '\n')
 			cc_error(cc, cc->line + 1, "D_CHR_NL",
 				 "newline encountered in character constant");
-		if (*p == '\\') {
+		if (*p == '\\' && p[1] && strchr("ntrabfv\\\"x01234567", p[1])) {
 			p++;
 			c = esc_char(cc, &p);
+		} else if (*p == '\\' && p[1]) {
+			v = (v << 8) | (uint64_t)'\\';
+			n++;
+			p++;
+			c = (unsigned char)*p++;
 		} else {
 			c = (unsigned char)*p++;
 		}
@@ -283,8 +302,7 @@ static void lex_charconst(struct cc *cc, struct tok *t)
 		cc_error(cc, cc->line, "D_SYNTAX",
 			 "end-of-file encountered before matching '");
 	if (n == 0)
-		cc_error(cc, cc->line, "D_CHR_NULL",
-			 "empty character constant");
+		cc_error(cc, cc->line, "D_CHR_NULL", "empty character constant");
 	if (n > 8)
 		cc_error(cc, cc->line, "D_CHR_OFLOW",
 			 "character constant is too long");
@@ -294,6 +312,8 @@ static void lex_charconst(struct cc *cc, struct tok *t)
 	t->k = TK_INT;
 	t->ival = v;
 	t->text = NULL;
+	t->is_unsigned = 0;
+	t->is_long = n > 4;
 	cc->p = p + 1;
 }
 
@@ -304,20 +324,15 @@ static void lex_number(struct cc *cc, struct tok *t)
 	errno = 0;
 	unsigned long long v = strtoull(p, &end, 0);
 	int ovf = errno == ERANGE;
-	/* decimal numbers with a leading 0 are octal: "09" is an error */
-	if (isalnum((unsigned char)*end) && *end != 'u' && *end != 'U' &&
-	    *end != 'l' && *end != 'L') {
+	/* "0128": an octal constant with a bad digit; "10ms": 10 then ms */
+	if (*p == '0' && p[1] != 'x' && p[1] != 'X' && isdigit((unsigned char)*end)) {
 		const char *q = end;
-		while (isalnum((unsigned char)*q) || *q == '.')
+		while (isalnum((unsigned char)*q))
 			q++;
 		cc->p = q;
-		const char *bad = end;
-		if (*p == '0' && isdigit((unsigned char)*end))
-			cc_error(cc, cc->line, "D_INT_DIGIT",
-				 "constant %s contains invalid digit %c",
-				 cc_strndup(cc, p, q - p), *bad);
-		cc_error(cc, cc->line, "D_SYNTAX", "syntax error near \"%s\"",
-			 cc_strndup(cc, p, q - p));
+		cc_error(cc, cc->line, "D_INT_DIGIT",
+			 "constant %s contains invalid digit %c",
+			 cc_strndup(cc, p, q - p), *end);
 	}
 	t->is_unsigned = t->is_long = 0;
 	while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L') {
@@ -365,6 +380,8 @@ static void lex_macro(struct cc *cc, struct tok *t)
 	if (isdigit((unsigned char)*name)) {
 		char *e;
 		long i = strtol(name, &e, 10);
+		if (i < 64)
+			cc->macro_used |= 1ULL << i;
 		if (*e)
 			cc_error(cc, cc->line, "D_SYNTAX",
 				 "syntax error near \"%s\"",
@@ -516,6 +533,10 @@ static void lex_one(struct cc *cc, struct tok *t)
 			int nl = 0;
 			while (*q && strchr("\f\n\r\t\v ", *q))
 				nl += *q++ == '\n';
+			/* dtrace's lexer reads ahead over the white space */
+			cc->p = q;
+			cc->line += nl;
+			nl = 0;
 			if (*q == 0 || *q == ';' || *q == '{' || *q == '/') {
 				if (cc->depth)
 					cc_error(cc, cc->line + nl, "D_SYNTAX",
@@ -590,6 +611,8 @@ void lex_pspec(struct cc *cc)
 			char *e;
 			long i = strtol(s, &e, 10);
 			const char *val;
+			if (i < 64)
+				cc->macro_used |= 1ULL << i;
 			if (i < cc->in->nmacro_args)
 				val = cc->in->macro_args[i];
 			else if (cc->in->opts && cc->in->opts->defaultargs)

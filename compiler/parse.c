@@ -38,6 +38,17 @@ static char *expect_name(struct cc *cc)
 }
 
 static struct node *assign_expr(struct cc *cc);
+
+/*
+ * A node's line is the lexer's line when the node is complete (after its
+ * lookahead token), as with dtrace's yacc reductions: diagnostics then
+ * name the same line dtrace does.
+ */
+static struct node *fin(struct cc *cc, struct node *n)
+{
+	n->line = cc->line;
+	return n;
+}
 static struct node *cast_expr(struct cc *cc);
 static struct node *cond_expr(struct cc *cc);
 
@@ -93,9 +104,9 @@ static struct node *primary(struct cc *cc)
 		n = nd_new(cc, N_INT, line);
 		n->ival = (int64_t)t->ival;
 		n->is_unsigned_lit = t->is_unsigned | (t->is_long << 1) |
-				     (t->text ? 4 : 0);
+				     (t->text ? 8 : 0);
 		lex_next(cc);
-		return n;
+		return fin(cc, n);
 	case TK_STRING:
 		n = nd_new(cc, N_STRING, line);
 		n->name = t->text;
@@ -107,7 +118,7 @@ static struct node *primary(struct cc *cc)
 			n->slen += cc->tok.len;
 			lex_next(cc);
 		}
-		return n;
+		return fin(cc, n);
 	case TK_IDENT:
 		n = nd_new(cc, N_IDENT, line);
 		n->name = t->text;
@@ -118,17 +129,17 @@ static struct node *primary(struct cc *cc)
 			char *s = expect_name(cc);
 			n->name = cc_printf(cc, "%s`%s", n->name, s);
 		}
-		return n;
+		return fin(cc, n);
 	case TK_BACKQUOTE:
 		lex_next(cc);
 		n = nd_new(cc, N_IDENT, line);
 		n->name = cc_printf(cc, "`%s", expect_name(cc));
-		return n;
+		return fin(cc, n);
 	case TK_AGG:
 		n = nd_new(cc, N_AGG, line);
 		n->name = t->text;
 		lex_next(cc);
-		return n;
+		return fin(cc, n);
 	case TK_KEYWORD:
 		if (t->kw == KW_SELF || t->kw == KW_THIS) {
 			int scope = t->kw == KW_SELF ? 1 : 2;
@@ -137,7 +148,7 @@ static struct node *primary(struct cc *cc)
 			n = nd_new(cc, N_VAR, line);
 			n->scope = scope;
 			n->name = expect_name(cc);
-			return n;
+			return fin(cc, n);
 		}
 		if (t->kw == KW_XLATE) {
 			lex_next(cc);
@@ -148,7 +159,7 @@ static struct node *primary(struct cc *cc)
 			expect_op(cc, OP_LPAR);
 			n->l = parse_expr(cc);
 			expect_op(cc, OP_RPAR);
-			return n;
+			return fin(cc, n);
 		}
 		if (t->kw == KW_OFFSETOF) {
 			lex_next(cc);
@@ -158,7 +169,7 @@ static struct node *primary(struct cc *cc)
 			expect_op(cc, OP_COMMA);
 			n->name = expect_name(cc);
 			expect_op(cc, OP_RPAR);
-			return n;
+			return fin(cc, n);
 		}
 		syntax_error(cc);
 	case TK_OP:
@@ -166,7 +177,7 @@ static struct node *primary(struct cc *cc)
 			lex_next(cc);
 			n = parse_expr(cc);
 			expect_op(cc, OP_RPAR);
-			return n;
+			return fin(cc, n);
 		}
 		syntax_error(cc);
 	default:
@@ -187,7 +198,7 @@ static struct node *postfix(struct cc *cc)
 			m->l = n;
 			m->args = arg_list(cc, OP_RBRACK);
 			expect_op(cc, OP_RBRACK);
-			n = m;
+			n = fin(cc, m);
 		} else if (is_op(cc, OP_LPAR)) {
 			lex_next(cc);
 			m = nd_new(cc, N_FUNC, line);
@@ -195,7 +206,7 @@ static struct node *postfix(struct cc *cc)
 			m->name = n->name;
 			m->args = arg_list(cc, OP_RPAR);
 			expect_op(cc, OP_RPAR);
-			n = m;
+			n = fin(cc, m);
 		} else if (is_op(cc, OP_DOT) || is_op(cc, OP_ARROW)) {
 			int op = cc->tok.op;
 			lex_next(cc);
@@ -203,15 +214,15 @@ static struct node *postfix(struct cc *cc)
 			m->op = op;
 			m->l = n;
 			m->name = expect_name(cc);
-			n = m;
+			n = fin(cc, m);
 		} else if (is_op(cc, OP_INC) || is_op(cc, OP_DEC)) {
 			m = nd_new(cc, N_OP1, line);
 			m->op = cc->tok.op == OP_INC ? OP_POSTINC : OP_POSTDEC;
 			m->l = n;
 			lex_next(cc);
-			n = m;
+			n = fin(cc, m);
 		} else {
-			return n;
+			return fin(cc, n);
 		}
 	}
 }
@@ -240,7 +251,7 @@ static struct node *unary(struct cc *cc)
 			n->op = op;
 			n->l = (op == OP_PREINC || op == OP_PREDEC) ? unary(cc) :
 								      cast_expr(cc);
-			return n;
+			return fin(cc, n);
 		}
 	}
 	if (t->k == TK_KEYWORD && (t->kw == KW_SIZEOF || t->kw == KW_STRINGOF)) {
@@ -260,11 +271,11 @@ static struct node *unary(struct cc *cc)
 				lex_next(cc);
 				n->ctype = parse_typename(cc);
 				expect_op(cc, OP_RPAR);
-				return n;
+				return fin(cc, n);
 			}
 		}
 		n->l = unary(cc);
-		return n;
+		return fin(cc, n);
 	}
 	return postfix(cc);
 }
@@ -325,7 +336,7 @@ static struct node *binary(struct cc *cc, int minprec)
 		n->op = op;
 		n->l = l;
 		n->r = binary(cc, p + 1);
-		l = n;
+		l = fin(cc, n);
 	}
 }
 
@@ -341,7 +352,7 @@ static struct node *cond_expr(struct cc *cc)
 	n->l = parse_expr(cc);
 	expect_op(cc, OP_COLON);
 	n->r = cond_expr(cc);
-	return n;
+	return fin(cc, n);
 }
 
 static int is_assign_op(int op)
@@ -358,7 +369,7 @@ static struct node *assign_expr(struct cc *cc)
 		lex_next(cc);
 		n->l = l;
 		n->r = assign_expr(cc);
-		return n;
+		return fin(cc, n);
 	}
 	return l;
 }
@@ -377,7 +388,7 @@ struct node *parse_expr(struct cc *cc)
 		lex_next(cc);
 		n->l = l;
 		n->r = assign_expr(cc);
-		l = n;
+		l = fin(cc, n);
 	}
 	return l;
 }
@@ -469,6 +480,8 @@ static void clause(struct cc *cc)
 void parse_program(struct cc *cc)
 {
 	lex_next(cc);
+	if (cc->tok.k == TK_EOF && !(cc->in->opts && cc->in->opts->empty))
+		cc_error(cc, cc->line, "D_EMPTY", "empty D program translation unit");
 	while (cc->tok.k != TK_EOF) {
 		if (is_op(cc, OP_SEMI)) {
 			lex_next(cc);

@@ -61,7 +61,7 @@ static void pragma_option(struct cc *cc, const char *p, int line)
 		if (strcmp(name, "strsize") == 0 && val) {
 			long v = strtol(val, NULL, 0);
 			if (v > 0)
-				cc->strsize = (uint32_t)v;
+				cc->strsize = (uint32_t)v + 1;
 		}
 	}
 }
@@ -108,8 +108,11 @@ void pragma_line(struct cc *cc, const char *text, int line)
 		if (n != 2)
 			cc_error(cc, line, "D_PRAGMA_INVAL",
 				 "invalid attributes specified by #pragma attributes");
+		size_t il = strlen(ident);
+		if (il && ident[il - 1] == ';')
+			ident[il - 1] = 0;
 		struct ident *id = id_lookup(&cc->globals, ident);
-		if (!id)
+		if (!id || (id->k != ID_VAR && id->k != ID_INLINE))
 			cc_error(cc, line, "D_PRAGMA_UNUSED",
 				 "unused #pragma attributes");
 	} else if (strcmp(w, "binding") == 0 || strcmp(w, "error") == 0 ||

@@ -15,7 +15,7 @@ static const char *tname(struct node *n)
 static int conv_ok(struct cc *cc, char c, struct node *a, const char **proto)
 {
 	struct type *t = a->type;
-	int isint = !a->is_agg && t && ty_is_integral(t);
+	int isint = !a->is_agg && t && ty_is_integral(t) && t != cc->t_stack;
 	int isptr = !a->is_agg && t && ty_is_ptrlike(t);
 	switch (c) {
 	case 'd': case 'i':
@@ -44,7 +44,7 @@ static int conv_ok(struct cc *cc, char c, struct node *a, const char **proto)
 		return isint;
 	case 'k':
 		*proto = "stack";
-		return 0;
+		return t == cc->t_stack;
 	case 'S':
 		*proto = "char [] or string (or use stringof)";
 		return !a->is_agg && t && (ty_is_string(t) || ty_is_charptr(t));
@@ -91,7 +91,13 @@ int printf_validate(struct cc *cc, const char *fmt, struct node *args,
 						 "format conversion #%d uses unsupported positional format (%%n$)", conv);
 				p = q;
 			} else if (*p >= '0' && *p <= '9') {
-				p++;
+				const char *q = p;
+				while (*q >= '0' && *q <= '9')
+					q++;
+				if (*q == '$')
+					cc_error(cc, line, "D_SYNTAX",
+						 "format conversion #%d uses unsupported positional format (%%n$)", conv);
+				p = q;
 			} else if (*p == '*') {
 				if (dot) {
 					if (star_p)
@@ -133,8 +139,6 @@ int printf_validate(struct cc *cc, const char *fmt, struct node *args,
 		if (!strchr("diouxXcspaAeEfFgGYkSm", c))
 			cc_error(cc, line, "D_PRINTF_FMT",
 				 "format conversion #%d is undefined: %%%c", conv, c);
-		if (is_printa)
-			continue;
 		char cname[32];
 		snprintf(cname, sizeof(cname), "%%%c", c);
 		(void)start;
@@ -147,9 +151,9 @@ int printf_validate(struct cc *cc, const char *fmt, struct node *args,
 			if (a->is_agg || !a->type || !ty_is_integral(a->type))
 				cc_error(cc, line, "D_PRINTF_DYN_TYPE",
 					 "%s( ) argument #%d is incompatible with conversion #%d prototype:\n\tconversion: %% %s%s%c\n\t prototype: int\n\t  argument: %s",
-					 func, argno, conv, star_w ? "* " : "", star_p ? ".* " : "", c, tname(a));
+					 func, argno, conv, isw ? "* " : "", isw ? "" : ".* ", c, tname(a));
 			a = a->next;
-			argno++;
+			argno += !is_printa;
 		}
 		if (!a)
 			cc_error(cc, line, "D_PRINTF_ARG_PROTO",
@@ -166,7 +170,7 @@ int printf_validate(struct cc *cc, const char *fmt, struct node *args,
 				 a->is_action ? "void" : tname(a));
 		}
 		a = a->next;
-		argno++;
+		argno += !is_printa;
 	}
 	if (!is_printa && a) {
 		cc_error(cc, line, "D_PRINTF_ARG_EXTRA",

@@ -3,6 +3,7 @@
  * create variables on first assignment, compute the type of every node,
  * fold integer constants, and report dtrace's diagnostics.
  */
+#include <stdio.h>
 #include <string.h>
 #include "cc.h"
 
@@ -15,11 +16,10 @@ static const char *tname(struct node *n)
 	return n->type ? n->type->name : "?";
 }
 
+/* D does not promote to int: the larger of the operand types wins. */
 static struct type *promote1(struct cc *cc, struct type *t)
 {
 	if (TY_K(t) == T_ENUM)
-		return cc->t_int;
-	if (TY_K(t) == T_INT && t->canon->size < 4)
 		return cc->t_int;
 	return t;
 }
@@ -65,7 +65,7 @@ static void int_literal(struct cc *cc, struct node *n)
 {
 	uint64_t v = (uint64_t)n->ival;
 	int u = n->is_unsigned_lit & 1, l = (n->is_unsigned_lit >> 1) & 3;
-	int hexoct = n->is_unsigned_lit & 4;
+	int hexoct = n->is_unsigned_lit & 8;
 	struct type *t;
 	if (!l && !u && v <= 0x7fffffffULL)
 		t = cc->t_int;
@@ -133,6 +133,9 @@ static void check_arg(struct cc *cc, struct node *call, const char *fname,
 	struct type *pt;
 	if (strcmp(ptype, "@") == 0)
 		return;
+	int voidp = strcmp(ptype, "void *") == 0;
+	if (strcmp(ptype, "void *!") == 0)
+		ptype = "void *";	/* bcopy()'s destination: no strings */
 	if (strcmp(ptype, "const char *") == 0 || strcmp(ptype, "char *") == 0)
 		pt = cc->t_charp;
 	else if (strchr(ptype, '*'))
@@ -144,7 +147,7 @@ static void check_arg(struct cc *cc, struct node *call, const char *fname,
 		ok = 0;
 	else if (!pt)
 		ok = ty_is_ptrlike(a->type) || (a->is_const && a->cval == 0) ||
-		     ty_is_string(a->type);
+		     (voidp && ty_is_string(a->type));
 	else if (pt == cc->t_charp)
 		ok = ty_is_string(a->type) || ty_is_charptr(a->type) ||
 		     (a->is_const && a->cval == 0) ||
@@ -205,6 +208,9 @@ void sema_call_args(struct cc *cc, struct node *n, struct ident *id)
 			sema_expr(cc, a);
 		else
 			a->is_agg = 1;
+		if (id->k == ID_SUBR && id->id == MT_SUBR_BCOPY && i == 1 &&
+		    ty_is_string(a->type))
+			strcpy(pt, "void *!");
 		if (id->k == ID_SUBR || strcmp(pt, "@") != 0)
 			check_arg(cc, n, id->name, i + 1, a, pt);
 	}
@@ -238,6 +244,22 @@ static void sema_func(struct cc *cc, struct node *n)
 	}
 	sema_call_args(cc, n, id);
 	n->type = id->type;
+	if (id->id == MT_SUBR_ALLOCA) {
+		n->is_alloca = 1;
+		const struct mt_opts *o = cc->in->opts;
+		uint64_t lim = o && o->scratchsize != MT_OPT_UNSET &&
+			       o->scratchsize != (8u << 10) ? o->scratchsize : 256;
+		if (n->args && n->args->is_const && (uint64_t)n->args->cval > lim) {
+			/* dtrace reports this one without a tag */
+			cc->diag->tag = NULL;
+			cc->diag->line = n->line;
+			cc->diag->src = cc->srcidx;
+			snprintf(cc->diag->msg, sizeof(cc->diag->msg),
+				 "alloca(%llu) size larger than scratchsize %llu",
+				 (unsigned long long)n->args->cval, (unsigned long long)lim);
+			longjmp(cc->jb, 1);
+		}
+	}
 	if (id->id == MT_SUBR_SPECULATION)
 		n->type = cc->t_int;
 }
@@ -257,15 +279,16 @@ static void sema_ident(struct cc *cc, struct node *n)
 		n->type = id->type;
 		if (id->id == MT_VAR_ARGS || id->id == MT_VAR_REGS ||
 		    id->id == MT_VAR_UREGS)
-			ERR(n, "D_IDENT_BADREF", "array '%s' may not be referenced as scalar", id->name);
+			ERR(n, "D_IDENT_BADREF", "associative array '%s' may not be referenced as scalar", id->name);
 		break;
 	case ID_VAR:
 		if (id->is_assoc == 1)
-			ERR(n, "D_IDENT_BADREF", "array '%s' may not be referenced as scalar", id->name);
+			ERR(n, "D_IDENT_BADREF", "associative array '%s' may not be referenced as scalar", id->name);
 		if (!id->type)
 			ERR(n, "D_VAR_UNDEF", "%s has not yet been declared or assigned", id->name);
 		n->type = id->type;
 		n->lvalue = n->writable = 1;
+		n->is_alloca = id->alloca_taint;
 		break;
 	case ID_ENUMC:
 		n->type = id->type;
@@ -297,10 +320,11 @@ static void sema_selfthis(struct cc *cc, struct node *n)
 		ERR(n, "D_VAR_UNDEF", "%s%s has not yet been declared or assigned",
 		    n->scope == 1 ? "self->" : "this->", n->name);
 	if (id->is_assoc == 1)
-		ERR(n, "D_IDENT_BADREF", "array '%s' may not be referenced as scalar", id->name);
+		ERR(n, "D_IDENT_BADREF", "associative array '%s' may not be referenced as scalar", id->name);
 	n->id = id;
 	n->type = id->type;
 	n->lvalue = n->writable = 1;
+	n->is_alloca = id->alloca_taint;
 }
 
 /* a[k1, k2]: associative array, args[], or pointer/array indexing */
@@ -319,6 +343,9 @@ static void sema_index(struct cc *cc, struct node *n, int create, struct node *r
 			if (!n->args || n->args->next)
 				ERR(n, "D_PROTO_LEN", "%s[ ] prototype mismatch: 1 arg expected", id->name);
 			sema_expr(cc, n->args);
+			if (id->id == MT_VAR_ARGS && cc->cl.noargs && n->args->is_const)
+				ERR(n, "D_ARGS_IDX", "index %lld is out of range for %s args[ ]",
+				    (long long)n->args->cval, cc->cl.pdesc0);
 			if (!ty_is_integral(n->args->type))
 				ERR(n, "D_PROTO_ARG", "%s[ ] argument #1 is incompatible with prototype:\n\tprototype: int\n\t argument: %s",
 				    id->name, tname(n->args));
@@ -451,7 +478,7 @@ static void sema_assign(struct cc *cc, struct node *n)
 	if (l->k == N_VAR && l->op != OP_INDEX) {
 		struct ident *id = sema_var(cc, l, create);
 		if (id->is_assoc == 1)
-			ERR(n, "D_IDENT_BADREF", "array '%s' may not be referenced as scalar", id->name);
+			ERR(n, "D_IDENT_BADREF", "associative array '%s' may not be referenced as scalar", id->name);
 		id->is_assoc = 0;
 		if (!id->type) {
 			if (n->op != OP_ASSIGN)
@@ -475,13 +502,18 @@ static void sema_assign(struct cc *cc, struct node *n)
 		ERR(n, "D_OP_LVAL", "operator %s requires modifiable lvalue as an operand", ops);
 	if (!l->writable)
 		ERR(n, "D_OP_WRITE", "operator %s can only be applied to a writable variable", ops);
+	if ((l->k == N_VAR || l->k == N_IDENT) && r->nonassign)
+		ERR(n, "D_ALLOCA_INCOMPAT", "ternary conditional with alloca and non-alloca branches cannot be assigned to a variable");
+	if (l->id && l->id->k == ID_VAR && r->is_alloca)
+		l->id->alloca_taint = 1;
 	switch (n->op) {
 	case OP_ASSIGN:
 		if (TY_K(l->type) == T_ARRAY && !ty_is_string(l->type))
 			ERR(n, "D_OP_ARRFUN", "operator %s may not be applied to operand of type \"%s\"",
 			    ops, tname(l));
 		if (!ty_compat(l->type, r->type) &&
-		    !(ty_is_ptrlike(l->type) && r->is_const && r->cval == 0) &&
+		    !((ty_is_ptrlike(l->type) || ty_is_sou(l->type) || ty_is_string(l->type)) &&
+		      r->is_const && r->cval == 0 && ty_is_integral(r->type)) &&
 		    !(ty_is_string(l->type) && ty_is_string(r->type)))
 			ERR(n, "D_OP_INCOMPAT", "operands have incompatible types: \"%s\" %s \"%s\"",
 			    tname(l), ops, tname(r));
@@ -578,6 +610,13 @@ static int is_ptr_compat(struct node *l, struct node *r)
 	return 0;
 }
 
+/* NULL-like: void pointers and the integer constant 0 */
+static int is_nullish(struct node *n)
+{
+	return (TY_K(n->type) == T_PTR && ty_is_void(n->type->canon->base)) ||
+	       (n->is_const && n->cval == 0 && ty_is_integral(n->type));
+}
+
 static void sema_op2(struct cc *cc, struct node *n)
 {
 	struct node *l = n->l, *r = n->r;
@@ -627,9 +666,7 @@ static void sema_op2(struct cc *cc, struct node *n)
 		n->type = promote2(cc, l->type, r->type);
 		break;
 	case OP_LAND: case OP_LOR: case OP_LXOR:
-		if (!ty_is_scalar(l->type) && !ty_is_string(l->type))
-			ERR(n, "D_OP_SCALAR", "operator %s requires operands of scalar type", ops);
-		if (!ty_is_scalar(r->type) && !ty_is_string(r->type))
+		if (!ty_is_scalar(l->type) || !ty_is_scalar(r->type))
 			ERR(n, "D_OP_SCALAR", "operator %s requires operands of scalar type", ops);
 		n->type = cc->t_int;
 		break;
@@ -641,6 +678,9 @@ static void sema_op2(struct cc *cc, struct node *n)
 		else if ((ty_is_string(l->type) || ty_is_charptr(l->type)) &&
 			 (ty_is_string(r->type) || ty_is_charptr(r->type)) &&
 			 (ty_is_string(l->type) || ty_is_string(r->type)))
+			;
+		else if ((ty_is_string(l->type) && (is_nullish(r))) ||
+			 (ty_is_string(r->type) && (is_nullish(l))))
 			;
 		else if (!is_ptr_compat(l, r))
 			ERR(n, "D_OP_INCOMPAT", "operands have incompatible types: \"%s\" %s \"%s\"",
@@ -657,6 +697,7 @@ static void sema_op2(struct cc *cc, struct node *n)
 		}
 		break;
 	case OP_PLUS: case OP_MINUS: {
+		n->is_alloca = l->is_alloca || r->is_alloca;
 		int lp = ty_is_string(l->type) || ty_is_ptrlike(l->type);
 		int rp = ty_is_string(r->type) || ty_is_ptrlike(r->type);
 		int li = ty_is_integral(l->type), ri = ty_is_integral(r->type);
@@ -689,7 +730,7 @@ static void sema_op2(struct cc *cc, struct node *n)
 static int64_t type_sizeof(struct cc *cc, struct node *n, struct type *t)
 {
 	if (ty_is_string(t))
-		return cc->strsize;
+		return cc->strsize - 1;
 	if (TY_K(t) == T_FUNC || ty_is_void(t) ||
 	    ((ty_is_sou(t) || TY_K(t) == T_ENUM) && !t->canon->complete))
 		ERR(n, "D_SIZEOF_TYPE", "cannot apply sizeof to an operand of unknown size");
@@ -747,6 +788,8 @@ static void sema_op1(struct cc *cc, struct node *n)
 				ERR(n, "D_CAST_INVAL", "invalid cast expression: \"%s\" to \"%s\"",
 				    tname(c), to->name);
 			n->type = to;
+			n->is_alloca = c->is_alloca;
+			n->nonassign = c->nonassign;
 			if (c->is_const && ty_is_integral(to))
 				set_const(n, c->cval);
 		}
@@ -779,8 +822,6 @@ static void sema_op1(struct cc *cc, struct node *n)
 	}
 	if (!c->type || c->k != N_VAR || c->op != OP_INDEX)
 		sema_expr(cc, c);
-	if (c->is_action)
-		ERR(n, "D_OP_ACT", "action cannot be used in a conditional context");
 	switch (n->op) {
 	case OP_DEREF:
 		if (!ty_is_ptrlike(c->type))
@@ -808,14 +849,15 @@ static void sema_op1(struct cc *cc, struct node *n)
 			set_const(n, ~c->cval);
 		break;
 	case OP_LNOT:
-		if (!ty_is_scalar(c->type) && !ty_is_string(c->type))
+		if (!ty_is_scalar(c->type))
 			ERR(n, "D_OP_SCALAR", "operator %s requires an operand of scalar type", ops);
 		n->type = cc->t_int;
 		if (c->is_const)
 			set_const(n, !c->cval);
 		break;
 	case OP_ADDROF:
-		if (c->k == N_VAR || c->k == N_AGG || c->is_agg)
+		if (c->k == N_VAR || c->k == N_AGG || c->is_agg ||
+		    (c->k == N_IDENT && c->id && c->id->k == ID_VAR))
 			ERR(n, "D_ADDROF_VAR", "cannot take address of dynamic variable");
 		if (!c->lvalue)
 			ERR(n, "D_ADDROF_LVAL", "unacceptable operand for unary & operator");
@@ -847,7 +889,7 @@ static void sema_op3(struct cc *cc, struct node *n)
 	sema_expr(cc, n->x);
 	sema_expr(cc, n->l);
 	sema_expr(cc, n->r);
-	if (!ty_is_scalar(n->x->type) && !ty_is_string(n->x->type))
+	if (!ty_is_scalar(n->x->type))
 		ERR(n, "D_OP_SCALAR", "operator ?: expression must be of scalar type");
 	struct node *l = n->l, *r = n->r;
 	if (ty_same(l->type, r->type))
@@ -863,6 +905,9 @@ static void sema_op3(struct cc *cc, struct node *n)
 		ERR(n, "D_OP_INCOMPAT", "operator ?: operands must have compatible types");
 	if (l->is_action || r->is_action)
 		ERR(n, "D_OP_ACT", "action cannot be used in a conditional context");
+	if (l->is_alloca != r->is_alloca || l->nonassign || r->nonassign)
+		n->nonassign = 1;
+	n->is_alloca = l->is_alloca;
 	if (n->x->is_const && l->is_const && r->is_const && ty_is_integral(n->type))
 		set_const(n, n->x->cval ? l->cval : r->cval);
 }
@@ -879,6 +924,8 @@ static struct xlator *find_xlator(struct cc *cc, struct type *out, struct type *
 
 void sema_expr(struct cc *cc, struct node *n)
 {
+	if (n->type)
+		return;		/* already cooked */
 	switch (n->k) {
 	case N_INT:
 		int_literal(cc, n);
@@ -920,7 +967,7 @@ void sema_expr(struct cc *cc, struct node *n)
 		break;
 	case N_OFFSETOF: {
 		struct type *t = n->ctype;
-		if (!ty_is_sou(t))
+		if (!ty_is_sou(t) || !t->canon->complete)
 			ERR(n, "D_OFFSETOF_TYPE", "offsetof operand must be a struct or union type");
 		struct member *m = ty_member(t, n->name);
 		if (!m)

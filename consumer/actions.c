@@ -119,6 +119,42 @@ rec_value(const struct mt_consumer *c, const struct mt_action *a, uint32_t i,
 	return datum_int(data + r->offset, r->size, 1);
 }
 
+/*
+ * print(): laid out by the type description the compiler left in fmt
+ * (see ptype.c), else like trace().  Through a pointer, rec 1 holds the
+ * pointee's bytes, at most printsize of them.
+ */
+static void
+act_print(struct mt_consumer *c, const struct mt_action *a,
+	  const struct mt_action_info *ai, const uint8_t *data)
+{
+	const struct mt_rec *r = a->nrecs ? &c->prog->recs[a->rec0] : NULL;
+	const char *desc = ai ? ai->fmt : NULL;
+	uint32_t have;
+
+	if (r == NULL)
+		return;
+	if (desc == NULL || desc[0] == '\0') {
+		datum_trace(c, c->out, r, c->prog->rec_info ?
+			    &c->prog->rec_info[a->rec0] : NULL,
+			    data + r->offset);
+		return;
+	}
+	if (!c->opts->quiet)
+		fputc('\n', c->out);
+	if (desc[0] == '*' && desc[1] == '\n' && a->nrecs > 1) {
+		const struct mt_rec *m = &c->prog->recs[a->rec0 + 1];
+
+		have = m->size;
+		if (c->opts->printsize && c->opts->printsize < have)
+			have = (uint32_t)c->opts->printsize;
+		print_typed(c->out, desc + 2, data + r->offset,
+			    data + m->offset, have);
+		return;
+	}
+	print_typed(c->out, desc, NULL, data + r->offset, r->size);
+}
+
 /* Run one action of a record; returns 1 if it printed data. */
 void
 do_action(struct mt_consumer *c, uint32_t epid, const struct mt_probe *p,
@@ -151,6 +187,12 @@ do_action(struct mt_consumer *c, uint32_t epid, const struct mt_probe *p,
 		break;
 	case MT_ACT_EXIT:
 		c->status = (int)rec_value(c, a, 0, data);
+		if (!c->exited) {
+			/* data follows its record's header */
+			const struct mt_rechdr *h = (const void *)data;
+
+			c->exit_ts = h[-1].timestamp;
+		}
 		c->exited = 1;
 		break;
 	case MT_ACT_STACK:
@@ -210,10 +252,7 @@ do_action(struct mt_consumer *c, uint32_t epid, const struct mt_probe *p,
 			fseeko(c->out, 0, SEEK_SET);
 		break;
 	case MT_ACT_PRINT:
-		if (r)
-			datum_trace(c, c->out, r, c->prog->rec_info ?
-				    &c->prog->rec_info[a->rec0] : NULL,
-				    data + r->offset);
+		act_print(c, a, ai, data);
 		break;
 	case MT_ACT_SYM: case MT_ACT_MOD: case MT_ACT_USYM: case MT_ACT_UMOD:
 	case MT_ACT_UADDR:

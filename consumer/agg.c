@@ -91,11 +91,13 @@ agg_setup(struct mt_consumer *c)
 			const struct mt_rec *r = act && k < act->nrecs ?
 				&c->prog->recs[act->rec0 + k] : NULL;
 
+			/* the runtime 8-aligns every key element */
 			c->keyoff[i][k] = off;
 			if (r && !(r->flags & MT_RF_AGGVAL))
-				off += r->kind == MT_REC_INT ? 8 : r->size;
+				off += r->kind == MT_REC_INT ? 8 :
+				       (r->size + 7) & ~7u;
 			else
-				off += key_elem_size(c, &ai->keys[k]);
+				off += (key_elem_size(c, &ai->keys[k]) + 7) & ~7u;
 		}
 		c->keyoff[i][nk] = off;
 	}

@@ -7,6 +7,7 @@
  * distributions by their weighted sums then their zero buckets.  Keys
  * compare as unsigned integers of their size, other elements bytewise.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "impl.h"
@@ -17,6 +18,49 @@ cmp3(long double a, long double b)
 	return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/* dt_aggregate_llquantizedsum for the dtrace-utils layout. */
+static long double
+llq_sum(const struct mt_agg *a, const int64_t *v, int64_t *zero)
+{
+	int factor = (int)a->param[0], lmag = (int)a->param[1];
+	int hmag = (int)a->param[2], steps = (int)a->param[3];
+	int sf = steps / factor, bin0 = 1 + (hmag - lmag + 1) * (steps - sf);
+	int i = 1, step, mag;
+	long double total, scale;
+
+	if ((int)a->nvals != (hmag - lmag + 1) * (steps - sf) * 2 + 3) {
+		/* illumos layout: buckets in increasing order */
+		total = 0;
+		*zero = v[0];
+		for (uint32_t k = 0; k < a->nvals; k++)
+			total += (long double)v[k] * k;
+		return total;
+	}
+	*zero = v[bin0];
+	total = powl(factor, lmag) * (long double)(v[bin0 + 1] - v[bin0 - 1]);
+	if (lmag == 0 && steps > factor) {
+		for (step = 2; step <= factor; step++) {
+			i += sf;
+			total += step * (long double)(v[bin0 + i] - v[bin0 - i]);
+		}
+		lmag = 1;
+	}
+	scale = powl(factor, lmag + 1) / steps;
+	for (mag = lmag; mag <= hmag; mag++) {
+		for (step = sf + 1; step <= steps; step++) {
+			i++;
+			total += step * scale *
+				 (long double)(v[bin0 + i] - v[bin0 - i]);
+		}
+		scale *= factor;
+	}
+	return total;
+}
+
+/*
+ * A distribution's weighted sum (bucket value times count) and its count
+ * at zero: dtrace orders distributions by the first, then the second.
+ */
 static long double
 dist_sum(const struct mt_agg *a, const int64_t *v, int64_t *zero)
 {
@@ -35,22 +79,25 @@ dist_sum(const struct mt_agg *a, const int64_t *v, int64_t *zero)
 		}
 	} else if (a->func == MT_AGG_LQUANTIZE) {
 		int64_t base = a->param[0], step = a->param[2];
-		int levels = (int)a->nvals - 2;
+		int levels = (int)a->nvals - 2, found = 0;
 
-		t += (long double)v[0] * (base - 1);
-		if (base - 1 == 0)
+		t = (long double)v[0] * (base - 1);
+		if (base - 1 == 0) {
 			*zero = v[0];
-		for (int i = 0; i < levels; i++) {
-			int64_t bv = base + i * step;
-			if (bv == 0)
-				*zero = v[i + 1];
-			t += (long double)v[i + 1] * bv;
+			found = 1;
 		}
-		t += (long double)v[levels + 1] * (base + levels * step);
+		for (int i = 0; i < levels; base += step, i++) {
+			if (base == 0 && !found) {
+				*zero = v[i + 1];
+				found = 1;
+			}
+			t += (long double)v[i + 1] * base;
+		}
+		t += (long double)v[levels + 1] * (base + 1);
+		if (base + 1 == 0 && !found)
+			*zero = v[levels + 1];
 	} else {
-		/* llquantize: order by bucket position weighted by count */
-		for (uint32_t i = 0; i < a->nvals; i++)
-			t += (long double)v[i] * ((long double)i - a->nvals / 2);
+		t = llq_sum(a, v, zero);
 	}
 	return t;
 }
@@ -64,8 +111,9 @@ valcmp(const struct mt_agg *a, const int64_t *l, const int64_t *r)
 
 	switch (a->func) {
 	case MT_AGG_AVG:
-		lt = l[0] ? (long double)l[1] / l[0] : 0;
-		rt = r[0] ? (long double)r[1] / r[0] : 0;
+		/* integer averages, as dtrace compares them */
+		lt = l[0] ? l[1] / l[0] : 0;
+		rt = r[0] ? r[1] / r[0] : 0;
 		return cmp3(lt, rt);
 	case MT_AGG_STDDEV:
 		return cmp3(mt_stddev(l, 1), mt_stddev(r, 1));

@@ -38,6 +38,7 @@ struct mt_consumer {
 	int heading;			/* column header printed */
 	int indent;			/* flowindent depth */
 	int exited, status;
+	uint64_t exit_ts;		/* timestamp of the first exit() record */
 	int filled;			/* a FILL buffer filled up */
 
 	/* drops already reported, per CPU */
@@ -113,6 +114,11 @@ void datum_trace(struct mt_consumer *c, FILE *fp, const struct mt_rec *r,
 		 const struct mt_rec_info *ri, const uint8_t *d);
 void print_key_datum(struct mt_consumer *c, FILE *fp,
 		     const struct mt_rec_info *ri, const uint8_t *data);
+
+/* ptype.c: print() by the compiler's type description (desc without
+   its "*" line; ptr: the pointer's record, NULL for a value) */
+void print_typed(FILE *fp, const char *desc, const uint8_t *ptr,
+		 const uint8_t *data, uint32_t have);
 
 /* actions.c: run action ai of a record of probe p */
 void do_action(struct mt_consumer *c, uint32_t epid, const struct mt_probe *p,

@@ -1,10 +1,12 @@
 /*
  * dtrace's printf() at consume time (dt_printf semantics): each
  * conversion takes the next recorded argument; '*' widths and precisions
- * take one too.  Integer conversions read the argument at its recorded
- * size, signed for %d/%i/%c and unsigned for %u/%o/%x/%X/%p, whatever the
- * D type was.  A precision of 0 is ignored, as dtrace does.  "%@..."
- * (printa) prints an aggregation value and takes no ordinary argument.
+ * take one too.  Integers are widened from their recorded size by their
+ * D type's signedness to 32 bits (64 for 8-byte values) and printed at
+ * that width: %x of an int -1 is ffffffff, of a long long -1 sixteen f's,
+ * and %d of an unsigned type prints it unsigned, as dtrace-utils does.
+ * A precision of 0 is ignored, as dtrace does.  "%@..." (printa) prints
+ * an aggregation value and takes no ordinary argument.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -270,19 +272,43 @@ print_aggval(FILE *fp, const struct spec *s, const struct mt_pfarg *a)
 	}
 }
 
+/* The argument widened as dtrace prints it (see the top comment). */
+static uint64_t
+arg_widened(const struct mt_pfarg *a, int *is64)
+{
+	int sign = a->kind != MT_TI_UINT;
+
+	*is64 = a->size >= 8;
+	if (*is64)
+		return arg_uint(a);
+	return sign ? (uint64_t)(uint32_t)(int32_t)arg_sint(a) :
+		      (uint64_t)(uint32_t)arg_uint(a);
+}
+
+static void
+print_int(FILE *fp, const struct spec *s, const struct mt_pfarg *a)
+{
+	int is64, unsign = a->kind == MT_TI_UINT;
+	uint64_t v = arg_widened(a, &is64);
+	char f[64], conv = s->conv;
+
+	if ((conv == 'd' || conv == 'i') && unsign)
+		conv = 'u';
+	cfmt(f, sizeof(f), s, "ll", conv);
+	if (conv == 'd' || conv == 'i')
+		fprintf(fp, f, is64 ? (long long)v : (long long)(int32_t)v);
+	else
+		fprintf(fp, f, (unsigned long long)v);
+}
+
 static void
 print_conv(FILE *fp, const struct spec *s, const struct mt_pfarg *a)
 {
 	char f[64], buf[4096], *e;
 
 	switch (s->conv) {
-	case 'd': case 'i':
-		cfmt(f, sizeof(f), s, "ll", s->conv);
-		fprintf(fp, f, (long long)arg_sint(a));
-		break;
-	case 'u': case 'o': case 'x': case 'X':
-		cfmt(f, sizeof(f), s, "ll", s->conv);
-		fprintf(fp, f, (unsigned long long)arg_uint(a));
+	case 'd': case 'i': case 'u': case 'o': case 'x': case 'X':
+		print_int(fp, s, a);
 		break;
 	case 'p':
 		snprintf(buf, sizeof(buf), "0x%llx",

@@ -38,6 +38,7 @@ mt_consumer_new(const struct mt_prog *prog, const struct mt_image *img,
 	c->target = target;
 	c->out = c->orig_out = out;
 	c->err = err;
+	mt_consumer_set_symbol_target(target);
 	if (agg_setup(c) != 0) {
 		mt_consumer_free(c);
 		return NULL;
@@ -199,12 +200,14 @@ error_record(struct mt_consumer *c, const struct mt_errrec *e)
 
 /* An error record of a clause that should not have run after exit(). */
 static int
-after_exit(const struct mt_consumer *c, const struct mt_errrec *e)
+after_exit(const struct mt_consumer *c, const struct mt_rechdr *h,
+	   const struct mt_errrec *e)
 {
 	const struct mt_ecb *ecb;
 	const struct mt_probe *p = probe_of_epid(c, e->epid, &ecb);
 
-	return c->exited && p && p->kind != MT_PK_END;
+	return c->exited && h->timestamp > c->exit_ts && p &&
+	       p->kind != MT_PK_END;
 }
 
 /* Print one record; returns its total size, 0 if it cannot be decoded. */
@@ -221,7 +224,7 @@ process_record(struct mt_consumer *c, const uint8_t *rec, uint64_t avail)
 
 	if (h->epid == MT_EPID_ERROR) {
 		size = sizeof(*h) + sizeof(struct mt_errrec);
-		if (size <= avail && !after_exit(c, (const void *)data))
+		if (size <= avail && !after_exit(c, h, (const void *)data))
 			error_record(c, (const void *)data);
 		return (size + 7) & ~7ULL;
 	}
@@ -232,8 +235,9 @@ process_record(struct mt_consumer *c, const uint8_t *rec, uint64_t avail)
 	size = (sizeof(*h) + cl->recsize + 7) & ~7ULL;
 	if (size > avail)
 		return 0;
-	/* after exit() only END's clauses run (dtrace's draining state) */
-	if (c->exited && p->kind != MT_PK_END)
+	/* after exit() only END's clauses run (dtrace's draining state);
+	   records other CPUs wrote before the exit() still print */
+	if (c->exited && h->timestamp > c->exit_ts && p->kind != MT_PK_END)
 		return size;
 	/* dtrace-utils: a clause that only commits or discards (besides
 	   recording nothing) is not data-recording: no prefix, no newline */
@@ -255,13 +259,37 @@ process_record(struct mt_consumer *c, const uint8_t *rec, uint64_t avail)
 	return size;
 }
 
+/*
+ * One CPU's buffer being drained: [tail, head) as read at the start, so
+ * records written meanwhile wait for the next drain.
+ */
+struct cursor {
+	struct mt_cpubuf *b;
+	const uint8_t *base;
+	uint64_t tail, head;
+	uint32_t cpu;
+};
+
+/* The cursor's next record (skipping padding), or NULL at its end. */
+static const struct mt_rechdr *
+cursor_peek(struct cursor *k)
+{
+	while (k->tail < k->head) {
+		uint64_t off = k->tail % k->b->size;
+		const struct mt_rechdr *h = (const void *)(k->base + off);
+
+		if (k->b->size - off >= sizeof(*h) && h->epid != 0)
+			return h;
+		k->tail += k->b->size - off;
+	}
+	return NULL;
+}
+
 static int
-drain_cpu(struct mt_consumer *c, uint32_t cpu)
+cursor_open(struct mt_consumer *c, uint32_t cpu, struct cursor *k)
 {
 	struct mt_cpubuf *b = (struct mt_cpubuf *)((char *)c->cb +
 			      c->cb->cpubuf_off) + cpu;
-	const uint8_t *base = (const uint8_t *)c->cb + b->data_off;
-	uint64_t tail = b->tail, head = b->head;
 
 	if (b->size == 0)
 		return 0;
@@ -270,44 +298,61 @@ drain_cpu(struct mt_consumer *c, uint32_t cpu)
 	if (c->img->opt.bufpolicy == MT_BUFPOLICY_RING &&
 	    c->cb->state != MT_CB_STOPPED)
 		return 0;
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	while (tail < head) {
-		uint64_t off = tail % b->size, n;
-		const struct mt_rechdr *h = (const void *)(base + off);
-
-		if (b->size - off < sizeof(*h) || h->epid == 0) {
-			tail += b->size - off;
-			continue;
-		}
-		n = process_record(c, base + off, b->size - off);
-		if (n == 0) {
-			snprintf(c->errmsg, sizeof(c->errmsg),
-				 "bad record (EPID %u) in CPU %u's buffer",
-				 h->epid, cpu);
-			b->tail = head;
-			return -1;
-		}
-		tail += n;
-	}
-	__atomic_store_n(&b->tail, tail, __ATOMIC_RELEASE);
-	return 0;
+	k->b = b;
+	k->base = (const uint8_t *)c->cb + b->data_off;
+	k->head = __atomic_load_n(&b->head, __ATOMIC_ACQUIRE);
+	k->tail = b->tail;
+	k->cpu = cpu;
+	return 1;
 }
 
+/*
+ * Drain every CPU's buffer, records merged in timestamp order (each CPU's
+ * buffer is already in order), so that BEGIN's output comes first and
+ * END's last however the CPUs interleaved.
+ */
 int
 mt_consume(struct mt_consumer *c)
 {
+	struct cursor ks[64];
+	uint32_t nk = 0;
 	int rv = 0;
 
 	if (c->cb == NULL)
 		return 0;
 	c->snap_valid = 0;	/* the next reader takes a fresh snapshot */
-	for (uint32_t cpu = 0; cpu < c->cb->ncpus; cpu++)
-		if (drain_cpu(c, cpu) != 0)
+	for (uint32_t cpu = 0; cpu < c->cb->ncpus && nk < 64; cpu++)
+		nk += (uint32_t)cursor_open(c, cpu, &ks[nk]);
+	for (;;) {
+		const struct mt_rechdr *h, *best = NULL;
+		struct cursor *bk = NULL;
+		uint64_t n;
+
+		for (uint32_t i = 0; i < nk; i++)
+			if ((h = cursor_peek(&ks[i])) != NULL &&
+			    (best == NULL || h->timestamp < best->timestamp)) {
+				best = h;
+				bk = &ks[i];
+			}
+		if (best == NULL)
+			break;
+		n = process_record(c, (const uint8_t *)best, bk->b->size -
+				   (bk->tail % bk->b->size));
+		if (n == 0) {
+			snprintf(c->errmsg, sizeof(c->errmsg),
+				 "bad record (EPID %u) in CPU %u's buffer",
+				 best->epid, bk->cpu);
+			bk->tail = bk->head;
 			rv = -1;
+			continue;
+		}
+		bk->tail += n;
+	}
+	for (uint32_t i = 0; i < nk; i++)
+		__atomic_store_n(&ks[i].b->tail, ks[i].tail, __ATOMIC_RELEASE);
 	fflush(c->out);
 	return rv;
 }
-
 
 int
 mt_consume_final(struct mt_consumer *c)

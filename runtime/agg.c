@@ -204,6 +204,11 @@ static int build_key(struct rt_mstate *ms, const struct mt_action *act,
 			if (rec->kind == MT_REC_STR) {
 				if (rt_copy_str(ms, (char *)key + n, val, rec->size))
 					return -1;
+			} else if (rec->kind == MT_REC_STACK) {
+				/* stack() key: pcs, zero-padded (key zeroed) */
+				uint32_t max = rec->size / 8;
+				mt_plat_stack(ms->ctx, 0,
+					      (uint64_t *)(key + n), max);
 			} else if (rt_copy_in(ms, key + n, val, rec->size)) {
 				return -1;
 			}

@@ -252,7 +252,9 @@ int rt_exec(struct rt_mstate *ms, uint32_t difo1, uint64_t *result)
 	while (pc < d->ntext) {
 		mt_instr_t in = text[pc];
 		uint32_t rd = MT_RD(in), op = MT_OP(in);
-		uint64_t a = r[MT_R1(in)], b = r[MT_R2(in)];
+		/* operands; masked: V16 and label forms reuse these bytes */
+		uint64_t a = r[MT_R1(in) & (MT_NREGS - 1)];
+		uint64_t b = r[MT_R2(in) & (MT_NREGS - 1)];
 		uint32_t next = pc + 1;
 
 		switch (op) {

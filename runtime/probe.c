@@ -13,7 +13,7 @@
  */
 #include "rt.h"
 
-#define RT_MAXPEND	4
+#define RT_MAXPEND	32		/* commit/discard per clause */
 
 struct clause_run {
 	uint32_t spec;			/* speculate() id; 0 = none */
@@ -100,6 +100,20 @@ static int write_rec(struct rt_mstate *ms, const struct mt_rec *rec,
 	return 0;
 }
 
+/* chill(ns): destructive, spins (illumos caps it; so do we: 500 ms). */
+static void chill(struct rt_mstate *ms, uint64_t ns)
+{
+	uint64_t t0;
+
+	if (!(ms->rt->img->opt.flags & MT_OPT_F_DESTRUCTIVE))
+		return;
+	if (ns > 500000000ull)
+		ns = 500000000ull;
+	t0 = mt_plat_time();
+	while (mt_plat_time() - t0 < ns)
+		;
+}
+
 static int spec_id(struct rt_mstate *ms, uint64_t v)
 {
 	if (v > ms->rt->nspec) {
@@ -143,10 +157,16 @@ static int action(struct rt_mstate *ms, const struct mt_action *act,
 		if (cr->npend < RT_MAXPEND)
 			cr->pend[cr->npend++] = (uint32_t)v |
 				(act->kind == MT_ACT_DISCARD ? 1u << 31 : 0);
+		else
+			rt_spec_commit(ms, (uint32_t)v,
+				       act->kind == MT_ACT_DISCARD);
 		break;
 	case MT_ACT_EXIT:
 		cr->exiting = 1;
 		cr->status = (int64_t)v;
+		break;
+	case MT_ACT_CHILL:
+		chill(ms, v);
 		break;
 	}
 	return 0;
@@ -176,7 +196,6 @@ static void run_ecb(struct rt_mstate *ms, uint32_t ecb)
 	}
 	h->epid = ms->epid;
 	h->cpu = ms->cpu;
-	h->timestamp = rt_ts(ms);
 	rt_memset(h + 1, 0, cl->recsize);
 	cr.spec = 0;
 	cr.speculative = 0;
@@ -193,6 +212,7 @@ static void run_ecb(struct rt_mstate *ms, uint32_t ecb)
 	}
 	if ((cl->flags & MT_CF_NEEDS_RECORD) || cl->recsize || cl->nacts == 0) {
 		uint32_t len = RT_HDRSIZE + cl->recsize;
+		h->timestamp = rt_ts(ms);
 		if (cr.speculative)
 			rt_spec_put(ms, cr.spec, stage, len);
 		else
@@ -265,8 +285,10 @@ void mt_rt_probe(struct mt_cb *cb, uint32_t pi, const struct mt_pctx *ctx)
 	if (cpu >= rt->ncpus)
 		return;
 	c = &rt->cpu[cpu];
-	if (c->busy)
+	if (c->busy) {
+		rt->cpustat[cpu].nested++;
 		return;
+	}
 	c->busy = 1;
 	cb->nfirings++;
 	fire(rt, cpu, pi, ctx, 0);

@@ -7,7 +7,7 @@
  */
 #include "rt.h"
 
-#define ARG(i)		(ms->tuple[i].val)
+#define ARG(i)		((uint32_t)(i) < ms->ttop ? ms->tuple[i].val : 0)
 #define NARGS		(ms->ttop)
 #define AF_INET		2
 #define AF_INET6	10

@@ -7,7 +7,7 @@
  */
 #include "rt.h"
 
-#define ARG(i)		(ms->tuple[i].val)
+#define ARG(i)		((uint32_t)(i) < ms->ttop ? ms->tuple[i].val : 0)
 #define NARGS		(ms->ttop)
 
 /* Address and length of string argument i; -1 on fault. */

@@ -230,22 +230,15 @@ static int check_aggs(struct vctx *v)
 		case MT_AGG_LLQUANTIZE: {
 			int64_t f = a->param[0], lo = a->param[1];
 			int64_t hi = a->param[2], st = a->param[3];
-			uint32_t ill;
 
 			if (f < 2 || f > 0xffff || lo < 0 || hi < lo ||
 			    hi > 0xffff || st < 1 || st > 0xffff ||
 			    (st < f && f % st) || (st > f && st % f))
 				return fail(v, "aggregation ", i + 1, 0, 0,
 					    "bad llquantize parameters");
-			/* dtrace-utils' layout, or illumos' (with or without
-			   its encoded-argument slot: extra values unused) */
-			want = 2 * (uint32_t)(hi - lo + 1) *
-				(uint32_t)(st - st / f) + 3;
-			ill = (uint32_t)mt_llquantize_bucket((uint16_t)f,
-				(uint16_t)lo, (uint16_t)hi, (uint16_t)st,
-				INT64_MAX) + 1;
-			if (a->nvals == ill || a->nvals == ill + 1)
-				want = a->nvals;
+			/* dtrace-utils' layout (nvals 2n + 3) or an illumos
+			   bucket array: any size, buckets past it are clamped */
+			want = a->nvals;
 			break;
 		}
 		default:
@@ -323,9 +316,15 @@ static int check_probes(struct vctx *v)
 	const struct mt_probe *pr = (const void *)(v->b + v->img->probes_off);
 	const struct mt_ecb *ecbs = (const void *)(v->b + v->img->ecbs_off);
 
-	for (uint32_t i = 0; i < v->img->nprobes; i++)
+	uint32_t st = v->img->strtab_size;
+
+	for (uint32_t i = 0; i < v->img->nprobes; i++) {
 		if ((uint64_t)pr[i].ecb0 + pr[i].necbs > v->img->necbs)
 			return fail(v, "probe ", i, 0, 0, "ECBs out of range");
+		if (pr[i].prov >= st || pr[i].mod >= st || pr[i].func >= st ||
+		    pr[i].name >= st)
+			return fail(v, "probe ", i, 0, 0, "name outside strtab");
+	}
 	for (uint32_t i = 0; i < v->img->necbs; i++)
 		if (ecbs[i].probe >= v->img->nprobes ||
 		    ecbs[i].clause >= v->img->nclauses)

@@ -1,6 +1,7 @@
 /*
- * A tracing session on the local target: compile, apply pragmas, link,
- * attach, BEGIN, the consume loop, END, final output, exit status.
+ * A tracing session: compile, apply pragmas, pick the target (local, or
+ * GNU Mach for kernel probes), link, attach, BEGIN, the consume loop, END,
+ * final output, exit status.
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -80,6 +81,8 @@ cli_compile(struct cli *cl, int first, int n, struct mt_diag *diag)
 	memset(diag, 0, sizeof(*diag));
 	diag->src = -1;
 	prog = mt_compile(&in, diag);
+	if (prog == NULL && diag->src >= 0)
+		diag->src += first;
 	cl->args[0] = arg0;
 	free(srcs);
 	return prog;
@@ -226,6 +229,11 @@ run_loop(struct cli *cl, struct mt_target *t, struct mt_consumer *c)
 		}
 		first = 0;
 	}
+	/* dtrace tidies the terminal after ^C (not when testing) */
+	if (g_intr && !getenv("_DTRACE_TESTING")) {
+		fputc('\n', cl->out);
+		fflush(cl->out);
+	}
 	if (rc < 0 && !failed) {
 		fprintf(stderr, "dtrace: processing aborted: %s\n",
 			mt_target_error(t));
@@ -291,7 +299,7 @@ make_target(const struct cli *cl, const struct mt_prog *prog)
 	if ((t = mt_mach_target_new(&lo, err, sizeof(err))) == NULL)
 		fprintf(stderr, "dtrace: failed to initialize dtrace: %s\n",
 			err);
-	else
+	else if (t->ops->sym == NULL)
 		cli_kernel_symbols(cl);
 	return t;
 }

@@ -429,6 +429,7 @@ struct mt_cpustat {
 	uint64_t spec_unavail;		/* no free speculation */
 	uint64_t errors;		/* faults */
 	uint64_t stkdrops;
+	uint64_t nested;		/* firings ignored: CPU already in the runtime */
 };
 
 /*

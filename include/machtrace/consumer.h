@@ -38,8 +38,12 @@ void mt_consumer_free(struct mt_consumer *c);
 void mt_consumer_attach(struct mt_consumer *c, struct mt_cb *cb);
 
 /*
- * Snapshot the aggregations, then drain every CPU's principal buffer and
- * print its records.  Returns 0, or -1 with a message in mt_consumer_error().
+ * Drain every CPU's principal buffer and print its records (ring buffers
+ * only once the control block says MT_CB_STOPPED).  Aggregations are
+ * snapshot from the runtime's buffers when a record first needs them
+ * (printa, clear, trunc) and at the end.  After an exit() record only
+ * END's records are printed, as dtrace's draining state does.  Returns 0,
+ * or -1 with a message in mt_consumer_error().
  */
 int mt_consume(struct mt_consumer *c);
 
@@ -66,6 +70,8 @@ const char *mt_consumer_error(const struct mt_consumer *c);
 typedef int (*mt_symfn)(void *arg, uint64_t addr, const char **mod,
 			const char **func, uint64_t *off);
 void mt_consumer_set_symbols(mt_symfn fn, void *arg);
+/* Prefer the target's ops->sym (mt_consumer_new sets this). */
+void mt_consumer_set_symbol_target(struct mt_target *t);
 
 #define MT_SYM_PC	0		/* "mod`func+0x10" */
 #define MT_SYM_FUNC	1		/* "mod`func" */

@@ -6,7 +6,9 @@
  * and DWARF offsets), the probe sites (decided here with the decoder) and
  * the enabling image into shared guest RAM, then drains the buffers from
  * it live.  Probes: dtrace:::BEGIN/END/ERROR (ids 1-3), fbt (ids as
- * `machtrace -l` numbers them), profile:::tick-N/profile-N.
+ * `machtrace -l` numbers them), profile:::tick-N/profile-N,
+ * kinst::FUNC:OFFSET (any instruction, created on demand) and
+ * mach_trap::NAME:entry/return (Mach's traps, from mach_trap_table).
  */
 #ifndef MACHTRACE_LIVE_H
 #define MACHTRACE_LIVE_H
@@ -29,7 +31,7 @@ struct mt_live_opts {
 	FILE *console;			/* guest console copy, NULL: none */
 	const char *console_log;	/* guest console log file, NULL: none */
 	uint64_t deadman_ns;		/* host silence the guest tolerates,
-					   0: 2 s */
+					   0: 10 s (as dtrace's deadman) */
 	int text_check;			/* after detach, compare the kernel text
 					   with the image and report on stderr */
 	int survive;			/* QEMU outlives a killed machtrace */
@@ -52,7 +54,8 @@ struct mt_target *mt_mach_target_new(const struct mt_live_opts *o, char *err,
 
 /*
  * Does the probe description name a kernel provider (so that the CLI
- * should use mt_mach_target_new)?  fbt, and profile/tick only with force.
+ * should use mt_mach_target_new)?  fbt, kinst, mach_trap; profile/tick
+ * only with force.
  */
 int mt_live_wants(const char *prov, int force);
 

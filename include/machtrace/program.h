@@ -41,6 +41,21 @@ struct mt_rec_info {
 	uint16_t is_ptr;		/* pointer type: trace() prints hex */
 	uint32_t size;
 	char *ctype;			/* C type name as D prints it (print()) */
+	/*
+	 * print(): the value's full type, or NULL.  Prefix notation, names
+	 * in double quotes as dtrace prints them in "(type)" casts:
+	 *   type   := 'i' SIZE ('s'|'u') NAME          integer, char, bool
+	 *           | 'e' SIZE NAME '{' (IDENT '=' INT ',')* '}'   enum
+	 *           | 'p' NAME                         pointer (8 bytes)
+	 *           | 'f' SIZE NAME                    floating point
+	 *           | 'a' COUNT NAME type              array of COUNT elements
+	 *           | ('s'|'u') SIZE NAME '{' member* '}'   struct / union
+	 *   member := '.' IDENT '@' OFFSET [':' BITOFF ':' BITS] type ';'
+	 * SIZE, COUNT, OFFSET (bytes), BITOFF, BITS are decimal; e.g. the
+	 * struct { int a; char b[2]; } is
+	 *   s8"struct x"{.a@0i4s"int";.b@4a2"char [2]"i1s"char";}
+	 */
+	char *tdesc;
 };
 
 /*

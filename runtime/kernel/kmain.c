@@ -291,5 +291,6 @@ void lk_ending(struct lk_regs *r)
 }
 
 _Static_assert(__builtin_offsetof(struct lk_blob_hdr, hook_va) == 72 &&
+	       LK_VEC_FBT_ENTRY == sizeof(struct lk_blob_hdr) &&
 	       sizeof(struct lk_blob_hdr) == 72 + LK_BLOB_HDR_REST,
 	       "entry.S lays out lk_blob_hdr by hand");

@@ -42,6 +42,9 @@
 /* A jmp trampoline: "push $site_index; jmp lk_fbt_entry" (10 bytes), then
    the relocated displaced instructions and a jmp back. */
 #define LK_TRAMP_DISP		10
+/* Entry vectors after the blob header (offsets from the blob's start). */
+#define LK_VEC_FBT_ENTRY	(72 + LK_BLOB_HDR_REST)
+#define LK_VEC_FBT_RET		(72 + LK_BLOB_HDR_REST + 8)
 #define LK_STACK_SIZE		16384	/* the blob's own stack */
 
 #ifndef __ASSEMBLER__
@@ -69,6 +72,10 @@ enum lk_site_kind {
 	LK_SK_JMP = 1,			/* 5-byte jmp to tramp; displaced in tramp */
 	LK_SK_INT3,			/* int3; first insn out of line at ool */
 	LK_SK_RET,			/* int3 on a ret; emulated by the handler */
+	LK_SK_JMPRET,			/* jmp over a ret and the instructions
+					   before it (addr = their start); the
+					   trampoline runs them, then "push
+					   $index; jmp LK_VEC_FBT_RET" */
 };
 #define LK_SF_INTERNAL_TICK	0x1	/* the blob's timer service hook */
 #define LK_SF_INTERNAL_END	0x2	/* the reboot hook (fire END, wait) */
@@ -80,6 +87,9 @@ enum lk_site_kind {
 					   after the first firing the jmp goes
 					   to `fast` ("incq value; displaced;
 					   jmp back"), the value of fast_aggid */
+#define LK_SF_FIRE2		0x20	/* entry: also fires `probe2` (a second
+					   probe at this address: kinst:0 and fbt
+					   entry, two aliases of one function) */
 
 struct lk_site {
 	uint64_t addr;			/* kernel VA of the patched byte(s) */
@@ -99,7 +109,7 @@ struct lk_site {
 	uint64_t fast;			/* LK_SF_FAST: its trampoline; the
 					   incq's disp32 at fast + 4 */
 	uint32_t fast_armed;		/* blob: the jmp goes to `fast` now */
-	uint32_t pad;
+	uint32_t probe2;		/* LK_SF_FIRE2 */
 };
 #define LK_FAST_INCQ_LEN	8	/* 48 ff 04 25 disp32 */
 

@@ -86,8 +86,14 @@ lk_blob_hdr:
 	.fill	32 - 17, 1, 0
 	.fill	LK_BLOB_HDR_REST, 1, 0		/* filled in by the shim */
 
-/* At a fixed place, load_va + sizeof(struct lk_blob_hdr), for the host's
-   trampolines. */
+/* At fixed places after the header (LK_VEC_*), for the host's trampolines. */
+	.globl lk_vectors
+lk_vectors:
+	jmp	lk_fbt_entry		/* LK_VEC_FBT_ENTRY */
+	.balign	8, 0xcc
+	jmp	lk_fbt_ret_entry	/* LK_VEC_FBT_RET */
+	.balign	8, 0xcc
+
 	.globl lk_fbt_entry
 lk_fbt_entry:
 	pushfq
@@ -99,6 +105,22 @@ lk_fbt_entry:
 	popfq
 	ret
 
+
+/*
+ * Return trampolines ("displaced epilogue; push $site; jmp") land here with
+ * the stack of the ret: [site index] [return address].  Flags are dead at
+ * a return, but lea keeps them anyway.
+ */
+	.globl lk_fbt_ret_entry
+lk_fbt_ret_entry:
+	pushfq
+	SAVE
+	cli
+	CALL_ON_STACK lk_fbt_ret_fire
+	RESTORE
+	popfq
+	lea	8(%rsp), %rsp
+	ret
 
 	.text
 /*

@@ -13,6 +13,7 @@
 #include "runtime/kernel/kern.h"
 
 uint64_t lk_fbt_fire(struct lk_regs *r);
+uint64_t lk_fbt_ret_fire(struct lk_regs *r);
 int lk_int3_fire(struct lk_regs *r);
 
 struct lk_site *lk_site_at(uint64_t addr)
@@ -80,10 +81,12 @@ static void fire_entry(struct lk_site *s, struct lk_regs *r, uint64_t sp)
 		lk_tick(r);
 	if (s->flags & LK_SF_INTERNAL_END)
 		lk_ending(r);
-	if (s->flags & LK_SF_FIRE) {
+	if (s->flags & (LK_SF_FIRE | LK_SF_FIRE2))
 		entry_args(r, sp, a);
+	if (s->flags & LK_SF_FIRE)
 		lk_fire_probe(s->probe, &f, a, 10);
-	}
+	if (s->flags & LK_SF_FIRE2)
+		lk_fire_probe(s->probe2, &f, a, 10);
 }
 
 /* The value of aggregation aggid's keyless entry on CPU 0, 0 if none. */
@@ -149,12 +152,25 @@ uint64_t lk_fbt_fire(struct lk_regs *r)
 	return s->ool + LK_TRAMP_DISP;
 }
 
+/* LK_SK_JMPRET: the stack is that of the ret; arg0 = its offset, arg1 = rax */
+uint64_t lk_fbt_ret_fire(struct lk_regs *r)
+{
+	struct lk_site *s = &lk.sites[r->u.j.slot];
+	uint64_t sp = (uint64_t)r->u.j.entry_sp;
+	struct lk_fire f = { r, s->addr + s->len - 1, sp, r->rbp };
+	uint64_t a[2] = { s->func_off, r->rax };
+
+	if (s->flags & LK_SF_FIRE)
+		lk_fire_probe(s->probe, &f, a, 2);
+	return 0;
+}
+
 int lk_int3_fire(struct lk_regs *r)
 {
 	struct lk_site *s = lk_site_at(r->u.t.rip - 1);
 	uint64_t ret;
 
-	if (!s || !s->installed || s->kind == LK_SK_JMP) {
+	if (!s || !s->installed || s->kind == LK_SK_JMP || s->kind == LK_SK_JMPRET) {
 		if (lk.ctl)
 			lk.ctl->int3_foreign++;
 		return 0;

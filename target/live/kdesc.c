@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "target/kimg_int.h"
 #include "target/live/live_int.h"
 #include "target/target.h"
 
@@ -58,34 +59,55 @@ static int member(struct mt_kimg *k, const char *s, const char *m, uint32_t *off
 	return 0;
 }
 
+/* CPUs the kernel was built for: percpu_array's size over struct percpu's. */
+static uint64_t kernel_ncpus(struct mt_kimg *k)
+{
+	uint64_t one = 0;
+
+	if (mt_kimg_struct_size(k, "percpu", &one) < 0 || one == 0)
+		return 1;
+	for (size_t i = 0; i < k->nsyms; i++)
+		if (strcmp(k->symnames[i], "percpu_array") == 0 && k->syms[i].st_size)
+			return k->syms[i].st_size / one;
+	return 1;
+}
+
 int kdesc_fill(struct mt_kimg *k, struct lk_kdesc *d, uint64_t ram_bytes,
 	       char *err, size_t errlen)
 {
+	uint64_t ncpus = kernel_ncpus(k);
 	uint64_t size = 0;
 	char type[256];
 	const char *br;
 
 	memset(d, 0, sizeof *d);
+	if (ncpus != 1) {
+		mt_seterr(err, errlen, "%s is built for %llu CPUs: live tracing supports "
+			  "uniprocessor GNU Mach kernels only", mt_kimg_path(k),
+			  (unsigned long long)ncpus);
+		return -1;
+	}
 	if (mt_kimg_symbol(k, "_start", &d->text_start) < 0 ||
 	    mt_kimg_symbol(k, "etext", &d->text_end) < 0) {
 		mt_seterr(err, errlen, "kernel has no _start/etext symbols");
 		return -1;
 	}
-	if (mt_kimg_symbol(k, "percpu_array", &d->percpu_array) < 0) {
-		mt_seterr(err, errlen, "kernel has no percpu_array symbol");
-		return -1;
-	}
-	if (mt_kimg_struct_size(k, "percpu", &size) < 0)
-		size = 0;
-	d->percpu_stride = size;
-	if (member(k, "percpu", "active_thread", &d->off_active_thread, NULL, 0, err, errlen) ||
+	/* curthread/execname: without these (another GNU Mach layout) they
+	   read as 0 and "" rather than refusing to trace */
+	if (mt_kimg_symbol(k, "percpu_array", &d->percpu_array) < 0 ||
+	    member(k, "percpu", "active_thread", &d->off_active_thread, NULL, 0, err, errlen) ||
 	    member(k, "thread", "task", &d->off_thread_task, NULL, 0, err, errlen) ||
-	    member(k, "task", "name", &d->off_task_name, type, sizeof type, err, errlen))
-		return -1;
-	br = strchr(type, '[');
-	d->task_name_size = br ? (uint32_t)strtoul(br + 1, NULL, 10) : 0;
-	if (!d->task_name_size)
-		d->task_name_size = 32;
+	    member(k, "task", "name", &d->off_task_name, type, sizeof type, err, errlen)) {
+		d->percpu_array = 0;
+	} else {
+		if (mt_kimg_struct_size(k, "percpu", &size) < 0)
+			size = 0;
+		d->percpu_stride = size;
+		br = strchr(type, '[');
+		d->task_name_size = br ? (uint32_t)strtoul(br + 1, NULL, 10) : 0;
+		if (!d->task_name_size)
+			d->task_name_size = 32;
+	}
 	d->kernel_map_base = LK_KERNEL_MAP_BASE;
 	d->directmap_end = ram_bytes < 0x60000000ull ? ram_bytes : 0x60000000ull;
 	d->tsc_hz = tsc_hz();

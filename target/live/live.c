@@ -107,95 +107,6 @@ static void send(struct live *l, uint32_t cmd)
 	__atomic_store_n(&l->ctl->cmd, cmd, __ATOMIC_RELEASE);
 }
 
-/*
- * The fast path: a probe whose only clause is an unpredicated, keyless
- * `@ = count()` (one action) only needs an increment.
- */
-static uint32_t fast_count_aggid(const struct mt_image *img, const struct mt_probe *p)
-{
-	const uint8_t *b = (const uint8_t *)img;
-	const struct mt_ecb *ecb = (const void *)(b + img->ecbs_off);
-	const struct mt_clause *cl;
-	const struct mt_action *act;
-	const struct mt_agg *ag;
-
-	if (p->necbs != 1 || getenv("MACHTRACE_NOFAST"))
-		return 0;
-	cl = (const struct mt_clause *)(b + img->clauses_off) + ecb[p->ecb0].clause;
-	if (cl->pred_difo || cl->nacts != 1 || cl->flags || cl->recsize)
-		return 0;
-	act = (const struct mt_action *)(b + img->actions_off) + cl->act0;
-	if (act->kind != MT_ACT_AGG || act->arg == 0 || act->arg > img->naggs)
-		return 0;
-	ag = (const struct mt_agg *)(b + img->aggs_off) + (act->arg - 1);
-	if (ag->func != MT_AGG_COUNT || ag->nkeys != 0 || ag->keysize != 8 || ag->nvals != 1)
-		return 0;
-	return (uint32_t)act->arg;
-}
-
-/* Site requests for every probe of the image, plus the blob's hooks. */
-static int plan_sites(struct mt_target *t, const struct mt_image *img,
-		      struct lk_ctl *c)
-{
-	struct live *l = t->priv;
-	const struct mt_probe *pr = (const void *)((const uint8_t *)img + img->probes_off);
-	const struct mt_kfunc *f;
-	struct site_req r;
-
-	for (uint32_t i = 0; i < img->nprobes; i++) {
-		const struct lprobe *p = live_probe_by_id(l, pr[i].id);
-		if (!p || !pr[i].necbs)
-			continue;
-		memset(&r, 0, sizeof r);
-		r.f = p->f;
-		r.flags = LK_SF_FIRE;
-		r.probe = i;
-		if (p->kind == MT_PK_FBT_ENTRY) {
-			r.addr = p->f->addr;
-			r.kind = p->f->patch == MT_PATCH_JMP ? LK_SK_JMP : LK_SK_INT3;
-			r.fast_aggid = r.kind == LK_SK_JMP ? fast_count_aggid(img, &pr[i]) : 0;
-			if (r.fast_aggid)
-				r.flags |= LK_SF_FAST;
-			if (sites_add(&l->ss, &r) < 0)
-				return seterr(t, "out of memory");
-		} else if (p->kind == MT_PK_FBT_RETURN) {
-			r.kind = LK_SK_RET;
-			for (unsigned k = 0; k < p->f->nrets; k++) {
-				r.addr = p->f->addr + p->f->rets[k];
-				r.func_off = p->f->rets[k];
-				if (sites_add(&l->ss, &r) < 0)
-					return seterr(t, "out of memory");
-			}
-		} else if (p->kind == MT_PK_TICK || p->kind == MT_PK_PROFILE) {
-			if (c->nticks >= 32)
-				return seterr(t, "too many tick/profile probes (32 at most)");
-			c->ticks[c->nticks].probe = i;
-			c->ticks[c->nticks].interval_ns = p->arg;
-			c->nticks++;
-		}
-	}
-	/* the blob's own hooks: the clock tick and the reboot */
-	static const struct { const char *fn; uint32_t flag; } hooks[] = {
-		{ "clock_interrupt", LK_SF_INTERNAL_TICK },
-		{ "host_reboot", LK_SF_INTERNAL_END },
-	};
-	for (size_t i = 0; i < sizeof hooks / sizeof *hooks; i++) {
-		f = mt_kimg_lookup(l->k, hooks[i].fn);
-		if (!f || f->patch == MT_PATCH_REFUSED)
-			return seterr(t, "kernel function %s cannot be hooked", hooks[i].fn);
-		memset(&r, 0, sizeof r);
-		r.addr = f->addr;
-		r.f = f;
-		r.kind = f->patch == MT_PATCH_JMP ? LK_SK_JMP : LK_SK_INT3;
-		r.flags = hooks[i].flag;
-		if (sites_add(&l->ss, &r) < 0)
-			return seterr(t, "out of memory");
-	}
-	if (sites_build(&l->ss, l->k, t->err, sizeof t->err) < 0)
-		return -1;
-	return 0;
-}
-
 static int start_guest(struct mt_target *t)
 {
 	struct live *l = t->priv;
@@ -234,6 +145,9 @@ static int start_guest(struct mt_target *t)
 		return seterr(t, "the kernel did not reach the runtime's boot hook%s%s",
 			      l->status[0] ? ": " : "", l->status);
 	l->ctl = region(l, LK_CTL_OFF);
+	if (l->ctl->version != LK_BLOB_VERSION)
+		return seterr(t, "runtime blob %s is version %u, machtrace expects %u (run make)",
+			      l->blob, l->ctl->version, LK_BLOB_VERSION);
 	return 0;
 }
 
@@ -257,8 +171,9 @@ static int live_attach(struct mt_target *t, const struct mt_image *img)
 	l->resv_size = need < LK_RESV_SIZE ? LK_RESV_SIZE : (need + 0xfffff) & ~0xfffffull;
 	memset(&c, 0, sizeof c);
 	l->ss.tramp_va = LK_KERNEL_MAP_BASE + l->resv_pa + LK_TRAMP_OFF;
-	l->ss.fbt_entry_va = LK_KERNEL_MAP_BASE + l->resv_pa + sizeof(struct lk_blob_hdr);
-	if (plan_sites(t, img, &c) < 0)
+	l->ss.fbt_entry_va = LK_KERNEL_MAP_BASE + l->resv_pa + LK_VEC_FBT_ENTRY;
+	l->ss.fbt_ret_va = LK_KERNEL_MAP_BASE + l->resv_pa + LK_VEC_FBT_RET;
+	if (live_plan(t, img, &c) < 0)
 		goto fail;
 	if (kdesc_fill(l->k, &c.k, (uint64_t)MEM_MB << 20, t->err, sizeof t->err) < 0)
 		goto fail;
@@ -273,7 +188,7 @@ static int live_attach(struct mt_target *t, const struct mt_image *img)
 	l->ctl->image_off = image_off;
 	l->ctl->nsites = l->ss.nsites;
 	l->ctl->nprobes = img->nprobes;
-	l->ctl->deadman_ns = l->o.deadman_ns ? l->o.deadman_ns : 2000000000ull;
+	l->ctl->deadman_ns = l->o.deadman_ns ? l->o.deadman_ns : 10000000000ull;
 	l->ctl->nticks = c.nticks;
 	memcpy((void *)l->ctl->ticks, c.ticks, sizeof c.ticks);
 	send(l, LK_CMD_INIT);
@@ -477,6 +392,8 @@ struct mt_target *mt_mach_target_new(const struct mt_live_opts *o, char *err,
 		l->o.survive = 1;
 	if (getenv("MACHTRACE_TEXTCHECK"))
 		l->o.text_check = 1;
+	if (getenv("MACHTRACE_DEADMAN_MS"))
+		l->o.deadman_ns = strtoull(getenv("MACHTRACE_DEADMAN_MS"), NULL, 10) * 1000000ull;
 	mt_build_dir(build, sizeof build);
 	if (l->o.kernel)
 		snprintf(l->kernel, sizeof l->kernel, "%s", l->o.kernel);

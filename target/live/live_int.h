@@ -18,6 +18,8 @@ struct site_req {
 	uint32_t probe;			/* image probe index when LK_SF_FIRE */
 	uint32_t func_off;		/* RET */
 	uint32_t fast_aggid;		/* LK_SF_FAST */
+	uint32_t range;			/* LK_SK_JMPRET: bytes from addr through the ret */
+	uint64_t ret_at;		/* LK_SK_JMPRET: address of the ret */
 };
 
 /* Sites and trampolines as they will be written into the region. */
@@ -29,13 +31,27 @@ struct site_set {
 	uint8_t *tramp;			/* LK_TRAMP_MAX bytes */
 	uint64_t tramp_used;
 	uint64_t tramp_va;		/* kernel VA of the trampoline area */
-	uint64_t fbt_entry_va;		/* lk_fbt_entry in the blob */
+	uint64_t fbt_entry_va;		/* LK_VEC_FBT_ENTRY in the blob */
+	uint64_t fbt_ret_va;		/* LK_VEC_FBT_RET in the blob */
+	uint64_t *targets;		/* sorted possible branch targets in the */
+	size_t ntargets;		/* kernel text (sites_ret_range), lazily */
+	int targets_done;
 };
 
 int sites_add(struct site_set *s, const struct site_req *r);
 /* Sort, merge, and build every site and trampoline; -1 with err. */
 int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen);
 void sites_free(struct site_set *s);
+/*
+ * Can the ret at f->addr + ret_off take a jmp?  Returns the bytes of the
+ * range to displace (>= 5: position-independent instructions ending with
+ * the ret, nothing branching into them, clear of f's entry site) with its
+ * start in *start, or 0 (the ret takes an int3).
+ */
+/* Offsets of f's instructions (at most max); -1 if undecodable. */
+int sites_insn_offsets(struct mt_kimg *k, const struct mt_kfunc *f, uint32_t *offs, int max);
+unsigned sites_ret_range(struct site_set *s, struct mt_kimg *k, const struct mt_kfunc *f,
+			 uint32_t ret_off, uint64_t *start);
 
 /* Kernel description from symbols and DWARF; -1 with err. */
 int kdesc_fill(struct mt_kimg *k, struct lk_kdesc *d, uint64_t ram_bytes,
@@ -74,6 +90,9 @@ struct live {
 };
 
 int live_probes_init(struct live *l);
+/* plan.c: sites, trampolines and ticks of img into l->ss and c; -1 with
+   t->err */
+int live_plan(struct mt_target *t, const struct mt_image *img, struct lk_ctl *c);
 int live_probes(struct mt_target *t, const struct mt_pdesc *pd, int create,
 		mt_probe_cb cb, void *arg);
 const struct lprobe *live_probe_by_id(const struct live *l, uint32_t id);

@@ -5,11 +5,15 @@
  *   jmp entry (kimg says MT_PATCH_JMP): "jmp rel32" over the whole
  *     instructions covering 5 bytes (kimg checked they are position
  *     independent and that nothing branches into them); trampoline
- *     "push $index; jmp lk_fbt_entry", the displaced bytes, "jmp back".
+ *     "push $index; jmp LK_VEC_FBT_ENTRY", the displaced bytes, "jmp back".
  *   int3 entry: "int3" on the first byte; out-of-line copy of the first
  *     instruction, relocated (rip-relative displacement adjusted, relative
  *     jmp/jcc/call rewritten to absolute targets), then "jmp back".
- *   return: "int3" on each ret; the blob's handler does the ret itself.
+ *   jmp return: a ret whose preceding instructions give 5 position-
+ *     independent bytes that nothing branches into: "jmp rel32" over them;
+ *     trampoline: those instructions, "push $index; jmp LK_VEC_FBT_RET",
+ *     where the blob fires and does the ret (retrange.c decides).
+ *   int3 return: "int3" on the ret; the blob's handler does the ret.
  *
  * Several requests for one address (an entry probe and the blob's own
  * timer hook) merge into one site.  Trampolines live in the reserved
@@ -38,6 +42,7 @@ int sites_add(struct site_set *s, const struct site_req *r)
 
 void sites_free(struct site_set *s)
 {
+	free(s->targets);
 	free(s->req);
 	free(s->sites);
 	free(s->tramp);
@@ -172,11 +177,13 @@ static int int3_entry(struct site_set *s, struct mt_kimg *k, csh cs,
 		if (put_jmp(p, va, tgt) < 0)
 			goto refuse;
 		p += 5;
-	} else if (tgt && has_group(in, CS_GRP_JUMP) && x->opcode[0] >= 0x70 &&
-		   x->opcode[0] <= 0x7f) {
-		int32_t d;					/* jcc rel8 -> jcc rel32 */
+	} else if (tgt && has_group(in, CS_GRP_JUMP) &&
+		   ((x->opcode[0] >= 0x70 && x->opcode[0] <= 0x7f) ||
+		    (x->opcode[0] == 0x0f && x->opcode[1] >= 0x80 && x->opcode[1] <= 0x8f))) {
+		int32_t d;					/* jcc -> jcc rel32 */
+		uint8_t cc = x->opcode[0] == 0x0f ? x->opcode[1] & 0xf : x->opcode[0] & 0xf;
 		p[0] = 0x0f;
-		p[1] = (uint8_t)(0x80 | (x->opcode[0] & 0xf));
+		p[1] = (uint8_t)(0x80 | cc);
 		if (rel32(va + 6, tgt, &d) < 0)
 			goto refuse;
 		memcpy(p + 2, &d, 4);
@@ -213,7 +220,7 @@ static int int3_entry(struct site_set *s, struct mt_kimg *k, csh cs,
 	cs_free(in, 1);
 	return 0;
 refuse:
-	mt_seterr(err, errlen, "cannot relocate '%s %s' at the entry of 0x%llx",
+	mt_seterr(err, errlen, "cannot relocate '%s %s' at 0x%llx for an int3 probe",
 		  in->mnemonic, in->op_str, (unsigned long long)st->addr);
 	cs_free(in, 1);
 	return -1;
@@ -237,6 +244,30 @@ static int ret_site(struct mt_kimg *k, struct lk_site *st, char *err, size_t err
 	st->patch[0] = 0xcc;
 	st->plen = 1;
 	st->len = 1;
+	return 0;
+}
+
+/* Displaced instructions before the ret, then "push $index; jmp ret vector". */
+static int jmp_ret(struct site_set *s, struct mt_kimg *k, struct lk_site *st,
+		   uint32_t index, const struct site_req *r, char *err, size_t errlen)
+{
+	uint32_t pre = (uint32_t)(r->ret_at - r->addr), idx = index;
+	const uint8_t *code = mt_kimg_bytes(k, r->addr, r->range);
+	uint64_t va;
+	uint8_t *t = tramp_alloc(s, pre + 10, &va);
+
+	if (!code || !t || r->range < 5)
+		return mt_seterr(err, errlen, "no room for a return trampoline"), -1;
+	memcpy(t, code, pre);
+	t[pre] = 0x68;
+	memcpy(t + pre + 1, &idx, 4);
+	if (put_jmp(t + pre + 5, va + pre + 5, s->fbt_ret_va) < 0 ||
+	    put_jmp(st->patch, st->addr, va) < 0)
+		return mt_seterr(err, errlen, "return trampoline out of rel32 range"), -1;
+	memcpy(st->orig, code, 5);
+	st->plen = 5;
+	st->len = r->range;
+	st->ool = va;
 	return 0;
 }
 
@@ -273,9 +304,12 @@ int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen)
 			if ((st->kind == LK_SK_RET) != (r->kind == LK_SK_RET))
 				return cs_close(&cs), mt_seterr(err, errlen,
 					"two kinds of site at 0x%llx", (unsigned long long)r->addr), -1;
-			/* aliases (two symbols, one entry): the first one's probe fires */
+			/* a second probe at one entry: kinst:0 and fbt, two
+			   aliases; a third alias (three symbols) does not fire */
 			if ((st->flags & LK_SF_FIRE) && (r->flags & LK_SF_FIRE)) {
-				st->flags |= r->flags;
+				if (!(st->flags & LK_SF_FIRE2))
+					st->probe2 = r->probe;
+				st->flags |= (r->flags & ~LK_SF_FIRE) | LK_SF_FIRE2;
 				st->flags &= ~LK_SF_FAST;
 				continue;
 			}
@@ -301,6 +335,8 @@ int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen)
 			st->flags &= ~LK_SF_FAST;
 		if (r->kind == LK_SK_JMP)
 			rc = jmp_entry(s, k, st, n, r->f->displaced, err, errlen);
+		else if (r->kind == LK_SK_JMPRET)
+			rc = jmp_ret(s, k, st, n, r, err, errlen);
 		else if (r->kind == LK_SK_INT3)
 			rc = int3_entry(s, k, cs, st, err, errlen);
 		else
@@ -309,5 +345,14 @@ int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen)
 	}
 	cs_close(&cs);
 	s->nsites = n;
+	for (uint32_t i = 1; rc == 0 && i < n; i++) {
+		const struct lk_site *a = &s->sites[i - 1];
+		uint32_t cover = a->kind == LK_SK_JMP || a->kind == LK_SK_JMPRET ? a->len : 1;
+		if (s->sites[i].addr < a->addr + cover)
+			return mt_seterr(err, errlen, "probe sites overlap at 0x%llx (kind %u, "
+					 "after kind %u at 0x%llx + %u)",
+					 (unsigned long long)s->sites[i].addr, s->sites[i].kind,
+					 a->kind, (unsigned long long)a->addr, cover), -1;
+	}
 	return rc;
 }

@@ -29,10 +29,11 @@ struct fake {
 	} im;
 	struct {
 		struct mt_cb cb;
-		struct mt_cpubuf buf;
-		struct mt_cpustat stat;
-		struct mt_aggbuf ab;
+		struct mt_cpubuf buf, buf1;	/* CPUs 0 and 1 */
+		struct mt_cpustat stat, stat1;
+		struct mt_aggbuf ab, ab1;
 		uint8_t data[4096];
+		uint8_t data1[4096];
 		uint8_t aggdata[4096];
 	} st;
 	struct mt_opts opts;
@@ -66,6 +67,8 @@ setup(void)
 	F.im.probes[0] = (struct mt_probe){ .id = 1, .prov = 1, .mod = 0,
 		.func = 0, .name = 8 };
 	F.st.cb.ncpus = 1;
+	F.st.buf1.size = sizeof(F.st.data1);
+	F.st.buf1.data_off = offsetof(typeof(F.st), data1);
 	F.st.cb.cpubuf_off = offsetof(typeof(F.st), buf);
 	F.st.cb.cpustat_off = offsetof(typeof(F.st), stat);
 	F.st.cb.aggbuf_off = offsetof(typeof(F.st), ab);
@@ -117,6 +120,18 @@ put(uint32_t epid, const void *payload, uint32_t n)
 	memcpy(p, &h, sizeof(h));
 	memcpy(p + sizeof(h), payload, n);
 	F.st.buf.head += (sizeof(h) + n + 7) & ~7u;
+}
+
+/* Append a record with a timestamp to CPU 1's buffer. */
+static void
+put1(uint32_t epid, uint64_t ts, const void *payload, uint32_t n)
+{
+	struct mt_rechdr h = { epid, 1, ts };
+	uint8_t *p = F.st.data1 + F.st.buf1.head;
+
+	memcpy(p, &h, sizeof(h));
+	memcpy(p + sizeof(h), payload, n);
+	F.st.buf1.head += (sizeof(h) + n + 7) & ~7u;
 }
 
 static const char *
@@ -329,6 +344,77 @@ TEST(wrapped_buffer_with_padding)
 	memcpy(d + 40, &v, 4);
 	CHECK_EQ_STR(run(), "11\n22\n\n");
 	CHECK_EQ_INT(F.st.buf.tail, F.st.buf.head);
+}
+
+TEST(cpus_merged_by_timestamp)
+{
+	int32_t v;
+	uint8_t *p;
+
+	setup();
+	F.opts.quiet = 1;
+	F.st.cb.ncpus = 2;
+	clause(0, 0, 1, 8);
+	action(0, MT_ACT_PRINTF, 0, 1, "%d\n");
+	rec(0, MT_REC_INT, 0, 4, MT_TI_INT, 4);
+	/* CPU 0 at t=10 and t=30, CPU 1 at t=20 and t=40 */
+	for (int i = 0; i < 2; i++) {
+		struct mt_rechdr h = { 1, 0, 10 + 20 * i };
+
+		v = 1 + 2 * i;
+		p = F.st.data + F.st.buf.head;
+		memcpy(p, &h, sizeof(h));
+		memcpy(p + sizeof(h), &v, 4);
+		F.st.buf.head += 24;
+		v = 2 + 2 * i;
+		put1(1, 20 + 20 * i, &v, 8);
+	}
+	CHECK_EQ_STR(run(), "1\n2\n3\n4\n\n");
+	CHECK_EQ_INT(F.st.buf1.tail, F.st.buf1.head);
+}
+
+TEST(trunc_negative_keeps_smallest)
+{
+	int64_t v[4] = { 40, 10, 30, 20 }, keep = -2;
+
+	setup();
+	F.opts.quiet = 1;
+	one_agg(MT_AGG_SUM, 1);
+	for (int i = 0; i < 4; i++)
+		aggput(1, i + 1, &v[i], 1);
+	F.aggids[0] = 1;
+	clause(0, 0, 1, 8);
+	action(0, MT_ACT_TRUNC, 0, 1, NULL);
+	F.ainfo[0].naggids = 1;
+	F.ainfo[0].aggids = F.aggids;
+	rec(0, MT_REC_INT, 0, 8, MT_TI_INT, 8);
+	put(1, &keep, 8);
+	CHECK_EQ_STR(run(), "\n"
+		     "        2               10\n"
+		     "        4               20\n");
+}
+
+TEST(printa_joined_missing_is_zero)
+{
+	int64_t a1 = 5, b2 = 7;
+
+	setup();
+	F.opts.quiet = 1;
+	one_agg(MT_AGG_SUM, 1);
+	F.aggs[1] = F.aggs[0];
+	F.agginfo[1] = F.agginfo[0];
+	F.prog.naggs = 2;
+	aggput(1, 1, &a1, 1);
+	aggput(2, 2, &b2, 1);
+	F.aggids[0] = 1;
+	F.aggids[1] = 2;
+	clause(0, 0, 1, 8);
+	action(0, MT_ACT_PRINTA, 0, 0, "%d %@d %@d\n");
+	F.ainfo[0].naggids = 2;
+	F.ainfo[0].aggids = F.aggids;
+	put(1, &a1, 8);
+	/* rows sorted by the first aggregation's value: 0 (key 2), 5 */
+	CHECK_EQ_STR(run(), "2 0 7\n1 5 0\n\n");
 }
 
 MT_TEST_MAIN()

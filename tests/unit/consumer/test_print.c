@@ -142,6 +142,13 @@ TEST(printf_ints)
 
 	CHECK_EQ_STR(pf("%d %u %x %x", a, 4), "-1 4294967295 ffffffff "
 		     "ffffffffffffffff");
+	{
+		int8_t sc = -1;
+		struct mt_pfarg c1[] = { { MT_TI_INT, 1, &sc, NULL, NULL, 0 } };
+
+		/* a signed char widens to int: %x prints 32 bits */
+		CHECK_EQ_STR(pf("%x %d", c1, 1), "ffffffff ");
+	}
 	CHECK_EQ_STR(pf("%#8x|%08x|%-8x|", b, 3),
 		     "   0x123|00000123|123     |");
 }
@@ -174,8 +181,9 @@ TEST(printf_small_sizes)
 	struct mt_pfarg a[] = { { MT_TI_UINT, 1, &uc, NULL, NULL, 0 },
 				{ MT_TI_UINT, 1, &uc, NULL, NULL, 0 } };
 
-	/* the conversion decides the sign, not the type (dt_printf) */
-	CHECK_EQ_STR(pf("%d %u", a, 2), "-1 255");
+	/* dtrace-utils: the D type decides the sign; %d of an unsigned
+	   type prints it unsigned */
+	CHECK_EQ_STR(pf("%d %u", a, 2), "255 255");
 }
 
 TEST(printf_aggval)

@@ -155,6 +155,43 @@ TEST(ret_sites_and_merge)
 	sites_free(&s);
 }
 
+/* mach_msg_trap ends "pop %rbx; pop %r12; pop %r13; pop %r14; pop %r15;
+   pop %rbp; ret": a jmp fits over the last instructions */
+TEST(jmp_return_site)
+{
+	const struct mt_kfunc *f = mt_kimg_lookup(kernel(), "mach_msg_trap");
+	struct site_set s;
+	struct site_req r = { 0 };
+	uint64_t start = 0;
+	char err[256];
+
+	CHECK(f && f->nrets >= 1);
+	set_init(&s);
+	s.fbt_ret_va = ENTRY_VA + 8;
+	r.range = sites_ret_range(&s, kernel(), f, f->rets[0], &start);
+	CHECK(r.range >= 5);
+	CHECK(start > f->addr + f->displaced);
+	CHECK_EQ_INT(start + r.range, f->addr + f->rets[0] + 1);
+	r.f = f;
+	r.kind = LK_SK_JMPRET;
+	r.addr = start;
+	r.ret_at = f->addr + f->rets[0];
+	r.func_off = f->rets[0];
+	r.flags = LK_SF_FIRE;
+	CHECK(sites_add(&s, &r) == 0);
+	CHECK(sites_build(&s, kernel(), err, sizeof err) == 0);
+	const struct lk_site *st = &s.sites[0];
+	const uint8_t *t = s.tramp + (st->ool - TRAMP_VA);
+	uint32_t pre = (uint32_t)(r.ret_at - start);
+	CHECK_EQ_INT(st->patch[0], 0xe9);
+	CHECK(start + 5 + (int64_t)rel_at(st->patch + 1) == st->ool);
+	CHECK(memcmp(t, mt_kimg_bytes(kernel(), start, pre), pre) == 0);	/* the pops */
+	CHECK_EQ_INT(t[pre], 0x68);
+	CHECK_EQ_INT(t[pre + 5], 0xe9);
+	CHECK(st->ool + pre + 10 + (int64_t)rel_at(t + pre + 6) == ENTRY_VA + 8);
+	sites_free(&s);
+}
+
 TEST(fast_count_trampoline)
 {
 	struct site_set s;

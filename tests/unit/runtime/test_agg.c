@@ -218,6 +218,29 @@ TEST(aggregation_drops)
 	rt_stop(&R);
 }
 
+/* @[stack()] = count(): the key rec is filled by mt_plat_stack (none on
+   the host: all-zero pcs). */
+TEST(stack_key)
+{
+	struct ib b;
+
+	ib_init(&b);
+	uint32_t id = ib_agg(&b, MT_AGG_COUNT, 1, 8 + 32, 1, 0, 0, 0, 0);
+	ib_clause(&b, 0, 0, 0);
+	b.clauses[0].flags = 0;
+	ib_action(&b, MT_ACT_AGG, id);
+	ib_rec(&b, 0, MT_REC_STACK, 0, 32, 0);
+	CHECK_EQ_INT(rt_start(&R, &b), 0);
+	rt_fire(&R, 0, 0);
+	rt_fire(&R, 0, 0);
+	uint64_t zero[4] = { 0 };
+	int64_t *v = rt_aggvals(&R, id, zero, 32);
+	CHECK(v != NULL);
+	CHECK_EQ_INT(v[0], 2);
+	CHECK_EQ_INT(rt_nrecs(&R), 0);
+	rt_stop(&R);
+}
+
 TEST(aggsize_too_small)
 {
 	struct ib b;
