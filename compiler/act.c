@@ -120,14 +120,6 @@ static int nargs_of(struct node *n)
 	return k;
 }
 
-static struct node *arg_n(struct node *n, int i)
-{
-	struct node *a = n->args;
-	while (a && i--)
-		a = a->next;
-	return a;
-}
-
 static void check_len(struct cc *cc, struct node *n)
 {
 	struct ident *id = n->id;
@@ -149,7 +141,7 @@ static struct ident *agg_of(struct cc *cc, struct node *a)
 {
 	struct ident *id = id_lookup(&cc->aggs, a->name);
 	if (!id)
-		ERR(a, "D_AGG_UNDEF", "aggregation @%s has not yet been declared or assigned",
+		ERR(a, "D_IDENT_UNDEF", "failed to resolve @%s: Unknown variable name",
 		    a->name);
 	return id;
 }
@@ -186,8 +178,12 @@ static void spec_check(struct cc *cc, struct node *n, int k)
 	} else if (k == K_AGG) {
 		if (c->speculative)
 			ERR(n, "D_AGG_SPEC", "aggregating actions may not follow speculate( )");
+		if (c->has_commit)
+			ERR(n, "D_AGG_COMM", "aggregating actions may not follow commit( )");
 		c->has_agg = 1;
 	} else if (k == K_EXIT || k == K_DESTR) {
+		if (c->speculative && k == K_EXIT)
+			ERR(n, "D_EXIT_SPEC", "exit( ) may not follow speculate( )");
 		if (c->speculative)
 			ERR(n, "D_ACT_SPEC", "destructive actions may not follow speculate( )");
 		if (k == K_EXIT && c->has_commit)
@@ -298,6 +294,8 @@ static void do_trace(struct cc *cc, struct node *n, int act_kind)
 	}
 }
 
+int key_special(struct cc *cc, struct node *k, uint32_t *size);
+
 static void do_printf(struct cc *cc, struct node *n, int kind)
 {
 	struct node *f = n->args;
@@ -309,9 +307,14 @@ static void do_printf(struct cc *cc, struct node *n, int kind)
 		ERR(f, "D_PROTO_ARG", "%s( ) argument #1 is incompatible with prototype:\n\tprototype: string\n\t argument: %s",
 		    name, tname(f));
 	for (struct node *a = f->next; a; a = a->next) {
+		uint32_t ksz;
+		int tk;
 		if (a->k == N_AGG) {
 			a->is_agg = 1;
 			a->type = cc->t_void;
+		} else if ((tk = key_special(cc, a, &ksz)) != 0) {
+			a->cval = tk;		/* stack()/sym()... recorded as such */
+			a->slen = ksz;
 		} else {
 			sema_expr(cc, a);
 		}
@@ -324,8 +327,15 @@ static void do_printf(struct cc *cc, struct node *n, int kind)
 	spec_check(cc, n, kind == MT_ACT_PRINTF ? K_DATA : K_DESTR);
 	uint32_t ai = new_action(cc, kind, n->line);
 	cc->action_info.v[ai].fmt = xstrdup(f->strval);
-	for (struct node *a = f->next; a; a = a->next)
+	for (struct node *a = f->next; a; a = a->next) {
+		if (a->k == N_FUNC && a->id && a->id->k == ID_ACTF) {
+			int stk = a->cval == MT_TI_STACK || a->cval == MT_TI_USTACK;
+			add_rec_sized(cc, stk ? NULL : a->args, stk ? MT_REC_STACK : MT_REC_INT,
+				      (uint32_t)a->slen, (int)a->cval);
+			continue;
+		}
 		add_rec(cc, a, 0, 0);
+	}
 }
 
 static void do_printa(struct cc *cc, struct node *n)
@@ -346,7 +356,7 @@ static void do_printa(struct cc *cc, struct node *n)
 		if (!a)
 			ERR(n, "D_PRINTA_PROTO", "printa( ) prototype mismatch: 1 args passed, 2 expected");
 	}
-	uint32_t naggs = 0, *ids = NULL;
+	uint32_t naggs = 0, *ids = cc_alloc(cc, 64 * sizeof(uint32_t));
 	struct ident *first = NULL;
 	for (; a; a = a->next, argno++) {
 		if (a->k != N_AGG) {
@@ -369,8 +379,8 @@ static void do_printa(struct cc *cc, struct node *n)
 		}
 		if (!first)
 			first = id;
-		ids = realloc(ids, (naggs + 1) * sizeof(*ids));
-		ids[naggs++] = (uint32_t)id->aggid;
+		if (naggs < 64)
+			ids[naggs++] = (uint32_t)id->aggid;
 	}
 	if (fmt) {
 		/* conversions take the first aggregation's keys, %@ its value */
@@ -386,7 +396,10 @@ static void do_printa(struct cc *cc, struct node *n)
 	spec_check(cc, n, K_DATA);
 	uint32_t ai = new_action(cc, MT_ACT_PRINTA, n->line);
 	cc->action_info.v[ai].fmt = fmt ? xstrdup(fmt) : NULL;
-	cc->action_info.v[ai].aggids = ids;
+	cc->action_info.v[ai].aggids = malloc((naggs ? naggs : 1) * sizeof(uint32_t));
+	if (!cc->action_info.v[ai].aggids)
+		abort();
+	memcpy(cc->action_info.v[ai].aggids, ids, naggs * sizeof(uint32_t));
 	cc->action_info.v[ai].naggids = naggs;
 }
 
@@ -412,9 +425,9 @@ static void agg_action(struct cc *cc, struct node *n, int kind, int needs_arg)
 	cc->actions.v[ai].arg = (uint64_t)id->aggid;
 	if (a->next) {
 		sema_expr(cc, a->next);
-		if (!ty_is_integral(a->next->type))
-			ERR(n, "D_PROTO_ARG", "%s( ) argument #2 is incompatible with prototype:\n\tprototype: uint64_t\n\t argument: %s",
-			    n->id->name, tname(a->next));
+		if (!ty_is_scalar(a->next->type))
+			ERR(n, kind == MT_ACT_TRUNC ? "D_TRUNC_SCALAR" : "D_NORMALIZE_SCALAR",
+			    "%s( ) argument #2 must be of scalar type", n->id->name);
 		add_rec(cc, a->next, 0, 0);
 	}
 	(void)needs_arg;
@@ -559,6 +572,7 @@ static void do_actf(struct cc *cc, struct node *n)
 }
 
 void agg_assign(struct cc *cc, struct node *s);
+int key_special(struct cc *cc, struct node *k, uint32_t *size);
 void sema_dry(struct cc *cc, struct node *s);
 
 static void statement(struct cc *cc, struct node *s)
@@ -567,10 +581,10 @@ static void statement(struct cc *cc, struct node *s)
 		if (!id_lookup(&cc->aggs, s->name))
 			ERR(s, "D_IDENT_UNDEF", "failed to resolve @%s: Unknown variable name",
 			    s->name);
-		ERR(s, "D_AGG_NULL", "expression has null effect");
+		ERR(s, "D_AGG_NULL", "expression has null effect: @%s", s->name);
 	}
 	if (s->k == N_OP2 && s->op == OP_INDEX && s->l->k == N_AGG)
-		ERR(s, "D_AGG_NULL", "expression has null effect");
+		ERR(s, "D_AGG_NULL", "expression has null effect: @%s", s->l->name);
 	if (s->k == N_ASSIGN && s->l->k == N_OP2 && s->l->op == OP_INDEX &&
 	    s->l->l->k == N_OP2 && s->l->l->op == OP_INDEX && s->l->l->l->k == N_AGG)
 		ERR(s, "D_AGG_MDIM", "improper attempt to reference @%s as a multi-dimensional array",
@@ -639,8 +653,16 @@ void act_clause(struct cc *cc, struct mt_pdesc *pd, int npd, struct node *pred,
 {
 	struct mt_clause_info ci = {0};
 	ci.line = line;
-	ci.npdescs = (uint32_t)npd;
+	ci.npdescs = 0;
 	ci.pdescs = calloc((size_t)npd, sizeof(*ci.pdescs));
+	if (!ci.pdescs)
+		abort();
+	/* owned by the program from here on, also on the error path */
+	uint32_t cidx = cc->clauses.n;
+	cc->cur_clause = (int)cidx;
+	struct mt_clause cl0 = {0};
+	VEC_PUSH(cc, cc->clauses, cl0);
+	VEC_PUSH(cc, cc->clause_info, ci);
 	for (int i = 0; i < npd; i++) {
 		char *copy = cc_strdup(cc, pd[i].prov), *parts[5] = {0};
 		int n = split_pdesc(copy, parts);
@@ -656,6 +678,8 @@ void act_clause(struct cc *cc, struct mt_pdesc *pd, int npd, struct node *pred,
 		ci.pdescs[i].func = xstrdup(f[2]);
 		ci.pdescs[i].name = xstrdup(f[3]);
 		ci.pdescs[i].line = pd[i].line;
+		ci.npdescs = (uint32_t)i + 1;
+		cc->clause_info.v[cidx] = ci;
 	}
 	memset(&cc->cl, 0, sizeof(cc->cl));
 	cc->cl.line = line;
@@ -680,7 +704,7 @@ void act_clause(struct cc *cc, struct mt_pdesc *pd, int npd, struct node *pred,
 		struct mt_diag d0 = *cc->diag;
 		uint32_t nacts = cc->actions.n, nrecs = cc->recs.n;
 		uint32_t ndifos = cc->difos.n, ntext = cc->text_v.n;
-		int tries = 0;
+		volatile int tries = 0;
 		if (setjmp(cc->jb)) {
 			memcpy(cc->jb, save, sizeof(jmp_buf));
 			if (tries++ || (strcmp(cc->diag->tag, "D_IDENT_UNDEF") &&
@@ -729,6 +753,5 @@ void act_clause(struct cc *cc, struct mt_pdesc *pd, int npd, struct node *pred,
 	}
 	if (only_nonrec)
 		cl.flags &= ~MT_CF_NEEDS_RECORD;
-	VEC_PUSH(cc, cc->clauses, cl);
-	VEC_PUSH(cc, cc->clause_info, ci);
+	cc->clauses.v[cidx] = cl;
 }

@@ -30,32 +30,32 @@ static void lquant_params(struct cc *cc, struct node *f, int64_t *p)
 {
 	struct node *v = f->args, *b = v->next, *l = b->next, *st = l->next;
 	int64_t base = cint(cc, b, "D_LQUANT_BASETYPE",
-			    "lquantize( ) argument #2 must be an integer constant");
+			    "lquantize( ) argument #1 must be an integer constant");
 	if (base < INT32_MIN || base > INT32_MAX)
-		ERR(b, "D_LQUANT_BASEVAL", "lquantize( ) argument #2 must be a 32-bit quantity");
+		ERR(b, "D_LQUANT_BASEVAL", "lquantize( ) argument #1 must be a 32-bit quantity");
 	int64_t lim = cint(cc, l, "D_LQUANT_LIMTYPE",
-			   "lquantize( ) argument #3 must be an integer constant");
+			   "lquantize( ) argument #2 must be an integer constant");
 	if (lim < INT32_MIN || lim > INT32_MAX)
-		ERR(l, "D_LQUANT_LIMVAL", "lquantize( ) argument #3 must be a 32-bit quantity");
-	if (lim <= base)
-		ERR(l, "D_LQUANT_MISMATCH", "lquantize( ) base (argument #2) must be less than limit (argument #3)");
+		ERR(l, "D_LQUANT_LIMVAL", "lquantize( ) argument #2 must be a 32-bit quantity");
+	if (lim < base)
+		ERR(f, "D_LQUANT_MISMATCH",
+		    "lquantize( ) base (argument #1) must be less than limit (argument #2)");
 	int64_t step = 1;
 	if (st) {
 		step = cint(cc, st, "D_LQUANT_STEPTYPE",
-			    "lquantize( ) argument #4 must be a non-zero positive integer constant");
+			    "lquantize( ) argument #3 must be a non-zero positive integer constant");
 		if (step <= 0)
 			ERR(st, "D_LQUANT_STEPTYPE",
-			    "lquantize( ) argument #4 must be a non-zero positive integer constant");
+			    "lquantize( ) argument #3 must be a non-zero positive integer constant");
 		if (step > UINT16_MAX)
-			ERR(st, "D_LQUANT_STEPVAL", "lquantize( ) argument #4 must be a 16-bit quantity");
-		if ((lim - base) / step == 0)
-			ERR(st, "D_LQUANT_STEPLARGE",
-			    "lquantize( ) step (argument #4) too large (must be < limit - base)");
-		if ((lim - base) / step > UINT16_MAX)
-			ERR(st, "D_LQUANT_STEPSMALL",
-			    "lquantize( ) step (argument #4) too small (must be >= %lld)",
-			    (long long)((lim - base) / UINT16_MAX + 1));
+			ERR(st, "D_LQUANT_STEPVAL", "lquantize( ) argument #3 must be a 16-bit quantity");
 	}
+	if ((lim - base) / step == 0)
+		ERR(f, "D_LQUANT_STEPLARGE",
+		    "lquantize( ) step (argument #3) too large: must have at least one quantization level");
+	if ((lim - base) / step > UINT16_MAX)
+		ERR(f, "D_LQUANT_STEPSMALL",
+		    "lquantize( ) step (argument #3) too small: number of quantization levels must be a 16-bit quantity");
 	p[0] = base;
 	p[1] = lim;
 	p[2] = step;
@@ -66,43 +66,57 @@ static void llquant_params(struct cc *cc, struct node *f, int64_t *p)
 	struct node *v = f->args, *fa = v->next, *lo = fa->next, *hi = lo->next,
 		    *ns = hi->next;
 	int64_t factor = cint(cc, fa, "D_LLQUANT_FACTORTYPE",
-		"llquantize( ) argument #2 (factor) must be an integer constant");
+		"llquantize( ) argument #1 must be an integer constant");
 	if (factor < 2 || factor > UINT16_MAX)
 		ERR(fa, "D_LLQUANT_FACTORVAL",
-		    "llquantize( ) argument #2 (factor) must be greater than 1 and less than 65536");
+		    "llquantize( ) argument #1 must be an unsigned 16-bit quantity greater than or equal to 2");
 	int64_t lmag = cint(cc, lo, "D_LLQUANT_LMAGTYPE",
-		"llquantize( ) argument #3 (low magnitude) must be an integer constant");
+		"llquantize( ) argument #2 must be an integer constant");
 	if (lmag < 0 || lmag > UINT16_MAX)
 		ERR(lo, "D_LLQUANT_LMAGVAL",
-		    "llquantize( ) argument #3 (low magnitude) must be a non-negative 16-bit quantity");
+		    "llquantize( ) argument #2 must be an unsigned 16-bit quantity");
 	int64_t hmag = cint(cc, hi, "D_LLQUANT_HMAGTYPE",
-		"llquantize( ) argument #4 (high magnitude) must be an integer constant");
+		"llquantize( ) argument #3 must be an integer constant");
 	if (hmag < 0 || hmag > UINT16_MAX)
 		ERR(hi, "D_LLQUANT_HMAGVAL",
-		    "llquantize( ) argument #4 (high magnitude) must be a non-negative 16-bit quantity");
+		    "llquantize( ) argument #3 must be an unsigned 16-bit quantity");
 	if (hmag < lmag)
 		ERR(hi, "D_LLQUANT_HMAGVAL",
-		    "llquantize( ) argument #4 (high magnitude) must be at least argument #3 (low magnitude)");
+		    "llquantize( ) argument #3 (high magnitude) must be at least argument #2 (low magnitude)");
 	{
 		/* factor^(hmag+1) must fit in 64 bits */
 		unsigned __int128 x = 1;
 		for (int64_t i = 0; i <= hmag; i++) {
 			x *= (unsigned __int128)factor;
-			if (x > (unsigned __int128)INT64_MAX)
+			if (x > (unsigned __int128)UINT64_MAX)
 				ERR(hi, "D_LLQUANT_HMAGVAL",
-				    "llquantize( ) factor (argument #2) raised to power of high magnitude (argument #4) plus 1 overflows 64-bits");
+				    "llquantize( ) argument #3 (high magnitude) will cause overflow of 64 bits");
 		}
 	}
 	int64_t nsteps = cint(cc, ns, "D_LLQUANT_STEPTYPE",
-		"llquantize( ) argument #5 (steps) must be a non-zero positive integer constant");
+		"llquantize( ) argument #4 must be an integer constant");
 	if (nsteps <= 0)
 		ERR(ns, "D_LLQUANT_STEPTYPE",
-		    "llquantize( ) argument #5 (steps) must be a non-zero positive integer constant");
+		    "llquantize( ) argument #4 must be a non-zero positive integer constant");
 	if (nsteps > UINT16_MAX)
-		ERR(ns, "D_LLQUANT_STEPVAL", "llquantize( ) argument #5 (steps) must be a 16-bit quantity");
-	if (nsteps < factor ? factor % nsteps != 0 : nsteps % factor != 0)
 		ERR(ns, "D_LLQUANT_STEPVAL",
-		    "llquantize( ) argument #5 (steps) must evenly divide or be a multiple of argument #2 (factor)");
+		    "llquantize( ) argument #4 must be an unsigned 16-bit quantity");
+	if (nsteps < factor && factor % nsteps != 0)
+		ERR(fa, "D_LLQUANT_STEPVAL",
+		    "llquantize() argument #4 (steps) must evenly divide argument #1 (factor) when steps<factor");
+	if (nsteps > factor) {
+		if (nsteps % factor != 0)
+			ERR(fa, "D_LLQUANT_STEPVAL",
+			    "llquantize() argument #4 (steps) must be a multiple of argument #1 (factor) when steps>factor");
+		unsigned __int128 pw = 1;
+		for (int64_t i = 0; i <= lmag && pw <= (unsigned __int128)UINT64_MAX; i++)
+			pw *= (unsigned __int128)factor;
+		if (lmag == 0 ? (factor * factor) % nsteps != 0 :
+		    (pw <= (unsigned __int128)UINT64_MAX && (uint64_t)pw % (uint64_t)nsteps != 0))
+			ERR(fa, "D_LLQUANT_STEPVAL",
+			    lmag == 0 ? "llquantize() argument #4 (steps) must evenly divide the square of argument #1 (factor) when steps>factor and lmag==0" :
+			    "llquantize() argument #4 (steps) must evenly divide pow(argument #1 (factor), lmag (argument #2) + 1) when steps>factor and lmag==0");
+	}
 	p[0] = factor;
 	p[1] = lmag;
 	p[2] = hmag;
@@ -130,7 +144,7 @@ static const char *aggf_name(int f)
  * as aggregation keys: returns the MT_TI_* kind and sets the key size and
  * the key's type; 0 for an ordinary key.
  */
-static int key_special(struct cc *cc, struct node *k, uint32_t *size)
+int key_special(struct cc *cc, struct node *k, uint32_t *size)
 {
 	if (k->k != N_FUNC || k->l->k != N_IDENT)
 		return 0;
@@ -246,8 +260,8 @@ void agg_assign(struct cc *cc, struct node *s)
 	if (incr) {
 		sema_expr(cc, incr);
 		if (!ty_is_scalar(incr->type))
-			ERR(incr, "D_PROTO_ARG", "%s( ) argument #%d is incompatible with prototype:\n\tprototype: uint64_t\n\t argument: %s",
-			    fid->name, na, tname(incr));
+			ERR(incr, "D_PROTO_ARG", "%s( ) increment value (argument #%d) must be of scalar type",
+			    fid->name, fid->id == MT_AGG_QUANTIZE ? 2 : fid->id == MT_AGG_LQUANTIZE ? 5 : 6);
 	}
 
 	struct ident *id = id_lookup(&cc->aggs, an->name);
@@ -323,22 +337,22 @@ void agg_assign(struct cc *cc, struct node *s)
 		struct mt_agg *ag = &cc->aggs_v.v[id->aggid - 1];
 		if (fid->id == MT_AGG_LQUANTIZE) {
 			if (ag->param[0] != par[0])
-				ERR(s, "D_LQUANT_MATCHBASE", "lquantize( ) base (argument #2) doesn't match previous declaration: expected %lld, found %lld",
+				ERR(s, "D_LQUANT_MATCHBASE", "lquantize( ) base (argument #1) doesn't match previous declaration: expected %lld, found %lld",
 				    (long long)ag->param[0], (long long)par[0]);
 			if (ag->param[1] != par[1])
-				ERR(s, "D_LQUANT_MATCHLIM", "lquantize( ) limit (argument #3) doesn't match previous declaration: expected %lld, found %lld",
+				ERR(s, "D_LQUANT_MATCHLIM", "lquantize( ) limit (argument #2) doesn't match previous declaration: expected %lld, found %lld",
 				    (long long)ag->param[1], (long long)par[1]);
 			if (ag->param[2] != par[2])
-				ERR(s, "D_LQUANT_MATCHSTEP", "lquantize( ) step (argument #4) doesn't match previous declaration: expected %lld, found %lld",
+				ERR(s, "D_LQUANT_MATCHSTEP", "lquantize( ) step (argument #3) doesn't match previous declaration: expected %lld, found %lld",
 				    (long long)ag->param[2], (long long)par[2]);
 		} else if (fid->id == MT_AGG_LLQUANTIZE) {
 			static const char *tags[] = { "D_LLQUANT_MATCHFACTOR", "D_LLQUANT_MATCHLMAG",
 						      "D_LLQUANT_MATCHHMAG", "D_LLQUANT_MATCHSTEPS" };
-			static const char *what[] = { "factor (argument #2)", "lower magnitude (argument #3)",
-						      "high magnitude (argument #4)", "steps (argument #5)" };
+			static const char *what[] = { "factor (argument #1)", "lmag (argument #2)",
+						      "hmag (argument #3)", "steps (argument #4)" };
 			for (int k = 0; k < 4; k++)
 				if (ag->param[k] != par[k])
-					ERR(s, tags[k], "llquantize( ) %s doesn't match previous declaration: expected %lld, found %lld",
+					ERR(s, tags[k], "llquantize() %s doesn't match previous declaration: expected %lld, found %lld",
 					    what[k], (long long)ag->param[k], (long long)par[k]);
 		}
 	}

@@ -305,6 +305,9 @@ struct cc {
 	int in_clause;
 	int force_pspec;		/* #pragma D option pspec */
 	uint64_t macro_used;		/* $N referenced (bit N) */
+	uint64_t scratch_lim;		/* alloca() limit (scratchsize) */
+	int brace_line;			/* line of the last struct body's '{' */
+	int cur_clause;			/* clause being compiled (clause_info index) */
 
 	/* types */
 	struct tentry **tbuckets;
@@ -404,6 +407,9 @@ int printf_validate(struct cc *cc, const char *fmt, struct node *args,
 
 /* pragma.c */
 void pragma_line(struct cc *cc, const char *text, int line);
+
+/* ctypes.c */
+struct type *ctypes_argtype(struct cc *cc, int i, int line);
 
 /* cpp.c */
 char *cpp_run(const struct mt_cc_input *in, const char *text,

@@ -653,6 +653,8 @@ static int cg_op2(struct cc *cc, struct node *n)
 			int rd = reg_alloc(cc, n->line);
 			emit(cc, MT_OP_LDGA, n->id->id, i, rd);
 			cg_free(cc, i);
+			if (ty_is_integral(n->type))
+				cg_extend(cc, rd, n->type, n->line);
 			return rd;
 		}
 		a = cg_addr(cc, n);

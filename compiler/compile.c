@@ -114,8 +114,8 @@ static void cc_free(struct cc *cc)
 struct mt_prog *mt_compile(const struct mt_cc_input *in, struct mt_diag *diag)
 {
 	struct cc *cc = calloc(1, sizeof(*cc));
-	struct mt_prog *prog = calloc(1, sizeof(*prog));
-	char *cpp_out = NULL;
+	struct mt_prog *volatile prog = calloc(1, sizeof(*prog));
+	char *volatile cpp_out = NULL;
 	if (!cc || !prog)
 		abort();
 	memset(diag, 0, sizeof(*diag));
@@ -134,6 +134,9 @@ struct mt_prog *mt_compile(const struct mt_cc_input *in, struct mt_diag *diag)
 		free(cpp_out);
 		return NULL;
 	}
+	/* dtrace-utils' alloca() limit is 256 bytes unless -xscratchsize */
+	cc->scratch_lim = in->opts && in->opts->scratchsize != MT_OPT_UNSET &&
+			  in->opts->scratchsize != (8u << 10) ? in->opts->scratchsize : 256;
 	ty_init(cc);
 	id_init(cc);
 	if (in->opts && in->opts->pspec)

@@ -62,6 +62,7 @@ static struct type *sou_spec(struct cc *cc, int kw, int *defined)
 	if (name)
 		t = ty_lookup(cc, name);
 	if (is_op(cc, OP_LBRACE)) {
+		cc->brace_line = cc->tok.line;
 		if (t && t->complete)
 			cc_error(cc, cc->tok.line, "D_DECL_TYPERED", "type redeclared: %s", name);
 		if (!t) {
@@ -99,7 +100,7 @@ enum { DA_SIGNED = 1, DA_UNSIGNED = 2, DA_SHORT = 4, DA_LONG = 8,
 
 void decl_specs(struct cc *cc, struct declspec *ds, int allow_storage)
 {
-	int attr = 0, defined = 0;
+	int attr = 0, defined = 0, errline = 0;
 	const char *base = NULL;
 	struct type *t = NULL;
 
@@ -165,8 +166,11 @@ void decl_specs(struct cc *cc, struct declspec *ds, int allow_storage)
 			if (base || t)
 				cc_error(cc, k->line, "D_DECL_COMBO",
 					 "invalid type combination");
+			cc->brace_line = 0;
 			t = sou_spec(cc, k->kw, &defined);
 			base = t->name;
+			if (cc->brace_line)
+				errline = cc->brace_line;
 			continue;
 		default:
 			goto done;
@@ -178,18 +182,18 @@ done:
 		syntax_error(cc);
 	if (base && (attr & (DA_SHORT | DA_LONG | DA_LONGLONG)) &&
 	    strcmp(base, "char") == 0)
-		cc_error(cc, cc->tok.line, "D_DECL_CHARATTR",
+		cc_error(cc, (errline ? errline : cc->tok.line), "D_DECL_CHARATTR",
 			 "invalid type declaration: short and long may not be used with char type");
 	if (base && strcmp(base, "void") == 0 &&
 	    (attr & (DA_SIGNED | DA_UNSIGNED | DA_SHORT | DA_LONG | DA_LONGLONG)))
-		cc_error(cc, cc->tok.line, "D_DECL_VOIDATTR",
+		cc_error(cc, (errline ? errline : cc->tok.line), "D_DECL_VOIDATTR",
 			 "invalid type declaration: attributes may not be used with void type");
 	if ((attr & (DA_LONG | DA_LONGLONG)) && base &&
 	    strcmp(base, "int") && strcmp(base, "double") && strcmp(base, "float"))
-		cc_error(cc, cc->tok.line, "D_DECL_LONGINT",
+		cc_error(cc, (errline ? errline : cc->tok.line), "D_DECL_LONGINT",
 			 "invalid type declaration: long and long long may only be used with integer or floating-point type");
 	if ((attr & DA_SHORT) && (attr & (DA_LONG | DA_LONGLONG)))
-		cc_error(cc, cc->tok.line, "D_UNKNOWN",
+		cc_error(cc, (errline ? errline : cc->tok.line), "D_UNKNOWN",
 			 "failed to resolve type %s%s%s%s%s%s: Unknown type name",
 			 attr & DA_SIGNED ? "signed " : "",
 			 attr & DA_UNSIGNED ? "unsigned " : "",
@@ -212,14 +216,15 @@ done:
 		} else if (strcmp(base, "double") == 0 && (attr & DA_LONG)) {
 			base = "long double";
 		} else if (attr & (DA_SIGNED | DA_UNSIGNED)) {
-			cc_error(cc, cc->tok.line, "D_DECL_COMBO", "invalid type combination");
+			cc_error(cc, (errline ? errline : cc->tok.line), "D_DECL_SIGNINT",
+				 "invalid type declaration: signed and unsigned may only be used with integer type");
 		}
 		t = ty_lookup(cc, base);
 		if (!t)
-			cc_error(cc, cc->tok.line, "D_UNKNOWN",
+			cc_error(cc, (errline ? errline : cc->tok.line), "D_UNKNOWN",
 				 "failed to resolve type %s: Unknown type name", base);
 	} else if (attr & (DA_SIGNED | DA_UNSIGNED | DA_SHORT | DA_LONG | DA_LONGLONG)) {
-		cc_error(cc, cc->tok.line, "D_DECL_COMBO", "invalid type combination");
+		cc_error(cc, (errline ? errline : cc->tok.line), "D_DECL_COMBO", "invalid type combination");
 	}
 	ds->type = t;
 	ds->is_inline = defined;	/* reused: a tag was defined here */

@@ -15,6 +15,40 @@ static const char *opnames[MT_OP__COUNT] = {
 	"call", "pushtr", "pushtv", "popts", "flushts", "allocs", "copys",
 };
 
+static const char *subrnames[MT_SUBR__COUNT] = {
+	"rand", "mutex_owned", "mutex_owner", "mutex_type_adaptive",
+	"mutex_type_spin", "rw_read_held", "rw_write_held", "rw_iswriter",
+	"copyin", "copyinstr", "speculation", "progenyof", "strlen", "copyout",
+	"copyoutstr", "alloca", "bcopy", "copyinto", "msgdsize", "msgsize",
+	"getmajor", "getminor", "ddi_pathname", "strjoin", "lltostr",
+	"basename", "dirname", "cleanpath", "strchr", "strrchr", "strstr",
+	"strtok", "substr", "index", "rindex", "htons", "htonl", "htonll",
+	"ntohs", "ntohl", "ntohll", "inet_ntop", "inet_ntoa", "inet_ntoa6",
+	"toupper", "tolower", "getf", "strtoll", "link_ntop", "d_path", "strcmp",
+};
+
+static const char *bvarnames[] = {
+	"curthread", "timestamp", "vtimestamp", "ipl", "epid", "id", "arg0",
+	"arg1", "arg2", "arg3", "arg4", "arg5", "arg6", "arg7", "arg8", "arg9",
+	"stackdepth", "caller", "probeprov", "probemod", "probefunc",
+	"probename", "pid", "tid", "execname", "zonename", "walltimestamp",
+	"ustackdepth", "ucaller", "ppid", "uid", "gid", "errno", "curcpu",
+	"cpu", "execargs", "task",
+};
+
+/* "! name" comment for variables: built-ins and the program's own */
+static const char *var_name(const struct mt_prog *p, unsigned op, unsigned v)
+{
+	int scope = op == MT_OP_LDTS || op == MT_OP_STTS || op == MT_OP_LDTAA ||
+		    op == MT_OP_STTAA ? 1 : op == MT_OP_LDLS || op == MT_OP_STLS ? 2 : 0;
+	if (v >= MT_VAR_CURTHREAD && v < MT_VAR_BUILTIN_END)
+		return bvarnames[v - MT_VAR_CURTHREAD];
+	for (uint32_t i = 0; i < p->nvars; i++)
+		if (p->vars[i].id == v && p->vars[i].scope == scope && p->var_names)
+			return p->var_names[i];
+	return "?";
+}
+
 void mt_disasm_instr(const struct mt_prog *p, mt_instr_t i, char *buf, size_t n);
 
 void mt_disasm_instr(const struct mt_prog *p, mt_instr_t i, char *buf, size_t n)
@@ -48,9 +82,11 @@ void mt_disasm_instr(const struct mt_prog *p, mt_instr_t i, char *buf, size_t n)
 		snprintf(buf, n, "%-8s %u, %%r%u, %%r%u", nm, r1, r2, rd);
 	else if ((op >= MT_OP_LDGS && op <= MT_OP_STLS) ||
 		 (op >= MT_OP_LDGAA && op <= MT_OP_STTAA))
-		snprintf(buf, n, "%-8s DT_VAR(%u), %%r%u", nm, v, rd);
+		snprintf(buf, n, "%-8s DT_VAR(%u), %%r%u\t! %s", nm, v, rd,
+			 var_name(p, op, v));
 	else if (op == MT_OP_CALL)
-		snprintf(buf, n, "%-8s DIF_SUBR(%u), %%r%u", nm, v, rd);
+		snprintf(buf, n, "%-8s DIF_SUBR(%u), %%r%u\t! %s", nm, v, rd,
+			 v < MT_SUBR__COUNT ? subrnames[v] : "unknown");
 	else if (op == MT_OP_PUSHTR)
 		snprintf(buf, n, "%-8s %u, %%r%u, %%r%u", nm, r1, r2, rd);
 	else if (op == MT_OP_PUSHTV)

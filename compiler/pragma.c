@@ -49,6 +49,13 @@ static void pragma_option(struct cc *cc, const char *p, int line)
 				cc_error(cc, line, "D_PRAGMA_OPTSET",
 					 "failed to set option '%s' to '%s': %s", name,
 					 val ? val : "", err[0] ? err : "Invalid option name");
+			if (strcmp(name, "scratchsize") == 0 &&
+			    tmp.scratchsize != MT_OPT_UNSET)
+				cc->scratch_lim = tmp.scratchsize;
+			if (strcmp(name, "strsize") == 0 && tmp.strsize != MT_OPT_UNSET &&
+			    tmp.strsize)
+				cc->strsize = (uint32_t)tmp.strsize + 1;
+			cc->t_string->size = cc->strsize;
 			if (tmp.stdc != cc->in->opts->stdc)
 				free(tmp.stdc);
 			if (tmp.version != cc->in->opts->version)

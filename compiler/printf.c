@@ -72,15 +72,12 @@ int printf_validate(struct cc *cc, const char *fmt, struct node *args,
 			continue;
 		}
 		conv++;
-		char flags[16] = "";
-		int nf = 0, star_w = 0, star_p = 0, dot = 0;
+		int star_w = 0, star_p = 0, dot = 0;
 		for (;;) {
 			if (*p == 0)
 				cc_error(cc, line, "D_SYNTAX",
 					 "format conversion #%d name expected before end of format string", conv);
 			if (strchr("-+ #0'", *p)) {
-				if (nf < 15)
-					flags[nf++] = *p;
 				p++;
 			} else if (*p >= '1' && *p <= '9' && !dot) {
 				const char *q = p;

@@ -246,9 +246,7 @@ static void sema_func(struct cc *cc, struct node *n)
 	n->type = id->type;
 	if (id->id == MT_SUBR_ALLOCA) {
 		n->is_alloca = 1;
-		const struct mt_opts *o = cc->in->opts;
-		uint64_t lim = o && o->scratchsize != MT_OPT_UNSET &&
-			       o->scratchsize != (8u << 10) ? o->scratchsize : 256;
+		uint64_t lim = cc->scratch_lim;
 		if (n->args && n->args->is_const && (uint64_t)n->args->cval > lim) {
 			/* dtrace reports this one without a tag */
 			cc->diag->tag = NULL;
@@ -350,6 +348,11 @@ static void sema_index(struct cc *cc, struct node *n, int create, struct node *r
 				ERR(n, "D_PROTO_ARG", "%s[ ] argument #1 is incompatible with prototype:\n\tprototype: int\n\t argument: %s",
 				    id->name, tname(n->args));
 			n->type = id->type;
+			if (id->id == MT_VAR_ARGS && cc->in->ctypes && n->args->is_const) {
+				struct type *at = ctypes_argtype(cc, (int)n->args->cval, n->line);
+				if (at)
+					n->type = at;
+			}
 			n->k = N_OP2;
 			n->op = OP_INDEX;
 			n->scope = -1;		/* built-in array */
@@ -720,7 +723,12 @@ static void sema_op2(struct cc *cc, struct node *n)
 	if (l->is_const && r->is_const && n->type && ty_is_integral(n->type)) {
 		if (op != OP_EQ && op != OP_NE && op < OP_LT)
 			uns = !n->type->canon->is_signed;
-		set_const(n, fold2(cc, n, l->cval, r->cval, uns));
+		/* as dtrace: folded in 64 bits, typed by the value */
+		int64_t v = fold2(cc, n, l->cval, r->cval, uns);
+		if (v < INT32_MIN || v > INT32_MAX)
+			n->type = n->type->canon->size == 8 ? n->type : cc->t_long;
+		n->is_const = 1;
+		n->cval = v;
 	} else if (r->is_const && r->cval == 0 && (op == OP_SLASH || op == OP_MOD) &&
 		   ty_is_integral(r->type)) {
 		ERR(n, "D_DIV_ZERO", "expression contains division by zero");

@@ -120,39 +120,38 @@ rec_value(const struct mt_consumer *c, const struct mt_action *a, uint32_t i,
 }
 
 /*
- * print(): laid out by the type description the compiler left in fmt
- * (see ptype.c), else like trace().  Through a pointer, rec 1 holds the
- * pointee's bytes, at most printsize of them.
+ * print(): laid out by the value's type description (rec_info.tdesc, see
+ * ptype.c), else like trace().  A pointer to a struct, union or array
+ * has a second rec with the bytes it points to (at most printsize).
  */
 static void
 act_print(struct mt_consumer *c, const struct mt_action *a,
-	  const struct mt_action_info *ai, const uint8_t *data)
+	  const uint8_t *data)
 {
 	const struct mt_rec *r = a->nrecs ? &c->prog->recs[a->rec0] : NULL;
-	const char *desc = ai ? ai->fmt : NULL;
+	const struct mt_rec_info *ri = c->prog->rec_info ?
+		&c->prog->rec_info[a->rec0] : NULL;
 	uint32_t have;
 
 	if (r == NULL)
 		return;
-	if (desc == NULL || desc[0] == '\0') {
-		datum_trace(c, c->out, r, c->prog->rec_info ?
-			    &c->prog->rec_info[a->rec0] : NULL,
-			    data + r->offset);
+	if (ri == NULL || ri->tdesc == NULL) {
+		datum_trace(c, c->out, r, ri, data + r->offset);
 		return;
 	}
 	if (!c->opts->quiet)
 		fputc('\n', c->out);
-	if (desc[0] == '*' && desc[1] == '\n' && a->nrecs > 1) {
+	if (ri->tdesc[0] == 'p' && a->nrecs > 1 && ri[1].tdesc) {
 		const struct mt_rec *m = &c->prog->recs[a->rec0 + 1];
 
 		have = m->size;
 		if (c->opts->printsize && c->opts->printsize < have)
 			have = (uint32_t)c->opts->printsize;
-		print_typed(c->out, desc + 2, data + r->offset,
+		print_tdesc(c->out, ri[1].tdesc, data + r->offset,
 			    data + m->offset, have);
 		return;
 	}
-	print_typed(c->out, desc, NULL, data + r->offset, r->size);
+	print_tdesc(c->out, ri->tdesc, NULL, data + r->offset, r->size);
 }
 
 /* Run one action of a record; returns 1 if it printed data. */
@@ -252,12 +251,13 @@ do_action(struct mt_consumer *c, uint32_t epid, const struct mt_probe *p,
 			fseeko(c->out, 0, SEEK_SET);
 		break;
 	case MT_ACT_PRINT:
-		act_print(c, a, ai, data);
+		act_print(c, a, data);
 		break;
 	case MT_ACT_SYM: case MT_ACT_MOD: case MT_ACT_USYM: case MT_ACT_UMOD:
 	case MT_ACT_UADDR:
 		if (r) {
-			struct mt_rec_info ri = { MT_TI_SYM, 0, r->size, NULL };
+			struct mt_rec_info ri = { MT_TI_SYM, 0, r->size, NULL,
+						 NULL };
 
 			ri.kind = a->kind == MT_ACT_SYM ? MT_TI_SYM :
 				  a->kind == MT_ACT_MOD ? MT_TI_MOD :

@@ -119,6 +119,9 @@ void print_key_datum(struct mt_consumer *c, FILE *fp,
    its "*" line; ptr: the pointer's record, NULL for a value) */
 void print_typed(FILE *fp, const char *desc, const uint8_t *ptr,
 		 const uint8_t *data, uint32_t have);
+/* the same from program.h's mt_rec_info.tdesc */
+void print_tdesc(FILE *fp, const char *tdesc, const uint8_t *ptr,
+		 const uint8_t *data, uint32_t have);
 
 /* actions.c: run action ai of a record of probe p */
 void do_action(struct mt_consumer *c, uint32_t epid, const struct mt_probe *p,

@@ -19,6 +19,7 @@ struct spec {
 	char flags[8];		/* "#0-+ '" as given */
 	int width, prec;	/* -1: none */
 	int dynwidth, dynprec, agg;
+	int hbits;		/* 8 for hh, 16 for h: C narrows the value */
 	char conv;
 };
 
@@ -150,6 +151,8 @@ parse_spec(const char *p, struct spec *s)
 	while (*p && strchr("hlLjztqw@", *p)) {
 		if (*p == '@')
 			s->agg = 1;
+		else if (*p == 'h')
+			s->hbits = s->hbits == 16 ? 8 : 16;
 		p++;
 	}
 	if (*p == '\0')
@@ -294,6 +297,14 @@ print_int(FILE *fp, const struct spec *s, const struct mt_pfarg *a)
 
 	if ((conv == 'd' || conv == 'i') && unsign)
 		conv = 'u';
+	if (s->hbits) {		/* %hd, %hhx...: printf narrows it */
+		uint64_t m = (1ULL << s->hbits) - 1;
+
+		v &= m;
+		if ((conv == 'd' || conv == 'i') && (v >> (s->hbits - 1)))
+			v |= ~m;
+		is64 = 1;
+	}
 	cfmt(f, sizeof(f), s, "ll", conv);
 	if (conv == 'd' || conv == 'i')
 		fprintf(fp, f, is64 ? (long long)v : (long long)(int32_t)v);

@@ -151,7 +151,7 @@ print_typed(FILE *fp, const char *desc, const uint8_t *ptr, const uint8_t *d,
 	    uint32_t have)
 {
 	char close[PT_MAXDEPTH];
-	int depths[PT_MAXDEPTH], top = 0, stop_nul = -1;
+	int depths[PT_MAXDEPTH], top = 0, stop_nul = -1, in_array;
 	const char *p = desc, *q;
 	struct pnode n;
 
@@ -165,21 +165,31 @@ print_typed(FILE *fp, const char *desc, const uint8_t *ptr, const uint8_t *d,
 		int agg = n.kind == 's' || n.kind == 'n' || n.kind == 'a';
 
 		p = q;
-		while (top > 0 && depths[top - 1] >= n.depth) {
+		/* arrays close as soon as their elements end ... */
+		while (top > 0 && depths[top - 1] >= n.depth &&
+		       close[top - 1] == ']') {
 			top--;
-			fprintf(fp, "%*s%c%s\n", PT_INDENT + depths[top], "",
-				close[top], top ? "," : "");
+			fprintf(fp, "%*s],\n", PT_INDENT + depths[top], "");
 			if (stop_nul >= top)
 				stop_nul = -1;
 		}
-		if (stop_nul >= 0) {
+		in_array = top > 0 && close[top - 1] == ']' &&
+			   depths[top - 1] == n.depth - 1;
+		if (stop_nul >= 0 || (in_array && n.off + n.size > have)) {
 			p = skip_children(p, n.depth);
 			continue;
 		}
+		/* ... a member past the recorded bytes ends it all ... */
 		if ((agg && n.off >= have && n.depth > 0) ||
 		    (!agg && n.off + n.size > have)) {
 			fprintf(fp, "%*s...\n", PT_INDENT + n.depth, "");
 			break;
+		}
+		/* ... and structs and unions when a shallower member comes */
+		while (top > 0 && depths[top - 1] >= n.depth) {
+			top--;
+			fprintf(fp, "%*s%c%s\n", PT_INDENT + depths[top], "",
+				close[top], top ? "," : "");
 		}
 		if (!agg) {
 			if (n.kind == 'c' && top > 0 && close[top - 1] == ']' &&
@@ -212,4 +222,204 @@ print_typed(FILE *fp, const char *desc, const uint8_t *ptr, const uint8_t *d,
 		fprintf(fp, "%*s%c%s\n", PT_INDENT + depths[top], "", close[top],
 			top ? "," : "");
 	}
+}
+
+/* ------------------------------------------------------------------------
+ * The compiler's tdesc (program.h: prefix notation) turned into the node
+ * lines above.
+ * ------------------------------------------------------------------------ */
+
+static uint32_t
+read_num(const char **pp)
+{
+	uint32_t v = (uint32_t)strtoul(*pp, (char **)pp, 10);
+
+	return v;
+}
+
+static void
+read_name(const char **pp, char *buf, size_t len)
+{
+	const char *p = *pp, *e;
+
+	if (*p != '"') {
+		buf[0] = '\0';
+		return;
+	}
+	e = strchr(p + 1, '"');
+	if (e == NULL)
+		e = p + strlen(p);
+	snprintf(buf, len, "%.*s", (int)(e - p - 1), p + 1);
+	*pp = *e ? e + 1 : e;
+}
+
+static int
+is_char_name(const char *n)
+{
+	return strcmp(n, "char") == 0 || strcmp(n, "signed char") == 0 ||
+	       strcmp(n, "unsigned char") == 0;
+}
+
+/*
+ * Parse one type at *pp; when out is set, write its node line (and its
+ * members' and elements') at depth/off/name.  Returns the type's size.
+ */
+static uint32_t
+tdesc_emit(const char **pp, FILE *out, int depth, uint32_t off,
+	   const char *name)
+{
+	const char *p = *pp;
+	char tname[256], kind = *p++, sign;
+	uint32_t size = 0, count, esize;
+
+	switch (kind) {
+	case 'i':
+		size = read_num(&p);
+		sign = *p++;
+		read_name(&p, tname, sizeof(tname));
+		if (out)
+			fprintf(out, "%d %c %u %u %s %s\n", depth,
+				size == 1 && is_char_name(tname) ? 'c' :
+				strcmp(tname, "bool") == 0 ||
+				strcmp(tname, "_Bool") == 0 ? 'b' :
+				sign == 's' ? 'i' : 'u', off, size, name, tname);
+		break;
+	case 'f':
+		size = read_num(&p);
+		read_name(&p, tname, sizeof(tname));
+		if (out)
+			fprintf(out, "%d u %u %u %s %s\n", depth, off, size,
+				name, tname);
+		break;
+	case 'p':
+		size = 8;
+		read_name(&p, tname, sizeof(tname));
+		if (out)
+			fprintf(out, "%d p %u 8 %s %s\n", depth, off, name,
+				tname);
+		break;
+	case 'e':
+		size = read_num(&p);
+		read_name(&p, tname, sizeof(tname));
+		if (out)
+			fprintf(out, "%d e %u %u %s %s\n", depth, off, size,
+				name, tname);
+		if (*p == '{')
+			p++;
+		while (*p && *p != '}') {
+			const char *eq = strchr(p, '='), *comma;
+
+			if (eq == NULL)
+				break;
+			comma = strchr(eq, ',');
+			if (out)
+				fprintf(out, "%d = %lld %.*s\n", depth + 1,
+					strtoll(eq + 1, NULL, 10),
+					(int)(eq - p), p);
+			p = comma ? comma + 1 : eq + strlen(eq);
+		}
+		if (*p == '}')
+			p++;
+		break;
+	case 'a': {
+		const char *elem;
+
+		count = read_num(&p);
+		read_name(&p, tname, sizeof(tname));
+		elem = p;
+		esize = tdesc_emit(&p, NULL, 0, 0, "-");
+		size = count * esize;
+		if (out) {
+			fprintf(out, "%d a %u %u %s %s\n", depth, off, size,
+				name, tname);
+			for (uint32_t i = 0; i < count; i++) {
+				const char *q = elem;
+
+				tdesc_emit(&q, out, depth + 1, off + i * esize,
+					   "-");
+			}
+		}
+		break;
+	}
+	case 's':
+	case 'u':
+		size = read_num(&p);
+		read_name(&p, tname, sizeof(tname));
+		if (out)
+			fprintf(out, "%d %c %u %u %s %s\n", depth,
+				kind == 's' ? 's' : 'n', off, size, name,
+				tname);
+		if (*p == '{')
+			p++;
+		while (*p == '.') {
+			char mname[128];
+			const char *at = strchr(p, '@');
+			uint32_t moff;
+
+			if (at == NULL)
+				break;
+			snprintf(mname, sizeof(mname), "%.*s",
+				 (int)(at - p - 1), p + 1);
+			p = at + 1;
+			moff = read_num(&p);
+			if (*p == ':') {	/* bit-field: printed whole */
+				p++;
+				read_num(&p);
+				if (*p == ':')
+					p++;
+				read_num(&p);
+			}
+			tdesc_emit(&p, out, depth + 1, off + moff,
+				   mname[0] ? mname : "-");
+			if (*p == ';')
+				p++;
+		}
+		if (*p == '}')
+			p++;
+		break;
+	default:
+		break;
+	}
+	*pp = p;
+	return size;
+}
+
+/* print() by a tdesc; ptr set when printing through a pointer. */
+void
+print_tdesc(FILE *fp, const char *tdesc, const uint8_t *ptr,
+	    const uint8_t *data, uint32_t have)
+{
+	char *lines = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&lines, &len);
+	const char *p = tdesc;
+
+	if (m == NULL)
+		return;
+	tdesc_emit(&p, m, 0, 0, "-");
+	fclose(m);
+	if (lines && strchr("ibuefp", tdesc[0]) && ptr == NULL) {
+		/* a scalar: "(type)value" on its own line */
+		struct pnode n;
+
+		if (parse_node(lines, &n) != NULL) {
+			char *s = NULL;
+			size_t sl = 0;
+			FILE *t = open_memstream(&s, &sl);
+
+			if (t) {
+				print_scalar(t, &n, data);
+				fclose(t);
+				/* drop the indent and the trailing comma */
+				if (s && sl >= 2) {
+					s[sl - 2] = '\0';
+					fprintf(fp, "%s\n", s + strspn(s, " "));
+				}
+				free(s);
+			}
+		}
+	} else if (lines) {
+		print_typed(fp, lines, ptr, data, have);
+	}
+	free(lines);
 }

@@ -222,12 +222,13 @@ static void run_ecb(struct rt_mstate *ms, uint32_t ecb)
 	for (uint32_t i = 0; i < cr.npend; i++)
 		rt_spec_commit(ms, cr.pend[i] & 0x7fffffffu, cr.pend[i] >> 31);
 	if (cr.exiting) {
+		/* the last exit() sets the status, as dtrace's consumer
+		   takes it from the last exit record */
 		struct mt_cb *cb = (struct mt_cb *)rt->base;
-		if (cb->state == MT_CB_ACTIVE) {
-			cb->exit_status = cr.status;
+		cb->exit_status = cr.status;
+		if (cb->state == MT_CB_ACTIVE)
 			__atomic_store_n(&cb->state, MT_CB_EXITING,
 					 __ATOMIC_RELEASE);
-		}
 	}
 }
 
@@ -275,8 +276,6 @@ void mt_rt_probe(struct mt_cb *cb, uint32_t pi, const struct mt_pctx *ctx)
 
 	if (state != MT_CB_ACTIVE && state != MT_CB_EXITING)
 		return;
-	if (cb->req != MT_REQ_NONE)
-		mt_rt_service(cb);
 	if (pi >= rt->img->nprobes)
 		return;
 	if (!ctx)
@@ -290,6 +289,8 @@ void mt_rt_probe(struct mt_cb *cb, uint32_t pi, const struct mt_pctx *ctx)
 		return;
 	}
 	c->busy = 1;
+	if (cb->req != MT_REQ_NONE)	/* not while a firing is in progress */
+		mt_rt_service(cb);
 	cb->nfirings++;
 	fire(rt, cpu, pi, ctx, 0);
 	c->busy = 0;

@@ -137,7 +137,7 @@ static uint64_t copyin(struct rt_mstate *ms, uint32_t subr)
 
 /* bcopy(src, dst, n): dst must be allocated scratch; a copy running past
    the end of an alloca'd source or destination is an invalid size. */
-static void bcopy(struct rt_mstate *ms)
+static void subr_bcopy(struct rt_mstate *ms)
 {
 	uint64_t src = ARG(0), dst = ARG(1), n = ARG(2);
 	uint64_t s = (uint64_t)(uintptr_t)ms->c->scratch;
@@ -207,7 +207,7 @@ void rt_subr(struct rt_mstate *ms, uint32_t subr, uint64_t *rd)
 	case MT_SUBR_STRTOLL: r = rt_strtoll(ms); break;
 	case MT_SUBR_STRCMP: r = rt_strcmp(ms); break;
 	case MT_SUBR_ALLOCA: r = rt_alloca(ms, ARG(0)); break;
-	case MT_SUBR_BCOPY: bcopy(ms); break;
+	case MT_SUBR_BCOPY: subr_bcopy(ms); break;
 	case MT_SUBR_COPYINTO:
 		if (rt_check_store(ms, ARG(2), ARG(1), 0) == 0)
 			rt_copy_in(ms, (void *)(uintptr_t)ARG(2), ARG(0), ARG(1));

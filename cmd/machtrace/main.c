@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "machtrace/mach.h"
+#include "machtrace/program.h"
 
 static const char OPTSTR[] =
 	"+3:6:aAb:Bc:CD:ef:FGhHi:I:lL:m:n:o:p:P:qs:SU:vVwx:X:Z";
@@ -42,6 +43,7 @@ usage(FILE *fp, const char *pname)
 		"name\n"
 		"\t-F  coalesce trace output by function\n"
 		"\t-h  print this help\n"
+		"\t-i  enable or list probes matching the specified probe id\n"
 		"\t-I  add include directory to preprocessor search path\n"
 		"\t-l  list probes matching specified criteria\n"
 		"\t-m  enable or list probes matching the specified module "
@@ -122,6 +124,48 @@ pspec_from(int c, const char *arg)
 	return s;
 }
 
+struct id_find {
+	uint32_t id;
+	char desc[512];
+};
+
+static int
+id_match(void *arg, const struct mt_probe_info *p)
+{
+	struct id_find *f = arg;
+
+	if (p->id == f->id && f->desc[0] == '\0')
+		snprintf(f->desc, sizeof(f->desc), "%s:%s:%s:%s", p->prov,
+			 p->mod, p->func, p->name);
+	return 0;
+}
+
+/* -i ID [[predicate] action]: the local probe with that id. */
+static char *
+pspec_from_id(const char *arg)
+{
+	struct mt_pdesc all = { "", "", "", "", 0 };
+	struct id_find f = { 0, "" };
+	struct mt_target *t;
+	char *end, *s;
+
+	f.id = (uint32_t)strtoul(arg, &end, 10);
+	if (end == arg || (t = mt_local_target_new()) == NULL) {
+		fprintf(stderr, "dtrace: invalid probe identifier %s\n", arg);
+		return NULL;
+	}
+	t->ops->probes(t, &all, 0, id_match, &f);
+	mt_target_free(t);
+	if (f.desc[0] == '\0') {
+		fprintf(stderr, "dtrace: invalid probe specifier %s: "
+			"probe ID %u does not exist\n", arg, f.id);
+		return NULL;
+	}
+	if ((s = malloc(strlen(f.desc) + strlen(end) + 2)) != NULL)
+		sprintf(s, "%s %s", f.desc, end);
+	return s;
+}
+
 static void
 add_cmd(struct cli *cl, int is_file, char *arg)
 {
@@ -179,6 +223,11 @@ apply_options(struct cli *cl, int argc, char **argv)
 				break;
 			case 'F':
 				cl->opts.flowindent = 1;
+				break;
+			case 'i':
+				if ((p = pspec_from_id(optarg)) == NULL)
+					return -1;
+				add_cmd(cl, 0, p);
 				break;
 			case 'n': case 'P': case 'm': case 'f':
 				add_cmd(cl, 0, c == 'n' ? strdup(optarg) :
@@ -329,7 +378,6 @@ main(int argc, char **argv)
 			case 'a': case 'A':
 				return unsupported("anonymous tracing (-a/-A)");
 			case 'B': return unsupported("-B");
-			case 'i': return unsupported("-i (probe ids)");
 			case '?':
 				return usage(stderr, cl.pname);
 			default:

@@ -158,6 +158,43 @@ failing_cmd(struct cli *cl, struct mt_target *t, char *err, size_t len)
 	return 0;
 }
 
+/*
+ * -v: dtrace's stability report.  machtrace keeps no per-identifier
+ * attributes; it reports those of the providers named (dtrace: Stable,
+ * profile: Evolving, fbt: Private) and Stable statements.
+ */
+static void
+stability_report(const struct cli *cl, const struct mt_prog *prog,
+		 const struct cli_cmd *cmd, const char *name)
+{
+	const char *lvl = "Stable", *cls = "Common";
+
+	for (uint32_t i = 0; i < prog->nclauses; i++) {
+		const struct mt_clause_info *ci = &prog->clause_info[i];
+
+		for (uint32_t j = 0; j < ci->npdescs; j++) {
+			const char *pv = ci->pdescs[j].prov ?
+				ci->pdescs[j].prov : "";
+
+			if (strcmp(pv, "fbt") == 0) {
+				lvl = "Private";
+				cls = "Unknown";
+			} else if (strcmp(pv, "profile") == 0 &&
+				   strcmp(lvl, "Stable") == 0) {
+				lvl = "Evolving";
+			}
+		}
+	}
+	fprintf(cl->out, "\nStability attributes for %s %s:\n\n"
+		"\tMinimum Probe Description Attributes\n"
+		"\t\tIdentifier Names: %s\n\t\tData Semantics:   %s\n"
+		"\t\tDependency Class: %s\n\n"
+		"\tMinimum Statement Attributes\n"
+		"\t\tIdentifier Names: Stable\n\t\tData Semantics:   Stable\n"
+		"\t\tDependency Class: Common\n\n",
+		cmd->is_file ? "script" : "description", name, lvl, lvl, cls);
+}
+
 static void
 notice(const struct cli *cl, const char *fmt, const char *a, uint32_t n)
 {
@@ -352,6 +389,8 @@ cli_run(struct cli *cl)
 		notice(cl, cmd->is_file ? "dtrace: script '%s' matched %u "
 		       "probe%s\n" : "dtrace: description '%s' matched %u "
 		       "probe%s\n", name ? name : "", n);
+		if (cl->verbose)
+			stability_report(cl, prog, cmd, name ? name : "");
 		free(name);
 	}
 	if (img->necbs == 0 && !cl->opts.zdefs) {

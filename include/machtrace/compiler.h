@@ -27,6 +27,23 @@ struct mt_cc_input {
 	int nmacro_args;
 	const struct mt_opts *opts;	/* strsize, defaultargs, zdefs, ... */
 	unsigned flags;			/* MT_CC_* */
+	const struct mt_ctypes *ctypes;	/* typed args[] (kernel targets), or NULL */
+};
+
+/*
+ * Types of a target's probe arguments (e.g. from a kernel's DWARF).
+ * argtype() names the C type of args[i] for a probe description ("struct
+ * ipc_kmsg *"), NULL when unknown; args[i] of a clause gets that type when
+ * every description of the clause agrees, int64_t otherwise.  decls()
+ * returns malloc'd D declarations of whatever the type needs (dependencies
+ * first), compiled the first time an unknown or incomplete type is named;
+ * NULL when it has none.
+ */
+struct mt_ctypes {
+	void *arg;
+	const char *(*argtype)(void *arg, const char *prov, const char *mod,
+			       const char *func, const char *name, int i);
+	char *(*decls)(void *arg, const char *ctype);
 };
 
 #define MT_CC_COMPILE_ONLY	0x1	/* -e */

@@ -72,21 +72,22 @@ static void entry_args(const struct lk_regs *r, uint64_t sp, uint64_t *a)
 			a[i] = 0;
 }
 
+/* The probes first: the reboot hook may end tracing. */
 static void fire_entry(struct lk_site *s, struct lk_regs *r, uint64_t sp)
 {
 	struct lk_fire f = { r, s->addr, sp, r->rbp };
 	uint64_t a[10];
 
-	if (s->flags & LK_SF_INTERNAL_TICK)
-		lk_tick(r);
-	if (s->flags & LK_SF_INTERNAL_END)
-		lk_ending(r);
 	if (s->flags & (LK_SF_FIRE | LK_SF_FIRE2))
 		entry_args(r, sp, a);
 	if (s->flags & LK_SF_FIRE)
 		lk_fire_probe(s->probe, &f, a, 10);
 	if (s->flags & LK_SF_FIRE2)
 		lk_fire_probe(s->probe2, &f, a, 10);
+	if (s->flags & LK_SF_INTERNAL_TICK)
+		lk_tick(r);
+	if (s->flags & LK_SF_INTERNAL_END)
+		lk_ending(r);
 }
 
 /* The value of aggregation aggid's keyless entry on CPU 0, 0 if none. */

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <capstone/capstone.h>
 #include "machtrace/kimg.h"
 #include "machtrace/live.h"
 #include "machtrace/mach.h"
@@ -48,10 +49,18 @@ void sites_free(struct site_set *s);
  * the ret, nothing branching into them, clear of f's entry site) with its
  * start in *start, or 0 (the ret takes an int3).
  */
+/* Bytes a jmp at f's entry displaces (relocated if need be), 0: int3. */
+unsigned sites_entry_range(struct site_set *s, struct mt_kimg *k, const struct mt_kfunc *f);
 /* Offsets of f's instructions (at most max); -1 if undecodable. */
 int sites_insn_offsets(struct mt_kimg *k, const struct mt_kfunc *f, uint32_t *offs, int max);
 unsigned sites_ret_range(struct site_set *s, struct mt_kimg *k, const struct mt_kfunc *f,
 			 uint32_t ret_off, uint64_t *start);
+
+/* reloc.c: in relocated to run at va, written to out (NULL: only
+   measure); bytes, or -1 if it cannot move; *ends when the flow does not
+   fall through (jmp, call as push+jmp, ret). */
+int reloc_insn(const cs_insn *in, uint64_t va, uint8_t *out, int *ends);
+uint64_t reloc_target(const cs_insn *in);	/* direct branch target, 0 */
 
 /* Kernel description from symbols and DWARF; -1 with err. */
 int kdesc_fill(struct mt_kimg *k, struct lk_kdesc *d, uint64_t ram_bytes,

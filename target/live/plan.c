@@ -122,11 +122,15 @@ static int kinst_in(const uint64_t *v, size_t n, uint64_t lo, uint64_t hi)
 	return 0;
 }
 
-static uint32_t entry_kind(const struct mt_kfunc *f, const uint64_t *kv, size_t nk)
+/* jmp (r->range bytes displaced) or int3 for f's entry. */
+static void entry_kind(struct live *l, struct site_req *r, const struct mt_kfunc *f,
+		       const uint64_t *kv, size_t nk)
 {
-	if (f->patch != MT_PATCH_JMP || kinst_in(kv, nk, f->addr + 1, f->addr + f->displaced))
-		return LK_SK_INT3;
-	return LK_SK_JMP;
+	unsigned len = getenv("MACHTRACE_NORELOC") && f->patch != MT_PATCH_JMP ? 0 :
+		sites_entry_range(&l->ss, l->k, f);
+
+	r->kind = len && !kinst_in(kv, nk, f->addr + 1, f->addr + len) ? LK_SK_JMP : LK_SK_INT3;
+	r->range = r->kind == LK_SK_JMP ? len : 0;
 }
 
 /* Site requests for every probe of the image, plus the blob's hooks. */
@@ -157,7 +161,7 @@ static int plan(struct mt_target *t, const struct mt_image *img, struct lk_ctl *
 			}
 		} else if (p->kind == MT_PK_FBT_ENTRY) {
 			r.addr = p->f->addr;
-			r.kind = entry_kind(p->f, kv, nk);
+			entry_kind(l, &r, p->f, kv, nk);
 			r.fast_aggid = r.kind == LK_SK_JMP ? fast_count_aggid(img, &pr[i]) : 0;
 			if (r.fast_aggid)
 				r.flags |= LK_SF_FAST;
@@ -202,7 +206,7 @@ static int plan(struct mt_target *t, const struct mt_image *img, struct lk_ctl *
 		memset(&r, 0, sizeof r);
 		r.addr = f->addr;
 		r.f = f;
-		r.kind = entry_kind(f, kv, nk);
+		entry_kind(l, &r, f, kv, nk);
 		r.flags = hooks[i].flag;
 		if (sites_add(&l->ss, &r) < 0)
 			return plan_err(t, "out of memory");

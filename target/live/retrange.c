@@ -1,5 +1,5 @@
 /*
- * Which rets can take a jmp (the jmp return sites of sites.c).  A jmp
+ * Which entries and rets can take a jmp (sites.c builds them).  A jmp
  * displaces the ret and whole instructions before it; they run in the
  * trampoline, so they must be position independent, must not include
  * the function's entry site, and nothing may branch into them past their
@@ -165,8 +165,8 @@ unsigned sites_ret_range(struct site_set *s, struct mt_kimg *k, const struct mt_
 		len += size[(j - 1) % RET_SCAN];
 		*start = f->addr + off[(j - 1) % RET_SCAN];
 	}
-	entry_end = f->addr + (f->patch == MT_PATCH_JMP ? f->displaced :
-			       f->first_len ? f->first_len : 1);
+	entry_end = sites_entry_range(s, k, f);
+	entry_end = f->addr + (entry_end ? entry_end : f->first_len ? f->first_len : 1);
 	if (*start < entry_end || target_within(s, *start, f->addr + ret_off))
 		return 0;
 	return len;
@@ -191,4 +191,46 @@ int sites_insn_offsets(struct mt_kimg *k, const struct mt_kfunc *f, uint32_t *of
 		cs_free(in, 1);
 	cs_close(&cs);
 	return left && n < max ? -1 : n;
+}
+
+/*
+ * Bytes a jmp at f's entry displaces when its first instructions can be
+ * relocated (reloc.c) although kimg gave the entry an int3 (rip-relative
+ * operand, branch or call in the first 5 bytes); 0 if they cannot: an
+ * instruction that ends the flow before 5 bytes, a branch into them, or
+ * past the function's end.
+ */
+unsigned sites_entry_range(struct site_set *s, struct mt_kimg *k, const struct mt_kfunc *f)
+{
+	const uint8_t *code = f->size >= 5 ? mt_kimg_bytes(k, f->addr, f->size) : NULL;
+	size_t left = f->size;
+	uint64_t a = f->addr;
+	unsigned len = 0;
+	cs_insn *in;
+	csh cs;
+	int ends = 0, ok = 1;
+
+	if (f->patch == MT_PATCH_JMP)
+		return f->displaced;
+	if (!code || f->inline_only || cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+		return 0;
+	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+	if (!s->targets_done)
+		collect_targets(s, k, cs);
+	in = cs_malloc(cs);
+	while (in && ok && len < 5 && left && cs_disasm_iter(cs, &code, &left, &a, in)) {
+		uint64_t tgt = reloc_target(in);
+		if (ends || reloc_insn(in, 0, NULL, &ends) < 0 || has_group(in, CS_GRP_RET))
+			ok = 0;			/* flow ended before 5 bytes, or a
+						   ret (its own return site) */
+		if (tgt > f->addr && tgt < f->addr + 16)
+			ok = 0;			/* branches into its own first bytes */
+		len += in->size;
+	}
+	if (in)
+		cs_free(in, 1);
+	cs_close(&cs);
+	if (!ok || len < 5 || len > f->size || target_within(s, f->addr, f->addr + len - 1))
+		return 0;
+	return len;
 }

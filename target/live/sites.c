@@ -93,12 +93,45 @@ static int put_jmp(uint8_t *p, uint64_t va, uint64_t target)
 	return 5;
 }
 
-static int jmp_entry(struct site_set *s, struct mt_kimg *k, struct lk_site *st,
+/*
+ * The displaced instructions [addr, addr + len), relocated to run at va,
+ * then a jmp back unless the last one ends the flow.  Bytes, or -1.
+ */
+static int emit_displaced(struct mt_kimg *k, csh cs, uint64_t addr, unsigned len,
+			  uint8_t *t, uint64_t va)
+{
+	const uint8_t *code = mt_kimg_bytes(k, addr, len);
+	size_t left = len;
+	uint64_t a = addr;
+	cs_insn *in = cs_malloc(cs);
+	int n = 0, m, ends = 0;
+
+	while (code && in && left && cs_disasm_iter(cs, &code, &left, &a, in)) {
+		m = reloc_insn(in, va + n, t + n, &ends);
+		if (m < 0 || (ends && left)) {
+			n = -1;
+			break;
+		}
+		n += m;
+	}
+	if (in)
+		cs_free(in, 1);
+	if (n < 0 || left || !code)
+		return -1;
+	if (!ends) {
+		if (put_jmp(t + n, va + n, addr + len) < 0)
+			return -1;
+		n += 5;
+	}
+	return n;
+}
+
+static int jmp_entry(struct site_set *s, struct mt_kimg *k, csh cs, struct lk_site *st,
 		     uint32_t index, unsigned len, char *err, size_t errlen)
 {
 	const uint8_t *code = mt_kimg_bytes(k, st->addr, len);
 	uint64_t va;
-	uint8_t *t = tramp_alloc(s, LK_TRAMP_DISP + len + 5, &va);
+	uint8_t *t = tramp_alloc(s, LK_TRAMP_DISP + 16 * len + 5, &va);
 	uint32_t idx = index;
 
 	if (!code || !t)
@@ -107,34 +140,26 @@ static int jmp_entry(struct site_set *s, struct mt_kimg *k, struct lk_site *st,
 	t[0] = 0x68;				/* push $imm32 */
 	memcpy(t + 1, &idx, 4);
 	if (put_jmp(t + 5, va + 5, s->fbt_entry_va) < 0 ||
-	    put_jmp(t + LK_TRAMP_DISP + len, va + LK_TRAMP_DISP + len, st->addr + len) < 0 ||
+	    emit_displaced(k, cs, st->addr, len, t + LK_TRAMP_DISP, va + LK_TRAMP_DISP) < 0 ||
 	    put_jmp(st->patch, st->addr, va) < 0)
-		return mt_seterr(err, errlen, "trampoline out of rel32 range"), -1;
-	memcpy(t + LK_TRAMP_DISP, code, len);
+		return mt_seterr(err, errlen, "cannot relocate the entry at 0x%llx",
+				 (unsigned long long)st->addr), -1;
 	memcpy(st->orig, code, 5);
-	if (st->flags & LK_SF_FAST) {	/* incq disp32 (set by the blob); displaced; back */
-		uint64_t fva;
-		uint8_t *f = tramp_alloc(s, LK_FAST_INCQ_LEN + len + 5, &fva);
-		if (!f)
-			return mt_seterr(err, errlen, "no room for a trampoline"), -1;
-		memcpy(f, "\x48\xff\x04\x25\0\0\0\0", LK_FAST_INCQ_LEN);
-		memcpy(f + LK_FAST_INCQ_LEN, code, len);
-		if (put_jmp(f + LK_FAST_INCQ_LEN + len, fva + LK_FAST_INCQ_LEN + len,
-			    st->addr + len) < 0)
-			return mt_seterr(err, errlen, "trampoline out of rel32 range"), -1;
-		st->fast = fva;
-	}
 	st->plen = 5;
 	st->len = len;
 	st->ool = va;
-	return 0;
-}
-
-static int has_group(const cs_insn *in, int g)
-{
-	for (int i = 0; i < in->detail->groups_count; i++)
-		if (in->detail->groups[i] == g)
-			return 1;
+	if (st->flags & LK_SF_FAST) {	/* incq disp32 (set by the blob); displaced; back */
+		uint64_t fva;
+		uint8_t *f = tramp_alloc(s, LK_FAST_INCQ_LEN + 16 * len + 5, &fva);
+		if (!f)
+			return mt_seterr(err, errlen, "no room for a trampoline"), -1;
+		memcpy(f, "\x48\xff\x04\x25\0\0\0\0", LK_FAST_INCQ_LEN);
+		if (emit_displaced(k, cs, st->addr, len, f + LK_FAST_INCQ_LEN,
+				   fva + LK_FAST_INCQ_LEN) < 0)
+			return mt_seterr(err, errlen, "cannot relocate the entry at 0x%llx",
+					 (unsigned long long)st->addr), -1;
+		st->fast = fva;
+	}
 	return 0;
 }
 
@@ -144,73 +169,21 @@ static int int3_entry(struct site_set *s, struct mt_kimg *k, csh cs,
 {
 	const uint8_t *code = mt_kimg_bytes(k, st->addr, 16);
 	cs_insn *in = NULL;
-	uint64_t va, next, tgt = 0;
-	uint8_t *t = tramp_alloc(s, 32, &va), *p;
-	const cs_x86 *x;
-	size_t n;
+	uint64_t va;
+	uint8_t *t = tramp_alloc(s, 32, &va);
+	int n, ends;
 
 	if (!code || !t)
 		return mt_seterr(err, errlen, "no room for an out-of-line copy"), -1;
-	n = cs_disasm(cs, code, 16, st->addr, 1, &in);
-	if (n != 1)
-		return mt_seterr(err, errlen, "undecodable entry at 0x%llx",
+	if (cs_disasm(cs, code, 16, st->addr, 1, &in) != 1)
+		return mt_seterr(err, errlen, "undecodable instruction at 0x%llx",
 				 (unsigned long long)st->addr), -1;
-	x = &in->detail->x86;
-	next = st->addr + in->size;
-	if (x->op_count == 1 && x->operands[0].type == X86_OP_IMM)
-		tgt = (uint64_t)x->operands[0].imm;
-	p = t;
-	if (has_group(in, CS_GRP_RET)) {
-		memcpy(p, in->bytes, in->size);		/* ret: nothing to return to */
-		p += in->size;
-	} else if (tgt && has_group(in, CS_GRP_CALL)) {
-		int32_t ret32 = (int32_t)next;
-		if ((uint64_t)(int64_t)ret32 != next)
-			goto refuse;
-		*p++ = 0x68;				/* push $return (sign-extended) */
-		memcpy(p, &ret32, 4);
-		p += 4;
-		if (put_jmp(p, va + (p - t), tgt) < 0)
-			goto refuse;
-		p += 5;
-	} else if (tgt && in->id == X86_INS_JMP) {
-		if (put_jmp(p, va, tgt) < 0)
-			goto refuse;
-		p += 5;
-	} else if (tgt && has_group(in, CS_GRP_JUMP) &&
-		   ((x->opcode[0] >= 0x70 && x->opcode[0] <= 0x7f) ||
-		    (x->opcode[0] == 0x0f && x->opcode[1] >= 0x80 && x->opcode[1] <= 0x8f))) {
-		int32_t d;					/* jcc -> jcc rel32 */
-		uint8_t cc = x->opcode[0] == 0x0f ? x->opcode[1] & 0xf : x->opcode[0] & 0xf;
-		p[0] = 0x0f;
-		p[1] = (uint8_t)(0x80 | cc);
-		if (rel32(va + 6, tgt, &d) < 0)
-			goto refuse;
-		memcpy(p + 2, &d, 4);
-		p += 6;
-		if (put_jmp(p, va + 6, next) < 0)
-			goto refuse;
-		p += 5;
-	} else if (has_group(in, CS_GRP_JUMP) || has_group(in, CS_GRP_CALL) ||
-		   has_group(in, CS_GRP_INT) || has_group(in, CS_GRP_IRET) ||
-		   has_group(in, CS_GRP_BRANCH_RELATIVE)) {
-		goto refuse;
-	} else {
-		memcpy(p, in->bytes, in->size);
-		for (int i = 0; i < x->op_count; i++) {
-			int32_t d;
-			if (x->operands[i].type != X86_OP_MEM || x->operands[i].mem.base != X86_REG_RIP)
-				continue;
-			/* same absolute target from the new place */
-			if (!x->encoding.disp_offset || x->encoding.disp_size != 4 ||
-			    rel32(va + in->size, next + x->operands[i].mem.disp, &d) < 0)
-				goto refuse;
-			memcpy(p + x->encoding.disp_offset, &d, 4);
-		}
-		p += in->size;
-		if (put_jmp(p, va + in->size, next) < 0)
-			goto refuse;
-		p += 5;
+	n = reloc_insn(in, va, t, &ends);
+	if (n < 0 || (!ends && put_jmp(t + n, va + n, st->addr + in->size) < 0)) {
+		mt_seterr(err, errlen, "cannot relocate '%s %s' at 0x%llx for an int3 probe",
+			  in->mnemonic, in->op_str, (unsigned long long)st->addr);
+		cs_free(in, 1);
+		return -1;
 	}
 	st->orig[0] = code[0];
 	st->patch[0] = 0xcc;
@@ -219,11 +192,6 @@ static int int3_entry(struct site_set *s, struct mt_kimg *k, csh cs,
 	st->ool = va;
 	cs_free(in, 1);
 	return 0;
-refuse:
-	mt_seterr(err, errlen, "cannot relocate '%s %s' at 0x%llx for an int3 probe",
-		  in->mnemonic, in->op_str, (unsigned long long)st->addr);
-	cs_free(in, 1);
-	return -1;
 }
 
 static int ret_site(struct mt_kimg *k, struct lk_site *st, char *err, size_t errlen)
@@ -334,7 +302,8 @@ int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen)
 		if (i + 1 < s->nreq && s->req[i + 1].addr == r->addr)
 			st->flags &= ~LK_SF_FAST;
 		if (r->kind == LK_SK_JMP)
-			rc = jmp_entry(s, k, st, n, r->f->displaced, err, errlen);
+			rc = jmp_entry(s, k, cs, st, n, r->range ? r->range : r->f->displaced,
+				       err, errlen);
 		else if (r->kind == LK_SK_JMPRET)
 			rc = jmp_ret(s, k, st, n, r, err, errlen);
 		else if (r->kind == LK_SK_INT3)

@@ -43,4 +43,43 @@ TEST(sema_printf_args)
 	CHECK_EQ_STR(d.msg, "printf( ) prototype mismatch: conversion #2 (%s) is missing a corresponding value argument");
 }
 
+static const char *fake_argtype(void *arg, const char *prov, const char *mod,
+				const char *func, const char *name, int i)
+{
+	return i == 0 ? "struct kmsg *" : i == 1 ? "unsigned short" : NULL;
+}
+
+static char *fake_decls(void *arg, const char *ctype)
+{
+	(*(int *)arg)++;
+	return strdup("struct hdr { int id; };\n"
+		      "struct kmsg { long size; struct hdr *h; };");
+}
+
+TEST(sema_typed_args)
+{
+	int ncalls = 0;
+	struct mt_ctypes ct = { &ncalls, fake_argtype, fake_decls };
+	static struct mt_opts o;
+	mt_opts_init(&o);
+	const char *text = "fbt::f:entry { trace(args[0]->h->id); trace(args[1]); "
+			   "trace(args[0]->size); trace(args[2]); }";
+	struct mt_cc_src src = { text, text, 1 };
+	struct mt_cc_input in = { 0 };
+	in.srcs = &src;
+	in.nsrcs = 1;
+	in.opts = &o;
+	in.ctypes = &ct;
+	struct mt_diag d;
+	struct mt_prog *p = mt_compile(&in, &d);
+	CHECK(p != NULL);
+	CHECK_EQ_INT(ncalls, 1);		/* declarations compiled once */
+	CHECK_EQ_STR(p->rec_info[0].ctype, "int");
+	CHECK_EQ_INT(p->recs[0].size, 4);
+	CHECK_EQ_STR(p->rec_info[1].ctype, "unsigned short");
+	CHECK_EQ_STR(p->rec_info[2].ctype, "long");
+	CHECK_EQ_STR(p->rec_info[3].ctype, "int64_t");
+	mt_prog_free(p);
+}
+
 MT_TEST_MAIN()

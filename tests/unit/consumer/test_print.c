@@ -197,6 +197,15 @@ TEST(printf_aggval)
 	CHECK_EQ_STR(pf("%d %@8d|", a, 2), "7       42|");
 }
 
+TEST(printf_length_modifiers)
+{
+	int32_t x = 0x1ff, y = 0x1ffff;
+	struct mt_pfarg a[] = { INT4(&x), INT4(&x), INT4(&y), INT4(&y) };
+
+	/* C's printf narrows for h and hh; dtrace passes them through */
+	CHECK_EQ_STR(pf("%hhx %hhd %hx %hu", a, 4), "ff -1 ffff 65535");
+}
+
 TEST(rawbytes)
 {
 	FILE *f = mem();

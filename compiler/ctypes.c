@@ -1,0 +1,122 @@
+/*
+ * Typed args[] from the target (struct mt_ctypes): the C type a target
+ * names for a probe argument is parsed as a D type name; if it names
+ * something not yet declared, the target's D declarations for it are
+ * compiled first, with the lexer switched to that text and back.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "cc.h"
+
+struct lexsave {
+	const char *text, *p;
+	int line, have_peek, depth, brackets;
+	struct tok tok, peek;
+};
+
+static void lex_save(struct cc *cc, struct lexsave *s)
+{
+	s->text = cc->text;
+	s->p = cc->p;
+	s->line = cc->line;
+	s->have_peek = cc->have_peek;
+	s->depth = cc->depth;
+	s->brackets = cc->brackets;
+	s->tok = cc->tok;
+	s->peek = cc->peek;
+}
+
+static void lex_restore(struct cc *cc, const struct lexsave *s)
+{
+	cc->text = s->text;
+	cc->p = s->p;
+	cc->line = s->line;
+	cc->have_peek = s->have_peek;
+	cc->depth = s->depth;
+	cc->brackets = s->brackets;
+	cc->tok = s->tok;
+	cc->peek = s->peek;
+}
+
+/* Parse text as a type name; NULL if it does not name a complete type. */
+static struct type *try_type(struct cc *cc, const char *text, int line)
+{
+	struct lexsave s;
+	struct type *t = NULL;
+	jmp_buf save;
+	struct mt_diag d0 = *cc->diag;
+
+	lex_save(cc, &s);
+	memcpy(save, cc->jb, sizeof(jmp_buf));
+	if (setjmp(cc->jb) == 0) {
+		lex_init(cc, text, line);
+		lex_next(cc);
+		t = parse_typename(cc);
+		if (cc->tok.k != TK_EOF)
+			t = NULL;
+	} else {
+		t = NULL;
+		*cc->diag = d0;
+	}
+	memcpy(cc->jb, save, sizeof(jmp_buf));
+	lex_restore(cc, &s);
+	if (t) {
+		struct type *b = t;
+		while (TY_K(b) == T_PTR || TY_K(b) == T_ARRAY)
+			b = b->canon->base;
+		if ((ty_is_sou(b) || TY_K(b) == T_ENUM) && !b->canon->complete &&
+		    b == t)
+			return NULL;	/* an incomplete object, not a pointer */
+		if ((ty_is_sou(b) || TY_K(b) == T_ENUM) && !b->canon->complete)
+			return NULL;	/* ask for its declaration */
+	}
+	return t;
+}
+
+/* Compile D declarations text (errors are the program's errors). */
+static void compile_decls(struct cc *cc, const char *text, int line)
+{
+	struct lexsave s;
+	lex_save(cc, &s);
+	lex_init(cc, cc_strdup(cc, text), line);
+	lex_next(cc);
+	while (cc->tok.k != TK_EOF) {
+		if (cc->tok.k == TK_OP && cc->tok.op == OP_SEMI) {
+			lex_next(cc);
+			continue;
+		}
+		decl_toplevel(cc, 0);
+	}
+	lex_restore(cc, &s);
+}
+
+struct type *ctypes_argtype(struct cc *cc, int i, int line)
+{
+	const struct mt_ctypes *ct = cc->in->ctypes;
+	if (!ct || !ct->argtype || cc->cur_clause < 0 ||
+	    (uint32_t)cc->cur_clause >= cc->clause_info.n)
+		return NULL;
+	const struct mt_clause_info *ci = &cc->clause_info.v[cc->cur_clause];
+	const char *name = NULL;
+	for (uint32_t k = 0; k < ci->npdescs; k++) {
+		const struct mt_pdesc *pd = &ci->pdescs[k];
+		const char *t = ct->argtype(ct->arg, pd->prov, pd->mod, pd->func,
+					    pd->name, i);
+		if (!t || (name && strcmp(name, t) != 0))
+			return NULL;
+		name = cc_strdup(cc, t);
+	}
+	if (!name)
+		return NULL;
+	struct type *t = try_type(cc, name, line);
+	if (!t && ct->decls) {
+		char *text = ct->decls(ct->arg, name);
+		if (text) {
+			char *copy = cc_strdup(cc, text);
+			free(text);
+			compile_decls(cc, copy, line);
+			t = try_type(cc, name, line);
+		}
+	}
+	return t;
+}

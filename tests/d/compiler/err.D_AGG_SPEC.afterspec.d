@@ -1,0 +1,6 @@
+/* Aggregations may not follow speculate(). */
+BEGIN
+{
+	speculate(speculation());
+	@a = count();
+}

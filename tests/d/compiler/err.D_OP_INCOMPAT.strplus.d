@@ -1,0 +1,6 @@
+/* Adding a string to an integer variable is a type error. */
+BEGIN
+{
+	i = 1;
+	i += "s";
+}
