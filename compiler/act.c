@@ -303,8 +303,11 @@ static void do_printf(struct cc *cc, struct node *n, int kind)
 	if (!f)
 		ERR(n, "D_PROTO_LEN", "%s( ) prototype mismatch: 0 args passed, at least 1 expected", name);
 	sema_expr(cc, f);
-	if (!f->is_string_lit)
+	if (!f->is_string_lit && !ty_is_string(f->type))
 		ERR(f, "D_PROTO_ARG", "%s( ) argument #1 is incompatible with prototype:\n\tprototype: string\n\t argument: %s",
+		    name, tname(f));
+	if (!f->is_string_lit)
+		ERR(f, "D_PRINTF_ARG_FMT", "%s( ) argument #1 is incompatible with prototype:\n\tprototype: string constant\n\t argument: %s",
 		    name, tname(f));
 	for (struct node *a = f->next; a; a = a->next) {
 		uint32_t ksz;
@@ -425,9 +428,9 @@ static void agg_action(struct cc *cc, struct node *n, int kind, int needs_arg)
 	cc->actions.v[ai].arg = (uint64_t)id->aggid;
 	if (a->next) {
 		sema_expr(cc, a->next);
-		if (!ty_is_scalar(a->next->type))
-			ERR(n, kind == MT_ACT_TRUNC ? "D_TRUNC_SCALAR" : "D_NORMALIZE_SCALAR",
-			    "%s( ) argument #2 must be of scalar type", n->id->name);
+		if (!ty_is_integral(a->next->type))
+			ERR(n, "D_PROTO_ARG", "%s( ) argument #2 is incompatible with prototype:\n\tprototype: uint64_t\n\t argument: %s",
+			    n->id->name, tname(a->next));
 		add_rec(cc, a->next, 0, 0);
 	}
 	(void)needs_arg;
@@ -592,7 +595,7 @@ static void statement(struct cc *cc, struct node *s)
 	if (s->k == N_FUNC && s->l->k == N_IDENT) {
 		struct ident *fid = id_lookup(&cc->globals, s->l->name);
 		if (fid && fid->k == ID_AGGF)
-			ERR(s, "D_CG_EXPR", "%s( ) may not be called from a D expression (D program context required)",
+			ERR(s, "D_CG_EXPR", "aggregating function %s( ) may not be called from a D expression (D program context required)",
 			    fid->name);
 	}
 	if (s->k == N_FUNC && s->l->k == N_IDENT) {

@@ -194,8 +194,7 @@ void agg_assign(struct cc *cc, struct node *s)
 		    an->name);
 	struct ident *fid = id_lookup(&cc->globals, f->l->name);
 	if (!fid)
-		ERR(f, "D_FUNC_UNDEF", "failed to resolve %s: Unknown function name",
-		    f->l->name);
+		ERR(f, "D_FUNC_UNDEF", "undefined function name: %s", f->l->name);
 	if (fid->k != ID_AGGF)
 		ERR(s, "D_AGG_FUNC", "@%s must be assigned the result of an aggregating function",
 		    an->name);

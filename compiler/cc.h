@@ -229,6 +229,9 @@ struct ident {
 	struct node *init;		/* inline expression */
 	int line;
 	int alloca_taint;		/* assigned an alloca() pointer */
+	int param;			/* parameter of an inline: index + 1 */
+	int preg;			/* cg: register bound to that parameter */
+	struct ident **params;		/* inline parameters (nkeys of them) */
 	/* aggregation */
 	int aggid;			/* index+1 */
 	int aggfunc;

@@ -647,6 +647,25 @@ static int cg_op2(struct cc *cc, struct node *n)
 	int a, b;
 	switch (n->op) {
 	case OP_INDEX:
+		if (n->scope == -3) {
+			/* parameterized inline: bind the parameters, expand */
+			struct ident *id = n->id;
+			int regs[16], saved[16], k = 0;
+			for (struct node *a = n->args; a && k < 16; a = a->next, k++) {
+				regs[k] = cg_expr(cc, a);
+				saved[k] = id->params[k]->preg;
+			}
+			for (int i = 0; i < k; i++)
+				id->params[i]->preg = regs[i];
+			int r = cg_expr(cc, id->init);
+			for (int i = 0; i < k; i++) {
+				id->params[i]->preg = saved[i];
+				cg_free(cc, regs[i]);
+			}
+			if (ty_is_integral(id->type))
+				cg_extend(cc, r, id->type, n->line);
+			return r;
+		}
 		if (n->scope == -1) {
 			/* args[i]: LDGA */
 			int i = cg_expr(cc, n->args);
@@ -719,6 +738,11 @@ int cg_expr(struct cc *cc, struct node *n)
 			return r;
 		}
 		if (id->k == ID_INLINE) {
+			if (id->param) {
+				r = reg_alloc(cc, n->line);
+				emit(cc, MT_OP_MOV, id->preg, 0, r);
+				return r;
+			}
 			if (id->val == 1) {
 				r = reg_alloc(cc, n->line);
 				emit(cc, MT_OP_MOV, xl_argreg, 0, r);

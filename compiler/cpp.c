@@ -45,6 +45,8 @@ char *cpp_run(const struct mt_cc_input *in, const char *text,
 		argv[n++] = "-D__SUNW_D_64";
 		argv[n++] = "-D__amd64";
 		argv[n++] = "-D__x86_64";
+		if (in->opts && in->opts->cpphdrs)
+			argv[n++] = "-H";	/* -H: list the included headers */
 		if (in->opts && in->opts->stdc && in->opts->stdc[0] == 's')
 			argv[n++] = "-traditional-cpp";	/* __STDC__ undefined */
 		for (int i = 0; i < in->ncpp_args && n < 72; i++)

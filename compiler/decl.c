@@ -299,9 +299,22 @@ static int parse_dops(struct cc *cc, struct dop *ops, int max, char **name,
 			ni = parse_dops(cc, inner, 16, name, abstract, keys, depth + 1);
 			expect_op(cc, OP_RPAR);
 		}
-	} else if (cc->tok.k == TK_IDENT || cc->tok.k == TK_TYPENAME) {
+	} else if (cc->tok.k == TK_IDENT || cc->tok.k == TK_TYPENAME ||
+		   cc->tok.k == TK_BACKQUOTE) {
 		if (abstract == 1)
 			syntax_error(cc);
+		if (cc->tok.k == TK_BACKQUOTE) {
+			lex_next(cc);
+			if (cc->tok.k != TK_IDENT && cc->tok.k != TK_TYPENAME)
+				syntax_error(cc);
+			cc_error(cc, cc->tok.line, "D_DECL_SCOPE",
+				 "D scoping operator may not be used in a declaration name (`%s)",
+				 cc->tok.text);
+		}
+		if (strchr(cc->tok.text, '`'))
+			cc_error(cc, cc->tok.line, "D_DECL_SCOPE",
+				 "D scoping operator may not be used in a declaration name (%s)",
+				 cc->tok.text);
 		*name = cc->tok.text;
 		lex_next(cc);
 	} else if (!abstract) {
@@ -392,6 +405,8 @@ static struct type *struct_body(struct cc *cc, struct type *t)
 	int is_union = t->kind == T_UNION;
 
 	expect_op(cc, OP_LBRACE);
+	if (is_op(cc, OP_RBRACE))
+		syntax_error(cc);	/* an empty body */
 	while (!is_op(cc, OP_RBRACE)) {
 		struct declspec ds;
 		decl_specs(cc, &ds, 0);
@@ -401,6 +416,9 @@ static struct type *struct_body(struct cc *cc, struct type *t)
 			struct type *mt = ds.type;
 			if (!is_op(cc, OP_COLON))
 				mt = decl_declarator(cc, ds.type, &name, 2, NULL);
+			if (ty_is_void(mt) || TY_K(mt) == T_FUNC)
+				cc_error(cc, cc->line, "D_DECL_VOIDOBJ",
+					 "cannot have void member: %s", name ? name : "");
 			if (TY_K(mt) == T_STRUCT || TY_K(mt) == T_UNION ||
 			    TY_K(mt) == T_ENUM) {
 				if (!mt->canon->complete)
@@ -415,8 +433,9 @@ static struct type *struct_body(struct cc *cc, struct type *t)
 			if (name)
 				for (struct member *o = head; o; o = o->next)
 					if (o->name && strcmp(o->name, name) == 0)
-						cc_error(cc, line, "D_DECL_MEMBER",
-							 "member redeclared: %s", name);
+						cc_error(cc, cc->line, "D_UNKNOWN",
+							 "failed to define member '%s': Duplicate member or variable name",
+							 name);
 			if (is_op(cc, OP_COLON)) {
 				lex_next(cc);
 				struct node *e = parse_expr(cc);
@@ -487,6 +506,8 @@ static struct type *enum_body(struct cc *cc, struct type *t)
 	t->align = 4;
 	t->is_signed = 1;
 	expect_op(cc, OP_LBRACE);
+	if (is_op(cc, OP_RBRACE))
+		syntax_error(cc);	/* an empty body */
 	while (!is_op(cc, OP_RBRACE)) {
 		if (cc->tok.k != TK_IDENT)
 			syntax_error(cc);
@@ -509,6 +530,10 @@ static struct type *enum_body(struct cc *cc, struct type *t)
 				 "enumerator '%s' value overflows INT_MAX (2147483647)",
 				 name);
 		struct ident *o = id_lookup(&cc->globals, name);
+		if (o && o->k == ID_ENUMC && o->type == t)
+			cc_error(cc, cc->line, "D_UNKNOWN",
+				 "failed to define enumerator '%s': Duplicate member or variable name",
+				 name);
 		if (o)
 			cc_error(cc, line, "D_DECL_IDRED",
 				 "identifier redeclared: %s", name);
@@ -542,28 +567,78 @@ static const char *id_kind_desc(struct ident *id)
 	}
 }
 
+/*
+ * inline TYPE NAME = expr;  or the parameterized  inline TYPE NAME[T1 a, T2 b]
+ * = expr;  whose parameters are names in expr, bound at each NAME[x, y].
+ */
 static void inline_decl(struct cc *cc)
 {
 	struct declspec ds;
 	char *name = NULL;
 	int line = cc->tok.line;
+	struct ident *params[16];
+	int np = 0;
+
 	lex_next(cc);
 	decl_specs(cc, &ds, 0);
-	struct type *t = decl_declarator(cc, ds.type, &name, 0, NULL);
+	struct type *t = ds.type;
+	while (is_op(cc, OP_STAR)) {
+		t = ty_ptr(cc, t);
+		lex_next(cc);
+	}
+	if (cc->tok.k != TK_IDENT && cc->tok.k != TK_TYPENAME)
+		syntax_error(cc);
+	name = cc->tok.text;
+	lex_next(cc);
 	struct ident *o = id_lookup(&cc->globals, name);
 	if (o)
 		cc_error(cc, line, "D_DECL_IDRED",
 			 "identifier redefined: %s\n\t current: inline definition\n\tprevious: %s",
 			 name, id_kind_desc(o));
+	if (is_op(cc, OP_LBRACK)) {
+		lex_next(cc);
+		while (!is_op(cc, OP_RBRACK)) {
+			struct declspec pds;
+			char *pname = NULL;
+			decl_specs(cc, &pds, 0);
+			struct type *pt = decl_declarator(cc, pds.type, &pname, 2, NULL);
+			if (!pname || np == 16)
+				syntax_error(cc);
+			struct ident *pi = id_add(cc, &cc->globals, pname, ID_INLINE);
+			pi->type = pt;
+			pi->param = np + 1;
+			params[np++] = pi;
+			if (!is_op(cc, OP_COMMA))
+				break;
+			lex_next(cc);
+		}
+		expect_op(cc, OP_RBRACK);
+	}
 	expect_op(cc, OP_ASSIGN);
 	struct node *e = parse_expr(cc);
 	sema_expr(cc, e);
+	/* the parameters are only visible in the definition */
+	for (int i = 0; i < np; i++)
+		for (struct ident **pp = &cc->globals.head; *pp; pp = &(*pp)->next)
+			if (*pp == params[i]) {
+				*pp = params[i]->next;
+				break;
+			}
 	struct ident *id = id_add(cc, &cc->globals, name, ID_INLINE);
 	id->type = t;
 	id->init = e;
 	id->line = line;
+	if (np) {
+		id->nkeys = np;
+		id->params = cc_alloc(cc, np * sizeof(*id->params));
+		id->ktypes = cc_alloc(cc, np * sizeof(*id->ktypes));
+		for (int i = 0; i < np; i++) {
+			id->params[i] = params[i];
+			id->ktypes[i] = params[i]->type;
+		}
+	}
 	if (!ty_compat(t, e->type) && !(ty_is_ptrlike(t) && e->is_const && e->cval == 0))
-		cc_error(cc, line, "D_OP_INCOMPAT",
+		cc_error(cc, cc->line, "D_OP_INCOMPAT",
 			 "inline %s definition uses incompatible types: \"%s\" = \"%s\"",
 			 name, t->name, e->type->name);
 	expect_op(cc, OP_SEMI);

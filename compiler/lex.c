@@ -469,6 +469,12 @@ static void lex_one(struct cc *cc, struct tok *t)
 	} else if (isalpha((unsigned char)c) || c == '_') {
 		while (isalnum((unsigned char)*p) || *p == '_')
 			p++;
+		/* mod`name is one (scoped) identifier, as in dtrace */
+		while (*p == '`' && (isalpha((unsigned char)p[1]) || p[1] == '_')) {
+			p++;
+			while (isalnum((unsigned char)*p) || *p == '_' || *p == '.')
+				p++;
+		}
 		t->text = cc_strndup(cc, cc->p, p - cc->p);
 		cc->p = p;
 		t->k = TK_IDENT;

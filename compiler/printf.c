@@ -134,7 +134,7 @@ int printf_validate(struct cc *cc, const char *fmt, struct node *args,
 			continue;
 		}
 		if (!strchr("diouxXcspaAeEfFgGYkSm", c))
-			cc_error(cc, line, "D_PRINTF_FMT",
+			cc_error(cc, line, "D_SYNTAX",
 				 "format conversion #%d is undefined: %%%c", conv, c);
 		char cname[32];
 		snprintf(cname, sizeof(cname), "%%%c", c);

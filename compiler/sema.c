@@ -222,15 +222,16 @@ static void sema_func(struct cc *cc, struct node *n)
 		ERR(n, "D_FUNC_IDENT", "function designator is not of function type");
 	struct ident *id = id_lookup(&cc->globals, n->l->name);
 	if (!id)
-		ERR(n, "D_FUNC_UNDEF", "failed to resolve %s: Unknown function name",
-		    n->l->name);
+		ERR(n, "D_FUNC_UNDEF", "undefined function name: %s", n->l->name);
 	if (id->k != ID_SUBR && id->k != ID_ACTF && id->k != ID_AGGF)
-		ERR(n, "D_FUNC_IDENT", "%s '%s' is not a function",
-		    id->k == ID_VAR ? "variable" : "identifier", id->name);
+		ERR(n, "D_FUNC_IDKIND", "%s '%s' may not be referenced as a function",
+		    id->k == ID_VAR ? (id->is_assoc == 1 ? "associative array" : "scalar") :
+		    id->k == ID_ENUMC ? "enumerator" : id->k == ID_INLINE ? "inline" : "scalar",
+		    id->name);
 	n->id = id;
 	if (id->k == ID_AGGF)
-		ERR(n, "D_AGG_FUNC",
-		    "%s( ) may only be used as the result of an aggregation assignment",
+		ERR(n, "D_CG_EXPR",
+		    "aggregating function %s( ) may not be called from a D expression (D program context required)",
 		    id->name);
 	if (id->k == ID_ACTF) {
 		int k = 0;
@@ -331,6 +332,26 @@ static void sema_index(struct cc *cc, struct node *n, int create, struct node *r
 	struct node *l = n->l;
 	if (l->k == N_AGG) {
 		ERR(n, "D_AGG_SCALAR", "aggregation @%s may not be used as a scalar", l->name);
+	}
+	if (l->k == N_IDENT) {
+		struct ident *id = id_lookup(&cc->globals, l->name);
+		if (id && id->k == ID_INLINE && id->nkeys) {
+			/* a parameterized inline: NAME[args] */
+			int k = 0;
+			for (struct node *a = n->args; a; a = a->next, k++) {
+				sema_expr(cc, a);
+				if (k < id->nkeys && !ty_compat(id->ktypes[k], a->type))
+					ERR(n, "D_PROTO_ARG", "%s[ ] argument #%d is incompatible with prototype:\n\tprototype: %s\n\t argument: %s",
+					    id->name, k + 1, id->ktypes[k]->name, tname(a));
+			}
+			if (k != id->nkeys)
+				ERR(n, "D_PROTO_LEN", "%s[ ] prototype mismatch: %d arg%s passed, %d expected",
+				    id->name, k, k == 1 ? "" : "s", id->nkeys);
+			n->id = id;
+			n->type = id->type;
+			n->scope = -3;
+			return;
+		}
 	}
 	if (l->k == N_IDENT || l->k == N_VAR) {
 		struct ident *id = l->k == N_IDENT ? id_lookup(&cc->globals, l->name) :
@@ -613,6 +634,14 @@ static int is_ptr_compat(struct node *l, struct node *r)
 	return 0;
 }
 
+static int is_vfptr(struct type *t)
+{
+	if (TY_K(t) != T_PTR)
+		return 0;
+	struct type *b = t->canon->base;
+	return ty_is_void(b) || TY_K(b) == T_FUNC;
+}
+
 /* NULL-like: void pointers and the integer constant 0 */
 static int is_nullish(struct node *n)
 {
@@ -701,8 +730,9 @@ static void sema_op2(struct cc *cc, struct node *n)
 		break;
 	case OP_PLUS: case OP_MINUS: {
 		n->is_alloca = l->is_alloca || r->is_alloca;
-		int lp = ty_is_string(l->type) || ty_is_ptrlike(l->type);
-		int rp = ty_is_string(r->type) || ty_is_ptrlike(r->type);
+		/* pointers to void or functions have no size to scale by */
+		int lp = ty_is_string(l->type) || (ty_is_ptrlike(l->type) && !is_vfptr(l->type));
+		int rp = ty_is_string(r->type) || (ty_is_ptrlike(r->type) && !is_vfptr(r->type));
 		int li = ty_is_integral(l->type), ri = ty_is_integral(r->type);
 		if (ty_is_arith(l->type) && ty_is_arith(r->type))
 			n->type = promote2(cc, l->type, r->type);

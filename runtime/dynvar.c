@@ -38,7 +38,7 @@ uint8_t *rt_key(struct rt_mstate *ms, const struct rt_varslot *sl,
 		uint32_t scope, uint32_t id, int tls, uint32_t *keylen)
 {
 	struct rt *rt = ms->rt;
-	uint8_t *key = (uint8_t *)(uintptr_t)rt_alloc(ms, rt->dyn_keycap);
+	uint8_t *key = (uint8_t *)(uintptr_t)rt_alloc_raw(ms, rt->dyn_keycap);
 	uint32_t n = 8;
 
 	if (!key)
@@ -67,8 +67,11 @@ uint8_t *rt_key(struct rt_mstate *ms, const struct rt_varslot *sl,
 			else if (t->type == MT_TT_STR) {
 				if (rt_copy_str(ms, (char *)key + n, t->val, sz))
 					return 0;
-			} else if (rt_copy_in(ms, key + n, t->val, t->size))
+			} else if (rt_copy_in(ms, key + n, t->val, t->size)) {
 				return 0;
+			} else {
+				rt_memset(key + n + t->size, 0, sz - t->size);
+			}
 			n += (uint32_t)sz;
 		}
 	}

@@ -157,8 +157,8 @@ uint64_t rt_alloca(struct rt_mstate *ms, uint64_t size)
 	return rt_alloc(ms, size);
 }
 
-/* Allocate zeroed, 8-aligned scratch; 0 and MT_FLT_NOSCRATCH if none. */
-uint64_t rt_alloc(struct rt_mstate *ms, uint64_t size)
+/* 8-aligned scratch, not zeroed; 0 and MT_FLT_NOSCRATCH if none. */
+uint64_t rt_alloc_raw(struct rt_mstate *ms, uint64_t size)
 {
 	uint64_t sz = RT_ALIGN(size, 8);
 	uint8_t *p;
@@ -170,6 +170,15 @@ uint64_t rt_alloc(struct rt_mstate *ms, uint64_t size)
 	}
 	p = ms->c->scratch + ms->scratch_used;
 	ms->scratch_used += sz;
-	rt_memset(p, 0, sz);
 	return (uint64_t)(uintptr_t)p;
+}
+
+/* Allocate zeroed, 8-aligned scratch; 0 and MT_FLT_NOSCRATCH if none. */
+uint64_t rt_alloc(struct rt_mstate *ms, uint64_t size)
+{
+	uint64_t p = rt_alloc_raw(ms, size);
+
+	if (p)
+		rt_memset((void *)(uintptr_t)p, 0, RT_ALIGN(size, 8));
+	return p;
 }

@@ -36,6 +36,12 @@ static void error(struct rt_mstate *ms, uint32_t action)
 	struct mt_errrec *er = (struct mt_errrec *)(h + 1);
 	struct mt_pctx ectx;
 
+	if (c->in_error) {
+		/* a fault in an ERROR clause: counted, not reported (dtrace's
+		   DTRACEDROP_DBLERROR) */
+		ms->stat->dblerrors++;
+		return;
+	}
 	ms->stat->errors++;
 	h->epid = MT_EPID_ERROR;
 	h->cpu = ms->cpu;
@@ -46,7 +52,7 @@ static void error(struct rt_mstate *ms, uint32_t action)
 	er->fault = ms->fault;
 	er->addr = ms->fault_addr;
 	rt_buf_put(rt, ms->cpu, rec, RT_ERRRECSIZE, 0);
-	if (!rt->error_probe || c->in_error)
+	if (!rt->error_probe)
 		return;
 	rt_memset(&ectx, 0, sizeof(ectx));
 	ectx.arg[1] = ms->epid;
@@ -79,6 +85,8 @@ static int write_rec(struct rt_mstate *ms, const struct mt_rec *rec,
 
 	if (rec->difo && rt_exec(ms, rec->difo, &val))
 		return -1;
+	/* a fault copying the value is reported at the DIFO's ret */
+	ms->fault_pc = rec->difo ? ms->rt->difos[rec->difo - 1].ntext - 1 : 0;
 	*valp = val;
 	switch (rec->kind) {
 	case MT_REC_INT:

@@ -220,8 +220,13 @@ static inline void rt_memset(void *dst, int c, uint64_t n)
 static inline int rt_memcmp(const void *a, const void *b, uint64_t n)
 {
 	const uint8_t *x = a, *y = b;
+	uint64_t i = 0;
 
-	for (uint64_t i = 0; i < n; i++)
+	if (((uintptr_t)x | (uintptr_t)y) % 8 == 0)
+		for (; i + 8 <= n; i += 8)
+			if (*(const uint64_t *)(x + i) != *(const uint64_t *)(y + i))
+				break;
+	for (; i < n; i++)
 		if (x[i] != y[i])
 			return x[i] < y[i] ? -1 : 1;
 	return 0;
@@ -269,6 +274,7 @@ int64_t rt_strlen(struct rt_mstate *ms, uint64_t addr, uint64_t max);
 int rt_copy_str(struct rt_mstate *ms, char *dst, uint64_t src, uint64_t size);
 void rt_fault(struct rt_mstate *ms, uint32_t fault, uint64_t addr);
 uint64_t rt_alloc(struct rt_mstate *ms, uint64_t size);
+uint64_t rt_alloc_raw(struct rt_mstate *ms, uint64_t size);
 uint64_t rt_alloca(struct rt_mstate *ms, uint64_t size);
 
 /* interp.c */

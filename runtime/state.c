@@ -5,7 +5,7 @@
  */
 #include "rt.h"
 
-#define RT_DYN_SPARE		8
+#define RT_DYN_SPARE		3
 #define RT_DEF_SCRATCHSIZE	(64u << 10)
 #define RT_DEF_STRSIZE		256
 
@@ -14,7 +14,8 @@ struct layout {
 	uint64_t globals, dynhash, dyn, specs, percpu, stride, specdata, total;
 	uint64_t pc_buf, pc_agg, pc_agghash, pc_scratch, pc_locals, pc_stage;
 	uint64_t bufsize, aggsize, dynvarsize, specsize, scratchsize;
-	uint64_t alloca_limit;
+	uint64_t alloca_limit, bufsize_opt;
+	uint32_t minrec, maxrec;
 	uint32_t ncpus, nspec, strsize;
 	uint32_t nslots[3], globals_size, locals_size, stagesize;
 	uint32_t dyn_nchunks, dyn_nbuckets, dyn_chunksize, dyn_keycap;
@@ -84,15 +85,25 @@ static void var_sizes(const struct mt_image *img, struct layout *L)
 	}
 }
 
-static uint32_t stage_size(const struct mt_image *img)
+/* Staging size; also the smallest and largest clause records. */
+static uint32_t stage_size(const struct mt_image *img, uint32_t *minrec,
+			   uint32_t *maxrec)
 {
 	const struct mt_clause *cl =
 		(const void *)((const uint8_t *)img + img->clauses_off);
 	uint32_t max = RT_ERRRECSIZE;
 
-	for (uint32_t i = 0; i < img->nclauses; i++)
-		if (RT_HDRSIZE + cl[i].recsize > max)
-			max = RT_HDRSIZE + cl[i].recsize;
+	*minrec = UINT32_MAX;
+	*maxrec = 0;
+	for (uint32_t i = 0; i < img->nclauses; i++) {
+		uint32_t n = RT_HDRSIZE + cl[i].recsize;
+		if (n > max)
+			max = n;
+		if (n > *maxrec)
+			*maxrec = n;
+		if (n < *minrec)
+			*minrec = n;
+	}
 	return (uint32_t)RT_ALIGN(max, 8);
 }
 
@@ -111,6 +122,7 @@ static uint64_t layout(const struct mt_image *img, struct layout *L)
 	L->strsize = o->strsize ? o->strsize : RT_DEF_STRSIZE;
 	/* sizes are taken literally: 0 means no space (bufsize=0 cannot
 	   hold any record: "Enabling exceeds size of buffer") */
+	L->bufsize_opt = o->bufsize;
 	L->bufsize = o->bufsize & ~7ull;
 	L->aggsize = o->aggsize & ~7ull;
 	L->dynvarsize = o->dynvarsize & ~7ull;
@@ -121,7 +133,11 @@ static uint64_t layout(const struct mt_image *img, struct layout *L)
 	/* string results need room beyond what alloca() may take */
 	L->scratchsize += RT_ALIGN(8 * (uint64_t)L->strsize + 1024, 8);
 	var_sizes(img, L);
-	L->stagesize = stage_size(img);
+	L->stagesize = stage_size(img, &L->minrec, &L->maxrec);
+	/* a buffer always holds one of the largest records (dtrace-utils'
+	   perf buffers are page-rounded): drops/drp.DTRACEDROP_PRINCIPAL*.d */
+	if (L->bufsize && L->bufsize < L->maxrec)
+		L->bufsize = L->maxrec;
 	L->agg_nbuckets = pow2_atmost(L->aggsize / 256 ? L->aggsize / 256 : 1);
 	if (L->agg_nbuckets < 16)
 		L->agg_nbuckets = 16;
@@ -169,27 +185,46 @@ static uint64_t layout(const struct mt_image *img, struct layout *L)
 	return L->total;
 }
 
-/* Every record fits the principal buffer, every aggregation entry the
-   aggregation buffer (else dtrace's "Enabling exceeds size of buffer"). */
-static int fits(const struct mt_image *img, const struct layout *L)
+static uint32_t end_bytes(const struct mt_image *img)
+{
+	const uint8_t *b = (const uint8_t *)img;
+	const struct mt_probe *pr = (const void *)(b + img->probes_off);
+	const struct mt_ecb *ecbs = (const void *)(b + img->ecbs_off);
+	const struct mt_clause *cl = (const void *)(b + img->clauses_off);
+	uint32_t sum = 0;
+
+	for (uint32_t p = 0; p < img->nprobes; p++)
+		for (uint32_t e = 0; pr[p].kind == MT_PK_END && e < pr[p].necbs;
+		     e++)
+			sum += RT_HDRSIZE + cl[ecbs[pr[p].ecb0 + e].clause].recsize;
+	return sum;
+}
+
+/*
+ * Whether the enabling fits its buffers; NULL, or dtrace's reason ("END
+ * enablings exceed size of principal buffer" for fill, "Enabling exceeds
+ * size of buffer" otherwise).
+ */
+static const char *fits(const struct mt_image *img, const struct layout *L)
 {
 	const struct mt_agg *aggs =
 		(const void *)((const uint8_t *)img + img->aggs_off);
 
-	const struct mt_clause *cl =
-		(const void *)((const uint8_t *)img + img->clauses_off);
-
 	/* dtrace-utils' records carry a 40-byte perf event header on top
 	   of ours; keep its minimum so an enabling fits where it fits there
 	   (options/err.b-too-low.d: -b59 is too small for exit(0)) */
-	for (uint32_t i = 0; i < img->nclauses; i++)
-		if (RT_HDRSIZE + cl[i].recsize + 40 > L->bufsize)
-			return 0;
+	if (img->opt.bufpolicy == MT_BUFPOLICY_FILL &&
+	    end_bytes(img) > L->bufsize_opt)
+		return "END enablings exceed size of principal buffer";
+	if (img->nclauses && L->minrec + 40 > L->bufsize_opt)
+		return "Enabling exceeds size of buffer";
+	/* as dtrace-utils: the values (and entry header) must fit; keys
+	   that make an entry too big only cause aggregation drops
+	   (drops/drp.DTRACEDROP_AGGREGATION.d vs aggs/err.aggsize-too-small.d) */
 	for (uint32_t i = 0; i < img->naggs; i++)
-		if (sizeof(struct mt_aggent) + aggs[i].keysize +
-		    8ull * aggs[i].nvals > L->aggsize)
-			return 0;
-	return 1;
+		if (sizeof(struct mt_aggent) + 8ull * aggs[i].nvals > L->aggsize)
+			return "Enabling exceeds size of buffer";
+	return 0;
 }
 
 uint64_t mt_rt_size(const struct mt_image *img)
@@ -229,22 +264,6 @@ static void assign_slots(struct rt *rt, const struct layout *L)
 			loff += sz;
 		}
 	}
-}
-
-static uint32_t end_reserve(struct rt *rt)
-{
-	uint32_t sum = 0;
-
-	for (uint32_t p = 0; p < rt->img->nprobes; p++) {
-		const struct mt_probe *pr = &rt->probes[p];
-		if (pr->kind != MT_PK_END)
-			continue;
-		for (uint32_t e = 0; e < pr->necbs; e++) {
-			const struct mt_ecb *ecb = &rt->ecbs[pr->ecb0 + e];
-			sum += RT_HDRSIZE + rt->clauses[ecb->clause].recsize;
-		}
-	}
-	return sum;
 }
 
 static void setup_tables(struct rt *rt, const struct mt_image *img)
@@ -300,6 +319,7 @@ int mt_rt_init(void *area, uint64_t size, const struct mt_image *img,
 	uint8_t *base = area;
 	struct mt_cb *cb = area;
 	struct rt *rt;
+	const char *why;
 	uint64_t need;
 
 	if (err && errlen)
@@ -317,8 +337,8 @@ int mt_rt_init(void *area, uint64_t size, const struct mt_image *img,
 		return -1;
 	}
 	need = layout(img, &L);
-	if (need && !fits(img, &L)) {
-		rt_err_str(&e, "Enabling exceeds size of buffer");
+	if (need && (why = fits(img, &L)) != 0) {
+		rt_err_str(&e, why);
 		return -1;
 	}
 	if (need == 0 || need > size) {
@@ -379,7 +399,7 @@ int mt_rt_init(void *area, uint64_t size, const struct mt_image *img,
 	setup_cpus(rt, &L);
 	rt_dyn_init(rt);
 	rt->end_reserve = rt->img->opt.bufpolicy == MT_BUFPOLICY_FILL ?
-		end_reserve(rt) : 0;
+		end_bytes(rt->img) : 0;
 	rt->error_probe = 0;
 	for (uint32_t p = 0; p < rt->img->nprobes; p++)
 		if (rt->img->error_probe && rt->probes[p].id == rt->img->error_probe)

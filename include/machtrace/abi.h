@@ -430,6 +430,7 @@ struct mt_cpustat {
 	uint64_t errors;		/* faults */
 	uint64_t stkdrops;
 	uint64_t nested;		/* firings ignored: CPU already in the runtime */
+	uint64_t dblerrors;		/* faults in ERROR clauses (not reported) */
 };
 
 /*

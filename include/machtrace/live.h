@@ -59,6 +59,20 @@ struct mt_target *mt_mach_target_new(const struct mt_live_opts *o, char *err,
  */
 int mt_live_wants(const char *prov, int force);
 
+/*
+ * Kernel C types for the compiler (DWARF of the target's kernel):
+ * mt_live_argtype: the C type of args[i] of a probe ("struct ipc_port *"
+ * for fbt/mach_trap entries, the return type as args[1] of returns), NULL
+ * when unknown.  mt_live_decls: malloc'd D declarations of the struct,
+ * union, enum or typedef that ctype names (what it needs first), NULL when
+ * the kernel has no such type.  mt_live_decls_file: the same for a kernel
+ * image file (tests, tools).
+ */
+const char *mt_live_argtype(struct mt_target *t, const char *prov, const char *func,
+			    const char *name, int i);
+char *mt_live_decls(struct mt_target *t, const char *ctype);
+char *mt_live_decls_file(const char *kernel, const char *ctype, char *err, size_t errlen);
+
 /* The last guest run's console result, "" if none (for error messages). */
 const char *mt_mach_target_status(struct mt_target *t);
 

@@ -13,6 +13,7 @@
 #include "machtrace/runtime.h"
 
 static char execname[64];
+static uint64_t tid;
 
 static uint64_t clock_ns(clockid_t id)
 {
@@ -47,7 +48,10 @@ uint64_t mt_plat_var(const struct mt_pctx *ctx, uint32_t var)
 {
 	switch (var) {
 	case MT_VAR_PID: return (uint64_t)getpid();
-	case MT_VAR_TID: return (uint64_t)syscall(SYS_gettid);
+	case MT_VAR_TID:		/* machtrace traces from one thread */
+		if (!tid)
+			tid = (uint64_t)syscall(SYS_gettid);
+		return tid;
 	case MT_VAR_PPID: return (uint64_t)getppid();
 	case MT_VAR_UID: return (uint64_t)getuid();
 	case MT_VAR_GID: return (uint64_t)getgid();

@@ -243,7 +243,7 @@ static int live_poll(struct mt_target *t, uint64_t max_ns)
 		return 1;
 	}
 	if (l->ctl->state == LK_ST_DEADMAN)
-		return seterr(t, "the kernel's deadman removed every probe");
+		return seterr(t, "Abort due to systemic unresponsiveness");
 	if (l->ctl->state == LK_ST_ENDING)
 		l->rebooting = 1;
 	return l->rebooting ||
@@ -426,6 +426,44 @@ fail:
 	free(l);
 	free(t);
 	return NULL;
+}
+
+const char *mt_live_argtype(struct mt_target *t, const char *prov, const char *func,
+			    const char *name, int i)
+{
+	const struct mt_kfunc *f;
+
+	if (!t || t->ops != &live_ops || !func || i < 0 ||
+	    (prov && strcmp(prov, "fbt") != 0 && strcmp(prov, "mach_trap") != 0))
+		return NULL;
+	f = mt_kimg_lookup(((struct live *)t->priv)->k, func);
+	if (!f)
+		return NULL;
+	if (name && strcmp(name, "return") == 0)
+		return i == 0 ? "int" : i == 1 && f->rettype && strcmp(f->rettype, "void") ?
+			f->rettype : NULL;
+	return i < f->nargs ? f->args[i].type : NULL;
+}
+
+char *mt_live_decls(struct mt_target *t, const char *ctype)
+{
+	if (!t || t->ops != &live_ops || !ctype)
+		return NULL;
+	return live_decls(((struct live *)t->priv)->k, ctype);
+}
+
+char *mt_live_decls_file(const char *kernel, const char *ctype, char *err, size_t errlen)
+{
+	struct mt_kimg *k = mt_kimg_open(kernel, err, errlen);
+	char *d;
+
+	if (!k)
+		return NULL;
+	d = live_decls(k, ctype);
+	if (!d)
+		snprintf(err, errlen, "no type '%s' in %s", ctype, kernel);
+	mt_kimg_close(k);
+	return d;
 }
 
 const char *mt_mach_target_status(struct mt_target *t)

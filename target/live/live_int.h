@@ -62,6 +62,10 @@ unsigned sites_ret_range(struct site_set *s, struct mt_kimg *k, const struct mt_
 int reloc_insn(const cs_insn *in, uint64_t va, uint8_t *out, int *ends);
 uint64_t reloc_target(const cs_insn *in);	/* direct branch target, 0 */
 
+/* ctypes.c: D declarations for the named type of ctype, malloc'd, NULL
+   if unknown. */
+char *live_decls(struct mt_kimg *k, const char *ctype);
+
 /* Kernel description from symbols and DWARF; -1 with err. */
 int kdesc_fill(struct mt_kimg *k, struct lk_kdesc *d, uint64_t ram_bytes,
 	       char *err, size_t errlen);

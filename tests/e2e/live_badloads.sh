@@ -10,7 +10,7 @@ need_live live-badloads
 # arg0 of vm_fault is a vm_map pointer: xor-ed with junk it is not canonical.
 prog='fbt::mach_msg_trap:entry /execname == "machload"/ { trace(*(int *)arg1); }
 fbt::mach_msg_trap:entry /execname == "machload"/ { trace(*(long *)(arg1 << 12)); }
-fbt::vm_fault:entry { trace(stringof(arg0 ^ 0x5a5a000000000000)); }'
+fbt::vm_fault:entry { trace(stringof((char *)(arg0 ^ 0x5a5a000000000000))); }'
 live_run bad "rt=300 pingpong=0 pages=32 threads=0 tasks=0" "$prog"
 rc=$?
 errs=$(grep -c "^dtrace: error on enabled probe ID [0-9]* (ID [0-9]*: fbt:gnumach:[a-z_]*:entry): invalid \(address\|alignment\) (0x[0-9a-f]*) at DIF offset [0-9]*$" "$TMP/bad.err")

@@ -79,3 +79,26 @@ else
 	fail live-ctrl-c "exit $rc: $(tr '\n' ' ' <"$TMP/int.out" | head -c 200) $(head -c 200 "$TMP/int.err")"
 fi
 no_leftovers live-ctrl-c-no-leftovers $pid
+
+# SIGSTOP for longer than the deadman: the kernel removes the probes by
+# itself; once resumed, machtrace says so as dtrace does and still prints.
+MACHTRACE_CONSOLE_LOG=$TMP/stop.con MACHTRACE_DEADMAN_MS=1000 MACHTRACE_TEXTCHECK=1 \
+	"$MACHTRACE" --timeout 120 --workload "rt=5000000" -n 'fbt::mach_msg_trap:entry { @ = count(); }' \
+	>"$TMP/stop.out" 2>"$TMP/stop.err" &
+pid=$!
+for i in $(seq 200); do
+	grep -q "machload: start" "$TMP/stop.con" 2>/dev/null && break
+	sleep 0.05
+done
+kill -STOP $pid
+sleep 3
+kill -CONT $pid
+wait $pid
+rc=$?
+if [ $rc != 0 ] && grep -q "^dtrace: processing aborted: Abort due to systemic unresponsiveness$" "$TMP/stop.err" &&
+   grep -qE "^ +[0-9]+$" "$TMP/stop.out" && grep -q "kernel text identical to the image" "$TMP/stop.err"; then
+	pass live-deadman-sigstop
+else
+	fail live-deadman-sigstop "exit $rc: $(tr '\n' ' ' <"$TMP/stop.err" | head -c 300)"
+fi
+no_leftovers live-deadman-sigstop-no-leftovers $pid

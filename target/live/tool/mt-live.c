@@ -5,9 +5,13 @@
  *       compares the kernel text in a guest RAM file with the image
  *       (default: the stock kernel); prints the verdict; exit 0 when
  *       identical, 1 when not, 2 on error
+ *   mt-live decls TYPE [KERNEL]
+ *       prints D declarations of a kernel type ("struct ipc_port") and
+ *       what it needs, from the kernel's DWARF
  */
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "machtrace/live.h"
@@ -19,8 +23,19 @@ int main(int argc, char **argv)
 	uint64_t where, len = 0;
 	int rc;
 
+	if (argc >= 3 && strcmp(argv[1], "decls") == 0) {
+		char *d = mt_live_decls_file(argc > 3 ? argv[3] : mt_stock_kernel(path, sizeof path),
+					     argv[2], err, sizeof err);
+		if (!d) {
+			fprintf(stderr, "mt-live: %s\n", err);
+			return 2;
+		}
+		fputs(d, stdout);
+		free(d);
+		return 0;
+	}
 	if (argc < 3 || strcmp(argv[1], "textcheck") != 0) {
-		fprintf(stderr, "usage: mt-live textcheck RAMFILE [KERNEL]\n");
+		fprintf(stderr, "usage: mt-live textcheck RAMFILE [KERNEL] | decls TYPE [KERNEL]\n");
 		return 2;
 	}
 	rc = mt_live_text_check(argv[2], argc > 3 ? argv[3] : mt_stock_kernel(path, sizeof path),

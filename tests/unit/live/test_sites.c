@@ -89,6 +89,38 @@ TEST(jmp_site_and_trampoline)
 	sites_free(&s);
 }
 
+/* hardclock: "push %rbp; mov 0x...(%rip),%edi": kimg says int3, but a jmp
+   fits with the rip-relative displacement relocated */
+TEST(jmp_entry_relocated)
+{
+	const struct mt_kfunc *f = mt_kimg_lookup(kernel(), "hardclock");
+	struct site_set s;
+	struct site_req r = { 0 };
+	char err[256];
+
+	CHECK(f && f->patch == MT_PATCH_INT3);
+	set_init(&s);
+	r.range = sites_entry_range(&s, kernel(), f);
+	CHECK_EQ_INT(r.range, 7);
+	r.addr = f->addr;
+	r.f = f;
+	r.kind = LK_SK_JMP;
+	r.flags = LK_SF_FIRE;
+	CHECK(sites_add(&s, &r) == 0);
+	CHECK(sites_build(&s, kernel(), err, sizeof err) == 0);
+	const struct lk_site *st = &s.sites[0];
+	const uint8_t *orig = mt_kimg_bytes(kernel(), f->addr, 7);
+	const uint8_t *t = s.tramp + (st->ool - TRAMP_VA) + 10;
+	uint64_t tva = st->ool + 10;
+	CHECK_EQ_INT(st->len, 7);
+	CHECK(memcmp(t, orig, 3) == 0);		/* push %rbp; 8b 3d */
+	CHECK(tva + 7 + (int64_t)rel_at(t + 3) == f->addr + 7 + (int64_t)rel_at(orig + 3));
+	CHECK_EQ_INT(t[7], 0xe9);
+	CHECK(tva + 12 + (int64_t)rel_at(t + 8) == f->addr + 7);
+	/* a function whose first 5 bytes hold its ret keeps an int3 entry */
+	sites_free(&s);
+}
+
 /* cnpollc starts with "mov 0x...(%rip),%eax" (8b 05 disp32) */
 TEST(int3_site_relocates_rip_relative)
 {

@@ -61,8 +61,8 @@ TEST(assoc_store_load_delete)
 TEST(dynvar_drops_counted)
 {
 	/* chunk = 16 + 80 key + 8 value = 104 bytes, + 4 for the hash head:
-	   2 chunks bought + 8 spare = 10 */
-	setup(2 * 108);
+	   7 chunks bought + 3 spare = 10 */
+	setup(760);		/* 760 / 108 = 7 */
 	/* each firing needs 2 chunks (a[k] and self->t, reused after 1) */
 	for (uint64_t k = 1; k <= 20; k++)
 		rt_fire(&R, 0, k);

@@ -231,6 +231,28 @@ TEST(safe_load_fault_fires_error)
 	rt_stop(&R);
 }
 
+/* A fault inside an ERROR clause is only counted (double error). */
+TEST(double_error_counted)
+{
+	struct ib b;
+
+	ib_init(&b);
+	uint32_t bad = IB_DIFO(&b, MT_RT_INT, R(LDX, 0, 0, 1), R(RET, 0, 0, 1));
+	ib_clause(&b, 0, 0, 8);
+	ib_action(&b, MT_ACT_TRACE, 0);
+	ib_rec(&b, bad, MT_REC_INT, 0, 8, 0);
+	ib_clause(&b, 2, 0, 8);
+	ib_action(&b, MT_ACT_TRACE, 0);
+	ib_rec(&b, bad, MT_REC_INT, 0, 8, 0);
+	CHECK_EQ_INT(rt_start(&R, &b), 0);
+	rt_fire(&R, 0, 0);
+	CHECK_EQ_INT(rt_nrecs(&R), 1);
+	CHECK_EQ_INT(rt_rec(&R, 0)->epid, MT_EPID_ERROR);
+	CHECK_EQ_INT(rt_stat(&R)->errors, 1);
+	CHECK_EQ_INT(rt_stat(&R)->dblerrors, 1);
+	rt_stop(&R);
+}
+
 static int fault_of(struct ib *b, uint32_t d, uint64_t *addr)
 {
 	struct mt_rechdr *h;
