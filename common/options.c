@@ -392,7 +392,8 @@ opt_apply(struct mt_opts *o, const struct opt_desc *d, const char *v,
 		*u64 = val;
 		return 0;
 	case K_STRSIZE:
-		if (v == NULL || parse_size(v, &val) != 0 || val < 1)
+		/* dtrace wants room for at least one character and the NUL */
+		if (v == NULL || parse_size(v, &val) != 0 || val < 2)
 			return fail(err, errlen, MT_OPTERR_VAL);
 		if (val > UINT32_MAX)
 			return fail(err, errlen,

@@ -396,6 +396,16 @@ void sema_assign_type(struct cc *cc, struct ident *id, struct node *rhs,
 		      int line);
 int sema_var_index(struct cc *cc, struct ident *id);
 void sema_call_args(struct cc *cc, struct node *n, struct ident *id);
+/* sema internals shared with semaop.c */
+const char *sema_tname(struct node *n);
+struct type *sema_promote1(struct cc *cc, struct type *t);
+struct type *sema_promote2(struct cc *cc, struct type *a, struct type *b);
+void sema_set_const(struct node *n, int64_t v);
+void sema_index(struct cc *cc, struct node *n, int create, struct node *rhs);
+void sema_member(struct cc *cc, struct node *n);
+void sema_op1(struct cc *cc, struct node *n);
+void sema_op2(struct cc *cc, struct node *n);
+void sema_op3(struct cc *cc, struct node *n);
 
 /* cg.c */
 int cg_expr(struct cc *cc, struct node *n);	/* returns register */

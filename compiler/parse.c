@@ -200,6 +200,9 @@ static struct node *postfix(struct cc *cc)
 			expect_op(cc, OP_RBRACK);
 			n = fin(cc, m);
 		} else if (is_op(cc, OP_LPAR)) {
+			if (n->k != N_IDENT)
+				cc_error(cc, cc->line, "D_FUNC_IDENT",
+					 "function designator is not of function type");
 			lex_next(cc);
 			m = nd_new(cc, N_FUNC, line);
 			m->l = n;

@@ -397,7 +397,7 @@ mt_printf(FILE *fp, const char *fmt, const struct mt_pfarg *args, int nargs,
 	  char *errbuf, size_t errlen)
 {
 	int ai = 0, gi = 0;
-	const struct mt_pfarg *a;
+	const struct mt_pfarg *a, *last_agg = NULL;
 	struct spec s;
 	const char *p = fmt, *q;
 
@@ -442,9 +442,12 @@ mt_printf(FILE *fp, const char *fmt, const struct mt_pfarg *args, int nargs,
 			s.prec = a ? (int)arg_sint(a) : 0;
 		}
 		if (s.agg) {
+			/* past the last aggregation, %@ reuses the last one */
 			a = next_agg(args, nargs, &gi);
 			if (a)
-				print_aggval(fp, &s, a);
+				last_agg = a;
+			if (last_agg)
+				print_aggval(fp, &s, last_agg);
 			continue;
 		}
 		a = next_arg(args, nargs, &ai);

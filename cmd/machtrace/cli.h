@@ -41,6 +41,8 @@ struct cli {
 	const char *workload;
 	unsigned timeout_ms;
 	int force_kernel;
+	/* Kernel types for args[] once the live target exists, else NULL. */
+	const struct mt_ctypes *ctypes;
 };
 
 /* session.c */

@@ -78,6 +78,7 @@ cli_compile(struct cli *cl, int first, int n, struct mt_diag *diag)
 	in.nmacro_args = cl->nargs;
 	in.opts = &cl->opts;
 	in.flags = cl->exec ? 0 : MT_CC_COMPILE_ONLY;
+	in.ctypes = cl->ctypes;
 	memset(diag, 0, sizeof(*diag));
 	diag->src = -1;
 	prog = mt_compile(&in, diag);
@@ -308,20 +309,58 @@ wants_kernel(const struct cli *cl, const struct mt_prog *prog)
 	return 0;
 }
 
-/* The local target, or the live GNU Mach one for kernel probes. */
+/*
+ * Kernel types for the compiler.  The target is chosen from the program's
+ * probe descriptions, but args[] must be typed while compiling: the live
+ * target is therefore created on the compiler's first question about a
+ * kernel provider's arguments (it only reads the kernel image; QEMU starts
+ * at attach) and make_target() reuses it.
+ */
+struct lazy_kernel {
+	struct cli *cl;
+	struct mt_target *t;		/* created on demand, or NULL */
+	int failed;			/* creation failed (reported once) */
+};
+
+static struct mt_target *new_mach_target(const struct cli *cl);
+
+static const char *
+live_argtype(void *arg, const char *prov, const char *mod, const char *func,
+	     const char *name, int i)
+{
+	struct lazy_kernel *lk = arg;
+	struct cli *cl = lk->cl;
+
+	if (!mt_live_wants(prov ? prov : "",
+			   cl->kernel || cl->nmodules || cl->force_kernel))
+		return NULL;
+	if (lk->t == NULL && !lk->failed &&
+	    (lk->t = new_mach_target(cl)) == NULL)
+		lk->failed = 1;
+	return lk->t ? mt_live_argtype(lk->t, prov, func, name, i) : NULL;
+}
+
+static char *
+live_decls(void *arg, const char *ctype)
+{
+	struct lazy_kernel *lk = arg;
+
+	return lk->t ? mt_live_decls(lk->t, ctype) : NULL;
+}
+
+static struct lazy_kernel lazy;
+static struct mt_ctypes lazy_ctypes = {
+	.arg = &lazy, .argtype = live_argtype, .decls = live_decls,
+};
+
+/* The live GNU Mach target, from the command line's kernel options. */
 static struct mt_target *
-make_target(const struct cli *cl, const struct mt_prog *prog)
+new_mach_target(const struct cli *cl)
 {
 	struct mt_live_opts lo;
 	struct mt_target *t;
 	char err[512];
 
-	if (!wants_kernel(cl, prog)) {
-		if ((t = mt_local_target_new()) == NULL)
-			fprintf(stderr, "dtrace: failed to initialize dtrace: "
-				"cannot create the local target\n");
-		return t;
-	}
 	memset(&lo, 0, sizeof(lo));
 	lo.kernel = cl->kernel;
 	for (int i = 0; i < cl->nmodules; i++)
@@ -339,6 +378,27 @@ make_target(const struct cli *cl, const struct mt_prog *prog)
 	else if (t->ops->sym == NULL)
 		cli_kernel_symbols(cl);
 	return t;
+}
+
+/* The local target, or the live GNU Mach one for kernel probes. */
+static struct mt_target *
+make_target(const struct cli *cl, const struct mt_prog *prog)
+{
+	struct mt_target *t;
+
+	if (!wants_kernel(cl, prog)) {
+		if ((t = mt_local_target_new()) == NULL)
+			fprintf(stderr, "dtrace: failed to initialize dtrace: "
+				"cannot create the local target\n");
+		return t;
+	}
+	if (lazy.failed)
+		return NULL;
+	if ((t = lazy.t) != NULL) {
+		lazy.t = NULL;
+		return t;
+	}
+	return new_mach_target(cl);
 }
 
 int
@@ -359,6 +419,8 @@ cli_run(struct cli *cl)
 		fprintf(stderr, "dtrace: no probes specified\n");
 		return E_ERROR;
 	}
+	lazy.cl = cl;
+	cl->ctypes = &lazy_ctypes;
 	if ((prog = cli_compile(cl, 0, cl->ncmds, &diag)) == NULL) {
 		cli_print_diag(cl, &diag, 0);
 		return E_ERROR;

@@ -65,13 +65,14 @@ int mt_live_wants(const char *prov, int force);
  * for fbt/mach_trap entries, the return type as args[1] of returns), NULL
  * when unknown.  mt_live_decls: malloc'd D declarations of the struct,
  * union, enum or typedef that ctype names (what it needs first), NULL when
- * the kernel has no such type.  mt_live_decls_file: the same for a kernel
- * image file (tests, tools).
+ * the kernel has no such type.  mt_live_decls_file: the same for several
+ * types (one text, each type once) of a kernel image file (tests, tools).
  */
 const char *mt_live_argtype(struct mt_target *t, const char *prov, const char *func,
 			    const char *name, int i);
 char *mt_live_decls(struct mt_target *t, const char *ctype);
-char *mt_live_decls_file(const char *kernel, const char *ctype, char *err, size_t errlen);
+char *mt_live_decls_file(const char *kernel, const char *const *ctypes, int n,
+			 char *err, size_t errlen);
 
 /* The last guest run's console result, "" if none (for error messages). */
 const char *mt_mach_target_status(struct mt_target *t);

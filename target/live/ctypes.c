@@ -165,33 +165,68 @@ static uint64_t type_size(Dwarf_Die *t, int depth)
 	return sub_type(t, &sub) == 0 ? type_size(&sub, depth + 1) : 1;
 }
 
+/* D's own keywords are renamed NAME_ when C uses them as member names. */
+static const char *dname(const char *name, char *buf, size_t len)
+{
+	static const char *const kw[] = {
+		"self", "this", "string", "stringof", "counter", "import", "offsetof",
+		"probe", "provider", "translator", "userland", "xlate", "inline",
+	};
+
+	for (size_t i = 0; name && i < sizeof kw / sizeof *kw; i++)
+		if (strcmp(name, kw[i]) == 0) {
+			snprintf(buf, len, "%s_", name);
+			return buf;
+		}
+	return name ? name : "";
+}
+
 static void need(struct gen *g, Dwarf_Die *d, int complete);
 static void spell(struct gen *g, Dwarf_Die *t, const char *decl, char *buf, size_t len);
 
-/* Members of a struct/union body, "{ ... }". */
+/*
+ * Members of a struct/union body, "{ ... }".  Gaps the DWARF layout has
+ * beyond natural alignment (aligned attributes) become char arrays, so
+ * every offset and the size are the kernel's.
+ */
 static void body(struct gen *g, Dwarf_Die *s, char *buf, size_t len)
 {
 	Dwarf_Die m, t;
 	size_t n = (size_t)snprintf(buf, len, "{ ");
+	int is_union = dwarf_tag(s) == DW_TAG_union_type, bitf = 0, npad = 0;
+	uint64_t end = 0;
 
+#define PUT(...) (n += (size_t)snprintf(buf + n, n < len ? len - n : 0, __VA_ARGS__))
 	if (dwarf_child(s, &m) == 0) {
 		do {
-			const char *name = dwarf_diename(&m);
-			char one[2048];
+			char nb[64], one[2048];
+			const char *name = dname(dwarf_diename(&m), nb, sizeof nb);
 			Dwarf_Attribute a;
-			Dwarf_Word bits;
+			Dwarf_Word bits, off = 0;
+			uint64_t size;
 			if (dwarf_tag(&m) != DW_TAG_member || sub_type(&m, &t) < 0 ||
-			    type_size(&t, 0) == 0)
+			    (size = type_size(&t, 0)) == 0)
 				continue;
-			spell(g, &t, name ? name : "", one, sizeof one);
-			if (dwarf_formudata(dwarf_attr(&m, DW_AT_bit_size, &a), &bits) == 0)
-				n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s : %lu; ",
-						      one, (unsigned long)bits);
-			else
-				n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s; ", one);
+			dwarf_formudata(dwarf_attr(&m, DW_AT_data_member_location, &a), &off);
+			spell(g, &t, name, one, sizeof one);
+			if (dwarf_formudata(dwarf_attr(&m, DW_AT_bit_size, &a), &bits) == 0) {
+				PUT("%s : %lu; ", one, (unsigned long)bits);
+				bitf = 1;
+				continue;
+			}
+			if (!is_union && !bitf && off > end)
+				PUT("char __pad%d[%lu]; ", npad++, (unsigned long)(off - end));
+			PUT("%s; ", one);
+			bitf = 0;
+			if (is_union ? size > end : 1)
+				end = is_union ? size : off + size;
 		} while (dwarf_siblingof(&m, &m) == 0);
 	}
+	if (!bitf && byte_size(s) > end)
+		PUT(is_union ? "char __pad%d[%lu]; " : "char __pad%d[%lu]; ", npad,
+		    (unsigned long)(is_union ? byte_size(s) : byte_size(s) - end));
 	snprintf(buf + n, n < len ? len - n : 0, "}");
+#undef PUT
 }
 
 static void spell(struct gen *g, Dwarf_Die *t, const char *decl, char *buf, size_t len)
@@ -355,30 +390,52 @@ static void need(struct gen *g, Dwarf_Die *d, int complete)
 	g->depth--;
 }
 
-char *live_decls(struct mt_kimg *k, const char *ctype)
+/* "struct x *", "const foo_t" -> "struct x", "foo_t" */
+static void base_name(const char *ctype, char *key, size_t len)
 {
-	char key[300], *text = NULL;
-	size_t n = 0, len;
-	struct gen g = { .k = k };
-	Dwarf_Die d;
+	size_t n;
 
-	/* "struct x *", "const foo_t" -> the named type itself */
-	snprintf(key, sizeof key, "%s", ctype);
-	if (strncmp(key, "const ", 6) == 0)
-		memmove(key, key + 6, strlen(key + 6) + 1);
-	len = strcspn(key, "*[");
-	while (len && key[len - 1] == ' ')
-		len--;
-	key[len] = 0;
-	if (!k->dw || find_type(k, key, &d) < 0)
+	snprintf(key, len, "%s", ctype);
+	while (strncmp(key, "const ", 6) == 0 || strncmp(key, "volatile ", 9) == 0)
+		memmove(key, strchr(key, ' ') + 1, strlen(strchr(key, ' ') + 1) + 1);
+	n = strcspn(key, "*[");
+	while (n && key[n - 1] == ' ')
+		n--;
+	key[n] = 0;
+}
+
+char *live_decls_n(struct mt_kimg *k, const char *const *ctypes, int n)
+{
+	struct gen g = { .k = k };
+	char key[300], *text = NULL;
+	size_t len = 0;
+	Dwarf_Die d;
+	int found = 0;
+
+	if (!k->dw)
 		return NULL;
-	g.out = open_memstream(&text, &n);
+	g.out = open_memstream(&text, &len);
 	if (!g.out)
 		return NULL;
-	need(&g, &d, 1);
+	for (int i = 0; i < n; i++) {
+		base_name(ctypes[i], key, sizeof key);
+		if (find_type(k, key, &d) == 0) {
+			need(&g, &d, 1);
+			found++;
+		}
+	}
 	fclose(g.out);
 	for (size_t i = 0; i < g.nseen; i++)
 		free(g.seen[i]);
 	free(g.seen);
+	if (!found) {
+		free(text);
+		return NULL;
+	}
 	return text;
+}
+
+char *live_decls(struct mt_kimg *k, const char *ctype)
+{
+	return live_decls_n(k, &ctype, 1);
 }

@@ -452,16 +452,17 @@ char *mt_live_decls(struct mt_target *t, const char *ctype)
 	return live_decls(((struct live *)t->priv)->k, ctype);
 }
 
-char *mt_live_decls_file(const char *kernel, const char *ctype, char *err, size_t errlen)
+char *mt_live_decls_file(const char *kernel, const char *const *ctypes, int n,
+			 char *err, size_t errlen)
 {
 	struct mt_kimg *k = mt_kimg_open(kernel, err, errlen);
 	char *d;
 
 	if (!k)
 		return NULL;
-	d = live_decls(k, ctype);
+	d = live_decls_n(k, ctypes, n);
 	if (!d)
-		snprintf(err, errlen, "no type '%s' in %s", ctype, kernel);
+		snprintf(err, errlen, "no such type in %s", kernel);
 	mt_kimg_close(k);
 	return d;
 }

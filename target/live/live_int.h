@@ -65,6 +65,7 @@ uint64_t reloc_target(const cs_insn *in);	/* direct branch target, 0 */
 /* ctypes.c: D declarations for the named type of ctype, malloc'd, NULL
    if unknown. */
 char *live_decls(struct mt_kimg *k, const char *ctype);
+char *live_decls_n(struct mt_kimg *k, const char *const *ctypes, int n);
 
 /* Kernel description from symbols and DWARF; -1 with err. */
 int kdesc_fill(struct mt_kimg *k, struct lk_kdesc *d, uint64_t ram_bytes,

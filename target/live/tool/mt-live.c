@@ -5,15 +5,18 @@
  *       compares the kernel text in a guest RAM file with the image
  *       (default: the stock kernel); prints the verdict; exit 0 when
  *       identical, 1 when not, 2 on error
- *   mt-live decls TYPE [KERNEL]
- *       prints D declarations of a kernel type ("struct ipc_port") and
- *       what it needs, from the kernel's DWARF
+ *   mt-live sizes STRUCT...
+ *       prints "STRUCT SIZE" per struct, from the kernel's DWARF
+ *   mt-live decls TYPE...
+ *       prints D declarations of kernel types ("struct ipc_port") and what
+ *       they need, from the DWARF of $MACHTRACE_KERNEL or the stock kernel
  */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "machtrace/kimg.h"
 #include "machtrace/live.h"
 #include "machtrace/mach.h"
 
@@ -23,9 +26,26 @@ int main(int argc, char **argv)
 	uint64_t where, len = 0;
 	int rc;
 
+	if (argc >= 3 && strcmp(argv[1], "sizes") == 0) {
+		const char *kernel = getenv("MACHTRACE_KERNEL");
+		struct mt_kimg *k = mt_kimg_open(kernel ? kernel : mt_stock_kernel(path, sizeof path),
+						 err, sizeof err);
+		if (!k) {
+			fprintf(stderr, "mt-live: %s\n", err);
+			return 2;
+		}
+		for (int i = 2; i < argc; i++) {
+			uint64_t size = 0;
+			if (mt_kimg_struct_size(k, argv[i], &size) == 0)
+				printf("%s %llu\n", argv[i], (unsigned long long)size);
+		}
+		mt_kimg_close(k);
+		return 0;
+	}
 	if (argc >= 3 && strcmp(argv[1], "decls") == 0) {
-		char *d = mt_live_decls_file(argc > 3 ? argv[3] : mt_stock_kernel(path, sizeof path),
-					     argv[2], err, sizeof err);
+		const char *kernel = getenv("MACHTRACE_KERNEL");
+		char *d = mt_live_decls_file(kernel ? kernel : mt_stock_kernel(path, sizeof path),
+					     (const char *const *)argv + 2, argc - 2, err, sizeof err);
 		if (!d) {
 			fprintf(stderr, "mt-live: %s\n", err);
 			return 2;
@@ -35,7 +55,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc < 3 || strcmp(argv[1], "textcheck") != 0) {
-		fprintf(stderr, "usage: mt-live textcheck RAMFILE [KERNEL] | decls TYPE [KERNEL]\n");
+		fprintf(stderr, "usage: mt-live textcheck RAMFILE [KERNEL] | sizes STRUCT... | decls TYPE...\n");
 		return 2;
 	}
 	rc = mt_live_text_check(argv[2], argc > 3 ? argv[3] : mt_stock_kernel(path, sizeof path),

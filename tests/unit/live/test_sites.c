@@ -256,4 +256,22 @@ TEST(kernel_description)
 	CHECK(d.tsc_hz > 100000000ull);
 }
 
+/* D declarations from DWARF: dependencies first, zero-sized members left
+   out, pointers need only a forward declaration, D keywords renamed */
+TEST(kernel_type_decls)
+{
+	char *d = live_decls(kernel(), "struct ipc_port *");
+	char *p = live_decls(kernel(), "struct percpu");
+
+	CHECK(d != NULL && p != NULL);
+	CHECK(strstr(d, "struct ipc_object { ipc_object_refs_t io_references;") != NULL);
+	CHECK(strstr(d, "simple_lock_data_empty") == NULL);
+	CHECK(strstr(d, "struct ipc_space;\n") != NULL);
+	CHECK(strstr(d, "struct ipc_object {") < strstr(d, "struct ipc_port {"));
+	CHECK(strstr(p, "struct percpu *self_;") != NULL);
+	CHECK(live_decls(kernel(), "struct no_such_struct") == NULL);
+	free(d);
+	free(p);
+}
+
 MT_TEST_MAIN()
