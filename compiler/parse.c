@@ -264,8 +264,6 @@ static struct node *unary(struct cc *cc)
 		n->op = op;
 		if (op == OP_SIZEOF && is_op(cc, OP_LPAR)) {
 			struct tok *pk = lex_peek(cc);
-			int save_k = cc->tok.k;
-			(void)save_k;
 			if (pk->k == TK_TYPENAME ||
 			    (pk->k == TK_KEYWORD && pk->kw != KW_SELF &&
 			     pk->kw != KW_THIS && pk->kw != KW_SIZEOF &&
@@ -412,14 +410,8 @@ static struct node *statements(struct cc *cc)
 		}
 		if (cc->tok.k == TK_EOF)
 			syntax_error(cc);
-		if (decl_starts(cc) && !parse_at_type(cc))
-			syntax_error(cc);
-		if (decl_starts(cc)) {
-			/* a declaration inside a clause: "int x;" */
-			struct tok *pk = lex_peek(cc);
-			if (!(pk->k == TK_OP && pk->op == OP_RPAR))
-				syntax_error(cc);
-		}
+		if (decl_starts(cc))
+			syntax_error(cc);	/* no declarations inside a clause */
 		struct node *e = parse_expr(cc);
 		*tail = e;
 		tail = &e->next;

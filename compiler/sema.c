@@ -467,8 +467,6 @@ void sema_assign_type(struct cc *cc, struct ident *id, struct node *rhs, int lin
 	struct type *t = rhs->type;
 	if (rhs->is_action || ty_is_void(t))
 		cc_error(cc, line, "D_OP_VOID", "operator = requires operand of non-void type");
-	if (TY_K(t) == T_ENUM || TY_K(t) == T_INT)
-		t = t;
 	id->type = t;
 }
 
@@ -485,7 +483,7 @@ static void sema_assign(struct cc *cc, struct node *n)
 		ERR(n, "D_OP_ACT", "operator %s operands cannot be actions", ops);
 	if (r->is_agg)
 		ERR(n, "D_AGG_SCALAR", "aggregation may not be used as a scalar");
-	int create = n->op == OP_ASSIGN || 1;
+	int create = 1;		/* x op= y also instantiates x (as int64_t) */
 	if (l->k == N_IDENT) {
 		struct ident *id = id_lookup(&cc->globals, l->name);
 		if (id && id->k != ID_VAR) {

@@ -168,6 +168,16 @@ struct mt_target {
 	char err[512];
 };
 
+/*
+ * profile provider names (common/profile.c): dtrace's default probes
+ * (NULL-terminated) and "tick-N[unit]" / "profile-N[unit]" parsing into
+ * MT_PK_TICK/MT_PK_PROFILE and an interval in ns (0, or -1 when the name is
+ * not one or the interval is below MT_PROFILE_MIN_NS, as illumos).
+ */
+#define MT_PROFILE_MIN_NS	200000ull
+extern const char *const mt_profile_defaults[];
+int mt_profile_parse(const char *name, uint32_t *kind, uint64_t *ns);
+
 /* The local target (runtime hosted in-process): BEGIN/END/ERROR, tick-N,
    profile-N. */
 struct mt_target *mt_local_target_new(void);

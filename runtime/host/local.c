@@ -18,7 +18,6 @@
 
 void mt_local_plat_init(void);
 
-#define PROFILE_MIN_NS	200000ull	/* illumos profile_interval_min */
 
 struct lprobe {
 	uint32_t id;
@@ -43,12 +42,6 @@ struct local {
 	int begun, ended;
 };
 
-static const char *default_profile[] = {
-	"profile-97", "profile-199", "profile-499", "profile-997",
-	"profile-1999", "profile-4001", "profile-4999", "tick-1", "tick-10",
-	"tick-100", "tick-500", "tick-1000", "tick-5000"
-};
-
 static int seterr(struct mt_target *t, const char *fmt, ...)
 {
 	va_list ap;
@@ -56,49 +49,6 @@ static int seterr(struct mt_target *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(t->err, sizeof(t->err), fmt, ap);
 	va_end(ap);
-	return -1;
-}
-
-/* Parse "tick-N[unit]" / "profile-N[unit]" into kind and interval. */
-static int parse_profile(const char *name, uint32_t *kind, uint64_t *ns)
-{
-	static const struct { const char *s; uint64_t mult; } units[] = {
-		{ "ns", 1 }, { "nsec", 1 }, { "us", 1000 }, { "usec", 1000 },
-		{ "ms", 1000000 }, { "msec", 1000000 },
-		{ "s", 1000000000ull }, { "sec", 1000000000ull },
-		{ "m", 60000000000ull }, { "min", 60000000000ull },
-		{ "h", 3600000000000ull }, { "hour", 3600000000000ull },
-		{ "d", 86400000000000ull }, { "day", 86400000000000ull },
-		{ "hz", 0 }, { "", 0 },
-	};
-	const char *p;
-	char *end;
-	unsigned long long v;
-
-	if (strncmp(name, "tick-", 5) == 0) {
-		*kind = MT_PK_TICK;
-		p = name + 5;
-	} else if (strncmp(name, "profile-", 8) == 0) {
-		*kind = MT_PK_PROFILE;
-		p = name + 8;
-	} else {
-		return -1;
-	}
-	if (*p < '0' || *p > '9')
-		return -1;
-	errno = 0;
-	v = strtoull(p, &end, 10);
-	if (errno || v == 0)
-		return -1;
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (strcmp(end, units[i].s) != 0)
-			continue;
-		if (units[i].mult == 0)
-			*ns = 1000000000ull / v;
-		else
-			*ns = v * units[i].mult;
-		return *ns >= PROFILE_MIN_NS ? 0 : -1;
-	}
 	return -1;
 }
 
@@ -167,7 +117,7 @@ static int local_probes(struct mt_target *t, const struct mt_pdesc *pd,
 	if (n || !create || !pd->name || has_glob(pd->name) ||
 	    !field_match(pd->prov, "profile") || !field_match(pd->mod, "") ||
 	    !field_match(pd->func, "") ||
-	    parse_profile(pd->name, &kind, &ns) != 0)
+	    mt_profile_parse(pd->name, &kind, &ns) != 0)
 		return n;
 	struct lprobe *p = add_probe(l, "profile", pd->name, kind, ns);
 	if (!p)
@@ -366,9 +316,9 @@ struct mt_target *mt_local_target_new(void)
 	    !add_probe(l, "dtrace", "END", MT_PK_END, 0) ||
 	    !add_probe(l, "dtrace", "ERROR", MT_PK_ERROR, 0))
 		goto fail;
-	for (size_t i = 0; i < sizeof(default_profile) / sizeof(char *); i++) {
-		parse_profile(default_profile[i], &kind, &ns);
-		if (!add_probe(l, "profile", default_profile[i], kind, ns))
+	for (size_t i = 0; mt_profile_defaults[i]; i++) {
+		mt_profile_parse(mt_profile_defaults[i], &kind, &ns);
+		if (!add_probe(l, "profile", mt_profile_defaults[i], kind, ns))
 			goto fail;
 	}
 	return t;

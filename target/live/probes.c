@@ -17,49 +17,6 @@
 #include "target/kimg_int.h"
 #include "target/live/live_int.h"
 
-static const char *const default_profile[] = {
-	"profile-97", "profile-199", "profile-499", "profile-997",
-	"profile-1999", "profile-4001", "profile-4999", "tick-1", "tick-10",
-	"tick-100", "tick-500", "tick-1000", "tick-5000"
-};
-
-/* "tick-N[unit]" / "profile-N[unit]" as dtrace parses them (>= 200 us). */
-static int parse_profile(const char *name, uint32_t *kind, uint64_t *ns)
-{
-	static const struct { const char *s; uint64_t mult; } units[] = {
-		{ "ns", 1 }, { "nsec", 1 }, { "us", 1000 }, { "usec", 1000 },
-		{ "ms", 1000000 }, { "msec", 1000000 },
-		{ "s", 1000000000ull }, { "sec", 1000000000ull },
-		{ "m", 60000000000ull }, { "min", 60000000000ull },
-		{ "h", 3600000000000ull }, { "hour", 3600000000000ull },
-		{ "d", 86400000000000ull }, { "day", 86400000000000ull },
-		{ "hz", 0 }, { "", 0 },
-	};
-	const char *p;
-	char *end;
-	unsigned long long v;
-
-	if (strncmp(name, "tick-", 5) == 0)
-		*kind = MT_PK_TICK, p = name + 5;
-	else if (strncmp(name, "profile-", 8) == 0)
-		*kind = MT_PK_PROFILE, p = name + 8;
-	else
-		return -1;
-	if (*p < '0' || *p > '9')
-		return -1;
-	errno = 0;
-	v = strtoull(p, &end, 10);
-	if (errno || v == 0)
-		return -1;
-	for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
-		if (strcmp(end, units[i].s) != 0)
-			continue;
-		*ns = units[i].mult ? v * units[i].mult : 1000000000ull / v;
-		return *ns >= 200000 ? 0 : -1;
-	}
-	return -1;
-}
-
 static struct lprobe *add(struct live *l, const char *prov, const char *func,
 			  const char *name, uint32_t kind, uint64_t arg,
 			  const struct mt_kfunc *f)
@@ -145,9 +102,9 @@ int live_probes_init(struct live *l)
 		if (f->nrets && !add(l, "fbt", f->name, "return", MT_PK_FBT_RETURN, 0, f))
 			return -1;
 	}
-	for (size_t i = 0; i < sizeof default_profile / sizeof *default_profile; i++) {
-		parse_profile(default_profile[i], &kind, &ns);
-		if (!add(l, "profile", "", default_profile[i], kind, ns, NULL))
+	for (size_t i = 0; mt_profile_defaults[i]; i++) {
+		mt_profile_parse(mt_profile_defaults[i], &kind, &ns);
+		if (!add(l, "profile", "", mt_profile_defaults[i], kind, ns, NULL))
 			return -1;
 	}
 	return add_mach_traps(l);
@@ -241,7 +198,7 @@ int live_probes(struct mt_target *t, const struct mt_pdesc *pd, int create,
 		return kinst_create(t, pd, cb, arg);
 	if (n || !create || !pd->name || strpbrk(pd->name, "*?[\\") ||
 	    !fmatch(pd->prov, "profile") || !fmatch(pd->mod, "") || !fmatch(pd->func, "") ||
-	    parse_profile(pd->name, &kind, &ns) != 0)
+	    mt_profile_parse(pd->name, &kind, &ns) != 0)
 		return n;
 	p = add(l, "profile", "", pd->name, kind, ns, NULL);
 	if (!p) {
