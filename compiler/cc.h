@@ -423,6 +423,7 @@ void pragma_line(struct cc *cc, const char *text, int line);
 
 /* ctypes.c */
 struct type *ctypes_argtype(struct cc *cc, int i, int line);
+int ctypes_complete(struct cc *cc, struct type *t, int line);
 
 /* cpp.c */
 char *cpp_run(const struct mt_cc_input *in, const char *text,

@@ -5,6 +5,7 @@
  * compiled first, with the lexer switched to that text and back.
  */
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include "cc.h"
 
@@ -67,10 +68,43 @@ static struct type *try_type(struct cc *cc, const char *text, int line)
 		if ((ty_is_sou(b) || TY_K(b) == T_ENUM) && !b->canon->complete &&
 		    b == t)
 			return NULL;	/* an incomplete object, not a pointer */
-		if ((ty_is_sou(b) || TY_K(b) == T_ENUM) && !b->canon->complete)
-			return NULL;	/* ask for its declaration */
 	}
 	return t;
+}
+
+/*
+ * `struct X;` (or union/enum) for a tag D already knows: the target's text
+ * forward-declares what it needs, which may have been declared by an
+ * earlier call; D would call the repeat a useless declaration.
+ */
+static int known_forward_decl(struct cc *cc)
+{
+	struct lexsave s;
+	const char *kw;
+	char name[256];
+	int known;
+
+	if (cc->tok.k != TK_KEYWORD)
+		return 0;
+	if (cc->tok.kw == KW_STRUCT)
+		kw = "struct";
+	else if (cc->tok.kw == KW_UNION)
+		kw = "union";
+	else if (cc->tok.kw == KW_ENUM)
+		kw = "enum";
+	else
+		return 0;
+	lex_save(cc, &s);
+	lex_next(cc);
+	known = (cc->tok.k == TK_IDENT || cc->tok.k == TK_TYPENAME) &&
+		snprintf(name, sizeof(name), "%s %s", kw, cc->tok.text) > 0 &&
+		ty_lookup(cc, name) != NULL;
+	if (known) {
+		lex_next(cc);
+		known = cc->tok.k == TK_OP && cc->tok.op == OP_SEMI;
+	}
+	lex_restore(cc, &s);
+	return known;
 }
 
 /* Compile D declarations text (errors are the program's errors). */
@@ -85,9 +119,36 @@ static void compile_decls(struct cc *cc, const char *text, int line)
 			lex_next(cc);
 			continue;
 		}
+		if (known_forward_decl(cc)) {
+			lex_next(cc);
+			lex_next(cc);
+			lex_next(cc);
+			continue;
+		}
 		decl_toplevel(cc, 0);
 	}
 	lex_restore(cc, &s);
+}
+
+/*
+ * Complete a forward-declared struct/union/enum from the target's
+ * declarations (a pointer argument's pointee, reached by -> or .).
+ * Returns whether t is complete now.
+ */
+int ctypes_complete(struct cc *cc, struct type *t, int line)
+{
+	const struct mt_ctypes *ct = cc->in->ctypes;
+	char *text;
+
+	if (t->canon->complete)
+		return 1;
+	if (!ct || !ct->decls || !t->name)
+		return 0;
+	if ((text = ct->decls(ct->arg, t->name)) == NULL)
+		return 0;
+	compile_decls(cc, cc_strdup(cc, text), line);
+	free(text);
+	return t->canon->complete;
 }
 
 struct type *ctypes_argtype(struct cc *cc, int i, int line)

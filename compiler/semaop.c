@@ -24,7 +24,7 @@ void sema_member(struct cc *cc, struct node *n)
 		ERR(n, "D_OP_SOU", "operator . cannot be applied to type \"%s\"; must be applied to a struct or union",
 		    t->name);
 	}
-	if (!t->canon->complete)
+	if (!t->canon->complete && !ctypes_complete(cc, t, n->line))
 		ERR(n, "D_OP_INCOMPLETE", "operator %s cannot be applied to a forward declaration: no %s definition is available",
 		    op_name(n->op), t->name);
 	struct member *m = ty_member(t, n->name);

@@ -84,6 +84,10 @@ TEST(errors)
 	CHECK_EQ_STR(err, "Requested version is not supported by compiler");
 	CHECK_EQ_INT(set("iregs", "9"), -1);
 	CHECK_EQ_STR(err, "Invalid value for specified option");
+	/* strsize needs room for one character and the NUL */
+	CHECK_EQ_INT(set("strsize", "1"), -1);
+	CHECK_EQ_STR(err, "Invalid value for specified option");
+	CHECK_EQ_INT(set("strsize", "2"), 0);
 }
 
 TEST(pragma_context)

@@ -195,6 +195,8 @@ TEST(printf_aggval)
 
 	CHECK_EQ_STR(pf("%@u: %d\n", a, 2), "42: 7\n");
 	CHECK_EQ_STR(pf("%d %@8d|", a, 2), "7       42|");
+	/* more %@ than aggregations: the last one is formatted again */
+	CHECK_EQ_STR(pf("%@u %@u %@u", a, 2), "42 42 42");
 }
 
 TEST(printf_length_modifiers)
