@@ -104,6 +104,33 @@ struct live {
 };
 
 int live_probes_init(struct live *l);
+
+/*
+ * A provider of the live target, plugged into the probe catalog through a
+ * designated-initializer ops table (one file each, prov_*.c).  populate()
+ * adds the provider's fixed probes when the target is created, in listing
+ * order (ids must stay those `machtrace -l` prints); create() makes
+ * on-demand probes for a description that matched nothing: the number made
+ * (each reported through cb), 0 when it is not the provider's, -1 with
+ * t->err.  Either may be NULL.
+ */
+struct live_provider {
+	const char *name;
+	int (*populate)(struct live *l);
+	int (*create)(struct mt_target *t, const struct mt_pdesc *pd,
+		      mt_probe_cb cb, void *arg);
+};
+
+extern const struct live_provider live_prov_dtrace, live_prov_fbt,
+	live_prov_profile, live_prov_mach_trap, live_prov_kinst;
+
+/* probes.c, for the providers */
+struct lprobe *live_probe_add(struct live *l, const char *prov, const char *func,
+			      const char *name, uint32_t kind, uint64_t arg,
+			      const struct mt_kfunc *f);
+int live_probe_report(const struct lprobe *p, mt_probe_cb cb, void *arg);
+int live_fmatch(const char *pat, const char *s);
+int live_has_glob(const char *s);
 /* plan.c: sites, trampolines and ticks of img into l->ss and c; -1 with
    t->err */
 int live_plan(struct mt_target *t, const struct mt_image *img, struct lk_ctl *c);
