@@ -1,19 +1,48 @@
 /*
  * -l: list the probes matching the command's descriptions (or all), in
- * dtrace -l's format: the local target's first, then the GNU Mach
- * kernel's fbt probes when the description can name them.
+ * dtrace -l's format, from the catalog of the target that tracing would
+ * use: the live GNU Mach kernel's when a description names a kernel
+ * provider (or none is given and the kernel can be read), else the local
+ * target's.  The ids are the ones tracing prints.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "machtrace/mach.h"
+#include "machtrace/live.h"
 #include "machtrace/program.h"
 
 struct list_state {
 	FILE *out;
-	uint32_t maxid;
-	int count;
+	struct mt_target *t;
+	int live, verbose;
 };
+
+/* -lv of a kernel probe: dtrace's attributes and args[] types (DWARF). */
+static void
+list_args(struct list_state *ls, const struct mt_probe_info *p)
+{
+	const char *type;
+	int i;
+
+	fprintf(ls->out, "\n\tProbe Description Attributes\n"
+		"\t\tIdentifier Names: Private\n"
+		"\t\tData Semantics:   Private\n"
+		"\t\tDependency Class: Unknown\n"
+		"\n\tArgument Attributes\n"
+		"\t\tIdentifier Names: Private\n"
+		"\t\tData Semantics:   Private\n"
+		"\t\tDependency Class: ISA\n"
+		"\n\tArgument Types\n");
+	for (i = 0; i < 10; i++) {
+		type = mt_live_argtype(ls->t, p->prov, p->func, p->name, i);
+		if (type == NULL)
+			break;
+		fprintf(ls->out, "\t\targs[%d]: %s\n", i, type);
+	}
+	if (i == 0)
+		fprintf(ls->out, "\t\tNone\n");
+	fprintf(ls->out, "\n");
+}
 
 static int
 list_one(void *arg, const struct mt_probe_info *p)
@@ -22,9 +51,8 @@ list_one(void *arg, const struct mt_probe_info *p)
 
 	fprintf(ls->out, "%5u %10s %17s %33s %s\n", p->id, p->prov, p->mod,
 		p->func, p->name);
-	if (p->id > ls->maxid)
-		ls->maxid = p->id;
-	ls->count++;
+	if (ls->verbose && ls->live && p->func[0] != '\0')
+		list_args(ls, p);
 	return 0;
 }
 
@@ -64,18 +92,59 @@ cli_split_pdesc(const char *s, char *buf, size_t len, struct mt_pdesc *pd)
 	}
 }
 
+/* The descriptions to list: -n texts split at commas, -s clauses'. */
+struct desc_list {
+	struct mt_pdesc *v;
+	char **bufs;
+	int n, cap;
+};
+
 static int
-names_fbt(const struct mt_pdesc *pd)
+add_desc(struct desc_list *dl, const struct mt_pdesc *pd, char *buf)
 {
-	return pd->prov[0] == '\0' || strcmp(pd->prov, "fbt") == 0 ||
-	       strpbrk(pd->prov, "*?[") != NULL;
+	if (dl->n == dl->cap) {
+		int cap = dl->cap ? 2 * dl->cap : 16;
+		struct mt_pdesc *v = realloc(dl->v, cap * sizeof(*v));
+		char **b = v ? realloc(dl->bufs, cap * sizeof(*b)) : NULL;
+
+		if (v)
+			dl->v = v;
+		if (b == NULL)
+			return -1;
+		dl->bufs = b;
+		dl->cap = cap;
+	}
+	dl->v[dl->n] = *pd;
+	dl->bufs[dl->n++] = buf;
+	return 0;
 }
 
-/* -l -s: the probes each clause's descriptions match. */
 static int
-list_script(struct cli *cl, int i, struct mt_target *t,
-	    struct list_state *ls, const char **descs, int *ndescs,
-	    int *want_mach)
+add_pspec(struct desc_list *dl, const char *text)
+{
+	char *copy = strdup(text), *save = NULL;
+
+	if (copy == NULL)
+		return -1;
+	copy[strcspn(copy, "{/")] = '\0';
+	for (char *d = strtok_r(copy, ",", &save); d;
+	     d = strtok_r(NULL, ",", &save)) {
+		struct mt_pdesc pd;
+		char *buf = malloc(1024);
+
+		if (buf == NULL)
+			return free(copy), -1;
+		cli_split_pdesc(d, buf, 1024, &pd);
+		if (add_desc(dl, &pd, buf) != 0)
+			return free(buf), free(copy), -1;
+	}
+	free(copy);
+	return 0;
+}
+
+/* -l -s: the descriptions of every clause of the script. */
+static int
+add_script(struct cli *cl, int i, struct desc_list *dl)
 {
 	struct mt_diag d;
 	struct mt_prog *p;
@@ -92,91 +161,100 @@ list_script(struct cli *cl, int i, struct mt_target *t,
 		const struct mt_clause_info *ci = &p->clause_info[k];
 
 		for (uint32_t j = 0; j < ci->npdescs; j++) {
-			struct mt_pdesc pd = ci->pdescs[j];
-			char buf[1024];
+			const struct mt_pdesc *src = &ci->pdescs[j];
+			char *buf = malloc(1024);
+			struct mt_pdesc pd;
 
-			if (!pd.prov) pd.prov = "";
-			if (!pd.mod) pd.mod = "";
-			if (!pd.func) pd.func = "";
-			if (!pd.name) pd.name = "";
-			t->ops->probes(t, &pd, 1, list_one, ls);
-			if (names_fbt(&pd) && *ndescs < 64) {
-				snprintf(buf, sizeof(buf), "%s:%s:%s:%s",
-					 pd.prov, pd.mod, pd.func, pd.name);
-				descs[(*ndescs)++] = strdup(buf);
-				*want_mach = 1;
-			}
+			if (buf == NULL)
+				return mt_prog_free(p), -1;
+			snprintf(buf, 1024, "%s:%s:%s:%s", src->prov ? src->prov : "",
+				 src->mod ? src->mod : "", src->func ? src->func : "",
+				 src->name ? src->name : "");
+			cli_split_pdesc(buf, buf, 1024, &pd);
+			if (add_desc(dl, &pd, buf) != 0)
+				return mt_prog_free(p), -1;
 		}
 	}
 	mt_prog_free(p);
 	return 0;
 }
 
+static void
+free_descs(struct desc_list *dl)
+{
+	for (int i = 0; i < dl->n; i++)
+		free(dl->bufs[i]);
+	free(dl->bufs);
+	free(dl->v);
+}
+
+/*
+ * The target to list from.  A kernel that cannot be read matters only
+ * when a description names a kernel provider or --kernel is given; plain
+ * `machtrace -l` then lists the local target's probes.
+ */
+static struct mt_target *
+list_target(struct cli *cl, const struct desc_list *dl, int *live)
+{
+	int force = cl->kernel || cl->nmodules || cl->force_kernel;
+	int wants = dl->n == 0 || force;
+	struct mt_live_opts lo;
+	struct mt_target *t;
+	char err[512];
+
+	for (int i = 0; i < dl->n; i++)
+		wants |= mt_live_wants(dl->v[i].prov, force) == 1;
+	*live = 0;
+	if (wants) {
+		memset(&lo, 0, sizeof(lo));
+		lo.kernel = cl->kernel;
+		err[0] = '\0';
+		if ((t = mt_mach_target_new(&lo, err, sizeof(err))) != NULL) {
+			*live = 1;
+			return t;
+		}
+		if (dl->n > 0 || force) {
+			fprintf(stderr, "machtrace: %s\n", err);
+			return NULL;
+		}
+	}
+	if ((t = mt_local_target_new()) == NULL)
+		fprintf(stderr, "dtrace: failed to initialize dtrace: "
+			"cannot create the local target\n");
+	return t;
+}
+
 int
 cli_list(struct cli *cl)
 {
-	struct list_state ls = { stdout, 0, 0 };
-	struct mt_target *t = mt_local_target_new();
-	const char **descs = calloc(cl->ncmds + 65, sizeof(char *));
-	int ndescs = 0, want_mach = cl->ncmds == 0, explicit_fbt = 0;
-	char err[512];
+	struct list_state ls = { stdout, NULL, 0, cl->verbose };
+	struct desc_list dl = { NULL, NULL, 0, 0 };
+	int rc = E_ERROR;
 
-	if (t == NULL || descs == NULL)
-		return E_ERROR;
+	for (int i = 0; i < cl->ncmds; i++)
+		if ((cl->cmds[i].is_file ? add_script(cl, i, &dl) :
+		     add_pspec(&dl, cl->cmds[i].text)) != 0)
+			goto out;
+	if ((ls.t = list_target(cl, &dl, &ls.live)) == NULL)
+		goto out;
 	if (cl->ofile && (ls.out = fopen(cl->ofile, "a")) == NULL) {
 		fprintf(stderr, "dtrace: failed to open output file '%s'\n",
 			cl->ofile);
-		return E_ERROR;
+		goto out;
 	}
 	fprintf(ls.out, "%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE",
 		"FUNCTION", "NAME");
-	if (cl->ncmds == 0) {
+	if (dl.n == 0) {
 		struct mt_pdesc all = { "", "", "", "", 0 };
-		t->ops->probes(t, &all, 0, list_one, &ls);
+		ls.t->ops->probes(ls.t, &all, 0, list_one, &ls);
 	}
-	for (int i = 0; i < cl->ncmds; i++) {
-		const char *text = cl->cmds[i].text;
-		char buf[1024], *copy = strdup(text), *save = NULL;
-
-		if (cl->cmds[i].is_file) {
-			free(copy);
-			if (list_script(cl, i, t, &ls, descs, &ndescs,
-					&want_mach) != 0)
-				return E_ERROR;
-			continue;
-		}
-		copy[strcspn(copy, "{/")] = '\0';
-		for (char *d = strtok_r(copy, ",", &save); d;
-		     d = strtok_r(NULL, ",", &save)) {
-			struct mt_pdesc pd;
-
-			cli_split_pdesc(d, buf, sizeof(buf), &pd);
-			t->ops->probes(t, &pd, 1, list_one, &ls);
-			if (names_fbt(&pd)) {
-				want_mach = 1;
-				descs[ndescs++] = strdup(d);
-				explicit_fbt |= strncmp(pd.prov, "fbt", 3) == 0;
-			}
-		}
-		free(copy);
-	}
-	if (want_mach) {
-		/* the live target numbers fbt from 4, after dtrace's 1-3:
-		   keep that when no other local probe was listed */
-		unsigned first = ls.maxid > 3 ? ls.maxid + 1 : 4;
-		int n = mt_mach_list(cl->kernel, descs, ndescs, cl->verbose,
-				     first, ls.out, err, sizeof(err));
-		if (n > 0)
-			ls.count += n;
-		/* a kernel that cannot be read matters only when asked for */
-		if (n < 0 && (explicit_fbt || cl->kernel)) {
-			fflush(ls.out);
-			fprintf(stderr, "machtrace: %s\n", err);
-			mt_target_free(t);
-			return E_ERROR;
-		}
-	}
+	for (int i = 0; i < dl.n; i++)
+		ls.t->ops->probes(ls.t, &dl.v[i], 1, list_one, &ls);
 	fflush(ls.out);
-	mt_target_free(t);
-	return E_SUCCESS;
+	rc = E_SUCCESS;
+out:
+	if (ls.t)
+		mt_target_free(ls.t);
+	free_descs(&dl);
+	return rc;
 }

@@ -12,8 +12,18 @@
  * mach_trap_table: struct mach_trap { int arg_count; int (*function)();
  * boolean_t stack; const char *name; } (offsets from DWARF when present).
  */
+/* Has the provider (probes from first on) a probe for trap name yet? */
+static int have_trap(const struct live *l, uint32_t first, const char *name)
+{
+	for (uint32_t i = first; i < l->nprobes; i++)
+		if (strcmp(l->probes[i].func, name) == 0)
+			return 1;
+	return 0;
+}
+
 static int mach_trap_populate(struct live *l)
 {
+	uint32_t first = l->nprobes;
 	uint64_t table, count_va, fn_off = 8, name_off = 24, size = 32, v;
 	const uint8_t *cnt, *e;
 	uint32_t n;
@@ -40,6 +50,8 @@ static int mach_trap_populate(struct live *l)
 		memcpy(&v, e + name_off, 8);
 		name = v ? (const char *)mt_kimg_bytes(l->k, v, 1) : NULL;
 		snprintf(tn, sizeof tn, "%s", name && *name ? name : f->name);
+		if (have_trap(l, first, tn))
+			continue;	/* unused slots all point at one stub */
 		name = kimg_strdup(l->k, tn);
 		if (!live_probe_add(l, "mach_trap", name, "entry", MT_PK_FBT_ENTRY, 0, f) ||
 		    (f->nrets && !live_probe_add(l, "mach_trap", name, "return", MT_PK_FBT_RETURN, 0, f)))
