@@ -48,9 +48,7 @@ static int probe_cb(void *arg, const struct mt_probe_info *p)
 		lp->func = strdup(p->func ? p->func : "");
 		lp->name = strdup(p->name ? p->name : "");
 	}
-	/* a clause enables a probe once even if several descriptions match */
-	if (lp->nclauses && lp->clauses[lp->nclauses - 1] == c->clause)
-		return 0;
+	/* one ECB per matching description, as dtrace's one statement each */
 	lp->clauses = realloc(lp->clauses, (lp->nclauses + 1) * sizeof(uint32_t));
 	lp->clauses[lp->nclauses++] = c->clause;
 	return 0;

@@ -526,20 +526,31 @@ static void do_actf(struct cc *cc, struct node *n)
 		return;
 	}
 	case MT_ACT_SETOPT: {
+		/*
+		 * String constants go in the action info; a name or value
+		 * computed at run time is recorded as a string rec (the
+		 * name's first) for the consumer to apply.
+		 */
 		struct node *a = n->args;
 		sema_expr(cc, a);
-		if (!a->is_string_lit)
+		if (!a->is_string_lit && !ty_is_string(a->type))
 			ERR(a, "D_PROTO_ARG", "setopt( ) argument #1 is incompatible with prototype:\n\tprototype: const char *\n\t argument: %s",
 			    tname(a));
-		uint32_t ai = new_action(cc, MT_ACT_SETOPT, n->line);
-		cc->action_info.v[ai].opt_name = xstrdup(a->strval);
 		if (a->next) {
 			sema_expr(cc, a->next);
-			if (!a->next->is_string_lit)
-				ERR(a, "D_PROTO_ARG", "setopt( ) argument #2 is incompatible with prototype:\n\tprototype: const char *\n\t argument: %s",
+			if (!a->next->is_string_lit && !ty_is_string(a->next->type))
+				ERR(a->next, "D_PROTO_ARG", "setopt( ) argument #2 is incompatible with prototype:\n\tprototype: const char *\n\t argument: %s",
 				    tname(a->next));
-			cc->action_info.v[ai].opt_value = xstrdup(a->next->strval);
 		}
+		uint32_t ai = new_action(cc, MT_ACT_SETOPT, n->line);
+		if (a->is_string_lit)
+			cc->action_info.v[ai].opt_name = xstrdup(a->strval);
+		else
+			add_rec(cc, a, 0, 0);
+		if (a->next && a->next->is_string_lit)
+			cc->action_info.v[ai].opt_value = xstrdup(a->next->strval);
+		else if (a->next)
+			add_rec(cc, a->next, 0, 0);
 		return;
 	}
 	case MT_ACT_SYM: case MT_ACT_MOD: case MT_ACT_USYM: case MT_ACT_UMOD:

@@ -420,6 +420,7 @@ int printf_validate(struct cc *cc, const char *fmt, struct node *args,
 
 /* pragma.c */
 void pragma_line(struct cc *cc, const char *text, int line);
+void pragma_error(struct cc *cc, const char *p, int line);
 
 /* ctypes.c */
 struct type *ctypes_argtype(struct cc *cc, int i, int line);

@@ -694,21 +694,28 @@ static int cg_op2(struct cc *cc, struct node *n)
 	return a;
 }
 
+/*
+ * x ? l : r.  The result lives in l's register.  That register is not
+ * live on the path that evaluates r, so it is free while r is generated
+ * and taken back after r is moved into it: nested ?: in the false arm
+ * then need no extra register per level.
+ */
 static int cg_cond(struct cc *cc, struct node *n)
 {
 	int c = cg_expr(cc, n->x);
 	emit(cc, MT_OP_TST, c, 0, 0);
 	cg_free(cc, c);
-	int rd = reg_alloc(cc, n->line);
 	uint32_t bf = emit_br(cc, MT_OP_BE);
-	int a = cg_expr(cc, n->l);
-	emit(cc, MT_OP_MOV, a, 0, rd);
-	cg_free(cc, a);
+	int rd = cg_expr(cc, n->l);
 	uint32_t be = emit_br(cc, MT_OP_BA);
 	patch_here(cc, bf);
+	cg_free(cc, rd);
 	int b = cg_expr(cc, n->r);
-	emit(cc, MT_OP_MOV, b, 0, rd);
-	cg_free(cc, b);
+	if (b != rd) {
+		emit(cc, MT_OP_MOV, b, 0, rd);
+		cg_free(cc, b);
+	}
+	cc->regmask |= (uint16_t)(1u << rd);
 	patch_here(cc, be);
 	return rd;
 }

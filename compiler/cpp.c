@@ -40,6 +40,9 @@ char *cpp_run(const struct mt_cc_input *in, const char *text,
 		argv[n++] = "-fno-diagnostics-show-caret";
 		argv[n++] = "-D__sun";
 		argv[n++] = "-D__linux";
+		argv[n++] = "-D__Linux";	/* __`uname -s` */
+		argv[n++] = "-D__unix";
+		argv[n++] = "-D__SVR4";
 		argv[n++] = "-D__SUNW_D=1";
 		argv[n++] = "-D__SUNW_D_VERSION=0x02000000";
 		argv[n++] = "-D__SUNW_D_64";

@@ -446,7 +446,11 @@ static struct type *struct_body(struct cc *cc, struct type *t)
 				if (e->cval == 0 && name)
 					cc_error(cc, line, "D_DECL_BFCONST",
 						 "positive integral constant expression expected as bit-field size");
-				if (!ty_is_integral(mt) || (uint64_t)e->cval > mt->size * 8)
+				if (!ty_is_integral(mt))
+					cc_error(cc, line, "D_DECL_BFTYPE",
+						 "invalid type for bit-field: %s",
+						 name ? name : "");
+				if ((uint64_t)e->cval > mt->size * 8)
 					cc_error(cc, line, "D_DECL_BFSIZE",
 						 "bit-field too big for type: %s",
 						 name ? name : "");

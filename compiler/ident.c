@@ -245,12 +245,33 @@ void id_init(struct cc *cc)
 		if (!id->type)
 			id->type = cc->t_int;
 	}
+	/* the fault codes dtrace's unistd.d library declares as inlines */
+	static const struct { const char *name; int val; } faults[] = {
+		{ "DTRACEFLT_UNKNOWN", 0 }, { "DTRACEFLT_BADADDR", 1 },
+		{ "DTRACEFLT_BADALIGN", 2 }, { "DTRACEFLT_ILLOP", 3 },
+		{ "DTRACEFLT_DIVZERO", 4 }, { "DTRACEFLT_NOSCRATCH", 5 },
+		{ "DTRACEFLT_KPRIV", 6 }, { "DTRACEFLT_UPRIV", 7 },
+		{ "DTRACEFLT_TUPOFLOW", 8 }, { "DTRACEFLT_BADSTACK", 9 },
+		{ "DTRACEFLT_BADSIZE", 10 }, { "DTRACEFLT_LIBRARY", 1000 },
+	};
+	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++) {
+		struct ident *id = id_add(cc, &cc->globals, faults[i].name,
+					  ID_INLINE);
+		struct node *v = nd_new(cc, N_INT, 0);
+		v->type = cc->t_int;
+		v->is_const = 1;
+		v->cval = faults[i].val;
+		id->type = cc->t_int;
+		id->init = v;
+	}
 	{
 		struct ident *id = id_add(cc, &cc->globals, "NULL", ID_INLINE);
+		/* an int 0, as in dtrace (sizeof (NULL) == 4); the constant 0
+		   converts to any pointer or string */
 		struct node *z = nd_new(cc, N_INT, 0);
-		z->type = cc->t_voidp;
+		z->type = cc->t_int;
 		z->is_const = 1;
-		id->type = cc->t_voidp;
+		id->type = cc->t_int;
 		id->init = z;
 	}
 	static const char *macros[] = { "pid", "ppid", "pgid", "sid", "uid",

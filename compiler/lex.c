@@ -113,6 +113,9 @@ static void control_line(struct cc *cc)
 			cc->line++, e++;
 		e++;
 	}
+	if (*e == '\0')
+		cc_error(cc, cc->line, "D_SYNTAX",
+			 "end-of-file encountered before end of control line");
 	char *body = cc_strndup(cc, s, e - s);
 	cc->p = e;
 	while (*body == ' ' || *body == '\t')
@@ -136,7 +139,10 @@ static void control_line(struct cc *cc)
 		return;
 	if (strncmp(body, "ident", 5) == 0)
 		return;
-	cc_error(cc, line, "D_PRAGCTL_INVAL", "unsupported control directive: %s",
+	if (strncmp(body, "error", 5) == 0 &&
+	    (body[5] == 0 || isspace((unsigned char)body[5])))
+		pragma_error(cc, body + 5, line);
+	cc_error(cc, line, "D_PRAGCTL_INVAL", "invalid control directive: #%s",
 		 cc_strndup(cc, body, strcspn(body, " \t")));
 }
 

@@ -24,10 +24,17 @@ static char *next_word(struct cc *cc, const char **pp)
 static const char *const noprog_opts[] = { "ldpath", "modpath", "libdir",
 					   "syslibdir", "cpppath", NULL };
 
+/* #pragma D option name[=value]: exactly one token, as dt_pragma_option */
 static void pragma_option(struct cc *cc, const char *p, int line)
 {
-	char *w;
-	while ((w = next_word(cc, &p)) != NULL) {
+	char *w = next_word(cc, &p);
+	if (w == NULL)
+		cc_error(cc, line, "D_PRAGMA_MALFORM",
+			 "malformed #pragma option <option>=<val>");
+	if (next_word(cc, &p) != NULL)
+		cc_error(cc, line, "D_PRAGMA_MALFORM",
+			 "superfluous arguments specified for #pragma option");
+	{
 		char *eq = strchr(w, '=');
 		char *name = w, *val = NULL;
 		if (eq) {
@@ -73,6 +80,37 @@ static void pragma_option(struct cc *cc, const char *p, int line)
 	}
 }
 
+/*
+ * #error / #pragma [D] error: dtrace joins the words and strings of the
+ * line, each followed by a space (string quotes dropped).
+ */
+void pragma_error(struct cc *cc, const char *p, int line)
+{
+	char *msg = cc_strndup(cc, "", 0);
+	for (;;) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p || *p == '\n')
+			break;
+		const char *s = p;
+		size_t n;
+		if (*p == '"') {
+			s = ++p;
+			while (*p && *p != '"' && *p != '\n')
+				p += (*p == '\\' && p[1]) ? 2 : 1;
+			n = (size_t)(p - s);
+			if (*p == '"')
+				p++;
+		} else {
+			while (*p && *p != ' ' && *p != '\t' && *p != '\n')
+				p++;
+			n = (size_t)(p - s);
+		}
+		msg = cc_printf(cc, "%s%.*s ", msg, (int)n, s);
+	}
+	cc_error(cc, line, "D_PRAGERR", "#error: %s", msg);
+}
+
 void pragma_line(struct cc *cc, const char *text, int line)
 {
 	const char *p = text;
@@ -81,11 +119,13 @@ void pragma_line(struct cc *cc, const char *text, int line)
 		return;
 	if (strcmp(w, "ident") == 0)
 		return;
+	if (strcmp(w, "error") == 0)
+		pragma_error(cc, p, line);
 	if (strcmp(w, "D") != 0)
 		return;		/* other pragmas are ignored, as by dtrace */
 	w = next_word(cc, &p);
 	if (!w)
-		cc_error(cc, line, "D_PRAGMA_MALFORM", "malformed #pragma D");
+		return;		/* a bare #pragma D is a null directive */
 	if (strcmp(w, "option") == 0) {
 		pragma_option(cc, p, line);
 	} else if (strcmp(w, "depends_on") == 0) {
@@ -122,10 +162,12 @@ void pragma_line(struct cc *cc, const char *text, int line)
 		if (!id || (id->k != ID_VAR && id->k != ID_INLINE))
 			cc_error(cc, line, "D_PRAGMA_UNUSED",
 				 "unused #pragma attributes");
-	} else if (strcmp(w, "binding") == 0 || strcmp(w, "error") == 0 ||
-		   strcmp(w, "line") == 0) {
+	} else if (strcmp(w, "error") == 0) {
+		pragma_error(cc, p, line);
+	} else if (strcmp(w, "binding") == 0 || strcmp(w, "line") == 0 ||
+		   strcmp(w, "ident") == 0) {
 		return;
 	} else {
-		cc_error(cc, line, "D_PRAGCTL_INVAL", "invalid control directive: #pragma D %s", w);
+		cc_error(cc, line, "D_PRAGMA_INVAL", "invalid D pragma: %s", w);
 	}
 }

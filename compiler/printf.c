@@ -114,7 +114,7 @@ int printf_validate(struct cc *cc, const char *fmt, struct node *args,
 						 "format conversion #%d has more than one '.' specified", conv);
 				dot = 1;
 				p++;
-			} else if (strchr("hlLjzt", *p)) {
+			} else if (strchr("hlL", *p)) {
 				p++;
 			} else if (*p == '?') {
 				p++;

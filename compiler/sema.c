@@ -478,6 +478,20 @@ static void sema_assign(struct cc *cc, struct node *n)
 	if (l->k == N_AGG || (l->k == N_OP2 && l->op == OP_INDEX && l->l->k == N_AGG)) {
 		ERR(n, "D_AGG_SCALAR", "aggregation assignment is only valid as a statement");
 	}
+	/*
+	 * dtrace cooks the left side of x op= y first, as a reference: a
+	 * scalar nothing has declared or assigned yet is an error there
+	 * (++/-- are different: they instantiate the variable).
+	 */
+	if (n->op != OP_ASSIGN && (l->k == N_IDENT || (l->k == N_VAR &&
+	    l->op != OP_INDEX))) {
+		struct ident *id = l->k == N_IDENT ?
+			id_lookup(&cc->globals, l->name) : sema_var(cc, l, 0);
+		if (id == NULL || (id->k == ID_VAR && !id->type))
+			ERR(n, "D_VAR_UNDEF", "%s%s has not yet been declared or assigned",
+			    l->k == N_VAR && l->scope == 1 ? "self->" :
+			    l->k == N_VAR && l->scope == 2 ? "this->" : "", l->name);
+	}
 	sema_expr(cc, r);
 	if (r->is_action)
 		ERR(n, "D_OP_ACT", "operator %s operands cannot be actions", ops);

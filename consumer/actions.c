@@ -67,21 +67,50 @@ liberr(struct mt_consumer *c, uint32_t epid, const struct mt_probe *p,
 		msg);
 }
 
+/* String rec i of an action, copied out NUL-terminated; NULL if absent. */
+static char *
+rec_string(const struct mt_consumer *c, const struct mt_action *a, uint32_t i,
+	   const uint8_t *data, char *buf, size_t len)
+{
+	const struct mt_rec *r;
+	size_t n;
+
+	if (i >= a->nrecs || len == 0)
+		return NULL;
+	r = &c->prog->recs[a->rec0 + i];
+	n = strnlen((const char *)data + r->offset, r->size);
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, data + r->offset, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * setopt(name[, value]): a string constant is in the action info; a name
+ * or value computed at run time is a string rec, name's first.
+ */
 static void
 act_setopt(struct mt_consumer *c, uint32_t epid, const struct mt_probe *p,
-	   const struct mt_action_info *ai)
+	   const struct mt_action *a, const struct mt_action_info *ai,
+	   const uint8_t *data)
 {
-	const char *val = ai->opt_value ? ai->opt_value : "1";
-	char why[128], msg[512];
+	char nbuf[256], vbuf[256], why[128], msg[768];
+	const char *name = ai->opt_name, *val = ai->opt_value;
+	uint32_t i = 0;
 
-	if (ai->opt_name == NULL)
+	if (name == NULL && (name = rec_string(c, a, i++, data, nbuf,
+					       sizeof(nbuf))) == NULL)
 		return;
-	if (mt_opts_set_active(c->opts, ai->opt_name, val, why,
-			       sizeof(why)) == 0)
+	if (val == NULL)
+		val = rec_string(c, a, i, data, vbuf, sizeof(vbuf));
+	if (val == NULL)
+		val = "1";
+	if (mt_opts_set_active(c->opts, name, val, why, sizeof(why)) == 0)
 		return;
 	/* dtrace ends this message with a newline of its own */
 	snprintf(msg, sizeof(msg), "couldn't set option \"%s\" to \"%s\": "
-		 "%s\n", ai->opt_name, val, why);
+		 "%s\n", name, val, why);
 	liberr(c, epid, p, msg);
 }
 
@@ -229,7 +258,7 @@ do_action(struct mt_consumer *c, uint32_t epid, const struct mt_probe *p,
 		break;
 	case MT_ACT_SETOPT:
 		if (ai)
-			act_setopt(c, epid, p, ai);
+			act_setopt(c, epid, p, a, ai, data);
 		break;
 	case MT_ACT_SYSTEM:
 		if ((s = format_action(c, a, ai, data)) != NULL) {

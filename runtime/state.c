@@ -209,6 +209,8 @@ static const char *fits(const struct mt_image *img, const struct layout *L)
 {
 	const struct mt_agg *aggs =
 		(const void *)((const uint8_t *)img + img->aggs_off);
+	const struct mt_var *vars =
+		(const void *)((const uint8_t *)img + img->vars_off);
 
 	/* dtrace-utils' records carry a 40-byte perf event header on top
 	   of ours; keep its minimum so an enabling fits where it fits there
@@ -223,6 +225,14 @@ static const char *fits(const struct mt_image *img, const struct layout *L)
 	   (drops/drp.DTRACEDROP_AGGREGATION.d vs aggs/err.aggsize-too-small.d) */
 	for (uint32_t i = 0; i < img->naggs; i++)
 		if (sizeof(struct mt_aggent) + 8ull * aggs[i].nvals > L->aggsize)
+			return "Enabling exceeds size of buffer";
+	/* dtrace-utils sizes associative arrays from dynvarsize: one that
+	   cannot hold a single element (variable id, key tuple, value) is
+	   refused, 20 bytes holding an int-keyed int element
+	   (assocs/err.dynvarsize-too-small.d vs tst.store_zero_safe.d) */
+	for (uint32_t i = 0; i < img->nvars; i++)
+		if (vars[i].kind == MT_VK_ASSOC && vars[i].scope <= MT_VS_LOCAL &&
+		    4ull + vars[i].keysize + vars[i].size > img->opt.dynvarsize)
 			return "Enabling exceeds size of buffer";
 	return 0;
 }

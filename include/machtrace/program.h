@@ -61,7 +61,9 @@ struct mt_rec_info {
 /*
  * Per action, host-only.  fmt: printf/printa/system/freopen format string
  * (NULL if none).  For PRINTA: aggids[] of the aggregations to print (the
- * recs carry nothing for them).  For SETOPT: opt_name/opt_value.
+ * recs carry nothing for them).  For SETOPT: opt_name/opt_value; one
+ * that is NULL was not a string constant and is a string rec instead
+ * (the name's first).
  * For NORMALIZE/DENORMALIZE/CLEAR/TRUNC: aggids[0] and the recs hold the
  * normalization factor / truncation count.
  */

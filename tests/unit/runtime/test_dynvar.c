@@ -76,4 +76,17 @@ TEST(dynvar_drops_counted)
 	rt_stop(&R);
 }
 
+TEST(dynvarsize_below_one_element)
+{
+	/* a[int] = int needs 4 (variable id) + 8 (key) + 8 (value) bytes */
+	setup(19);
+	CHECK_EQ_STR(R.err, "Enabling exceeds size of buffer");
+	rt_stop(&R);
+	setup(20);
+	CHECK_EQ_STR(R.err, "");
+	rt_fire(&R, 0, 5);
+	CHECK_EQ_INT(last(0), 5);
+	rt_stop(&R);
+}
+
 MT_TEST_MAIN()
