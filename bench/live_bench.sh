@@ -4,14 +4,17 @@
 #   idle:      the runtime in the kernel, no fbt probe (dtrace:::BEGIN only)
 #   count:     fbt::mach_msg_trap:entry { @ = count(); }
 #   entry+ret: entry and return probes with a predicate (a latency quantize)
-# Runs interleaved, REPS times each.  The machine is shared: interference only
+# Runs interleaved, REPS times each.  With MACHTRACE_ICOUNT=shift=0 the
+# guest's TSC follows the instructions it executes: the counts repeat
+# exactly, a measure of the work tracing adds (as callgrind's).  Without it
+# rdtsc reads the host's TSC: the machine is shared and interference only
 # adds cycles, so the best (minimum) run of each variant is the figure, as
 # bench/probe_bench.c's "best round"; medians are shown next to it.
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 M=$BUILD/bin/machtrace
-N=${N:-30000}
+N=${N:-100000}
 REPS=${REPS:-9}
 words="rt=$N pingpong=0 pages=0 threads=0 tasks=0"
 TMP=$(mktemp -d /tmp/mt-live-bench.XXXXXX)
@@ -60,7 +63,13 @@ for i in $(seq "$REPS"); do
 done
 s=$(best <"$TMP/stock"); i=$(best <"$TMP/idle"); c=$(best <"$TMP/count"); e=$(best <"$TMP/entret")
 sm=$(median <"$TMP/stock"); im=$(median <"$TMP/idle"); cm=$(median <"$TMP/count"); em=$(median <"$TMP/entret")
-echo "live kernel tracing: machload IPC round trips (N=$N, $REPS runs each, TCG cycles)"
+if [ -n "${MACHTRACE_ICOUNT:-}" ]; then
+	clock="guest clock from instructions executed, -icount $MACHTRACE_ICOUNT: repeatable"
+else
+	clock="host TSC: includes the host's noise, best run is the figure"
+fi
+echo "live kernel tracing: machload IPC round trips (N=$N, $REPS runs each, TCG cycles;"
+echo "  $clock)"
 printf "  %-44s %8s %7s   %8s %7s\n" "" "best" "ratio" "median" "ratio"
 awk -v s="$s" -v i="$i" -v c="$c" -v e="$e" -v sm="$sm" -v im="$im" -v cm="$cm" -v em="$em" 'BEGIN {
 	if (s <= 0 || sm <= 0) { print "  (no stock measurement)"; exit 1 }

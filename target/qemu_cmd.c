@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -116,6 +117,10 @@ int mt_qemu_cmd(const struct mt_boot_opts *o, const char *shm, struct qemu_cmd *
 		 "memory-backend-file,id=ram0,size=%uM,mem-path=%s,share=on", mem, shm);
 	add(c, "qemu-system-x86_64");
 	add(c, "-accel"), add(c, "tcg");
+	/* MACHTRACE_ICOUNT=shift=N: the guest clock (and rdtsc) follows the
+	   instructions executed, so cycle counts are repeatable (benchmarks) */
+	if (getenv("MACHTRACE_ICOUNT") && *getenv("MACHTRACE_ICOUNT"))
+		add(c, "-icount"), add(c, getenv("MACHTRACE_ICOUNT"));
 	add(c, "-display"), add(c, "none");
 	add(c, "-vga"), add(c, "none");
 	add(c, "-no-reboot");

@@ -44,4 +44,7 @@ MT_EXTRA += $(BUILD)/live/blob.bin $(BUILD)/bin/mt-live
 .PHONY: bench-live
 bench: bench-live
 bench-live: $(BUILD)/bin/machtrace $(BUILD)/live/blob.bin $(BUILD)/boot/shim.elf
+	@MACHTRACE_ICOUNT=shift=0 REPS=1 bench/live_bench.sh
+	@MACHTRACE_ICOUNT=shift=0 REPS=1 MACHTRACE_NOFAST=1 bench/live_bench.sh | grep 'count()' | \
+		sed 's/count(); }   /count(); } (no fast path)/'
 	@bench/live_bench.sh
