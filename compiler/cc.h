@@ -160,6 +160,9 @@ struct tok {
 void lex_init(struct cc *cc, const char *text, int line);
 void lex_next(struct cc *cc);			/* advance cc->tok */
 struct tok *lex_peek(struct cc *cc);		/* one token after cc->tok */
+int lex_is_op(struct cc *cc, int op);		/* cc->tok is operator op */
+void lex_expect_op(struct cc *cc, int op);	/* consume op or D_SYNTAX */
+_Noreturn void lex_syntax_error(struct cc *cc);	/* "syntax error near ..." */
 void lex_pspec(struct cc *cc);			/* re-lex cc->tok as a pspec */
 int lex_at_pspec(struct cc *cc);		/* top level: next is a pspec? */
 const char *tok_str(struct cc *cc, const struct tok *t);	/* for errors */

@@ -6,27 +6,6 @@
 #include <string.h>
 #include "cc.h"
 
-static int is_op(struct cc *cc, int op)
-{
-	return cc->tok.k == TK_OP && cc->tok.op == op;
-}
-
-static _Noreturn void syntax_error(struct cc *cc)
-{
-	const char *s = tok_str(cc, &cc->tok);
-	if (!s)
-		cc_error(cc, cc->tok.line, "D_SYNTAX",
-			 "syntax error near end of input");
-	cc_error(cc, cc->tok.line, "D_SYNTAX", "syntax error near \"%s\"", s);
-}
-
-static void expect_op(struct cc *cc, int op)
-{
-	if (!is_op(cc, op))
-		syntax_error(cc);
-	lex_next(cc);
-}
-
 int decl_starts(struct cc *cc)
 {
 	if (cc->tok.k == TK_TYPENAME)
@@ -61,7 +40,7 @@ static struct type *sou_spec(struct cc *cc, int kw, int *defined)
 	char *name = tag ? cc_printf(cc, "%s %s", kind, tag) : NULL;
 	if (name)
 		t = ty_lookup(cc, name);
-	if (is_op(cc, OP_LBRACE)) {
+	if (lex_is_op(cc, OP_LBRACE)) {
 		cc->brace_line = cc->tok.line;
 		if (t && t->complete)
 			cc_error(cc, cc->tok.line, "D_DECL_TYPERED", "type redeclared: %s", name);
@@ -78,7 +57,7 @@ static struct type *sou_spec(struct cc *cc, int kw, int *defined)
 		return kw == KW_ENUM ? enum_body(cc, t) : struct_body(cc, t);
 	}
 	if (!tag)
-		syntax_error(cc);
+		lex_syntax_error(cc);
 	if (!t) {
 		t = ty_new(cc, kw == KW_STRUCT ? T_STRUCT : kw == KW_UNION ?
 			   T_UNION : T_ENUM, 0, name);
@@ -179,7 +158,7 @@ void decl_specs(struct cc *cc, struct declspec *ds, int allow_storage)
 	}
 done:
 	if (!base && !t && !attr && !ds->storage && !ds->scope)
-		syntax_error(cc);
+		lex_syntax_error(cc);
 	if (base && (attr & (DA_SHORT | DA_LONG | DA_LONGLONG)) &&
 	    strcmp(base, "char") == 0)
 		cc_error(cc, (errline ? errline : cc->tok.line), "D_DECL_CHARATTR",
@@ -229,7 +208,7 @@ done:
 	ds->type = t;
 	ds->is_inline = defined;	/* reused: a tag was defined here */
 	if (!allow_storage && ds->storage)
-		syntax_error(cc);
+		lex_syntax_error(cc);
 }
 
 /* Declarator operations, applied to the base type in order. */
@@ -243,8 +222,8 @@ static void func_params(struct cc *cc)
 {
 	int n = 0, has_void = 0;
 	lex_next(cc);
-	while (!is_op(cc, OP_RPAR)) {
-		if (is_op(cc, OP_ELLIPSIS)) {
+	while (!lex_is_op(cc, OP_RPAR)) {
+		if (lex_is_op(cc, OP_ELLIPSIS)) {
 			lex_next(cc);
 			break;
 		}
@@ -268,13 +247,13 @@ static void func_params(struct cc *cc)
 			cc_error(cc, line, "D_DECL_PROTO_TYPE",
 				 "function prototype may not use parameter of type dynamic variable: %s, parameter #%d",
 				 pname ? pname : "(anonymous)", n);
-		if (!is_op(cc, OP_COMMA))
+		if (!lex_is_op(cc, OP_COMMA))
 			break;
 		lex_next(cc);
 	}
 	if (has_void && n > 1)
 		cc_error(cc, cc->tok.line, "D_DECL_PROTO_VOID", "void must be sole parameter");
-	expect_op(cc, OP_RPAR);
+	lex_expect_op(cc, OP_RPAR);
 }
 
 static int parse_dops(struct cc *cc, struct dop *ops, int max, char **name,
@@ -283,7 +262,7 @@ static int parse_dops(struct cc *cc, struct dop *ops, int max, char **name,
 	struct dop inner[16], suf[16];
 	int np = 0, ni = 0, ns = 0, n = 0;
 
-	while (is_op(cc, OP_STAR)) {
+	while (lex_is_op(cc, OP_STAR)) {
 		np++;
 		lex_next(cc);
 		while (cc->tok.k == TK_KEYWORD &&
@@ -291,22 +270,22 @@ static int parse_dops(struct cc *cc, struct dop *ops, int max, char **name,
 			cc->tok.kw == KW_RESTRICT))
 			lex_next(cc);
 	}
-	if (is_op(cc, OP_LPAR)) {
+	if (lex_is_op(cc, OP_LPAR)) {
 		struct tok *pk = lex_peek(cc);
 		if (pk->k == TK_OP && (pk->op == OP_STAR || pk->op == OP_LPAR ||
 				       pk->op == OP_LBRACK)) {
 			lex_next(cc);
 			ni = parse_dops(cc, inner, 16, name, abstract, keys, depth + 1);
-			expect_op(cc, OP_RPAR);
+			lex_expect_op(cc, OP_RPAR);
 		}
 	} else if (cc->tok.k == TK_IDENT || cc->tok.k == TK_TYPENAME ||
 		   cc->tok.k == TK_BACKQUOTE) {
 		if (abstract == 1)
-			syntax_error(cc);
+			lex_syntax_error(cc);
 		if (cc->tok.k == TK_BACKQUOTE) {
 			lex_next(cc);
 			if (cc->tok.k != TK_IDENT && cc->tok.k != TK_TYPENAME)
-				syntax_error(cc);
+				lex_syntax_error(cc);
 			cc_error(cc, cc->tok.line, "D_DECL_SCOPE",
 				 "D scoping operator may not be used in a declaration name (`%s)",
 				 cc->tok.text);
@@ -318,19 +297,19 @@ static int parse_dops(struct cc *cc, struct dop *ops, int max, char **name,
 		*name = cc->tok.text;
 		lex_next(cc);
 	} else if (!abstract) {
-		syntax_error(cc);
+		lex_syntax_error(cc);
 	}
 	for (;;) {
-		if (is_op(cc, OP_LBRACK)) {
+		if (lex_is_op(cc, OP_LBRACK)) {
 			int line = cc->tok.line;
 			lex_next(cc);
-			if (is_op(cc, OP_RBRACK)) {
+			if (lex_is_op(cc, OP_RBRACK)) {
 				lex_next(cc);
 				if (ns < 16)
 					suf[ns++] = (struct dop){2, 0};
 				continue;
 			}
-			if (is_op(cc, OP_ELLIPSIS))
+			if (lex_is_op(cc, OP_ELLIPSIS))
 				cc_error(cc, line, "D_DECL_PROTO_VARARGS",
 					 "array prototype may not use a variable-length argument list");
 			if (parse_at_type(cc) && keys && depth == 0 && ns == 0) {
@@ -341,11 +320,11 @@ static int parse_dops(struct cc *cc, struct dop *ops, int max, char **name,
 					k->ctype = parse_typename(cc);
 					*tail = k;
 					tail = &k->next;
-					if (!is_op(cc, OP_COMMA))
+					if (!lex_is_op(cc, OP_COMMA))
 						break;
 					lex_next(cc);
 				}
-				expect_op(cc, OP_RBRACK);
+				lex_expect_op(cc, OP_RBRACK);
 				*keys = head;
 				continue;
 			}
@@ -356,10 +335,10 @@ static int parse_dops(struct cc *cc, struct dop *ops, int max, char **name,
 					 "positive integral constant expression or tuple signature expected as array declaration subscript");
 			if (e->cval > 0x7fffffff)
 				cc_error(cc, line, "D_DECL_ARRBIG", "array dimension too big");
-			expect_op(cc, OP_RBRACK);
+			lex_expect_op(cc, OP_RBRACK);
 			if (ns < 16)
 				suf[ns++] = (struct dop){2, (uint32_t)e->cval};
-		} else if (is_op(cc, OP_LPAR)) {
+		} else if (lex_is_op(cc, OP_LPAR)) {
 			func_params(cc);
 			if (ns < 16)
 				suf[ns++] = (struct dop){3, 0};
@@ -404,17 +383,17 @@ static struct type *struct_body(struct cc *cc, struct type *t)
 	struct member *head = NULL, **tail = &head;
 	int is_union = t->kind == T_UNION;
 
-	expect_op(cc, OP_LBRACE);
-	if (is_op(cc, OP_RBRACE))
-		syntax_error(cc);	/* an empty body */
-	while (!is_op(cc, OP_RBRACE)) {
+	lex_expect_op(cc, OP_LBRACE);
+	if (lex_is_op(cc, OP_RBRACE))
+		lex_syntax_error(cc);	/* an empty body */
+	while (!lex_is_op(cc, OP_RBRACE)) {
 		struct declspec ds;
 		decl_specs(cc, &ds, 0);
 		for (;;) {
 			char *name = NULL;
 			int line = cc->tok.line;
 			struct type *mt = ds.type;
-			if (!is_op(cc, OP_COLON))
+			if (!lex_is_op(cc, OP_COLON))
 				mt = decl_declarator(cc, ds.type, &name, 2, NULL);
 			if (ty_is_void(mt) || TY_K(mt) == T_FUNC)
 				cc_error(cc, cc->line, "D_DECL_VOIDOBJ",
@@ -436,7 +415,7 @@ static struct type *struct_body(struct cc *cc, struct type *t)
 						cc_error(cc, cc->line, "D_UNKNOWN",
 							 "failed to define member '%s': Duplicate member or variable name",
 							 name);
-			if (is_op(cc, OP_COLON)) {
+			if (lex_is_op(cc, OP_COLON)) {
 				lex_next(cc);
 				struct node *e = parse_expr(cc);
 				sema_expr(cc, e);
@@ -485,11 +464,11 @@ static struct type *struct_body(struct cc *cc, struct type *t)
 			}
 			*tail = m;
 			tail = &m->next;
-			if (!is_op(cc, OP_COMMA))
+			if (!lex_is_op(cc, OP_COMMA))
 				break;
 			lex_next(cc);
 		}
-		expect_op(cc, OP_SEMI);
+		lex_expect_op(cc, OP_SEMI);
 	}
 	lex_next(cc);
 	uint64_t size = is_union ? maxsize : (bitpos + 7) / 8;
@@ -509,16 +488,16 @@ static struct type *enum_body(struct cc *cc, struct type *t)
 	t->size = 4;
 	t->align = 4;
 	t->is_signed = 1;
-	expect_op(cc, OP_LBRACE);
-	if (is_op(cc, OP_RBRACE))
-		syntax_error(cc);	/* an empty body */
-	while (!is_op(cc, OP_RBRACE)) {
+	lex_expect_op(cc, OP_LBRACE);
+	if (lex_is_op(cc, OP_RBRACE))
+		lex_syntax_error(cc);	/* an empty body */
+	while (!lex_is_op(cc, OP_RBRACE)) {
 		if (cc->tok.k != TK_IDENT)
-			syntax_error(cc);
+			lex_syntax_error(cc);
 		char *name = cc->tok.text;
 		int line = cc->tok.line;
 		lex_next(cc);
-		if (is_op(cc, OP_ASSIGN)) {
+		if (lex_is_op(cc, OP_ASSIGN)) {
 			lex_next(cc);
 			struct node *e = parse_cond(cc);
 			sema_expr(cc, e);
@@ -550,10 +529,10 @@ static struct type *enum_body(struct cc *cc, struct type *t)
 		*tail = ec;
 		tail = &ec->next;
 		v++;
-		if (is_op(cc, OP_COMMA))
+		if (lex_is_op(cc, OP_COMMA))
 			lex_next(cc);
-		else if (!is_op(cc, OP_RBRACE))
-			syntax_error(cc);
+		else if (!lex_is_op(cc, OP_RBRACE))
+			lex_syntax_error(cc);
 	}
 	lex_next(cc);
 	t->enums = head;
@@ -586,12 +565,12 @@ static void inline_decl(struct cc *cc)
 	lex_next(cc);
 	decl_specs(cc, &ds, 0);
 	struct type *t = ds.type;
-	while (is_op(cc, OP_STAR)) {
+	while (lex_is_op(cc, OP_STAR)) {
 		t = ty_ptr(cc, t);
 		lex_next(cc);
 	}
 	if (cc->tok.k != TK_IDENT && cc->tok.k != TK_TYPENAME)
-		syntax_error(cc);
+		lex_syntax_error(cc);
 	name = cc->tok.text;
 	lex_next(cc);
 	struct ident *o = id_lookup(&cc->globals, name);
@@ -599,26 +578,26 @@ static void inline_decl(struct cc *cc)
 		cc_error(cc, line, "D_DECL_IDRED",
 			 "identifier redefined: %s\n\t current: inline definition\n\tprevious: %s",
 			 name, id_kind_desc(o));
-	if (is_op(cc, OP_LBRACK)) {
+	if (lex_is_op(cc, OP_LBRACK)) {
 		lex_next(cc);
-		while (!is_op(cc, OP_RBRACK)) {
+		while (!lex_is_op(cc, OP_RBRACK)) {
 			struct declspec pds;
 			char *pname = NULL;
 			decl_specs(cc, &pds, 0);
 			struct type *pt = decl_declarator(cc, pds.type, &pname, 2, NULL);
 			if (!pname || np == 16)
-				syntax_error(cc);
+				lex_syntax_error(cc);
 			struct ident *pi = id_add(cc, &cc->globals, pname, ID_INLINE);
 			pi->type = pt;
 			pi->param = np + 1;
 			params[np++] = pi;
-			if (!is_op(cc, OP_COMMA))
+			if (!lex_is_op(cc, OP_COMMA))
 				break;
 			lex_next(cc);
 		}
-		expect_op(cc, OP_RBRACK);
+		lex_expect_op(cc, OP_RBRACK);
 	}
-	expect_op(cc, OP_ASSIGN);
+	lex_expect_op(cc, OP_ASSIGN);
 	struct node *e = parse_expr(cc);
 	sema_expr(cc, e);
 	/* the parameters are only visible in the definition */
@@ -645,7 +624,7 @@ static void inline_decl(struct cc *cc)
 		cc_error(cc, cc->line, "D_OP_INCOMPAT",
 			 "inline %s definition uses incompatible types: \"%s\" = \"%s\"",
 			 name, t->name, e->type->name);
-	expect_op(cc, OP_SEMI);
+	lex_expect_op(cc, OP_SEMI);
 }
 
 static void translator_decl(struct cc *cc)
@@ -656,10 +635,10 @@ static void translator_decl(struct cc *cc)
 	lex_next(cc);
 	decl_specs(cc, &ds, 0);
 	struct type *out = decl_declarator(cc, ds.type, &name, 1, NULL);
-	expect_op(cc, OP_LT);
+	lex_expect_op(cc, OP_LT);
 	decl_specs(cc, &ds, 0);
 	struct type *in = decl_declarator(cc, ds.type, &name, 0, NULL);
-	expect_op(cc, OP_GT);
+	lex_expect_op(cc, OP_GT);
 	struct xlator *xl = cc_alloc(cc, sizeof(*xl));
 	xl->out = out;
 	xl->in = in;
@@ -670,17 +649,17 @@ static void translator_decl(struct cc *cc)
 	arg->type = in;
 	arg->init = NULL;
 	arg->val = 1;		/* marks a translator argument */
-	expect_op(cc, OP_LBRACE);
+	lex_expect_op(cc, OP_LBRACE);
 	struct xlmember **tail = &xl->members;
-	while (!is_op(cc, OP_RBRACE)) {
+	while (!lex_is_op(cc, OP_RBRACE)) {
 		if (cc->tok.k != TK_IDENT && cc->tok.k != TK_TYPENAME)
-			syntax_error(cc);
+			lex_syntax_error(cc);
 		struct xlmember *xm = cc_alloc(cc, sizeof(*xm));
 		xm->name = cc->tok.text;
 		lex_next(cc);
-		expect_op(cc, OP_ASSIGN);
+		lex_expect_op(cc, OP_ASSIGN);
 		xm->expr = parse_expr(cc);
-		expect_op(cc, OP_SEMI);
+		lex_expect_op(cc, OP_SEMI);
 		*tail = xm;
 		tail = &xm->next;
 	}
@@ -708,7 +687,7 @@ static void translator_decl(struct cc *cc)
 				 "translator member %s definition uses incompatible types: \"%s\" = \"%s\"",
 				 xm->name, m->type->name, e->type->name);
 	}
-	expect_op(cc, OP_SEMI);
+	lex_expect_op(cc, OP_SEMI);
 	/* hide the argument again */
 	for (struct ident **pp = &cc->globals.head; *pp; pp = &(*pp)->next)
 		if (*pp == arg) {
@@ -724,15 +703,15 @@ static void provider_decl(struct cc *cc)
 	int d = 0;
 	lex_next(cc);
 	while (cc->tok.k != TK_EOF) {
-		if (is_op(cc, OP_LBRACE))
+		if (lex_is_op(cc, OP_LBRACE))
 			d++;
-		else if (is_op(cc, OP_RBRACE) && --d == 0) {
+		else if (lex_is_op(cc, OP_RBRACE) && --d == 0) {
 			lex_next(cc);
 			break;
 		}
 		lex_next(cc);
 	}
-	if (is_op(cc, OP_SEMI))
+	if (lex_is_op(cc, OP_SEMI))
 		lex_next(cc);
 }
 
@@ -808,7 +787,7 @@ void decl_toplevel(struct cc *cc, int in_clause)
 		}
 	}
 	decl_specs(cc, &ds, 1);
-	if (is_op(cc, OP_SEMI)) {
+	if (lex_is_op(cc, OP_SEMI)) {
 		if (!ds.is_inline)
 			cc_error(cc, line, "D_DECL_USELESS", "useless declaration");
 		lex_next(cc);
@@ -833,12 +812,12 @@ void decl_toplevel(struct cc *cc, int in_clause)
 		} else {
 			var_decl(cc, &ds, t, name, keys, dline);
 		}
-		if (is_op(cc, OP_ASSIGN))
-			syntax_error(cc);
-		if (!is_op(cc, OP_COMMA))
+		if (lex_is_op(cc, OP_ASSIGN))
+			lex_syntax_error(cc);
+		if (!lex_is_op(cc, OP_COMMA))
 			break;
 		lex_next(cc);
 	}
-	expect_op(cc, OP_SEMI);
+	lex_expect_op(cc, OP_SEMI);
 	(void)in_clause;
 }

@@ -694,3 +694,25 @@ const char *tok_str(struct cc *cc, const struct tok *t)
 		return t->text;
 	return cc_strndup(cc, t->start, t->end - t->start);
 }
+
+/* Token helpers shared by the parser passes (parse.c, decl.c). */
+int lex_is_op(struct cc *cc, int op)
+{
+	return cc->tok.k == TK_OP && cc->tok.op == op;
+}
+
+_Noreturn void lex_syntax_error(struct cc *cc)
+{
+	const char *s = tok_str(cc, &cc->tok);
+	if (!s)
+		cc_error(cc, cc->tok.line, "D_SYNTAX",
+			 "syntax error near end of input");
+	cc_error(cc, cc->tok.line, "D_SYNTAX", "syntax error near \"%s\"", s);
+}
+
+void lex_expect_op(struct cc *cc, int op)
+{
+	if (!lex_is_op(cc, op))
+		lex_syntax_error(cc);
+	lex_next(cc);
+}

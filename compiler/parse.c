@@ -7,31 +7,10 @@
 #include <string.h>
 #include "cc.h"
 
-static _Noreturn void syntax_error(struct cc *cc)
-{
-	const char *s = tok_str(cc, &cc->tok);
-	if (!s)
-		cc_error(cc, cc->tok.line, "D_SYNTAX",
-			 "syntax error near end of input");
-	cc_error(cc, cc->tok.line, "D_SYNTAX", "syntax error near \"%s\"", s);
-}
-
-static int is_op(struct cc *cc, int op)
-{
-	return cc->tok.k == TK_OP && cc->tok.op == op;
-}
-
-static void expect_op(struct cc *cc, int op)
-{
-	if (!is_op(cc, op))
-		syntax_error(cc);
-	lex_next(cc);
-}
-
 static char *expect_name(struct cc *cc)
 {
 	if (cc->tok.k != TK_IDENT && cc->tok.k != TK_TYPENAME)
-		syntax_error(cc);
+		lex_syntax_error(cc);
 	char *s = cc->tok.text;
 	lex_next(cc);
 	return s;
@@ -80,13 +59,13 @@ struct type *parse_typename(struct cc *cc)
 static struct node *arg_list(struct cc *cc, int close)
 {
 	struct node *head = NULL, **tail = &head;
-	if (is_op(cc, close))
+	if (lex_is_op(cc, close))
 		return NULL;
 	for (;;) {
 		struct node *a = assign_expr(cc);
 		*tail = a;
 		tail = &a->next;
-		if (!is_op(cc, OP_COMMA))
+		if (!lex_is_op(cc, OP_COMMA))
 			break;
 		lex_next(cc);
 	}
@@ -144,7 +123,7 @@ static struct node *primary(struct cc *cc)
 		if (t->kw == KW_SELF || t->kw == KW_THIS) {
 			int scope = t->kw == KW_SELF ? 1 : 2;
 			lex_next(cc);
-			expect_op(cc, OP_ARROW);
+			lex_expect_op(cc, OP_ARROW);
 			n = nd_new(cc, N_VAR, line);
 			n->scope = scope;
 			n->name = expect_name(cc);
@@ -152,36 +131,36 @@ static struct node *primary(struct cc *cc)
 		}
 		if (t->kw == KW_XLATE) {
 			lex_next(cc);
-			expect_op(cc, OP_LT);
+			lex_expect_op(cc, OP_LT);
 			n = nd_new(cc, N_XLATE, line);
 			n->ctype = parse_typename(cc);
-			expect_op(cc, OP_GT);
-			expect_op(cc, OP_LPAR);
+			lex_expect_op(cc, OP_GT);
+			lex_expect_op(cc, OP_LPAR);
 			n->l = parse_expr(cc);
-			expect_op(cc, OP_RPAR);
+			lex_expect_op(cc, OP_RPAR);
 			return fin(cc, n);
 		}
 		if (t->kw == KW_OFFSETOF) {
 			lex_next(cc);
-			expect_op(cc, OP_LPAR);
+			lex_expect_op(cc, OP_LPAR);
 			n = nd_new(cc, N_OFFSETOF, line);
 			n->ctype = parse_typename(cc);
-			expect_op(cc, OP_COMMA);
+			lex_expect_op(cc, OP_COMMA);
 			n->name = expect_name(cc);
-			expect_op(cc, OP_RPAR);
+			lex_expect_op(cc, OP_RPAR);
 			return fin(cc, n);
 		}
-		syntax_error(cc);
+		lex_syntax_error(cc);
 	case TK_OP:
 		if (t->op == OP_LPAR) {
 			lex_next(cc);
 			n = parse_expr(cc);
-			expect_op(cc, OP_RPAR);
+			lex_expect_op(cc, OP_RPAR);
 			return fin(cc, n);
 		}
-		syntax_error(cc);
+		lex_syntax_error(cc);
 	default:
-		syntax_error(cc);
+		lex_syntax_error(cc);
 	}
 }
 
@@ -191,15 +170,15 @@ static struct node *postfix(struct cc *cc)
 	for (;;) {
 		int line = cc->tok.line;
 		struct node *m;
-		if (is_op(cc, OP_LBRACK)) {
+		if (lex_is_op(cc, OP_LBRACK)) {
 			lex_next(cc);
 			m = nd_new(cc, N_OP2, line);
 			m->op = OP_INDEX;
 			m->l = n;
 			m->args = arg_list(cc, OP_RBRACK);
-			expect_op(cc, OP_RBRACK);
+			lex_expect_op(cc, OP_RBRACK);
 			n = fin(cc, m);
-		} else if (is_op(cc, OP_LPAR)) {
+		} else if (lex_is_op(cc, OP_LPAR)) {
 			if (n->k != N_IDENT)
 				cc_error(cc, cc->line, "D_FUNC_IDENT",
 					 "function designator is not of function type");
@@ -208,9 +187,9 @@ static struct node *postfix(struct cc *cc)
 			m->l = n;
 			m->name = n->name;
 			m->args = arg_list(cc, OP_RPAR);
-			expect_op(cc, OP_RPAR);
+			lex_expect_op(cc, OP_RPAR);
 			n = fin(cc, m);
-		} else if (is_op(cc, OP_DOT) || is_op(cc, OP_ARROW)) {
+		} else if (lex_is_op(cc, OP_DOT) || lex_is_op(cc, OP_ARROW)) {
 			int op = cc->tok.op;
 			lex_next(cc);
 			m = nd_new(cc, N_MEMBER, line);
@@ -218,7 +197,7 @@ static struct node *postfix(struct cc *cc)
 			m->l = n;
 			m->name = expect_name(cc);
 			n = fin(cc, m);
-		} else if (is_op(cc, OP_INC) || is_op(cc, OP_DEC)) {
+		} else if (lex_is_op(cc, OP_INC) || lex_is_op(cc, OP_DEC)) {
 			m = nd_new(cc, N_OP1, line);
 			m->op = cc->tok.op == OP_INC ? OP_POSTINC : OP_POSTDEC;
 			m->l = n;
@@ -262,7 +241,7 @@ static struct node *unary(struct cc *cc)
 		lex_next(cc);
 		n = nd_new(cc, N_OP1, line);
 		n->op = op;
-		if (op == OP_SIZEOF && is_op(cc, OP_LPAR)) {
+		if (op == OP_SIZEOF && lex_is_op(cc, OP_LPAR)) {
 			struct tok *pk = lex_peek(cc);
 			if (pk->k == TK_TYPENAME ||
 			    (pk->k == TK_KEYWORD && pk->kw != KW_SELF &&
@@ -271,7 +250,7 @@ static struct node *unary(struct cc *cc)
 			     pk->kw != KW_OFFSETOF)) {
 				lex_next(cc);
 				n->ctype = parse_typename(cc);
-				expect_op(cc, OP_RPAR);
+				lex_expect_op(cc, OP_RPAR);
 				return fin(cc, n);
 			}
 		}
@@ -283,7 +262,7 @@ static struct node *unary(struct cc *cc)
 
 static struct node *cast_expr(struct cc *cc)
 {
-	if (is_op(cc, OP_LPAR)) {
+	if (lex_is_op(cc, OP_LPAR)) {
 		struct tok *pk = lex_peek(cc);
 		if (pk->k == TK_TYPENAME ||
 		    (pk->k == TK_KEYWORD && pk->kw != KW_SELF &&
@@ -295,7 +274,7 @@ static struct node *cast_expr(struct cc *cc)
 			struct node *n = nd_new(cc, N_OP1, line);
 			n->op = OP_CAST;
 			n->ctype = parse_typename(cc);
-			expect_op(cc, OP_RPAR);
+			lex_expect_op(cc, OP_RPAR);
 			n->l = cast_expr(cc);
 			return n;
 		}
@@ -344,14 +323,14 @@ static struct node *binary(struct cc *cc, int minprec)
 static struct node *cond_expr(struct cc *cc)
 {
 	struct node *c = binary(cc, 1);
-	if (!is_op(cc, OP_QUESTION))
+	if (!lex_is_op(cc, OP_QUESTION))
 		return c;
 	struct node *n = nd_new(cc, N_OP3, cc->tok.line);
 	lex_next(cc);
 	n->op = OP_COND;
 	n->x = c;
 	n->l = parse_expr(cc);
-	expect_op(cc, OP_COLON);
+	lex_expect_op(cc, OP_COLON);
 	n->r = cond_expr(cc);
 	return fin(cc, n);
 }
@@ -383,7 +362,7 @@ struct node *parse_cond(struct cc *cc)
 struct node *parse_expr(struct cc *cc)
 {
 	struct node *l = assign_expr(cc);
-	while (is_op(cc, OP_COMMA)) {
+	while (lex_is_op(cc, OP_COMMA)) {
 		struct node *n = nd_new(cc, N_OP2, cc->tok.line);
 		n->op = OP_COMMA;
 		lex_next(cc);
@@ -398,27 +377,27 @@ struct node *parse_expr(struct cc *cc)
 static struct node *statements(struct cc *cc)
 {
 	struct node *head = NULL, **tail = &head;
-	expect_op(cc, OP_LBRACE);
+	lex_expect_op(cc, OP_LBRACE);
 	for (;;) {
-		if (is_op(cc, OP_RBRACE)) {
+		if (lex_is_op(cc, OP_RBRACE)) {
 			lex_next(cc);
 			return head;
 		}
-		if (is_op(cc, OP_SEMI)) {
+		if (lex_is_op(cc, OP_SEMI)) {
 			lex_next(cc);
 			continue;
 		}
 		if (cc->tok.k == TK_EOF)
-			syntax_error(cc);
+			lex_syntax_error(cc);
 		if (decl_starts(cc))
-			syntax_error(cc);	/* no declarations inside a clause */
+			lex_syntax_error(cc);	/* no declarations inside a clause */
 		struct node *e = parse_expr(cc);
 		*tail = e;
 		tail = &e->next;
-		if (is_op(cc, OP_SEMI))
+		if (lex_is_op(cc, OP_SEMI))
 			lex_next(cc);
-		else if (!is_op(cc, OP_RBRACE))
-			syntax_error(cc);
+		else if (!lex_is_op(cc, OP_RBRACE))
+			lex_syntax_error(cc);
 	}
 }
 
@@ -437,25 +416,25 @@ static void clause(struct cc *cc)
 		pds[npd].mod = pds[npd].func = pds[npd].name = NULL;
 		npd++;
 		lex_next(cc);
-		if (!is_op(cc, OP_COMMA))
+		if (!lex_is_op(cc, OP_COMMA))
 			break;
 		lex_next(cc);
 		if (cc->tok.k == TK_EOF)
-			syntax_error(cc);
+			lex_syntax_error(cc);
 	}
 	struct node *pred = NULL, *body = NULL;
 	int has_body = 0;
-	if (is_op(cc, OP_SLASH)) {
+	if (lex_is_op(cc, OP_SLASH)) {
 		cc->in_pred = 1;
 		lex_next(cc);
 		pred = parse_expr(cc);
 		cc->in_pred = 0;
-		if (!is_op(cc, OP_EPRED))
-			syntax_error(cc);
+		if (!lex_is_op(cc, OP_EPRED))
+			lex_syntax_error(cc);
 		lex_next(cc);
 		has_body = 1;
 	}
-	if (is_op(cc, OP_LBRACE)) {
+	if (lex_is_op(cc, OP_LBRACE)) {
 		body = statements(cc);
 		has_body = 1;
 	} else if (!has_body) {
@@ -463,10 +442,10 @@ static void clause(struct cc *cc)
 			cc_error(cc, pds[npd - 1].line, "D_SYNTAX",
 				 "expected predicate and/or actions following probe description");
 		if (cc->tok.k != TK_EOF)
-			syntax_error(cc);
+			lex_syntax_error(cc);
 	} else if (cc->tok.k != TK_EOF && !lex_at_pspec(cc) &&
-		   !decl_starts(cc) && !is_op(cc, OP_SEMI)) {
-		syntax_error(cc);
+		   !decl_starts(cc) && !lex_is_op(cc, OP_SEMI)) {
+		lex_syntax_error(cc);
 	}
 	act_clause(cc, pds, npd, pred, body, line);
 	(void)has_body;
@@ -478,11 +457,11 @@ void parse_program(struct cc *cc)
 	if (cc->tok.k == TK_EOF && !(cc->in->opts && cc->in->opts->empty))
 		cc_error(cc, cc->line, "D_EMPTY", "empty D program translation unit");
 	while (cc->tok.k != TK_EOF) {
-		if (is_op(cc, OP_SEMI)) {
+		if (lex_is_op(cc, OP_SEMI)) {
 			lex_next(cc);
 			continue;
 		}
-		if (is_op(cc, OP_RBRACE))
+		if (lex_is_op(cc, OP_RBRACE))
 			cc_error(cc, cc->tok.line, "D_SYNTAX",
 				 "syntax error near \"}\"");
 		if (decl_starts(cc) && !(cc->tok.end && *cc->tok.end == ':') &&
@@ -494,6 +473,6 @@ void parse_program(struct cc *cc)
 			clause(cc);
 			continue;
 		}
-		syntax_error(cc);
+		lex_syntax_error(cc);
 	}
 }

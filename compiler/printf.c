@@ -79,14 +79,6 @@ int printf_validate(struct cc *cc, const char *fmt, struct node *args,
 					 "format conversion #%d name expected before end of format string", conv);
 			if (strchr("-+ #0'", *p)) {
 				p++;
-			} else if (*p >= '1' && *p <= '9' && !dot) {
-				const char *q = p;
-				while (*q >= '0' && *q <= '9')
-					q++;
-				if (*q == '$')
-					cc_error(cc, line, "D_SYNTAX",
-						 "format conversion #%d uses unsupported positional format (%%n$)", conv);
-				p = q;
 			} else if (*p >= '0' && *p <= '9') {
 				const char *q = p;
 				while (*q >= '0' && *q <= '9')

@@ -69,7 +69,7 @@ static int matches(const struct desc *d, int nd, const char *func, const char *n
 	return 0;
 }
 
-static void print_attrs(FILE *out)
+void mt_mach_print_attrs(FILE *out)
 {
 	fprintf(out, "\n\tProbe Description Attributes\n"
 		"\t\tIdentifier Names: Private\n"
@@ -84,7 +84,7 @@ static void print_attrs(FILE *out)
 
 static void print_args(FILE *out, const struct mt_kfunc *f, int is_return)
 {
-	print_attrs(out);
+	mt_mach_print_attrs(out);
 	if (is_return) {
 		fprintf(out, "\t\targs[0]: int\n");
 		if (f->rettype && strcmp(f->rettype, "void") != 0)

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "cli.h"
 #include "machtrace/live.h"
+#include "machtrace/mach.h"
 #include "machtrace/program.h"
 
 struct list_state {
@@ -24,15 +25,7 @@ list_args(struct list_state *ls, const struct mt_probe_info *p)
 	const char *type;
 	int i;
 
-	fprintf(ls->out, "\n\tProbe Description Attributes\n"
-		"\t\tIdentifier Names: Private\n"
-		"\t\tData Semantics:   Private\n"
-		"\t\tDependency Class: Unknown\n"
-		"\n\tArgument Attributes\n"
-		"\t\tIdentifier Names: Private\n"
-		"\t\tData Semantics:   Private\n"
-		"\t\tDependency Class: ISA\n"
-		"\n\tArgument Types\n");
+	mt_mach_print_attrs(ls->out);
 	for (i = 0; i < 10; i++) {
 		type = mt_live_argtype(ls->t, p->prov, p->func, p->name, i);
 		if (type == NULL)

@@ -31,6 +31,8 @@ int mt_mach_main(int argc, char **argv);
  */
 int mt_mach_list(const char *kernel, const char *const *descs, int ndescs,
 		 int verbose, unsigned first_id, FILE *out, char *err, size_t errlen);
+/* dtrace -lv's attribute lines of a kernel probe, up to "Argument Types". */
+void mt_mach_print_attrs(FILE *out);
 
 /* ---- paths --------------------------------------------------------------- */
 
