@@ -39,7 +39,8 @@ static void lex_restore(struct cc *cc, const struct lexsave *s)
 	cc->peek = s->peek;
 }
 
-/* Parse text as a type name; NULL if it does not name a complete type. */
+/* Parse text as a type name; NULL if it names nothing D knows, or an
+   incomplete struct/union/enum object (a pointer to one is fine). */
 static struct type *try_type(struct cc *cc, const char *text, int line)
 {
 	struct lexsave s;
@@ -130,6 +131,20 @@ static void compile_decls(struct cc *cc, const char *text, int line)
 	lex_restore(cc, &s);
 }
 
+/* Compile the target's declarations of ctype; 0 when it has none. */
+static int target_decls(struct cc *cc, const char *ctype, int line)
+{
+	const struct mt_ctypes *ct = cc->in->ctypes;
+	char *text;
+
+	if (!ct || !ct->decls || !ctype ||
+	    (text = ct->decls(ct->arg, ctype)) == NULL)
+		return 0;
+	compile_decls(cc, text, line);
+	free(text);
+	return 1;
+}
+
 /*
  * Complete a forward-declared struct/union/enum from the target's
  * declarations (a pointer argument's pointee, reached by -> or .).
@@ -137,17 +152,8 @@ static void compile_decls(struct cc *cc, const char *text, int line)
  */
 int ctypes_complete(struct cc *cc, struct type *t, int line)
 {
-	const struct mt_ctypes *ct = cc->in->ctypes;
-	char *text;
-
-	if (t->canon->complete)
-		return 1;
-	if (!ct || !ct->decls || !t->name)
-		return 0;
-	if ((text = ct->decls(ct->arg, t->name)) == NULL)
-		return 0;
-	compile_decls(cc, cc_strdup(cc, text), line);
-	free(text);
+	if (!t->canon->complete)
+		target_decls(cc, t->name, line);
 	return t->canon->complete;
 }
 
@@ -170,14 +176,7 @@ struct type *ctypes_argtype(struct cc *cc, int i, int line)
 	if (!name)
 		return NULL;
 	struct type *t = try_type(cc, name, line);
-	if (!t && ct->decls) {
-		char *text = ct->decls(ct->arg, name);
-		if (text) {
-			char *copy = cc_strdup(cc, text);
-			free(text);
-			compile_decls(cc, copy, line);
-			t = try_type(cc, name, line);
-		}
-	}
+	if (!t && target_decls(cc, name, line))
+		t = try_type(cc, name, line);
 	return t;
 }
