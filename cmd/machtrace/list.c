@@ -155,15 +155,15 @@ add_script(struct cli *cl, int i, struct desc_list *dl)
 
 		for (uint32_t j = 0; j < ci->npdescs; j++) {
 			const struct mt_pdesc *src = &ci->pdescs[j];
-			char *buf = malloc(1024);
+			char *buf = malloc(1024), text[1024];
 			struct mt_pdesc pd;
 
 			if (buf == NULL)
 				return mt_prog_free(p), -1;
-			snprintf(buf, 1024, "%s:%s:%s:%s", src->prov ? src->prov : "",
+			snprintf(text, sizeof(text), "%s:%s:%s:%s", src->prov ? src->prov : "",
 				 src->mod ? src->mod : "", src->func ? src->func : "",
 				 src->name ? src->name : "");
-			cli_split_pdesc(buf, buf, 1024, &pd);
+			cli_split_pdesc(text, buf, 1024, &pd);
 			if (add_desc(dl, &pd, buf) != 0)
 				return mt_prog_free(p), -1;
 		}
