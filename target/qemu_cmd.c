@@ -88,6 +88,7 @@ int mt_qemu_cmd(const struct mt_boot_opts *o, const char *shm, struct qemu_cmd *
 {
 	char build[PATH_MAX - 32];
 	unsigned mem = o->mem_mb ? o->mem_mb : 512;
+	const char *icount;
 
 	memset(c, 0, sizeof *c);
 	mt_build_dir(build, sizeof build);
@@ -119,8 +120,8 @@ int mt_qemu_cmd(const struct mt_boot_opts *o, const char *shm, struct qemu_cmd *
 	add(c, "-accel"), add(c, "tcg");
 	/* MACHTRACE_ICOUNT=shift=N: the guest clock (and rdtsc) follows the
 	   instructions executed, so cycle counts are repeatable (benchmarks) */
-	if (getenv("MACHTRACE_ICOUNT") && *getenv("MACHTRACE_ICOUNT"))
-		add(c, "-icount"), add(c, getenv("MACHTRACE_ICOUNT"));
+	if ((icount = getenv("MACHTRACE_ICOUNT")) != NULL && *icount)
+		add(c, "-icount"), add(c, icount);
 	add(c, "-display"), add(c, "none");
 	add(c, "-vga"), add(c, "none");
 	add(c, "-no-reboot");
