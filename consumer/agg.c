@@ -187,7 +187,7 @@ ent_find(struct mt_consumer *c, uint32_t aggid, const uint8_t *key)
 
 int
 agg_add(struct mt_consumer *c, uint32_t aggid, const uint8_t *key,
-	const int64_t *vals)
+	const int64_t *vals, uint32_t gen)
 {
 	const struct mt_agg *a = agg_of(c, aggid);
 	uint32_t n = keybytes(c, aggid);
@@ -217,13 +217,16 @@ agg_add(struct mt_consumer *c, uint32_t aggid, const uint8_t *key,
 			return -1;
 		memcpy(e->key, key, n);
 		vals_init(a, e->vals);
+		e->gen = 0;
 		e->next = c->ahash[e->hash % c->nahash];
 		c->ahash[e->hash % c->nahash] = e;
 		c->ents[c->nents++] = e;
 	} else if (!e->seen) {
 		vals_init(a, e->vals);
+		e->gen = 0;
 	}
 	e->seen = 1;
+	e->gen += gen;
 	vals_merge(a, e->vals, vals);
 	return 0;
 }
@@ -250,7 +253,11 @@ ent_unlink(struct mt_consumer *c, struct agg_ent *e)
 	free(e);
 }
 
-/* Drop entries the runtime no longer has; apply trunc baselines. */
+/*
+ * Drop entries the runtime no longer has; apply the clear()/trunc()
+ * baselines: what is shown is raw - base, and a truncated entry stays
+ * hidden until the runtime updates it again.
+ */
 void
 agg_end_snapshot(struct mt_consumer *c)
 {
@@ -264,15 +271,17 @@ agg_end_snapshot(struct mt_consumer *c)
 			ent_unlink(c, e);
 			continue;
 		}
-		if (e->base != NULL) {
-			if (memcmp(e->base, e->vals, a->nvals * 8) == 0) {
-				e->hidden = 1;
-			} else {
-				e->hidden = 0;
-				if (a->func != MT_AGG_MIN && a->func != MT_AGG_MAX)
-					for (uint32_t k = 0; k < a->nvals; k++)
-						e->vals[k] -= e->base[k];
-			}
+		if (e->base == NULL) {
+			e->hidden = e->hide_unchanged = 0;
+		} else {
+			if (e->gen != e->base_gen ||
+			    memcmp(e->base, e->vals, a->nvals * 8) != 0)
+				e->hide_unchanged = 0;
+			e->hidden = e->hide_unchanged;
+			if (agg_additive(a))
+				for (uint32_t k = 0; k < a->nvals; k++)
+					e->vals[k] = (int64_t)((uint64_t)e->vals[k] -
+							       (uint64_t)e->base[k]);
 		}
 		c->ents[j++] = e;
 	}
@@ -308,12 +317,47 @@ agg_snapshot(struct mt_consumer *c)
 				break;
 			key = base + off + sizeof(*ae);
 			if (agg_add(c, ae->aggid, key + 8,
-				    (const int64_t *)(key + a->keysize)) != 0)
+				    (const int64_t *)(key + a->keysize),
+				    ae->gen) != 0)
 				return -1;
 			off += sizeof(*ae) + a->keysize + 8ULL * a->nvals;
 		}
 	}
 	agg_end_snapshot(c);
+	return 0;
+}
+
+/*
+ * The runtime never zeroes nor drops what probes add to: additive
+ * functions (count, sum, avg, stddev, the quantizes) only grow there.
+ * clear() and trunc() keep the raw values of the snapshot as the entry's
+ * base, and the shown value is raw - base: the base is exactly what was
+ * last shown, so every increment lands in exactly one interval however
+ * the probes race with the snapshot.  min() and max() cannot be
+ * subtracted; the runtime resets those (a request in the control block).
+ */
+int
+agg_additive(const struct mt_agg *a)
+{
+	return a->func != MT_AGG_MIN && a->func != MT_AGG_MAX;
+}
+
+/* Make what the entry shows now its baseline. */
+int
+agg_set_base(struct mt_consumer *c, struct agg_ent *e)
+{
+	const struct mt_agg *a = agg_of(c, e->aggid);
+	int64_t *raw = malloc(a->nvals * 8);
+
+	if (raw == NULL)
+		return -1;
+	memcpy(raw, e->vals, a->nvals * 8);
+	if (e->base && agg_additive(a))
+		for (uint32_t k = 0; k < a->nvals; k++)
+			raw[k] = (int64_t)((uint64_t)raw[k] + (uint64_t)e->base[k]);
+	free(e->base);
+	e->base = raw;
+	e->base_gen = e->gen;
 	return 0;
 }
 
@@ -325,17 +369,22 @@ agg_clear(struct mt_consumer *c, uint32_t aggid)
 	if (a == NULL)
 		return;
 	agg_snapshot(c);
-	if (c->target && c->target->ops->aggclear)
+	if (!agg_additive(a) && c->target && c->target->ops->aggclear)
 		c->target->ops->aggclear(c->target, aggid, 0);
 	for (size_t i = 0; i < c->nents; i++) {
 		struct agg_ent *e = c->ents[i];
 
 		if (e->aggid != aggid)
 			continue;
-		vals_init(a, e->vals);
-		if (a->func == MT_AGG_MIN || a->func == MT_AGG_MAX)
+		if (agg_additive(a)) {
+			if (agg_set_base(c, e) != 0)
+				continue;
+			vals_init(a, e->vals);
+		} else {
+			vals_init(a, e->vals);
 			e->vals[0] = 0;
-		free(e->base);
-		e->base = NULL;
+			free(e->base);
+			e->base = NULL;
+		}
 	}
 }

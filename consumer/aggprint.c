@@ -104,21 +104,26 @@ agg_print_all(struct mt_consumer *c, FILE *fp)
 }
 
 /*
- * trunc(@) removes every entry (the runtime is asked to drop them);
- * trunc(@, n) keeps the n largest (n < 0: the -n smallest).
+ * trunc(@) removes every entry, trunc(@, n) keeps the n largest (n < 0:
+ * the -n smallest).  A removed entry of an additive function keeps its
+ * values as its base (agg.c) and stays hidden until a probe updates it;
+ * min()/max() entries are dropped by the runtime.
  */
 void
 agg_trunc(struct mt_consumer *c, uint32_t aggid, int64_t keep, int all)
 {
 	const struct mt_agg *a = agg_of(c, aggid);
 	struct sortctx s = { c, 0, 0, 1, 0 };
+	int rtdrop;
 	struct bundle *b;
 	size_t nb;
 
 	if (a == NULL)
 		return;
 	agg_snapshot(c);
-	if (all && c->target && c->target->ops->aggclear)
+	rtdrop = all && !agg_additive(a) && c->target &&
+		 c->target->ops->aggclear;
+	if (rtdrop)
 		c->target->ops->aggclear(c->target, aggid, 1);
 	b = make_bundles(c, &aggid, 1, &nb);
 	if (!all && nb > 1) {
@@ -136,16 +141,15 @@ agg_trunc(struct mt_consumer *c, uint32_t aggid, int64_t keep, int all)
 	for (size_t i = all ? 0 : (size_t)keep; i < nb; i++) {
 		struct agg_ent *e = (struct agg_ent *)b[i].rep;
 
-		int64_t *raw = malloc(a->nvals * 8);
-
-		if (raw == NULL)
+		if (rtdrop) {
+			/* hidden until the next snapshot shows it afresh */
+			free(e->base);
+			e->base = NULL;
+		} else if (agg_set_base(c, e) != 0) {
 			continue;
-		memcpy(raw, e->vals, a->nvals * 8);
-		if (e->base && a->func != MT_AGG_MIN && a->func != MT_AGG_MAX)
-			for (uint32_t k = 0; k < a->nvals; k++)
-				raw[k] += e->base[k];
-		free(e->base);
-		e->base = raw;
+		} else {
+			e->hide_unchanged = 1;
+		}
 		e->hidden = 1;
 	}
 	free_bundles(b, nb);

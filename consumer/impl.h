@@ -19,8 +19,10 @@ struct agg_ent {
 	struct agg_ent *next;		/* hash chain */
 	uint32_t aggid, hash;
 	uint8_t *key;
-	int64_t *vals;
-	int64_t *base;
+	int64_t *vals;			/* shown: raw - base (additive functions) */
+	int64_t *base;			/* raw values at the last clear()/trunc() */
+	uint64_t gen, base_gen;		/* runtime update counts, summed over CPUs */
+	int hide_unchanged;		/* trunc(): hidden until updated again */
 	int hidden;
 	int seen;			/* found in the latest snapshot */
 };
@@ -71,8 +73,10 @@ void agg_clear(struct mt_consumer *c, uint32_t aggid);
 void agg_trunc(struct mt_consumer *c, uint32_t aggid, int64_t keep, int all);
 /* Insert or accumulate one runtime entry (also used by unit tests). */
 int agg_add(struct mt_consumer *c, uint32_t aggid, const uint8_t *key,
-	    const int64_t *vals);
+	    const int64_t *vals, uint32_t gen);
 void agg_begin_snapshot(struct mt_consumer *c);
+int agg_additive(const struct mt_agg *a);
+int agg_set_base(struct mt_consumer *c, struct agg_ent *e);
 void agg_end_snapshot(struct mt_consumer *c);
 
 /* agg.c helpers */
