@@ -2,7 +2,8 @@
  * Aggregations kept in probe context, per CPU (see abi.h, mt_aggbuf).
  * Entries are appended to the CPU's aggregation data and linked into a
  * fixed hash table; they never move except when the host asks for a
- * truncation (mt_rt_aggclear), which compacts the buffer.  A full buffer
+ * truncation (mt_rt_aggclear, only for min()/max(): see abi.h), which
+ * compacts the buffer.  A full buffer
  * is an aggregation drop.  Bucket math is illumos'.
  */
 #include "rt.h"

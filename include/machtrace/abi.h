@@ -438,8 +438,11 @@ struct mt_cpustat {
  *   entry: struct mt_aggent, key bytes (keysize of its agg), int64 vals[].
  * Entries are appended and never moved; the consumer snapshots by walking
  * [0, used) entry by entry (each entry's size = sizeof hdr + keysize + 8 *
- * nvals of its aggid).  Clearing (clear()/trunc()) is done by the consumer
- * asking the runtime through the control block; see mt_cb.req.
+ * nvals of its aggid).  clear()/trunc() of count, sum, avg, stddev and the
+ * quantizes never touch these entries: the consumer keeps baselines, so no
+ * update is lost to a reset racing with probes.  min()/max() are reset by
+ * the runtime on the consumer's request through the control block
+ * (mt_cb.req).
  */
 struct mt_aggent {
 	uint32_t next;			/* offset of the next entry in the bucket + 1 */
