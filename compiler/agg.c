@@ -180,6 +180,12 @@ int key_special(struct cc *cc, struct node *k, uint32_t *size)
 	return 0;
 }
 
+/* A key key_special() typed: not a subroutine call such as strlen(). */
+static int is_special_key(const struct node *k)
+{
+	return k->k == N_FUNC && k->id && k->id->k == ID_ACTF;
+}
+
 void agg_assign(struct cc *cc, struct node *s)
 {
 	struct node *l = s->l, *f = s->r, *keys = NULL, *an = l;
@@ -278,7 +284,7 @@ void agg_assign(struct cc *cc, struct node *s)
 		ag.nkeys = (uint32_t)nk;
 		ag.keysize = 8;
 		for (struct node *k = keys; k; k = k->next)
-			ag.keysize += k->id && k->k == N_FUNC ? (uint32_t)((k->slen + 7) & ~7u) :
+			ag.keysize += is_special_key(k) ? (uint32_t)((k->slen + 7) & ~7u) :
 				      ty_is_string(k->type) ? (cc->strsize + 7) & ~7u :
 				      (ty_is_sou(k->type) || TY_K(k->type) == T_ARRAY) ?
 				      (k->type->canon->size + 7) & ~7u : 8;
@@ -302,7 +308,7 @@ void agg_assign(struct cc *cc, struct node *s)
 		for (struct node *k = keys; k; k = k->next, i++) {
 			struct type *t = k->type;
 			ai.keys[i].ctype = strdup(t->name);
-			if (k->k == N_FUNC && k->id) {
+			if (is_special_key(k)) {
 				ai.keys[i].kind = (uint16_t)k->cval;
 				ai.keys[i].size = (uint32_t)k->slen;
 			} else if (ty_is_string(t)) {
@@ -383,7 +389,7 @@ void agg_assign(struct cc *cc, struct node *s)
 			struct mt_rec r = {0};
 			struct mt_rec_info ri = {0};
 			uint32_t rtype, rsize;
-			if (e->k == N_FUNC && e->id && e->id->k == ID_ACTF) {
+			if (is_special_key(e)) {
 				int stk = e->cval == MT_TI_STACK || e->cval == MT_TI_USTACK;
 				r.difo = stk ? 0 : cg_difo(cc, e->args, NULL, NULL);
 				r.kind = stk ? MT_REC_STACK : MT_REC_INT;
