@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include "machtrace/consumer.h"
 #include "impl.h"
 
 const struct mt_agg *
@@ -77,6 +78,15 @@ agg_setup(struct mt_consumer *c)
 		if ((c->zeros = calloc(maxv, sizeof(int64_t))) == NULL)
 			return -1;
 	}
+	{
+		uint32_t maxk = 8;
+
+		for (uint32_t i = 1; i <= n; i++)
+			if (keybytes(c, i) > maxk)
+				maxk = keybytes(c, i);
+		if ((c->keybuf = malloc(maxk)) == NULL)
+			return -1;
+	}
 	for (uint32_t i = 1; i <= n; i++) {
 		const struct mt_agg_info *ai = info_of(c, i);
 		uint32_t nk = ai ? ai->nkeys : 0, off = 0;
@@ -122,6 +132,10 @@ agg_free(struct mt_consumer *c)
 	free(c->normal);
 	free(c->printed);
 	free(c->zeros);
+	for (size_t i = 0; i < c->nmodkeys; i++)
+		free(c->modkeys[i].name);
+	free(c->modkeys);
+	free(c->keybuf);
 }
 
 uint32_t
@@ -288,6 +302,62 @@ agg_end_snapshot(struct mt_consumer *c)
 	c->nents = j;
 }
 
+/* The address standing for every pc of mod's name; pc if unknown. */
+static uint64_t
+mod_canon(struct mt_consumer *c, uint64_t pc)
+{
+	char name[512];
+	struct modkey *v;
+
+	mt_sym_format(pc, MT_SYM_MOD, name, sizeof(name));
+	if (strncmp(name, "0x", 2) == 0)
+		return pc;
+	for (size_t i = 0; i < c->nmodkeys; i++)
+		if (strcmp(c->modkeys[i].name, name) == 0)
+			return c->modkeys[i].pc;
+	v = realloc(c->modkeys, (c->nmodkeys + 1) * sizeof(*v));
+	if (v == NULL)
+		return pc;
+	c->modkeys = v;
+	if ((v[c->nmodkeys].name = strdup(name)) == NULL)
+		return pc;
+	v[c->nmodkeys++].pc = pc;
+	return pc;
+}
+
+/*
+ * The key as dtrace merges it: sym()/func() and mod() keys stand for
+ * their symbol, so every pc of one function (or one module) is one row.
+ * Returns key itself when nothing needs changing.
+ */
+static const uint8_t *
+key_canon(struct mt_consumer *c, uint32_t aggid, const uint8_t *key)
+{
+	const struct mt_agg_info *ai = info_of(c, aggid);
+	int copied = 0;
+
+	for (uint32_t k = 0; ai && k < ai->nkeys; k++) {
+		uint32_t kind = ai->keys[k].kind, off = c->keyoff[aggid][k];
+		uint64_t pc, canon, delta;
+
+		if (kind != MT_TI_SYM && kind != MT_TI_MOD)
+			continue;
+		memcpy(&pc, key + off, 8);
+		if (kind == MT_TI_MOD)
+			canon = mod_canon(c, pc);
+		else
+			canon = mt_sym_offset(pc, &delta) == 0 ? pc - delta : pc;
+		if (canon == pc)
+			continue;
+		if (!copied) {
+			memcpy(c->keybuf, key, keybytes(c, aggid));
+			copied = 1;
+		}
+		memcpy(c->keybuf + off, &canon, 8);
+	}
+	return copied ? c->keybuf : key;
+}
+
 /*
  * Merge every CPU's aggregation buffer into the table.  Taken lazily: at
  * most once per drain, when printa(), clear(), trunc() or the exit
@@ -316,7 +386,8 @@ agg_snapshot(struct mt_consumer *c)
 			if (a == NULL)
 				break;
 			key = base + off + sizeof(*ae);
-			if (agg_add(c, ae->aggid, key + 8,
+			if (agg_add(c, ae->aggid,
+				    key_canon(c, ae->aggid, key + 8),
 				    (const int64_t *)(key + a->keysize),
 				    ae->gen) != 0)
 				return -1;

@@ -58,6 +58,12 @@ struct mt_consumer {
 	uint8_t *printed;		/* [naggs + 1] printed by printa() */
 	uint32_t **keyoff;		/* [naggs][nkeys + 1] key element offsets */
 	int64_t *zeros;			/* max nvals zeros: a missing value */
+	struct modkey {			/* mod() keys: one address per name */
+		char *name;
+		uint64_t pc;
+	} *modkeys;
+	size_t nmodkeys;
+	uint8_t *keybuf;		/* a key being canonicalised */
 };
 
 /* agg.c */

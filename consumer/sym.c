@@ -5,6 +5,7 @@
  * source the program sets; without either, addresses print in hex.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "machtrace/consumer.h"
 
@@ -64,4 +65,23 @@ mt_sym_format(uint64_t pc, int style, char *buf, size_t len)
 	} else {
 		snprintf(buf, len, "%s`%s", mod ? mod : "", func);
 	}
+}
+
+int
+mt_sym_offset(uint64_t pc, uint64_t *off)
+{
+	const char *mod = NULL, *func = NULL;
+	char buf[512], *p;
+
+	*off = 0;
+	if (sym_target != NULL &&
+	    sym_target->ops->sym(sym_target, pc, buf, sizeof(buf)) == 0) {
+		if ((p = strrchr(buf, '+')) != NULL)
+			*off = strtoull(p + 1, NULL, 16);
+		return 0;
+	}
+	if (sym_fn == NULL || sym_fn(sym_arg, pc, &mod, &func, off) != 0 ||
+	    func == NULL)
+		return -1;
+	return 0;
 }

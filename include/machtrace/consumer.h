@@ -77,6 +77,8 @@ void mt_consumer_set_symbol_target(struct mt_target *t);
 #define MT_SYM_FUNC	1		/* "mod`func" */
 #define MT_SYM_MOD	2		/* "mod" */
 void mt_sym_format(uint64_t pc, int style, char *buf, size_t len);
+/* pc's offset in its function; -1 when no function is known. */
+int mt_sym_offset(uint64_t pc, uint64_t *off);
 
 /* ------------------------------------------------------------------------
  * Lower-level pieces, exposed for the unit tests.

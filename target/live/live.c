@@ -342,11 +342,16 @@ static void live_detach(struct mt_target *t)
 	sites_free(&l->ss);
 }
 
+/* As dtrace: "mod`func+0x10", "mod`0xaddr" in the module but no function. */
 static int live_sym(struct mt_target *t, uint64_t pc, char *buf, size_t len)
 {
 	struct live *l = t->priv;
 	const struct mt_kfunc *f = mt_kimg_func_at(l->k, pc);
 
+	if (!f && l->ctl && pc >= l->ctl->k.text_start && pc < l->ctl->k.text_end) {
+		snprintf(buf, len, "gnumach`0x%llx", (unsigned long long)pc);
+		return 0;
+	}
 	if (!f)
 		return -1;
 	if (pc == f->addr)
