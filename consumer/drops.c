@@ -21,12 +21,39 @@ drop_line(struct mt_consumer *c, const char *tag, uint64_t n, const char *what,
 		plural_s && n > 1 ? "s" : "", details);
 }
 
+/*
+ * The runtime keeps counting while we report: every counter is read once,
+ * and that same value is both reported (as a delta) and remembered, so a
+ * drop counted meanwhile goes into the next report instead of being lost.
+ */
+static uint64_t
+ld(const uint64_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+static void
+stat_read(const struct mt_cpustat *s, struct mt_cpustat *out)
+{
+	out->aggdrops = ld(&s->aggdrops);
+	out->dynvar_drops = ld(&s->dynvar_drops);
+	out->dynvar_dirty = ld(&s->dynvar_dirty);
+	out->spec_drops = ld(&s->spec_drops);
+	out->spec_busy = ld(&s->spec_busy);
+	out->spec_unavail = ld(&s->spec_unavail);
+	out->errors = ld(&s->errors);
+	out->stkdrops = ld(&s->stkdrops);
+	out->nested = ld(&s->nested);
+	out->dblerrors = ld(&s->dblerrors);
+}
+
 void
 mt_consume_drops(struct mt_consumer *c)
 {
 	const struct mt_cpubuf *b;
 	const struct mt_cpustat *st;
-	struct mt_cpustat tot = { 0 };
+	struct mt_cpustat tot = { 0 }, now;
+	uint64_t dyn;
 
 	if (c->cb == NULL || c->seen_drops == NULL)
 		return;
@@ -34,31 +61,34 @@ mt_consume_drops(struct mt_consumer *c)
 	st = c->cb->cpustat_off ?
 		(const void *)((const char *)c->cb + c->cb->cpustat_off) : NULL;
 	for (uint32_t cpu = 0; cpu < c->cb->ncpus; cpu++) {
-		uint64_t d = b[cpu].drops - c->seen_drops[cpu];
+		uint64_t drops = ld(&b[cpu].drops);
+		uint64_t d = drops - c->seen_drops[cpu];
 		char what[64];
 
+		c->seen_drops[cpu] = drops;
 		if (d) {
 			snprintf(what, sizeof(what), "drop%s on CPU %u",
 				 d > 1 ? "s" : "", cpu);
 			drop_line(c, "DTRACEDROP_PRINCIPAL", d, what, "", 0);
 		}
-		c->seen_drops[cpu] = b[cpu].drops;
 		if (st == NULL)
 			continue;
-		d = st[cpu].aggdrops - c->seen_stat[cpu].aggdrops;
+		stat_read(&st[cpu], &now);
+		d = now.aggdrops - c->seen_stat[cpu].aggdrops;
 		if (d) {
 			snprintf(what, sizeof(what), "aggregation drop%s on "
 				 "CPU %u", d > 1 ? "s" : "", cpu);
 			drop_line(c, "DTRACEDROP_AGGREGATION", d, what, "", 0);
 		}
-#define DELTA(f) tot.f += st[cpu].f - c->seen_stat[cpu].f
+#define DELTA(f) tot.f += now.f - c->seen_stat[cpu].f
 		DELTA(dynvar_drops); DELTA(dynvar_dirty); DELTA(spec_drops);
 		DELTA(spec_busy); DELTA(spec_unavail); DELTA(stkdrops);
 #undef DELTA
-		c->seen_stat[cpu] = st[cpu];
+		c->seen_stat[cpu] = now;
 	}
-	tot.dynvar_drops += c->cb->dynvar_drops - c->seen_dyn;
-	c->seen_dyn = c->cb->dynvar_drops;
+	dyn = ld(&c->cb->dynvar_drops);
+	tot.dynvar_drops += dyn - c->seen_dyn;
+	c->seen_dyn = dyn;
 	drop_line(c, "DTRACEDROP_DYNAMIC", tot.dynvar_drops,
 		  "dynamic variable drop", "", 1);
 	drop_line(c, "DTRACEDROP_DYNDIRTY", tot.dynvar_dirty,
