@@ -376,7 +376,9 @@ agg_snapshot(struct mt_consumer *c)
 	ab = (const struct mt_aggbuf *)((const char *)cb + cb->aggbuf_off);
 	for (uint32_t cpu = 0; cpu < cb->ncpus; cpu++) {
 		const uint8_t *base = (const uint8_t *)cb + ab[cpu].data_off;
-		uint64_t off = 0, used = ab[cpu].used;
+		uint64_t off = 0;
+		/* entries are complete below used (published with release) */
+		uint64_t used = __atomic_load_n(&ab[cpu].used, __ATOMIC_ACQUIRE);
 
 		while (off + sizeof(struct mt_aggent) <= used) {
 			const struct mt_aggent *ae = (const void *)(base + off);
