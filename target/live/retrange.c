@@ -180,13 +180,20 @@ int sites_insn_offsets(struct mt_kimg *k, const struct mt_kfunc *f, uint32_t *of
 	size_t left = f->size;
 	cs_insn *in;
 	csh cs;
-	int n = 0;
+	int n = 0, ends;
 
 	if (!code || cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
 		return -1;
+	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
 	in = cs_malloc(cs);
-	while (in && left && n < max && cs_disasm_iter(cs, &code, &left, &a, in))
+	while (in && left && n < max && cs_disasm_iter(cs, &code, &left, &a, in)) {
+		/* the int3 site's test (sites.c int3_entry): what cannot run
+		   out of line is no probe, so -l lists only what enables */
+		if (reloc_insn(in, LK_KERNEL_MAP_BASE + LK_RESV_PA + LK_TRAMP_OFF,
+			       NULL, &ends) < 0)
+			continue;
 		offs[n++] = (uint32_t)(in->address - f->addr);
+	}
 	if (in)
 		cs_free(in, 1);
 	cs_close(&cs);
