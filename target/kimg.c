@@ -279,6 +279,8 @@ void mt_kimg_close(struct mt_kimg *k)
 {
 	if (!k)
 		return;
+	if (k->cfi)
+		dwarf_cfi_end(k->cfi);
 	if (k->dw)
 		dwarf_end(k->dw);
 	if (k->elf)

@@ -316,3 +316,50 @@ size_t mt_kimg_inlines(struct mt_kimg *k, const char *name, const struct mt_kinl
 	*out = n ? &k->inlines[lo] : NULL;
 	return n;
 }
+
+/* Where the caller's rbp is: {call_frame_cfa [, plus_uconst N]} in memory. */
+static int frame_rbp(Dwarf_Frame *f, struct mt_kframe *fr)
+{
+	Dwarf_Op mem[3], *ops = NULL;
+	size_t n = 0;
+	int rc = dwarf_frame_register(f, MT_KREG_RBP, mem, &ops, &n);
+
+	fr->rbp_saved = 0;
+	fr->rbp_off = 0;
+	if (rc < 0)
+		return -1;
+	if (rc == 1 || n == 0)		/* a value, or same value: not saved */
+		return rc == 1 ? -1 : 0;
+	if (ops[0].atom != DW_OP_call_frame_cfa)
+		return -1;
+	if (n == 2 && ops[1].atom == DW_OP_plus_uconst)
+		fr->rbp_off = (int64_t)ops[1].number;
+	else if (n != 1)
+		return -1;
+	fr->rbp_saved = 1;
+	return 0;
+}
+
+int mt_kimg_frame(struct mt_kimg *k, uint64_t pc, struct mt_kframe *fr)
+{
+	Dwarf_Frame *f = NULL;
+	Dwarf_Op *ops = NULL;
+	size_t n = 0;
+	int rc = -1;
+
+	if (!k->cfi_tried) {
+		k->cfi_tried = 1;
+		k->cfi = dwarf_getcfi_elf(k->elf);
+	}
+	if (!k->cfi || dwarf_cfi_addrframe(k->cfi, pc, &f) != 0)
+		return -1;
+	/* libdw gives a register + offset rule as one DW_OP_bregx */
+	if (dwarf_frame_cfa(f, &ops, &n) == 0 && n == 1 && ops[0].atom == DW_OP_bregx &&
+	    (ops[0].number == MT_KREG_RSP || ops[0].number == MT_KREG_RBP)) {
+		fr->cfa_reg = (int)ops[0].number;
+		fr->cfa_off = (int64_t)ops[0].number2;
+		rc = frame_rbp(f, fr);
+	}
+	free(f);
+	return rc;
+}

@@ -45,6 +45,8 @@ struct mt_kimg {
 	struct mt_kinline *inlines;     /* sorted by name */
 	size_t ninlines;
 	struct kimg_arena *arena;
+	Dwarf_CFI *cfi;                 /* .eh_frame, opened on first use */
+	int cfi_tried;
 };
 
 void *kimg_alloc(struct mt_kimg *k, size_t n);

@@ -85,6 +85,22 @@ int mt_kimg_struct_size(struct mt_kimg *k, const char *name, uint64_t *size);
 int mt_kimg_member(struct mt_kimg *k, const char *sname, const char *member,
 		   uint64_t *offset, char *type, size_t typelen);
 
+/*
+ * The call frame at pc (from .eh_frame): CFA = cfa_reg + cfa_off, the
+ * return address at CFA - 8; the caller's rbp saved at CFA + rbp_off when
+ * rbp_saved, else still in rbp.  -1 when the image has no rule for pc or
+ * the rule is not of that form (an expression).
+ */
+#define MT_KREG_RBP 6           /* DWARF x86-64 register numbers */
+#define MT_KREG_RSP 7
+struct mt_kframe {
+	int cfa_reg;            /* MT_KREG_RSP or MT_KREG_RBP */
+	int64_t cfa_off;
+	int rbp_saved;
+	int64_t rbp_off;
+};
+int mt_kimg_frame(struct mt_kimg *k, uint64_t pc, struct mt_kframe *fr);
+
 /* Inline instances of function `name` (all callers); returns their count. */
 size_t mt_kimg_inlines(struct mt_kimg *k, const char *name,
 		       const struct mt_kinline **out);

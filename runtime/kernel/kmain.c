@@ -53,7 +53,9 @@ static uint32_t wait_cmd(uint32_t seen, uint64_t limit)
 	uint32_t c;
 
 	while ((c = lk.ctl->cmd) == seen || c == LK_CMD_NONE) {
-		if (lk_rdtsc() - t0 > limit)
+		uint64_t now = lk_rdtsc();
+		lk.ctl->tsc_now = now;
+		if (now - t0 > limit)
 			return LK_CMD_SKIP;
 		lk_pause();
 	}
@@ -207,6 +209,43 @@ static void deadman(void)
 		stop_tracing(LK_ST_DEADMAN);
 }
 
+static int in_intr_code(uint64_t pc)
+{
+	const struct lk_kdesc *k = &lk.ctl->k;
+
+	for (int i = 0; i < 2; i++)
+		if (pc >= k->intr_code[i][0] && pc < k->intr_code[i][1])
+			return 1;
+	return 0;
+}
+
+/*
+ * The interrupted kernel code's frame, seen from the timer hook: the
+ * dispatch code leaves rbp alone, so the first frame of the rbp chain that
+ * returns into it saved the interrupted rbp R.  stack() is then the
+ * interrupted pc, [R + 8] (its caller), and the frames from [R] on.
+ */
+static void intr_frame(struct lk_regs *r, uint64_t pc, struct lk_fire *f)
+{
+	uint64_t fp = r->rbp, ret, next, up;
+
+	f->r = r;
+	f->pc = pc;
+	f->sp = f->fp = 0;
+	for (int i = 0; pc && i < 8 && fp; i++) {
+		if (!lk_load64(fp + 8, &ret) || !lk_load64(fp, &next))
+			return;
+		if (in_intr_code(ret)) {
+			if (next && lk_load64(next, &up)) {
+				f->sp = next + 8;
+				f->fp = up;
+			}
+			return;
+		}
+		fp = next;
+	}
+}
+
 static void run_ticks(struct lk_regs *r)
 {
 	struct lk_ctl *c = lk.ctl;
@@ -217,11 +256,12 @@ static void run_ticks(struct lk_regs *r)
 		/* clock_interrupt(usec, usermode, basepri, pc): profile's
 		   arg0 = kernel pc, arg1 = user pc */
 		uint64_t pc = r->rcx, user = r->rsi != 0;
-		struct lk_fire f = { r, 0, 0, r->rbp };
+		struct lk_fire f;
 		uint64_t a[2] = { user ? 0 : pc, user ? pc : 0 };
 
 		if (now < c->ticks[i].next_tsc)
 			continue;
+		intr_frame(r, a[0], &f);
 		c->ticks[i].next_tsc += iv ? iv : 1;
 		if (c->ticks[i].next_tsc <= now)
 			c->ticks[i].next_tsc = now + iv;

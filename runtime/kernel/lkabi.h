@@ -30,14 +30,14 @@
 #define LK_BLOB_MAX		0x100000ull
 #define LK_CTL_OFF		0x100000ull
 #define LK_SITES_OFF		0x101000ull
-#define LK_SITES_MAX		12288u
+#define LK_SITES_MAX		10880u	/* (LK_TRAMP_OFF - LK_SITES_OFF) / 96 */
 #define LK_TRAMP_OFF		0x200000ull
 #define LK_TRAMP_MAX		0x200000ull
 #define LK_AREA_OFF		0x400000ull
 
 /* ---- blob header: the first bytes of the blob module ---- */
 #define LK_BLOB_MAGIC		0x4c42544du	/* "MTBL" */
-#define LK_BLOB_VERSION		1
+#define LK_BLOB_VERSION		2
 #define LK_BLOB_HDR_REST	160	/* bytes after hook_name (shim's part) */
 /* A jmp trampoline: "push $site_index; jmp lk_fbt_entry" (10 bytes), then
    the relocated displaced instructions and a jmp back. */
@@ -90,6 +90,16 @@ enum lk_site_kind {
 #define LK_SF_FIRE2		0x20	/* entry: also fires `probe2` (a second
 					   probe at this address: kinst:0 and fbt
 					   entry, two aliases of one function) */
+/* The frame at a mid-function instruction (kinst), from the kernel's
+   .eh_frame: CFA = (LK_SF_CFA_RBP ? rbp : rsp) + cfa_off, the return
+   address at CFA - 8, the caller's rbp at CFA + rbp_off when
+   LK_SF_RBP_SAVED (else still in rbp).  Without LK_SF_FRAME a site is an
+   entry or a ret: the return address at rsp, the caller's rbp in rbp. */
+#define LK_SF_FRAME		0x40
+#define LK_SF_CFA_RBP		0x80
+#define LK_SF_RBP_SAVED		0x100
+#define LK_SF_NOFRAME		0x200	/* mid-function, frame unknown: no
+					   caller, stack() is the pc alone */
 
 struct lk_site {
 	uint64_t addr;			/* kernel VA of the patched byte(s) */
@@ -110,6 +120,8 @@ struct lk_site {
 					   incq's disp32 at fast + 4 */
 	uint32_t fast_armed;		/* blob: the jmp goes to `fast` now */
 	uint32_t probe2;		/* LK_SF_FIRE2 */
+	int32_t cfa_off;		/* LK_SF_FRAME */
+	int32_t rbp_off;		/* LK_SF_RBP_SAVED */
 };
 #define LK_FAST_INCQ_LEN	8	/* 48 ff 04 25 disp32 */
 
@@ -154,6 +166,10 @@ struct lk_kdesc {
 	uint64_t tsc_hz;		/* guest TSC rate (host TSC under TCG) */
 	uint64_t boot_walltime_ns;	/* host wall time at tsc 0 estimate */
 	uint64_t kernel_map_base;
+	/* [lo, hi) of the interrupt dispatch code (`interrupt`, `all_intrs`;
+	   0, 0 if unknown), which leaves rbp alone: in a profile probe the
+	   first frame returning into it holds the interrupted rbp */
+	uint64_t intr_code[2][2];
 };
 
 struct lk_ctl {
@@ -175,8 +191,15 @@ struct lk_ctl {
 	volatile uint64_t ticks_seen, fires, int3_hits, int3_foreign, patched;
 	volatile uint64_t tsc_go;	/* tsc at GO */
 	volatile uint64_t fire_tsc;	/* TSC ticks spent in mt_rt_probe */
+	volatile uint64_t tsc_now;	/* blob: its TSC, stored while it
+					   waits for a command (the host pairs
+					   it with its wall clock before GO) */
 	char msg[256];			/* blob: why FAILED */
 };
+
+_Static_assert(LK_SITES_MAX * sizeof(struct lk_site) <= LK_TRAMP_OFF - LK_SITES_OFF,
+	       "the sites must not reach the trampolines");
+_Static_assert(sizeof(struct lk_ctl) <= 4096, "the control page is one page");
 
 #endif /* __ASSEMBLER__ */
 #endif /* MT_LKABI_H */

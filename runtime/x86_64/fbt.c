@@ -72,11 +72,39 @@ static void entry_args(const struct lk_regs *r, uint64_t sp, uint64_t *a)
 			a[i] = 0;
 }
 
+/*
+ * Where the return address and the caller's rbp are at the site (lk_fire:
+ * caller = [sp], the walk starts at fp): an entry's are at rsp and in rbp;
+ * a kinst site's follow the host's CFA rule for its instruction.
+ */
+static void site_frame(const struct lk_site *s, struct lk_regs *r, uint64_t sp,
+		       struct lk_fire *f)
+{
+	uint64_t cfa, v;
+
+	f->r = r;
+	f->pc = s->addr;
+	f->sp = sp;
+	f->fp = r->rbp;
+	if (s->flags & LK_SF_NOFRAME) {
+		f->sp = f->fp = 0;
+		return;
+	}
+	if (!(s->flags & LK_SF_FRAME))
+		return;
+	cfa = ((s->flags & LK_SF_CFA_RBP) ? r->rbp : sp) + (uint64_t)(int64_t)s->cfa_off;
+	f->sp = cfa - 8;
+	if (s->flags & LK_SF_RBP_SAVED)
+		f->fp = lk_load64(cfa + (uint64_t)(int64_t)s->rbp_off, &v) ? v : 0;
+}
+
 /* The probes first: the reboot hook may end tracing. */
 static void fire_entry(struct lk_site *s, struct lk_regs *r, uint64_t sp)
 {
-	struct lk_fire f = { r, s->addr, sp, r->rbp };
+	struct lk_fire f;
 	uint64_t a[10];
+
+	site_frame(s, r, sp, &f);
 
 	if (s->flags & (LK_SF_FIRE | LK_SF_FIRE2))
 		entry_args(r, sp, a);

@@ -72,6 +72,20 @@ static uint64_t kernel_ncpus(struct mt_kimg *k)
 	return 1;
 }
 
+/* The interrupt dispatch code a profile probe looks for in the frames. */
+static void intr_code(struct mt_kimg *k, struct lk_kdesc *d)
+{
+	static const char *const names[2] = { "interrupt", "all_intrs" };
+
+	for (int i = 0; i < 2; i++) {
+		const struct mt_kfunc *f = mt_kimg_lookup(k, names[i]);
+		if (f && f->size && !f->inline_only) {
+			d->intr_code[i][0] = f->addr;
+			d->intr_code[i][1] = f->addr + f->size;
+		}
+	}
+}
+
 int kdesc_fill(struct mt_kimg *k, struct lk_kdesc *d, uint64_t ram_bytes,
 	       char *err, size_t errlen)
 {
@@ -108,6 +122,7 @@ int kdesc_fill(struct mt_kimg *k, struct lk_kdesc *d, uint64_t ram_bytes,
 		if (!d->task_name_size)
 			d->task_name_size = 32;
 	}
+	intr_code(k, d);
 	d->kernel_map_base = LK_KERNEL_MAP_BASE;
 	d->directmap_end = ram_bytes < 0x60000000ull ? ram_bytes : 0x60000000ull;
 	d->tsc_hz = tsc_hz();

@@ -219,12 +219,15 @@ static int live_begin(struct mt_target *t)
 
 	if (!l->cb)
 		return seterr(t, "not attached");
+	/* the wall clock's base before GO: BEGIN and the first firings read
+	   it (the blob stores its TSC while it waits for the command) */
+	l->ctl->k.boot_walltime_ns = now_ns(CLOCK_REALTIME) -
+		(uint64_t)((double)l->ctl->tsc_now * 1e9 / (double)l->ctl->k.tsc_hz);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	send(l, LK_CMD_GO);
 	if (wait_for(l, acked_go, WAIT_CMD_MS) < 0 || l->ctl->state != LK_ST_TRACING)
 		return seterr(t, "the runtime in the kernel did not start tracing%s%s",
 			      l->status[0] ? ": " : "", l->status);
-	l->ctl->k.boot_walltime_ns = now_ns(CLOCK_REALTIME) -
-		(uint64_t)((double)l->ctl->tsc_go * 1e9 / (double)l->ctl->k.tsc_hz);
 	l->begun = 1;
 	return 0;
 }

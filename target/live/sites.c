@@ -239,6 +239,33 @@ static int jmp_ret(struct site_set *s, struct mt_kimg *k, struct lk_site *st,
 	return 0;
 }
 
+/*
+ * An int3 site inside a function (kinst, inline entries): the frame rule
+ * of its instruction from the kernel's .eh_frame (lkabi.h, LK_SF_FRAME),
+ * or LK_SF_NOFRAME when there is none: no caller rather than a guess.
+ */
+static void site_frame(struct mt_kimg *k, const struct site_req *r, struct lk_site *st)
+{
+	const struct mt_kfunc *f = mt_kimg_func_at(k, r->addr);
+	struct mt_kframe fr;
+
+	if (f && f->addr == r->addr)
+		return;			/* an entry: return address at rsp */
+	if (mt_kimg_frame(k, r->addr, &fr) < 0 || fr.cfa_off != (int32_t)fr.cfa_off ||
+	    fr.rbp_off != (int32_t)fr.rbp_off) {
+		st->flags |= LK_SF_NOFRAME;
+		return;
+	}
+	st->flags |= LK_SF_FRAME;
+	if (fr.cfa_reg == MT_KREG_RBP)
+		st->flags |= LK_SF_CFA_RBP;
+	st->cfa_off = (int32_t)fr.cfa_off;
+	if (fr.rbp_saved) {
+		st->flags |= LK_SF_RBP_SAVED;
+		st->rbp_off = (int32_t)fr.rbp_off;
+	}
+}
+
 int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen)
 {
 	csh cs;
@@ -306,8 +333,10 @@ int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen)
 				       err, errlen);
 		else if (r->kind == LK_SK_JMPRET)
 			rc = jmp_ret(s, k, st, n, r, err, errlen);
-		else if (r->kind == LK_SK_INT3)
+		else if (r->kind == LK_SK_INT3) {
 			rc = int3_entry(s, k, cs, st, err, errlen);
+			site_frame(k, r, st);
+		}
 		else
 			rc = ret_site(k, st, err, errlen);
 		n++;

@@ -10,6 +10,9 @@
  *   mt-live decls TYPE...
  *       prints D declarations of kernel types ("struct ipc_port") and what
  *       they need, from the DWARF of $MACHTRACE_KERNEL or the stock kernel
+ *   mt-live frame FUNC OFFSET...
+ *       prints "OFFSET cfa=REG+N rbp=saved@CFA+M|live" per instruction
+ *       offset, the .eh_frame rule kinst sites use ("none" without one)
  */
 #include <limits.h>
 #include <stdio.h>
@@ -52,6 +55,30 @@ int main(int argc, char **argv)
 		}
 		fputs(d, stdout);
 		free(d);
+		return 0;
+	}
+	if (argc >= 4 && strcmp(argv[1], "frame") == 0) {
+		const char *kernel = getenv("MACHTRACE_KERNEL");
+		struct mt_kimg *k = mt_kimg_open(kernel ? kernel : mt_stock_kernel(path, sizeof path),
+						 err, sizeof err);
+		const struct mt_kfunc *f = k ? mt_kimg_lookup(k, argv[2]) : NULL;
+		if (!f) {
+			fprintf(stderr, "mt-live: %s\n", k ? "no such function" : err);
+			mt_kimg_close(k);
+			return 2;
+		}
+		for (int i = 3; i < argc; i++) {
+			struct mt_kframe fr;
+			uint64_t off = strtoull(argv[i], NULL, 0);
+			if (mt_kimg_frame(k, f->addr + off, &fr) < 0)
+				printf("%llu none\n", (unsigned long long)off);
+			else
+				printf("%llu cfa=%s%+lld rbp=%s%+lld\n", (unsigned long long)off,
+				       fr.cfa_reg == MT_KREG_RBP ? "rbp" : "rsp", (long long)fr.cfa_off,
+				       fr.rbp_saved ? "saved@cfa" : "live",
+				       (long long)(fr.rbp_saved ? fr.rbp_off : 0));
+		}
+		mt_kimg_close(k);
 		return 0;
 	}
 	if (argc < 3 || strcmp(argv[1], "textcheck") != 0) {

@@ -274,4 +274,113 @@ TEST(kernel_type_decls)
 	free(p);
 }
 
+/* Relocate the one instruction in bytes b (as if at kernel address at). */
+static int reloc_bytes(const uint8_t *b, size_t n, uint64_t at, uint8_t *out, int *ends)
+{
+	cs_insn *in = NULL;
+	csh cs;
+	int r = -2;
+
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+		return -2;
+	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+	if (cs_disasm(cs, b, n, at, 1, &in) == 1)
+		r = reloc_insn(in, TRAMP_VA, out, ends);
+	if (in)
+		cs_free(in, 1);
+	cs_close(&cs);
+	return r;
+}
+
+/* call *reg runs out of line as "push $next; jmp *reg" (issue 7, item 12) */
+TEST(reloc_call_indirect)
+{
+	static const uint8_t call_rax[] = { 0xff, 0xd0 }, call_r8[] = { 0x41, 0xff, 0xd0 },
+		call_mem[] = { 0xff, 0x50, 0x10 }, call_rsp[] = { 0xff, 0x54, 0x24, 0x08 },
+		jmp_rax[] = { 0xff, 0xe0 }, ret_imm[] = { 0xc2, 0x08, 0x00 };
+	uint64_t at = 0xffffffff81069e80ull;
+	uint8_t out[32];
+	int ends = 0, n;
+	int32_t next;
+
+	n = reloc_bytes(call_rax, sizeof call_rax, at, out, &ends);
+	CHECK_EQ_INT(n, 7);
+	CHECK(ends);
+	memcpy(&next, out + 1, 4);
+	CHECK(out[0] == 0x68 && (uint64_t)(int64_t)next == at + 2);
+	CHECK(out[5] == 0xff && out[6] == 0xe0);		/* jmp *%rax */
+	n = reloc_bytes(call_r8, sizeof call_r8, at, out, &ends);
+	CHECK(n == 8 && out[5] == 0x41 && out[6] == 0xff && out[7] == 0xe0);
+	n = reloc_bytes(call_mem, sizeof call_mem, at, out, &ends);
+	CHECK(n == 8 && out[6] == 0x60 && out[7] == 0x10);	/* jmp *0x10(%rax) */
+	CHECK_EQ_INT(reloc_bytes(call_rsp, sizeof call_rsp, at, out, &ends), -1);
+	n = reloc_bytes(jmp_rax, sizeof jmp_rax, at, out, &ends);
+	CHECK(n == 2 && ends && out[0] == 0xff && out[1] == 0xe0);
+	n = reloc_bytes(ret_imm, sizeof ret_imm, at, out, &ends);
+	CHECK(n == 3 && ends);
+}
+
+/* kinst lists only what an int3 site can run out of line: all of it */
+TEST(kinst_listed_are_relocatable)
+{
+	const struct mt_kfunc *f = mt_kimg_lookup(kernel(), "vm_fault");
+	uint32_t offs[1024];
+	int n;
+
+	CHECK(f);
+	n = sites_insn_offsets(kernel(), f, offs, 1024);
+	CHECK(n > 500);
+	for (int i = 0; i < n; i++) {
+		struct site_set s;
+		struct site_req r = { 0 };
+		char err[256];
+		set_init(&s);
+		r.addr = f->addr + offs[i];
+		r.f = f;
+		r.kind = LK_SK_INT3;
+		r.flags = LK_SF_FIRE;
+		CHECK(sites_add(&s, &r) == 0);
+		if (sites_build(&s, kernel(), err, sizeof err) != 0) {
+			printf("# vm_fault+%u: %s\n", offs[i], err);
+			sites_free(&s);
+			CHECK(0);
+		}
+		sites_free(&s);
+	}
+}
+
+/* a kinst site's frame rule comes from .eh_frame (issue 7, item 8) */
+TEST(kinst_site_frame)
+{
+	const struct mt_kfunc *f = mt_kimg_lookup(kernel(), "vm_fault");
+	static const uint32_t off[3] = { 0, 1, 1096 };
+	struct lk_site st[3];
+
+	CHECK(f);
+	for (int i = 0; i < 3; i++) {
+		struct site_set s;
+		struct site_req r = { 0 };
+		char err[256];
+		set_init(&s);
+		r.addr = f->addr + off[i];
+		r.f = f;
+		r.kind = LK_SK_INT3;
+		r.flags = LK_SF_FIRE;
+		CHECK(sites_add(&s, &r) == 0);
+		CHECK(sites_build(&s, kernel(), err, sizeof err) == 0);
+		st[i] = s.sites[0];
+		sites_free(&s);
+	}
+	/* entry: return address at rsp, caller's rbp in rbp */
+	CHECK(!(st[0].flags & (LK_SF_FRAME | LK_SF_NOFRAME)));
+	/* after push %rbp: CFA = rsp + 16, rbp saved at CFA - 16 */
+	CHECK((st[1].flags & (LK_SF_FRAME | LK_SF_CFA_RBP | LK_SF_RBP_SAVED)) ==
+	      (LK_SF_FRAME | LK_SF_RBP_SAVED));
+	CHECK(st[1].cfa_off == 16 && st[1].rbp_off == -16);
+	/* in the body: CFA = rbp + 16 */
+	CHECK((st[2].flags & (LK_SF_FRAME | LK_SF_CFA_RBP | LK_SF_RBP_SAVED)) ==
+	      (LK_SF_FRAME | LK_SF_CFA_RBP | LK_SF_RBP_SAVED));
+	CHECK(st[2].cfa_off == 16 && st[2].rbp_off == -16);
+}
+
 MT_TEST_MAIN()
