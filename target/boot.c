@@ -1,15 +1,19 @@
 /*
  * The QEMU launcher.  One guest = one qemu-system-x86_64 process (TCG) in
  * its own process group, with
- *   - guest RAM in a file under /dev/shm shared with us (file offset =
- *     guest physical address), removed when the guest ends;
+ *   - guest RAM in a memfd we create, size and map before QEMU starts;
+ *     QEMU inherits it as fd 3 and maps it through /proc/self/fd/3
+ *     (offset = guest physical address).  It has no name in /dev/shm:
+ *     whatever kills us, the memory goes with the last of us and QEMU;
  *   - the serial console on QEMU's stdout (a pipe to us; stderr too), read
  *     line by line, copied to the echo stream and the log file, and scanned
  *     for panics and the KDB prompt;
- *   - -no-reboot, so a guest reboot ends QEMU by itself.
+ *   - -no-reboot, so a guest reboot ends QEMU by itself;
+ *   - -name machtrace-PID-HEX, by which tests find it.
  * QEMU never outlives the launcher: mt_boot_stop() kills what is left, the
- * child dies with us (PR_SET_PDEATHSIG, unless opts.survive) and SIGINT/SIGTERM/SIGHUP are
- * caught while a guest runs so that poll() returns and stops it.
+ * child dies with us (PR_SET_PDEATHSIG, unless opts.survive, checked
+ * against a parent that died before the prctl) and SIGINT/SIGTERM/SIGHUP
+ * are caught while a guest runs so that poll() returns and stops it.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -72,15 +76,21 @@ static void restore_signals(struct mt_boot *b)
 		sigaction(stop_signals[i], &b->old_sa[i], NULL);
 }
 
+#define QEMU_RAM_FD	3		/* the memfd in QEMU: /proc/self/fd/3 */
+
 /* In the child: become QEMU.  Reports exec failure through errpipe. */
-static void exec_qemu(char **argv, int out, int errpipe, int survive)
+static void exec_qemu(char **argv, int out, int errpipe, int ram_fd, int survive,
+		      pid_t parent)
 {
 	int devnull = open("/dev/null", O_RDONLY);
 	sigset_t none;
 
 	setpgid(0, 0);
-	if (!survive)
+	if (!survive) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)	/* it died before the prctl */
+			_exit(1);
+	}
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	for (int i = 0; i < NSTOP; i++)
@@ -89,6 +99,12 @@ static void exec_qemu(char **argv, int out, int errpipe, int survive)
 		dup2(devnull, 0);
 	dup2(out, 1);
 	dup2(out, 2);
+	if (errpipe <= QEMU_RAM_FD)
+		errpipe = fcntl(errpipe, F_DUPFD_CLOEXEC, QEMU_RAM_FD + 1);
+	if (ram_fd == QEMU_RAM_FD)
+		fcntl(ram_fd, F_SETFD, 0);
+	else
+		dup2(ram_fd, QEMU_RAM_FD);	/* without FD_CLOEXEC */
 	execvp(argv[0], argv);
 	int e = errno;
 	if (write(errpipe, &e, sizeof e) < 0)
@@ -99,6 +115,7 @@ static void exec_qemu(char **argv, int out, int errpipe, int survive)
 static int spawn(struct mt_boot *b, char **argv, int survive, char *err, size_t errlen)
 {
 	int out[2], ep[2], e = 0;
+	pid_t parent = getpid();
 	ssize_t n;
 
 	if (pipe2(out, O_CLOEXEC) < 0 || pipe2(ep, O_CLOEXEC) < 0) {
@@ -111,7 +128,7 @@ static int spawn(struct mt_boot *b, char **argv, int survive, char *err, size_t 
 		return -1;
 	}
 	if (b->pid == 0)
-		exec_qemu(argv, out[1], ep[1], survive);
+		exec_qemu(argv, out[1], ep[1], b->ram_fd, survive, parent);
 	setpgid(b->pid, b->pid);
 	close(out[1]);
 	close(ep[1]);
@@ -281,20 +298,6 @@ int mt_boot_poll(struct mt_boot *b, int timeout_ms, struct mt_boot_result *r)
 
 void *mt_boot_ram(struct mt_boot *b, size_t *size)
 {
-	if (!b->ram) {
-		int fd = open(b->shm, O_RDWR | O_CLOEXEC);
-		struct stat st;
-		if (fd < 0)
-			return NULL;
-		if (fstat(fd, &st) == 0 && st.st_size > 0) {
-			void *p = mmap(NULL, st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-			if (p != MAP_FAILED) {
-				b->ram = p;
-				b->ram_size = st.st_size;
-			}
-		}
-		close(fd);
-	}
 	if (size)
 		*size = b->ram_size;
 	return b->ram;
@@ -310,14 +313,36 @@ void mt_boot_stop(struct mt_boot *b)
 		close(b->fd);
 	if (b->ram)
 		munmap(b->ram, b->ram_size);
-	unlink(b->shm);
+	if (b->ram_fd >= 0)
+		close(b->ram_fd);
 	if (b->log)
 		fclose(b->log);
 	free(b);
 }
 
+/* The guest RAM: an anonymous shared file of mem_mb MiB, mapped. */
+static int make_ram(struct mt_boot *b, unsigned mem_mb, char *err, size_t errlen)
+{
+	size_t size = (size_t)mem_mb << 20;
+	void *p;
+
+	b->ram_fd = memfd_create(b->name, MFD_CLOEXEC);
+	if (b->ram_fd < 0 || ftruncate(b->ram_fd, (off_t)size) < 0) {
+		mt_seterr(err, errlen, "guest RAM (%u MiB): %s", mem_mb, strerror(errno));
+		return -1;
+	}
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, b->ram_fd, 0);
+	if (p == MAP_FAILED) {
+		mt_seterr(err, errlen, "guest RAM (%u MiB): mmap: %s", mem_mb, strerror(errno));
+		return -1;
+	}
+	b->ram = p;
+	b->ram_size = size;
+	return 0;
+}
+
 /*
- * Guest RAM files of launchers that died without cleaning up (SIGKILL):
+ * Guest RAM files that launchers of earlier versions left behind (SIGKILL):
  * /dev/shm/machtrace-PID-* whose PID no longer exists.
  */
 static void remove_stale_ram(void)
@@ -349,18 +374,31 @@ struct mt_boot *mt_boot_start(const struct mt_boot_opts *o, char *err, size_t er
 		return NULL;
 	}
 	b->fd = -1;
+	b->ram_fd = -1;
 	b->echo = o->echo;
 	b->marker = o->marker ? o->marker : "machload: start";
 	b->res.marker_seconds = -1;
-	snprintf(b->shm, sizeof b->shm, "/dev/shm/machtrace-%d-%lx", (int)getpid(),
+	snprintf(b->name, sizeof b->name, "machtrace-%d-%lx", (int)getpid(),
 		 (unsigned long)(uintptr_t)b & 0xffffff);
-	if (mt_qemu_cmd(o, b->shm, &cmd, err, errlen) < 0) {
+	if (mt_qemu_cmd(o, "/proc/self/fd/3", &cmd, err, errlen) < 0) {
 		free(b);
+		return NULL;
+	}
+	if (cmd.argc + 2 >= QEMU_MAX_ARGS) {
+		mt_seterr(err, errlen, "QEMU command line too long");
+		free(b);
+		return NULL;
+	}
+	cmd.argv[cmd.argc++] = "-name";
+	cmd.argv[cmd.argc++] = b->name;
+	cmd.argv[cmd.argc] = NULL;
+	if (make_ram(b, cmd.mem_mb, err, errlen) < 0) {
+		mt_boot_stop(b);
 		return NULL;
 	}
 	if (o->log_path && !(b->log = fopen(o->log_path, "w"))) {
 		mt_seterr(err, errlen, "cannot write %s: %s", o->log_path, strerror(errno));
-		free(b);
+		mt_boot_stop(b);
 		return NULL;
 	}
 	remove_stale_ram();

@@ -13,7 +13,8 @@ struct mt_boot {
 	pid_t pid;                      /* QEMU, 0 once reaped */
 	int fd;                         /* QEMU's stdout and stderr */
 	FILE *echo, *log;
-	char shm[64];                   /* guest RAM file */
+	char name[64];                  /* QEMU's -name: machtrace-PID-HEX */
+	int ram_fd;                     /* guest RAM: a memfd, -1 if none */
 	void *ram;
 	size_t ram_size;
 	double t0, deadline;            /* CLOCK_MONOTONIC seconds; deadline 0 = none */
@@ -35,6 +36,7 @@ struct mt_boot {
 struct qemu_cmd {
 	char *argv[QEMU_MAX_ARGS];
 	int argc;
+	unsigned mem_mb;
 	char mem[32], object[PATH_MAX + 128], append[96];
 	char initrd[16384];
 	char shim[PATH_MAX + 32], kernel[PATH_MAX], workload[8192];

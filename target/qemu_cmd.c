@@ -113,6 +113,7 @@ int mt_qemu_cmd(const struct mt_boot_opts *o, const char *shm, struct qemu_cmd *
 	if (build_initrd(o, c, err, errlen) < 0)
 		return -1;
 
+	c->mem_mb = mem;
 	snprintf(c->mem, sizeof c->mem, "%u", mem);
 	snprintf(c->object, sizeof c->object,
 		 "memory-backend-file,id=ram0,size=%uM,mem-path=%s,share=on", mem, shm);

@@ -85,7 +85,7 @@ static int blob_waiting(struct live *l)
 {
 	const volatile struct lk_ctl *c;
 
-	if (!l->ram) {		/* QEMU creates the RAM file as it starts */
+	if (!l->ram) {		/* mapped by the launcher before QEMU starts */
 		l->ram = mt_boot_ram(l->b, &l->ram_size);
 		if (!l->ram || l->ram_size < l->resv_pa + l->resv_size) {
 			l->ram = NULL;
@@ -179,6 +179,13 @@ static int live_attach(struct mt_target *t, const struct mt_image *img)
 		goto fail;
 	if (start_guest(t) < 0)
 		goto fail;
+	/* test hook (tests/e2e/live_leftovers.sh): hold the kernel in its
+	   boot hook, waiting for INIT, until we are killed */
+	if (getenv("MACHTRACE_TEST_STALL_INIT")) {
+		fprintf(stderr, "machtrace: stalled before INIT\n");
+		while (guest_run(l, 100))
+			;
+	}
 	/* everything into the region, then INIT */
 	memcpy(region(l, LK_SITES_OFF), l->ss.sites, l->ss.nsites * sizeof *l->ss.sites);
 	memcpy(region(l, LK_TRAMP_OFF), l->ss.tramp, l->ss.tramp_used);

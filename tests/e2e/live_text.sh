@@ -27,21 +27,22 @@ else
 	fail live-text-after-exit "$(head -c 300 "$TMP/exit.err")"
 fi
 
-# SIGKILL: QEMU survives us (MACHTRACE_SURVIVE); the guest RAM file stays.
+# SIGKILL: QEMU survives us (MACHTRACE_SURVIVE); its RAM (a memfd) is read
+# through QEMU's fd 3.
 MACHTRACE_CONSOLE_LOG=$TMP/kill.con MACHTRACE_SURVIVE=1 MACHTRACE_DEADMAN_MS=1500 "$MACHTRACE" --timeout 120 --workload "rt=5000000" \
 	-n 'fbt::mach_msg_trap:entry, fbt::thread_invoke:entry, fbt::vm_fault:return { @ = count(); }' \
 	>"$TMP/kill.out" 2>"$TMP/kill.err" &
 pid=$!
-ram=
+qpid=
 for i in $(seq 200); do
-	ram=$(ls /dev/shm/machtrace-$pid-* 2>/dev/null | head -n 1)
+	qpid=$(pgrep -f "name machtrace-$pid-" | head -n 1)
 	# the workload starts once the probes are in (the shim's own boot
 	# patches make the text differ for a moment before that)
-	[ -n "$ram" ] && grep -q "machload: start" "$TMP/kill.con" 2>/dev/null && break
+	[ -n "$qpid" ] && grep -q "machload: start" "$TMP/kill.con" 2>/dev/null && break
 	sleep 0.05
 done
-# hold the file: a later machtrace of anyone removes RAM files of dead pids
-exec 9<"$ram"
+# hold the RAM: it lives as long as someone has it open
+exec 9<"/proc/$qpid/fd/3"
 during=$("$LIVE" textcheck /proc/$$/fd/9 2>&1)
 { kill -9 $pid; wait $pid; } 2>/dev/null
 after=
@@ -49,15 +50,12 @@ for i in $(seq 100); do
 	after=$("$LIVE" textcheck /proc/$$/fd/9 2>&1) && break
 	sleep 0.1
 done
-qpid=$(pgrep -f "mem-path=$ram," | head -n 1)
 case "$during/$after" in
 *differs*/*identical*) pass live-text-after-sigkill ;;
 *) fail live-text-after-sigkill "while tracing: $during; after the deadman: $after" ;;
 esac
 [ -n "$qpid" ] && kill "$qpid" 2>/dev/null
 exec 9<&-
-sleep 0.2
-rm -f "$ram"
 
 # Ctrl-C: END runs in the kernel, the aggregation is printed, the text is
 # restored, and no QEMU is left.

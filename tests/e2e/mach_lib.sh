@@ -11,11 +11,12 @@ trap 'rm -rf "$TMP"' EXIT
 pass() { echo "PASS $1"; }
 fail() { echo "FAIL $1: $2"; }
 
-# Passes when no QEMU child of ours and no guest RAM file of ours is left.
+# Passes when no QEMU child of ours (-name machtrace-PID-...) and no guest
+# RAM file of ours (older launchers: /dev/shm/machtrace-PID-*) is left.
 no_leftovers() {	# name, pid of the driver run
 	local left
 	left=$(ls /dev/shm 2>/dev/null | grep -c "^machtrace-$2-" || true)
-	if pgrep -f "mem-path=/dev/shm/machtrace-$2-" >/dev/null; then
+	if pgrep -f "machtrace-$2-" >/dev/null; then
 		fail "$1" "a QEMU of pid $2 is still running"
 	elif [ "$left" != 0 ]; then
 		fail "$1" "guest RAM file /dev/shm/machtrace-$2-* left behind"
