@@ -176,6 +176,10 @@ static int action(struct rt_mstate *ms, const struct mt_action *act,
 	case MT_ACT_CHILL:
 		chill(ms, v);
 		break;
+	case MT_ACT_PANIC: case MT_ACT_BREAKPOINT:
+		if (ms->rt->img->opt.flags & MT_OPT_F_DESTRUCTIVE)
+			mt_plat_destructive(ms->ctx, act->kind);
+		break;
 	}
 	return 0;
 }

@@ -277,9 +277,11 @@ run_loop(struct cli *cl, struct mt_target *t, struct mt_consumer *c)
 			mt_target_error(t));
 		failed = 1;
 	}
-	if (t->ops->end(t) != 0 && !failed)
+	if (t->ops->end(t) != 0 && !failed) {
 		fprintf(stderr, "dtrace: couldn't stop tracing: %s\n",
 			mt_target_error(t));
+		failed = 1;
+	}
 	if (mt_consume(c) != 0 && !failed) {
 		fprintf(stderr, "dtrace: processing aborted: %s\n",
 			mt_consumer_error(c));
@@ -290,6 +292,66 @@ run_loop(struct cli *cl, struct mt_target *t, struct mt_consumer *c)
 	if (g_intr < 2)
 		mt_consume_final(c);
 	return failed;
+}
+
+/*
+ * Destructive actions and subroutines the image uses (dtrace's
+ * DTRACEACT_*DESTRUCTIVE and copyout/copyoutstr): a bit per kind, the
+ * subroutines as MT_ACT__COUNT + 0/1.
+ */
+static uint64_t
+destructive_uses(const struct mt_image *img)
+{
+	const struct mt_action *a = (const void *)((const char *)img + img->actions_off);
+	const mt_instr_t *text = (const void *)((const char *)img + img->text_off);
+	uint64_t m = 0;
+
+	for (uint32_t i = 0; i < img->nactions; i++)
+		switch (a[i].kind) {
+		case MT_ACT_SYSTEM: case MT_ACT_FREOPEN: case MT_ACT_CHILL:
+		case MT_ACT_RAISE: case MT_ACT_STOP: case MT_ACT_BREAKPOINT:
+		case MT_ACT_PANIC:
+			m |= 1ull << a[i].kind;
+			break;
+		}
+	for (uint32_t i = 0; i < img->ntext; i++)
+		if (MT_OP(text[i]) == MT_OP_CALL && (MT_V16(text[i]) == MT_SUBR_COPYOUT ||
+						     MT_V16(text[i]) == MT_SUBR_COPYOUTSTR))
+			m |= 1ull << (MT_ACT__COUNT + (MT_V16(text[i]) == MT_SUBR_COPYOUTSTR));
+	return m;
+}
+
+/*
+ * What the image may not do here, as dtrace's "could not enable tracing"
+ * reason, or NULL: destructive actions without -w (dtrace refuses them
+ * when it enables, EDT_DESTRUCTIVE); with -w, what means nothing for this
+ * target instead of silently doing nothing.
+ */
+static const char *
+refused_actions(const struct mt_image *img, const struct mt_target *t, char *buf, size_t len)
+{
+	static const struct { int bit; const char *name; } proc[] = {
+		{ MT_ACT_RAISE, "raise" }, { MT_ACT_STOP, "stop" },
+		{ MT_ACT__COUNT, "copyout" }, { MT_ACT__COUNT + 1, "copyoutstr" },
+	};
+	uint64_t m = destructive_uses(img);
+
+	if (m && !(img->opt.flags & MT_OPT_F_DESTRUCTIVE))
+		return "Destructive actions not allowed";
+	for (size_t i = 0; i < sizeof proc / sizeof proc[0]; i++)
+		if (m & (1ull << proc[i].bit)) {
+			snprintf(buf, len, "%s( ) acts on the user process that fired the "
+				 "probe: GNU Mach tasks have no signals or process stops, and "
+				 "machtrace writes no task's memory", proc[i].name);
+			return buf;
+		}
+	if ((m & (1ull << MT_ACT_PANIC | 1ull << MT_ACT_BREAKPOINT)) &&
+	    strcmp(t->ops->name, "mach") != 0) {
+		snprintf(buf, len, "%s( ) acts on the kernel: trace one (--mach)",
+			 m & (1ull << MT_ACT_PANIC) ? "panic" : "breakpoint");
+		return buf;
+	}
+	return NULL;
 }
 
 /* Does any clause name a kernel provider (fbt...)? */
@@ -411,6 +473,7 @@ cli_run(struct cli *cl)
 	struct mt_consumer *c;
 	uint32_t nmatched = 0;
 	char err[1024];
+	const char *why;
 	int status, failed;
 
 	if (cl->ncmds == 0) {
@@ -459,6 +522,10 @@ cli_run(struct cli *cl)
 		fprintf(stderr, "dtrace: no probes matched\n");
 		return E_ERROR;
 	}
+	if ((why = refused_actions(img, t, err, sizeof(err))) != NULL) {
+		fprintf(stderr, "dtrace: could not enable tracing: %s\n", why);
+		return E_ERROR;
+	}
 	if (cl->ofile && (cl->out = fopen(cl->ofile, "a")) == NULL) {
 		fprintf(stderr, "dtrace: failed to open output file '%s'\n",
 			cl->ofile);
@@ -488,6 +555,11 @@ cli_run(struct cli *cl)
 	status = mt_consumer_exited(c) ? mt_consumer_status(c) : 0;
 	fflush(cl->out);
 	t->ops->detach(t);
+	/* a kernel that stopped in KDB after the loop (while draining) */
+	if (!failed && mt_mach_target_kdb(t)) {
+		fprintf(stderr, "dtrace: processing aborted: %s\n", mt_mach_target_kdb(t));
+		failed = 1;
+	}
 	mt_consumer_free(c);
 	mt_target_free(t);
 	free(img);

@@ -119,5 +119,9 @@ uint64_t mt_plat_reg(const struct mt_pctx *ctx, int uregs, uint64_t idx,
    how many were written. */
 uint32_t mt_plat_stack(const struct mt_pctx *ctx, int user, uint64_t *pcs,
 		       uint32_t n);
+/* panic() / breakpoint() (act = MT_ACT_PANIC, MT_ACT_BREAKPOINT), called
+   only when destructive actions are allowed: the kernel's panic, its
+   debugger.  May not return. */
+void mt_plat_destructive(const struct mt_pctx *ctx, uint32_t act);
 
 #endif /* MACHTRACE_RUNTIME_H */

@@ -105,6 +105,12 @@ uint32_t mt_plat_stack(const struct mt_pctx *ctx, int user, uint64_t *pcs,
 	return 0;
 }
 
+/* No kernel here: the CLI refuses panic()/breakpoint() on the local
+   target before tracing starts. */
+void mt_plat_destructive(const struct mt_pctx *ctx, uint32_t act)
+{
+}
+
 /* Called by the local target at attach so probe context never does I/O. */
 void mt_local_plat_init(void)
 {

@@ -223,3 +223,20 @@ uint32_t mt_plat_stack(const struct mt_pctx *ctx, int user, uint64_t *pcs,
 	}
 	return i;
 }
+
+/*
+ * panic(): the kernel's own panic(), whose console line says why, then
+ * KDB; breakpoint(): an int3 that is no site of ours, which vector 3
+ * passes to the kernel's handler: KDB.  Neither returns unless someone
+ * continues from the debugger.
+ */
+void mt_plat_destructive(const struct mt_pctx *ctx, uint32_t act)
+{
+	const struct lk_kdesc *k = &lk.ctl->k;
+
+	/* GNU Mach's panic(s...) is Panic(__FILE__, __LINE__, __func__, s...) */
+	if (act == MT_ACT_PANIC && k->panic_fn)
+		((void (*)(const char *, int, const char *, const char *, ...))k->panic_fn)
+			("machtrace", 0, "panic", "panic() action in probe context");
+	__asm__ volatile("int3");
+}

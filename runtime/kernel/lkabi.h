@@ -170,6 +170,8 @@ struct lk_kdesc {
 	   0, 0 if unknown), which leaves rbp alone: in a profile probe the
 	   first frame returning into it holds the interrupted rbp */
 	uint64_t intr_code[2][2];
+	uint64_t panic_fn;		/* Panic(file, line, func, fmt, ...), the
+					   panic() action; 0: an int3 (KDB) */
 };
 
 struct lk_ctl {

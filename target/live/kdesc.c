@@ -123,6 +123,8 @@ int kdesc_fill(struct mt_kimg *k, struct lk_kdesc *d, uint64_t ram_bytes,
 			d->task_name_size = 32;
 	}
 	intr_code(k, d);
+	if (mt_kimg_symbol(k, "Panic", &d->panic_fn) < 0)
+		d->panic_fn = 0;
 	d->kernel_map_base = LK_KERNEL_MAP_BASE;
 	d->directmap_end = ram_bytes < 0x60000000ull ? ram_bytes : 0x60000000ull;
 	d->tsc_hz = tsc_hz();

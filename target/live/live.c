@@ -61,9 +61,18 @@ static int guest_run(struct live *l, int ms)
 	if (mt_boot_poll(l->b, ms, &l->res) == 1)
 		return 1;
 	l->guest_ended = 1;
-	snprintf(l->status, sizeof l->status, "guest %s%s%s",
-		 mt_boot_status_name(l->res.status), l->res.reason[0] ? ": " : "",
-		 l->res.reason);
+	if (l->res.status == MT_BOOT_PANIC)
+		snprintf(l->status, sizeof l->status, "the kernel panicked and stopped in "
+			 "its debugger (KDB): %s", l->res.reason);
+	else if (l->res.status == MT_BOOT_DEBUGGER)
+		snprintf(l->status, sizeof l->status, "the kernel stopped in its debugger "
+			 "(KDB): %s", l->res.reason);
+	else
+		snprintf(l->status, sizeof l->status, "guest %s%s%s",
+			 mt_boot_status_name(l->res.status), l->res.reason[0] ? ": " : "",
+			 l->res.reason);
+	if (l->res.status == MT_BOOT_PANIC || l->res.status == MT_BOOT_DEBUGGER)
+		snprintf(l->kdb, sizeof l->kdb, "%s", l->status);
 	return 0;
 }
 
@@ -485,4 +494,10 @@ char *mt_live_decls_file(const char *kernel, const char *const *ctypes, int n,
 const char *mt_mach_target_status(struct mt_target *t)
 {
 	return t && t->ops == &live_ops ? ((struct live *)t->priv)->status : "";
+}
+
+const char *mt_mach_target_kdb(struct mt_target *t)
+{
+	return t && t->ops == &live_ops && ((struct live *)t->priv)->kdb[0] ?
+		((struct live *)t->priv)->kdb : NULL;
 }

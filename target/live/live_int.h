@@ -101,6 +101,8 @@ struct live {
 	int rebooting;			/* the kernel was held in its reboot */
 	struct mt_boot_result res;
 	char status[600];
+	char kdb[600];			/* the guest stopped in KDB (panic or
+					   debugger): why; kept past detach */
 };
 
 int live_probes_init(struct live *l);
