@@ -39,3 +39,46 @@ int mt_module_path(const char *module, char *path, size_t len)
 	path[n] = 0;
 	return 0;
 }
+
+/*
+ * The words machload knows (guest/machload.c run_word): NAME=N for the
+ * five counts, "panic" and "hang".  machload only prints an unknown word
+ * on the guest console, so the host refuses it before booting.
+ */
+int mt_workload_check(const char *words, char *err, size_t len)
+{
+	static const char *const counted[] = {
+		"rt=", "pingpong=", "pages=", "threads=", "tasks=", NULL
+	};
+	const char *p = words ? words : "";
+
+	while (*p) {
+		size_t n = strcspn(p, " \t");
+		int ok = 0;
+
+		if (n == 0) {
+			p++;
+			continue;
+		}
+		if ((n == 5 && strncmp(p, "panic", 5) == 0) ||
+		    (n == 4 && strncmp(p, "hang", 4) == 0))
+			ok = 1;
+		for (int i = 0; !ok && counted[i]; i++) {
+			size_t k = strlen(counted[i]), d = k;
+
+			if (n <= k || strncmp(p, counted[i], k) != 0)
+				continue;
+			while (d < n && p[d] >= '0' && p[d] <= '9')
+				d++;
+			ok = d == n && n - k <= 9;
+		}
+		if (!ok) {
+			mt_seterr(err, len, "unknown workload word '%.*s' (machload "
+				  "knows rt=N pingpong=N pages=N threads=N "
+				  "tasks=N panic hang)", (int)n, p);
+			return -1;
+		}
+		p += n;
+	}
+	return 0;
+}

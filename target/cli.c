@@ -114,8 +114,9 @@ static int cmd_boot(int argc, char **argv)
 			o.modules[o.nmodules++] = optarg;
 			break;
 		case 't': {
-			double s = strtod(optarg, NULL);
-			if (s <= 0)
+			char *end;
+			double s = strtod(optarg, &end);
+			if (end == optarg || *end || !(s > 0 && s < 1e6))
 				return usage("--timeout needs a positive number of seconds");
 			o.timeout_ms = (unsigned)(s * 1000);
 			break;
@@ -133,6 +134,8 @@ static int cmd_boot(int argc, char **argv)
 	if (optind < argc && o.nmodules)
 		return usage("workload words apply to the default workload only, not with --module");
 	o.workload = words;
+	if (mt_workload_check(words, err, sizeof err) < 0)
+		return usage(err);
 	if (mt_boot_run(&o, &r, err, sizeof err) < 0) {
 		fprintf(stderr, "machtrace: %s\n", err);
 		return EXIT_INPUT;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "cli.h"
 #include "machtrace/mach.h"
 #include "machtrace/program.h"
@@ -82,6 +83,16 @@ read_file(const char *path)
 
 	if (f == NULL)
 		return NULL;
+	if (f != stdin) {
+		struct stat st;
+
+		/* fopen() opens a directory; reading it then fails */
+		if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+			fclose(f);
+			errno = EISDIR;
+			return NULL;
+		}
+	}
 	for (;;) {
 		if (cap - len < 4096) {
 			char *nb = realloc(buf, cap = cap * 2 + 8192);
@@ -96,6 +107,13 @@ read_file(const char *path)
 		len += n;
 		if (n == 0)
 			break;
+	}
+	if (buf && ferror(f)) {
+		int e = errno;
+
+		free(buf);
+		buf = NULL;
+		errno = e ? e : EIO;
 	}
 	if (buf)
 		buf[len] = '\0';
@@ -269,18 +287,40 @@ apply_options(struct cli *cl, int argc, char **argv)
 	return 0;
 }
 
+/* --timeout SEC: a positive number of seconds (fractions allowed). */
+static int
+parse_timeout(const char *v, unsigned *ms)
+{
+	char *end;
+	double s = strtod(v, &end);
+
+	if (end == v || *end != '\0' || !(s > 0 && s <= 86400 * 365)) {
+		fprintf(stderr, "dtrace: invalid --timeout value '%s': expected "
+			"a positive number of seconds\n", v);
+		return -1;
+	}
+	*ms = s * 1000 < 1 ? 1 : (unsigned)(s * 1000);
+	return 0;
+}
+
 /*
  * Take the live target's long options out of argv (getopt only knows
- * dtrace's short ones).  Returns -1 on a missing value.
+ * dtrace's short ones).  Returns -1 after saying what is wrong: an
+ * unknown option, a missing or bad value.
  */
 static int
 take_long_options(struct cli *cl, int *argcp, char **argv)
 {
+	static const char *const valued[] = {
+		"--kernel", "--module", "--workload", "--timeout", NULL
+	};
 	int argc = *argcp, j = 1;
+	char err[256];
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = NULL, *eq;
 		size_t n;
+		int k;
 
 		if (strncmp(a, "--", 2) != 0 || a[2] == '\0') {
 			argv[j++] = argv[i];
@@ -288,9 +328,22 @@ take_long_options(struct cli *cl, int *argcp, char **argv)
 		}
 		eq = strchr(a, '=');
 		n = eq ? (size_t)(eq - a) : strlen(a);
-		if (strncmp(a, "--mach", n) == 0 && n == 6) {
+		if (n == 6 && strncmp(a, "--mach", n) == 0) {
+			if (eq) {
+				fprintf(stderr, "dtrace: option --mach takes no "
+					"value\n");
+				return -1;
+			}
 			cl->force_kernel = 1;
 			continue;
+		}
+		for (k = 0; valued[k]; k++)
+			if (strlen(valued[k]) == n && strncmp(a, valued[k], n) == 0)
+				break;
+		if (valued[k] == NULL) {
+			fprintf(stderr, "dtrace: unknown option %.*s\n", (int)n,
+				a);
+			return -1;
 		}
 		if (eq)
 			v = eq + 1;
@@ -300,21 +353,21 @@ take_long_options(struct cli *cl, int *argcp, char **argv)
 			fprintf(stderr, "dtrace: option %s needs a value\n", a);
 			return -1;
 		}
-		if (n == 8 && strncmp(a, "--kernel", n) == 0) {
+		if (k == 0) {
 			cl->kernel = v;
-		} else if (n == 8 && strncmp(a, "--module", n) == 0) {
+		} else if (k == 1) {
 			if (cl->nmodules >= 14) {
 				fprintf(stderr, "dtrace: too many --module\n");
 				return -1;
 			}
 			cl->modules[cl->nmodules++] = v;
-		} else if (n == 10 && strncmp(a, "--workload", n) == 0) {
+		} else if (k == 2) {
+			if (mt_workload_check(v, err, sizeof(err)) != 0) {
+				fprintf(stderr, "dtrace: --workload: %s\n", err);
+				return -1;
+			}
 			cl->workload = v;
-		} else if (n == 9 && strncmp(a, "--timeout", n) == 0) {
-			cl->timeout_ms = (unsigned)(atof(v) * 1000);
-		} else {
-			fprintf(stderr, "dtrace: unknown option %.*s\n", (int)n,
-				a);
+		} else if (parse_timeout(v, &cl->timeout_ms) != 0) {
 			return -1;
 		}
 	}
@@ -344,7 +397,7 @@ main(int argc, char **argv)
 	if (argc == 1)
 		return usage(stderr, cl.pname);
 	if (take_long_options(&cl, &argc, argv) != 0)
-		return usage(stderr, cl.pname);
+		return E_USAGE;
 	mt_opts_init(&cl.opts);
 	mt_opts_setenv(&cl.opts, "DTRACE_OPT_");
 	cl.exec = 1;

@@ -505,6 +505,13 @@ cli_run(struct cli *cl)
 	}
 	if (!cl->exec)
 		return E_SUCCESS;
+	/* -x cpu names the one CPU to trace on; both targets have CPU 0 only */
+	if (cl->opts.cpu >= 0 && (uint64_t)cl->opts.cpu >= img->opt.ncpus) {
+		fprintf(stderr, "dtrace: could not enable tracing: -x cpu=%lld: "
+			"no such CPU (the target has %u, numbered from 0)\n",
+			(long long)cl->opts.cpu, img->opt.ncpus);
+		return E_ERROR;
+	}
 	for (int i = 0; i < cl->ncmds; i++) {
 		struct cli_cmd *cmd = &cl->cmds[i];
 		uint32_t n = cl->ncmds == 1 ? img->necbs : count_matches(cl, i, t);

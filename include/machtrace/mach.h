@@ -21,6 +21,9 @@
  */
 int mt_mach_main(int argc, char **argv);
 
+/* 0 if every word of a machload workload is one it knows, else -1 + err. */
+int mt_workload_check(const char *words, char *err, size_t len);
+
 /*
  * Prints the fbt probes (entry and return of every accepted function) of
  * `kernel` (NULL: the cached stock kernel) that match any of the probe
