@@ -117,7 +117,7 @@ static const struct opt_desc opt_table[] = {
 	{ "grabanon", K_RUNTIME, C_RUNTIME, NOF, NULL },
 	{ "jstackframes", K_RUNTIME, C_RUNTIME, NOF, NULL },
 	{ "jstackstrsize", K_SIZE, C_RUNTIME, NOF, NULL },
-	{ "lockmem", K_SIZE, C_RUNTIME, NOF, NULL },
+	{ "lockmem", K_SIZE, C_RUNTIME, F(lockmem), NULL },
 	{ "maxframes", K_RUNTIME, C_RUNTIME, F(maxframes), NULL },
 	{ "nspec", K_RUNTIME, C_RUNTIME, F(nspec), NULL },
 	{ "pcapsize", K_SIZE, C_RUNTIME, NOF, NULL },

@@ -312,6 +312,7 @@ struct cc {
 	int force_pspec;		/* #pragma D option pspec */
 	uint64_t macro_used;		/* $N referenced (bit N) */
 	uint64_t scratch_lim;		/* alloca() limit (scratchsize) */
+	uint64_t scratch_size;		/* -x scratchsize as the runtime takes it */
 	int brace_line;			/* line of the last struct body's '{' */
 	int cur_clause;			/* clause being compiled (clause_info index) */
 

@@ -137,6 +137,8 @@ struct mt_prog *mt_compile(const struct mt_cc_input *in, struct mt_diag *diag)
 	/* dtrace-utils' alloca() limit is 256 bytes unless -xscratchsize */
 	cc->scratch_lim = in->opts && in->opts->scratchsize != MT_OPT_UNSET &&
 			  in->opts->scratchsize != (8u << 10) ? in->opts->scratchsize : 256;
+	cc->scratch_size = in->opts && in->opts->scratchsize != MT_OPT_UNSET ?
+			   in->opts->scratchsize : 8u << 10;
 	ty_init(cc);
 	id_init(cc);
 	if (in->opts && in->opts->pspec)

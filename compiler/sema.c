@@ -470,6 +470,42 @@ void sema_assign_type(struct cc *cc, struct ident *id, struct node *rhs, int lin
 	id->type = t;
 }
 
+/*
+ * A store into an element or member of a D variable of struct, union or
+ * array type copies the whole variable through scratch space (see
+ * cg_store_via_scratch): one larger than the clause's scratch space could
+ * never be stored into, every store failing "out of scratch space" at run
+ * time.  The runtime's scratch is scratchsize plus room for eight strings.
+ */
+static void check_store_size(struct cc *cc, struct node *n, struct node *l)
+{
+	struct node *v = l;
+	uint64_t lim = cc->scratch_size + 8ull * cc->strsize + 1024, size;
+
+	while (v) {
+		if (v->k == N_MEMBER && v->op == OP_DOT)
+			v = v->l;
+		else if (v->k == N_OP2 && v->op == OP_INDEX && v->scope == -2 &&
+			 v->l->type && TY_K(v->l->type) == T_ARRAY)
+			v = v->l;
+		else
+			break;
+	}
+	if (v == l || !v || !v->type || ty_is_string(v->type) ||
+	    !(v->k == N_VAR || (v->k == N_IDENT && v->id && v->id->k == ID_VAR)) ||
+	    !(ty_is_sou(v->type) || TY_K(v->type) == T_ARRAY))
+		return;
+	size = v->type->canon->size;
+	if (size > lim)
+		ERR(n, "D_DECL_ARRBIG", "%s%s is too big to store into: %llu bytes, "
+		    "more than the %llu bytes of scratch space a store copies "
+		    "it through (raise -x scratchsize)",
+		    v->k == N_VAR && v->scope == 1 ? "self->" :
+		    v->k == N_VAR && v->scope == 2 ? "this->" : "",
+		    v->name ? v->name : "variable", (unsigned long long)size,
+		    (unsigned long long)lim);
+}
+
 static void sema_assign(struct cc *cc, struct node *n)
 {
 	struct node *l = n->l, *r = n->r;
@@ -538,6 +574,7 @@ static void sema_assign(struct cc *cc, struct node *n)
 		ERR(n, "D_OP_LVAL", "operator %s requires modifiable lvalue as an operand", ops);
 	if (!l->writable)
 		ERR(n, "D_OP_WRITE", "operator %s can only be applied to a writable variable", ops);
+	check_store_size(cc, n, l);
 	if ((l->k == N_VAR || l->k == N_IDENT) && r->nonassign)
 		ERR(n, "D_ALLOCA_INCOMPAT", "ternary conditional with alloca and non-alloca branches cannot be assigned to a variable");
 	if (l->id && l->id->k == ID_VAR && r->is_alloca)

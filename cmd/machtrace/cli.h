@@ -52,6 +52,11 @@ struct mt_prog *cli_compile(struct cli *cl, int first, int n,
 void cli_print_diag(const struct cli *cl, const struct mt_diag *d, int which);
 /* syms.c: resolve kernel addresses through the kernel image */
 void cli_kernel_symbols(const struct cli *cl);
+/* hostmem.c: bound the local target's state area by the host's memory,
+   lowering bufsize & co. as dtrace's bufresize=auto does; -1 after saying
+   "Not enough space" */
+struct mt_image;
+int cli_fit_host_memory(struct cli *cl, struct mt_image *img);
 /* list.c */
 int cli_list(struct cli *cl);
 /* Split a probe specifier into the four fields (pspec context NAME). */

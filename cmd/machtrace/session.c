@@ -538,6 +538,8 @@ cli_run(struct cli *cl)
 			cl->ofile);
 		return E_ERROR;
 	}
+	if (!wants_kernel(cl, prog) && cli_fit_host_memory(cl, img) != 0)
+		return E_ERROR;
 	if (t->ops->attach(t, img) != 0) {
 		fprintf(stderr, "dtrace: could not enable tracing: %s\n",
 			mt_target_error(t));

@@ -30,6 +30,7 @@ struct mt_opts {
 	int nolibs, cpphdrs;
 	int64_t cpu;			/* -xcpu=N, -1 unset */
 	uint64_t stackindent, printsize, maxframes, iregs;
+	uint64_t lockmem;		/* -xlockmem: host memory budget, 0 unset */
 	char **cpp_args;		/* -xdefine/-xundef/-xincdir/-xcppargs, */
 	int ncpp_args;			/* as cpp arguments ("-DX=1", ...) */
 };
