@@ -429,6 +429,7 @@ void pragma_error(struct cc *cc, const char *p, int line);
 /* ctypes.c */
 struct type *ctypes_argtype(struct cc *cc, int i, int line);
 int ctypes_complete(struct cc *cc, struct type *t, int line);
+void ctypes_check_argidx(struct cc *cc, struct node *n, int64_t idx);
 
 /* cpp.c */
 char *cpp_run(const struct mt_cc_input *in, const char *text,

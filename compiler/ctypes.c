@@ -9,6 +9,8 @@
 #include <string.h>
 #include "cc.h"
 
+#define ERR(n, tag, ...) cc_error(cc, (n)->line, tag, __VA_ARGS__)
+
 struct lexsave {
 	const char *text, *p;
 	int line, have_peek, depth, brackets;
@@ -108,6 +110,57 @@ static int known_forward_decl(struct cc *cc)
 	return known;
 }
 
+/*
+ * `struct X { ... };` (or union/enum) for a tag D already has complete:
+ * every call of the target's decls() describes what a type needs from
+ * scratch, so a second type (args[2]->task after thread_t) repeats the
+ * definitions the first one brought (struct queue_entry); they describe the
+ * same kernel type and are skipped, up to and including the ';'.
+ */
+static int skip_known_definition(struct cc *cc)
+{
+	struct lexsave s;
+	const char *kw;
+	char name[256];
+	int depth = 0;
+
+	if (cc->tok.k != TK_KEYWORD)
+		return 0;
+	if (cc->tok.kw == KW_STRUCT)
+		kw = "struct";
+	else if (cc->tok.kw == KW_UNION)
+		kw = "union";
+	else if (cc->tok.kw == KW_ENUM)
+		kw = "enum";
+	else
+		return 0;
+	lex_save(cc, &s);
+	lex_next(cc);
+	if ((cc->tok.k != TK_IDENT && cc->tok.k != TK_TYPENAME) ||
+	    snprintf(name, sizeof(name), "%s %s", kw, cc->tok.text) <= 0 ||
+	    !ty_lookup(cc, name) || !ty_lookup(cc, name)->canon->complete) {
+		lex_restore(cc, &s);
+		return 0;
+	}
+	lex_next(cc);
+	if (!lex_is_op(cc, OP_LBRACE)) {
+		lex_restore(cc, &s);
+		return 0;
+	}
+	while (cc->tok.k != TK_EOF) {
+		if (lex_is_op(cc, OP_LBRACE))
+			depth++;
+		else if (lex_is_op(cc, OP_RBRACE))
+			depth--;
+		else if (depth == 0 && lex_is_op(cc, OP_SEMI))
+			break;
+		lex_next(cc);
+	}
+	if (cc->tok.k != TK_EOF)
+		lex_next(cc);
+	return 1;
+}
+
 /* Compile D declarations text (errors are the program's errors). */
 static void compile_decls(struct cc *cc, const char *text, int line)
 {
@@ -126,6 +179,8 @@ static void compile_decls(struct cc *cc, const char *text, int line)
 			lex_next(cc);
 			continue;
 		}
+		if (skip_known_definition(cc))
+			continue;
 		decl_toplevel(cc, 0);
 	}
 	lex_restore(cc, &s);
@@ -137,8 +192,21 @@ static int target_decls(struct cc *cc, const char *ctype, int line)
 	const struct mt_ctypes *ct = cc->in->ctypes;
 	char *text;
 
-	if (!ct || !ct->decls || !ctype ||
-	    (text = ct->decls(ct->arg, ctype)) == NULL)
+	if (!ct || !ct->decls || !ctype)
+		return 0;
+	/* a clause of a kernel provider: asking about its probes creates
+	   the target that answers decls() (sizeof(struct task) before any
+	   args[] of the clause was typed) */
+	if (ct->nargs && cc->cur_clause >= 0 &&
+	    (uint32_t)cc->cur_clause < cc->clause_info.n) {
+		const struct mt_clause_info *ci =
+			&cc->clause_info.v[cc->cur_clause];
+		for (uint32_t k = 0; k < ci->npdescs; k++)
+			(void)ct->nargs(ct->arg, ci->pdescs[k].prov,
+					ci->pdescs[k].mod, ci->pdescs[k].func,
+					ci->pdescs[k].name);
+	}
+	if ((text = ct->decls(ct->arg, ctype)) == NULL)
 		return 0;
 	compile_decls(cc, text, line);
 	free(text);
@@ -179,4 +247,30 @@ struct type *ctypes_argtype(struct cc *cc, int i, int line)
 	if (!t && target_decls(cc, name, line))
 		t = try_type(cc, name, line);
 	return t;
+}
+
+/*
+ * args[idx] with a constant index: dtrace refuses one beyond the probe's
+ * arguments at compile time (D_ARGS_IDX) instead of reading whatever is
+ * in that argument slot.  Checked for each description of the clause the
+ * target knows the arguments of.
+ */
+void ctypes_check_argidx(struct cc *cc, struct node *n, int64_t idx)
+{
+	const struct mt_ctypes *ct = cc->in->ctypes;
+
+	if (!ct || !ct->nargs || cc->cur_clause < 0 ||
+	    (uint32_t)cc->cur_clause >= cc->clause_info.n)
+		return;
+	const struct mt_clause_info *ci = &cc->clause_info.v[cc->cur_clause];
+	for (uint32_t k = 0; k < ci->npdescs; k++) {
+		const struct mt_pdesc *pd = &ci->pdescs[k];
+		int nargs = ct->nargs(ct->arg, pd->prov, pd->mod, pd->func,
+				      pd->name);
+
+		if (nargs >= 0 && (idx < 0 || idx >= nargs))
+			ERR(n, "D_ARGS_IDX", "index %lld is out of range for "
+			    "%s:%s:%s:%s args[ ]", (long long)idx, pd->prov,
+			    pd->mod, pd->func, pd->name);
+	}
 }

@@ -54,6 +54,31 @@ static int conv_ok(struct cc *cc, char c, struct node *a, const char **proto)
 }
 
 /*
+ * %s of a `char *` prints the string it points to, as dtrace does: the
+ * argument becomes stringof(argument), so the runtime copies the string
+ * (strsize bytes at most, through safe loads) into the record instead of
+ * recording the pointer.  a keeps its place in the argument list.
+ */
+static void charptr_as_string(struct cc *cc, struct node *a)
+{
+	struct node *inner, *next = a->next;
+
+	if (a->is_agg || !a->type || TY_K(a->type) != T_PTR ||
+	    !ty_is_charptr(a->type))
+		return;
+	inner = nd_new(cc, a->k, a->line);
+	*inner = *a;
+	inner->next = NULL;
+	memset(a, 0, sizeof(*a));
+	a->k = N_OP1;
+	a->op = OP_STRINGOF;
+	a->line = inner->line;
+	a->l = inner;
+	a->next = next;
+	a->type = cc->t_string;
+}
+
+/*
  * Walk the conversions of fmt.  For printf, args are the value arguments
  * (argument numbers from argbase).  For printa (is_printa), argbase is the
  * number of aggregations; conversions are not matched against values.
@@ -158,6 +183,8 @@ int printf_validate(struct cc *cc, const char *fmt, struct node *args,
 				 func, argno, conv, cname, proto,
 				 a->is_action ? "void" : tname(a));
 		}
+		if ((c == 's' || c == 'S') && !is_printa)
+			charptr_as_string(cc, a);
 		a = a->next;
 		argno += !is_printa;
 	}

@@ -368,6 +368,8 @@ void sema_index(struct cc *cc, struct node *n, int create, struct node *rhs)
 			if (!ty_is_integral(n->args->type))
 				ERR(n, "D_PROTO_ARG", "%s[ ] argument #1 is incompatible with prototype:\n\tprototype: int\n\t argument: %s",
 				    id->name, sema_tname(n->args));
+			if (id->id == MT_VAR_ARGS && n->args->is_const)
+				ctypes_check_argidx(cc, n, n->args->cval);
 			n->type = id->type;
 			if (id->id == MT_VAR_ARGS && cc->in->ctypes && n->args->is_const) {
 				struct type *at = ctypes_argtype(cc, (int)n->args->cval, n->line);
@@ -669,6 +671,8 @@ void sema_expr(struct cc *cc, struct node *n)
 		break;
 	case N_OFFSETOF: {
 		struct type *t = n->ctype;
+		if (ty_is_sou(t) && !t->canon->complete)
+			ctypes_complete(cc, t, n->line);
 		if (!ty_is_sou(t) || !t->canon->complete)
 			ERR(n, "D_OFFSETOF_TYPE", "offsetof operand must be a struct or union type");
 		struct member *m = ty_member(t, n->name);
@@ -701,6 +705,12 @@ void sema_expr(struct cc *cc, struct node *n)
 	default:
 		ERR(n, "D_UNKNOWN", "internal error: bad node %d", n->k);
 	}
+	/* *args[0] of a kernel struct pointer: the struct the target only
+	   forward-declared (a pointee) is completed from its declarations,
+	   so that print(), sizeof and aggregation keys see its members */
+	if (n->type && (ty_is_sou(n->type) || TY_K(n->type) == T_ENUM) &&
+	    !n->type->canon->complete)
+		ctypes_complete(cc, n->type, n->line);
 }
 
 int64_t sema_const_int(struct cc *cc, struct node *n, const char *tag,

@@ -213,6 +213,8 @@ static int64_t type_sizeof(struct cc *cc, struct node *n, struct type *t)
 {
 	if (ty_is_string(t))
 		return cc->strsize - 1;
+	if ((ty_is_sou(t) || TY_K(t) == T_ENUM) && !t->canon->complete)
+		ctypes_complete(cc, t, n->line);
 	if (TY_K(t) == T_FUNC || ty_is_void(t) ||
 	    ((ty_is_sou(t) || TY_K(t) == T_ENUM) && !t->canon->complete))
 		ERR(n, "D_SIZEOF_TYPE", "cannot apply sizeof to an operand of unknown size");

@@ -386,11 +386,10 @@ struct lazy_kernel {
 
 static struct mt_target *new_mach_target(const struct cli *cl);
 
-static const char *
-live_argtype(void *arg, const char *prov, const char *mod, const char *func,
-	     const char *name, int i)
+/* The live target for a kernel provider's question, created once. */
+static struct mt_target *
+lazy_target(struct lazy_kernel *lk, const char *prov)
 {
-	struct lazy_kernel *lk = arg;
 	struct cli *cl = lk->cl;
 
 	if (!mt_live_wants(prov ? prov : "",
@@ -399,7 +398,27 @@ live_argtype(void *arg, const char *prov, const char *mod, const char *func,
 	if (lk->t == NULL && !lk->failed &&
 	    (lk->t = new_mach_target(cl)) == NULL)
 		lk->failed = 1;
-	return lk->t ? mt_live_argtype(lk->t, prov, func, name, i) : NULL;
+	return lk->t;
+}
+
+static const char *
+live_argtype(void *arg, const char *prov, const char *mod, const char *func,
+	     const char *name, int i)
+{
+	struct mt_target *t = lazy_target(arg, prov);
+
+	(void)mod;
+	return t ? mt_live_argtype(t, prov, func, name, i) : NULL;
+}
+
+static int
+live_nargs(void *arg, const char *prov, const char *mod, const char *func,
+	   const char *name)
+{
+	struct mt_target *t = lazy_target(arg, prov);
+
+	(void)mod;
+	return t ? mt_live_nargs(t, prov, func, name) : -1;
 }
 
 static char *
@@ -413,6 +432,7 @@ live_decls(void *arg, const char *ctype)
 static struct lazy_kernel lazy;
 static struct mt_ctypes lazy_ctypes = {
 	.arg = &lazy, .argtype = live_argtype, .decls = live_decls,
+	.nargs = live_nargs,
 };
 
 /* The live GNU Mach target, from the command line's kernel options. */

@@ -44,6 +44,10 @@ struct mt_ctypes {
 	const char *(*argtype)(void *arg, const char *prov, const char *mod,
 			       const char *func, const char *name, int i);
 	char *(*decls)(void *arg, const char *ctype);
+	/* how many args[] the probe has, -1 when unknown (may be NULL);
+	   a constant args[N] beyond it is refused (D_ARGS_IDX) */
+	int (*nargs)(void *arg, const char *prov, const char *mod,
+		     const char *func, const char *name);
 };
 
 #define MT_CC_COMPILE_ONLY	0x1	/* -e */

@@ -70,6 +70,11 @@ int mt_live_wants(const char *prov, int force);
  */
 const char *mt_live_argtype(struct mt_target *t, const char *prov, const char *func,
 			    const char *name, int i);
+/* How many args[] a probe has (fbt/mach_trap entry: the function's
+   parameters; return: 2, or 1 for a void function), -1 when unknown
+   (globs, varargs, no DWARF, other providers). */
+int mt_live_nargs(struct mt_target *t, const char *prov, const char *func,
+		  const char *name);
 char *mt_live_decls(struct mt_target *t, const char *ctype);
 char *mt_live_decls_file(const char *kernel, const char *const *ctypes, int n,
 			 char *err, size_t errlen);

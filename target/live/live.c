@@ -469,6 +469,23 @@ const char *mt_live_argtype(struct mt_target *t, const char *prov, const char *f
 	return i < f->nargs ? f->args[i].type : NULL;
 }
 
+int mt_live_nargs(struct mt_target *t, const char *prov, const char *func,
+		  const char *name)
+{
+	const struct mt_kfunc *f;
+
+	if (!t || t->ops != &live_ops || !prov || !func || !name ||
+	    (strcmp(prov, "fbt") != 0 && strcmp(prov, "mach_trap") != 0) ||
+	    strpbrk(func, "*?[\\") != NULL)
+		return -1;
+	f = mt_kimg_lookup(((struct live *)t->priv)->k, func);
+	if (!f || f->nargs < 0 || f->varargs || f->nargs >= MT_KFUNC_MAXARGS)
+		return -1;
+	if (strcmp(name, "return") == 0)
+		return f->rettype && strcmp(f->rettype, "void") ? 2 : 1;
+	return strcmp(name, "entry") == 0 ? f->nargs : -1;
+}
+
 char *mt_live_decls(struct mt_target *t, const char *ctype)
 {
 	if (!t || t->ops != &live_ops || !ctype)
