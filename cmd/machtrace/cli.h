@@ -52,6 +52,9 @@ struct mt_prog *cli_compile(struct cli *cl, int first, int n,
 void cli_print_diag(const struct cli *cl, const struct mt_diag *d, int which);
 /* syms.c: resolve kernel addresses through the kernel image */
 void cli_kernel_symbols(const struct cli *cl);
+/* session.c: the target rule: is this description the kernel's? */
+struct mt_pdesc;
+int cli_desc_wants_kernel(const struct cli *cl, const struct mt_pdesc *pd);
 /* hostmem.c: bound the local target's state area by the host's memory,
    lowering bufsize & co. as dtrace's bufresize=auto does; -1 after saying
    "Not enough space" */

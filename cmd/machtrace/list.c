@@ -196,7 +196,7 @@ list_target(struct cli *cl, const struct desc_list *dl, int *live)
 	char err[512];
 
 	for (int i = 0; i < dl->n; i++)
-		wants |= mt_live_wants(dl->v[i].prov, force) == 1;
+		wants |= cli_desc_wants_kernel(cl, &dl->v[i]);
 	*live = 0;
 	if (wants) {
 		memset(&lo, 0, sizeof(lo));

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "cli.h"
+#include "machtrace/live.h"
 #include "machtrace/mach.h"
 #include "machtrace/program.h"
 
@@ -65,10 +66,16 @@ usage(FILE *fp, const char *pname)
 		"\t-x  enable or modify compiler and tracing options\n"
 		"\t-X  specify ISO C conformance settings for preprocessor\n"
 		"\t-Z  permit probe descriptions that match zero probes\n"
-		"\n\tGNU Mach: fbt probes trace the kernel booted in QEMU;\n"
+		"\n\tTarget: GNU Mach booted in QEMU when a probe description "
+		"names fbt, kinst\n\tor mach_trap, or names no provider and "
+		"matches only kernel probes (-f,\n\t-m, -i), or when --kernel, "
+		"--module or --mach is given; otherwise the\n\tlocal target: "
+		"BEGIN, END, tick-N and profile-N fire in machtrace itself\n"
+		"\t(curthread, stack(), func() and profile's arg0 describe no "
+		"kernel there).\n"
 		"\t--kernel FILE  --module 'PATH args'  --workload 'WORDS'\n"
-		"\t--timeout SEC  --mach (also run profile/dtrace probes "
-		"there)\n"
+		"\t--timeout SEC  --mach (BEGIN, END, profile, tick in the "
+		"kernel too)\n"
 		"\t%s boot ...   boot GNU Mach under QEMU (%s boot --help)"
 		"\n", pname, pname);
 	return E_USAGE;
@@ -158,22 +165,36 @@ id_match(void *arg, const struct mt_probe_info *p)
 	return 0;
 }
 
-/* -i ID [[predicate] action]: the local probe with that id. */
+/*
+ * -i ID [[predicate] action]: the probe with that id in the catalog -l
+ * prints: the kernel's when it can be read (--kernel's, else the cached
+ * stock one), else the local target's.
+ */
 static char *
-pspec_from_id(const char *arg)
+pspec_from_id(const struct cli *cl, const char *arg)
 {
 	struct mt_pdesc all = { "", "", "", "", 0 };
 	struct id_find f = { 0, "" };
+	struct mt_live_opts lo;
 	struct mt_target *t;
-	char *end, *s;
+	char *end, *s, err[512];
 
+	errno = 0;
 	f.id = (uint32_t)strtoul(arg, &end, 10);
-	if (end == arg || (t = mt_local_target_new()) == NULL) {
+	if (end == arg || errno != 0 || (*end != '\0' && !strchr(" \t{/", *end))) {
 		fprintf(stderr, "dtrace: invalid probe identifier %s\n", arg);
 		return NULL;
 	}
-	t->ops->probes(t, &all, 0, id_match, &f);
-	mt_target_free(t);
+	memset(&lo, 0, sizeof(lo));
+	lo.kernel = cl->kernel;
+	if ((t = mt_mach_target_new(&lo, err, sizeof(err))) != NULL) {
+		t->ops->probes(t, &all, 0, id_match, &f);
+		mt_target_free(t);
+	}
+	if (f.desc[0] == '\0' && (t = mt_local_target_new()) != NULL) {
+		t->ops->probes(t, &all, 0, id_match, &f);
+		mt_target_free(t);
+	}
 	if (f.desc[0] == '\0') {
 		fprintf(stderr, "dtrace: invalid probe specifier %s: "
 			"probe ID %u does not exist\n", arg, f.id);
@@ -243,7 +264,7 @@ apply_options(struct cli *cl, int argc, char **argv)
 				cl->opts.flowindent = 1;
 				break;
 			case 'i':
-				if ((p = pspec_from_id(optarg)) == NULL)
+				if ((p = pspec_from_id(cl, optarg)) == NULL)
 					return -1;
 				add_cmd(cl, 0, p);
 				break;

@@ -354,21 +354,131 @@ refused_actions(const struct mt_image *img, const struct mt_target *t, char *buf
 	return NULL;
 }
 
-/* Does any clause name a kernel provider (fbt...)? */
+static int
+count_cb(void *arg, const struct mt_probe_info *p)
+{
+	(void)p;
+	++*(int *)arg;
+	return 0;
+}
+
+/* Does the local target have a probe matching pd (creating tick-N...)? */
+static int
+local_matches(const struct mt_pdesc *pd)
+{
+	struct mt_target *t = mt_local_target_new();
+	int n = 0;
+
+	if (t == NULL)
+		return 0;
+	t->ops->probes(t, pd, 1, count_cb, &n);
+	mt_target_free(t);
+	return n > 0;
+}
+
+static struct mt_target *kernel_catalog(const struct cli *cl);
+
+/* Does the kernel (when it can be read) have a probe matching pd? */
+static int
+kernel_matches(const struct cli *cl, const struct mt_pdesc *pd)
+{
+	struct mt_target *t = kernel_catalog(cl);
+	int n = 0;
+
+	if (t != NULL)
+		t->ops->probes(t, pd, 0, count_cb, &n);
+	return n > 0;
+}
+
+/*
+ * The target rule (README, machtrace -h): a description is the kernel's
+ * when it names a kernel provider (fbt, kinst, mach_trap; a glob matching
+ * one), or names no provider and only the kernel can match it (-f FUNC,
+ * -m MODULE, -i of a kernel probe, `vm_fault:entry`), or --kernel,
+ * --module or --mach is given (profile, tick and BEGIN/END then run in the
+ * kernel too).  Everything else runs on the local target.
+ */
+int
+cli_desc_wants_kernel(const struct cli *cl, const struct mt_pdesc *pd)
+{
+	int force = cl->kernel || cl->nmodules || cl->force_kernel;
+	const char *prov = pd->prov ? pd->prov : "";
+
+	if (mt_live_wants(prov, force))
+		return 1;
+	if (force || (prov[0] != '\0' && strcmp(prov, "*") != 0) ||
+	    local_matches(pd))
+		return 0;
+	return kernel_matches(cl, pd);
+}
+
+/* Does any clause's description belong to the kernel (see above)? */
 static int
 wants_kernel(const struct cli *cl, const struct mt_prog *prog)
 {
-	int force = cl->kernel || cl->nmodules || cl->force_kernel;
-
 	for (uint32_t i = 0; i < prog->nclauses; i++) {
 		const struct mt_clause_info *ci = &prog->clause_info[i];
 
 		for (uint32_t j = 0; j < ci->npdescs; j++)
-			if (mt_live_wants(ci->pdescs[j].prov ?
-					  ci->pdescs[j].prov : "", force))
+			if (cli_desc_wants_kernel(cl, &ci->pdescs[j]))
 				return 1;
 	}
 	return 0;
+}
+
+static int
+kernel_only_rec(const struct mt_rec_info *ri, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (ri[i].kind == MT_TI_STACK || ri[i].kind == MT_TI_SYM ||
+		    ri[i].kind == MT_TI_MOD)
+			return 1;
+	return 0;
+}
+
+/*
+ * On the local target the probes fire in machtrace itself: curthread,
+ * caller, stackdepth, stack(), func()/sym()/mod() and a profile probe's
+ * arg0 (the interrupted kernel pc) have no kernel to describe.  Say so
+ * once, with the way to trace the kernel instead.
+ */
+static void
+local_kernel_values_notice(const struct mt_prog *prog)
+{
+	const char *what = NULL;
+	int profile = 0;
+
+	for (uint32_t i = 0; i < prog->nclauses; i++)
+		for (uint32_t j = 0; j < prog->clause_info[i].npdescs; j++) {
+			const char *nm = prog->clause_info[i].pdescs[j].name;
+			profile |= nm && strncmp(nm, "profile-", 8) == 0;
+		}
+	for (uint32_t i = 0; i < prog->ntext && !what; i++) {
+		mt_instr_t in = prog->text[i];
+		uint32_t op = in >> 24, v = (in >> 8) & 0xffff;
+
+		if (op != MT_OP_LDGS)
+			continue;
+		if (v == MT_VAR_CURTHREAD)
+			what = "curthread";
+		else if (v == MT_VAR_CALLER)
+			what = "caller";
+		else if (v == MT_VAR_STACKDEPTH)
+			what = "stackdepth";
+		else if (profile && (v == MT_VAR_ARG0 || v == MT_VAR_ARG1))
+			what = "a profile probe's arg0/arg1";
+	}
+	if (!what && kernel_only_rec(prog->rec_info, prog->nrecs))
+		what = "stack(), func(), sym() or mod()";
+	for (uint32_t i = 0; i < prog->naggs && !what; i++)
+		if (kernel_only_rec(prog->agg_info[i].keys,
+				    prog->agg_info[i].nkeys))
+			what = "stack(), func(), sym() or mod()";
+	if (what)
+		fprintf(stderr, "dtrace: warning: this program runs on the "
+			"local target (its probes fire in machtrace, not in GNU "
+			"Mach), where %s describes no kernel; add --mach to run "
+			"it in the kernel\n", what);
 }
 
 /*
@@ -384,19 +494,21 @@ struct lazy_kernel {
 	int failed;			/* creation failed (reported once) */
 };
 
-static struct mt_target *new_mach_target(const struct cli *cl);
+static struct mt_target *new_mach_target(const struct cli *cl, int quiet);
 
-/* The live target for a kernel provider's question, created once. */
+/* The live target for a kernel description's question, created once. */
 static struct mt_target *
-lazy_target(struct lazy_kernel *lk, const char *prov)
+lazy_target(struct lazy_kernel *lk, const char *prov, const char *mod,
+	    const char *func, const char *name)
 {
 	struct cli *cl = lk->cl;
+	struct mt_pdesc pd = { (char *)prov, (char *)mod, (char *)func,
+			       (char *)name, 0 };
 
-	if (!mt_live_wants(prov ? prov : "",
-			   cl->kernel || cl->nmodules || cl->force_kernel))
+	if (!cli_desc_wants_kernel(cl, &pd))
 		return NULL;
 	if (lk->t == NULL && !lk->failed &&
-	    (lk->t = new_mach_target(cl)) == NULL)
+	    (lk->t = new_mach_target(cl, 0)) == NULL)
 		lk->failed = 1;
 	return lk->t;
 }
@@ -405,9 +517,8 @@ static const char *
 live_argtype(void *arg, const char *prov, const char *mod, const char *func,
 	     const char *name, int i)
 {
-	struct mt_target *t = lazy_target(arg, prov);
+	struct mt_target *t = lazy_target(arg, prov, mod, func, name);
 
-	(void)mod;
 	return t ? mt_live_argtype(t, prov, func, name, i) : NULL;
 }
 
@@ -415,9 +526,8 @@ static int
 live_nargs(void *arg, const char *prov, const char *mod, const char *func,
 	   const char *name)
 {
-	struct mt_target *t = lazy_target(arg, prov);
+	struct mt_target *t = lazy_target(arg, prov, mod, func, name);
 
-	(void)mod;
 	return t ? mt_live_nargs(t, prov, func, name) : -1;
 }
 
@@ -430,14 +540,25 @@ live_decls(void *arg, const char *ctype)
 }
 
 static struct lazy_kernel lazy;
+
+/* The kernel's probe catalog: the lazy target, created quietly. */
+static struct mt_target *
+kernel_catalog(const struct cli *cl)
+{
+	if (lazy.t == NULL && !lazy.failed)
+		lazy.t = new_mach_target(cl, 1);
+	return lazy.t;
+}
+
 static struct mt_ctypes lazy_ctypes = {
 	.arg = &lazy, .argtype = live_argtype, .decls = live_decls,
 	.nargs = live_nargs,
 };
 
-/* The live GNU Mach target, from the command line's kernel options. */
+/* The live GNU Mach target, from the command line's kernel options;
+   quiet: no message when the kernel cannot be read. */
 static struct mt_target *
-new_mach_target(const struct cli *cl)
+new_mach_target(const struct cli *cl, int quiet)
 {
 	struct mt_live_opts lo;
 	struct mt_target *t;
@@ -454,9 +575,11 @@ new_mach_target(const struct cli *cl)
 	lo.console = getenv("MACHTRACE_CONSOLE") ? stderr : NULL;
 	lo.text_check = getenv("MACHTRACE_TEXTCHECK") != NULL;
 	err[0] = '\0';
-	if ((t = mt_mach_target_new(&lo, err, sizeof(err))) == NULL)
-		fprintf(stderr, "dtrace: failed to initialize dtrace: %s\n",
-			err);
+	if ((t = mt_mach_target_new(&lo, err, sizeof(err))) == NULL) {
+		if (!quiet)
+			fprintf(stderr, "dtrace: failed to initialize dtrace: "
+				"%s\n", err);
+	}
 	else if (t->ops->sym == NULL)
 		cli_kernel_symbols(cl);
 	return t;
@@ -469,6 +592,7 @@ make_target(const struct cli *cl, const struct mt_prog *prog)
 	struct mt_target *t;
 
 	if (!wants_kernel(cl, prog)) {
+		local_kernel_values_notice(prog);
 		if ((t = mt_local_target_new()) == NULL)
 			fprintf(stderr, "dtrace: failed to initialize dtrace: "
 				"cannot create the local target\n");
@@ -480,7 +604,7 @@ make_target(const struct cli *cl, const struct mt_prog *prog)
 		lazy.t = NULL;
 		return t;
 	}
-	return new_mach_target(cl);
+	return new_mach_target(cl, 0);
 }
 
 int
