@@ -272,6 +272,22 @@ static int cg_call(struct cc *cc, struct node *n)
 	return rd;
 }
 
+/*
+ * A run-time index into an array of known size: the index comes back
+ * from the ARRIDX subroutine, which faults with DTRACEFLT_BADINDEX when
+ * it is not below nelems (compared unsigned, so negative indices fault
+ * too).  Constant indices are checked at compile time (D_ARR_BOUNDS).
+ */
+static int cg_arridx(struct cc *cc, int i, uint32_t nelems, int line)
+{
+	int n = cg_const(cc, nelems, line);
+	emit(cc, MT_OP_PUSHTV, MT_TT_INT, 0, i);
+	emit(cc, MT_OP_PUSHTV, MT_TT_INT, 0, n);
+	cg_free(cc, n);
+	as_emit(cc, MT_INSTR_V16(MT_OP_CALL, MT_SUBR_ARRIDX, i));
+	return i;
+}
+
 /* Address of an lvalue in memory (member, deref, index). */
 static int cg_addr(struct cc *cc, struct node *n)
 {
@@ -298,6 +314,10 @@ static int cg_addr(struct cc *cc, struct node *n)
 		if (n->op == OP_INDEX && n->scope == -2) {
 			r = cg_expr(cc, n->l);
 			int i = cg_expr(cc, n->args);
+			if (TY_K(n->l->type) == T_ARRAY &&
+			    n->l->type->canon->nelems > 0 && !n->args->is_const)
+				i = cg_arridx(cc, i, n->l->type->canon->nelems,
+					      n->line);
 			uint32_t esz = n->type->canon->size;
 			if (esz != 1) {
 				int s = cg_const(cc, esz, n->line);

@@ -24,7 +24,7 @@ static const char *subrnames[MT_SUBR__COUNT] = {
 	"basename", "dirname", "cleanpath", "strchr", "strrchr", "strstr",
 	"strtok", "substr", "index", "rindex", "htons", "htonl", "htonll",
 	"ntohs", "ntohl", "ntohll", "inet_ntop", "inet_ntoa", "inet_ntoa6",
-	"toupper", "tolower", "getf", "strtoll", "link_ntop", "d_path", "strcmp",
+	"toupper", "tolower", "getf", "strtoll", "link_ntop", "d_path", "strcmp", "arridx",
 };
 
 static const char *bvarnames[] = {

@@ -252,7 +252,8 @@ void id_init(struct cc *cc)
 		{ "DTRACEFLT_DIVZERO", 4 }, { "DTRACEFLT_NOSCRATCH", 5 },
 		{ "DTRACEFLT_KPRIV", 6 }, { "DTRACEFLT_UPRIV", 7 },
 		{ "DTRACEFLT_TUPOFLOW", 8 }, { "DTRACEFLT_BADSTACK", 9 },
-		{ "DTRACEFLT_BADSIZE", 10 }, { "DTRACEFLT_LIBRARY", 1000 },
+		{ "DTRACEFLT_BADSIZE", 10 }, { "DTRACEFLT_BADINDEX", 11 },
+		{ "DTRACEFLT_LIBRARY", 1000 },
 	};
 	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++) {
 		struct ident *id = id_add(cc, &cc->globals, faults[i].name,

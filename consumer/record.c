@@ -20,6 +20,7 @@ static const char *const fault_text[] = {
 	[MT_FLT_UPRIV] = "invalid user access",
 	[MT_FLT_TUPOFLOW] = "tuple stack overflow",
 	[MT_FLT_BADSTACK] = "bad stack", [MT_FLT_BADSIZE] = "invalid size",
+	[MT_FLT_BADINDEX] = "index out of bounds",
 	[MT_FLT_LIBRARY] = "library-level fault",
 };
 
@@ -185,6 +186,9 @@ error_record(struct mt_consumer *c, const struct mt_errrec *e)
 	    e->fault == MT_FLT_BADSTACK || e->fault == MT_FLT_BADSIZE)
 		snprintf(details, sizeof(details), " (0x%llx)",
 			 (unsigned long long)e->addr);
+	else if (e->fault == MT_FLT_BADINDEX)	/* the index, signed */
+		snprintf(details, sizeof(details), " (%lld)",
+			 (long long)e->addr);
 	fflush(c->out);
 	if (p == NULL) {
 		fprintf(c->err, "dtrace: error on enabled probe ID %u: %s%s at "

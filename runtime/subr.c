@@ -206,6 +206,11 @@ void rt_subr(struct rt_mstate *ms, uint32_t subr, uint64_t *rd)
 	case MT_SUBR_TOLOWER: r = rt_casemap(ms, 0); break;
 	case MT_SUBR_STRTOLL: r = rt_strtoll(ms); break;
 	case MT_SUBR_STRCMP: r = rt_strcmp(ms); break;
+	case MT_SUBR_ARRIDX:	/* (index, nelems): the index, if below nelems */
+		r = ARG(0);
+		if (r >= ARG(1))
+			rt_fault(ms, MT_FLT_BADINDEX, r);
+		break;
 	case MT_SUBR_ALLOCA: r = rt_alloca(ms, ARG(0)); break;
 	case MT_SUBR_BCOPY: subr_bcopy(ms); break;
 	case MT_SUBR_COPYINTO:
