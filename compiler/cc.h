@@ -50,6 +50,7 @@ struct member {
 	struct type *type;
 	uint32_t off;			/* bytes from the start */
 	uint8_t bitoff, bits;		/* bitfield: bit offset in the unit at off, width */
+	uint8_t usize;			/* bitfield: bytes of the unit at off (0: type's) */
 	int line;
 	struct member *next;
 };
@@ -296,6 +297,7 @@ struct cc {
 	struct mt_diag *diag;
 	const struct mt_cc_input *in;
 	int srcidx;
+	int c_layout;			/* > 0: laying out the target's C types */
 
 	/* arena */
 	struct arena_blk *arena;

@@ -74,6 +74,18 @@ static int load_op(struct type *t)
 	}
 }
 
+/* Load of a bit-field's storage unit. */
+static int unit_load_op(struct member *m)
+{
+	uint32_t sz = m->usize ? m->usize : m->type->canon->size;
+	switch (sz) {
+	case 1: return MT_OP_LDUB;
+	case 2: return MT_OP_LDUH;
+	case 4: return MT_OP_LDUW;
+	default: return MT_OP_LDX;
+	}
+}
+
 static int store_op(uint32_t sz)
 {
 	switch (sz) {
@@ -535,7 +547,7 @@ static void cg_store(struct cc *cc, struct node *l, int r)
 			/* read-modify-write of the storage unit */
 			int a = cg_addr(cc, l);
 			int u = reg_alloc(cc, l->line);
-			emit(cc, load_op(m->type), a, 0, u);
+			emit(cc, unit_load_op(m), a, 0, u);
 			uint64_t mask = (m->bits == 64 ? ~0ULL : ((1ULL << m->bits) - 1)) << m->bitoff;
 			int mk = cg_const(cc, (int64_t)~mask, l->line);
 			emit(cc, MT_OP_AND, u, mk, u);
@@ -549,7 +561,8 @@ static void cg_store(struct cc *cc, struct node *l, int r)
 			emit(cc, MT_OP_AND, v, mk, v);
 			cg_free(cc, mk);
 			emit(cc, MT_OP_OR, u, v, u);
-			emit(cc, store_op(m->type->canon->size), u, 0, a);
+			emit(cc, store_op(m->usize ? m->usize : m->type->canon->size),
+			     u, 0, a);
 			cg_free(cc, v);
 			cg_free(cc, u);
 			cg_free(cc, a);
@@ -805,7 +818,7 @@ int cg_expr(struct cc *cc, struct node *n)
 		struct member *m = node_member(n);
 		r = cg_addr(cc, n);
 		if (m->bits) {
-			emit(cc, load_op(m->type), r, 0, r);
+			emit(cc, unit_load_op(m), r, 0, r);
 			cg_bitfield(cc, r, m, n->line);
 			return r;
 		}

@@ -167,6 +167,7 @@ static void compile_decls(struct cc *cc, const char *text, int line)
 	struct lexsave s;
 	lex_save(cc, &s);
 	lex_init(cc, cc_strdup(cc, text), line);
+	cc->c_layout++;
 	lex_next(cc);
 	while (cc->tok.k != TK_EOF) {
 		if (cc->tok.k == TK_OP && cc->tok.op == OP_SEMI) {
@@ -183,6 +184,7 @@ static void compile_decls(struct cc *cc, const char *text, int line)
 			continue;
 		decl_toplevel(cc, 0);
 	}
+	cc->c_layout--;
 	lex_restore(cc, &s);
 }
 

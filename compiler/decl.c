@@ -376,10 +376,52 @@ struct type *decl_declarator(struct cc *cc, struct type *base, char **name,
 	return t;
 }
 
+/* the smallest power of two >= n */
+static uint32_t clp2(uint32_t n)
+{
+	uint32_t p = 1;
+	while (p < n)
+		p <<= 1;
+	return p;
+}
+
+/*
+ * Place member m (msize bytes, aligned to malign) the way dtrace's CTF
+ * library does for types declared in D: a struct member starts at the
+ * first byte after the end of the previous member (its last bit, for a
+ * bit-field), rounded up to malign; the struct ends right after its last
+ * member, without trailing padding.  *endbits tracks that end in bits.
+ */
+static void d_place(struct member *m, int is_union, int first, uint32_t msize,
+		    uint32_t malign, uint64_t *endbits, uint64_t *size)
+{
+	uint64_t off = 0;
+	if (!is_union && !first) {
+		off = (*endbits + 7) / 8;
+		off = (off + malign - 1) / malign * malign;
+	}
+	m->off = (uint32_t)off;
+	*endbits = off * 8 + (m->bits ? m->bits : (uint64_t)msize * 8);
+	if (is_union)
+		*size = msize > *size ? msize : *size;
+	else
+		*size = off + msize;
+}
+
+/*
+ * A struct/union body.  Two layouts: the target's C types (c_layout) keep
+ * the C ABI (bit-fields packed into units of their declared type, size
+ * rounded up to the alignment), so offsets are the kernel's.  Types
+ * declared in D follow dtrace: a bit-field is an integer of the smallest
+ * power-of-two byte size holding its width, aligned to that size, and
+ * placed by d_place(); an unnamed :0 bit-field is ignored.  Thus
+ * struct { int a:1; int b:3; } has size 2 and struct { int a; char b; } 5.
+ */
 static struct type *struct_body(struct cc *cc, struct type *t)
 {
-	uint64_t bitpos = 0, maxsize = 0;
+	uint64_t bitpos = 0, maxsize = 0, dend = 0, dsize = 0;
 	uint32_t maxalign = 1;
+	int c_abi = cc->c_layout > 0, first = 1;
 	struct member *head = NULL, **tail = &head;
 	int is_union = t->kind == T_UNION;
 
@@ -434,11 +476,22 @@ static struct type *struct_body(struct cc *cc, struct type *t)
 						 "bit-field too big for type: %s",
 						 name ? name : "");
 				uint32_t w = (uint32_t)e->cval, unit = mt->size * 8;
+				if (!c_abi) {
+					if (w == 0)
+						goto next;
+					m->bits = (uint8_t)w;
+					m->usize = (uint8_t)clp2((w + 7) / 8);
+					d_place(m, is_union, first, m->usize,
+						m->usize, &dend, &dsize);
+					if (m->usize > maxalign)
+						maxalign = m->usize;
+					goto placed;
+				}
 				if (is_union)
 					bitpos = 0;
 				if (w == 0) {
 					bitpos = (bitpos + unit - 1) / unit * unit;
-					continue;
+					goto next;
 				}
 				if (bitpos / unit != (bitpos + w - 1) / unit)
 					bitpos = (bitpos + unit - 1) / unit * unit;
@@ -450,6 +503,12 @@ static struct type *struct_body(struct cc *cc, struct type *t)
 					maxalign = mt->align;
 				if (is_union && (bitpos + 7) / 8 > maxsize)
 					maxsize = (bitpos + 7) / 8;
+			} else if (!c_abi) {
+				uint32_t al = mt->align ? mt->align : 1;
+				d_place(m, is_union, first, mt->size, al, &dend,
+					&dsize);
+				if (al > maxalign)
+					maxalign = al;
 			} else {
 				uint32_t al = mt->align ? mt->align : 1;
 				if (is_union)
@@ -462,8 +521,11 @@ static struct type *struct_body(struct cc *cc, struct type *t)
 				if (is_union && mt->size > maxsize)
 					maxsize = mt->size;
 			}
+placed:
+			first = 0;
 			*tail = m;
 			tail = &m->next;
+next:
 			if (!lex_is_op(cc, OP_COMMA))
 				break;
 			lex_next(cc);
@@ -473,6 +535,8 @@ static struct type *struct_body(struct cc *cc, struct type *t)
 	lex_next(cc);
 	uint64_t size = is_union ? maxsize : (bitpos + 7) / 8;
 	size = (size + maxalign - 1) / maxalign * maxalign;
+	if (!c_abi)
+		size = dsize;
 	t->members = head;
 	t->size = (uint32_t)size;
 	t->align = maxalign;
