@@ -428,6 +428,9 @@ int printf_validate(struct cc *cc, const char *fmt, struct node *args,
 void pragma_line(struct cc *cc, const char *text, int line);
 void pragma_error(struct cc *cc, const char *p, int line);
 
+/* compile.c */
+uint64_t scratch_limit(uint64_t scratchsize);
+
 /* ctypes.c */
 struct type *ctypes_argtype(struct cc *cc, int i, int line);
 int ctypes_complete(struct cc *cc, struct type *t, int line);

@@ -111,6 +111,12 @@ static void cc_free(struct cc *cc)
 	free(cc->optsets.v);
 }
 
+/* alloca()'s limit for a scratchsize option value (see mt_opts_set) */
+uint64_t scratch_limit(uint64_t scratchsize)
+{
+	return scratchsize > 8 ? scratchsize - 8 : 0;
+}
+
 struct mt_prog *mt_compile(const struct mt_cc_input *in, struct mt_diag *diag)
 {
 	struct cc *cc = calloc(1, sizeof(*cc));
@@ -134,9 +140,14 @@ struct mt_prog *mt_compile(const struct mt_cc_input *in, struct mt_diag *diag)
 		free(cpp_out);
 		return NULL;
 	}
-	/* dtrace-utils' alloca() limit is 256 bytes unless -xscratchsize */
+	/*
+	 * dtrace-utils' alloca() limit is 256 bytes unless -xscratchsize:
+	 * the option holds the size rounded up to 8 plus an 8-byte gap, and
+	 * the limit is the size without that gap.
+	 */
 	cc->scratch_lim = in->opts && in->opts->scratchsize != MT_OPT_UNSET &&
-			  in->opts->scratchsize != (8u << 10) ? in->opts->scratchsize : 256;
+			  in->opts->scratchsize != (8u << 10) ?
+			  scratch_limit(in->opts->scratchsize) : 256;
 	cc->scratch_size = in->opts && in->opts->scratchsize != MT_OPT_UNSET ?
 			   in->opts->scratchsize : 8u << 10;
 	ty_init(cc);

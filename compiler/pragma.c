@@ -58,7 +58,10 @@ static void pragma_option(struct cc *cc, const char *p, int line)
 					 val ? val : "", err[0] ? err : "Invalid option name");
 			if (strcmp(name, "scratchsize") == 0 &&
 			    tmp.scratchsize != MT_OPT_UNSET)
-				cc->scratch_lim = cc->scratch_size = tmp.scratchsize;
+			{
+				cc->scratch_lim = scratch_limit(tmp.scratchsize);
+				cc->scratch_size = tmp.scratchsize;
+			}
 			if (strcmp(name, "strsize") == 0 && tmp.strsize != MT_OPT_UNSET &&
 			    tmp.strsize)
 				cc->strsize = (uint32_t)tmp.strsize + 1;
