@@ -377,8 +377,10 @@ static void do_printa(struct cc *cc, struct node *n)
 					    first->name, i + 1, first->ktypes[i]->name,
 					    id->name, i + 1, id->ktypes[i]->name);
 		} else if (first) {
-			ERR(a, "D_PRINTA_AGGKEY", "printa( ): @%s[ ] key count (%d) is incompatible with @%s (%d)",
-			    id->name, id->nkeys, first->name, first->nkeys);
+			ERR(a, "D_PRINTA_AGGKEY", "printa( ): @%s and @%s do not have matching key signatures: @%s has %d key%s, @%s has %d key%s",
+			    first->name, id->name, first->name, first->nkeys,
+			    first->nkeys == 1 ? "" : "s", id->name, id->nkeys,
+			    id->nkeys == 1 ? "" : "s");
 		}
 		if (!first)
 			first = id;
