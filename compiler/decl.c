@@ -729,14 +729,18 @@ static void translator_decl(struct cc *cc)
 	}
 	lex_next(cc);
 	line = cc->line;
-	if (!ty_is_sou(out) || !out->canon->complete)
-		cc_error(cc, line, "D_XLATE_SOU",
-			 "incomplete struct/union/enum %s", out->name);
+	/* dtrace's order: a redeclaration, then the output type's kind */
 	for (struct xlator *x = cc->xlators; x; x = x->next)
 		if (ty_same(x->out, out) && ty_same(x->in, in))
 			cc_error(cc, line, "D_XLATE_REDECL",
 				 "translator from %s to %s has already been declared",
 				 in->name, out->name);
+	if (ty_is_sou(out) && !out->canon->complete)
+		cc_error(cc, line, "D_XLATE_SOU",
+			 "incomplete struct/union/enum %s", out->name);
+	if (!ty_is_sou(out))
+		cc_error(cc, line, "D_XLATE_SOU",
+			 "translator output type must be a struct or union");
 	for (struct xlmember *xm = xl->members; xm; xm = xm->next) {
 		struct member *m = ty_member(out, xm->name);
 		if (!m)

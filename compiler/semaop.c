@@ -30,6 +30,16 @@ void sema_member(struct cc *cc, struct node *n)
 	struct member *m = ty_member(t, n->name);
 	if (!m)
 		ERR(n, "D_TYPE_MEMBER", "%s is not a member of %s", n->name, t->name);
+	if (n->l->k == N_XLATE && n->l->xl) {
+		/* a translated struct has only the members its translator defines */
+		struct xlmember *xm = n->l->xl->members;
+		while (xm && strcmp(xm->name, n->name) != 0)
+			xm = xm->next;
+		if (!xm)
+			ERR(n, "D_XLATE_NOCONV",
+			    "translator does not define conversion for member: %s",
+			    n->name);
+	}
 	n->type = m->type;
 	n->lvalue = n->op == OP_ARROW || n->l->lvalue;
 	n->writable = n->l->writable;
