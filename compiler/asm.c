@@ -68,6 +68,7 @@ void as_patch(struct cc *cc, uint32_t at, uint32_t target)
 void as_finish(struct cc *cc, struct mt_prog *p)
 {
 	uint32_t n;
+	memcpy(p->stmt_attr, cc->stmt_attr, sizeof(p->stmt_attr));
 	TAKE(p->clauses, p->nclauses, cc->clauses);
 	TAKE(p->clause_info, n, cc->clause_info);
 	TAKE(p->actions, p->nactions, cc->actions);

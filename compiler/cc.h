@@ -298,6 +298,7 @@ struct cc {
 	const struct mt_cc_input *in;
 	int srcidx;
 	int c_layout;			/* > 0: laying out the target's C types */
+	uint8_t stmt_attr[3];		/* -v: minimum statement attributes */
 
 	/* arena */
 	struct arena_blk *arena;
@@ -430,6 +431,7 @@ void pragma_error(struct cc *cc, const char *p, int line);
 
 /* compile.c */
 uint64_t scratch_limit(uint64_t scratchsize);
+void cc_attr_min(struct cc *cc, int name, int data, int cls);
 
 /* ctypes.c */
 struct type *ctypes_argtype(struct cc *cc, int i, int line);

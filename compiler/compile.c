@@ -111,6 +111,18 @@ static void cc_free(struct cc *cc)
 	free(cc->optsets.v);
 }
 
+/*
+ * Lower the program's minimum statement attributes (for -v) to those of
+ * an identifier it uses; numbering as in struct mt_prog.
+ */
+void cc_attr_min(struct cc *cc, int name, int data, int cls)
+{
+	int v[3] = { name, data, cls };
+	for (int i = 0; i < 3; i++)
+		if (v[i] < cc->stmt_attr[i])
+			cc->stmt_attr[i] = (uint8_t)v[i];
+}
+
 /* alloca()'s limit for a scratchsize option value (see mt_opts_set) */
 uint64_t scratch_limit(uint64_t scratchsize)
 {
@@ -129,6 +141,9 @@ struct mt_prog *mt_compile(const struct mt_cc_input *in, struct mt_diag *diag)
 	cc->diag = diag;
 	cc->in = in;
 	/* string storage: dtrace's strsize characters plus the NUL */
+	/* statements are Stable/Stable/Common unless they use less */
+	cc->stmt_attr[0] = cc->stmt_attr[1] = 6;
+	cc->stmt_attr[2] = 5;
 	cc->strsize = (in->opts && in->opts->strsize != MT_OPT_UNSET &&
 		       in->opts->strsize ? (uint32_t)in->opts->strsize : 256) + 1;
 	if (setjmp(cc->jb)) {

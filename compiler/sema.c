@@ -216,6 +216,24 @@ void sema_call_args(struct cc *cc, struct node *n, struct ident *id)
 	}
 }
 
+/* Subroutines whose attributes dtrace declares Evolving (DT_ATTR_EVOLCMN). */
+static int subr_evolving(int subr)
+{
+	switch (subr) {
+	case MT_SUBR_D_PATH: case MT_SUBR_DDI_PATHNAME:
+	case MT_SUBR_GETMAJOR: case MT_SUBR_GETMINOR:
+	case MT_SUBR_HTONS: case MT_SUBR_HTONL: case MT_SUBR_HTONLL:
+	case MT_SUBR_NTOHS: case MT_SUBR_NTOHL: case MT_SUBR_NTOHLL:
+	case MT_SUBR_MUTEX_OWNED: case MT_SUBR_MUTEX_OWNER:
+	case MT_SUBR_MUTEX_TYPE_ADAPTIVE: case MT_SUBR_MUTEX_TYPE_SPIN:
+	case MT_SUBR_RW_ISWRITER: case MT_SUBR_RW_READ_HELD:
+	case MT_SUBR_RW_WRITE_HELD:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
 static void sema_func(struct cc *cc, struct node *n)
 {
 	if (n->l->k != N_IDENT)
@@ -245,6 +263,8 @@ static void sema_func(struct cc *cc, struct node *n)
 	}
 	sema_call_args(cc, n, id);
 	n->type = id->type;
+	if (subr_evolving(id->id))	/* Evolving, Evolving, Common */
+		cc_attr_min(cc, 5, 5, 5);
 	if (id->id == MT_SUBR_ALLOCA) {
 		n->is_alloca = 1;
 		uint64_t lim = cc->scratch_lim;
@@ -276,6 +296,8 @@ static void sema_ident(struct cc *cc, struct node *n)
 	switch (id->k) {
 	case ID_BVAR:
 		n->type = id->type;
+		if (id->id == MT_VAR_CURTHREAD)	/* Stable, Private, Common */
+			cc_attr_min(cc, 6, 1, 5);
 		if (id->id == MT_VAR_ARGS || id->id == MT_VAR_REGS ||
 		    id->id == MT_VAR_UREGS)
 			ERR(n, "D_IDENT_BADREF", "associative array '%s' may not be referenced as scalar", id->name);

@@ -160,40 +160,135 @@ failing_cmd(struct cli *cl, struct mt_target *t, char *err, size_t len)
 }
 
 /*
- * -v: dtrace's stability report.  machtrace keeps no per-identifier
- * attributes; it reports those of the providers named (dtrace: Stable,
- * profile: Evolving, fbt: Private) and Stable statements.
+ * -v: dtrace's stability report.  Attributes are (names, data, class);
+ * stability levels and dependency classes are numbered in dtrace's order
+ * so that the minimum is the weakest.
+ */
+enum { S_INTERNAL, S_PRIVATE, S_OBSOLETE, S_EXTERNAL, S_UNSTABLE, S_EVOLVING,
+       S_STABLE, S_STANDARD };
+enum { C_UNKNOWN, C_CPU, C_PLATFORM, C_GROUP, C_ISA, C_COMMON };
+
+struct attr { int name, data, cls; };
+
+static const char *const stab_name[] = { "Internal", "Private", "Obsolete",
+	"External", "Unstable", "Evolving", "Stable", "Standard" };
+static const char *const class_name[] = { "Unknown", "CPU", "Platform",
+	"Group", "ISA", "Common" };
+
+/* A provider's attributes: provider, module, function, name, arguments. */
+struct pattr { const char *prov; struct attr a[5]; };
+
+#define A_(n, d, c) { S_##n, S_##d, C_##c }
+static const struct pattr pattrs[] = {
+	{ "dtrace", { A_(STABLE, STABLE, COMMON), A_(PRIVATE, PRIVATE, UNKNOWN),
+		      A_(PRIVATE, PRIVATE, UNKNOWN), A_(STABLE, STABLE, COMMON),
+		      A_(STABLE, STABLE, COMMON) } },
+	{ "profile", { A_(EVOLVING, EVOLVING, COMMON),
+		       A_(UNSTABLE, UNSTABLE, UNKNOWN),
+		       A_(PRIVATE, PRIVATE, UNKNOWN),
+		       A_(EVOLVING, EVOLVING, COMMON),
+		       A_(EVOLVING, EVOLVING, COMMON) } },
+	{ NULL, { A_(PRIVATE, PRIVATE, UNKNOWN), A_(PRIVATE, PRIVATE, UNKNOWN),
+		  A_(PRIVATE, PRIVATE, UNKNOWN), A_(PRIVATE, PRIVATE, UNKNOWN),
+		  A_(PRIVATE, PRIVATE, UNKNOWN) } },
+};
+#undef A_
+
+static struct attr
+attr_min(struct attr a, struct attr b)
+{
+	struct attr m = { a.name < b.name ? a.name : b.name,
+			  a.data < b.data ? a.data : b.data,
+			  a.cls < b.cls ? a.cls : b.cls };
+	return m;
+}
+
+static int
+is_glob(const char *s)
+{
+	return s == NULL || *s == '\0' || strpbrk(s, "*?[") != NULL;
+}
+
+/*
+ * A probe description's attributes, as dtrace_probe_info() computes them:
+ * the provider's, lowered by those of each component that is given and
+ * not a pattern; *args gets the provider's argument attributes.
+ */
+static struct attr
+pdesc_attr(const struct mt_pdesc *pd, struct attr *args)
+{
+	const struct pattr *pa = pattrs;
+	const char *pv = pd->prov ? pd->prov : "";
+	struct attr a;
+
+	if (*pv == '\0')	/* the provider of the probes the name matches */
+		pv = pd->name && (strncmp(pd->name, "tick-", 5) == 0 ||
+				  strncmp(pd->name, "profile-", 8) == 0) ?
+		     "profile" : "dtrace";
+	while (pa->prov && strncmp(pv, pa->prov, strlen(pa->prov)) != 0)
+		pa++;
+	a = pa->a[0];
+	if (!is_glob(pd->mod))
+		a = attr_min(a, pa->a[1]);
+	if (!is_glob(pd->func))
+		a = attr_min(a, pa->a[2]);
+	if (!is_glob(pd->name))
+		a = attr_min(a, pa->a[3]);
+	*args = pa->a[4];
+	return a;
+}
+
+static void
+print_attr(FILE *f, const char *title, struct attr a)
+{
+	fprintf(f, "\n\t%s\n\t\tIdentifier Names: %s\n"
+		"\t\tData Semantics:   %s\n\t\tDependency Class: %s\n",
+		title, stab_name[a.name], stab_name[a.data], class_name[a.cls]);
+}
+
+/*
+ * The report for one program: the minimum attributes of its probe
+ * descriptions and of its statements; with -e (nothing enabled), each
+ * probe description's own attributes follow, as dtrace's info_stmt().
  */
 static void
 stability_report(const struct cli *cl, const struct mt_prog *prog,
 		 const struct cli_cmd *cmd, const char *name)
 {
-	const char *lvl = "Stable", *cls = "Common";
+	struct attr desc = { S_STANDARD, S_STANDARD, C_COMMON }, args;
+	struct attr stmt = { prog->stmt_attr[0], prog->stmt_attr[1],
+			     prog->stmt_attr[2] };
 
 	for (uint32_t i = 0; i < prog->nclauses; i++) {
 		const struct mt_clause_info *ci = &prog->clause_info[i];
 
-		for (uint32_t j = 0; j < ci->npdescs; j++) {
-			const char *pv = ci->pdescs[j].prov ?
-				ci->pdescs[j].prov : "";
+		for (uint32_t j = 0; j < ci->npdescs; j++)
+			desc = attr_min(desc, pdesc_attr(&ci->pdescs[j], &args));
+	}
+	fprintf(cl->out, "\nStability attributes for %s %s:\n",
+		cmd->is_file ? "script" : "description", name);
+	print_attr(cl->out, "Minimum Probe Description Attributes", desc);
+	print_attr(cl->out, "Minimum Statement Attributes", stmt);
+	if (cl->exec) {
+		fprintf(cl->out, "\n");
+		return;
+	}
+	for (uint32_t i = 0; i < prog->nclauses; i++) {
+		const struct mt_clause_info *ci = &prog->clause_info[i];
 
-			if (strcmp(pv, "fbt") == 0) {
-				lvl = "Private";
-				cls = "Unknown";
-			} else if (strcmp(pv, "profile") == 0 &&
-				   strcmp(lvl, "Stable") == 0) {
-				lvl = "Evolving";
-			}
+		for (uint32_t j = 0; j < ci->npdescs; j++) {
+			const struct mt_pdesc *pd = &ci->pdescs[j];
+			struct attr a = pdesc_attr(pd, &args);
+
+			fprintf(cl->out, "\n%s:%s:%s:%s\n",
+				pd->prov ? pd->prov : "", pd->mod ? pd->mod : "",
+				pd->func ? pd->func : "",
+				pd->name ? pd->name : "");
+			print_attr(cl->out, "Probe Description Attributes", a);
+			print_attr(cl->out, "Argument Attributes", args);
+			fprintf(cl->out, "\n\tArgument Types\n\t\tNone\n\n");
 		}
 	}
-	fprintf(cl->out, "\nStability attributes for %s %s:\n\n"
-		"\tMinimum Probe Description Attributes\n"
-		"\t\tIdentifier Names: %s\n\t\tData Semantics:   %s\n"
-		"\t\tDependency Class: %s\n\n"
-		"\tMinimum Statement Attributes\n"
-		"\t\tIdentifier Names: Stable\n\t\tData Semantics:   Stable\n"
-		"\t\tDependency Class: Common\n\n",
-		cmd->is_file ? "script" : "description", name, lvl, lvl, cls);
 }
 
 static void
@@ -647,8 +742,22 @@ cli_run(struct cli *cl)
 			cl->cmds[i].arg, err);
 		return E_ERROR;
 	}
-	if (!cl->exec)
+	if (!cl->exec) {
+		/* -e -v: the report of each program, as compiled alone */
+		for (int i = 0; cl->verbose && i < cl->ncmds; i++) {
+			struct mt_prog *p = cli_compile(cl, i, 1, &diag);
+			char *name = cl->cmds[i].is_file ?
+				strdup(cl->cmds[i].arg) :
+				crop_name(cl->cmds[i].arg);
+
+			if (p != NULL)
+				stability_report(cl, p, &cl->cmds[i],
+						 name ? name : "");
+			free(name);
+			mt_prog_free(p);
+		}
 		return E_SUCCESS;
+	}
 	/* -x cpu names the one CPU to trace on; both targets have CPU 0 only */
 	if (cl->opts.cpu >= 0 && (uint64_t)cl->opts.cpu >= img->opt.ncpus) {
 		fprintf(stderr, "dtrace: could not enable tracing: -x cpu=%lld: "

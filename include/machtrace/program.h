@@ -109,6 +109,13 @@ struct mt_prog {
 
 	/* host-only, parallel to the tables above */
 	struct mt_clause_info *clause_info;	/* [nclauses] */
+	/*
+	 * -v: the minimum stability attributes of the statements (names,
+	 * data semantics, dependency class), numbered weakest first as in
+	 * dtrace: stability Internal 0 .. Standard 7, class Unknown 0 ..
+	 * Common 5.
+	 */
+	uint8_t stmt_attr[3];
 	struct mt_action_info *action_info;	/* [nactions] */
 	struct mt_rec_info *rec_info;		/* [nrecs] */
 	struct mt_agg_info *agg_info;		/* [naggs] */
