@@ -245,7 +245,8 @@ static int check_aggs(struct vctx *v)
 			return fail(v, "aggregation ", i + 1, 0, 0,
 				    "unknown function");
 		}
-		if (a->nvals != want || a->nvals == 0 || a->nvals > 1u << 16)
+		/* up to 65535 lquantize() levels plus the two outer buckets */
+		if (a->nvals != want || a->nvals == 0 || a->nvals > (1u << 16) + 1)
 			return fail(v, "aggregation ", i + 1, 0, 0,
 				    "wrong number of values");
 		if (a->keysize < 8 || a->keysize % 8 || a->keysize > 1u << 20)
