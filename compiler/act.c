@@ -303,7 +303,14 @@ static void do_printf(struct cc *cc, struct node *n, int kind)
 	if (!f)
 		ERR(n, "D_PROTO_LEN", "%s( ) prototype mismatch: 0 args passed, at least 1 expected", name);
 	sema_expr(cc, f);
-	if (!f->is_string_lit && !ty_is_string(f->type))
+	/*
+	 * Only printf() has a typed format parameter ("string"); system()
+	 * and freopen() take any first argument and then need a constant.
+	 */
+	if (kind == MT_ACT_PRINTF && !f->is_string_lit &&
+	    (ty_is_string(f->type) || ty_is_charptr(f->type) ||
+	     (TY_K(f->type) == T_PTR && ty_is_void(f->type->canon->base)) ||
+	     (f->is_const && f->cval == 0)) == 0)
 		ERR(f, "D_PROTO_ARG", "%s( ) argument #1 is incompatible with prototype:\n\tprototype: string\n\t argument: %s",
 		    name, tname(f));
 	if (!f->is_string_lit)
