@@ -298,6 +298,7 @@ struct cc {
 	const struct mt_cc_input *in;
 	int srcidx;
 	int c_layout;			/* > 0: laying out the target's C types */
+	int c_layout_pragma;		/* #pragma machtrace layout c */
 	uint8_t stmt_attr[3];		/* -v: minimum statement attributes */
 
 	/* arena */

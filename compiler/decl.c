@@ -421,7 +421,7 @@ static struct type *struct_body(struct cc *cc, struct type *t)
 {
 	uint64_t bitpos = 0, maxsize = 0, dend = 0, dsize = 0;
 	uint32_t maxalign = 1;
-	int c_abi = cc->c_layout > 0, first = 1;
+	int c_abi = cc->c_layout > 0 || cc->c_layout_pragma, first = 1;
 	struct member *head = NULL, **tail = &head;
 	int is_union = t->kind == T_UNION;
 

@@ -114,6 +114,19 @@ void pragma_error(struct cc *cc, const char *p, int line)
 	cc_error(cc, line, "D_PRAGERR", "#error: %s", msg);
 }
 
+/*
+ * "#pragma machtrace layout c" lays out the structs and unions declared
+ * after it as the C compiler does (the target's declarations from mt-live
+ * decls, pasted into a program, keep the kernel's offsets); "layout d"
+ * returns to dtrace's layout.  dtrace ignores pragmas of other names.
+ */
+static void pragma_machtrace(struct cc *cc, const char *p)
+{
+	char *w = next_word(cc, &p);
+	if (w && strcmp(w, "layout") == 0 && (w = next_word(cc, &p)) != NULL)
+		cc->c_layout_pragma = strcmp(w, "c") == 0;
+}
+
 void pragma_line(struct cc *cc, const char *text, int line)
 {
 	const char *p = text;
@@ -124,6 +137,10 @@ void pragma_line(struct cc *cc, const char *text, int line)
 		return;
 	if (strcmp(w, "error") == 0)
 		pragma_error(cc, p, line);
+	if (strcmp(w, "machtrace") == 0) {
+		pragma_machtrace(cc, p);
+		return;
+	}
 	if (strcmp(w, "D") != 0)
 		return;		/* other pragmas are ignored, as by dtrace */
 	w = next_word(cc, &p);

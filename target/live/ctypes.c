@@ -417,6 +417,12 @@ char *live_decls_n(struct mt_kimg *k, const char *const *ctypes, int n)
 	g.out = open_memstream(&text, &len);
 	if (!g.out)
 		return NULL;
+	/*
+	 * The kernel's C layout, also when the text is pasted in front of a
+	 * program (then for the program's own types too: a control line at
+	 * the end would swallow what follows on the same line).
+	 */
+	fprintf(g.out, "#pragma machtrace layout c\n");
 	for (int i = 0; i < n; i++) {
 		base_name(ctypes[i], key, sizeof key);
 		if (find_type(k, key, &d) == 0) {
