@@ -57,8 +57,7 @@ static void pragma_option(struct cc *cc, const char *p, int line)
 					 "failed to set option '%s' to '%s': %s", name,
 					 val ? val : "", err[0] ? err : "Invalid option name");
 			if (strcmp(name, "scratchsize") == 0 &&
-			    tmp.scratchsize != MT_OPT_UNSET)
-			{
+			    tmp.scratchsize != MT_OPT_UNSET) {
 				cc->scratch_lim = scratch_limit(tmp.scratchsize);
 				cc->scratch_size = tmp.scratchsize;
 			}
