@@ -35,8 +35,8 @@ ${TAB}Argument Types
 ${TAB}${TAB}None
 
 W
-"$MT" -ve -n 'tick-1s { trace(htonl(1)); trace(curthread); }' >"$T/got" 2>&1 ||
-	{ echo "-ve failed: $(head -3 "$T/got")"; exit 1; }
+"$MT" -ve -n 'tick-1s { trace(htonl(1)); trace(curthread); }' >"$T/got" 2>"$T/err" ||
+	{ echo "-ve failed: $(head -3 "$T/err")"; exit 1; }
 cmp -s "$T/want" "$T/got" || { echo "-ve report differs:"; diff "$T/want" "$T/got" | head -8; exit 1; }
 "$MT" -v -q -n 'BEGIN { exit(0); }' >"$T/got" 2>&1 || { echo "-v failed"; exit 1; }
 grep -q "^${TAB}${TAB}Data Semantics:   Stable" "$T/got" ||
