@@ -27,13 +27,15 @@ MT_EXTRA :=
 all: $(BUILD)/bin/machtrace
 
 include common/common.mk
-include runtime/runtime.mk
 include compiler/compiler.mk
+include link/link.mk
+include targets/local/local.mk
+include runtime/runtime.mk
 include consumer/consumer.mk
--include target/target.mk
--include target/live/live.mk
--include boot/boot.mk
--include guest/guest.mk
+-include targets/mach/mach.mk
+-include targets/mach/live/live.mk
+-include targets/mach/shim/shim.mk
+-include targets/mach/guest/guest.mk
 include cmd/machtrace/cmd.mk
 include tests/tests.mk
 -include bench/bench.mk

@@ -1,6 +1,6 @@
 # The probe-context runtime.  runtime/*.c and runtime/x86_64/*.c are
-# freestanding: no libc, no allocation, no locks.  runtime/host/*.c is the
-# local target's harness (ordinary host code).
+# freestanding: no libc, no allocation, no locks.  The hosts that run it
+# are the targets (targets/local/, and the GNU Mach blob in runtime/kernel/).
 #
 #   make                    also runs rt-nmcheck: the runtime objects may
 #                           only leave mt_plat_* hooks undefined
@@ -21,8 +21,6 @@ $(BUILD)/obj/rt/%.o: %.c
 $(BUILD)/obj/rtk/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) -Iinclude -I. $(RT_KERNEL_CFLAGS) -MMD -MP -c $< -o $@
-RTHOST_SRCS := $(wildcard runtime/host/*.c)
-RTHOST_OBJS := $(RTHOST_SRCS:%.c=$(BUILD)/obj/%.o)
 
 # No libc symbol in the runtime: every undefined symbol must be a hook.
 $(BUILD)/obj/rt/nmcheck.ok: $(RT_OBJS) $(RT_KOBJS)
@@ -41,7 +39,4 @@ rt-kernel: $(RT_KOBJS)
 $(BUILD)/lib/libmtrt.a: $(RT_OBJS) $(BUILD)/obj/rt/nmcheck.ok
 	@mkdir -p $(dir $@)
 	rm -f $@ && $(AR) rcs $@ $(RT_OBJS)
-$(BUILD)/lib/libmtrthost.a: $(RTHOST_OBJS)
-	@mkdir -p $(dir $@)
-	rm -f $@ && $(AR) rcs $@ $^
-MT_LIBS += $(BUILD)/lib/libmtrthost.a $(BUILD)/lib/libmtrt.a
+MT_LIBS += $(BUILD)/lib/libmtrt.a

@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 #include "machtrace/runtime.h"
-#include "runtime/kernel/lkabi.h"
+#include "machtrace/lkabi.h"
 #include "runtime/x86_64/x86.h"
 
 /* What a firing hands mt_plat_* through mt_pctx.plat. */

@@ -12,7 +12,7 @@
  *                   by lk_int3_fire, which edits the iret frame; any other
  *                   breakpoint goes to the kernel's handler unchanged
  */
-#include "runtime/kernel/lkabi.h"
+#include "machtrace/lkabi.h"
 
 /* Save/restore every general register (15) below the current rsp. */
 	.macro SAVE

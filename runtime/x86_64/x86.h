@@ -6,7 +6,7 @@
 #define MT_RT_X86_H
 
 #include <stdint.h>
-#include "runtime/kernel/lkabi.h"
+#include "machtrace/lkabi.h"
 
 /* What entry.S saves, lowest address first. */
 struct lk_regs {

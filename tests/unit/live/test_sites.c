@@ -9,7 +9,7 @@
 
 #include "machtrace/kimg.h"
 #include "machtrace/mach.h"
-#include "target/live/live_int.h"
+#include "targets/mach/live/live_int.h"
 #include "tests/unit/mt_test.h"
 
 #define TRAMP_VA (LK_KERNEL_MAP_BASE + LK_RESV_PA + LK_TRAMP_OFF)

@@ -1,0 +1,237 @@
+/*
+ * The GNU Mach subcommands of the CLI:
+ *
+ *   machtrace boot [--kernel FILE] [--module 'PATH args']... [--timeout SEC]
+ *                  [--log FILE] [--reserve PHYS:SIZE] [--quiet] [-- WORD...]
+ *   machtrace kernel-info [--kernel FILE] [FUNCTION | STRUCT.MEMBER]...
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "machtrace/kimg.h"
+#include "machtrace/mach.h"
+#include "targets/mach/mach_int.h"
+
+enum { EXIT_USAGE = 1, EXIT_INPUT = 2, EXIT_PANIC = 3, EXIT_TIMEOUT = 4, EXIT_SIGNAL = 130 };
+
+static int usage(const char *msg)
+{
+	if (msg)
+		fprintf(stderr, "machtrace: %s\n", msg);
+	fprintf(stderr,
+		"usage: machtrace boot [--kernel FILE] [--module 'PATH args']... [--timeout SEC]\n"
+		"                      [--log FILE] [--reserve PHYS:SIZE] [--quiet] [-- WORD...]\n"
+		"       machtrace kernel-info [--kernel FILE] [FUNCTION | STRUCT.MEMBER]...\n"
+		"machload words: rt=N pingpong=N pages=N threads=N tasks=N panic hang\n");
+	return EXIT_USAGE;
+}
+
+static int parse_reserve(const char *s, uint64_t *pa, uint64_t *size)
+{
+	char *end;
+
+	*pa = strtoull(s, &end, 0);
+	if (*end != ':')
+		return -1;
+	*size = strtoull(end + 1, &end, 0);
+	return *end || !*size ? -1 : 0;
+}
+
+static int join_words(char *buf, size_t len, int argc, char **argv)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < argc; i++) {
+		int w = snprintf(buf + n, len - n, "%s%s", i ? " " : "", argv[i]);
+		if (w < 0 || (size_t)w >= len - n)
+			return -1;
+		n += w;
+	}
+	return 0;
+}
+
+static int boot_exit_code(const struct mt_boot_result *r)
+{
+	switch (r->status) {
+	case MT_BOOT_REBOOTED:
+		fprintf(stderr, "machtrace: guest rebooted after %.2f s", r->seconds);
+		if (r->marker_seconds >= 0)
+			fprintf(stderr, " (workload started at %.2f s)", r->marker_seconds);
+		fprintf(stderr, "\n");
+		return 0;
+	case MT_BOOT_PANIC:
+		fprintf(stderr, "machtrace: kernel panic: %s\n", r->reason);
+		return EXIT_PANIC;
+	case MT_BOOT_DEBUGGER:
+		fprintf(stderr, "machtrace: kernel stopped in the debugger: %s\n", r->reason);
+		return EXIT_PANIC;
+	case MT_BOOT_TIMEOUT:
+		fprintf(stderr, "machtrace: time limit reached after %.1f s; QEMU stopped\n",
+			r->seconds);
+		return EXIT_TIMEOUT;
+	case MT_BOOT_INTERRUPTED:
+		fprintf(stderr, "machtrace: %s; QEMU stopped\n", r->reason);
+		return EXIT_SIGNAL;
+	case MT_BOOT_QEMU_FAILED:
+		fprintf(stderr, "machtrace: %s\n", r->reason);
+		return EXIT_INPUT;
+	case MT_BOOT_SHIM_FAILED:
+		fprintf(stderr, "machtrace: the boot shim failed: %s\n", r->reason);
+		return EXIT_INPUT;
+	}
+	return EXIT_INPUT;
+}
+
+static int cmd_boot(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "module", required_argument, NULL, 'm' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "log", required_argument, NULL, 'l' },
+		{ "reserve", required_argument, NULL, 'r' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct mt_boot_opts o = { .timeout_ms = 60000, .echo = stdout };
+	struct mt_boot_result r;
+	char err[512], words[4096];
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
+		switch (c) {
+		case 'k': o.kernel = optarg; break;
+		case 'l': o.log_path = optarg; break;
+		case 'q': o.echo = NULL; break;
+		case 'm':
+			if (o.nmodules == MT_BOOT_MAX_MODULES)
+				return usage("too many --module");
+			o.modules[o.nmodules++] = optarg;
+			break;
+		case 't': {
+			char *end;
+			double s = strtod(optarg, &end);
+			if (end == optarg || *end || !(s > 0 && s < 1e6))
+				return usage("--timeout needs a positive number of seconds");
+			o.timeout_ms = (unsigned)(s * 1000);
+			break;
+		}
+		case 'r':
+			if (parse_reserve(optarg, &o.reserve_pa, &o.reserve_size) < 0)
+				return usage("--reserve needs PHYS:SIZE, e.g. 0x2000000:0x400000");
+			break;
+		case 'h': return usage(NULL);
+		default: return usage(NULL);
+		}
+	}
+	if (join_words(words, sizeof words, argc - optind, argv + optind) < 0)
+		return usage("workload arguments too long");
+	if (optind < argc && o.nmodules)
+		return usage("workload words apply to the default workload only, not with --module");
+	o.workload = words;
+	if (mt_workload_check(words, err, sizeof err) < 0)
+		return usage(err);
+	if (mt_boot_run(&o, &r, err, sizeof err) < 0) {
+		fprintf(stderr, "machtrace: %s\n", err);
+		return EXIT_INPUT;
+	}
+	return boot_exit_code(&r);
+}
+
+static const char *patch_name(enum mt_patch p)
+{
+	return p == MT_PATCH_JMP ? "jmp" : p == MT_PATCH_INT3 ? "int3" : "refused";
+}
+
+static void show_func(const struct mt_kfunc *f)
+{
+	printf("%s: addr 0x%" PRIx64 " size %" PRIu64 " patch %s", f->name, f->addr, f->size,
+	       patch_name(f->patch));
+	if (f->why)
+		printf(" (%s)", f->why);
+	if (f->displaced)
+		printf(" displaces %u", f->displaced);
+	printf(" returns %u", f->nrets);
+	for (unsigned i = 0; i < f->nrets && i < 8; i++)
+		printf("%s+0x%x", i ? "," : " at ", f->rets[i]);
+	printf("\n  %s %s(", f->rettype ? f->rettype : "?", f->name);
+	for (int i = 0; i < f->nargs; i++)
+		printf("%s%s %s", i ? ", " : "", f->args[i].type, f->args[i].name);
+	printf("%s)\n", f->nargs < 0 ? "?" : f->varargs ? ", ..." : "");
+}
+
+static int show_item(struct mt_kimg *k, const char *item)
+{
+	const char *dot = strchr(item, '.');
+	const struct mt_kfunc *f;
+
+	if (dot) {
+		char sname[256], type[256];
+		uint64_t off, size = 0;
+		snprintf(sname, sizeof sname, "%.*s", (int)(dot - item), item);
+		if (mt_kimg_member(k, sname, dot + 1, &off, type, sizeof type) < 0) {
+			fprintf(stderr, "machtrace: no member %s in struct %s\n", dot + 1, sname);
+			return -1;
+		}
+		mt_kimg_struct_size(k, sname, &size);
+		printf("struct %s (size %" PRIu64 "): %s at offset %" PRIu64 ", type %s\n",
+		       sname, size, dot + 1, off, type);
+		return 0;
+	}
+	if (!(f = mt_kimg_lookup(k, item))) {
+		fprintf(stderr, "machtrace: no function %s in the kernel\n", item);
+		return -1;
+	}
+	show_func(f);
+	return 0;
+}
+
+static int cmd_kernel_info(int argc, char **argv)
+{
+	const char *kernel = NULL;
+	char path[4096], err[512];
+	size_t counts[3] = { 0 }, inl = 0, inl_only = 0;
+	struct mt_kimg *k;
+	int rc = 0, i = 1;
+
+	if (argc > 2 && strcmp(argv[1], "--kernel") == 0)
+		kernel = argv[2], i = 3;
+	if (!kernel)
+		kernel = mt_stock_kernel(path, sizeof path);
+	if (!(k = mt_kimg_open(kernel, err, sizeof err))) {
+		fprintf(stderr, "machtrace: %s\n", err);
+		return EXIT_INPUT;
+	}
+	if (i == argc) {
+		for (size_t f = 0; f < mt_kimg_nfuncs(k); f++) {
+			const struct mt_kfunc *fn = mt_kimg_func(k, f);
+			counts[fn->patch]++;
+			inl += fn->ninstances;
+			inl_only += fn->inline_only;
+		}
+		printf("kernel %s: %zu functions (%zu inline only; %zu inline instances): "
+		       "%zu jmp, %zu int3 only, %zu refused\n", kernel, mt_kimg_nfuncs(k),
+		       inl_only, inl, counts[0], counts[1], counts[2]);
+	}
+	for (; i < argc; i++)
+		if (show_item(k, argv[i]) < 0)
+			rc = EXIT_INPUT;
+	mt_kimg_close(k);
+	return rc;
+}
+
+int mt_mach_main(int argc, char **argv)
+{
+	if (argc < 1)
+		return usage(NULL);
+	if (strcmp(argv[0], "boot") == 0)
+		return cmd_boot(argc, argv);
+	if (strcmp(argv[0], "kernel-info") == 0)
+		return cmd_kernel_info(argc, argv);
+	return usage("unknown subcommand");
+}

@@ -1,0 +1,132 @@
+/*
+ * The kernel description the blob needs (struct lk_kdesc): addresses from
+ * the kernel's symbols, struct offsets from its DWARF, so that one blob
+ * serves any GNU Mach build.  The TSC rate is measured on the host (under
+ * TCG the guest's rdtsc runs at the host's TSC rate).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "targets/mach/image/kimg_int.h"
+#include "targets/mach/live/live_int.h"
+#include "targets/mach/mach_int.h"
+
+static uint64_t host_tsc(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t tsc_hz(void)
+{
+	static uint64_t hz;
+	uint64_t t0, c0, t1, c1;
+	struct timespec d = { 0, 20000000 };
+
+	if (hz)
+		return hz;
+	t0 = mono_ns();
+	c0 = host_tsc();
+	nanosleep(&d, NULL);
+	t1 = mono_ns();
+	c1 = host_tsc();
+	hz = (uint64_t)((double)(c1 - c0) * 1e9 / (double)(t1 - t0));
+	return hz;
+}
+
+static int member(struct mt_kimg *k, const char *s, const char *m, uint32_t *off,
+		  char *type, size_t tlen, char *err, size_t errlen)
+{
+	uint64_t o;
+	char t[256];
+
+	if (mt_kimg_member(k, s, m, &o, type ? type : t, type ? tlen : sizeof t) < 0) {
+		mt_seterr(err, errlen, "kernel DWARF: no member %s in struct %s", m, s);
+		return -1;
+	}
+	*off = (uint32_t)o;
+	return 0;
+}
+
+/* CPUs the kernel was built for: percpu_array's size over struct percpu's. */
+static uint64_t kernel_ncpus(struct mt_kimg *k)
+{
+	uint64_t one = 0;
+
+	if (mt_kimg_struct_size(k, "percpu", &one) < 0 || one == 0)
+		return 1;
+	for (size_t i = 0; i < k->nsyms; i++)
+		if (strcmp(k->symnames[i], "percpu_array") == 0 && k->syms[i].st_size)
+			return k->syms[i].st_size / one;
+	return 1;
+}
+
+/* The interrupt dispatch code a profile probe looks for in the frames. */
+static void intr_code(struct mt_kimg *k, struct lk_kdesc *d)
+{
+	static const char *const names[2] = { "interrupt", "all_intrs" };
+
+	for (int i = 0; i < 2; i++) {
+		const struct mt_kfunc *f = mt_kimg_lookup(k, names[i]);
+		if (f && f->size && !f->inline_only) {
+			d->intr_code[i][0] = f->addr;
+			d->intr_code[i][1] = f->addr + f->size;
+		}
+	}
+}
+
+int kdesc_fill(struct mt_kimg *k, struct lk_kdesc *d, uint64_t ram_bytes,
+	       char *err, size_t errlen)
+{
+	uint64_t ncpus = kernel_ncpus(k);
+	uint64_t size = 0;
+	char type[256];
+	const char *br;
+
+	memset(d, 0, sizeof *d);
+	if (ncpus != 1) {
+		mt_seterr(err, errlen, "%s is built for %llu CPUs: live tracing supports "
+			  "uniprocessor GNU Mach kernels only", mt_kimg_path(k),
+			  (unsigned long long)ncpus);
+		return -1;
+	}
+	if (mt_kimg_symbol(k, "_start", &d->text_start) < 0 ||
+	    mt_kimg_symbol(k, "etext", &d->text_end) < 0) {
+		mt_seterr(err, errlen, "kernel has no _start/etext symbols");
+		return -1;
+	}
+	/* curthread/execname: without these (another GNU Mach layout) they
+	   read as 0 and "" rather than refusing to trace */
+	if (mt_kimg_symbol(k, "percpu_array", &d->percpu_array) < 0 ||
+	    member(k, "percpu", "active_thread", &d->off_active_thread, NULL, 0, err, errlen) ||
+	    member(k, "thread", "task", &d->off_thread_task, NULL, 0, err, errlen) ||
+	    member(k, "task", "name", &d->off_task_name, type, sizeof type, err, errlen)) {
+		d->percpu_array = 0;
+	} else {
+		if (mt_kimg_struct_size(k, "percpu", &size) < 0)
+			size = 0;
+		d->percpu_stride = size;
+		br = strchr(type, '[');
+		d->task_name_size = br ? (uint32_t)strtoul(br + 1, NULL, 10) : 0;
+		if (!d->task_name_size)
+			d->task_name_size = 32;
+	}
+	intr_code(k, d);
+	if (mt_kimg_symbol(k, "Panic", &d->panic_fn) < 0)
+		d->panic_fn = 0;
+	d->kernel_map_base = LK_KERNEL_MAP_BASE;
+	d->directmap_end = ram_bytes < 0x60000000ull ? ram_bytes : 0x60000000ull;
+	d->tsc_hz = tsc_hz();
+	return 0;
+}

@@ -1,0 +1,520 @@
+/*
+ * The live GNU Mach target ("mach"), host side.
+ *
+ * attach: decide the probe sites, boot QEMU with the blob module and a
+ *   reserved region, wait until the blob waits in its boot hook (ctl
+ *   state WAITING), write sites, trampolines, kernel description and
+ *   image into the region (shared guest RAM), send INIT, wait for READY.
+ * begin: send GO (BEGIN fires in the kernel, the probes go in).
+ * poll: heartbeat, console, and the end conditions: exit() (cb state),
+ *   the kernel rebooting (ctl ENDING: the workload is done), the guest
+ *   gone, the deadman.
+ * end: send STOP (END fires in the kernel, the text is restored).
+ * detach: optionally compare the kernel text with the image, RELEASE a
+ *   kernel held in its reboot, stop QEMU.
+ */
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "machtrace/runtime.h"
+#include "targets/mach/live/live_int.h"
+#include "targets/mach/mach_int.h"
+
+#define WAIT_BOOT_MS	60000
+#define WAIT_CMD_MS	20000
+#define MEM_MB		512
+
+static int seterr(struct mt_target *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t->err, sizeof t->err, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static uint64_t now_ns(int clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void *region(struct live *l, uint64_t off)
+{
+	return l->ram + l->resv_pa + off;
+}
+
+/* Let the guest run for up to ms; 0 once it ended (status recorded). */
+static int guest_run(struct live *l, int ms)
+{
+	if (l->guest_ended || !l->b)
+		return 0;
+	if (l->ctl)
+		l->ctl->heartbeat++;
+	if (mt_boot_poll(l->b, ms, &l->res) == 1)
+		return 1;
+	l->guest_ended = 1;
+	if (l->res.status == MT_BOOT_PANIC)
+		snprintf(l->status, sizeof l->status, "the kernel panicked and stopped in "
+			 "its debugger (KDB): %s", l->res.reason);
+	else if (l->res.status == MT_BOOT_DEBUGGER)
+		snprintf(l->status, sizeof l->status, "the kernel stopped in its debugger "
+			 "(KDB): %s", l->res.reason);
+	else
+		snprintf(l->status, sizeof l->status, "guest %s%s%s",
+			 mt_boot_status_name(l->res.status), l->res.reason[0] ? ": " : "",
+			 l->res.reason);
+	if (l->res.status == MT_BOOT_PANIC || l->res.status == MT_BOOT_DEBUGGER)
+		snprintf(l->kdb, sizeof l->kdb, "%s", l->status);
+	return 0;
+}
+
+/* Wait until cond(l) holds, the guest ends, or ms pass. */
+static int wait_for(struct live *l, int (*cond)(struct live *), int ms)
+{
+	uint64_t end = now_ns(CLOCK_MONOTONIC) + (uint64_t)ms * 1000000ull;
+
+	while (!cond(l)) {
+		if (!guest_run(l, 5))
+			return cond(l) ? 0 : -1;
+		if (now_ns(CLOCK_MONOTONIC) > end)
+			return -1;
+	}
+	return 0;
+}
+
+static int blob_waiting(struct live *l)
+{
+	const volatile struct lk_ctl *c;
+
+	if (!l->ram) {		/* mapped by the launcher before QEMU starts */
+		l->ram = mt_boot_ram(l->b, &l->ram_size);
+		if (!l->ram || l->ram_size < l->resv_pa + l->resv_size) {
+			l->ram = NULL;
+			return 0;
+		}
+	}
+	c = region(l, LK_CTL_OFF);
+
+	return __atomic_load_n(&c->magic, __ATOMIC_ACQUIRE) == LK_CTL_MAGIC &&
+	       c->state == LK_ST_WAITING;
+}
+
+static int acked_init(struct live *l) { return l->ctl->cmd_ack == LK_CMD_INIT; }
+static int acked_go(struct live *l) { return l->ctl->cmd_ack == LK_CMD_GO; }
+static int acked_stop(struct live *l) { return l->ctl->cmd_ack == LK_CMD_STOP; }
+
+static void send(struct live *l, uint32_t cmd)
+{
+	__atomic_store_n(&l->ctl->cmd, cmd, __ATOMIC_RELEASE);
+}
+
+static int start_guest(struct mt_target *t)
+{
+	struct live *l = t->priv;
+	struct mt_boot_opts bo;
+	char build[PATH_MAX];
+	int n = 0;
+
+	memset(&bo, 0, sizeof bo);
+	bo.kernel = l->o.kernel;
+	bo.kernel_args = l->o.kernel_args;
+	if (l->o.nmodules == 0) {
+		mt_build_dir(build, sizeof build);
+		snprintf(l->workload, sizeof l->workload,
+			 "%s/guest/machload ${host-port} ${device-port}%s%s "
+			 "$(task-create) $(task-resume)", build,
+			 l->o.workload ? " " : "", l->o.workload ? l->o.workload : "");
+		bo.modules[n++] = l->workload;
+	}
+	for (int i = 0; i < l->o.nmodules && n < MT_BOOT_MAX_MODULES - 1; i++)
+		bo.modules[n++] = l->o.modules[i];
+	bo.modules[n++] = l->blob;
+	bo.nmodules = n;
+	bo.shim = l->shim[0] ? l->shim : NULL;
+	bo.timeout_ms = l->o.timeout_ms;
+	bo.mem_mb = MEM_MB;
+	bo.reserve_pa = l->resv_pa;
+	bo.reserve_size = l->resv_size;
+	bo.echo = l->o.console;
+	bo.log_path = l->o.console_log;
+	bo.survive = l->o.survive;
+	bo.caller_signals = 1;	/* Ctrl-C ends the session: END runs in the kernel */
+	l->b = mt_boot_start(&bo, t->err, sizeof t->err);
+	if (!l->b)
+		return -1;
+	if (wait_for(l, blob_waiting, WAIT_BOOT_MS) < 0)
+		return seterr(t, "the kernel did not reach the runtime's boot hook%s%s",
+			      l->status[0] ? ": " : "", l->status);
+	l->ctl = region(l, LK_CTL_OFF);
+	if (l->ctl->version != LK_BLOB_VERSION)
+		return seterr(t, "runtime blob %s is version %u, machtrace expects %u (run make)",
+			      l->blob, l->ctl->version, LK_BLOB_VERSION);
+	return 0;
+}
+
+static void live_detach(struct mt_target *t);
+
+static int live_attach(struct mt_target *t, const struct mt_image *img)
+{
+	struct live *l = t->priv;
+	struct lk_ctl c;
+	uint64_t area, image_off, need;
+
+	live_detach(t);
+	area = mt_rt_size(img);
+	if (area == 0)
+		return seterr(t, "invalid enabling image");
+	image_off = (area + 4095) & ~4095ull;
+	need = LK_AREA_OFF + image_off + img->size;
+	if (need > 0x10000000ull)
+		return seterr(t, "Enabling exceeds size of buffer");
+	l->resv_pa = LK_RESV_PA;
+	l->resv_size = need < LK_RESV_SIZE ? LK_RESV_SIZE : (need + 0xfffff) & ~0xfffffull;
+	memset(&c, 0, sizeof c);
+	l->ss.tramp_va = LK_KERNEL_MAP_BASE + l->resv_pa + LK_TRAMP_OFF;
+	l->ss.fbt_entry_va = LK_KERNEL_MAP_BASE + l->resv_pa + LK_VEC_FBT_ENTRY;
+	l->ss.fbt_ret_va = LK_KERNEL_MAP_BASE + l->resv_pa + LK_VEC_FBT_RET;
+	if (live_plan(t, img, &c) < 0)
+		goto fail;
+	if (kdesc_fill(l->k, &c.k, (uint64_t)MEM_MB << 20, t->err, sizeof t->err) < 0)
+		goto fail;
+	if (start_guest(t) < 0)
+		goto fail;
+	/* test hook (tests/e2e/live_leftovers.sh): hold the kernel in its
+	   boot hook, waiting for INIT, until we are killed */
+	if (getenv("MACHTRACE_TEST_STALL_INIT")) {
+		fprintf(stderr, "machtrace: stalled before INIT\n");
+		while (guest_run(l, 100))
+			;
+	}
+	/* everything into the region, then INIT */
+	memcpy(region(l, LK_SITES_OFF), l->ss.sites, l->ss.nsites * sizeof *l->ss.sites);
+	memcpy(region(l, LK_TRAMP_OFF), l->ss.tramp, l->ss.tramp_used);
+	memcpy(region(l, LK_AREA_OFF + image_off), img, img->size);
+	l->ctl->k = c.k;
+	l->ctl->area_size = area;
+	l->ctl->image_off = image_off;
+	l->ctl->nsites = l->ss.nsites;
+	l->ctl->nprobes = img->nprobes;
+	l->ctl->deadman_ns = l->o.deadman_ns ? l->o.deadman_ns : 10000000000ull;
+	l->ctl->nticks = c.nticks;
+	memcpy((void *)l->ctl->ticks, c.ticks, sizeof c.ticks);
+	send(l, LK_CMD_INIT);
+	if (wait_for(l, acked_init, WAIT_CMD_MS) < 0) {
+		seterr(t, "the runtime in the kernel did not answer%s%s",
+		       l->status[0] ? ": " : "", l->status);
+		goto fail;
+	}
+	if (l->ctl->state != LK_ST_READY) {
+		seterr(t, "%s", (const char *)l->ctl->msg);
+		goto fail;
+	}
+	l->cb = region(l, LK_AREA_OFF);
+	return 0;
+fail:
+	live_detach(t);
+	return -1;
+}
+
+static struct mt_cb *live_cb(struct mt_target *t)
+{
+	return ((struct live *)t->priv)->cb;
+}
+
+static int live_begin(struct mt_target *t)
+{
+	struct live *l = t->priv;
+
+	if (!l->cb)
+		return seterr(t, "not attached");
+	/* the wall clock's base before GO: BEGIN and the first firings read
+	   it (the blob stores its TSC while it waits for the command) */
+	l->ctl->k.boot_walltime_ns = now_ns(CLOCK_REALTIME) -
+		(uint64_t)((double)l->ctl->tsc_now * 1e9 / (double)l->ctl->k.tsc_hz);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	send(l, LK_CMD_GO);
+	if (wait_for(l, acked_go, WAIT_CMD_MS) < 0 || l->ctl->state != LK_ST_TRACING)
+		return seterr(t, "the runtime in the kernel did not start tracing%s%s",
+			      l->status[0] ? ": " : "", l->status);
+	l->begun = 1;
+	return 0;
+}
+
+static int live_poll(struct mt_target *t, uint64_t max_ns)
+{
+	struct live *l = t->priv;
+	int ms = (int)(max_ns / 1000000ull);
+
+	if (!l->cb)
+		return seterr(t, "not attached");
+	if (!guest_run(l, ms > 0 ? ms : 1)) {
+		/* a reboot ends a workload; anything else is the kernel's end */
+		if (l->res.status != MT_BOOT_REBOOTED && l->res.status != MT_BOOT_INTERRUPTED)
+			return seterr(t, "%s", l->status);
+		return 1;
+	}
+	if (l->ctl->state == LK_ST_DEADMAN)
+		return seterr(t, "Abort due to systemic unresponsiveness");
+	if (l->ctl->state == LK_ST_ENDING)
+		l->rebooting = 1;
+	return l->rebooting ||
+	       __atomic_load_n(&l->cb->state, __ATOMIC_ACQUIRE) != MT_CB_ACTIVE;
+}
+
+static int live_end(struct mt_target *t)
+{
+	struct live *l = t->priv;
+
+	if (!l->cb)
+		return seterr(t, "not attached");
+	if (l->stopped || l->guest_ended)
+		return 0;
+	l->stopped = 1;
+	if (l->ctl->state != LK_ST_TRACING && l->ctl->state != LK_ST_ENDING)
+		return 0;
+	send(l, LK_CMD_STOP);
+	if (wait_for(l, acked_stop, WAIT_CMD_MS) < 0)
+		return seterr(t, "the kernel did not stop tracing%s%s",
+			      l->status[0] ? ": " : "", l->status);
+	return 0;
+}
+
+static int live_aggclear(struct mt_target *t, uint32_t aggid, int trunc)
+{
+	struct live *l = t->priv;
+
+	if (!l->cb)
+		return seterr(t, "not attached");
+	/* The runtime services requests at the next tick; wait for the ack. */
+	l->cb->req_arg = aggid;
+	__atomic_store_n(&l->cb->req, trunc ? MT_REQ_AGGTRUNC : MT_REQ_AGGCLEAR,
+			 __ATOMIC_RELEASE);
+	for (int i = 0; i < 400 && __atomic_load_n(&l->cb->req, __ATOMIC_ACQUIRE); i++)
+		if (!guest_run(l, 5))
+			break;
+	return 0;
+}
+
+/* Kernel text in guest RAM against the image; 0 identical. */
+static int text_compare(struct live *l, uint64_t *where)
+{
+	const struct lk_kdesc *k = (const struct lk_kdesc *)&l->ctl->k;
+	uint64_t len = k->text_end - k->text_start;
+	const uint8_t *img = mt_kimg_bytes(l->k, k->text_start, len);
+	const uint8_t *ram = l->ram + (k->text_start - LK_KERNEL_MAP_BASE);
+
+	*where = 0;
+	if (!img)
+		return -1;
+	for (uint64_t i = 0; i < len; i++)
+		if (img[i] != ram[i]) {
+			*where = k->text_start + i;
+			return 1;
+		}
+	return 0;
+}
+
+static void live_detach(struct mt_target *t)
+{
+	struct live *l = t->priv;
+	uint64_t where;
+
+	if (l->b && l->ctl && !l->guest_ended) {
+		if (l->begun && !l->stopped)
+			live_end(t);
+		if (l->o.text_check && l->ctl->k.text_end) {
+			int d = text_compare(l, &where);
+			fprintf(stderr, d == 0 ? "machtrace: kernel text identical to the image "
+				"(%llu bytes)\n" : "machtrace: kernel text DIFFERS from the image "
+				"at 0x%llx\n", d == 0 ? (unsigned long long)
+				(l->ctl->k.text_end - l->ctl->k.text_start) :
+				(unsigned long long)where);
+		}
+		if (getenv("MACHTRACE_LIVE_STATS"))
+			fprintf(stderr, "machtrace: live: %llu firings, %llu tsc in the runtime "
+				"(%llu per firing), %llu ticks, %llu int3 hits\n",
+				(unsigned long long)l->ctl->fires,
+				(unsigned long long)l->ctl->fire_tsc,
+				(unsigned long long)(l->ctl->fires ? l->ctl->fire_tsc / l->ctl->fires : 0),
+				(unsigned long long)l->ctl->ticks_seen,
+				(unsigned long long)l->ctl->int3_hits);
+		send(l, LK_CMD_RELEASE);
+		/* a workload that finished reboots the guest by itself */
+		for (int i = 0; l->rebooting && i < 100 && guest_run(l, 20); i++)
+			;
+	}
+	if (l->b)
+		mt_boot_stop(l->b);
+	l->b = NULL;
+	l->ram = NULL;
+	l->ctl = NULL;
+	l->cb = NULL;
+	l->guest_ended = l->stopped = l->begun = l->rebooting = 0;
+	sites_free(&l->ss);
+}
+
+/* As dtrace: "mod`func+0x10", "mod`0xaddr" in the module but no function. */
+static int live_sym(struct mt_target *t, uint64_t pc, char *buf, size_t len)
+{
+	struct live *l = t->priv;
+	const struct mt_kfunc *f = mt_kimg_func_at(l->k, pc);
+
+	if (!f && l->ctl && pc >= l->ctl->k.text_start && pc < l->ctl->k.text_end) {
+		snprintf(buf, len, "gnumach`0x%llx", (unsigned long long)pc);
+		return 0;
+	}
+	if (!f)
+		return -1;
+	if (pc == f->addr)
+		snprintf(buf, len, "gnumach`%s", f->name);
+	else
+		snprintf(buf, len, "gnumach`%s+0x%llx", f->name,
+			 (unsigned long long)(pc - f->addr));
+	return 0;
+}
+
+static const struct mt_target_ops live_ops = {
+	.name = "mach",
+	.probes = live_probes,
+	.attach = live_attach,
+	.cb = live_cb,
+	.begin = live_begin,
+	.poll = live_poll,
+	.end = live_end,
+	.aggclear = live_aggclear,
+	.detach = live_detach,
+	.sym = live_sym,
+};
+
+struct mt_target *mt_mach_target_new(const struct mt_live_opts *o, char *err,
+				     size_t errlen)
+{
+	struct mt_target *t = calloc(1, sizeof *t);
+	struct live *l = calloc(1, sizeof *l);
+	char build[PATH_MAX];
+
+	if (!t || !l) {
+		free(t);
+		free(l);
+		mt_seterr(err, errlen, "out of memory");
+		return NULL;
+	}
+	t->ops = &live_ops;
+	t->priv = l;
+	if (o)
+		l->o = *o;
+	/* test hooks (tests/e2e/live_*.sh) */
+	if (getenv("MACHTRACE_SURVIVE"))
+		l->o.survive = 1;
+	if (getenv("MACHTRACE_TEXTCHECK"))
+		l->o.text_check = 1;
+	if (getenv("MACHTRACE_DEADMAN_MS"))
+		l->o.deadman_ns = strtoull(getenv("MACHTRACE_DEADMAN_MS"), NULL, 10) * 1000000ull;
+	mt_build_dir(build, sizeof build);
+	if (l->o.kernel)
+		snprintf(l->kernel, sizeof l->kernel, "%s", l->o.kernel);
+	else
+		mt_stock_kernel(l->kernel, sizeof l->kernel);
+	if (l->o.blob)
+		snprintf(l->blob, sizeof l->blob, "%s", l->o.blob);
+	else
+		snprintf(l->blob, sizeof l->blob, "%s/live/blob.bin", build);
+	if (l->o.shim)
+		snprintf(l->shim, sizeof l->shim, "%s", l->o.shim);
+	else if (getenv("MACHTRACE_SHIM"))
+		snprintf(l->shim, sizeof l->shim, "%s", getenv("MACHTRACE_SHIM"));
+	if (access(l->blob, R_OK) != 0) {
+		mt_seterr(err, errlen, "runtime blob %s missing (run make)", l->blob);
+		goto fail;
+	}
+	l->k = mt_kimg_open(l->kernel, err, errlen);
+	if (!l->k)
+		goto fail;
+	if (live_probes_init(l) < 0) {
+		mt_seterr(err, errlen, "out of memory");
+		goto fail;
+	}
+	return t;
+fail:
+	if (l->k)
+		mt_kimg_close(l->k);
+	free(l->probes);
+	free(l);
+	free(t);
+	return NULL;
+}
+
+const char *mt_live_argtype(struct mt_target *t, const char *prov, const char *func,
+			    const char *name, int i)
+{
+	const struct mt_kfunc *f;
+
+	if (!t || t->ops != &live_ops || !func || i < 0 ||
+	    (prov && strcmp(prov, "fbt") != 0 && strcmp(prov, "mach_trap") != 0))
+		return NULL;
+	f = mt_kimg_lookup(((struct live *)t->priv)->k, func);
+	if (!f)
+		return NULL;
+	if (name && strcmp(name, "return") == 0)
+		return i == 0 ? "int" : i == 1 && f->rettype && strcmp(f->rettype, "void") ?
+			f->rettype : NULL;
+	return i < f->nargs ? f->args[i].type : NULL;
+}
+
+int mt_live_nargs(struct mt_target *t, const char *prov, const char *func,
+		  const char *name)
+{
+	const struct mt_kfunc *f;
+
+	if (!t || t->ops != &live_ops || !prov || !func || !name ||
+	    (strcmp(prov, "fbt") != 0 && strcmp(prov, "mach_trap") != 0) ||
+	    strpbrk(func, "*?[\\") != NULL)
+		return -1;
+	f = mt_kimg_lookup(((struct live *)t->priv)->k, func);
+	if (!f || f->nargs < 0 || f->varargs || f->nargs >= MT_KFUNC_MAXARGS)
+		return -1;
+	if (strcmp(name, "return") == 0)
+		return f->rettype && strcmp(f->rettype, "void") ? 2 : 1;
+	return strcmp(name, "entry") == 0 ? f->nargs : -1;
+}
+
+char *mt_live_decls(struct mt_target *t, const char *ctype)
+{
+	if (!t || t->ops != &live_ops || !ctype)
+		return NULL;
+	return live_decls(((struct live *)t->priv)->k, ctype);
+}
+
+char *mt_live_decls_file(const char *kernel, const char *const *ctypes, int n,
+			 char *err, size_t errlen)
+{
+	struct mt_kimg *k = mt_kimg_open(kernel, err, errlen);
+	char *d;
+
+	if (!k)
+		return NULL;
+	d = live_decls_n(k, ctypes, n);
+	if (!d)
+		snprintf(err, errlen, "no such type in %s", kernel);
+	mt_kimg_close(k);
+	return d;
+}
+
+const char *mt_mach_target_status(struct mt_target *t)
+{
+	return t && t->ops == &live_ops ? ((struct live *)t->priv)->status : "";
+}
+
+const char *mt_mach_target_kdb(struct mt_target *t)
+{
+	return t && t->ops == &live_ops && ((struct live *)t->priv)->kdb[0] ?
+		((struct live *)t->priv)->kdb : NULL;
+}

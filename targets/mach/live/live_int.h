@@ -1,0 +1,143 @@
+/* Internals of the live GNU Mach target (target/live/). */
+#ifndef TARGET_LIVE_INT_H
+#define TARGET_LIVE_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <capstone/capstone.h>
+#include "machtrace/kimg.h"
+#include "machtrace/live.h"
+#include "machtrace/mach.h"
+#include "machtrace/lkabi.h"
+
+/* A site request before sorting and merging (one per probe or hook). */
+struct site_req {
+	uint64_t addr;
+	const struct mt_kfunc *f;
+	uint32_t kind;			/* LK_SK_* */
+	uint32_t flags;			/* LK_SF_* */
+	uint32_t probe;			/* image probe index when LK_SF_FIRE */
+	uint32_t func_off;		/* RET */
+	uint32_t fast_aggid;		/* LK_SF_FAST */
+	uint32_t range;			/* LK_SK_JMPRET: bytes from addr through the ret */
+	uint64_t ret_at;		/* LK_SK_JMPRET: address of the ret */
+};
+
+/* Sites and trampolines as they will be written into the region. */
+struct site_set {
+	struct site_req *req;
+	size_t nreq, capreq;
+	struct lk_site *sites;
+	uint32_t nsites;
+	uint8_t *tramp;			/* LK_TRAMP_MAX bytes */
+	uint64_t tramp_used;
+	uint64_t tramp_va;		/* kernel VA of the trampoline area */
+	uint64_t fbt_entry_va;		/* LK_VEC_FBT_ENTRY in the blob */
+	uint64_t fbt_ret_va;		/* LK_VEC_FBT_RET in the blob */
+	uint64_t *targets;		/* sorted possible branch targets in the */
+	size_t ntargets;		/* kernel text (sites_ret_range), lazily */
+	int targets_done;
+};
+
+int sites_add(struct site_set *s, const struct site_req *r);
+/* Sort, merge, and build every site and trampoline; -1 with err. */
+int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen);
+void sites_free(struct site_set *s);
+/*
+ * Can the ret at f->addr + ret_off take a jmp?  Returns the bytes of the
+ * range to displace (>= 5: position-independent instructions ending with
+ * the ret, nothing branching into them, clear of f's entry site) with its
+ * start in *start, or 0 (the ret takes an int3).
+ */
+/* Bytes a jmp at f's entry displaces (relocated if need be), 0: int3. */
+unsigned sites_entry_range(struct site_set *s, struct mt_kimg *k, const struct mt_kfunc *f);
+/* Offsets of f's instructions (at most max); -1 if undecodable. */
+int sites_insn_offsets(struct mt_kimg *k, const struct mt_kfunc *f, uint32_t *offs, int max);
+unsigned sites_ret_range(struct site_set *s, struct mt_kimg *k, const struct mt_kfunc *f,
+			 uint32_t ret_off, uint64_t *start);
+
+/* reloc.c: in relocated to run at va, written to out (NULL: only
+   measure); bytes, or -1 if it cannot move; *ends when the flow does not
+   fall through (jmp, call as push+jmp, ret). */
+int reloc_insn(const cs_insn *in, uint64_t va, uint8_t *out, int *ends);
+uint64_t reloc_target(const cs_insn *in);	/* direct branch target, 0 */
+
+/* ctypes.c: D declarations for the named type of ctype, malloc'd, NULL
+   if unknown. */
+char *live_decls(struct mt_kimg *k, const char *ctype);
+char *live_decls_n(struct mt_kimg *k, const char *const *ctypes, int n);
+
+/* Kernel description from symbols and DWARF; -1 with err. */
+int kdesc_fill(struct mt_kimg *k, struct lk_kdesc *d, uint64_t ram_bytes,
+	       char *err, size_t errlen);
+
+struct lprobe {
+	uint32_t id;
+	const char *prov;
+	const char *func;		/* "" for dtrace and profile */
+	char name[32];
+	uint32_t kind;			/* MT_PK_* */
+	uint64_t arg;			/* tick/profile interval ns */
+	const struct mt_kfunc *f;	/* fbt */
+};
+
+/* The target's private state (t->priv).  Host code, single-threaded. */
+struct live {
+	struct mt_live_opts o;
+	char kernel[4096], blob[4200], shim[4096];
+	char workload[8192], blobmod[4200];
+	struct mt_kimg *k;
+	struct lprobe *probes;
+	uint32_t nprobes, cap, next_id;
+	/* set up at attach */
+	struct site_set ss;
+	struct mt_boot *b;
+	uint8_t *ram;
+	size_t ram_size;
+	uint64_t resv_pa, resv_size;
+	volatile struct lk_ctl *ctl;
+	struct mt_cb *cb;
+	int guest_ended, stopped, begun;
+	int rebooting;			/* the kernel was held in its reboot */
+	struct mt_boot_result res;
+	char status[600];
+	char kdb[600];			/* the guest stopped in KDB (panic or
+					   debugger): why; kept past detach */
+};
+
+int live_probes_init(struct live *l);
+
+/*
+ * A provider of the live target, plugged into the probe catalog through a
+ * designated-initializer ops table (one file each, prov_*.c).  populate()
+ * adds the provider's fixed probes when the target is created, in listing
+ * order (ids must stay those `machtrace -l` prints); create() makes
+ * on-demand probes for a description that matched nothing: the number made
+ * (each reported through cb), 0 when it is not the provider's, -1 with
+ * t->err.  Either may be NULL.
+ */
+struct live_provider {
+	const char *name;
+	int (*populate)(struct live *l);
+	int (*create)(struct mt_target *t, const struct mt_pdesc *pd,
+		      mt_probe_cb cb, void *arg);
+};
+
+extern const struct live_provider live_prov_dtrace, live_prov_fbt,
+	live_prov_profile, live_prov_mach_trap, live_prov_kinst;
+
+/* probes.c, for the providers */
+struct lprobe *live_probe_add(struct live *l, const char *prov, const char *func,
+			      const char *name, uint32_t kind, uint64_t arg,
+			      const struct mt_kfunc *f);
+int live_probe_report(const struct lprobe *p, mt_probe_cb cb, void *arg);
+int live_fmatch(const char *pat, const char *s);
+int live_has_glob(const char *s);
+/* plan.c: sites, trampolines and ticks of img into l->ss and c; -1 with
+   t->err */
+int live_plan(struct mt_target *t, const struct mt_image *img, struct lk_ctl *c);
+int live_probes(struct mt_target *t, const struct mt_pdesc *pd, int create,
+		mt_probe_cb cb, void *arg);
+const struct lprobe *live_probe_by_id(const struct live *l, uint32_t id);
+
+#endif

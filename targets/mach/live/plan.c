@@ -1,0 +1,230 @@
+/*
+ * The live target's plan for an enabling image: which kernel bytes
+ * become which sites (struct lk_site, built by sites.c), the tick and
+ * profile probes the blob's timer hook runs, and the blob's own hooks:
+ * clock_interrupt (timer service, deadman) and host_reboot (hold a
+ * rebooting kernel until the host drained).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "targets/mach/live/live_int.h"
+
+static int plan_err(struct mt_target *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(t->err, sizeof t->err, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/*
+ * The fast path: a probe whose only clause is an unpredicated, keyless
+ * `@ = count()` (one action) only needs an increment.
+ */
+static uint32_t fast_count_aggid(const struct mt_image *img, const struct mt_probe *p)
+{
+	const uint8_t *b = (const uint8_t *)img;
+	const struct mt_ecb *ecb = (const void *)(b + img->ecbs_off);
+	const struct mt_clause *cl;
+	const struct mt_action *act;
+	const struct mt_agg *ag;
+
+	if (p->necbs != 1 || getenv("MACHTRACE_NOFAST"))
+		return 0;
+	cl = (const struct mt_clause *)(b + img->clauses_off) + ecb[p->ecb0].clause;
+	if (cl->pred_difo || cl->nacts != 1 || cl->flags || cl->recsize)
+		return 0;
+	act = (const struct mt_action *)(b + img->actions_off) + cl->act0;
+	if (act->kind != MT_ACT_AGG || act->arg == 0 || act->arg > img->naggs)
+		return 0;
+	ag = (const struct mt_agg *)(b + img->aggs_off) + (act->arg - 1);
+	if (ag->func != MT_AGG_COUNT || ag->nkeys != 0 || ag->keysize != 8 || ag->nvals != 1)
+		return 0;
+	return (uint32_t)act->arg;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+#define MAX_INLINE_SITES 64
+
+/*
+ * Where the entry probe of an inline-only function goes: the entry of
+ * each of its inline instances (at most `max`) that starts an instruction
+ * of a probeable function.
+ */
+static size_t inline_sites(struct live *l, const struct mt_kfunc *f, uint64_t *out, size_t max)
+{
+	const struct mt_kinline *in;
+	size_t n = mt_kimg_inlines(l->k, f->name, &in), m = 0;
+	uint32_t offs[1024];
+
+	for (size_t i = 0; i < n && m < max; i++) {
+		const struct mt_kfunc *cf = mt_kimg_func_at(l->k, in[i].entry);
+		int ni;
+		if (!cf || cf->patch == MT_PATCH_REFUSED || cf->inline_only || in[i].entry == cf->addr)
+			continue;
+		ni = sites_insn_offsets(l->k, cf, offs, 1024);
+		for (int j = 0; j < ni; j++)
+			if (cf->addr + offs[j] == in[i].entry) {
+				if (!m || out[m - 1] != in[i].entry)
+					out[m++] = in[i].entry;
+				break;
+			}
+	}
+	return m;
+}
+
+/* Addresses of the image's instruction probes (kinst, inline entries),
+   sorted: jmp sites must not cover them. */
+static uint64_t *kinst_addrs(struct live *l, const struct mt_image *img, size_t *n)
+{
+	const struct mt_probe *pr = (const void *)((const uint8_t *)img + img->probes_off);
+	size_t cap = img->nprobes + 1;
+	uint64_t *v = calloc(cap, sizeof *v), *nv;
+
+	*n = 0;
+	for (uint32_t i = 0; v && i < img->nprobes; i++) {
+		const struct lprobe *p = live_probe_by_id(l, pr[i].id);
+		if (!p || !p->f || !pr[i].necbs)
+			continue;
+		if (p->kind == MT_PK_OTHER) {
+			v[(*n)++] = p->f->addr + p->arg;
+		} else if (p->kind == MT_PK_FBT_ENTRY && p->f->inline_only) {
+			if (!(nv = realloc(v, (cap += MAX_INLINE_SITES) * sizeof *v))) {
+				free(v);
+				return NULL;
+			}
+			v = nv;
+			*n += inline_sites(l, p->f, v + *n, MAX_INLINE_SITES);
+		}
+	}
+	if (v)
+		qsort(v, *n, sizeof *v, cmp_u64);
+	return v;
+}
+
+/* A kinst probe in [lo, hi)?  Then jmp sites there would hide it. */
+static int kinst_in(const uint64_t *v, size_t n, uint64_t lo, uint64_t hi)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] >= lo && v[i] < hi)
+			return 1;
+	return 0;
+}
+
+/* jmp (r->range bytes displaced) or int3 for f's entry. */
+static void entry_kind(struct live *l, struct site_req *r, const struct mt_kfunc *f,
+		       const uint64_t *kv, size_t nk)
+{
+	unsigned len = getenv("MACHTRACE_NORELOC") && f->patch != MT_PATCH_JMP ? 0 :
+		sites_entry_range(&l->ss, l->k, f);
+
+	r->kind = len && !kinst_in(kv, nk, f->addr + 1, f->addr + len) ? LK_SK_JMP : LK_SK_INT3;
+	r->range = r->kind == LK_SK_JMP ? len : 0;
+}
+
+/* Site requests for every probe of the image, plus the blob's hooks. */
+static int plan(struct mt_target *t, const struct mt_image *img, struct lk_ctl *c,
+		const uint64_t *kv, size_t nk)
+{
+	struct live *l = t->priv;
+	const struct mt_probe *pr = (const void *)((const uint8_t *)img + img->probes_off);
+	const struct mt_kfunc *f;
+	struct site_req r;
+
+	for (uint32_t i = 0; i < img->nprobes; i++) {
+		const struct lprobe *p = live_probe_by_id(l, pr[i].id);
+		if (!p || !pr[i].necbs)
+			continue;
+		memset(&r, 0, sizeof r);
+		r.f = p->f;
+		r.flags = LK_SF_FIRE;
+		r.probe = i;
+		if (p->kind == MT_PK_FBT_ENTRY && p->f->inline_only) {
+			uint64_t at[MAX_INLINE_SITES];
+			size_t m = inline_sites(l, p->f, at, MAX_INLINE_SITES);
+			r.kind = LK_SK_INT3;
+			for (size_t k = 0; k < m; k++) {
+				r.addr = at[k];
+				if (sites_add(&l->ss, &r) < 0)
+					return plan_err(t, "out of memory");
+			}
+		} else if (p->kind == MT_PK_FBT_ENTRY) {
+			r.addr = p->f->addr;
+			entry_kind(l, &r, p->f, kv, nk);
+			r.fast_aggid = r.kind == LK_SK_JMP ? fast_count_aggid(img, &pr[i]) : 0;
+			if (r.fast_aggid)
+				r.flags |= LK_SF_FAST;
+			if (sites_add(&l->ss, &r) < 0)
+				return plan_err(t, "out of memory");
+		} else if (p->kind == MT_PK_FBT_RETURN) {
+			for (unsigned k = 0; k < p->f->nrets; k++) {
+				uint64_t start = 0;
+				r.ret_at = p->f->addr + p->f->rets[k];
+				r.func_off = p->f->rets[k];
+				r.range = getenv("MACHTRACE_NOJMPRET") ? 0 :
+					sites_ret_range(&l->ss, l->k, p->f, p->f->rets[k], &start);
+				if (r.range && kinst_in(kv, nk, start, r.ret_at + 1))
+					r.range = 0;
+				r.kind = r.range ? LK_SK_JMPRET : LK_SK_RET;
+				r.addr = r.range ? start : r.ret_at;
+				if (sites_add(&l->ss, &r) < 0)
+					return plan_err(t, "out of memory");
+			}
+		} else if (p->kind == MT_PK_OTHER && p->f) {	/* kinst */
+			r.addr = p->f->addr + p->arg;
+			r.kind = LK_SK_INT3;
+			if (sites_add(&l->ss, &r) < 0)
+				return plan_err(t, "out of memory");
+		} else if (p->kind == MT_PK_TICK || p->kind == MT_PK_PROFILE) {
+			if (c->nticks >= 32)
+				return plan_err(t, "too many tick/profile probes (32 at most)");
+			c->ticks[c->nticks].probe = i;
+			c->ticks[c->nticks].interval_ns = p->arg;
+			c->nticks++;
+		}
+	}
+	/* the blob's own hooks: the clock tick and the reboot */
+	static const struct { const char *fn; uint32_t flag; } hooks[] = {
+		{ "clock_interrupt", LK_SF_INTERNAL_TICK },
+		{ "host_reboot", LK_SF_INTERNAL_END },
+	};
+	for (size_t i = 0; i < sizeof hooks / sizeof *hooks; i++) {
+		f = mt_kimg_lookup(l->k, hooks[i].fn);
+		if (!f || f->patch == MT_PATCH_REFUSED)
+			return plan_err(t, "kernel function %s cannot be hooked", hooks[i].fn);
+		memset(&r, 0, sizeof r);
+		r.addr = f->addr;
+		r.f = f;
+		entry_kind(l, &r, f, kv, nk);
+		r.flags = hooks[i].flag;
+		if (sites_add(&l->ss, &r) < 0)
+			return plan_err(t, "out of memory");
+	}
+	if (sites_build(&l->ss, l->k, t->err, sizeof t->err) < 0)
+		return -1;
+	return 0;
+}
+
+int live_plan(struct mt_target *t, const struct mt_image *img, struct lk_ctl *c)
+{
+	size_t nk;
+	uint64_t *kv = kinst_addrs(t->priv, img, &nk);
+	int rc;
+
+	if (!kv)
+		return plan_err(t, "out of memory");
+	rc = plan(t, img, c, kv, nk);
+	free(kv);
+	return rc;
+}

@@ -1,0 +1,356 @@
+/*
+ * Probe sites of the live target, decided on the host (the blob only
+ * writes the bytes given here).  For each probed function:
+ *
+ *   jmp entry (kimg says MT_PATCH_JMP): "jmp rel32" over the whole
+ *     instructions covering 5 bytes (kimg checked they are position
+ *     independent and that nothing branches into them); trampoline
+ *     "push $index; jmp LK_VEC_FBT_ENTRY", the displaced bytes, "jmp back".
+ *   int3 entry: "int3" on the first byte; out-of-line copy of the first
+ *     instruction, relocated (rip-relative displacement adjusted, relative
+ *     jmp/jcc/call rewritten to absolute targets), then "jmp back".
+ *   jmp return: a ret whose preceding instructions give 5 position-
+ *     independent bytes that nothing branches into: "jmp rel32" over them;
+ *     trampoline: those instructions, "push $index; jmp LK_VEC_FBT_RET",
+ *     where the blob fires and does the ret (retrange.c decides).
+ *   int3 return: "int3" on the ret; the blob's handler does the ret.
+ *
+ * Several requests for one address (an entry probe and the blob's own
+ * timer hook) merge into one site.  Trampolines live in the reserved
+ * region, within rel32 of the kernel text.
+ */
+#include <capstone/capstone.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "targets/mach/live/live_int.h"
+#include "targets/mach/mach_int.h"
+
+int sites_add(struct site_set *s, const struct site_req *r)
+{
+	if (s->nreq == s->capreq) {
+		size_t cap = s->capreq ? 2 * s->capreq : 1024;
+		struct site_req *p = realloc(s->req, cap * sizeof *p);
+		if (!p)
+			return -1;
+		s->req = p;
+		s->capreq = cap;
+	}
+	s->req[s->nreq++] = *r;
+	return 0;
+}
+
+void sites_free(struct site_set *s)
+{
+	free(s->targets);
+	free(s->req);
+	free(s->sites);
+	free(s->tramp);
+	memset(s, 0, sizeof *s);
+}
+
+/* By address; at one address a ret site sorts before an int3 entry. */
+static int cmp_req(const void *a, const void *b)
+{
+	const struct site_req *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return (x->kind == LK_SK_RET ? 0 : 1) - (y->kind == LK_SK_RET ? 0 : 1);
+}
+
+static uint8_t *tramp_alloc(struct site_set *s, uint32_t n, uint64_t *va)
+{
+	uint8_t *p;
+
+	if (s->tramp_used + n > LK_TRAMP_MAX)
+		return NULL;
+	p = s->tramp + s->tramp_used;
+	*va = s->tramp_va + s->tramp_used;
+	s->tramp_used += (n + 15) & ~15u;
+	return p;
+}
+
+static int rel32(uint64_t from_end, uint64_t to, int32_t *out)
+{
+	int64_t d = (int64_t)(to - from_end);
+
+	if (d != (int32_t)d)
+		return -1;
+	*out = (int32_t)d;
+	return 0;
+}
+
+/* e9 rel32 at p (VA va) to target. */
+static int put_jmp(uint8_t *p, uint64_t va, uint64_t target)
+{
+	int32_t d;
+
+	if (rel32(va + 5, target, &d) < 0)
+		return -1;
+	p[0] = 0xe9;
+	memcpy(p + 1, &d, 4);
+	return 5;
+}
+
+/*
+ * The displaced instructions [addr, addr + len), relocated to run at va,
+ * then a jmp back unless the last one ends the flow.  Bytes, or -1.
+ */
+static int emit_displaced(struct mt_kimg *k, csh cs, uint64_t addr, unsigned len,
+			  uint8_t *t, uint64_t va)
+{
+	const uint8_t *code = mt_kimg_bytes(k, addr, len);
+	size_t left = len;
+	uint64_t a = addr;
+	cs_insn *in = cs_malloc(cs);
+	int n = 0, m, ends = 0;
+
+	while (code && in && left && cs_disasm_iter(cs, &code, &left, &a, in)) {
+		m = reloc_insn(in, va + n, t + n, &ends);
+		if (m < 0 || (ends && left)) {
+			n = -1;
+			break;
+		}
+		n += m;
+	}
+	if (in)
+		cs_free(in, 1);
+	if (n < 0 || left || !code)
+		return -1;
+	if (!ends) {
+		if (put_jmp(t + n, va + n, addr + len) < 0)
+			return -1;
+		n += 5;
+	}
+	return n;
+}
+
+static int jmp_entry(struct site_set *s, struct mt_kimg *k, csh cs, struct lk_site *st,
+		     uint32_t index, unsigned len, char *err, size_t errlen)
+{
+	const uint8_t *code = mt_kimg_bytes(k, st->addr, len);
+	uint64_t va;
+	uint8_t *t = tramp_alloc(s, LK_TRAMP_DISP + 16 * len + 5, &va);
+	uint32_t idx = index;
+
+	if (!code || !t)
+		return mt_seterr(err, errlen, "no room for the trampoline at 0x%llx",
+				 (unsigned long long)st->addr), -1;
+	t[0] = 0x68;				/* push $imm32 */
+	memcpy(t + 1, &idx, 4);
+	if (put_jmp(t + 5, va + 5, s->fbt_entry_va) < 0 ||
+	    emit_displaced(k, cs, st->addr, len, t + LK_TRAMP_DISP, va + LK_TRAMP_DISP) < 0 ||
+	    put_jmp(st->patch, st->addr, va) < 0)
+		return mt_seterr(err, errlen, "cannot relocate the entry at 0x%llx",
+				 (unsigned long long)st->addr), -1;
+	memcpy(st->orig, code, 5);
+	st->plen = 5;
+	st->len = len;
+	st->ool = va;
+	if (st->flags & LK_SF_FAST) {	/* incq disp32 (set by the blob); displaced; back */
+		uint64_t fva;
+		uint8_t *f = tramp_alloc(s, LK_FAST_INCQ_LEN + 16 * len + 5, &fva);
+		if (!f)
+			return mt_seterr(err, errlen, "no room for a trampoline"), -1;
+		memcpy(f, "\x48\xff\x04\x25\0\0\0\0", LK_FAST_INCQ_LEN);
+		if (emit_displaced(k, cs, st->addr, len, f + LK_FAST_INCQ_LEN,
+				   fva + LK_FAST_INCQ_LEN) < 0)
+			return mt_seterr(err, errlen, "cannot relocate the entry at 0x%llx",
+					 (unsigned long long)st->addr), -1;
+		st->fast = fva;
+	}
+	return 0;
+}
+
+/* Out-of-line copy of the first instruction at st->addr, then jmp back. */
+static int int3_entry(struct site_set *s, struct mt_kimg *k, csh cs,
+		      struct lk_site *st, char *err, size_t errlen)
+{
+	const uint8_t *code = mt_kimg_bytes(k, st->addr, 16);
+	cs_insn *in = NULL;
+	uint64_t va;
+	uint8_t *t = tramp_alloc(s, 32, &va);
+	int n, ends;
+
+	if (!code || !t)
+		return mt_seterr(err, errlen, "no room for an out-of-line copy"), -1;
+	if (cs_disasm(cs, code, 16, st->addr, 1, &in) != 1)
+		return mt_seterr(err, errlen, "undecodable instruction at 0x%llx",
+				 (unsigned long long)st->addr), -1;
+	n = reloc_insn(in, va, t, &ends);
+	if (n < 0 || (!ends && put_jmp(t + n, va + n, st->addr + in->size) < 0)) {
+		mt_seterr(err, errlen, "cannot relocate '%s %s' at 0x%llx for an int3 probe",
+			  in->mnemonic, in->op_str, (unsigned long long)st->addr);
+		cs_free(in, 1);
+		return -1;
+	}
+	st->orig[0] = code[0];
+	st->patch[0] = 0xcc;
+	st->plen = 1;
+	st->len = in->size;
+	st->ool = va;
+	cs_free(in, 1);
+	return 0;
+}
+
+static int ret_site(struct mt_kimg *k, struct lk_site *st, char *err, size_t errlen)
+{
+	const uint8_t *b = mt_kimg_bytes(k, st->addr, 3);
+	unsigned o = 0;
+
+	if (!b)
+		return mt_seterr(err, errlen, "no bytes at 0x%llx", (unsigned long long)st->addr), -1;
+	if (b[0] == 0xf3 || b[0] == 0xf2)		/* rep ret */
+		o = 1;
+	if (b[o] == 0xc2)
+		st->ret_imm = (uint32_t)(b[o + 1] | b[o + 2] << 8);
+	else if (b[o] != 0xc3)
+		return mt_seterr(err, errlen, "not a near ret at 0x%llx",
+				 (unsigned long long)st->addr), -1;
+	st->orig[0] = b[0];
+	st->patch[0] = 0xcc;
+	st->plen = 1;
+	st->len = 1;
+	return 0;
+}
+
+/* Displaced instructions before the ret, then "push $index; jmp ret vector". */
+static int jmp_ret(struct site_set *s, struct mt_kimg *k, struct lk_site *st,
+		   uint32_t index, const struct site_req *r, char *err, size_t errlen)
+{
+	uint32_t pre = (uint32_t)(r->ret_at - r->addr), idx = index;
+	const uint8_t *code = mt_kimg_bytes(k, r->addr, r->range);
+	uint64_t va;
+	uint8_t *t = tramp_alloc(s, pre + 10, &va);
+
+	if (!code || !t || r->range < 5)
+		return mt_seterr(err, errlen, "no room for a return trampoline"), -1;
+	memcpy(t, code, pre);
+	t[pre] = 0x68;
+	memcpy(t + pre + 1, &idx, 4);
+	if (put_jmp(t + pre + 5, va + pre + 5, s->fbt_ret_va) < 0 ||
+	    put_jmp(st->patch, st->addr, va) < 0)
+		return mt_seterr(err, errlen, "return trampoline out of rel32 range"), -1;
+	memcpy(st->orig, code, 5);
+	st->plen = 5;
+	st->len = r->range;
+	st->ool = va;
+	return 0;
+}
+
+/*
+ * An int3 site inside a function (kinst, inline entries): the frame rule
+ * of its instruction from the kernel's .eh_frame (lkabi.h, LK_SF_FRAME),
+ * or LK_SF_NOFRAME when there is none: no caller rather than a guess.
+ */
+static void site_frame(struct mt_kimg *k, const struct site_req *r, struct lk_site *st)
+{
+	const struct mt_kfunc *f = mt_kimg_func_at(k, r->addr);
+	struct mt_kframe fr;
+
+	if (f && f->addr == r->addr)
+		return;			/* an entry: return address at rsp */
+	if (mt_kimg_frame(k, r->addr, &fr) < 0 || fr.cfa_off != (int32_t)fr.cfa_off ||
+	    fr.rbp_off != (int32_t)fr.rbp_off) {
+		st->flags |= LK_SF_NOFRAME;
+		return;
+	}
+	st->flags |= LK_SF_FRAME;
+	if (fr.cfa_reg == MT_KREG_RBP)
+		st->flags |= LK_SF_CFA_RBP;
+	st->cfa_off = (int32_t)fr.cfa_off;
+	if (fr.rbp_saved) {
+		st->flags |= LK_SF_RBP_SAVED;
+		st->rbp_off = (int32_t)fr.rbp_off;
+	}
+}
+
+int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen)
+{
+	csh cs;
+	uint32_t n = 0;
+	int rc = 0;
+
+	qsort(s->req, s->nreq, sizeof *s->req, cmp_req);
+	free(s->sites);
+	s->sites = calloc(s->nreq ? s->nreq : 1, sizeof *s->sites);
+	if (!s->tramp)
+		s->tramp = calloc(1, LK_TRAMP_MAX);
+	s->tramp_used = 0;
+	if (!s->sites || !s->tramp)
+		return mt_seterr(err, errlen, "out of memory"), -1;
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+		return mt_seterr(err, errlen, "capstone: cannot open the decoder"), -1;
+	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+	for (size_t i = 0; i < s->nreq && rc == 0; i++) {
+		const struct site_req *r = &s->req[i];
+		struct lk_site *st;
+
+		if (n && s->sites[n - 1].addr == r->addr) {	/* merge */
+			st = &s->sites[n - 1];
+			if (st->kind == LK_SK_RET && r->kind == LK_SK_INT3 &&
+			    (r->flags & LK_SF_FIRE)) {	/* entry is a ret */
+				st->rprobe = st->probe;
+				st->probe = r->probe;
+				st->flags |= LK_SF_FIRE_RET | (r->flags & ~LK_SF_FIRE);
+				continue;
+			}
+			if ((st->kind == LK_SK_RET) != (r->kind == LK_SK_RET))
+				return cs_close(&cs), mt_seterr(err, errlen,
+					"two kinds of site at 0x%llx", (unsigned long long)r->addr), -1;
+			/* a second probe at one entry: kinst:0 and fbt, two
+			   aliases; a third alias (three symbols) does not fire */
+			if ((st->flags & LK_SF_FIRE) && (r->flags & LK_SF_FIRE)) {
+				if (!(st->flags & LK_SF_FIRE2))
+					st->probe2 = r->probe;
+				st->flags |= (r->flags & ~LK_SF_FIRE) | LK_SF_FIRE2;
+				st->flags &= ~LK_SF_FAST;
+				continue;
+			}
+			st->flags |= r->flags;
+			st->flags &= ~LK_SF_FAST;
+			if (r->flags & LK_SF_FIRE)
+				st->probe = r->probe;
+			continue;
+		}
+		if (n >= LK_SITES_MAX)
+			return cs_close(&cs), mt_seterr(err, errlen, "more than %u probe sites",
+							LK_SITES_MAX), -1;
+		st = &s->sites[n];
+		st->addr = r->addr;
+		st->kind = r->kind;
+		st->flags = r->flags;
+		st->probe = r->probe;
+		st->func_off = r->func_off;
+		st->fast_aggid = r->fast_aggid;
+		/* a later request for this address (internal hook, alias) must
+		   not lose the full path: decide FAST only if none follows */
+		if (i + 1 < s->nreq && s->req[i + 1].addr == r->addr)
+			st->flags &= ~LK_SF_FAST;
+		if (r->kind == LK_SK_JMP)
+			rc = jmp_entry(s, k, cs, st, n, r->range ? r->range : r->f->displaced,
+				       err, errlen);
+		else if (r->kind == LK_SK_JMPRET)
+			rc = jmp_ret(s, k, st, n, r, err, errlen);
+		else if (r->kind == LK_SK_INT3) {
+			rc = int3_entry(s, k, cs, st, err, errlen);
+			site_frame(k, r, st);
+		}
+		else
+			rc = ret_site(k, st, err, errlen);
+		n++;
+	}
+	cs_close(&cs);
+	s->nsites = n;
+	for (uint32_t i = 1; rc == 0 && i < n; i++) {
+		const struct lk_site *a = &s->sites[i - 1];
+		uint32_t cover = a->kind == LK_SK_JMP || a->kind == LK_SK_JMPRET ? a->len : 1;
+		if (s->sites[i].addr < a->addr + cover)
+			return mt_seterr(err, errlen, "probe sites overlap at 0x%llx (kind %u, "
+					 "after kind %u at 0x%llx + %u)",
+					 (unsigned long long)s->sites[i].addr, s->sites[i].kind,
+					 a->kind, (unsigned long long)a->addr, cover), -1;
+	}
+	return rc;
+}

@@ -1,0 +1,25 @@
+# targets/mach/: the GNU Mach target (kernel image reader in image/, QEMU
+# launcher in qemu/, CLI subcommands) as libmttarget.a, and the mt-mach
+# test driver.  The live side (live/), the boot shim (shim/) and the guest
+# tasks (guest/) have fragments of their own.
+TARGET_SRCS := targets/mach/err.c targets/mach/qemu/paths.c targets/mach/qemu/console.c \
+	targets/mach/qemu/boot_args.c targets/mach/qemu/qemu_cmd.c targets/mach/qemu/boot.c \
+	targets/mach/image/kimg.c targets/mach/image/kimg_dwarf.c targets/mach/image/kimg_types.c \
+	targets/mach/x86_64/decode.c targets/mach/list.c targets/mach/cli.c
+TARGET_OBJS := $(TARGET_SRCS:%.c=$(BUILD)/obj/%.o)
+TARGET_LDLIBS := -ldw -lelf -lcapstone
+
+MT_LIBS += $(BUILD)/lib/libmttarget.a
+MT_LDLIBS += $(TARGET_LDLIBS)
+MT_EXTRA += $(BUILD)/bin/mt-mach
+
+$(BUILD)/lib/libmttarget.a: $(TARGET_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/bin/mt-mach: $(BUILD)/obj/targets/mach/mt-mach.o $(BUILD)/lib/libmttarget.a
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -o $@ $^ $(TARGET_LDLIBS)
+
+# Unit tests: tests/unit/mach/test_*.c, built by tests/tests.mk.

@@ -1,0 +1,142 @@
+/*
+ * The QEMU command line of a guest:
+ *
+ *   qemu-system-x86_64 -accel tcg -display none -vga none -no-reboot
+ *     -monitor none -serial stdio -m MEM
+ *     -object memory-backend-file,id=ram0,size=MEMM,mem-path=SHM,share=on
+ *     -machine pc,memory-backend=ram0
+ *     -kernel SHIM [-append reserve=PA:SIZE]
+ *     -initrd 'KERNEL console=com0,MODULE args,...'
+ *
+ * Every file is checked before QEMU starts so that errors name the file.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "machtrace/kimg.h"
+#include "targets/mach/qemu/boot_int.h"
+#include "targets/mach/mach_int.h"
+
+static void add(struct qemu_cmd *c, const char *arg)
+{
+	if (c->argc < QEMU_MAX_ARGS - 1)
+		c->argv[c->argc++] = (char *)arg;
+	c->argv[c->argc] = NULL;
+}
+
+static int readable(const char *path, const char *what, char *err, size_t errlen)
+{
+	if (access(path, R_OK) == 0)
+		return 0;
+	mt_seterr(err, errlen, "%s %s: %s", what, path, strerror(errno));
+	return -1;
+}
+
+static int default_workload(const struct mt_boot_opts *o, struct qemu_cmd *c,
+			    char *err, size_t errlen)
+{
+	char build[PATH_MAX], path[PATH_MAX];
+
+	snprintf(path, sizeof path, "%s/guest/machload", mt_build_dir(build, sizeof build));
+	if (access(path, R_OK) != 0) {
+		mt_seterr(err, errlen, "workload %s: %s (run make)", path, strerror(errno));
+		return -1;
+	}
+	snprintf(c->workload, sizeof c->workload,
+		 "%s ${host-port} ${device-port}%s%s $(task-create) $(task-resume)",
+		 path, o->workload && *o->workload ? " " : "", o->workload ? o->workload : "");
+	return 0;
+}
+
+static int build_initrd(const struct mt_boot_opts *o, struct qemu_cmd *c,
+			char *err, size_t errlen)
+{
+	char kmod[PATH_MAX + 512], path[PATH_MAX];
+
+	snprintf(kmod, sizeof kmod, "%s %s", c->kernel,
+		 o->kernel_args ? o->kernel_args : "console=com0");
+	c->initrd[0] = 0;
+	if (mt_initrd_append(c->initrd, sizeof c->initrd, kmod, 1) < 0)
+		goto too_long;
+	if (o->nmodules == 0) {
+		if (default_workload(o, c, err, errlen) < 0)
+			return -1;
+		if (mt_initrd_append(c->initrd, sizeof c->initrd, c->workload, 0) < 0)
+			goto too_long;
+	}
+	for (int i = 0; i < o->nmodules; i++) {
+		if (mt_module_path(o->modules[i], path, sizeof path) < 0) {
+			mt_seterr(err, errlen, "bad module string '%s'", o->modules[i]);
+			return -1;
+		}
+		if (readable(path, "module", err, errlen) < 0)
+			return -1;
+		if (mt_initrd_append(c->initrd, sizeof c->initrd, o->modules[i], 0) < 0)
+			goto too_long;
+	}
+	return 0;
+too_long:
+	mt_seterr(err, errlen, "module strings too long");
+	return -1;
+}
+
+int mt_qemu_cmd(const struct mt_boot_opts *o, const char *shm, struct qemu_cmd *c,
+		char *err, size_t errlen)
+{
+	char build[PATH_MAX - 32];
+	unsigned mem = o->mem_mb ? o->mem_mb : 512;
+	const char *icount;
+
+	memset(c, 0, sizeof *c);
+	mt_build_dir(build, sizeof build);
+	if (o->kernel)
+		snprintf(c->kernel, sizeof c->kernel, "%s", o->kernel);
+	else
+		mt_stock_kernel(c->kernel, sizeof c->kernel);
+	if (o->shim)
+		snprintf(c->shim, sizeof c->shim, "%s", o->shim);
+	else
+		snprintf(c->shim, sizeof c->shim, "%s/boot/shim.elf", build);
+
+	if (!o->kernel && access(c->kernel, R_OK) != 0) {
+		mt_seterr(err, errlen, "no kernel at %s: run scripts/setup.sh (or make setup) "
+			  "to fetch Debian's gnumach packages, or give --kernel FILE", c->kernel);
+		return -1;
+	}
+	if (mt_kimg_check(c->kernel, err, errlen) < 0)
+		return -1;
+	if (readable(c->shim, "boot shim", err, errlen) < 0)
+		return -1;
+	if (build_initrd(o, c, err, errlen) < 0)
+		return -1;
+
+	c->mem_mb = mem;
+	snprintf(c->mem, sizeof c->mem, "%u", mem);
+	snprintf(c->object, sizeof c->object,
+		 "memory-backend-file,id=ram0,size=%uM,mem-path=%s,share=on", mem, shm);
+	add(c, "qemu-system-x86_64");
+	add(c, "-accel"), add(c, "tcg");
+	/* MACHTRACE_ICOUNT=shift=N: the guest clock (and rdtsc) follows the
+	   instructions executed, so cycle counts are repeatable (benchmarks) */
+	if ((icount = getenv("MACHTRACE_ICOUNT")) != NULL && *icount)
+		add(c, "-icount"), add(c, icount);
+	add(c, "-display"), add(c, "none");
+	add(c, "-vga"), add(c, "none");
+	add(c, "-no-reboot");
+	add(c, "-monitor"), add(c, "none");
+	add(c, "-serial"), add(c, "stdio");
+	add(c, "-m"), add(c, c->mem);
+	add(c, "-object"), add(c, c->object);
+	add(c, "-machine"), add(c, "pc,memory-backend=ram0");
+	add(c, "-kernel"), add(c, c->shim);
+	if (o->reserve_size) {
+		snprintf(c->append, sizeof c->append, "reserve=0x%" PRIx64 ":0x%" PRIx64 "%s",
+			 o->reserve_pa, o->reserve_size, o->reserve_fill ? " reserve-fill" : "");
+		add(c, "-append"), add(c, c->append);
+	}
+	add(c, "-initrd"), add(c, c->initrd);
+	return 0;
+}

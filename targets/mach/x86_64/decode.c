@@ -1,0 +1,243 @@
+/*
+ * Kernel image reader, x86-64 decoding (Capstone): for every function,
+ * whether its entry can take a 5-byte "jmp rel32" to a trampoline, only an
+ * int3, or nothing, and where its return instructions are.
+ *
+ * A jmp displaces the whole instructions covering the first 5 bytes; they
+ * are executed elsewhere afterwards, so they must not depend on where they
+ * run (no rip-relative operand, no relative branch or call, no ret/int) and
+ * no branch anywhere in the kernel may land inside them (past the entry).
+ * Otherwise the entry takes an int3 (one byte, nothing displaced for the
+ * trap itself) as long as the first instruction decodes.  Functions are
+ * refused when a probe could break the tracer or the kernel: code without
+ * a DWARF subprogram (assembly entry points: traps, interrupts, context
+ * switch), the kernel debugger, and the trap path a probe itself takes.
+ */
+#include <capstone/capstone.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "targets/mach/image/kimg_int.h"
+#include "targets/mach/mach_int.h"
+
+#define JMP_LEN 5
+
+struct targets {
+	uint64_t *v;
+	size_t n, cap;
+};
+
+static const char *const denied_prefixes[][2] = {
+	{ "db_", "kernel debugger (KDB)" },
+	{ "kdb_", "kernel debugger (KDB)" },
+};
+
+static const char *const denied_names[][2] = {
+	{ "kernel_trap", "trap path taken by int3 probes" },
+	{ "user_trap", "trap path taken by int3 probes" },
+	{ "i386_exception", "trap path taken by int3 probes" },
+	{ "Debugger", "kernel debugger (KDB)" },
+	{ "panic", "panic path (must stay usable)" },
+};
+
+static void add_target(struct targets *t, uint64_t a)
+{
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 65536;
+		uint64_t *p = realloc(t->v, cap * sizeof *p);
+		if (!p)
+			return;
+		t->v = p;
+		t->cap = cap;
+	}
+	t->v[t->n++] = a;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int in_group(const cs_insn *in, int group)
+{
+	for (int i = 0; i < in->detail->groups_count; i++)
+		if (in->detail->groups[i] == group)
+			return 1;
+	return 0;
+}
+
+static int is_branch(const cs_insn *in)
+{
+	return in_group(in, CS_GRP_JUMP) || in_group(in, CS_GRP_CALL) ||
+	       in_group(in, CS_GRP_RET) || in_group(in, CS_GRP_INT) ||
+	       in_group(in, CS_GRP_IRET) || in_group(in, CS_GRP_BRANCH_RELATIVE);
+}
+
+static int rip_relative(const cs_insn *in)
+{
+	const cs_x86 *x = &in->detail->x86;
+
+	for (int i = 0; i < x->op_count; i++)
+		if (x->operands[i].type == X86_OP_MEM && x->operands[i].mem.base == X86_REG_RIP)
+			return 1;
+	return 0;
+}
+
+/* Direct branch or call target, 0 if none. */
+static uint64_t branch_target(const cs_insn *in)
+{
+	const cs_x86 *x = &in->detail->x86;
+
+	if (!(in_group(in, CS_GRP_JUMP) || in_group(in, CS_GRP_CALL)) || x->op_count != 1 ||
+	    x->operands[0].type != X86_OP_IMM)
+		return 0;
+	return (uint64_t)x->operands[0].imm;
+}
+
+static const char *denied(const char *name)
+{
+	for (size_t i = 0; i < sizeof denied_prefixes / sizeof *denied_prefixes; i++)
+		if (strncmp(name, denied_prefixes[i][0], strlen(denied_prefixes[i][0])) == 0)
+			return denied_prefixes[i][1];
+	for (size_t i = 0; i < sizeof denied_names / sizeof *denied_names; i++)
+		if (strcmp(name, denied_names[i][0]) == 0)
+			return denied_names[i][1];
+	return NULL;
+}
+
+/* Decodes one function: entry analysis, returns, branch targets. */
+static void decode_func(struct mt_kimg *k, csh cs, cs_insn *in, struct mt_kfunc *f,
+			struct targets *t, uint32_t *rets)
+{
+	const uint8_t *code = mt_kimg_bytes(k, f->addr, f->size);
+	const char *no_jmp = NULL;
+	uint64_t addr = f->addr;
+	size_t left = f->size;
+	unsigned nrets = 0;
+
+	if (!code) {
+		f->patch = MT_PATCH_REFUSED;
+		f->why = "no bytes in the image";
+		return;
+	}
+	while (left && cs_disasm_iter(cs, &code, &left, &addr, in)) {
+		uint32_t off = (uint32_t)(in->address - f->addr);
+		uint64_t tgt = branch_target(in);
+		if (tgt)
+			add_target(t, tgt);
+		if (in_group(in, CS_GRP_RET))
+			rets[nrets++] = off;
+		if (off == 0)
+			f->first_len = in->size;
+		if (off < JMP_LEN) {
+			if (!no_jmp && is_branch(in))
+				no_jmp = "branch, call or ret in the first 5 bytes";
+			else if (!no_jmp && rip_relative(in))
+				no_jmp = "rip-relative operand in the first 5 bytes";
+			f->displaced = off + in->size;
+		}
+	}
+	if (left) {
+		f->patch = MT_PATCH_REFUSED;
+		f->why = kimg_strdup(k, "undecodable instruction in the body");
+		return;
+	}
+	if (f->displaced < JMP_LEN && !no_jmp)
+		no_jmp = "function shorter than a 5-byte jmp";
+	f->nrets = nrets;
+	if (nrets) {
+		uint32_t *r = kimg_alloc(k, nrets * sizeof *r);
+		if (r)
+			memcpy(r, rets, nrets * sizeof *r);
+		f->rets = r;
+	}
+	if (no_jmp) {
+		f->patch = MT_PATCH_INT3;
+		f->why = no_jmp;
+		f->displaced = 0;
+	}
+}
+
+static int targets_inside(const struct targets *t, uint64_t lo, uint64_t hi)
+{
+	size_t a = 0, b = t->n;
+
+	while (a < b) {                 /* first target > lo */
+		size_t m = (a + b) / 2;
+		if (t->v[m] <= lo)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a < t->n && t->v[a] < hi;
+}
+
+static void refuse_unsafe(struct mt_kimg *k, struct mt_kfunc *f)
+{
+	const char *why = denied(f->name);
+
+	if (f->patch == MT_PATCH_REFUSED)
+		return;
+	if (f->inline_only && !why) {
+		f->patch = MT_PATCH_INT3;
+		f->why = "inline function: probed at its inline sites";
+		return;
+	}
+	if (!f->size)
+		why = "symbol without a size";
+	else if (k->dw && !f->has_dwarf)
+		why = "no DWARF subprogram (assembly routine)";
+	if (why) {
+		f->patch = MT_PATCH_REFUSED;
+		f->why = why;
+	}
+}
+
+int kimg_decode(struct mt_kimg *k, char *err, size_t errlen)
+{
+	struct targets t = { 0 };
+	uint64_t maxsize = 0;
+	uint32_t *rets;
+	cs_insn *in;
+	csh cs;
+
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK) {
+		mt_seterr(err, errlen, "capstone: cannot open the x86-64 decoder");
+		return -1;
+	}
+	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
+	in = cs_malloc(cs);
+	for (size_t i = 0; i < k->nfuncs; i++)
+		if (k->funcs[i].size > maxsize)
+			maxsize = k->funcs[i].size;
+	rets = malloc((maxsize + 1) * sizeof *rets);
+	if (!in || !rets) {
+		mt_seterr(err, errlen, "out of memory");
+		cs_free(in, 1);
+		cs_close(&cs);
+		free(rets);
+		return -1;
+	}
+	for (size_t i = 0; i < k->nfuncs; i++) {
+		struct mt_kfunc *f = &k->funcs[i];
+		if (f->patch != MT_PATCH_REFUSED && f->size && !f->inline_only)
+			decode_func(k, cs, in, f, &t, rets);
+	}
+	qsort(t.v, t.n, sizeof *t.v, cmp_u64);
+	for (size_t i = 0; i < k->nfuncs; i++) {
+		struct mt_kfunc *f = &k->funcs[i];
+		refuse_unsafe(k, f);
+		if (f->patch == MT_PATCH_JMP && targets_inside(&t, f->addr, f->addr + f->displaced)) {
+			f->patch = MT_PATCH_INT3;
+			f->why = "a branch targets the displaced bytes";
+			f->displaced = 0;
+		}
+	}
+	free(rets);
+	free(t.v);
+	cs_free(in, 1);
+	cs_close(&cs);
+	return 0;
+}

@@ -1,0 +1,183 @@
+/*
+ * The kernel image reader on the stock kernel (build/kernel/gnumach-dbg,
+ * fetched by scripts/setup.sh): functions, patchability, returns, argument
+ * types and struct layouts as the DWARF of gnumach 2:1.8+git20250702-1
+ * has them, and the errors for files that are not such a kernel.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "machtrace/kimg.h"
+#include "machtrace/mach.h"
+#include "tests/unit/mt_test.h"
+
+static struct mt_kimg *kernel(void)
+{
+	static struct mt_kimg *k;
+	char path[PATH_MAX], err[512];
+
+	if (!k) {
+		k = mt_kimg_open(mt_stock_kernel(path, sizeof path), err, sizeof err);
+		if (!k)
+			printf("# %s\n", err);
+	}
+	return k;
+}
+
+static const char *argtype(const char *func, int i)
+{
+	const struct mt_kfunc *f = mt_kimg_lookup(kernel(), func);
+
+	return f && i < f->nargs ? f->args[i].type : NULL;
+}
+
+TEST(kimg_opens_stock_kernel)
+{
+	CHECK(kernel() != NULL);
+	CHECK(mt_kimg_nfuncs(kernel()) > 1800);
+}
+
+TEST(kimg_key_functions_take_jmp)
+{
+	static const char *const names[] = { "thread_invoke", "mach_msg_trap", "vm_fault" };
+
+	CHECK(kernel());
+	for (int i = 0; i < 3; i++) {
+		const struct mt_kfunc *f = mt_kimg_lookup(kernel(), names[i]);
+		CHECK(f != NULL);
+		CHECK_EQ_INT(f->patch, MT_PATCH_JMP);
+		CHECK(f->displaced >= 5 && f->displaced <= 16);
+		CHECK(f->nrets >= 1);
+	}
+}
+
+TEST(kimg_returns_are_ret_instructions)
+{
+	size_t checked = 0;
+
+	CHECK(kernel());
+	for (size_t i = 0; i < mt_kimg_nfuncs(kernel()); i++) {
+		const struct mt_kfunc *f = mt_kimg_func(kernel(), i);
+		for (unsigned r = 0; r < f->nrets; r++) {
+			const uint8_t *b = mt_kimg_bytes(kernel(), f->addr + f->rets[r], 1);
+			CHECK(b != NULL);
+			CHECK(b[0] == 0xc3 || b[0] == 0xc2 || (b[0] == 0xf3 && b[1] == 0xc3));
+			checked++;
+		}
+	}
+	CHECK(checked > 1500);
+}
+
+TEST(kimg_entry_probes_at_least_1500)
+{
+	size_t n = 0;
+
+	CHECK(kernel());
+	for (size_t i = 0; i < mt_kimg_nfuncs(kernel()); i++)
+		n += mt_kimg_func(kernel(), i)->patch != MT_PATCH_REFUSED;
+	CHECK(n >= 1500);
+}
+
+TEST(kimg_argument_types_match_dwarf)
+{
+	CHECK(kernel());
+	CHECK_EQ_STR(argtype("vm_fault", 0), "vm_map_t");
+	CHECK_EQ_STR(argtype("vm_fault", 1), "vm_offset_t");
+	CHECK_EQ_STR(argtype("vm_fault", 5), "vm_fault_continuation_t");
+	CHECK_EQ_STR(argtype("mach_msg_trap", 0), "mach_msg_user_header_t *");
+	CHECK_EQ_STR(argtype("thread_invoke", 1), "continuation_t");
+	CHECK_EQ_STR(argtype("ipc_mqueue_send", 0), "ipc_kmsg_t");
+	CHECK_EQ_STR(argtype("biosmem_bootstrap", 0), "const struct multiboot_raw_info *");
+	CHECK_EQ_STR(mt_kimg_lookup(kernel(), "thread_invoke")->rettype, "boolean_t");
+	CHECK_EQ_INT(mt_kimg_lookup(kernel(), "mach_msg_trap")->nargs, 7);
+	CHECK_EQ_STR(mt_kimg_lookup(kernel(), "mach_msg_trap")->args[4].name, "rcv_name");
+	CHECK(mt_kimg_lookup(kernel(), "printf")->varargs);
+}
+
+TEST(kimg_struct_layouts)
+{
+	uint64_t off, size;
+	char type[128];
+
+	CHECK(kernel());
+	CHECK(mt_kimg_member(kernel(), "thread", "state", &off, type, sizeof type) == 0);
+	CHECK_EQ_INT(off, 48);
+	CHECK(mt_kimg_struct_size(kernel(), "ipc_port", &size) == 0);
+	CHECK_EQ_INT(size, 136);
+	CHECK(mt_kimg_member(kernel(), "struct ipc_port", "ip_srights", &off, type, sizeof type) == 0);
+	CHECK_EQ_INT(off, 60);
+	CHECK_EQ_STR(type, "mach_port_rights_t");
+	CHECK(mt_kimg_member(kernel(), "ipc_port", "no_such_member", &off, NULL, 0) < 0);
+}
+
+TEST(kimg_refuses_unsafe_functions)
+{
+	const struct mt_kfunc *f;
+
+	CHECK(kernel());
+	f = mt_kimg_lookup(kernel(), "t_int3");          /* assembly trap entry */
+	CHECK(f && f->patch == MT_PATCH_REFUSED && f->why);
+	f = mt_kimg_lookup(kernel(), "db_command_loop"); /* kernel debugger */
+	CHECK(f && f->patch == MT_PATCH_REFUSED && f->why);
+	f = mt_kimg_lookup(kernel(), "kernel_trap");
+	CHECK(f && f->patch == MT_PATCH_REFUSED);
+}
+
+TEST(kimg_inline_instances)
+{
+	const struct mt_kinline *in;
+	size_t n, only = 0;
+
+	CHECK(kernel());
+	for (size_t i = 0; i < mt_kimg_nfuncs(kernel()); i++) {
+		const struct mt_kfunc *f = mt_kimg_func(kernel(), i);
+		if (!f->inline_only)
+			continue;
+		only++;
+		n = mt_kimg_inlines(kernel(), f->name, &in);
+		CHECK_EQ_INT(n, f->ninstances);
+		CHECK(n > 0 && in[0].entry && mt_kimg_func_at(kernel(), in[0].entry));
+	}
+	CHECK(only > 100);
+}
+
+TEST(kimg_func_at_and_symbols)
+{
+	const struct mt_kfunc *f;
+	uint64_t v;
+
+	CHECK(kernel());
+	f = mt_kimg_lookup(kernel(), "vm_fault");
+	CHECK(mt_kimg_func_at(kernel(), f->addr + 10) == f);
+	CHECK(mt_kimg_symbol(kernel(), "idt", &v) == 0 && v > 0xffffffff80000000ull);
+	CHECK(mt_kimg_symbol(kernel(), "no_such_symbol_xyz", &v) < 0);
+}
+
+TEST(kimg_rejects_non_elf)
+{
+	char err[512];
+
+	CHECK(mt_kimg_check("tests/unit/mach/test_kimg.c", err, sizeof err) < 0);
+	CHECK(strstr(err, "not an ELF file") != NULL);
+	CHECK(mt_kimg_open("/nonexistent/kernel", err, sizeof err) == NULL);
+	CHECK(strstr(err, "No such file") != NULL);
+}
+
+TEST(kimg_rejects_stripped_and_foreign)
+{
+	char kpath[PATH_MAX], cmd[PATH_MAX + 128], err[512], tmp[] = "/tmp/mt-stripped-XXXXXX";
+	int fd = mkstemp(tmp);
+
+	CHECK(fd >= 0);
+	close(fd);
+	snprintf(cmd, sizeof cmd, "objcopy --strip-all %s %s", mt_stock_kernel(kpath, sizeof kpath), tmp);
+	CHECK(system(cmd) == 0);
+	CHECK(mt_kimg_open(tmp, err, sizeof err) == NULL);
+	unlink(tmp);
+	CHECK(strstr(err, "no symbol table") != NULL);
+	CHECK(mt_kimg_check("/bin/sh", err, sizeof err) < 0);
+	CHECK(strstr(err, "not an x86_64 ELF64 executable") != NULL);
+}
+
+MT_TEST_MAIN()

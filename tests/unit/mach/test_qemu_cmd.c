@@ -1,0 +1,76 @@
+/* The QEMU command line the launcher builds (no QEMU is started). */
+#include <limits.h>
+#include <string.h>
+
+#include "machtrace/mach.h"
+#include "targets/mach/qemu/boot_int.h"
+#include "tests/unit/mt_test.h"
+
+static int has_arg(const struct qemu_cmd *c, const char *opt, const char *val)
+{
+	for (int i = 0; i + 1 < c->argc; i++)
+		if (strcmp(c->argv[i], opt) == 0 && (!val || strcmp(c->argv[i + 1], val) == 0))
+			return 1;
+	return 0;
+}
+
+static const char *arg_of(const struct qemu_cmd *c, const char *opt)
+{
+	for (int i = 0; i + 1 < c->argc; i++)
+		if (strcmp(c->argv[i], opt) == 0)
+			return c->argv[i + 1];
+	return NULL;
+}
+
+TEST(qemu_cmd_default_guest)
+{
+	static struct qemu_cmd c;
+	struct mt_boot_opts o = { .workload = "rt=5" };
+	char err[512], kernel[PATH_MAX];
+
+	CHECK(mt_qemu_cmd(&o, "/dev/shm/x", &c, err, sizeof err) == 0);
+	CHECK_EQ_STR(c.argv[0], "qemu-system-x86_64");
+	CHECK(has_arg(&c, "-accel", "tcg"));
+	CHECK(has_arg(&c, "-machine", "pc,memory-backend=ram0"));
+	CHECK(has_arg(&c, "-object", "memory-backend-file,id=ram0,size=512M,mem-path=/dev/shm/x,share=on"));
+	CHECK(!has_arg(&c, "-append", NULL));
+	CHECK(c.argv[c.argc] == NULL);
+	mt_stock_kernel(kernel, sizeof kernel);
+	CHECK(strncmp(arg_of(&c, "-initrd"), kernel, strlen(kernel)) == 0);
+	CHECK(strstr(arg_of(&c, "-initrd"), " console=com0,"));
+	CHECK(strstr(arg_of(&c, "-initrd"),
+		     "/guest/machload ${host-port} ${device-port} rt=5 $(task-create) $(task-resume)"));
+}
+
+TEST(qemu_cmd_reserve_and_modules)
+{
+	static struct qemu_cmd c;
+	struct mt_boot_opts o = {
+		.modules = { "/bin/sh a,b" }, .nmodules = 1, .mem_mb = 256,
+		.reserve_pa = 0x2000000, .reserve_size = 0x400000, .reserve_fill = 1,
+	};
+	char err[512];
+
+	CHECK(mt_qemu_cmd(&o, "/dev/shm/y", &c, err, sizeof err) == 0);
+	CHECK(has_arg(&c, "-append", "reserve=0x2000000:0x400000 reserve-fill"));
+	CHECK(has_arg(&c, "-m", "256"));
+	CHECK(strstr(arg_of(&c, "-initrd"), " console=com0,/bin/sh a,,b"));
+	CHECK(!strstr(arg_of(&c, "-initrd"), "machload"));
+}
+
+TEST(qemu_cmd_bad_input)
+{
+	static struct qemu_cmd c;
+	struct mt_boot_opts o = { .kernel = "/bin/sh" };
+	char err[512];
+
+	CHECK(mt_qemu_cmd(&o, "/dev/shm/z", &c, err, sizeof err) < 0);
+	CHECK(strstr(err, "not an x86_64 ELF64 executable"));
+	o.kernel = NULL;
+	o.modules[0] = "/nonexistent/mod x";
+	o.nmodules = 1;
+	CHECK(mt_qemu_cmd(&o, "/dev/shm/z", &c, err, sizeof err) < 0);
+	CHECK(strstr(err, "module /nonexistent/mod: No such file"));
+}
+
+MT_TEST_MAIN()
