@@ -29,6 +29,7 @@ all: $(BUILD)/bin/machtrace
 include common/common.mk
 include compiler/compiler.mk
 include link/link.mk
+include targets/targets.mk
 include targets/local/local.mk
 include runtime/runtime.mk
 include consumer/consumer.mk

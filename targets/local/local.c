@@ -285,6 +285,14 @@ static int local_aggclear(struct mt_target *t, uint32_t aggid, int trunc)
 	return 0;
 }
 
+static void local_free(struct mt_target *t)
+{
+	struct local *l = t->priv;
+
+	free(l->probes);
+	free(l);
+}
+
 static const struct mt_target_ops local_ops = {
 	.name = "local",
 	.probes = local_probes,
@@ -295,6 +303,7 @@ static const struct mt_target_ops local_ops = {
 	.end = local_end,
 	.aggclear = local_aggclear,
 	.detach = local_detach,
+	.free = local_free,
 };
 
 struct mt_target *mt_local_target_new(void)
@@ -329,24 +338,3 @@ fail:
 	return NULL;
 }
 
-/*
- * Free a target: detach (every target's detach is idempotent), then its
- * private state.  Targets other than local keep all their state in one
- * malloc'd priv block.
- */
-void mt_target_free(struct mt_target *t)
-{
-	if (!t)
-		return;
-	if (t->ops && t->ops->detach && t->priv)
-		t->ops->detach(t);
-	if (t->ops == &local_ops && t->priv)
-		free(((struct local *)t->priv)->probes);
-	free(t->priv);
-	free(t);
-}
-
-const char *mt_target_error(struct mt_target *t)
-{
-	return t ? t->err : "no target";
-}
