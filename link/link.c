@@ -1,217 +1,24 @@
 /*
- * mt_link: match each clause's probe descriptions against a target's
- * probes and write the enabling image (abi.h layout):
- *
- *   mt_image | probes[] | ecbs[] | clauses[] | actions[] | recs[] | aggs[] |
- *   vars[] | difos[] | text | inttab | strtab
- *
- * Each table starts 8-aligned.  Probe names are appended to a copy of the
- * program's string table.  ECBs are grouped per probe, in clause order, so
- * a probe's ECBs are ecbs[ecb0 .. ecb0+necbs).
+ * mt_link, the link stage between the compiler and a target: match each
+ * clause's probe descriptions against the target's probes (match.c), then
+ * lay out the enabling image the target attaches (layout.c).
  */
-#include <stdlib.h>
-#include <string.h>
-#include "machtrace/program.h"
-
-struct lprobe {
-	struct mt_probe_info pi;
-	char *prov, *mod, *func, *name;
-	uint32_t *clauses;		/* clause indices, in order */
-	uint32_t nclauses;
-};
-
-struct lctx {
-	struct lprobe *probes;
-	uint32_t nprobes, cap;
-	uint32_t clause;		/* clause being matched */
-	int matched;
-};
-
-static int probe_cb(void *arg, const struct mt_probe_info *p)
-{
-	struct lctx *c = arg;
-	struct lprobe *lp = NULL;
-	c->matched++;
-	for (uint32_t i = 0; i < c->nprobes; i++)
-		if (c->probes[i].pi.id == p->id)
-			lp = &c->probes[i];
-	if (!lp) {
-		if (c->nprobes == c->cap) {
-			c->cap = c->cap ? c->cap * 2 : 16;
-			c->probes = realloc(c->probes, c->cap * sizeof(*c->probes));
-		}
-		lp = &c->probes[c->nprobes++];
-		memset(lp, 0, sizeof(*lp));
-		lp->pi = *p;
-		lp->prov = strdup(p->prov ? p->prov : "");
-		lp->mod = strdup(p->mod ? p->mod : "");
-		lp->func = strdup(p->func ? p->func : "");
-		lp->name = strdup(p->name ? p->name : "");
-	}
-	/* one ECB per matching description, as dtrace's one statement each */
-	lp->clauses = realloc(lp->clauses, (lp->nclauses + 1) * sizeof(uint32_t));
-	lp->clauses[lp->nclauses++] = c->clause;
-	return 0;
-}
-
-static void free_ctx(struct lctx *c)
-{
-	for (uint32_t i = 0; i < c->nprobes; i++) {
-		free(c->probes[i].prov);
-		free(c->probes[i].mod);
-		free(c->probes[i].func);
-		free(c->probes[i].name);
-		free(c->probes[i].clauses);
-	}
-	free(c->probes);
-}
-
-static int cmp_probe(const void *a, const void *b)
-{
-	const struct lprobe *x = a, *y = b;
-	return x->pi.id < y->pi.id ? -1 : x->pi.id > y->pi.id;
-}
-
-static uint32_t al8(uint32_t x)
-{
-	return (x + 7) & ~7u;
-}
-
-static uint64_t optv(uint64_t v, uint64_t def)
-{
-	return v == MT_OPT_UNSET ? def : v;
-}
+#include "link/link_int.h"
 
 struct mt_image *mt_link(const struct mt_prog *prog, const struct mt_opts *opts,
 			 struct mt_target *t, uint32_t *nmatched,
 			 char *err, size_t errlen)
 {
-	struct lctx c = {0};
-	uint32_t npairs = 0;
+	struct lmatch m;
+	struct mt_image *img;
 
 	if (nmatched)
 		*nmatched = 0;
-	for (uint32_t ci = 0; ci < prog->nclauses; ci++) {
-		const struct mt_clause_info *inf = &prog->clause_info[ci];
-		c.clause = ci;
-		for (uint32_t k = 0; k < inf->npdescs; k++) {
-			const struct mt_pdesc *pd = &inf->pdescs[k];
-			c.matched = 0;
-			if (t->ops->probes(t, pd, 1, probe_cb, &c) < 0) {
-				snprintf(err, errlen, "%s", mt_target_error(t));
-				free_ctx(&c);
-				return NULL;
-			}
-			if (c.matched == 0 && !(opts && opts->zdefs)) {
-				snprintf(err, errlen,
-					 "%sline %d: probe description %s:%s:%s:%s does not match any probes",
-					 opts && opts->errtags ? "[D_PDESC_ZERO] " : "",
-					 pd->line, pd->prov, pd->mod, pd->func, pd->name);
-				free_ctx(&c);
-				return NULL;
-			}
-		}
-	}
-	qsort(c.probes, c.nprobes, sizeof(*c.probes), cmp_probe);
-	for (uint32_t i = 0; i < c.nprobes; i++)
-		npairs += c.probes[i].nclauses;
-	if (nmatched)
-		*nmatched = c.nprobes;
-
-	/* string table: the program's, then probe names */
-	uint32_t strsize = prog->strtab_size;
-	for (uint32_t i = 0; i < c.nprobes; i++)
-		strsize += (uint32_t)(strlen(c.probes[i].prov) + strlen(c.probes[i].mod) +
-				      strlen(c.probes[i].func) + strlen(c.probes[i].name) + 4);
-
-	uint32_t off = al8(sizeof(struct mt_image));
-	uint32_t probes_off = off; off = al8(off + c.nprobes * sizeof(struct mt_probe));
-	uint32_t ecbs_off = off; off = al8(off + npairs * sizeof(struct mt_ecb));
-	uint32_t clauses_off = off; off = al8(off + prog->nclauses * sizeof(struct mt_clause));
-	uint32_t actions_off = off; off = al8(off + prog->nactions * sizeof(struct mt_action));
-	uint32_t recs_off = off; off = al8(off + prog->nrecs * sizeof(struct mt_rec));
-	uint32_t aggs_off = off; off = al8(off + prog->naggs * sizeof(struct mt_agg));
-	uint32_t vars_off = off; off = al8(off + prog->nvars * sizeof(struct mt_var));
-	uint32_t difos_off = off; off = al8(off + prog->ndifos * sizeof(struct mt_difo));
-	uint32_t text_off = off; off = al8(off + prog->ntext * sizeof(mt_instr_t));
-	uint32_t ints_off = off; off = al8(off + prog->nints * sizeof(uint64_t));
-	uint32_t str_off = off; off = al8(off + strsize);
-
-	char *base = calloc(1, off);
-	if (!base) {
-		snprintf(err, errlen, "out of memory");
-		free_ctx(&c);
+	if (link_match(prog, opts, t, &m, err, errlen) < 0)
 		return NULL;
-	}
-	struct mt_image *img = (struct mt_image *)base;
-	img->magic = MT_IMAGE_MAGIC;
-	img->version = MT_ABI_VERSION;
-	img->size = off;
-	img->nprobes = c.nprobes; img->probes_off = probes_off;
-	img->necbs = npairs; img->ecbs_off = ecbs_off;
-	img->nclauses = prog->nclauses; img->clauses_off = clauses_off;
-	img->nactions = prog->nactions; img->actions_off = actions_off;
-	img->nrecs = prog->nrecs; img->recs_off = recs_off;
-	img->naggs = prog->naggs; img->aggs_off = aggs_off;
-	img->nvars = prog->nvars; img->vars_off = vars_off;
-	img->ndifos = prog->ndifos; img->difos_off = difos_off;
-	img->ntext = prog->ntext; img->text_off = text_off;
-	img->nints = prog->nints; img->ints_off = ints_off;
-	img->strtab_size = strsize; img->strtab_off = str_off;
-
-#define CP(o, p, n) do { if ((n) != 0) memcpy(base + (o), (p), (n)); } while (0)
-	CP(clauses_off, prog->clauses, prog->nclauses * sizeof(struct mt_clause));
-	CP(actions_off, prog->actions, prog->nactions * sizeof(struct mt_action));
-	CP(recs_off, prog->recs, prog->nrecs * sizeof(struct mt_rec));
-	CP(aggs_off, prog->aggs, prog->naggs * sizeof(struct mt_agg));
-	CP(vars_off, prog->vars, prog->nvars * sizeof(struct mt_var));
-	CP(difos_off, prog->difos, prog->ndifos * sizeof(struct mt_difo));
-	CP(text_off, prog->text, prog->ntext * sizeof(mt_instr_t));
-	CP(ints_off, prog->ints, prog->nints * sizeof(uint64_t));
-	CP(str_off, prog->strtab, prog->strtab_size);
-
-	char *strtab = base + str_off;
-	uint32_t spos = prog->strtab_size;
-	struct mt_probe *probes = (struct mt_probe *)(base + probes_off);
-	struct mt_ecb *ecbs = (struct mt_ecb *)(base + ecbs_off);
-	uint32_t e = 0;
-	for (uint32_t i = 0; i < c.nprobes; i++) {
-		struct lprobe *lp = &c.probes[i];
-		struct mt_probe *p = &probes[i];
-		const char *names[4] = { lp->prov, lp->mod, lp->func, lp->name };
-		uint32_t *dst[4] = { &p->prov, &p->mod, &p->func, &p->name };
-		for (int k = 0; k < 4; k++) {
-			size_t l = strlen(names[k]);
-			*dst[k] = spos;
-			memcpy(strtab + spos, names[k], l + 1);
-			spos += (uint32_t)l + 1;
-		}
-		p->id = lp->pi.id;
-		p->kind = lp->pi.kind;
-		p->arg = lp->pi.arg;
-		p->ecb0 = e;
-		p->necbs = lp->nclauses;
-		for (uint32_t k = 0; k < lp->nclauses; k++, e++) {
-			ecbs[e].probe = i;
-			ecbs[e].clause = lp->clauses[k];
-		}
-		if (lp->pi.kind == MT_PK_ERROR)
-			img->error_probe = lp->pi.id;
-	}
-
-	struct mt_options *o = &img->opt;
-	o->bufsize = opts ? optv(opts->bufsize, 4u << 20) : 4u << 20;
-	o->aggsize = opts ? optv(opts->aggsize, 4u << 20) : 4u << 20;
-	o->dynvarsize = opts ? optv(opts->dynvarsize, 1u << 20) : 1u << 20;
-	o->specsize = opts ? optv(opts->specsize, 1u << 20) : 1u << 20;
-	o->scratchsize = opts ? optv(opts->scratchsize, 1u << 20) : 1u << 20;
-	o->nspec = (uint32_t)(opts ? optv(opts->nspec, 1) : 1);
-	/* dtrace's strsize excludes the NUL; the runtime's includes it */
-	o->strsize = (uint32_t)(opts ? optv(opts->strsize, 256) : 256) + 1;
-	o->bufpolicy = opts ? opts->bufpolicy : MT_BUFPOLICY_SWITCH;
-	o->stackframes = (uint32_t)(opts ? optv(opts->stackframes, 20) : 20);
-	o->ncpus = 1;
-	o->flags = opts && opts->destructive ? MT_OPT_F_DESTRUCTIVE : 0;
-	free_ctx(&c);
+	if (nmatched)
+		*nmatched = m.nprobes;
+	img = link_layout(prog, opts, &m, err, errlen);
+	link_match_free(&m);
 	return img;
 }
