@@ -63,7 +63,8 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(BUILD)/bin/machtrace $(DESTDIR)$(PREFIX)/bin/machtrace
 
+# Everything under $(BUILD) but the kernel cache (scripts/fetch-kernel.sh).
 clean:
-	rm -rf $(BUILD)/obj $(BUILD)/lib $(BUILD)/bin $(BUILD)/tests
+	find $(BUILD) -mindepth 1 -maxdepth 1 ! -name kernel -exec rm -rf {} +
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
