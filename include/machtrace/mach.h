@@ -24,16 +24,6 @@ int mt_mach_main(int argc, char **argv);
 /* 0 if every word of a machload workload is one it knows, else -1 + err. */
 int mt_workload_check(const char *words, char *err, size_t len);
 
-/*
- * Prints the fbt probes (entry and return of every accepted function) of
- * `kernel` (NULL: the cached stock kernel) that match any of the probe
- * descriptions `descs` ("prov:mod:func:name", shorter forms and globs as in
- * dtrace -n; ndescs 0 = all), numbered from first_id, in `dtrace -l` rows
- * without the header.  verbose adds dtrace -lv's argument-type section.
- * Returns the number of probes printed, or -1 with err filled.
- */
-int mt_mach_list(const char *kernel, const char *const *descs, int ndescs,
-		 int verbose, unsigned first_id, FILE *out, char *err, size_t errlen);
 /* dtrace -lv's attribute lines of a kernel probe, up to "Argument Types". */
 void mt_mach_print_attrs(FILE *out);
 

@@ -4,7 +4,6 @@
  *
  *   mt-mach boot ...           as `machtrace boot`
  *   mt-mach kernel-info ...    as `machtrace kernel-info`
- *   mt-mach list [-v] [--kernel FILE] [DESC...]   as `machtrace -l[v] -n DESC`
  *   mt-mach reserve-check PHYS:SIZE [WORD...]
  *           boots with the region reserved and filled by the shim, then
  *           checks in the shared guest RAM that the kernel left it alone
@@ -15,30 +14,6 @@
 #include <string.h>
 
 #include "machtrace/mach.h"
-
-static int list(int argc, char **argv)
-{
-	const char *kernel = NULL;
-	const char *descs[64];
-	int verbose = 0, nd = 0, n;
-	char err[512];
-
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-v") == 0)
-			verbose = 1;
-		else if (strcmp(argv[i], "--kernel") == 0 && i + 1 < argc)
-			kernel = argv[++i];
-		else if (nd < 64)
-			descs[nd++] = argv[i];
-	}
-	printf("%5s %10s %17s %33s %s\n", "ID", "PROVIDER", "MODULE", "FUNCTION", "NAME");
-	n = mt_mach_list(kernel, descs, nd, verbose, 4, stdout, err, sizeof err);
-	if (n < 0) {
-		fprintf(stderr, "mt-mach: %s\n", err);
-		return 2;
-	}
-	return 0;
-}
 
 static int reserve_check(int argc, char **argv)
 {
@@ -76,10 +51,8 @@ int main(int argc, char **argv)
 {
 	if (argc >= 2 && strcmp(argv[1], "reserve-check") == 0)
 		return reserve_check(argc - 1, argv + 1);
-	if (argc >= 2 && strcmp(argv[1], "list") == 0)
-		return list(argc - 1, argv + 1);
 	if (argc >= 2)
 		return mt_mach_main(argc - 1, argv + 1);
-	fprintf(stderr, "usage: mt-mach boot|kernel-info|list ...\n");
+	fprintf(stderr, "usage: mt-mach boot|kernel-info|reserve-check ...\n");
 	return 1;
 }

@@ -42,7 +42,7 @@ expect mach-err-no-kernel 2 "machtrace: no kernel at .*run scripts/setup.sh" \
 	env MACHTRACE_BUILD="$TMP/emptybuild" "$MACHTRACE" boot
 expect mach-err-no-qemu 2 "machtrace: cannot run qemu-system-x86_64: .*install qemu-system-x86" \
 	env PATH=/nonexistent "$(realpath "$MACHTRACE")" boot --timeout 5
-expect mach-err-list-not-mach 2 "not an ELF file" "$MT" list --kernel "$TMP/notelf"
+expect mach-err-list-not-mach 1 "not an ELF file" "$MACHTRACE" -l --kernel "$TMP/notelf" -n fbt:::entry
 
 for sig in INT TERM; do
 	"$MACHTRACE" boot --timeout 30 -- hang >"$TMP/out" 2>"$TMP/err" &

@@ -30,3 +30,25 @@ if grep -q "args\[0\]: vm_map_t" "$TMP/v" && grep -q "args\[5\]: vm_fault_contin
 else
 	fail mach-list-verbose-types "$(cat "$TMP/v")"
 fi
+
+# Descriptions filter as dtrace's: exact, a function in the name field
+# matches nothing, an empty field is a wildcard.
+rows() { "$MACHTRACE" -l -n "$1" 2>>"$TMP/err" | grep -c ' fbt '; }
+one=$("$MACHTRACE" -l -n fbt::vm_fault:entry 2>>"$TMP/err" | grep ' fbt ')
+if [ "$(rows fbt::vm_fault:entry)" = 1 ] &&
+	[ "$(echo "$one" | sed 's/^ *[0-9]* //')" = "       fbt           gnumach                          vm_fault entry" ] &&
+	[ "$(rows fbt:::vm_fault)" = 0 ] && [ "$(rows fbt::vm_fault:)" = 2 ]; then
+	pass list_filters_like_dtrace
+else
+	fail list_filters_like_dtrace "rows: $one; $(tail -n 1 "$TMP/err")"
+fi
+
+# -lv of an entry and a return probe: two probes, each with its types.
+"$MACHTRACE" -lv -n fbt::mach_msg_trap: >"$TMP/trap"
+if [ "$(grep -c ' fbt ' "$TMP/trap")" = 2 ] &&
+	grep -q "^		args\[0\]: mach_msg_user_header_t \*$" "$TMP/trap" &&
+	grep -q "^		args\[1\]: mach_msg_return_t$" "$TMP/trap"; then
+	pass list_counts_and_verbose
+else
+	fail list_counts_and_verbose "$(head -n 30 "$TMP/trap")"
+fi

@@ -117,3 +117,17 @@ int mt_live_wants(const char *prov, int force)
 		return 1;
 	return force && (fnmatch(prov, "profile", 0) == 0 || fnmatch(prov, "dtrace", 0) == 0);
 }
+
+/* dtrace -lv's attribute lines of a kernel probe, up to "Argument Types". */
+void mt_mach_print_attrs(FILE *out)
+{
+	fprintf(out, "\n\tProbe Description Attributes\n"
+		"\t\tIdentifier Names: Private\n"
+		"\t\tData Semantics:   Private\n"
+		"\t\tDependency Class: Unknown\n"
+		"\n\tArgument Attributes\n"
+		"\t\tIdentifier Names: Private\n"
+		"\t\tData Semantics:   Private\n"
+		"\t\tDependency Class: ISA\n"
+		"\n\tArgument Types\n");
+}
