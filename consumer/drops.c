@@ -37,12 +37,9 @@ stat_read(const struct mt_cpustat *s, struct mt_cpustat *out)
 {
 	out->aggdrops = ld(&s->aggdrops);
 	out->dynvar_drops = ld(&s->dynvar_drops);
-	out->dynvar_dirty = ld(&s->dynvar_dirty);
 	out->spec_drops = ld(&s->spec_drops);
-	out->spec_busy = ld(&s->spec_busy);
 	out->spec_unavail = ld(&s->spec_unavail);
 	out->errors = ld(&s->errors);
-	out->stkdrops = ld(&s->stkdrops);
 	out->nested = ld(&s->nested);
 	out->dblerrors = ld(&s->dblerrors);
 }
@@ -53,7 +50,6 @@ mt_consume_drops(struct mt_consumer *c)
 	const struct mt_cpubuf *b;
 	const struct mt_cpustat *st;
 	struct mt_cpustat tot = { 0 }, now;
-	uint64_t dyn;
 
 	if (c->cb == NULL || c->seen_drops == NULL)
 		return;
@@ -81,26 +77,16 @@ mt_consume_drops(struct mt_consumer *c)
 			drop_line(c, "DTRACEDROP_AGGREGATION", d, what, "", 0);
 		}
 #define DELTA(f) tot.f += now.f - c->seen_stat[cpu].f
-		DELTA(dynvar_drops); DELTA(dynvar_dirty); DELTA(spec_drops);
-		DELTA(spec_busy); DELTA(spec_unavail); DELTA(stkdrops);
+		DELTA(dynvar_drops); DELTA(spec_drops); DELTA(spec_unavail);
 #undef DELTA
 		c->seen_stat[cpu] = now;
 	}
-	dyn = ld(&c->cb->dynvar_drops);
-	tot.dynvar_drops += dyn - c->seen_dyn;
-	c->seen_dyn = dyn;
 	drop_line(c, "DTRACEDROP_DYNAMIC", tot.dynvar_drops,
 		  "dynamic variable drop", "", 1);
-	drop_line(c, "DTRACEDROP_DYNDIRTY", tot.dynvar_dirty,
-		  "dynamic variable drop", " with non-empty dirty list", 1);
 	drop_line(c, "DTRACEDROP_SPEC", tot.spec_drops, "speculative drop",
 		  "", 1);
-	drop_line(c, "DTRACEDROP_SPECBUSY", tot.spec_busy,
-		  "failed speculation", " (available buffer(s) still busy)", 1);
 	drop_line(c, "DTRACEDROP_SPECUNAVAIL", tot.spec_unavail,
 		  "failed speculation", " (no speculative buffer available)",
 		  1);
-	drop_line(c, "DTRACEDROP_STKSTROVERFLOW", tot.stkdrops,
-		  "jstack()/ustack() string table overflow", "", 1);
 	fflush(c->err);
 }

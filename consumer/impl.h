@@ -46,7 +46,6 @@ struct mt_consumer {
 	/* drops already reported, per CPU */
 	uint64_t *seen_drops;
 	struct mt_cpustat *seen_stat;
-	uint64_t seen_dyn;		/* cb->dynvar_drops reported */
 
 	/* aggregation snapshot */
 	int snap_valid;			/* snapshot taken since last drain */

@@ -8,13 +8,27 @@
  *
  * Design follows illumos DTrace (DIF, ECBs, per-CPU buffers, aggregation
  * buffers kept in probe context) unless this header says otherwise.
+ *
+ * Who writes each field of a shared structure, and when (as OpenBSD's
+ * sys/dev/dt/dtvar.h):
+ *   [L]  the compiler and the link stage (host), into the enabling image
+ *        before attach; nobody writes it afterwards
+ *   [I]  the runtime's setup (mt_rt_init, at INIT, before BEGIN fires);
+ *        immutable afterwards
+ *   [k]  the runtime in probe context (on the kernel: also its tick and
+ *        command handling, which run with probes masked)
+ *   [c]  the consumer, while tracing
+ *   [h]  the host target (local or live), outside probe context
+ * A field the runtime and the host both write says which part each owns.
+ * Every shared structure's size is asserted at the end of this header: a
+ * layout change must bump MT_ABI_VERSION (docs/abi-changes.md).
  */
 #ifndef MACHTRACE_ABI_H
 #define MACHTRACE_ABI_H
 
 #include <stdint.h>
 
-#define MT_ABI_VERSION		1
+#define MT_ABI_VERSION		2
 #define MT_IMAGE_MAGIC		0x4d54494du	/* "MTIM" */
 
 /* ------------------------------------------------------------------------
@@ -182,33 +196,33 @@ enum mt_fault {
  * written for an ECB has the layout of its clause, fixed for the session.
  * ------------------------------------------------------------------------ */
 struct mt_image {
-	uint32_t magic, version;
-	uint32_t size;			/* total bytes of the image */
-	uint32_t nprobes, probes_off;	/* struct mt_probe[] */
-	uint32_t necbs, ecbs_off;	/* struct mt_ecb[]; epid = index + 1 */
-	uint32_t nclauses, clauses_off;	/* struct mt_clause[] */
-	uint32_t nactions, actions_off;	/* struct mt_action[] */
-	uint32_t nrecs, recs_off;	/* struct mt_rec[] */
-	uint32_t naggs, aggs_off;	/* struct mt_agg[]; aggid = index + 1 */
-	uint32_t nvars, vars_off;	/* struct mt_var[] */
-	uint32_t ndifos, difos_off;	/* struct mt_difo[] */
-	uint32_t ntext, text_off;	/* mt_instr_t[] shared by all DIFOs */
-	uint32_t nints, ints_off;	/* uint64_t inttab[] shared by all DIFOs */
-	uint32_t strtab_size, strtab_off; /* char strtab[] shared by all DIFOs */
+	uint32_t magic, version;	/* [L] MT_IMAGE_MAGIC, MT_ABI_VERSION */
+	uint32_t size;			/* [L] total bytes of the image */
+	uint32_t nprobes, probes_off;	/* [L] struct mt_probe[] */
+	uint32_t necbs, ecbs_off;	/* [L] struct mt_ecb[]; epid = index + 1 */
+	uint32_t nclauses, clauses_off;	/* [L] struct mt_clause[] */
+	uint32_t nactions, actions_off;	/* [L] struct mt_action[] */
+	uint32_t nrecs, recs_off;	/* [L] struct mt_rec[] */
+	uint32_t naggs, aggs_off;	/* [L] struct mt_agg[]; aggid = index + 1 */
+	uint32_t nvars, vars_off;	/* [L] struct mt_var[] */
+	uint32_t ndifos, difos_off;	/* [L] struct mt_difo[] */
+	uint32_t ntext, text_off;	/* [L] mt_instr_t[] shared by all DIFOs */
+	uint32_t nints, ints_off;	/* [L] uint64_t inttab[] shared by all DIFOs */
+	uint32_t strtab_size, strtab_off; /* [L] char strtab[] shared by all DIFOs */
 	struct mt_options {		/* runtime options (bytes unless said) */
-		uint64_t bufsize;	/* per-CPU principal buffer */
-		uint64_t aggsize;	/* per-CPU aggregation buffer */
-		uint64_t dynvarsize;	/* dynamic variable space */
-		uint64_t specsize;	/* per speculation buffer */
-		uint64_t scratchsize;	/* per-CPU scratch (alloca, strings) */
-		uint32_t nspec;		/* number of speculation buffers */
-		uint32_t strsize;	/* max string size incl. NUL */
-		uint32_t bufpolicy;	/* MT_BUFPOLICY_* */
-		uint32_t stackframes;	/* default stack() depth */
-		uint32_t ncpus;		/* CPUs the runtime keeps buffers for */
-		uint32_t flags;		/* MT_OPT_F_* */
+		uint64_t bufsize;	/* [L] per-CPU principal buffer */
+		uint64_t aggsize;	/* [L] per-CPU aggregation buffer */
+		uint64_t dynvarsize;	/* [L] dynamic variable space */
+		uint64_t specsize;	/* [L] per speculation buffer */
+		uint64_t scratchsize;	/* [L] per-CPU scratch (alloca, strings) */
+		uint32_t nspec;		/* [L] number of speculation buffers */
+		uint32_t strsize;	/* [L] max string size incl. NUL */
+		uint32_t bufpolicy;	/* [L] MT_BUFPOLICY_* */
+		uint32_t stackframes;	/* [L] default stack() depth */
+		uint32_t ncpus;		/* [L] CPUs the runtime keeps buffers for */
+		uint32_t flags;		/* [L] MT_OPT_F_* */
 	} opt;
-	uint32_t error_probe;		/* probe id of dtrace:::ERROR, 0 if none */
+	uint32_t error_probe;		/* [L] probe id of dtrace:::ERROR, 0 if none */
 	uint32_t pad;
 };
 
@@ -220,11 +234,11 @@ struct mt_image {
 
 /* A probe the image knows.  Names are strtab offsets. */
 struct mt_probe {
-	uint32_t id;			/* target's probe id (printed as ID) */
-	uint32_t prov, mod, func, name;	/* strtab offsets */
-	uint32_t ecb0, necbs;		/* ECBs of this probe, in clause order */
-	uint32_t kind;			/* target-specific (MT_PK_*) */
-	uint64_t arg;			/* target-specific (e.g. tick interval ns) */
+	uint32_t id;			/* [L] target's probe id (printed as ID) */
+	uint32_t prov, mod, func, name;	/* [L] strtab offsets */
+	uint32_t ecb0, necbs;		/* [L] ECBs of this probe, in clause order */
+	uint32_t kind;			/* [L] target-specific (MT_PK_*) */
+	uint64_t arg;			/* [L] target-specific (e.g. tick interval ns) */
 };
 
 enum mt_probe_kind {
@@ -241,8 +255,8 @@ enum mt_probe_kind {
 #define MT_PROBE_ERROR		3
 
 struct mt_ecb {
-	uint32_t probe;			/* index into probes[] */
-	uint32_t clause;		/* index into clauses[] */
+	uint32_t probe;			/* [L] index into probes[] */
+	uint32_t clause;		/* [L] index into clauses[] */
 };
 
 /*
@@ -251,10 +265,10 @@ struct mt_ecb {
  * end of the header.  Clause-local variables (this->) live for one firing.
  */
 struct mt_clause {
-	uint32_t pred_difo;		/* index+1 into difos[], 0 = no predicate */
-	uint32_t act0, nacts;		/* actions[act0 .. act0+nacts) */
-	uint32_t recsize;		/* bytes after the header, 8-aligned */
-	uint32_t flags;			/* MT_CF_* */
+	uint32_t pred_difo;		/* [L] index+1 into difos[], 0 = no predicate */
+	uint32_t act0, nacts;		/* [L] actions[act0 .. act0+nacts) */
+	uint32_t recsize;		/* [L] bytes after the header, 8-aligned */
+	uint32_t flags;			/* [L] MT_CF_* */
 };
 
 #define MT_CF_SPECULATIVE	0x1	/* has speculate(): records go to spec */
@@ -299,19 +313,19 @@ enum mt_act_kind {
 };
 
 struct mt_action {
-	uint16_t kind;			/* MT_ACT_* */
-	uint16_t nrecs;
-	uint32_t rec0;
-	uint64_t arg;
+	uint16_t kind;			/* [L] MT_ACT_* */
+	uint16_t nrecs;			/* [L] recs[rec0 .. rec0+nrecs) */
+	uint32_t rec0;			/* [L] */
+	uint64_t arg;			/* [L] kind-specific, above */
 };
 
 /* One recorded value. */
 struct mt_rec {
-	uint32_t difo;			/* index+1 into difos[], 0 = no value */
-	uint16_t kind;			/* MT_REC_* */
-	uint16_t flags;			/* MT_RF_* */
-	uint32_t offset;		/* within the clause record (after hdr) */
-	uint32_t size;			/* bytes reserved in the record */
+	uint32_t difo;			/* [L] index+1 into difos[], 0 = no value */
+	uint16_t kind;			/* [L] MT_REC_* */
+	uint16_t flags;			/* [L] MT_RF_* */
+	uint32_t offset;		/* [L] within the clause record (after hdr) */
+	uint32_t size;			/* [L] bytes reserved in the record */
 };
 
 enum mt_rec_kind {
@@ -346,22 +360,22 @@ enum mt_agg_func {
 #define MT_QUANTIZE_ZERO	63
 
 struct mt_agg {
-	uint32_t func;			/* MT_AGG_* */
-	uint32_t keysize;		/* bytes of key, incl. the 4-byte aggid + pad to 8 */
-	uint32_t nvals;			/* int64 values per entry */
-	uint32_t nkeys;			/* key elements */
-	int64_t param[4];		/* lquantize: base, limit, step;
+	uint32_t func;			/* [L] MT_AGG_* */
+	uint32_t keysize;		/* [L] bytes of key, incl. the 4-byte aggid + pad to 8 */
+	uint32_t nvals;			/* [L] int64 values per entry */
+	uint32_t nkeys;			/* [L] key elements */
+	int64_t param[4];		/* [L] lquantize: base, limit, step;
 					   llquantize: factor, low, high, nsteps */
 };
 
 /* User variables.  Storage for globals and locals is in the runtime. */
 struct mt_var {
-	uint16_t id;			/* MT_VAR_USER.. within its scope */
-	uint8_t scope;			/* MT_VS_* */
-	uint8_t kind;			/* MT_VK_SCALAR or MT_VK_ASSOC */
-	uint32_t flags;			/* MT_VF_* */
-	uint32_t size;			/* bytes of the value (8 for integers) */
-	uint32_t keysize;		/* assoc: bytes of the key tuple */
+	uint16_t id;			/* [L] MT_VAR_USER.. within its scope */
+	uint8_t scope;			/* [L] MT_VS_* */
+	uint8_t kind;			/* [L] MT_VK_SCALAR or MT_VK_ASSOC */
+	uint32_t flags;			/* [L] MT_VF_* */
+	uint32_t size;			/* [L] bytes of the value (8 for integers) */
+	uint32_t keysize;		/* [L] assoc: bytes of the key tuple */
 };
 
 enum mt_var_scope { MT_VS_GLOBAL = 0, MT_VS_THREAD, MT_VS_LOCAL };
@@ -371,9 +385,9 @@ enum mt_var_kind { MT_VK_SCALAR = 0, MT_VK_ASSOC };
 
 /* A compiled expression or predicate: a slice of text. */
 struct mt_difo {
-	uint32_t text0, ntext;		/* instructions text[text0..+ntext) */
-	uint32_t rtype;			/* MT_RT_* : what RET yields */
-	uint32_t rsize;			/* bytes for by-ref results */
+	uint32_t text0, ntext;		/* [L] instructions text[text0..+ntext) */
+	uint32_t rtype;			/* [L] MT_RT_* : what RET yields */
+	uint32_t rsize;			/* [L] bytes for by-ref results */
 };
 
 enum mt_rtype { MT_RT_INT = 0, MT_RT_STRING, MT_RT_REF };
@@ -386,20 +400,21 @@ enum mt_rtype { MT_RT_INT = 0, MT_RT_STRING, MT_RT_REF };
  * records never straddle the end).  The runtime's own error record uses
  * MT_EPID_ERROR and carries struct mt_errrec.
  * ------------------------------------------------------------------------ */
-struct mt_rechdr {
-	uint32_t epid;
-	uint32_t cpu;
-	uint64_t timestamp;		/* ns */
+struct mt_rechdr {			/* in a buffer: [k] when the record is
+					   written, read by [c] after head */
+	uint32_t epid;			/* [k] ECB, or MT_EPID_ERROR, 0 = pad */
+	uint32_t cpu;			/* [k] */
+	uint64_t timestamp;		/* [k] ns */
 };
 
 #define MT_EPID_ERROR		0xfffffffeu
 
 struct mt_errrec {
-	uint32_t epid;			/* ECB that faulted */
-	uint32_t action;		/* index of the action in its clause, -1 = predicate */
-	uint32_t pc;			/* instruction index within the DIFO */
-	uint32_t fault;			/* MT_FLT_* */
-	uint64_t addr;			/* faulting address/value */
+	uint32_t epid;			/* [k] ECB that faulted */
+	uint32_t action;		/* [k] index of the action in its clause, -1 = predicate */
+	uint32_t pc;			/* [k] instruction index within the DIFO */
+	uint32_t fault;			/* [k] MT_FLT_* */
+	uint64_t addr;			/* [k] faulting address/value */
 };
 
 /* ------------------------------------------------------------------------
@@ -412,27 +427,31 @@ struct mt_errrec {
  * and the consumer reads only after tracing stopped.
  * ------------------------------------------------------------------------ */
 struct mt_cpubuf {
-	uint64_t head;			/* runtime */
-	uint64_t tail;			/* consumer (runtime too for RING) */
-	uint64_t drops;			/* runtime: records dropped, buffer full */
-	uint64_t size;			/* fixed at setup */
-	uint64_t data_off;		/* offset of the data from the control block */
-	uint32_t filled;		/* FILL policy: buffer is full, stop */
+	uint64_t head;			/* [k] bytes ever written */
+	uint64_t tail;			/* [c] bytes consumed ([k] too for RING) */
+	uint64_t drops;			/* [k] records dropped, buffer full */
+	uint64_t size;			/* [I] */
+	uint64_t data_off;		/* [I] offset of the data from the control block */
+	uint32_t filled;		/* [k] FILL policy: buffer is full, stop */
 	uint32_t pad;
 };
 
-/* Per-CPU counters the consumer reports as dtrace does. */
+/*
+ * Per-CPU counters the consumer reports as dtrace does; each only grows
+ * and is written by its CPU's firings alone.  dtrace's other drop kinds
+ * cannot happen here, so they have no counter: dirty dynamic variable
+ * drops (a variable is freed at once, there is no dirty list to rinse),
+ * busy speculations (commit and discard are done when they return) and
+ * stack string table overflows (no ustack helpers).
+ */
 struct mt_cpustat {
-	uint64_t aggdrops;		/* aggregation buffer full */
-	uint64_t dynvar_drops;		/* dynamic variable space full */
-	uint64_t dynvar_dirty;		/* "dirty" drops (rinsing) */
-	uint64_t spec_drops;		/* speculation buffer full */
-	uint64_t spec_busy;		/* speculation busy */
-	uint64_t spec_unavail;		/* no free speculation */
-	uint64_t errors;		/* faults */
-	uint64_t stkdrops;
-	uint64_t nested;		/* firings ignored: CPU already in the runtime */
-	uint64_t dblerrors;		/* faults in ERROR clauses (not reported) */
+	uint64_t aggdrops;		/* [k] aggregation buffer full */
+	uint64_t dynvar_drops;		/* [k] dynamic variable space full */
+	uint64_t spec_drops;		/* [k] speculation buffer full */
+	uint64_t spec_unavail;		/* [k] no free speculation */
+	uint64_t errors;		/* [k] faults */
+	uint64_t nested;		/* [k] firings ignored: CPU already in the runtime */
+	uint64_t dblerrors;		/* [k] faults in ERROR clauses (not reported) */
 };
 
 /*
@@ -447,37 +466,40 @@ struct mt_cpustat {
  * (mt_cb.req).
  */
 struct mt_aggent {
-	uint32_t next;			/* offset of the next entry in the bucket + 1 */
-	uint32_t hash;
-	uint32_t aggid;
-	uint32_t gen;			/* bumped on every update (snapshots) */
+	uint32_t next;			/* [k] offset of the next entry in the bucket + 1 */
+	uint32_t hash;			/* [k] when the entry is made */
+	uint32_t aggid;			/* [k] when the entry is made */
+	uint32_t gen;			/* [k] bumped on every update (snapshots) */
 };
 
 struct mt_aggbuf {
-	uint64_t used;			/* bytes of entries */
-	uint64_t size;			/* bytes available for entries */
-	uint64_t data_off;		/* from the control block */
-	uint64_t hash_off;		/* uint32 bucket heads (offset+1) */
-	uint32_t nbuckets;
+	uint64_t used;			/* [k] bytes of entries (released after
+					   the entry is complete) */
+	uint64_t size;			/* [I] bytes available for entries */
+	uint64_t data_off;		/* [I] from the control block */
+	uint64_t hash_off;		/* [I] uint32 bucket heads (offset+1) */
+	uint32_t nbuckets;		/* [I] */
 	uint32_t pad;
 };
 
 /* The control block at the start of the runtime's state area. */
 struct mt_cb {
-	uint32_t magic;			/* MT_CB_MAGIC */
-	uint32_t version;
-	uint32_t state;			/* MT_CB_* (runtime writes) */
-	uint32_t ncpus;
-	int64_t exit_status;		/* set by exit() */
-	uint64_t heartbeat;		/* host increments; deadman */
-	uint64_t nfirings;		/* probe firings seen */
-	uint64_t image_off;		/* enabling image, from the control block */
-	uint64_t cpubuf_off;		/* struct mt_cpubuf[ncpus] */
-	uint64_t cpustat_off;		/* struct mt_cpustat[ncpus] */
-	uint64_t aggbuf_off;		/* struct mt_aggbuf[ncpus] */
-	uint64_t dynvar_drops;		/* global counters */
-	uint32_t req;			/* host requests (MT_REQ_*), runtime acks */
-	uint32_t req_arg;
+	uint32_t magic;			/* [I] MT_CB_MAGIC */
+	uint32_t version;		/* [I] MT_ABI_VERSION */
+	uint32_t state;			/* MT_CB_*: [I] IDLE, then ACTIVE at
+					   BEGIN; [k] EXITING (exit()); STOPPED
+					   when the target ends tracing ([h]
+					   local, the blob's STOP on GNU Mach) */
+	uint32_t ncpus;			/* [I] */
+	int64_t exit_status;		/* [k] set by exit() */
+	uint64_t nfirings;		/* [k] probe firings seen */
+	uint64_t image_off;		/* [I] enabling image, from the control block */
+	uint64_t cpubuf_off;		/* [I] struct mt_cpubuf[ncpus] */
+	uint64_t cpustat_off;		/* [I] struct mt_cpustat[ncpus] */
+	uint64_t aggbuf_off;		/* [I] struct mt_aggbuf[ncpus] */
+	uint32_t req;			/* [h] sets a request (MT_REQ_*), [k]
+					   acks it by writing MT_REQ_NONE */
+	uint32_t req_arg;		/* [h] before req */
 };
 
 #define MT_CB_MAGIC		0x4d544342u	/* "MTCB" */
@@ -489,5 +511,28 @@ struct mt_cb {
 #define MT_REQ_NONE		0
 #define MT_REQ_AGGCLEAR		1	/* zero values of aggid req_arg */
 #define MT_REQ_AGGTRUNC		2	/* remove entries of aggid req_arg */
+
+/*
+ * The sizes of the shared structures: the host, the local runtime and the
+ * kernel blob must agree on them byte for byte.  Changing one is an ABI
+ * change: bump MT_ABI_VERSION and record it in docs/abi-changes.md.
+ */
+_Static_assert(sizeof(struct mt_image) == 176, "mt_image layout");
+_Static_assert(sizeof(struct mt_options) == 64, "mt_options layout");
+_Static_assert(sizeof(struct mt_probe) == 40, "mt_probe layout");
+_Static_assert(sizeof(struct mt_ecb) == 8, "mt_ecb layout");
+_Static_assert(sizeof(struct mt_clause) == 20, "mt_clause layout");
+_Static_assert(sizeof(struct mt_action) == 16, "mt_action layout");
+_Static_assert(sizeof(struct mt_rec) == 16, "mt_rec layout");
+_Static_assert(sizeof(struct mt_agg) == 48, "mt_agg layout");
+_Static_assert(sizeof(struct mt_var) == 16, "mt_var layout");
+_Static_assert(sizeof(struct mt_difo) == 16, "mt_difo layout");
+_Static_assert(sizeof(struct mt_rechdr) == 16, "mt_rechdr layout");
+_Static_assert(sizeof(struct mt_errrec) == 24, "mt_errrec layout");
+_Static_assert(sizeof(struct mt_cpubuf) == 48, "mt_cpubuf layout");
+_Static_assert(sizeof(struct mt_cpustat) == 56, "mt_cpustat layout");
+_Static_assert(sizeof(struct mt_aggent) == 16, "mt_aggent layout");
+_Static_assert(sizeof(struct mt_aggbuf) == 40, "mt_aggbuf layout");
+_Static_assert(sizeof(struct mt_cb) == 72, "mt_cb layout");
 
 #endif /* MACHTRACE_ABI_H */

@@ -15,6 +15,19 @@
  *   resv_pa + LK_AREA_OFF  the runtime's state area (mt_cb first)
  *
  * Kernel VA of a region byte = KERNEL_MAP_BASE + physical address.
+ *
+ * Who writes each field, and when (as OpenBSD's sys/dev/dt/dtvar.h):
+ *   [B]  the blob's build (its linked header); immutable
+ *   [s]  the boot shim, in the copy at load_pa, before the kernel runs
+ *   [h]  the host, through the shared guest RAM, before LK_CMD_INIT
+ *        (or before GO where said); immutable afterwards
+ *   [H]  the host at any time (commands, heartbeat)
+ *   [b]  the blob in the kernel, outside probe context (boot hook,
+ *        command handling, its tick)
+ *   [k]  the blob in probe context (a firing)
+ * Every structure's size is asserted at the end: the 32-bit shim, the
+ * 64-bit blob and the host must agree.  A layout change bumps
+ * LK_BLOB_VERSION (docs/abi-changes.md).
  */
 #ifndef MT_LKABI_H
 #define MT_LKABI_H
@@ -37,7 +50,7 @@
 
 /* ---- blob header: the first bytes of the blob module ---- */
 #define LK_BLOB_MAGIC		0x4c42544du	/* "MTBL" */
-#define LK_BLOB_VERSION		2
+#define LK_BLOB_VERSION		3
 #define LK_BLOB_HDR_REST	160	/* bytes after hook_name (shim's part) */
 /* A jmp trampoline: "push $site_index; jmp lk_fbt_entry" (10 bytes), then
    the relocated displaced instructions and a jmp back. */
@@ -50,21 +63,20 @@
 #ifndef __ASSEMBLER__
 
 struct lk_blob_hdr {
-	uint32_t magic, version;
-	uint64_t load_pa;		/* the shim copies the module here */
-	uint64_t filesz, memsz;		/* copy filesz, zero up to memsz */
-	uint64_t entry;			/* VA the boot hook jumps to */
-	char hook_name[32];		/* kernel function to hook at boot */
-	/* Filled in by the shim (in the copy at load_pa). */
-	uint64_t hook_va;		/* address of hook_name */
-	uint32_t hook_len;		/* bytes displaced (whole insns, >= 5) */
-	uint32_t shim_flags;
-	uint8_t hook_orig[32];		/* original bytes at hook_va */
-	uint8_t hook_cont[48];		/* displaced insns + jmp hook_va+hook_len */
-	uint64_t resv_pa, resv_size;	/* the reserved region */
-	uint64_t rsv_hook_va;		/* the shim's biosmem_bootstrap patch */
-	uint32_t rsv_hook_len, pad;
-	uint8_t rsv_hook_orig[32];	/* its original bytes (blob restores) */
+	uint32_t magic, version;	/* [B] LK_BLOB_MAGIC, LK_BLOB_VERSION */
+	uint64_t load_pa;		/* [B] the shim copies the module here */
+	uint64_t filesz, memsz;		/* [B] copy filesz, zero up to memsz */
+	uint64_t entry;			/* [B] VA the boot hook jumps to */
+	char hook_name[32];		/* [B] kernel function to hook at boot */
+	uint64_t hook_va;		/* [s] address of hook_name */
+	uint32_t hook_len;		/* [s] bytes displaced (whole insns, >= 5) */
+	uint32_t shim_flags;		/* [s] */
+	uint8_t hook_orig[32];		/* [s] original bytes at hook_va */
+	uint8_t hook_cont[48];		/* [s] displaced insns + jmp hook_va+hook_len */
+	uint64_t resv_pa, resv_size;	/* [s] the reserved region */
+	uint64_t rsv_hook_va;		/* [s] the shim's biosmem_bootstrap patch */
+	uint32_t rsv_hook_len, pad;	/* [s] */
+	uint8_t rsv_hook_orig[32];	/* [s] its original bytes (blob restores) */
 };
 
 /* ---- patch sites (host decides everything, blob only writes bytes) ---- */
@@ -102,26 +114,27 @@ enum lk_site_kind {
 					   caller, stack() is the pc alone */
 
 struct lk_site {
-	uint64_t addr;			/* kernel VA of the patched byte(s) */
-	uint64_t ool;			/* JMP: tramp entry; INT3: out-of-line copy */
-	uint32_t kind;			/* LK_SK_* */
-	uint32_t flags;			/* LK_SF_* */
-	uint32_t probe;			/* image probes[] index (LK_SF_FIRE) */
-	uint32_t len;			/* bytes patched region covers (orig) */
-	uint8_t orig[8];		/* original bytes (first len, max 8) */
-	uint8_t patch[8];		/* bytes written at addr (len of them) */
-	uint32_t plen;			/* bytes of patch[] written */
-	uint32_t ret_imm;		/* RET: imm16 of "ret imm16" */
-	uint32_t func_off;		/* RET: offset in its function (arg0) */
-	uint32_t installed;		/* blob: 1 while patched */
-	uint32_t rprobe;		/* return probe when probe is the entry */
-	uint32_t fast_aggid;		/* LK_SF_FAST: the count() aggregation */
-	uint64_t fast;			/* LK_SF_FAST: its trampoline; the
+	uint64_t addr;			/* [h] kernel VA of the patched byte(s) */
+	uint64_t ool;			/* [h] JMP: tramp entry; INT3: out-of-line copy */
+	uint32_t kind;			/* [h] LK_SK_* */
+	uint32_t flags;			/* [h] LK_SF_* */
+	uint32_t probe;			/* [h] image probes[] index (LK_SF_FIRE) */
+	uint32_t len;			/* [h] bytes patched region covers (orig) */
+	uint8_t orig[8];		/* [h] original bytes (first len, max 8) */
+	uint8_t patch[8];		/* [h] bytes written at addr (len of them) */
+	uint32_t plen;			/* [h] bytes of patch[] written */
+	uint32_t ret_imm;		/* [h] RET: imm16 of "ret imm16" */
+	uint32_t func_off;		/* [h] RET: offset in its function (arg0) */
+	uint32_t installed;		/* [b] 1 while patched */
+	uint32_t rprobe;		/* [h] return probe when probe is the entry */
+	uint32_t fast_aggid;		/* [h] LK_SF_FAST: the count() aggregation */
+	uint64_t fast;			/* [h] LK_SF_FAST: its trampoline; the
 					   incq's disp32 at fast + 4 */
-	uint32_t fast_armed;		/* blob: the jmp goes to `fast` now */
-	uint32_t probe2;		/* LK_SF_FIRE2 */
-	int32_t cfa_off;		/* LK_SF_FRAME */
-	int32_t rbp_off;		/* LK_SF_RBP_SAVED */
+	uint32_t fast_armed;		/* [k] the jmp goes to `fast` now ([b]
+					   disarms it at STOP) */
+	uint32_t probe2;		/* [h] LK_SF_FIRE2 */
+	int32_t cfa_off;		/* [h] LK_SF_FRAME */
+	int32_t rbp_off;		/* [h] LK_SF_RBP_SAVED */
 };
 #define LK_FAST_INCQ_LEN	8	/* 48 ff 04 25 disp32 */
 
@@ -152,56 +165,68 @@ enum lk_cmd {
 
 /* Kernel description: addresses and struct offsets (from symbols, DWARF). */
 struct lk_kdesc {
-	uint64_t text_start, text_end;	/* [_start, etext) */
-	uint64_t idt;			/* unused when sidt is used; 0 */
-	uint64_t percpu_array;		/* &percpu_array[0] */
-	uint64_t percpu_stride;		/* sizeof(struct percpu) */
-	uint32_t off_active_thread;	/* percpu.active_thread */
-	uint32_t off_thread_task;	/* thread.task */
-	uint32_t off_task_name;		/* task.name (char[]) */
-	uint32_t task_name_size;
-	uint32_t off_task_map;		/* unused yet */
+	uint64_t text_start, text_end;	/* [h] [_start, etext) */
+	uint64_t idt;			/* [h] unused when sidt is used; 0 */
+	uint64_t percpu_array;		/* [h] &percpu_array[0] */
+	uint64_t percpu_stride;		/* [h] sizeof(struct percpu) */
+	uint32_t off_active_thread;	/* [h] percpu.active_thread */
+	uint32_t off_thread_task;	/* [h] thread.task */
+	uint32_t off_task_name;		/* [h] task.name (char[]) */
+	uint32_t task_name_size;	/* [h] */
+	uint32_t off_task_map;		/* [h] unused yet */
 	uint32_t pad;
-	uint64_t directmap_end;		/* physical end of the direct map */
-	uint64_t tsc_hz;		/* guest TSC rate (host TSC under TCG) */
-	uint64_t boot_walltime_ns;	/* host wall time at tsc 0 estimate */
-	uint64_t kernel_map_base;
-	/* [lo, hi) of the interrupt dispatch code (`interrupt`, `all_intrs`;
-	   0, 0 if unknown), which leaves rbp alone: in a profile probe the
-	   first frame returning into it holds the interrupted rbp */
+	uint64_t directmap_end;		/* [h] physical end of the direct map */
+	uint64_t tsc_hz;		/* [h] guest TSC rate (host TSC under TCG) */
+	uint64_t boot_walltime_ns;	/* [h] before GO: host wall time at tsc 0 */
+	uint64_t kernel_map_base;	/* [h] */
+	/* [h] [lo, hi) of the interrupt dispatch code (`interrupt`,
+	   `all_intrs`; 0, 0 if unknown), which leaves rbp alone: in a profile
+	   probe the first frame returning into it holds the interrupted rbp */
 	uint64_t intr_code[2][2];
-	uint64_t panic_fn;		/* Panic(file, line, func, fmt, ...), the
+	uint64_t panic_fn;		/* [h] Panic(file, line, func, fmt, ...), the
 					   panic() action; 0: an int3 (KDB) */
 };
 
 struct lk_ctl {
-	uint32_t magic, version;
-	volatile uint32_t state;	/* LK_ST_*, blob */
-	volatile uint32_t cmd;		/* LK_CMD_*, host */
-	volatile uint32_t cmd_ack;	/* last cmd done, blob */
-	volatile uint32_t error;	/* blob: nonzero with msg */
-	volatile uint64_t heartbeat;	/* host increments */
-	uint64_t deadman_ns;		/* host silence tolerated (0: none) */
-	uint64_t area_size;		/* runtime area bytes at LK_AREA_OFF */
-	uint32_t nsites, nprobes;	/* lk_site[] used; image probes */
-	uint64_t image_off;		/* image bytes inside the area (from area) */
-	struct lk_kdesc k;
-	/* tick/profile probes: image probe index and interval */
-	uint32_t nticks, pad2;
+	uint32_t magic, version;	/* [b] at the boot hook: LK_CTL_MAGIC,
+					   LK_BLOB_VERSION */
+	volatile uint32_t state;	/* [b] LK_ST_* */
+	volatile uint32_t cmd;		/* [H] LK_CMD_* */
+	volatile uint32_t cmd_ack;	/* [b] last cmd done */
+	volatile uint32_t error;	/* [b] nonzero with msg */
+	volatile uint64_t heartbeat;	/* [H] increments while it is alive */
+	uint64_t deadman_ns;		/* [h] host silence tolerated (0: none) */
+	uint64_t area_size;		/* [h] runtime area bytes at LK_AREA_OFF */
+	uint32_t nsites, nprobes;	/* [h] lk_site[] used; image probes */
+	uint64_t image_off;		/* [h] image bytes inside the area (from area) */
+	struct lk_kdesc k;		/* [h] */
+	/* tick/profile probes: [h] image probe index and interval, [b] the
+	   next due TSC (set at GO, advanced by its tick) */
+	uint32_t nticks, pad2;		/* [h] */
 	struct { uint32_t probe, pad; uint64_t interval_ns, next_tsc; } ticks[32];
-	/* blob statistics (host reads) */
-	volatile uint64_t ticks_seen, fires, int3_hits, int3_foreign, patched;
-	volatile uint64_t tsc_go;	/* tsc at GO */
-	volatile uint64_t fire_tsc;	/* TSC ticks spent in mt_rt_probe */
-	volatile uint64_t tsc_now;	/* blob: its TSC, stored while it
-					   waits for a command (the host pairs
-					   it with its wall clock before GO) */
-	char msg[256];			/* blob: why FAILED */
+	/* blob statistics (the host reads them) */
+	volatile uint64_t ticks_seen;	/* [b] */
+	volatile uint64_t fires;	/* [k] */
+	volatile uint64_t int3_hits;	/* [k] */
+	volatile uint64_t int3_foreign;	/* [k] int3s that were not ours */
+	volatile uint64_t patched;	/* [b] */
+	volatile uint64_t tsc_go;	/* [b] tsc at GO */
+	volatile uint64_t fire_tsc;	/* [k] TSC ticks spent in mt_rt_probe */
+	volatile uint64_t tsc_now;	/* [b] its TSC, stored while it waits
+					   for a command (the host pairs it with
+					   its wall clock before GO) */
+	char msg[256];			/* [b] why FAILED */
 };
 
 _Static_assert(LK_SITES_MAX * sizeof(struct lk_site) <= LK_TRAMP_OFF - LK_SITES_OFF,
 	       "the sites must not reach the trampolines");
 _Static_assert(sizeof(struct lk_ctl) <= 4096, "the control page is one page");
+_Static_assert(sizeof(struct lk_blob_hdr) == 232, "lk_blob_hdr layout");
+_Static_assert(sizeof(struct lk_site) == 96, "lk_site layout");
+_Static_assert(sizeof(struct lk_kdesc) == 136, "lk_kdesc layout");
+_Static_assert(sizeof(struct lk_ctl) == 1296, "lk_ctl layout");
+_Static_assert(LK_VEC_FBT_ENTRY == sizeof(struct lk_blob_hdr),
+	       "the entry vectors follow the blob header");
 
 #endif /* __ASSEMBLER__ */
 #endif /* MT_LKABI_H */
