@@ -5,22 +5,26 @@
 #
 # Uses apt-get with a private state directory (the system's sources and lists
 # stay untouched); the mirror URI is read from the machine's apt
-# configuration.  The .debs are checked against pinned SHA-256 sums, then
-# unpacked.  Result:
+# configuration.  Integrity is apt's signed chain: the Release file is
+# checked against the Debian archive keyring, the Packages index against
+# Release, and each .deb against the SHA256 of its Packages entry (apt-get
+# download does it; the script checks it again before unpacking).
+# The tested version is preferred; when trixie no longer has it (a point
+# release moved on), the newest version trixie has is used instead, and
+# said so.  Result:
 #   CACHE/gnumach-dbg   the ELF64 kernel with symbols and DWARF
 #   CACHE/include/      gnumach-dev's headers and .defs
-#   CACHE/VERSION       the package version
-# Does nothing when CACHE/VERSION already names the wanted version.
-# MACHTRACE_MIRROR overrides the mirror URI (tests point it at a dead port).
+#   CACHE/VERSION       the package version used; a second line
+#                       "fallback-from: V" when V was wanted but missing
+# Does nothing when CACHE/VERSION already answers for the wanted version.
+# MACHTRACE_MIRROR overrides the mirror URI (tests point it at a dead port);
+# MACHTRACE_KERNEL_VERSION the preferred version (default: the tested one).
 set -euo pipefail
 
-VERSION=2:1.8+git20250702-1
+TESTED=2:1.8+git20250702-1
+WANT=${MACHTRACE_KERNEL_VERSION:-$TESTED}
 SUITE=trixie
 PKGS=(gnumach-image-1.8-amd64-up-dbg gnumach-dev)
-declare -A SHA256=(
-	[gnumach-image-1.8-amd64-up-dbg]=501f6ccc101aa31714646a1eb188ee7b153d22f17777f64732a344becb68ee66
-	[gnumach-dev]=39de7a2d8598465eb142df3d312a71821fe0bd74a9c7f3a6ec8478163df1b988
-)
 KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 
 die() { echo "fetch-kernel: $*" >&2; exit 1; }
@@ -29,13 +33,16 @@ cache=build/kernel
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--cache) cache=${2:?--cache needs a directory}; shift 2 ;;
-	-h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,22p' "$0"; exit 0 ;;
 	*) die "unknown argument: $1" ;;
 	esac
 done
 
-if [ -f "$cache/VERSION" ] && [ "$(cat "$cache/VERSION")" = "$VERSION" ] &&
-   [ -s "$cache/gnumach-dbg" ]; then
+# A cached kernel of the wanted version, or the fallback chosen when the
+# wanted version was missing, is kept.
+if [ -f "$cache/VERSION" ] && [ -s "$cache/gnumach-dbg" ] &&
+   { [ "$(sed -n 1p "$cache/VERSION")" = "$WANT" ] ||
+     [ "$(sed -n 's/^fallback-from: //p' "$cache/VERSION")" = "$WANT" ]; }; then
 	exit 0
 fi
 
@@ -76,7 +83,7 @@ apt_opts=(
 # apt's download sandbox user cannot write into a private directory of root's
 [ "$(id -u)" = 0 ] && apt_opts+=(-o APT::Sandbox::User=root)
 
-echo "fetch-kernel: fetching ${PKGS[*]} ($VERSION) from $SUITE"
+echo "fetch-kernel: fetching ${PKGS[*]} from $SUITE"
 if ! apt-get "${apt_opts[@]}" -qq update >"$state/update.log" 2>&1 ||
    grep -qE '^(E:|Err:)' "$state/update.log"; then
 	sed 's/^/  /' "$state/update.log" >&2
@@ -86,6 +93,35 @@ if ! ls "$state/lists/"*_Packages* >/dev/null 2>&1; then
 	sed 's/^/  /' "$state/update.log" >&2
 	die "cannot reach the Debian mirror $mirror: no package index for $SUITE (no network?)"
 fi
+# The versions of package $1 in the (signed) index, one a line.
+versions_of() {
+	apt-cache "${apt_opts[@]}" madison "$1" 2>/dev/null |
+		awk -F'|' '{ gsub(/ /, "", $2); if ($2 != "") print $2 }' | sort -u
+}
+# The versions every package has (they come from one source package).
+common=$(versions_of "${PKGS[0]}")
+for p in "${PKGS[@]:1}"; do
+	common=$(comm -12 <(echo "$common") <(versions_of "$p"))
+done
+[ -n "$common" ] || die "$SUITE has no version of ${PKGS[*]} (all of them)"
+newest=
+for v in $common; do
+	if [ -z "$newest" ] || dpkg --compare-versions "$v" gt "$newest"; then
+		newest=$v
+	fi
+done
+if grep -qxF -- "$WANT" <<<"$common"; then
+	VERSION=$WANT
+	[ "$WANT" = "$TESTED" ] && what="the tested version" || what="as asked"
+	echo "fetch-kernel: using $VERSION ($what)" >&2
+else
+	VERSION=$newest
+	[ "$VERSION" = "$TESTED" ] && what="the tested version" ||
+		what="untested: the tested one is $TESTED"
+	echo "fetch-kernel: $WANT is not in $SUITE; using the newest there," \
+		"$VERSION ($what)" >&2
+fi
+
 spec=()
 for p in "${PKGS[@]}"; do spec+=("$p=$VERSION"); done
 if ! (cd "$state/debs" && apt-get "${apt_opts[@]}" -qq download "${spec[@]}") >"$state/download.log" 2>&1; then
@@ -98,8 +134,11 @@ mkdir -p "$x"
 for p in "${PKGS[@]}"; do
 	deb=$(ls "$state/debs/${p}_"*.deb 2>/dev/null | head -n1)
 	[ -n "$deb" ] || die "$p: no .deb downloaded"
-	echo "${SHA256[$p]}  $deb" | sha256sum -c --quiet - >/dev/null 2>&1 ||
-		die "$p: SHA-256 mismatch for $(basename "$deb")"
+	sum=$(apt-cache "${apt_opts[@]}" show "$p=$VERSION" 2>/dev/null |
+		awk '$1 == "SHA256:" { print $2; exit }')
+	[ -n "$sum" ] || die "$p: no SHA256 for $VERSION in the signed index"
+	echo "$sum  $deb" | sha256sum -c --quiet - >/dev/null 2>&1 ||
+		die "$p: SHA-256 mismatch for $(basename "$deb") (index says $sum)"
 	dpkg-deb -x "$deb" "$x" || die "$p: cannot unpack $(basename "$deb")"
 done
 
@@ -111,5 +150,8 @@ mv "$cache/gnumach-dbg.tmp" "$cache/gnumach-dbg"
 rm -rf "$cache/include"
 cp -a "$x/usr/include" "$cache/include"
 [ -d "$x/usr/share/msgids" ] && cp -a "$x/usr/share/msgids" "$cache/msgids"
-echo "$VERSION" >"$cache/VERSION"
+{
+	echo "$VERSION"
+	[ "$VERSION" = "$WANT" ] || echo "fallback-from: $WANT"
+} >"$cache/VERSION"
 echo "fetch-kernel: kernel in $cache/gnumach-dbg"

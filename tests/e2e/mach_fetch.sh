@@ -21,3 +21,90 @@ if [ $rc != 0 ] && [ $rc != 124 ] && grep -q "fetch-kernel: cannot reach the Deb
 else
 	fail mach-fetch-no-network "exit $rc: $(tail -n 1 "$TMP/out")"
 fi
+
+# A point release moved trixie on: the tested version is gone from the
+# index.  A fake apt (on PATH) serves an index without it; the script
+# falls back to the newest version there, says so on stderr and in
+# CACHE/VERSION, and still checks each .deb against the index's SHA256.
+fake=$TMP/fake
+mkdir -p "$fake/bin" "$fake/debs"
+mkdeb() {	# package, file inside, content
+	local root=$fake/root-$1
+	mkdir -p "$root/DEBIAN" "$(dirname "$root/$2")"
+	printf 'Package: %s\nVersion: 1\nArchitecture: amd64\nMaintainer: t <t@t>\nDescription: t\n' \
+		"$1" >"$root/DEBIAN/control"
+	printf '%s' "$3" >"$root/$2.raw"
+	gzip -c "$root/$2.raw" >"$root/$2" && rm "$root/$2.raw"
+	dpkg-deb --root-owner-group -b "$root" "$fake/debs/$1.deb" >/dev/null
+}
+mkdeb gnumach-image-1.8-amd64-up-dbg boot/gnumach-1.8-amd64-up-dbg.gz "$(printf '\177ELF fake kernel')"
+mkdeb gnumach-dev usr/include/mach/fake.h.gz "fake header"
+cat >"$fake/bin/apt-get" <<'FAKE'
+#!/bin/sh
+# apt-get update: an index in Dir::State::Lists; download P=V: P's .deb here.
+lists=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-o) case "$2" in Dir::State::Lists=*) lists=${2#*=} ;; esac; shift 2 ;;
+	-*) shift ;;
+	update) touch "$lists/fake_trixie_main_binary-amd64_Packages"; exit 0 ;;
+	download) shift
+		for s in "$@"; do
+			v=$(echo "${s#*=}" | sed 's/:/%3a/')
+			cp "$FAKE_DEBS/${s%%=*}.deb" "./${s%%=*}_${v}_amd64.deb" || exit 100
+		done; exit 0 ;;
+	*) shift ;;
+	esac
+done
+FAKE
+cat >"$fake/bin/apt-cache" <<'FAKE'
+#!/bin/sh
+# madison P: the fake index's versions; show P=V: its SHA256 line.
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-o) shift 2 ;;
+	madison) for v in $FAKE_VERSIONS; do echo " $2 | $v | fake trixie/main"; done; exit 0 ;;
+	show) p=${2%%=*}; echo "Package: $p"
+		echo "SHA256: ${FAKE_SUM:-$(sha256sum "$FAKE_DEBS/$p.deb" | cut -d' ' -f1)}"; exit 0 ;;
+	*) shift ;;
+	esac
+done
+FAKE
+chmod +x "$fake/bin/apt-get" "$fake/bin/apt-cache"
+fetch_fake() {	# cache, env assignments...
+	local c=$1
+	shift
+	env PATH="$fake/bin:$PATH" FAKE_DEBS="$fake/debs" MACHTRACE_MIRROR=http://fake/debian \
+		FAKE_VERSIONS="2:1.8+git20250101-1 2:1.8+git20251111-2" "$@" \
+		scripts/fetch-kernel.sh --cache "$c" >"$TMP/out" 2>"$TMP/err"
+}
+fetch_fake "$TMP/kf"
+rc=$?
+if [ $rc = 0 ] && grep -q "fetch-kernel: 2:1.8+git20250702-1 is not in trixie; using the newest there, 2:1.8+git20251111-2 (untested" "$TMP/err" &&
+   [ "$(cat "$TMP/kf/VERSION")" = "$(printf '2:1.8+git20251111-2\nfallback-from: 2:1.8+git20250702-1')" ] &&
+   grep -q "fake kernel" "$TMP/kf/gnumach-dbg" && [ -f "$TMP/kf/include/mach/fake.h.gz" ]; then
+	pass mach-fetch-falls-back-to-newest
+else
+	fail mach-fetch-falls-back-to-newest "exit $rc: $(cat "$TMP/err") / VERSION: $(cat "$TMP/kf/VERSION" 2>&1)"
+fi
+# the fallback is kept: no second fetch for the same wanted version
+if fetch_fake "$TMP/kf" FAKE_VERSIONS= && [ ! -s "$TMP/out" ] && [ ! -s "$TMP/err" ]; then
+	pass mach-fetch-fallback-cached
+else
+	fail mach-fetch-fallback-cached "$(cat "$TMP/out" "$TMP/err")"
+fi
+# the wanted version, when the index has it, is the one used
+fetch_fake "$TMP/kw" MACHTRACE_KERNEL_VERSION=2:1.8+git20250101-1
+if [ $? = 0 ] && grep -q "using 2:1.8+git20250101-1 (as asked)" "$TMP/err" &&
+   [ "$(cat "$TMP/kw/VERSION")" = "2:1.8+git20250101-1" ]; then
+	pass mach-fetch-prefers-wanted
+else
+	fail mach-fetch-prefers-wanted "$(cat "$TMP/err")"
+fi
+# a .deb that does not match the signed index is refused, nothing cached
+fetch_fake "$TMP/ks" FAKE_SUM=0000000000000000000000000000000000000000000000000000000000000000
+if [ $? != 0 ] && grep -q "SHA-256 mismatch" "$TMP/err" && [ ! -e "$TMP/ks/gnumach-dbg" ]; then
+	pass mach-fetch-index-sha256
+else
+	fail mach-fetch-index-sha256 "$(cat "$TMP/err")"
+fi
