@@ -8,7 +8,8 @@
  *  no printf, no locks, no blocking, no floating point.  The only outside
  *  symbols it may use are the mt_plat_* hooks (machtrace/runtime.h); the
  *  build checks this with nm (runtime.mk, rt-nmcheck).  Code in
- *  runtime/host/ is ordinary host code and is NOT probe context.
+ *  targets/local/ (the local target's host) is ordinary host code and is
+ *  NOT probe context.
  * ======================================================================
  *
  * Private layout of the state area.  The area is laid out once by

@@ -1,7 +1,7 @@
 /*
  * The probe-context runtime's API (runtime/, freestanding C).
  *
- * The host (local target in runtime/host/, or the GNU Mach blob's glue)
+ * The host (local target in targets/local/, or the GNU Mach blob's glue)
  * gives the runtime one memory area; everything the runtime keeps lives in
  * it, starting with the control block (struct mt_cb, abi.h):
  *

@@ -1,6 +1,6 @@
 /*
  * Probe sites (probe context).  The host decides every site (runtime/
- * kernel/lkabi.h, struct lk_site): the bytes to write, the original bytes,
+ * machtrace/lkabi.h, struct lk_site): the bytes to write, the original bytes,
  * and the trampoline or out-of-line copy holding the relocated displaced
  * instructions.  Here the sites are only checked, patched, unpatched, and
  * their firings turned into mt_rt_probe calls.

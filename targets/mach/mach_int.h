@@ -1,4 +1,4 @@
-/* Internal interfaces of target/ (the GNU Mach target). */
+/* Internal interfaces of targets/mach/ (the GNU Mach target). */
 #ifndef TARGET_TARGET_H
 #define TARGET_TARGET_H
 

@@ -1,6 +1,6 @@
 /*
- * mt-mach: a small driver of the GNU Mach target, for tests and for use
- * before the CLI wires it in.
+ * mt-mach: a small driver of the GNU Mach target for the tests, for what
+ * the CLI does not offer (reserve-check).
  *
  *   mt-mach boot ...           as `machtrace boot`
  *   mt-mach kernel-info ...    as `machtrace kernel-info`

@@ -1,4 +1,4 @@
-/* Internals of the live GNU Mach target (target/live/). */
+/* Internals of the live GNU Mach target (targets/mach/live/). */
 #ifndef TARGET_LIVE_INT_H
 #define TARGET_LIVE_INT_H
 

@@ -11,7 +11,7 @@
  * hold `reserve=PHYS:SIZE` to keep a physical region away from GNU Mach,
  * and `reserve-fill` to fill that region with the words (pa ^ 0xA5A5A5A5)
  * so that a test can check afterwards that the kernel left it alone.
- * A module starting with the runtime blob's magic (runtime/kernel/lkabi.h)
+ * A module starting with the runtime blob's magic (include/machtrace/lkabi.h)
  * is not passed on: it is copied into the reserved region and hooked into
  * the kernel's boot (x86_64/blob.c).
  *

@@ -1,5 +1,5 @@
 /*
- * The live target's probe sites, decided on the host (target/live/
+ * The live target's probe sites, decided on the host (targets/mach/live/
  * sites.c), on the stock kernel: jmp trampolines, int3 out-of-line copies
  * with relocation, ret sites, merging; the kernel description (kdesc.c).
  */

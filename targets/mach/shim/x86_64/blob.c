@@ -1,6 +1,6 @@
 /*
  * The machtrace runtime blob (built from runtime/kernel/, layout in
- * runtime/kernel/lkabi.h).  The blob is linked at KERNEL_MAP_BASE +
+ * include/machtrace/lkabi.h).  The blob is linked at KERNEL_MAP_BASE +
  * load_pa, inside the reserved region.  The shim copies it there, zeroes
  * its bss, and patches the entry of the kernel function the header names
  * (hook_name, a plain prologue) with a jmp to the blob's entry.  The
