@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <capstone/capstone.h>
+#include "targets/mach/x86_64/insn.h"
 #include "machtrace/kimg.h"
 #include "machtrace/live.h"
 #include "machtrace/mach.h"
@@ -60,7 +60,6 @@ unsigned sites_ret_range(struct site_set *s, struct mt_kimg *k, const struct mt_
    measure); bytes, or -1 if it cannot move; *ends when the flow does not
    fall through (jmp, call as push+jmp, ret). */
 int reloc_insn(const cs_insn *in, uint64_t va, uint8_t *out, int *ends);
-uint64_t reloc_target(const cs_insn *in);	/* direct branch target, 0 */
 
 /* ctypes.c: D declarations for the named type of ctype, malloc'd, NULL
    if unknown. */

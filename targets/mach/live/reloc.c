@@ -25,14 +25,6 @@
 
 #include "targets/mach/live/live_int.h"
 
-static int grp(const cs_insn *in, int g)
-{
-	for (int i = 0; i < in->detail->groups_count; i++)
-		if (in->detail->groups[i] == g)
-			return 1;
-	return 0;
-}
-
 static int rel(uint64_t from_end, uint64_t to, uint8_t *p)
 {
 	int64_t d = (int64_t)(to - from_end);
@@ -42,17 +34,6 @@ static int rel(uint64_t from_end, uint64_t to, uint8_t *p)
 		return -1;
 	if (p)
 		memcpy(p, &d32, 4);
-	return 0;
-}
-
-/* Branch target of a direct jmp/jcc/call, 0 if none. */
-uint64_t reloc_target(const cs_insn *in)
-{
-	const cs_x86 *x = &in->detail->x86;
-
-	if ((grp(in, CS_GRP_JUMP) || grp(in, CS_GRP_CALL)) && x->op_count == 1 &&
-	    x->operands[0].type == X86_OP_IMM)
-		return (uint64_t)x->operands[0].imm;
 	return 0;
 }
 
@@ -108,11 +89,11 @@ static int reloc_call_indirect(const cs_insn *in, uint64_t va, uint8_t *p)
 int reloc_insn(const cs_insn *in, uint64_t va, uint8_t *out, int *ends)
 {
 	const cs_x86 *x = &in->detail->x86;
-	uint64_t next = in->address + in->size, tgt = reloc_target(in);
+	uint64_t next = in->address + in->size, tgt = x86_branch_target(in);
 	uint8_t buf[32], *p = out ? out : buf;
 
 	*ends = 0;
-	if (grp(in, CS_GRP_RET) && !grp(in, CS_GRP_IRET) &&
+	if (x86_in_group(in, CS_GRP_RET) && !x86_in_group(in, CS_GRP_IRET) &&
 	    (x->opcode[0] == 0xc3 || x->opcode[0] == 0xc2)) {
 		memcpy(p, in->bytes, in->size);
 		*ends = 1;
@@ -127,7 +108,7 @@ int reloc_insn(const cs_insn *in, uint64_t va, uint8_t *out, int *ends)
 		*ends = 1;
 		return fix_rip(in, va, p, 0) < 0 ? -1 : in->size;
 	}
-	if (tgt && grp(in, CS_GRP_CALL)) {
+	if (tgt && x86_in_group(in, CS_GRP_CALL)) {
 		int32_t r32 = (int32_t)next;
 		if ((uint64_t)(int64_t)r32 != next)
 			return -1;
@@ -142,7 +123,7 @@ int reloc_insn(const cs_insn *in, uint64_t va, uint8_t *out, int *ends)
 		*ends = 1;
 		return rel(va + 5, tgt, p + 1) ? -1 : 5;
 	}
-	if (tgt && grp(in, CS_GRP_JUMP) &&
+	if (tgt && x86_in_group(in, CS_GRP_JUMP) &&
 	    ((x->opcode[0] >= 0x70 && x->opcode[0] <= 0x7f) ||
 	     (x->opcode[0] == 0x0f && x->opcode[1] >= 0x80 && x->opcode[1] <= 0x8f))) {
 		p[0] = 0x0f;
@@ -150,8 +131,7 @@ int reloc_insn(const cs_insn *in, uint64_t va, uint8_t *out, int *ends)
 					 x->opcode[0] & 0xf));
 		return rel(va + 6, tgt, p + 2) ? -1 : 6;
 	}
-	if (grp(in, CS_GRP_JUMP) || grp(in, CS_GRP_CALL) || grp(in, CS_GRP_RET) ||
-	    grp(in, CS_GRP_INT) || grp(in, CS_GRP_IRET) || grp(in, CS_GRP_BRANCH_RELATIVE))
+	if (x86_is_branch(in))
 		return -1;
 	memcpy(p, in->bytes, in->size);
 	return fix_rip(in, va, p, 0) < 0 ? -1 : in->size;

@@ -9,7 +9,6 @@
  * (jump tables, function and recovery tables).  More targets only mean
  * more int3 returns.
  */
-#include <capstone/capstone.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,27 +17,10 @@
 
 #define RET_SCAN	24	/* instructions remembered before a ret */
 
-static int has_group(const cs_insn *in, int g)
-{
-	for (int i = 0; i < in->detail->groups_count; i++)
-		if (in->detail->groups[i] == g)
-			return 1;
-	return 0;
-}
-
 /* No branch of any kind, no rip-relative operand: runs anywhere. */
 static int position_independent(const cs_insn *in)
 {
-	const cs_x86 *x = &in->detail->x86;
-
-	if (has_group(in, CS_GRP_JUMP) || has_group(in, CS_GRP_CALL) || has_group(in, CS_GRP_RET) ||
-	    has_group(in, CS_GRP_INT) || has_group(in, CS_GRP_IRET) ||
-	    has_group(in, CS_GRP_BRANCH_RELATIVE))
-		return 0;
-	for (int i = 0; i < x->op_count; i++)
-		if (x->operands[i].type == X86_OP_MEM && x->operands[i].mem.base == X86_REG_RIP)
-			return 0;
-	return 1;
+	return !x86_is_branch(in) && !x86_rip_relative(in);
 }
 
 static void add_target(struct site_set *s, size_t *cap, uint64_t v)
@@ -133,16 +115,15 @@ unsigned sites_ret_range(struct site_set *s, struct mt_kimg *k, const struct mt_
 	csh cs;
 	int found = 0;
 
-	if (!code || ret_off >= f->size || cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+	if (!code || ret_off >= f->size || x86_open(&cs) < 0)
 		return 0;
-	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
 	if (!s->targets_done)
 		collect_targets(s, k, cs);
 	in = cs_malloc(cs);
 	while (in && left && cs_disasm_iter(cs, &code, &left, &a, in)) {
 		uint32_t o = (uint32_t)(in->address - f->addr);
 		if (o == ret_off) {
-			found = has_group(in, CS_GRP_RET) && in->bytes[in->size - 1] == 0xc3;
+			found = x86_in_group(in, CS_GRP_RET) && in->bytes[in->size - 1] == 0xc3;
 			len = in->size;
 			break;
 		}
@@ -182,9 +163,8 @@ int sites_insn_offsets(struct mt_kimg *k, const struct mt_kfunc *f, uint32_t *of
 	csh cs;
 	int n = 0, ends;
 
-	if (!code || cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+	if (!code || x86_open(&cs) < 0)
 		return -1;
-	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
 	in = cs_malloc(cs);
 	while (in && left && n < max && cs_disasm_iter(cs, &code, &left, &a, in)) {
 		/* the int3 site's test (sites.c int3_entry): what cannot run
@@ -219,15 +199,14 @@ unsigned sites_entry_range(struct site_set *s, struct mt_kimg *k, const struct m
 
 	if (f->patch == MT_PATCH_JMP)
 		return f->displaced;
-	if (!code || f->inline_only || cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+	if (!code || f->inline_only || x86_open(&cs) < 0)
 		return 0;
-	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
 	if (!s->targets_done)
 		collect_targets(s, k, cs);
 	in = cs_malloc(cs);
 	while (in && ok && len < 5 && left && cs_disasm_iter(cs, &code, &left, &a, in)) {
-		uint64_t tgt = reloc_target(in);
-		if (ends || reloc_insn(in, 0, NULL, &ends) < 0 || has_group(in, CS_GRP_RET))
+		uint64_t tgt = x86_branch_target(in);
+		if (ends || reloc_insn(in, 0, NULL, &ends) < 0 || x86_in_group(in, CS_GRP_RET))
 			ok = 0;			/* flow ended before 5 bytes, or a
 						   ret (its own return site) */
 		if (tgt > f->addr && tgt < f->addr + 16)

@@ -280,9 +280,8 @@ int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen)
 	s->tramp_used = 0;
 	if (!s->sites || !s->tramp)
 		return mt_seterr(err, errlen, "out of memory"), -1;
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+	if (x86_open(&cs) < 0)
 		return mt_seterr(err, errlen, "capstone: cannot open the decoder"), -1;
-	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
 	for (size_t i = 0; i < s->nreq && rc == 0; i++) {
 		const struct site_req *r = &s->req[i];
 		struct lk_site *st;

@@ -13,12 +13,12 @@
  * a DWARF subprogram (assembly entry points: traps, interrupts, context
  * switch), the kernel debugger, and the trap path a probe itself takes.
  */
-#include <capstone/capstone.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "targets/mach/image/kimg_int.h"
 #include "targets/mach/mach_int.h"
+#include "targets/mach/x86_64/insn.h"
 
 #define JMP_LEN 5
 
@@ -60,42 +60,6 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int in_group(const cs_insn *in, int group)
-{
-	for (int i = 0; i < in->detail->groups_count; i++)
-		if (in->detail->groups[i] == group)
-			return 1;
-	return 0;
-}
-
-static int is_branch(const cs_insn *in)
-{
-	return in_group(in, CS_GRP_JUMP) || in_group(in, CS_GRP_CALL) ||
-	       in_group(in, CS_GRP_RET) || in_group(in, CS_GRP_INT) ||
-	       in_group(in, CS_GRP_IRET) || in_group(in, CS_GRP_BRANCH_RELATIVE);
-}
-
-static int rip_relative(const cs_insn *in)
-{
-	const cs_x86 *x = &in->detail->x86;
-
-	for (int i = 0; i < x->op_count; i++)
-		if (x->operands[i].type == X86_OP_MEM && x->operands[i].mem.base == X86_REG_RIP)
-			return 1;
-	return 0;
-}
-
-/* Direct branch or call target, 0 if none. */
-static uint64_t branch_target(const cs_insn *in)
-{
-	const cs_x86 *x = &in->detail->x86;
-
-	if (!(in_group(in, CS_GRP_JUMP) || in_group(in, CS_GRP_CALL)) || x->op_count != 1 ||
-	    x->operands[0].type != X86_OP_IMM)
-		return 0;
-	return (uint64_t)x->operands[0].imm;
-}
-
 static const char *denied(const char *name)
 {
 	for (size_t i = 0; i < sizeof denied_prefixes / sizeof *denied_prefixes; i++)
@@ -124,17 +88,17 @@ static void decode_func(struct mt_kimg *k, csh cs, cs_insn *in, struct mt_kfunc 
 	}
 	while (left && cs_disasm_iter(cs, &code, &left, &addr, in)) {
 		uint32_t off = (uint32_t)(in->address - f->addr);
-		uint64_t tgt = branch_target(in);
+		uint64_t tgt = x86_branch_target(in);
 		if (tgt)
 			add_target(t, tgt);
-		if (in_group(in, CS_GRP_RET))
+		if (x86_in_group(in, CS_GRP_RET))
 			rets[nrets++] = off;
 		if (off == 0)
 			f->first_len = in->size;
 		if (off < JMP_LEN) {
-			if (!no_jmp && is_branch(in))
+			if (!no_jmp && x86_is_branch(in))
 				no_jmp = "branch, call or ret in the first 5 bytes";
-			else if (!no_jmp && rip_relative(in))
+			else if (!no_jmp && x86_rip_relative(in))
 				no_jmp = "rip-relative operand in the first 5 bytes";
 			f->displaced = off + in->size;
 		}
@@ -203,11 +167,10 @@ int kimg_decode(struct mt_kimg *k, char *err, size_t errlen)
 	cs_insn *in;
 	csh cs;
 
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK) {
+	if (x86_open(&cs) < 0) {
 		mt_seterr(err, errlen, "capstone: cannot open the x86-64 decoder");
 		return -1;
 	}
-	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
 	in = cs_malloc(cs);
 	for (size_t i = 0; i < k->nfuncs; i++)
 		if (k->funcs[i].size > maxsize)

@@ -281,9 +281,8 @@ static int reloc_bytes(const uint8_t *b, size_t n, uint64_t at, uint8_t *out, in
 	csh cs;
 	int r = -2;
 
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs) != CS_ERR_OK)
+	if (x86_open(&cs) < 0)
 		return -2;
-	cs_option(cs, CS_OPT_DETAIL, CS_OPT_ON);
 	if (cs_disasm(cs, b, n, at, 1, &in) == 1)
 		r = reloc_insn(in, TRAMP_VA, out, ends);
 	if (in)
