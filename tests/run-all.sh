@@ -28,12 +28,13 @@ mkdir -p "$BUILD/tests"
 GUARD=${MACHTRACE_SUITE_GUARD:-1200}
 
 run_suite() {	# name, command...
-	local name=$1 out rc
+	local name=$1 out rc start
 	shift
-	echo "== $name"
 	out=$BUILD/tests/suite.out
+	start=$(date +%s)
 	timeout -k 10 "$GUARD" "$@" > "$out" 2>&1 </dev/null
 	rc=$?
+	echo "== $name ($(( $(date +%s) - start ))s)"
 	cat "$out" >> "$log"
 	grep -E '^(FAIL|SKIP) ' "$out"
 	if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
