@@ -187,7 +187,7 @@ int lex_skip_ws_peekc(struct cc *cc)
 static int esc_char(struct cc *cc, const char **pp)
 {
 	const char *p = *pp;
-	int v;
+	unsigned v;
 
 	switch (*p) {
 	case 'n': v = '\n'; p++; break;
@@ -205,8 +205,9 @@ static int esc_char(struct cc *cc, const char **pp)
 		p++;
 		v = 0;
 		while (isxdigit((unsigned char)*p)) {
-			v = v * 16 + (isdigit((unsigned char)*p) ? *p - '0' :
-				      (tolower((unsigned char)*p) - 'a' + 10));
+			/* as C: only the low byte of a long \x escape counts */
+			v = (v * 16 + (unsigned)(isdigit((unsigned char)*p) ? *p - '0' :
+				      (tolower((unsigned char)*p) - 'a' + 10))) & 0xff;
 			p++;
 		}
 		break;
@@ -214,13 +215,13 @@ static int esc_char(struct cc *cc, const char **pp)
 		if (*p >= '0' && *p <= '7') {
 			v = 0;
 			for (int i = 0; i < 3 && *p >= '0' && *p <= '7'; i++)
-				v = v * 8 + (*p++ - '0');
+				v = v * 8 + (unsigned)(*p++ - '0');
 		} else {
 			v = (unsigned char)*p++;
 		}
 	}
 	*pp = p;
-	return v & 0xff;
+	return (int)(v & 0xff);
 }
 
 static void lex_string(struct cc *cc, struct tok *t)
@@ -241,6 +242,8 @@ static void lex_string(struct cc *cc, struct tok *t)
 				 "newline encountered in string literal");
 		if (*p == '\\') {
 			p++;
+			if (*p == 0)	/* the NUL ends the text: stop before it */
+				continue;
 			if (*p == '\n') {
 				cc->line++;
 				p++;
@@ -248,7 +251,7 @@ static void lex_string(struct cc *cc, struct tok *t)
 			}
 			if (!strchr("ntrabfv\"'x01234567", *p)) {
 				/* as dtrace: \?, \\ and unknown escapes stay */
-								if (n + 3 > cap) {
+				if (n + 3 > cap) {
 					char *nb = cc_alloc(cc, cap * 2);
 					memcpy(nb, buf, n);
 					buf = nb;
