@@ -54,7 +54,10 @@ static struct type *sou_spec(struct cc *cc, int kw, int *defined)
 				ty_define(cc, name, t);
 		}
 		*defined = 1;
-		return kw == KW_ENUM ? enum_body(cc, t) : struct_body(cc, t);
+		cc_nest_in(cc);		/* struct bodies nest */
+		t = kw == KW_ENUM ? enum_body(cc, t) : struct_body(cc, t);
+		cc_nest_out(cc);
+		return t;
 	}
 	if (!tag)
 		lex_syntax_error(cc);
@@ -256,8 +259,20 @@ static void func_params(struct cc *cc)
 	lex_expect_op(cc, OP_RPAR);
 }
 
+static int parse_dops1(struct cc *cc, struct dop *ops, int max, char **name,
+		       int abstract, struct node **keys, int depth);
+
 static int parse_dops(struct cc *cc, struct dop *ops, int max, char **name,
 		      int abstract, struct node **keys, int depth)
+{
+	cc_nest_in(cc);
+	int n = parse_dops1(cc, ops, max, name, abstract, keys, depth);
+	cc_nest_out(cc);
+	return n;
+}
+
+static int parse_dops1(struct cc *cc, struct dop *ops, int max, char **name,
+		       int abstract, struct node **keys, int depth)
 {
 	struct dop inner[16], suf[16];
 	int np = 0, ni = 0, ns = 0, n = 0;
@@ -272,8 +287,10 @@ static int parse_dops(struct cc *cc, struct dop *ops, int max, char **name,
 	}
 	if (lex_is_op(cc, OP_LPAR)) {
 		struct tok *pk = lex_peek(cc);
-		if (pk->k == TK_OP && (pk->op == OP_STAR || pk->op == OP_LPAR ||
-				       pk->op == OP_LBRACK)) {
+		/* a named declarator's '(' always opens an inner declarator */
+		if (!abstract || (pk->k == TK_OP && (pk->op == OP_STAR ||
+						     pk->op == OP_LPAR ||
+						     pk->op == OP_LBRACK))) {
 			lex_next(cc);
 			ni = parse_dops(cc, inner, 16, name, abstract, keys, depth + 1);
 			lex_expect_op(cc, OP_RPAR);
@@ -360,6 +377,8 @@ struct type *decl_declarator(struct cc *cc, struct type *base, char **name,
 {
 	struct dop ops[32];
 	int n = parse_dops(cc, ops, 32, name, abstract, keys, 0);
+	if (!abstract && !*name)
+		lex_syntax_error(cc);
 	struct type *t = base;
 	for (int i = 0; i < n; i++) {
 		if (ops[i].kind == 1) {
