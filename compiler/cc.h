@@ -39,6 +39,23 @@ char *cc_printf(struct cc *cc, const char *fmt, ...)
 _Noreturn void cc_error(struct cc *cc, int line, const char *tag,
 			const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/*
+ * Bounded recursion.  The parser recurses once per nesting level of an
+ * expression or declarator ("((((", "!!!!", "(int)(int)", "a=b=c") and the
+ * semantic pass once per level of the tree (which a long "1+1+...+1" also
+ * deepens).  Each recursive step calls cc_nest_in() on entry and
+ * cc_nest_out() on a normal return (an error longjmps away and frees the
+ * whole compiler state, counter included); past CC_MAXNEST levels the
+ * program is refused with D_SYNTAX -- dtrace's yacc parser reports its
+ * own stack exhaustion with that tag -- instead of overflowing the stack.
+ * A parenthesis costs about 4 levels, a unary operator or cast 2, an
+ * operand of a long chain 1: about 1000 nested parentheses, 2000 unary
+ * operators or 4000 chained operands compile, in well under 1 MiB of stack.
+ */
+#define CC_MAXNEST	4000
+void cc_nest_in(struct cc *cc);
+#define cc_nest_out(cc)	((cc)->nest--)
+
 /* ---------------------------------------------------------------- types */
 enum tkind {
 	T_VOID = 1, T_INT, T_FLOAT, T_PTR, T_ARRAY, T_STRUCT, T_UNION,
@@ -318,6 +335,7 @@ struct cc {
 	uint64_t scratch_lim;		/* alloca() limit (scratchsize) */
 	uint64_t scratch_size;		/* -x scratchsize as the runtime takes it */
 	int brace_line;			/* line of the last struct body's '{' */
+	int nest;			/* parser + sema recursion depth */
 	int cur_clause;			/* clause being compiled (clause_info index) */
 
 	/* types */

@@ -79,6 +79,14 @@ void cc_error(struct cc *cc, int line, const char *tag, const char *fmt, ...)
 	longjmp(cc->jb, 1);
 }
 
+void cc_nest_in(struct cc *cc)
+{
+	if (++cc->nest > CC_MAXNEST)
+		cc_error(cc, cc->line, "D_SYNTAX",
+			 "expression or declaration nested too deeply (compiler recursion limit %d)",
+			 CC_MAXNEST);
+}
+
 struct node *nd_new(struct cc *cc, enum nkind k, int line)
 {
 	struct node *n = cc_alloc(cc, sizeof(*n));

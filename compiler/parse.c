@@ -30,6 +30,7 @@ static struct node *fin(struct cc *cc, struct node *n)
 }
 static struct node *cast_expr(struct cc *cc);
 static struct node *cond_expr(struct cc *cc);
+static struct node *unary(struct cc *cc);
 
 /* Does the current token start a type name (for casts and sizeof)? */
 int parse_at_type(struct cc *cc)
@@ -209,7 +210,7 @@ static struct node *postfix(struct cc *cc)
 	}
 }
 
-static struct node *unary(struct cc *cc)
+static struct node *unary1(struct cc *cc)
 {
 	struct tok *t = &cc->tok;
 	int line = t->line;
@@ -260,7 +261,15 @@ static struct node *unary(struct cc *cc)
 	return postfix(cc);
 }
 
-static struct node *cast_expr(struct cc *cc)
+static struct node *unary(struct cc *cc)
+{
+	cc_nest_in(cc);
+	struct node *n = unary1(cc);
+	cc_nest_out(cc);
+	return n;
+}
+
+static struct node *cast_expr1(struct cc *cc)
 {
 	if (lex_is_op(cc, OP_LPAR)) {
 		struct tok *pk = lex_peek(cc);
@@ -280,6 +289,14 @@ static struct node *cast_expr(struct cc *cc)
 		}
 	}
 	return unary(cc);
+}
+
+static struct node *cast_expr(struct cc *cc)
+{
+	cc_nest_in(cc);
+	struct node *n = cast_expr1(cc);
+	cc_nest_out(cc);
+	return n;
 }
 
 /* Binary operator precedence levels, lowest first. */
@@ -320,7 +337,7 @@ static struct node *binary(struct cc *cc, int minprec)
 	}
 }
 
-static struct node *cond_expr(struct cc *cc)
+static struct node *cond_expr1(struct cc *cc)
 {
 	struct node *c = binary(cc, 1);
 	if (!lex_is_op(cc, OP_QUESTION))
@@ -335,12 +352,20 @@ static struct node *cond_expr(struct cc *cc)
 	return fin(cc, n);
 }
 
+static struct node *cond_expr(struct cc *cc)
+{
+	cc_nest_in(cc);
+	struct node *n = cond_expr1(cc);
+	cc_nest_out(cc);
+	return n;
+}
+
 static int is_assign_op(int op)
 {
 	return op == OP_ASSIGN || (op >= OP_ADD_EQ && op <= OP_SHR_EQ);
 }
 
-static struct node *assign_expr(struct cc *cc)
+static struct node *assign_expr1(struct cc *cc)
 {
 	struct node *l = cond_expr(cc);
 	if (cc->tok.k == TK_OP && is_assign_op(cc->tok.op)) {
@@ -352,6 +377,14 @@ static struct node *assign_expr(struct cc *cc)
 		return fin(cc, n);
 	}
 	return l;
+}
+
+static struct node *assign_expr(struct cc *cc)
+{
+	cc_nest_in(cc);
+	struct node *n = assign_expr1(cc);
+	cc_nest_out(cc);
+	return n;
 }
 
 struct node *parse_cond(struct cc *cc)

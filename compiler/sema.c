@@ -648,10 +648,19 @@ static struct xlator *find_xlator(struct cc *cc, struct type *out, struct type *
 	return NULL;
 }
 
+static void sema_expr1(struct cc *cc, struct node *n);
+
 void sema_expr(struct cc *cc, struct node *n)
 {
 	if (n->type)
 		return;		/* already cooked */
+	cc_nest_in(cc);
+	sema_expr1(cc, n);
+	cc_nest_out(cc);
+}
+
+static void sema_expr1(struct cc *cc, struct node *n)
+{
 	switch (n->k) {
 	case N_INT:
 		int_literal(cc, n);
