@@ -18,6 +18,12 @@ char *cpp_run(const struct mt_cc_input *in, const char *text,
 	int fd = mkstemp(inpath);
 	if (fd < 0)
 		goto fail;
+	/*
+	 * As dtrace: an interpreter line "#!..." is not C; cpp gets an empty
+	 * line in its place so that line numbers stay the script's.
+	 */
+	if (text[0] == '#' && text[1] == '!')
+		text += strcspn(text, "\n");
 	size_t len = strlen(text);
 	if (write(fd, text, len) != (ssize_t)len) {
 		close(fd);
