@@ -45,16 +45,26 @@ void sema_member(struct cc *cc, struct node *n)
 	n->writable = n->l->writable;
 }
 
+/*
+ * Constant folding in 64 bits as the DIF machine computes: + - * and the
+ * negation of INT64_MIN wrap (two's complement), so they are done on
+ * uint64_t, where C defines the wrap.
+ */
+static int64_t neg64(int64_t a)
+{
+	return (int64_t)(0 - (uint64_t)a);
+}
+
 static int64_t fold2(struct cc *cc, struct node *n, int64_t a, int64_t b, int uns)
 {
 	switch (n->op) {
-	case OP_PLUS: return a + b;
-	case OP_MINUS: return a - b;
+	case OP_PLUS: return (int64_t)((uint64_t)a + (uint64_t)b);
+	case OP_MINUS: return (int64_t)((uint64_t)a - (uint64_t)b);
 	case OP_STAR: return (int64_t)((uint64_t)a * (uint64_t)b);
 	case OP_SLASH:
 		if (b == 0)
 			ERR(n, "D_DIV_ZERO", "expression contains division by zero");
-		return uns ? (int64_t)((uint64_t)a / (uint64_t)b) : (b == -1 ? -a : a / b);
+		return uns ? (int64_t)((uint64_t)a / (uint64_t)b) : (b == -1 ? neg64(a) : a / b);
 	case OP_MOD:
 		if (b == 0)
 			ERR(n, "D_DIV_ZERO", "expression contains division by zero");
@@ -333,7 +343,7 @@ void sema_op1(struct cc *cc, struct node *n)
 			ERR(n, "D_OP_ARITH", "operator %s requires an operand of arithmetic type", ops);
 		n->type = sema_promote1(cc, c->type);
 		if (c->is_const)
-			sema_set_const(n, n->op == OP_NEG ? -c->cval : c->cval);
+			sema_set_const(n, n->op == OP_NEG ? neg64(c->cval) : c->cval);
 		break;
 	case OP_BNOT:
 		if (!ty_is_integral(c->type))

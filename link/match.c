@@ -79,7 +79,8 @@ int link_match(const struct mt_prog *prog, const struct mt_opts *opts,
 			}
 		}
 	}
-	qsort(c->probes, c->nprobes, sizeof(*c->probes), cmp_probe);
+	if (c->nprobes)		/* qsort(NULL, 0) is undefined */
+		qsort(c->probes, c->nprobes, sizeof(*c->probes), cmp_probe);
 	for (uint32_t i = 0; i < c->nprobes; i++)
 		c->npairs += c->probes[i].nclauses;
 	return 0;
