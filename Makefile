@@ -18,6 +18,22 @@ HOST_CPPFLAGS = -Iinclude -I. -D_GNU_SOURCE
 MT_LIBS :=
 # Extra link flags for machtrace (fragments append, e.g. -ldw).
 MT_LDLIBS :=
+
+# make SAN=1: the sanitizer build (ASan + UBSan, every report fatal) of the
+# host code and the hosted runtime, in its own tree build/san.  `make check`
+# builds it (san-build) and tests/san.sh runs the unit tests, the D tests
+# and the conformance suite with it.  clang, because gcc 12's UBSan ignores
+# log_path and tests/san.sh finds every report by its file.
+CLANG ?= clang
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+ifdef SAN
+BUILD := build/san
+CC := $(CLANG)
+HOST_CFLAGS += -Wno-unknown-warning-option -Wno-ignored-optimization-argument
+HOST_CFLAGS += $(SAN_FLAGS)
+MT_LDLIBS += $(SAN_FLAGS)
+endif
 # Unit-test programs; each prints "PASS name" / "FAIL name" lines.
 UNIT_TESTS :=
 # Everything `make` builds besides machtrace (shim, guest programs, blobs).
@@ -40,6 +56,16 @@ include consumer/consumer.mk
 include cmd/machtrace/cmd.mk
 include tests/tests.mk
 -include bench/bench.mk
+-include tests/fuzz/fuzz.mk
+
+# The hosted runtime is sanitized too; its objects then also call the
+# sanitizers' hooks, which rt-nmcheck must let through.
+ifdef SAN
+RT_NOCLANG := -fno-tree-loop-distribute-patterns
+RT_FREESTANDING_CFLAGS := $(filter-out $(RT_NOCLANG),$(RT_FREESTANDING_CFLAGS)) $(SAN_FLAGS)
+RT_KERNEL_CFLAGS := $(filter-out $(RT_NOCLANG),$(RT_KERNEL_CFLAGS))
+RT_NM_ALLOW := ^(mt_plat_|__asan_|__ubsan_|__sanitizer_)
+endif
 
 all: $(MT_EXTRA)
 
@@ -53,7 +79,12 @@ setup:
 check: setup
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory unit-build
+	@$(MAKE) --no-print-directory san-build
 	@tests/run-all.sh
+
+.PHONY: san-build
+san-build:
+	@$(MAKE) --no-print-directory SAN=1 build/san/bin/machtrace unit-build
 
 demo: setup
 	@$(MAKE) --no-print-directory all

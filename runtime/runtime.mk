@@ -23,10 +23,11 @@ $(BUILD)/obj/rtk/%.o: %.c
 	$(CC) -Iinclude -I. $(RT_KERNEL_CFLAGS) -MMD -MP -c $< -o $@
 
 # No libc symbol in the runtime: every undefined symbol must be a hook.
+RT_NM_ALLOW ?= ^mt_plat_
 $(BUILD)/obj/rt/nmcheck.ok: $(RT_OBJS) $(RT_KOBJS)
 	@for set in "$(RT_OBJS)" "$(RT_KOBJS)"; do \
 		ld -r -o $@.o $$set || exit 1; \
-		bad=$$(nm -u $@.o | awk '$$2 !~ /^mt_plat_/ { print $$2 }' | sort -u); \
+		bad=$$(nm -u $@.o | awk '$$2 !~ /$(RT_NM_ALLOW)/ { print $$2 }' | sort -u); \
 		if [ -n "$$bad" ]; then \
 			echo "runtime: uses symbols outside the runtime:" $$bad >&2; \
 			rm -f $@.o; exit 1; \

@@ -48,6 +48,15 @@ static struct fake F;
 static void
 setup(void)
 {
+	/* the previous test's consumer and streams */
+	if (F.c)
+		mt_consumer_free(F.c);
+	if (F.fo)
+		fclose(F.fo);
+	if (F.fe)
+		fclose(F.fe);
+	free(F.out);
+	free(F.err);
 	memset(&F, 0, sizeof(F));
 	mt_opts_init(&F.opts);
 	F.prog.clauses = F.clauses;
@@ -149,7 +158,7 @@ run(void)
 
 TEST(default_output_testing_mode)
 {
-	int32_t v = 7;
+	int64_t v = 7;		/* 8 bytes: put() copies a whole slot */
 
 	setenv("_DTRACE_TESTING", "t", 1);
 	setup();
@@ -348,7 +357,7 @@ TEST(wrapped_buffer_with_padding)
 
 TEST(cpus_merged_by_timestamp)
 {
-	int32_t v;
+	int64_t v;		/* 8 bytes: put1() copies a whole slot */
 	uint8_t *p;
 
 	setup();
