@@ -373,7 +373,11 @@ struct cc {
 	struct clause_state cl;
 	uint32_t strsize;
 
-	/* codegen state for the DIFO being built */
+	/* codegen state for the DIFO being built (per compile: never statics) */
+	uint32_t cg_text0;		/* its first instruction */
+	int cg_xlarg;			/* in a translation: the input's register */
+	struct node *cg_root;		/* store via scratch: the variable... */
+	int cg_rootreg;			/* ...and the register of its copy */
 	uint16_t regmask;
 	int cg_line;
 	int tuple_depth;

@@ -41,8 +41,6 @@ static uint32_t cur_label(struct cc *cc, uint32_t text0)
 	return cc->text_v.n - text0;
 }
 
-static uint32_t g_text0;
-
 static uint32_t emit_br(struct cc *cc, int op)
 {
 	return as_emit(cc, MT_INSTR_BR(op, 0));
@@ -50,7 +48,7 @@ static uint32_t emit_br(struct cc *cc, int op)
 
 static void patch_here(struct cc *cc, uint32_t at)
 {
-	as_patch(cc, at, cur_label(cc, g_text0));
+	as_patch(cc, at, cur_label(cc, cc->cg_text0));
 }
 
 static int cg_const(struct cc *cc, int64_t v, int line)
@@ -233,9 +231,6 @@ static void cg_var_store(struct cc *cc, struct node *n, int r)
 	as_emit(cc, MT_INSTR_V16(var_op(id->scope, 1, 0), var_id(cc, id), r));
 }
 
-static struct xlator *cur_xl;
-static int xl_argreg;
-
 static int cg_xlate(struct cc *cc, struct node *n)
 {
 	struct xlator *x = n->xl;
@@ -245,10 +240,8 @@ static int cg_xlate(struct cc *cc, struct node *n)
 	int buf = reg_alloc(cc, n->line);
 	emit(cc, MT_OP_ALLOCS, sz, 0, buf);
 	cg_free(cc, sz);
-	struct xlator *oxl = cur_xl;
-	int oarg = xl_argreg;
-	cur_xl = x;
-	xl_argreg = in;
+	int oarg = cc->cg_xlarg;
+	cc->cg_xlarg = in;
 	for (struct xlmember *xm = x->members; xm; xm = xm->next) {
 		struct member *m = ty_member(st, xm->name);
 		int v = cg_expr(cc, xm->expr);
@@ -268,8 +261,7 @@ static int cg_xlate(struct cc *cc, struct node *n)
 		cg_free(cc, a);
 		cg_free(cc, v);
 	}
-	cur_xl = oxl;
-	xl_argreg = oarg;
+	cc->cg_xlarg = oarg;
 	cg_free(cc, in);
 	return buf;
 }
@@ -474,9 +466,6 @@ static void cg_arith(struct cc *cc, int op, int a, int b, struct type *lt,
 	}
 }
 
-static struct node *root_node;
-static int root_reg;
-
 /*
  * The D variable a member/element lvalue is stored in, if any: stores into
  * variable storage go through a scratch copy of the whole value, which is
@@ -516,13 +505,13 @@ static void cg_store_via_scratch(struct cc *cc, struct node *root, struct node *
 	patch_here(cc, skip);
 	cg_free(cc, v);
 	cg_free(cc, sz);
-	struct node *orn = root_node;
-	int orr = root_reg;
-	root_node = root;
-	root_reg = buf;
+	struct node *orn = cc->cg_root;
+	int orr = cc->cg_rootreg;
+	cc->cg_root = root;
+	cc->cg_rootreg = buf;
 	cg_store(cc, l, r);
-	root_node = orn;
-	root_reg = orr;
+	cc->cg_root = orn;
+	cc->cg_rootreg = orr;
 	cg_var_store(cc, root, buf);
 	cg_free(cc, buf);
 }
@@ -534,7 +523,7 @@ static void cg_store(struct cc *cc, struct node *l, int r)
 		cg_var_store(cc, l, r);
 		return;
 	}
-	if (!root_node) {
+	if (!cc->cg_root) {
 		struct node *root = var_root(l);
 		if (root && root != l) {
 			cg_store_via_scratch(cc, root, l, r);
@@ -756,9 +745,9 @@ static int cg_cond(struct cc *cc, struct node *n)
 int cg_expr(struct cc *cc, struct node *n)
 {
 	int r;
-	if (n == root_node) {
+	if (n == cc->cg_root) {
 		r = reg_alloc(cc, n->line);
-		emit(cc, MT_OP_MOV, root_reg, 0, r);
+		emit(cc, MT_OP_MOV, cc->cg_rootreg, 0, r);
 		return r;
 	}
 	if (n->is_const && ty_is_integral(n->type))
@@ -785,7 +774,7 @@ int cg_expr(struct cc *cc, struct node *n)
 			}
 			if (id->val == 1) {
 				r = reg_alloc(cc, n->line);
-				emit(cc, MT_OP_MOV, xl_argreg, 0, r);
+				emit(cc, MT_OP_MOV, cc->cg_xlarg, 0, r);
 				return r;
 			}
 			r = cg_expr(cc, id->init);
@@ -836,14 +825,14 @@ int cg_expr(struct cc *cc, struct node *n)
 uint32_t cg_difo(struct cc *cc, struct node *n, uint32_t *rtype, uint32_t *rsize)
 {
 	uint32_t t0 = as_difo_begin(cc);
-	uint32_t ot0 = g_text0;
+	uint32_t ot0 = cc->cg_text0;
 	uint16_t omask = cc->regmask;
-	g_text0 = t0;
+	cc->cg_text0 = t0;
 	cc->regmask = 0;
 	int r = cg_expr(cc, n);
 	emit(cc, MT_OP_RET, 0, 0, r);
 	cc->regmask = omask;
-	g_text0 = ot0;
+	cc->cg_text0 = ot0;
 	uint32_t rt = MT_RT_INT, rs = 8;
 	if (ty_is_string(n->type)) {
 		rt = MT_RT_STRING;

@@ -60,4 +60,41 @@ TEST(cg_aggregation)
 	mt_prog_free(p);
 }
 
+/*
+ * Code generation state is per compile: a program that fails in the middle
+ * of a store through a scratch copy (D_NOREG in the index of g.b[...]) must
+ * not change the code of the next program compiled in the same process.
+ * Once, the failing store left "store via scratch" state in file-scope
+ * statics and "g.b = 7" then stored straight into variable storage.
+ */
+TEST(cg_state_survives_no_error)
+{
+	const char *ok = "struct s { int a; int b; } g; BEGIN { g.b = 7; }";
+	char bad[1024] = "struct s { int a; int b[4]; } g; BEGIN { x = 1; g.b[";
+	struct mt_diag d;
+
+	struct mt_prog *p = cc_text(ok, 1, &d);
+	CHECK(p != NULL);
+	char *before = listing(p);
+	mt_prog_free(p);
+	CHECK(strstr(before, "allocs") != NULL);	/* the scratch copy */
+	CHECK(strstr(before, "stgs") != NULL);		/* stored back */
+
+	for (int i = 0; i < 20; i++)
+		strcat(bad, "x+(");
+	strcat(bad, "x");
+	for (int i = 0; i < 20; i++)
+		strcat(bad, ")");
+	strcat(bad, "] = 7; }");
+	CHECK_EQ_STR(cc_fail(bad, &d), "D_NOREG");
+
+	p = cc_text(ok, 1, &d);
+	CHECK(p != NULL);
+	char *after = listing(p);
+	mt_prog_free(p);
+	CHECK_EQ_STR(after, before);
+	free(before);
+	free(after);
+}
+
 MT_TEST_MAIN()
