@@ -50,8 +50,8 @@ format_action(struct mt_consumer *c, const struct mt_action *a,
 			fclose(m);
 		return NULL;
 	}
-	mt_printf(m, ai && ai->fmt ? ai->fmt : "", args, a->nrecs, err,
-		  sizeof(err));
+	mt_printf(m, &c->syms, ai && ai->fmt ? ai->fmt : "", args, a->nrecs,
+		  err, sizeof(err));
 	fclose(m);
 	free(args);
 	return buf;

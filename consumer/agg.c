@@ -309,7 +309,7 @@ mod_canon(struct mt_consumer *c, uint64_t pc)
 	char name[512];
 	struct modkey *v;
 
-	mt_sym_format(pc, MT_SYM_MOD, name, sizeof(name));
+	mt_sym_format(&c->syms, pc, MT_SYM_MOD, name, sizeof(name));
 	if (strncmp(name, "0x", 2) == 0)
 		return pc;
 	for (size_t i = 0; i < c->nmodkeys; i++)
@@ -346,7 +346,7 @@ key_canon(struct mt_consumer *c, uint32_t aggid, const uint8_t *key)
 		if (kind == MT_TI_MOD)
 			canon = mod_canon(c, pc);
 		else
-			canon = mt_sym_offset(pc, &delta) == 0 ? pc - delta : pc;
+			canon = mt_sym_offset(&c->syms, pc, &delta) == 0 ? pc - delta : pc;
 		if (canon == pc)
 			continue;
 		if (!copied) {

@@ -54,7 +54,7 @@ print_row_fmt(struct mt_consumer *c, FILE *fp, const char *fmt,
 		args[nk + j].aggvals = b->ent[j] ? b->ent[j]->vals : c->zeros;
 		args[nk + j].normal = c->normal[aggids[j]];
 	}
-	mt_printf(fp, fmt, args, (int)nk + n, err, sizeof(err));
+	mt_printf(fp, &c->syms, fmt, args, (int)nk + n, err, sizeof(err));
 	free(args);
 }
 

@@ -35,7 +35,7 @@ datum_stack(struct mt_consumer *c, FILE *fp, const uint8_t *p, uint32_t size)
 			break;
 		char sym[512];
 
-		mt_sym_format(pc, MT_SYM_PC, sym, sizeof(sym));
+		mt_sym_format(&c->syms, pc, MT_SYM_PC, sym, sizeof(sym));
 		fprintf(fp, "%*s%s\n", indent, "", sym);
 	}
 }
@@ -109,7 +109,7 @@ print_key_datum(struct mt_consumer *c, FILE *fp, const struct mt_rec_info *ri,
 		memcpy(&v, d + (ri->kind >= MT_TI_USYM && ri->size > 8 ? 8 : 0),
 		       8);
 		if (ri->kind == MT_TI_SYM || ri->kind == MT_TI_MOD)
-			mt_sym_format(v, ri->kind == MT_TI_SYM ? MT_SYM_FUNC :
+			mt_sym_format(&c->syms, v, ri->kind == MT_TI_SYM ? MT_SYM_FUNC :
 				      MT_SYM_MOD, buf, sizeof(buf));
 		else
 			snprintf(buf, sizeof(buf), "0x%llx",

@@ -32,6 +32,7 @@ struct mt_consumer {
 	const struct mt_image *img;
 	struct mt_opts *opts;
 	struct mt_target *target;
+	struct mt_symsrc syms;		/* for stack(), sym(), %a ... */
 	FILE *out, *err;
 	FILE *orig_out;			/* out before any freopen() */
 	struct mt_cb *cb;

@@ -208,7 +208,8 @@ print_time(FILE *fp, const struct spec *s, uint64_t ns, int rfc822)
 }
 
 static void
-print_stack(FILE *fp, const struct spec *s, const struct mt_pfarg *a)
+print_stack(FILE *fp, const struct mt_symsrc *syms, const struct spec *s,
+	    const struct mt_pfarg *a)
 {
 	const unsigned char *p = a->data;
 	uint64_t pc;
@@ -222,7 +223,7 @@ print_stack(FILE *fp, const struct spec *s, const struct mt_pfarg *a)
 		memcpy(&pc, p + i, 8);
 		if (pc == 0)
 			break;
-		mt_sym_format(pc, MT_SYM_PC, buf, sizeof(buf));
+		mt_sym_format(syms, pc, MT_SYM_PC, buf, sizeof(buf));
 		fprintf(fp, "%14s", "");
 		print_string(fp, &s2, buf);
 		fputc('\n', fp);
@@ -313,7 +314,8 @@ print_int(FILE *fp, const struct spec *s, const struct mt_pfarg *a)
 }
 
 static void
-print_conv(FILE *fp, const struct spec *s, const struct mt_pfarg *a)
+print_conv(FILE *fp, const struct mt_symsrc *syms, const struct spec *s,
+	   const struct mt_pfarg *a)
 {
 	char f[64], buf[4096], *e;
 
@@ -336,7 +338,7 @@ print_conv(FILE *fp, const struct spec *s, const struct mt_pfarg *a)
 		break;
 	case 's':
 		if (a->kind == MT_TI_STACK || a->kind == MT_TI_USTACK) {
-			print_stack(fp, s, a);
+			print_stack(fp, syms, s, a);
 			break;
 		}
 		print_string(fp, s, arg_str(a, buf, sizeof(buf)));
@@ -347,7 +349,7 @@ print_conv(FILE *fp, const struct spec *s, const struct mt_pfarg *a)
 		free(e);
 		break;
 	case 'a':
-		mt_sym_format(arg_uint(a), MT_SYM_PC, buf, sizeof(buf));
+		mt_sym_format(syms, arg_uint(a), MT_SYM_PC, buf, sizeof(buf));
 		print_string(fp, s, buf);
 		break;
 	case 'A':
@@ -356,7 +358,7 @@ print_conv(FILE *fp, const struct spec *s, const struct mt_pfarg *a)
 		print_string(fp, s, buf);
 		break;
 	case 'k':
-		print_stack(fp, s, a);
+		print_stack(fp, syms, s, a);
 		break;
 	case 'Y':
 		print_time(fp, s, arg_uint(a), 0);
@@ -393,8 +395,8 @@ next_agg(const struct mt_pfarg *args, int nargs, int *i)
 }
 
 int
-mt_printf(FILE *fp, const char *fmt, const struct mt_pfarg *args, int nargs,
-	  char *errbuf, size_t errlen)
+mt_printf(FILE *fp, const struct mt_symsrc *syms, const char *fmt,
+	  const struct mt_pfarg *args, int nargs, char *errbuf, size_t errlen)
 {
 	int ai = 0, gi = 0;
 	const struct mt_pfarg *a, *last_agg = NULL;
@@ -453,7 +455,7 @@ mt_printf(FILE *fp, const char *fmt, const struct mt_pfarg *args, int nargs,
 		a = next_arg(args, nargs, &ai);
 		if (a == NULL)
 			continue;
-		print_conv(fp, &s, a);
+		print_conv(fp, syms, &s, a);
 	}
 	return ai;
 }

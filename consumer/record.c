@@ -39,7 +39,7 @@ mt_consumer_new(const struct mt_prog *prog, const struct mt_image *img,
 	c->target = target;
 	c->out = c->orig_out = out;
 	c->err = err;
-	mt_consumer_set_symbol_target(target);
+	c->syms.target = target && target->ops->sym ? target : NULL;
 	if (agg_setup(c) != 0) {
 		mt_consumer_free(c);
 		return NULL;

@@ -51,7 +51,8 @@ struct mt_prog *cli_compile(struct cli *cl, int first, int n,
 			    struct mt_diag *diag);
 void cli_print_diag(const struct cli *cl, const struct mt_diag *d, int which);
 /* syms.c: resolve kernel addresses through the kernel image */
-void cli_kernel_symbols(const struct cli *cl);
+struct mt_consumer;
+void cli_kernel_symbols(const struct cli *cl, struct mt_consumer *c);
 /* session.c: the target rule: is this description the kernel's? */
 struct mt_pdesc;
 int cli_desc_wants_kernel(const struct cli *cl, const struct mt_pdesc *pd);

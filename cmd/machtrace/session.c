@@ -675,8 +675,6 @@ new_mach_target(const struct cli *cl, int quiet)
 			fprintf(stderr, "dtrace: failed to initialize dtrace: "
 				"%s\n", err);
 	}
-	else if (t->ops->sym == NULL)
-		cli_kernel_symbols(cl);
 	return t;
 }
 
@@ -804,6 +802,8 @@ cli_run(struct cli *cl)
 		t->ops->detach(t);
 		return E_ERROR;
 	}
+	if (t->ops->sym == NULL && wants_kernel(cl, prog))
+		cli_kernel_symbols(cl, c);
 	mt_consumer_attach(c, t->ops->cb(t));
 	if (cl->opts.destructive && !cl->opts.quiet)
 		fprintf(stderr, "dtrace: allowing destructive actions\n");

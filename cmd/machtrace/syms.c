@@ -37,7 +37,7 @@ ksym_lookup(void *arg, uint64_t addr, const char **mod, const char **func,
 }
 
 void
-cli_kernel_symbols(const struct cli *cl)
+cli_kernel_symbols(const struct cli *cl, struct mt_consumer *c)
 {
 	static struct ksyms ks;
 
@@ -45,5 +45,5 @@ cli_kernel_symbols(const struct cli *cl)
 		snprintf(ks.path, sizeof(ks.path), "%s", cl->kernel);
 	else
 		mt_stock_kernel(ks.path, sizeof(ks.path));
-	mt_consumer_set_symbols(ksym_lookup, &ks);
+	mt_consumer_set_symbols(c, ksym_lookup, &ks);
 }

@@ -64,21 +64,27 @@ const char *mt_consumer_error(const struct mt_consumer *c);
 /*
  * Kernel symbols for stack(), sym(), mod(), %a and %k: fn fills the module
  * and function containing addr and the offset into it (func NULL: only
- * the module is known) and returns 0, or -1 when addr is unknown.  One
- * source per process; NULL: addresses print in hex.
+ * the module is known) and returns 0, or -1 when addr is unknown.  Each
+ * consumer has its own source: the target's ops->sym when it has one
+ * (mt_consumer_new), else the fn set here; neither: addresses print in hex.
  */
 typedef int (*mt_symfn)(void *arg, uint64_t addr, const char **mod,
 			const char **func, uint64_t *off);
-void mt_consumer_set_symbols(mt_symfn fn, void *arg);
-/* Prefer the target's ops->sym (mt_consumer_new sets this). */
-void mt_consumer_set_symbol_target(struct mt_target *t);
+struct mt_symsrc {
+	struct mt_target *target;	/* its ops->sym first, if any */
+	mt_symfn fn;
+	void *arg;
+};
+void mt_consumer_set_symbols(struct mt_consumer *c, mt_symfn fn, void *arg);
 
 #define MT_SYM_PC	0		/* "mod`func+0x10" */
 #define MT_SYM_FUNC	1		/* "mod`func" */
 #define MT_SYM_MOD	2		/* "mod" */
-void mt_sym_format(uint64_t pc, int style, char *buf, size_t len);
+/* src NULL: hex */
+void mt_sym_format(const struct mt_symsrc *src, uint64_t pc, int style,
+		   char *buf, size_t len);
 /* pc's offset in its function; -1 when no function is known. */
-int mt_sym_offset(uint64_t pc, uint64_t *off);
+int mt_sym_offset(const struct mt_symsrc *src, uint64_t pc, uint64_t *off);
 
 /* ------------------------------------------------------------------------
  * Lower-level pieces, exposed for the unit tests.
@@ -96,11 +102,13 @@ struct mt_pfarg {
 };
 
 /*
- * dtrace's printf: format fmt with args into fp.  Returns the number of
- * arguments consumed, or -1 (message in errbuf).
+ * dtrace's printf: format fmt with args into fp, addresses (%a, %k)
+ * through syms.  Returns the number of arguments consumed, or -1 (message
+ * in errbuf).
  */
-int mt_printf(FILE *fp, const char *fmt, const struct mt_pfarg *args,
-	      int nargs, char *errbuf, size_t errlen);
+int mt_printf(FILE *fp, const struct mt_symsrc *syms, const char *fmt,
+	      const struct mt_pfarg *args, int nargs, char *errbuf,
+	      size_t errlen);
 
 /* dtrace's distribution tables (leading blank line included). */
 void mt_print_quantize(FILE *fp, const int64_t *buckets, uint64_t normal);

@@ -41,6 +41,7 @@ struct fake {
 	size_t outlen, errlen;
 	FILE *fo, *fe;
 	struct mt_consumer *c;
+	mt_symfn symfn;			/* the consumer's symbol source */
 };
 
 static struct fake F;
@@ -147,6 +148,8 @@ static const char *
 run(void)
 {
 	F.c = mt_consumer_new(&F.prog, &F.im.img, &F.opts, NULL, F.fo, F.fe);
+	if (F.symfn)
+		mt_consumer_set_symbols(F.c, F.symfn, NULL);
 	mt_consumer_attach(F.c, &F.st.cb);
 	mt_consume(F.c);
 	mt_consume_drops(F.c);
@@ -494,6 +497,43 @@ TEST(drops_counted_while_reporting_are_not_lost)
 	CHECK_EQ_INT(ad, F.st.stat.aggdrops);
 	CHECK(F.st.buf.drops > 3 && F.st.stat.aggdrops > 2);
 	fclose(fe);
+}
+
+static int
+fake_sym(void *arg, uint64_t addr, const char **mod, const char **func,
+	 uint64_t *off)
+{
+	if (addr < 0x1000 || addr >= 0x2000)
+		return -1;
+	*mod = "gnumach";
+	*func = "vm_map_enter";
+	*off = addr - 0x1000;
+	return 0;
+}
+
+static void
+print_pc(uint64_t pc)
+{
+	setup();
+	F.opts.quiet = 1;
+	clause(0, 0, 1, 8);
+	action(0, MT_ACT_PRINTF, 0, 1, "%a\n");
+	rec(0, MT_REC_INT, 0, 8, MT_TI_INT, 8);
+	put(1, &pc, 8);
+}
+
+/*
+ * The symbol source is the consumer's: a consumer without one prints an
+ * address in hex even after another consumer of the process had one (the
+ * source once lived in file-scope statics of consumer/sym.c).
+ */
+TEST(symbols_per_consumer)
+{
+	print_pc(0x1010);
+	F.symfn = fake_sym;
+	CHECK_EQ_STR(run(), "gnumach`vm_map_enter+0x10\n\n");
+	print_pc(0x1010);
+	CHECK_EQ_STR(run(), "0x1010\n\n");
 }
 
 MT_TEST_MAIN()

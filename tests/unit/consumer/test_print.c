@@ -125,7 +125,7 @@ pf(const char *fmt, const struct mt_pfarg *a, int n)
 	FILE *f = mem();
 	char err[64];
 
-	mt_printf(f, fmt, a, n, err, sizeof(err));
+	mt_printf(f, NULL, fmt, a, n, err, sizeof(err));
 	return done(f);
 }
 
@@ -235,19 +235,20 @@ fake_sym(void *arg, uint64_t addr, const char **mod, const char **func,
 TEST(symbols)
 {
 	char b[128];
+	struct mt_symsrc src = { NULL, fake_sym, NULL };
 
-	mt_consumer_set_symbols(fake_sym, NULL);
-	mt_sym_format(0x1010, MT_SYM_PC, b, sizeof(b));
+	mt_sym_format(&src, 0x1010, MT_SYM_PC, b, sizeof(b));
 	CHECK_EQ_STR(b, "gnumach`vm_map_enter+0x10");
-	mt_sym_format(0x1000, MT_SYM_PC, b, sizeof(b));
+	mt_sym_format(&src, 0x1000, MT_SYM_PC, b, sizeof(b));
 	CHECK_EQ_STR(b, "gnumach`vm_map_enter");
-	mt_sym_format(0x1010, MT_SYM_FUNC, b, sizeof(b));
+	mt_sym_format(&src, 0x1010, MT_SYM_FUNC, b, sizeof(b));
 	CHECK_EQ_STR(b, "gnumach`vm_map_enter");
-	mt_sym_format(0x1010, MT_SYM_MOD, b, sizeof(b));
+	mt_sym_format(&src, 0x1010, MT_SYM_MOD, b, sizeof(b));
 	CHECK_EQ_STR(b, "gnumach");
-	mt_sym_format(0x3000, MT_SYM_PC, b, sizeof(b));
+	mt_sym_format(&src, 0x3000, MT_SYM_PC, b, sizeof(b));
 	CHECK_EQ_STR(b, "0x3000");
-	mt_consumer_set_symbols(NULL, NULL);
+	mt_sym_format(NULL, 0x1010, MT_SYM_PC, b, sizeof(b));
+	CHECK_EQ_STR(b, "0x1010");
 }
 
 MT_TEST_MAIN()
