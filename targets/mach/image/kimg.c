@@ -293,6 +293,7 @@ void mt_kimg_close(struct mt_kimg *k)
 		free(a);
 	}
 	free(k->secs);
+	free(k->tnames);
 	free(k->funcs);
 	free(k->by_name);
 	free(k->syms);

@@ -44,6 +44,9 @@ struct mt_kimg {
 	int structs_indexed;
 	struct mt_kinline *inlines;     /* sorted by name */
 	size_t ninlines;
+	struct kimg_tname *tnames;      /* live/ctypes.c: named types, sorted */
+	size_t ntnames;                 /* by name, built on first use */
+	int tnames_indexed;
 	struct kimg_arena *arena;
 	Dwarf_CFI *cfi;                 /* .eh_frame, opened on first use */
 	int cfi_tried;

@@ -18,8 +18,8 @@
 #include "targets/mach/image/kimg_int.h"
 #include "targets/mach/live/live_int.h"
 
-struct tname {				/* top-level named type DIEs */
-	char *key;			/* "struct x", "union x", "enum x", "x" (typedef) */
+struct kimg_tname {			/* top-level named type DIEs */
+	const char *key;		/* "struct x", "union x", "enum x", "x" (typedef) */
 	Dwarf_Off die;
 };
 
@@ -31,13 +31,10 @@ struct gen {
 	int depth;
 };
 
-static struct tname *names;
-static size_t nnames;
-static struct mt_kimg *names_of;
-
 static int cmp_tname(const void *a, const void *b)
 {
-	return strcmp(((const struct tname *)a)->key, ((const struct tname *)b)->key);
+	return strcmp(((const struct kimg_tname *)a)->key,
+		      ((const struct kimg_tname *)b)->key);
 }
 
 static const char *prefix(int tag)
@@ -51,16 +48,16 @@ static const char *prefix(int tag)
 	}
 }
 
-/* Index every complete named struct/union/enum/typedef at CU level. */
+/*
+ * Index every complete named struct/union/enum/typedef at CU level, once
+ * per kernel image (the index lives in the image and dies with it).
+ */
 static void index_names(struct mt_kimg *k)
 {
 	Dwarf_Off off = 0, next;
 	size_t hsize, cap = 0;
 
-	free(names);
-	names = NULL;
-	nnames = 0;
-	names_of = k;
+	k->tnames_indexed = 1;
 	while (k->dw && dwarf_nextcu(k->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu, c;
 		Dwarf_Attribute a;
@@ -70,29 +67,32 @@ static void index_names(struct mt_kimg *k)
 				char key[300];
 				if (!p || !n || dwarf_attr(&c, DW_AT_declaration, &a))
 					continue;
-				if (nnames == cap) {
-					struct tname *t = realloc(names, (cap = cap ? 2 * cap : 4096) * sizeof *t);
+				if (k->ntnames == cap) {
+					struct kimg_tname *t = realloc(k->tnames, (cap = cap ? 2 * cap : 4096) * sizeof *t);
 					if (!t)
-						return;
-					names = t;
+						goto done;
+					k->tnames = t;
 				}
 				snprintf(key, sizeof key, "%s%s", p, n);
-				names[nnames].key = strdup(key);
-				names[nnames++].die = dwarf_dieoffset(&c);
+				k->tnames[k->ntnames].key = kimg_strdup(k, key);
+				k->tnames[k->ntnames++].die = dwarf_dieoffset(&c);
 			} while (dwarf_siblingof(&c, &c) == 0);
 		}
 		off = next;
 	}
-	qsort(names, nnames, sizeof *names, cmp_tname);
+done:
+	if (k->ntnames)
+		qsort(k->tnames, k->ntnames, sizeof *k->tnames, cmp_tname);
 }
 
 static int find_type(struct mt_kimg *k, const char *key, Dwarf_Die *d)
 {
-	struct tname t = { (char *)key, 0 }, *r;
+	struct kimg_tname t = { key, 0 }, *r;
 
-	if (names_of != k)
+	if (!k->tnames_indexed)
 		index_names(k);
-	r = bsearch(&t, names, nnames, sizeof *names, cmp_tname);
+	r = k->ntnames ? bsearch(&t, k->tnames, k->ntnames, sizeof *k->tnames,
+				 cmp_tname) : NULL;
 	return r && dwarf_offdie(k->dw, r->die, d) ? 0 : -1;
 }
 

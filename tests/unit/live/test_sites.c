@@ -382,4 +382,27 @@ TEST(kinst_site_frame)
 	CHECK(st[2].cfa_off == 16 && st[2].rbp_off == -16);
 }
 
+/*
+ * The type index is the kernel image's: two images opened one after the
+ * other each get their own, freed with the image (it was once a set of
+ * file-scope statics keyed by the image's address, and leaked its names
+ * when rebuilt -- a report of the sanitizer pass).
+ */
+TEST(kernel_type_index_per_image)
+{
+	char path[PATH_MAX], err[512], *d[2];
+
+	for (int i = 0; i < 2; i++) {
+		struct mt_kimg *k = mt_kimg_open(mt_stock_kernel(path, sizeof path),
+						 err, sizeof err);
+		CHECK(k != NULL);
+		d[i] = live_decls(k, "struct ipc_port");
+		mt_kimg_close(k);
+		CHECK(d[i] != NULL);
+	}
+	CHECK_EQ_STR(d[1], d[0]);
+	free(d[0]);
+	free(d[1]);
+}
+
 MT_TEST_MAIN()
