@@ -63,5 +63,20 @@ void kimg_type_name(Dwarf_Die *type, char *buf, size_t len);
 
 /* x86_64/decode.c */
 int kimg_decode(struct mt_kimg *k, char *err, size_t errlen);
+/*
+ * The branch targets of the whole image, which no jmp entry may displace.
+ * A target that cannot be recorded (no memory) sets lost, and then no
+ * function gets a jmp entry: the set is incomplete, so any displaced
+ * bytes could be a target.  xrealloc NULL: realloc (tests inject failures).
+ */
+struct kimg_targets {
+	uint64_t *v;
+	size_t n, cap;
+	int lost;
+	void *(*xrealloc)(void *p, size_t n);
+};
+void kimg_targets_add(struct kimg_targets *t, uint64_t a);
+/* Sorts t and turns every jmp entry that t forbids into an int3 entry. */
+void kimg_targets_apply(struct mt_kimg *k, struct kimg_targets *t);
 
 #endif

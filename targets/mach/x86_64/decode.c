@@ -13,6 +13,7 @@
  * a DWARF subprogram (assembly entry points: traps, interrupts, context
  * switch), the kernel debugger, and the trap path a probe itself takes.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,11 +22,6 @@
 #include "targets/mach/x86_64/insn.h"
 
 #define JMP_LEN 5
-
-struct targets {
-	uint64_t *v;
-	size_t n, cap;
-};
 
 static const char *const denied_prefixes[][2] = {
 	{ "db_", "kernel debugger (KDB)" },
@@ -40,13 +36,16 @@ static const char *const denied_names[][2] = {
 	{ "panic", "panic path (must stay usable)" },
 };
 
-static void add_target(struct targets *t, uint64_t a)
+void kimg_targets_add(struct kimg_targets *t, uint64_t a)
 {
 	if (t->n == t->cap) {
 		size_t cap = t->cap ? 2 * t->cap : 65536;
-		uint64_t *p = realloc(t->v, cap * sizeof *p);
-		if (!p)
+		uint64_t *p = cap > SIZE_MAX / 2 / sizeof *p ? NULL :
+			(t->xrealloc ? t->xrealloc : realloc)(t->v, cap * sizeof *p);
+		if (!p) {
+			t->lost = 1;	/* fail closed: see kimg_targets_apply */
 			return;
+		}
 		t->v = p;
 		t->cap = cap;
 	}
@@ -73,7 +72,7 @@ static const char *denied(const char *name)
 
 /* Decodes one function: entry analysis, returns, branch targets. */
 static void decode_func(struct mt_kimg *k, csh cs, cs_insn *in, struct mt_kfunc *f,
-			struct targets *t, uint32_t *rets)
+			struct kimg_targets *t, uint32_t *rets)
 {
 	const uint8_t *code = mt_kimg_bytes(k, f->addr, f->size);
 	const char *no_jmp = NULL;
@@ -90,7 +89,7 @@ static void decode_func(struct mt_kimg *k, csh cs, cs_insn *in, struct mt_kfunc 
 		uint32_t off = (uint32_t)(in->address - f->addr);
 		uint64_t tgt = x86_branch_target(in);
 		if (tgt)
-			add_target(t, tgt);
+			kimg_targets_add(t, tgt);
 		if (x86_in_group(in, CS_GRP_RET))
 			rets[nrets++] = off;
 		if (off == 0)
@@ -124,7 +123,7 @@ static void decode_func(struct mt_kimg *k, csh cs, cs_insn *in, struct mt_kfunc 
 	}
 }
 
-static int targets_inside(const struct targets *t, uint64_t lo, uint64_t hi)
+static int targets_inside(const struct kimg_targets *t, uint64_t lo, uint64_t hi)
 {
 	size_t a = 0, b = t->n;
 
@@ -159,9 +158,28 @@ static void refuse_unsafe(struct mt_kimg *k, struct mt_kfunc *f)
 	}
 }
 
+void kimg_targets_apply(struct mt_kimg *k, struct kimg_targets *t)
+{
+	if (t->n)
+		qsort(t->v, t->n, sizeof *t->v, cmp_u64);
+	for (size_t i = 0; i < k->nfuncs; i++) {
+		struct mt_kfunc *f = &k->funcs[i];
+		if (f->patch != MT_PATCH_JMP)
+			continue;
+		if (t->lost)
+			f->why = "branch targets unknown (out of memory)";
+		else if (targets_inside(t, f->addr, f->addr + f->displaced))
+			f->why = "a branch targets the displaced bytes";
+		else
+			continue;
+		f->patch = MT_PATCH_INT3;
+		f->displaced = 0;
+	}
+}
+
 int kimg_decode(struct mt_kimg *k, char *err, size_t errlen)
 {
-	struct targets t = { 0 };
+	struct kimg_targets t = { 0 };
 	uint64_t maxsize = 0;
 	uint32_t *rets;
 	cs_insn *in;
@@ -188,16 +206,9 @@ int kimg_decode(struct mt_kimg *k, char *err, size_t errlen)
 		if (f->patch != MT_PATCH_REFUSED && f->size && !f->inline_only)
 			decode_func(k, cs, in, f, &t, rets);
 	}
-	qsort(t.v, t.n, sizeof *t.v, cmp_u64);
-	for (size_t i = 0; i < k->nfuncs; i++) {
-		struct mt_kfunc *f = &k->funcs[i];
-		refuse_unsafe(k, f);
-		if (f->patch == MT_PATCH_JMP && targets_inside(&t, f->addr, f->addr + f->displaced)) {
-			f->patch = MT_PATCH_INT3;
-			f->why = "a branch targets the displaced bytes";
-			f->displaced = 0;
-		}
-	}
+	for (size_t i = 0; i < k->nfuncs; i++)
+		refuse_unsafe(k, &k->funcs[i]);
+	kimg_targets_apply(k, &t);
 	free(rets);
 	free(t.v);
 	cs_free(in, 1);

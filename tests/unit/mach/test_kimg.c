@@ -6,10 +6,12 @@
  */
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "machtrace/kimg.h"
 #include "machtrace/mach.h"
+#include "targets/mach/image/kimg_int.h"
 #include "tests/unit/mt_test.h"
 
 static struct mt_kimg *kernel(void)
@@ -178,6 +180,64 @@ TEST(kimg_rejects_stripped_and_foreign)
 	CHECK(strstr(err, "no symbol table") != NULL);
 	CHECK(mt_kimg_check("/bin/sh", err, sizeof err) < 0);
 	CHECK(strstr(err, "not an x86_64 ELF64 executable") != NULL);
+}
+
+static void *fail_realloc(void *p, size_t n)
+{
+	return NULL;
+}
+
+/* Two functions whose entries could take a 5-byte jmp. */
+static void two_jmp_funcs(struct mt_kimg *k, struct mt_kfunc *fs)
+{
+	memset(k, 0, sizeof *k);
+	memset(fs, 0, 2 * sizeof *fs);
+	for (int i = 0; i < 2; i++) {
+		fs[i].addr = 0x1000 * (i + 1);
+		fs[i].size = 0x20;
+		fs[i].patch = MT_PATCH_JMP;
+		fs[i].displaced = 5;
+	}
+	k->funcs = fs;
+	k->nfuncs = 2;
+}
+
+/* A branch into the displaced bytes turns that entry (only) into an int3. */
+TEST(decode_branch_target_forbids_jmp)
+{
+	struct mt_kimg k;
+	struct mt_kfunc fs[2];
+	struct kimg_targets t = { 0 };
+
+	two_jmp_funcs(&k, fs);
+	kimg_targets_add(&t, 0x1002);
+	kimg_targets_apply(&k, &t);
+	free(t.v);
+	CHECK_EQ_INT(fs[0].patch, MT_PATCH_INT3);
+	CHECK_EQ_INT(fs[0].displaced, 0);
+	CHECK_EQ_INT(fs[1].patch, MT_PATCH_JMP);
+}
+
+/*
+ * A branch target that cannot be recorded (the allocation fails) must not
+ * let a jmp cover it: with the set incomplete, no entry takes a jmp.
+ */
+TEST(decode_lost_branch_target_fails_closed)
+{
+	struct mt_kimg k;
+	struct mt_kfunc fs[2];
+	struct kimg_targets t = { .xrealloc = fail_realloc };
+
+	two_jmp_funcs(&k, fs);
+	kimg_targets_add(&t, 0x1002);
+	CHECK(t.lost);
+	CHECK_EQ_INT(t.n, 0);
+	kimg_targets_apply(&k, &t);
+	for (int i = 0; i < 2; i++) {
+		CHECK_EQ_INT(fs[i].patch, MT_PATCH_INT3);
+		CHECK_EQ_INT(fs[i].displaced, 0);
+		CHECK(strstr(fs[i].why, "out of memory") != NULL);
+	}
 }
 
 MT_TEST_MAIN()
