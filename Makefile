@@ -21,9 +21,9 @@ MT_LDLIBS :=
 
 # make SAN=1: the sanitizer build (ASan + UBSan, every report fatal) of the
 # host code and the hosted runtime, in its own tree build/san.  `make check`
-# builds it (san-build) and tests/san.sh runs the unit tests, the D tests
+# builds it (san-build) and tests/suites/san.sh runs the unit tests, the D tests
 # and the conformance suite with it.  clang, because gcc 12's UBSan ignores
-# log_path and tests/san.sh finds every report by its file.
+# log_path and tests/suites/san.sh finds every report by its file.
 CLANG ?= clang
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer

@@ -60,9 +60,6 @@ if [ -z "${RUNALL_UNIT_ONLY:-}" ]; then
 	done
 fi
 
-# The sanitizer pass (build/san, from make san-build): unit, D and conformance.
-[ -x tests/san.sh ] && run_suite "sanitizers (build/san)" tests/san.sh
-
 conf=$top/../shared/conformance/run
 if [ -n "${RUNALL_UNIT_ONLY:-}" ]; then
 	:

@@ -8,9 +8,9 @@
 # was a child of a test; each one becomes a FAIL line naming its first
 # error line.  Prints "PASS san ..." / "FAIL san ...: why" lines and exits
 # 1 when any line is a FAIL.
-#   tests/san.sh [--no-conformance]
+#   tests/suites/san.sh [--no-conformance]
 set -u
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
 SAN=${SAN_BUILD:-build/san}
 conformance=1
@@ -77,8 +77,8 @@ fi
 rm -f "$rep.d.out"
 reports "D tests"
 
-conf=$top/../shared/conformance/run
-[ -x "$conf" ] || conf=/work/shared/conformance/run
+# as tests/run-all.sh: the suite beside the checkout (or $MT_CONFORMANCE)
+conf=${MT_CONFORMANCE:-$top/../shared/conformance/run}
 if [ $conformance -eq 1 ] && [ -x "$conf" ]; then
 	mkdir -p build/tests
 	"$conf" --dtrace "$SAN/bin/machtrace" -j 2 --log build/tests/san-conformance.log \
@@ -99,6 +99,6 @@ if [ $conformance -eq 1 ] && [ -x "$conf" ]; then
 	fi
 	reports conformance
 elif [ $conformance -eq 1 ]; then
-	echo "SKIP san conformance: ../shared/conformance not present"
+	echo "SKIP san conformance: $conf not present"
 fi
 [ $fail -eq 0 ]
