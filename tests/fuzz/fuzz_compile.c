@@ -2,10 +2,12 @@
  * libFuzzer harness for the D compiler (make fuzz): each input is a D
  * program, compiled with -e semantics (no target, no cpp).  An input whose
  * first byte is 0x01 is compiled as a -n probe specifier instead, to reach
- * the probe-description lexer.  Every compile must return a program or a
- * diagnostic with a tag; a crash, a sanitizer report or a leak is a bug.
+ * the probe-description lexer.  A compiled program is also listed (-S) to
+ * /dev/null.  Every compile must return a program or a diagnostic; a
+ * crash, a sanitizer report or a leak is a bug.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "machtrace/compiler.h"
@@ -35,8 +37,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	};
 	struct mt_diag diag;
 	struct mt_prog *prog = mt_compile(&in, &diag);
-	if (prog)
+	if (prog) {
+		/* the -S listing reads every table the compiler built */
+		FILE *null = fopen("/dev/null", "w");
+		if (null) {
+			mt_disasm(prog, null);
+			fclose(null);
+		}
 		mt_prog_free(prog);
+	}
 	else if (!diag.msg[0])
 		abort();	/* a failure must say why */
 	free(text);
