@@ -96,15 +96,24 @@ static void init_vals(const struct mt_agg *a, int64_t *vals)
 		vals[0] = INT64_MIN;
 }
 
+/*
+ * Aggregation values wrap in 64 bits as dtrace's do (sum(INT64_MAX) then
+ * sum(1)); the adds are done on uint64_t, where C defines the wrap.
+ */
+static inline void add64(int64_t *p, int64_t v)
+{
+	*p = (int64_t)((uint64_t)*p + (uint64_t)v);
+}
+
 static void update(const struct mt_agg *a, int64_t *vals, int64_t v,
 		   int64_t incr)
 {
 	switch (a->func) {
 	case MT_AGG_COUNT:
-		vals[0]++;
+		add64(&vals[0], 1);
 		break;
 	case MT_AGG_SUM:
-		vals[0] += v;
+		add64(&vals[0], v);
 		break;
 	case MT_AGG_MIN:
 		if (v < vals[0])
@@ -115,32 +124,34 @@ static void update(const struct mt_agg *a, int64_t *vals, int64_t v,
 			vals[0] = v;
 		break;
 	case MT_AGG_AVG:
-		vals[0]++;
-		vals[1] += v;
+		add64(&vals[0], 1);
+		add64(&vals[1], v);
 		break;
 	case MT_AGG_STDDEV: {
 		unsigned __int128 sq = (unsigned __int128)((__int128)v * v);
 		unsigned __int128 acc = ((unsigned __int128)(uint64_t)vals[3] << 64) |
 			(uint64_t)vals[2];
 		acc += sq;
-		vals[0]++;
-		vals[1] += v;
+		add64(&vals[0], 1);
+		add64(&vals[1], v);
 		vals[2] = (int64_t)(uint64_t)acc;
 		vals[3] = (int64_t)(uint64_t)(acc >> 64);
 		break;
 	}
 	case MT_AGG_QUANTIZE:
-		vals[mt_quantize_bucket(v)] += incr;
+		add64(&vals[mt_quantize_bucket(v)], incr);
 		break;
 	case MT_AGG_LQUANTIZE: {
 		int64_t base = a->param[0], step = a->param[2];
 		uint32_t levels = a->nvals - 2;
+		/* v >= base: v - base fits in uint64_t */
+		uint64_t rel = (uint64_t)v - (uint64_t)base;
 		if (v < base)
-			vals[0] += incr;
-		else if ((uint64_t)(v - base) / (uint64_t)step < levels)
-			vals[1 + (uint64_t)(v - base) / (uint64_t)step] += incr;
+			add64(&vals[0], incr);
+		else if (rel / (uint64_t)step < levels)
+			add64(&vals[1 + rel / (uint64_t)step], incr);
 		else
-			vals[levels + 1] += incr;
+			add64(&vals[levels + 1], incr);
 		break;
 	}
 	case MT_AGG_LLQUANTIZE: {
@@ -148,7 +159,7 @@ static void update(const struct mt_agg *a, int64_t *vals, int64_t v,
 		uint16_t lo = (uint16_t)a->param[1], hi = (uint16_t)a->param[2];
 		if (a->nvals == 2 * (uint32_t)(hi - lo + 1) * (st - st / f) + 3) {
 			uint32_t b = mt_llquantize_bin(f, lo, hi, st, v);
-			vals[b < a->nvals ? b : a->nvals - 1] += incr;
+			add64(&vals[b < a->nvals ? b : a->nvals - 1], incr);
 			break;
 		}
 		int b = mt_llquantize_bucket((uint16_t)a->param[0],
@@ -158,7 +169,7 @@ static void update(const struct mt_agg *a, int64_t *vals, int64_t v,
 			b = 0;
 		if ((uint32_t)b >= a->nvals)
 			b = (int)a->nvals - 1;
-		vals[b] += incr;
+		add64(&vals[b], incr);
 		break;
 	}
 	}

@@ -22,6 +22,8 @@ if [ ! -x "$SAN/bin/machtrace" ]; then
 fi
 
 rep=$(mktemp -d "${TMPDIR:-/tmp}/mt-san.XXXXXX")
+# the reports of this run are kept here for reading
+rm -rf "$top/build/tests/san-reports"
 trap 'rm -rf "$rep"' EXIT INT TERM
 # Leaks are reported in the unit tests (library code) and by the fuzzer
 # (per compile); the machtrace command keeps its session until it exits,
