@@ -7,8 +7,16 @@
 #include <string.h>
 #include "cc.h"
 
+/*
+ * Branch labels are 24 bits (MT_INSTR_BR); bounding the whole text there
+ * also bounds the memory of inlines that expand to exponential code.
+ */
+#define AS_TEXT_MAX	(1u << 24)
+
 uint32_t as_emit(struct cc *cc, mt_instr_t i)
 {
+	if (cc->text_v.n >= AS_TEXT_MAX)
+		cc_error(cc, cc->cg_line, "D_DIF_OFLOW", "instruction table overflow");
 	VEC_PUSH(cc, cc->text_v, i);
 	return cc->text_v.n - 1;
 }

@@ -679,7 +679,9 @@ static int cg_op2(struct cc *cc, struct node *n)
 			}
 			for (int i = 0; i < k; i++)
 				id->params[i]->preg = regs[i];
+			cc_nest_in(cc);
 			int r = cg_expr(cc, id->init);
+			cc_nest_out(cc);
 			for (int i = 0; i < k; i++) {
 				id->params[i]->preg = saved[i];
 				cg_free(cc, regs[i]);
@@ -777,7 +779,10 @@ int cg_expr(struct cc *cc, struct node *n)
 				emit(cc, MT_OP_MOV, cc->cg_xlarg, 0, r);
 				return r;
 			}
+			/* inlines expand in place: a chain of them recurses */
+			cc_nest_in(cc);
 			r = cg_expr(cc, id->init);
+			cc_nest_out(cc);
 			if (ty_is_integral(id->type))
 				cg_extend(cc, r, id->type, n->line);
 			return r;

@@ -41,6 +41,16 @@ check D_SYNTAX -s "$T/deep.d"
 awk 'BEGIN { for (i = 0; i < 100000; i++) printf "struct s%d { ", i;
 	printf "int x;"; for (i = 0; i < 100000; i++) printf "} m%d;", i; print "" }' >"$T/deep.d"
 check D_SYNTAX -s "$T/deep.d"
+# a chain of 5000 inlines expands by recursion in code generation
+awk 'BEGIN { print "inline int a0 = timestamp;";
+	for (i = 1; i < 5000; i++) printf "inline int a%d = a%d + 1;\n", i, i - 1;
+	print "BEGIN { trace(a4999); }" }' >"$T/deep.d"
+check D_SYNTAX -s "$T/deep.d"
+# inlines whose expansion doubles at each level: bounded code, not memory
+awk 'BEGIN { print "inline int a0 = timestamp;";
+	for (i = 1; i < 40; i++) printf "inline int a%d = a%d ? a%d : 1;\n", i, i - 1, i - 1;
+	print "BEGIN { trace(a39); }" }' >"$T/deep.d"
+check D_DIF_OFLOW -s "$T/deep.d"
 # below the bound, nesting compiles and runs
 awk 'BEGIN { printf "BEGIN { trace("; for (i = 0; i < 900; i++) printf "(";
 	printf "-1"; for (i = 0; i < 900; i++) printf ")"; print "); exit(0); }" }' >"$T/ok.d"
