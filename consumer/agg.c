@@ -176,13 +176,14 @@ vals_merge(const struct mt_agg *a, int64_t *dst, const int64_t *src)
 		dst[3] = (int64_t)((uint64_t)dst[3] + (uint64_t)src[3] +
 				   (lo < (uint64_t)dst[2]));
 		dst[2] = (int64_t)lo;
-		dst[0] += src[0];
-		dst[1] += src[1];
+		dst[0] = (int64_t)((uint64_t)dst[0] + (uint64_t)src[0]);
+		dst[1] = (int64_t)((uint64_t)dst[1] + (uint64_t)src[1]);
 		break;
 	}
 	default:
+		/* 64-bit values wrap as in the runtime: add on uint64_t */
 		for (uint32_t i = 0; i < a->nvals; i++)
-			dst[i] += src[i];
+			dst[i] = (int64_t)((uint64_t)dst[i] + (uint64_t)src[i]);
 		break;
 	}
 }

@@ -246,6 +246,24 @@ TEST(exit_printout_sorted_by_value)
 		     "        1               30\n");
 }
 
+/*
+ * Entries of one key merged by the consumer (per-CPU buffers) wrap in 64
+ * bits like the runtime's values, with no signed overflow (the sanitizer
+ * pass of make check runs this).
+ */
+TEST(merged_sum_wraps)
+{
+	int64_t v1 = INT64_MAX, v2 = 1;
+
+	setup();
+	F.opts.quiet = 1;
+	one_agg(MT_AGG_SUM, 1);
+	aggput(1, 1, &v1, 1);
+	aggput(1, 1, &v2, 1);
+	CHECK_EQ_STR(run(), "\n"
+		     "        1 -9223372036854775808\n");
+}
+
 TEST(sortkey_and_rev)
 {
 	int64_t v1 = 30, v2 = 10, v3 = 20;
