@@ -32,6 +32,8 @@ asan="log_path=$rep/asan:abort_on_error=0:exitcode=86:strict_string_checks=1:det
 export ASAN_OPTIONS="$asan:detect_leaks=1"
 export UBSAN_OPTIONS="log_path=$rep/ubsan:print_stacktrace=1:halt_on_error=1:exitcode=86"
 export LSAN_OPTIONS="log_path=$rep/lsan"
+# tests that cannot run under ASan (ulimit -v) look at this
+export MT_SANITIZED=1
 fail=0
 
 # FAIL lines for the reports written since the last call, under a label.
