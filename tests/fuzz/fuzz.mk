@@ -9,8 +9,7 @@ FUZZ_SECONDS ?= 30
 FUZZ_DIR := build/fuzz
 FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_SRCS := tests/fuzz/fuzz_compile.c $(wildcard compiler/*.c) \
-	$(filter-out common/link.c,$(wildcard common/*.c))
+FUZZ_SRCS := tests/fuzz/fuzz_compile.c $(wildcard compiler/*.c) $(wildcard common/*.c)
 FUZZ_OBJS := $(FUZZ_SRCS:%.c=$(FUZZ_DIR)/obj/%.o)
 
 $(FUZZ_DIR)/obj/%.o: %.c
