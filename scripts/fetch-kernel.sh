@@ -14,6 +14,10 @@
 # said so.  Result:
 #   CACHE/gnumach-dbg   the ELF64 kernel with symbols and DWARF
 #   CACHE/include/      gnumach-dev's headers and .defs
+#   CACHE/mig/          trixie's MIG (x86_64-gnu-mig, x86_64-gnu-migcom),
+#                       its tested version or trixie's newest: machload's
+#                       stubs must match these headers' LP64 message layout,
+#                       which bookworm's MIG predates
 #   CACHE/VERSION       the package version used; a second line
 #                       "fallback-from: V" when V was wanted but missing
 # Does nothing when CACHE/VERSION already answers for the wanted version.
@@ -25,6 +29,8 @@ TESTED=2:1.8+git20250702-1
 WANT=${MACHTRACE_KERNEL_VERSION:-$TESTED}
 SUITE=trixie
 PKGS=(gnumach-image-1.8-amd64-up-dbg gnumach-dev)
+MIG_PKG=mig-x86-64-gnu
+MIG_TESTED=1.8+git20231217-8
 KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 
 die() { echo "fetch-kernel: $*" >&2; exit 1; }
@@ -33,14 +39,14 @@ cache=build/kernel
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--cache) cache=${2:?--cache needs a directory}; shift 2 ;;
-	-h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,25p' "$0"; exit 0 ;;
 	*) die "unknown argument: $1" ;;
 	esac
 done
 
 # A cached kernel of the wanted version, or the fallback chosen when the
 # wanted version was missing, is kept.
-if [ -f "$cache/VERSION" ] && [ -s "$cache/gnumach-dbg" ] &&
+if [ -f "$cache/VERSION" ] && [ -s "$cache/gnumach-dbg" ] && [ -x "$cache/mig/x86_64-gnu-migcom" ] &&
    { [ "$(sed -n 1p "$cache/VERSION")" = "$WANT" ] ||
      [ "$(sed -n 's/^fallback-from: //p' "$cache/VERSION")" = "$WANT" ]; }; then
 	exit 0
@@ -129,14 +135,28 @@ if ! (cd "$state/debs" && apt-get "${apt_opts[@]}" -qq download "${spec[@]}") >"
 	die "cannot download ${PKGS[*]} version $VERSION"
 fi
 
+# MIG comes from another source package: its tested version, else the newest.
+mig_version=$MIG_TESTED
+if ! versions_of "$MIG_PKG" | grep -qxF -- "$MIG_TESTED"; then
+	mig_version=$(versions_of "$MIG_PKG" | sort -V | tail -n1)
+	[ -n "$mig_version" ] || die "$SUITE has no $MIG_PKG"
+	echo "fetch-kernel: $MIG_PKG $MIG_TESTED is not in $SUITE; using $mig_version (untested)" >&2
+fi
+if ! (cd "$state/debs" && apt-get "${apt_opts[@]}" -qq download "$MIG_PKG=$mig_version") >"$state/download.log" 2>&1; then
+	sed 's/^/  /' "$state/download.log" >&2
+	die "cannot download $MIG_PKG version $mig_version"
+fi
+
 x="$state/x"
 mkdir -p "$x"
-for p in "${PKGS[@]}"; do
+for p in "${PKGS[@]}" "$MIG_PKG"; do
 	deb=$(ls "$state/debs/${p}_"*.deb 2>/dev/null | head -n1)
 	[ -n "$deb" ] || die "$p: no .deb downloaded"
-	sum=$(apt-cache "${apt_opts[@]}" show "$p=$VERSION" 2>/dev/null |
+	v=$VERSION
+	[ "$p" = "$MIG_PKG" ] && v=$mig_version
+	sum=$(apt-cache "${apt_opts[@]}" show "$p=$v" 2>/dev/null |
 		awk '$1 == "SHA256:" { print $2; exit }')
-	[ -n "$sum" ] || die "$p: no SHA256 for $VERSION in the signed index"
+	[ -n "$sum" ] || die "$p: no SHA256 for $v in the signed index"
 	echo "$sum  $deb" | sha256sum -c --quiet - >/dev/null 2>&1 ||
 		die "$p: SHA-256 mismatch for $(basename "$deb") (index says $sum)"
 	dpkg-deb -x "$deb" "$x" || die "$p: cannot unpack $(basename "$deb")"
@@ -150,6 +170,9 @@ mv "$cache/gnumach-dbg.tmp" "$cache/gnumach-dbg"
 rm -rf "$cache/include"
 cp -a "$x/usr/include" "$cache/include"
 [ -d "$x/usr/share/msgids" ] && cp -a "$x/usr/share/msgids" "$cache/msgids"
+rm -rf "$cache/mig"
+mkdir -p "$cache/mig"
+cp -a "$x/usr/lib/mig/x86_64-gnu-migcom" "$x/usr/bin/x86_64-gnu-mig" "$cache/mig/"
 {
 	echo "$VERSION"
 	[ "$VERSION" = "$WANT" ] || echo "fallback-from: $WANT"

@@ -39,6 +39,15 @@ mkdeb() {	# package, file inside, content
 }
 mkdeb gnumach-image-1.8-amd64-up-dbg boot/gnumach-1.8-amd64-up-dbg.gz "$(printf '\177ELF fake kernel')"
 mkdeb gnumach-dev usr/include/mach/fake.h.gz "fake header"
+# trixie's MIG is fetched with the kernel (CACHE/mig): its programs as is
+root=$fake/root-mig
+mkdir -p "$root/DEBIAN" "$root/usr/lib/mig" "$root/usr/bin"
+printf 'Package: mig-x86-64-gnu\nVersion: 1\nArchitecture: amd64\nMaintainer: t <t@t>\nDescription: t\n' \
+	>"$root/DEBIAN/control"
+printf '#!/bin/sh\necho fake migcom\n' >"$root/usr/lib/mig/x86_64-gnu-migcom"
+printf '#!/bin/sh\n' >"$root/usr/bin/x86_64-gnu-mig"
+chmod +x "$root/usr/lib/mig/x86_64-gnu-migcom" "$root/usr/bin/x86_64-gnu-mig"
+dpkg-deb --root-owner-group -b "$root" "$fake/debs/mig-x86-64-gnu.deb" >/dev/null
 cat >"$fake/bin/apt-get" <<'FAKE'
 #!/bin/sh
 # apt-get update: an index in Dir::State::Lists; download P=V: P's .deb here.
@@ -82,7 +91,8 @@ fetch_fake "$TMP/kf"
 rc=$?
 if [ $rc = 0 ] && grep -q "fetch-kernel: 2:1.8+git20250702-1 is not in trixie; using the newest there, 2:1.8+git20251111-2 (untested" "$TMP/err" &&
    [ "$(cat "$TMP/kf/VERSION")" = "$(printf '2:1.8+git20251111-2\nfallback-from: 2:1.8+git20250702-1')" ] &&
-   grep -q "fake kernel" "$TMP/kf/gnumach-dbg" && [ -f "$TMP/kf/include/mach/fake.h.gz" ]; then
+   grep -q "fake kernel" "$TMP/kf/gnumach-dbg" && [ -f "$TMP/kf/include/mach/fake.h.gz" ] &&
+   [ -x "$TMP/kf/mig/x86_64-gnu-migcom" ]; then
 	pass mach-fetch-falls-back-to-newest
 else
 	fail mach-fetch-falls-back-to-newest "exit $rc: $(cat "$TMP/err") / VERSION: $(cat "$TMP/kf/VERSION" 2>&1)"

@@ -1,0 +1,206 @@
+/*
+ * msgids files to names.  Entries live in one array kept sorted by id
+ * (ties: the later-loaded entry first), so a lookup is a binary search.
+ * Every request id and every reply id of a line is an entry; reply
+ * entries carry is_reply and name their routine ROUTINE-reply.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "machtrace/msgids.h"
+
+struct entry {
+	long id;
+	unsigned long seq;      /* load order: higher wins */
+	int is_reply;
+	char subsystem[64];
+	char routine[80];
+};
+
+struct mt_msgids {
+	struct entry *v;
+	size_t n, cap;
+	unsigned long seq;
+};
+
+static void seterr(char *err, size_t len, const char *path, int line, const char *what)
+{
+	if (!err || !len)
+		return;
+	if (line)
+		snprintf(err, len, "%s:%d: %s", path, line, what);
+	else
+		snprintf(err, len, "%s: %s", path, what);
+}
+
+struct mt_msgids *mt_msgids_new(void)
+{
+	return calloc(1, sizeof(struct mt_msgids));
+}
+
+void mt_msgids_free(struct mt_msgids *m)
+{
+	if (m)
+		free(m->v);
+	free(m);
+}
+
+size_t mt_msgids_count(const struct mt_msgids *m)
+{
+	return m->n;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct entry *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->seq < y->seq ? 1 : x->seq > y->seq ? -1 : 0;
+}
+
+static int push(struct mt_msgids *m, long id, int is_reply, const char *sub, const char *routine)
+{
+	struct entry *e;
+
+	if (m->n == m->cap) {
+		size_t cap = m->cap ? 2 * m->cap : 256;
+		struct entry *v = realloc(m->v, cap * sizeof *v);
+
+		if (!v)
+			return -1;
+		m->v = v;
+		m->cap = cap;
+	}
+	e = &m->v[m->n++];
+	e->id = id;
+	e->seq = ++m->seq;
+	e->is_reply = is_reply;
+	snprintf(e->subsystem, sizeof e->subsystem, "%s", sub);
+	snprintf(e->routine, sizeof e->routine, "%s", routine);
+	return 0;
+}
+
+/* One line: subsystem base routine n request-id reply-id.  0 ok, -1 bad. */
+static int parse_line(char *line, char *sub, char *routine, long *req, long *rep)
+{
+	long base, n;
+	int used = 0;
+
+	if (sscanf(line, "%63s %ld %79s %ld %ld %ld %n", sub, &base, routine, &n, req, rep, &used) != 6)
+		return -1;
+	return line[used] == '\0' ? 0 : -1;
+}
+
+int mt_msgids_load_file(struct mt_msgids *m, const char *path, char *err, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	size_t first = m->n;
+	char buf[512];
+	int lineno = 0, count = 0;
+
+	if (!f) {
+		seterr(err, len, path, 0, strerror(errno));
+		return -1;
+	}
+	while (fgets(buf, sizeof buf, f)) {
+		char sub[64], routine[80];
+		long req, rep;
+		char *p = buf + strspn(buf, " \t");
+
+		lineno++;
+		if (*p == '\n' || *p == '\0' || *p == '#')
+			continue;
+		if (!strchr(p, '\n') && !feof(f)) {
+			seterr(err, len, path, lineno, "line too long");
+			goto bad;
+		}
+		p[strcspn(p, "\n")] = '\0';
+		if (parse_line(p, sub, routine, &req, &rep)) {
+			seterr(err, len, path, lineno, "expected 'subsystem base routine n request-id reply-id'");
+			goto bad;
+		}
+		if (push(m, req, 0, sub, routine) || push(m, rep, 1, sub, routine)) {
+			seterr(err, len, path, lineno, "out of memory");
+			goto bad;
+		}
+		count++;
+	}
+	fclose(f);
+	qsort(m->v, m->n, sizeof *m->v, cmp_entry);
+	return count;
+bad:
+	fclose(f);
+	m->n = first;
+	return -1;
+}
+
+static int has_suffix(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a > b && strcmp(s + a - b, suffix) == 0;
+}
+
+int mt_msgids_load_dir(struct mt_msgids *m, const char *dir, char *err, size_t len)
+{
+	struct dirent **names;
+	int n = scandir(dir, &names, NULL, alphasort), total = 0;
+
+	if (n < 0)
+		return errno == ENOENT || errno == ENOTDIR ? 0 : (seterr(err, len, dir, 0, strerror(errno)), -1);
+	for (int i = 0; i < n; i++) {
+		if (total >= 0 && has_suffix(names[i]->d_name, ".msgids")) {
+			char path[4096];
+			int k;
+
+			snprintf(path, sizeof path, "%s/%s", dir, names[i]->d_name);
+			k = mt_msgids_load_file(m, path, err, len);
+			total = k < 0 ? -1 : total + k;
+		}
+		free(names[i]);
+	}
+	free(names);
+	return total;
+}
+
+static const struct entry *find(const struct mt_msgids *m, long id)
+{
+	size_t lo = 0, hi = m->n;
+
+	while (lo < hi) {       /* first entry with v[i].id >= id */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->v[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->n && m->v[lo].id == id ? &m->v[lo] : NULL;
+}
+
+static void name(struct mt_msgid_name *out, const struct entry *e, int reply)
+{
+	snprintf(out->subsystem, sizeof out->subsystem, "%s", e->subsystem);
+	snprintf(out->routine, sizeof out->routine, "%s%s", e->routine, reply ? "-reply" : "");
+}
+
+int mt_msgids_lookup(const struct mt_msgids *m, long id, struct mt_msgid_name *out)
+{
+	const struct entry *e = find(m, id);
+
+	if (e) {
+		name(out, e, e->is_reply);
+		return 1;
+	}
+	if ((id / 100) % 2 == 1 && (e = find(m, id - 100)) && !e->is_reply) {
+		name(out, e, 1);
+		return 1;
+	}
+	out->subsystem[0] = '\0';
+	snprintf(out->routine, sizeof out->routine, "%ld", id);
+	return 0;
+}
