@@ -52,6 +52,7 @@ include consumer/consumer.mk
 -include targets/mach/mach.mk
 -include targets/mach/live/live.mk
 -include targets/mach/shim/shim.mk
+include msgids/msgids.mk
 -include targets/mach/guest/guest.mk
 include cmd/machtrace/cmd.mk
 include tests/tests.mk

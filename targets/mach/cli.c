@@ -24,7 +24,8 @@ static int usage(const char *msg)
 		"usage: machtrace boot [--kernel FILE] [--module 'PATH args']... [--timeout SEC]\n"
 		"                      [--log FILE] [--reserve PHYS:SIZE] [--quiet] [-- WORD...]\n"
 		"       machtrace kernel-info [--kernel FILE] [FUNCTION | STRUCT.MEMBER]...\n"
-		"machload words: rt=N pingpong=N pages=N threads=N tasks=N panic hang\n");
+		"machload words: rt=N pingpong=N pages=N threads=N tasks=N ports=N\n"
+		"  taskinfo=N vmmaps=N rpcs=N panic hang\n");
 	return EXIT_USAGE;
 }
 

@@ -7,23 +7,22 @@
 
 #define INBAND_MAX 128
 
-static mach_port_t con_reply, con_dev;
+static mach_port_t con_dev;
 static char buf[INBAND_MAX];
 static u32 used;
 
-void con_open(mach_port_t reply, mach_port_t device_master)
+void con_open(mach_port_t device_master)
 {
-	con_reply = reply;
-	if (device_open(reply, device_master, 3 /* D_READ|D_WRITE */, "console", &con_dev))
+	if (device_open(device_master, D_READ | D_WRITE, "console", &con_dev))
 		con_dev = 0;
 }
 
 void con_flush(void)
 {
-	u32 written;
+	int written;
 
 	if (con_dev && used)
-		device_write_inband(con_reply, con_dev, buf, used, &written);
+		device_write_inband(con_dev, 0, 0, buf, used, &written);
 	used = 0;
 }
 

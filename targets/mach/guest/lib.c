@@ -1,7 +1,7 @@
 /* The few libc functions the freestanding tasks need (gcc may call memset/memcpy). */
 #include "mach.h"
 
-void *memset(void *d, int c, u64 n)
+void *memset(void *d, int c, unsigned long n)
 {
 	u8 *p = d;
 
@@ -10,7 +10,7 @@ void *memset(void *d, int c, u64 n)
 	return d;
 }
 
-void *memcpy(void *d, const void *s, u64 n)
+void *memcpy(void *d, const void *s, unsigned long n)
 {
 	u8 *p = d;
 	const u8 *q = s;

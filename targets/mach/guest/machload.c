@@ -10,9 +10,19 @@
  *   pages=N     vm_allocate N pages, touch each (one fault per page), free
  *   threads=N   create, start, await and terminate N threads
  *   tasks=N     create and terminate N tasks
+ *   ports=N     N times: mach_port_allocate a receive right,
+ *               mach_port_insert_right a send right, mach_port_deallocate
+ *               it, mach_port_destroy the port
+ *   taskinfo=N  N task_info(TASK_BASIC_INFO) calls
+ *   vmmaps=N    N times: vm_map a page, touch it, vm_deallocate it
+ *   rpcs=N      N machload_echo RPCs (machload.defs) answered by a
+ *               server thread through MIG's server stub, which replies and
+ *               receives the next request in one mach_msg
  *   panic       enter the kernel debugger (host_reboot RB_DEBUGGER)
  *   hang        spin forever (for time-limit tests)
  * Without words: rt=1000 pingpong=100 pages=256 threads=4 tasks=4.
+ *
+ * Every kernel RPC goes through MIG's user stubs (build/guest/mig/).
  *
  * Output, one line per phase, then the machine reboots:
  *   machload: start
@@ -26,8 +36,8 @@
 #define MSG_ID          4242
 
 struct int_msg {
-	struct msg_header h;
-	struct msg_type t;
+	mach_msg_header_t h;
+	mach_msg_type_t t;
 	u32 value, pad;
 };
 
@@ -42,9 +52,9 @@ struct worker {
 	mach_port_t ping, pong; /* pingpong: receive on ping, answer on pong */
 	u32 count;
 };
-enum { WORK_EXIT, WORK_PONG };
+enum { WORK_EXIT, WORK_PONG, WORK_SERVE };
 
-static mach_port_t task, reply;
+static mach_port_t task;
 static kern_return_t first_error;       /* of the current phase */
 
 static kern_return_t check(kern_return_t kr)
@@ -59,14 +69,16 @@ static kern_return_t send_int(mach_port_t to, u32 value)
 	struct int_msg m;
 
 	memset(&m, 0, sizeof m);
-	m.h.bits = MACH_MSGH_BITS(MACH_MSG_TYPE_MAKE_SEND, 0);
-	m.h.size = sizeof m;
-	m.h.remote = to;
-	m.h.id = MSG_ID;
-	m.t.word = MSGT(MACH_MSG_TYPE_INTEGER_32, 32);
-	m.t.number = 1;
+	m.h.msgh_bits = MACH_MSGH_BITS(MACH_MSG_TYPE_MAKE_SEND, 0);
+	m.h.msgh_size = sizeof m;
+	m.h.msgh_remote_port = to;
+	m.h.msgh_id = MSG_ID;
+	m.t.msgt_name = MACH_MSG_TYPE_INTEGER_32;
+	m.t.msgt_size = 32;
+	m.t.msgt_number = 1;
+	m.t.msgt_inline = 1;
 	m.value = value;
-	return mach_msg_trap(&m, MACH_SEND_MSG, sizeof m, 0, 0, 0, 0);
+	return mach_msg(&m.h, MACH_SEND_MSG, sizeof m, 0, 0, 0, 0);
 }
 
 /* Blocks until a message arrives on port; its value, or -1 on error. */
@@ -75,9 +87,9 @@ static long receive_int(mach_port_t port, u32 timeout_ms)
 	union rcv_msg in;
 	int opt = MACH_RCV_MSG | (timeout_ms ? MACH_RCV_TIMEOUT : 0);
 
-	if (mach_msg_trap(&in, opt, 0, sizeof in, port, timeout_ms, 0))
+	if (mach_msg(&in.m.h, opt, 0, sizeof in, port, timeout_ms, 0))
 		return -1;
-	return in.m.h.id == MSG_ID ? (long)in.m.value : -1;
+	return in.m.h.msgh_id == MSG_ID ? (long)in.m.value : -1;
 }
 
 static mach_port_t new_port(void)
@@ -108,13 +120,54 @@ static void report(const char *what, u64 n, u64 ok, u64 cycles)
 	first_error = 0;
 }
 
+/* machload.defs' routine, called by MIG's machload_server demux. */
+kern_return_t S_machload_echo(mach_port_t server, int value, int *result)
+{
+	(void)server;
+	*result = value + 1;
+	return KERN_SUCCESS;
+}
+
+union rpc_buf {
+	mach_msg_header_t h;
+	u8 b[256];
+};
+
+/*
+ * A MIG server loop (mach_msg_server's shape): demux a request into the
+ * other buffer, then send that reply and receive the next request in one
+ * mach_msg, the way Hurd servers run.  Returns the requests answered.
+ */
+static u32 serve(mach_port_t port, u32 count)
+{
+	union rpc_buf a, b;
+	mach_msg_header_t *in = &a.h, *out = &b.h, *t;
+	u32 n = 0;
+
+	if (count == 0 || mach_msg(in, MACH_RCV_MSG, 0, sizeof a, port, 0, 0))
+		return 0;
+	for (;;) {
+		if (!machload_server(in, out))
+			break;
+		n++;
+		if (n == count)
+			return mach_msg(out, MACH_SEND_MSG, out->msgh_size, 0, 0, 0, 0) ? n - 1 : n;
+		if (mach_msg(out, MACH_SEND_MSG | MACH_RCV_MSG, out->msgh_size, sizeof a, port, 0, 0))
+			break;
+		t = in, in = out, out = t;
+	}
+	return n;
+}
+
 /* Entry of threads we create (x86_64/start.S thread_start). */
 void thread_main(struct worker *w)
 {
 	mach_port_t idle = mach_reply_port();
 	u32 n = 0;
 
-	if (w->kind == WORK_PONG)
+	if (w->kind == WORK_SERVE)
+		n = serve(w->ping, w->count);
+	else if (w->kind == WORK_PONG)
 		for (; n < w->count; n++) {
 			long v = receive_int(w->ping, 0);
 			if (v < 0 || send_int(w->pong, (u32)v + 1))
@@ -132,7 +185,7 @@ struct thread {
 
 static kern_return_t thread_spawn(struct worker *w, struct thread *t)
 {
-	struct thread_state st;
+	struct i386_thread_state st;
 	kern_return_t kr;
 	u64 *top;
 
@@ -140,7 +193,7 @@ static kern_return_t thread_spawn(struct worker *w, struct thread *t)
 	kr = check(trap_vm_allocate(task, &t->stack, STACK_SIZE, 1));
 	if (kr)
 		return kr;
-	kr = check(thread_create(reply, task, &t->port));
+	kr = check(thread_create(task, &t->port));
 	if (kr)
 		return kr;
 	top = (u64 *)(t->stack + STACK_SIZE - 16);
@@ -149,18 +202,19 @@ static kern_return_t thread_spawn(struct worker *w, struct thread *t)
 	st.rip = (u64)thread_start;
 	st.rsp = st.ursp = (u64)top;
 	st.rfl = 0x202;
-	kr = check(thread_set_state(reply, t->port, &st));
+	kr = check(thread_set_state(t->port, i386_THREAD_STATE, (thread_state_t)&st,
+				    i386_THREAD_STATE_COUNT));
 	if (!kr)
-		kr = check(thread_resume(reply, t->port));
+		kr = check(thread_resume(t->port));
 	return kr;
 }
 
 static kern_return_t thread_reap(struct thread *t)
 {
-	kern_return_t kr = check(thread_terminate(reply, t->port));
+	kern_return_t kr = check(thread_terminate(t->port));
 
 	if (!kr)
-		kr = check(vm_deallocate(reply, task, t->stack, STACK_SIZE));
+		kr = check(vm_deallocate(task, t->stack, STACK_SIZE));
 	return kr;
 }
 
@@ -201,7 +255,7 @@ static void do_pages(u32 n)
 			p[i * 1024] = 0xdead0000 + i;
 		for (u32 i = 0; i < n; i++)
 			ok += p[i * 1024] == 0xdead0000 + i;
-		if (check(vm_deallocate(reply, task, addr, size)))
+		if (check(vm_deallocate(task, addr, size)))
 			ok = 0;
 	}
 	report("pages", n, ok, rdtsc() - t0);
@@ -226,10 +280,80 @@ static void do_tasks(u32 n)
 
 	for (u32 i = 0; i < n; i++) {
 		mach_port_t child;
-		if (check(task_create(reply, task, 0, &child)) == 0 && check(task_terminate(reply, child)) == 0)
+		if (check(task_create(task, 0, &child)) == 0 && check(task_terminate(child)) == 0)
 			ok++;
 	}
 	report("tasks", n, ok, rdtsc() - t0);
+}
+
+static void do_ports(u32 n)
+{
+	u64 ok = 0, t0 = rdtsc();
+
+	for (u32 i = 0; i < n; i++) {
+		mach_port_name_t p;
+
+		if (check(mach_port_allocate(task, MACH_PORT_RIGHT_RECEIVE, &p)))
+			continue;
+		if (check(mach_port_insert_right(task, p, p, MACH_MSG_TYPE_MAKE_SEND)) == 0 &&
+		    check(mach_port_deallocate(task, p)) == 0 &&
+		    check(mach_port_destroy(task, p)) == 0)
+			ok++;
+	}
+	report("ports", n, ok, rdtsc() - t0);
+}
+
+static void do_taskinfo(u32 n)
+{
+	u64 ok = 0, t0 = rdtsc();
+
+	for (u32 i = 0; i < n; i++) {
+		struct task_basic_info info;
+		mach_msg_type_number_t count = TASK_BASIC_INFO_COUNT;
+
+		if (check(task_info(task, TASK_BASIC_INFO, (task_info_t)&info, &count)) == 0 &&
+		    count == TASK_BASIC_INFO_COUNT && info.virtual_size > 0)
+			ok++;
+	}
+	report("taskinfo", n, ok, rdtsc() - t0);
+}
+
+static void do_vmmaps(u32 n)
+{
+	u64 ok = 0, t0 = rdtsc();
+
+	for (u32 i = 0; i < n; i++) {
+		vm_address_t addr = 0;
+
+		if (check(vm_map(task, &addr, 4096, 0, 1, MACH_PORT_NULL, 0, 0,
+				 VM_PROT_READ | VM_PROT_WRITE, VM_PROT_ALL, VM_INHERIT_COPY)))
+			continue;
+		*(volatile u32 *)addr = i;
+		if (*(volatile u32 *)addr == i && check(vm_deallocate(task, addr, 4096)) == 0)
+			ok++;
+	}
+	report("vmmaps", n, ok, rdtsc() - t0);
+}
+
+/* The server's port needs a send right of ours: MIG's requests copy one. */
+static void do_rpcs(u32 n)
+{
+	struct worker w = { WORK_SERVE, new_port(), new_port(), 0, n };
+	struct thread t;
+	u64 ok = 0, t0 = rdtsc();
+
+	if (check(mach_port_insert_right(task, w.ping, w.ping, MACH_MSG_TYPE_MAKE_SEND)) == 0 &&
+	    thread_spawn(&w, &t) == 0) {
+		for (u32 i = 0; i < n; i++) {
+			int r = 0;
+
+			if (check(machload_echo(w.ping, (int)i, &r)) == 0 && r == (int)i + 1)
+				ok++;
+		}
+		if (receive_int(w.done, 0) != (long)n || thread_reap(&t))
+			ok = 0;
+	}
+	report("rpcs", n, ok, rdtsc() - t0);
 }
 
 static void run_word(const char *w, mach_port_t host_priv)
@@ -246,9 +370,17 @@ static void run_word(const char *w, mach_port_t host_priv)
 		do_threads((u32)atou(v));
 	else if ((v = prefix(w, "tasks=")))
 		do_tasks((u32)atou(v));
+	else if ((v = prefix(w, "ports=")))
+		do_ports((u32)atou(v));
+	else if ((v = prefix(w, "taskinfo=")))
+		do_taskinfo((u32)atou(v));
+	else if ((v = prefix(w, "vmmaps=")))
+		do_vmmaps((u32)atou(v));
+	else if ((v = prefix(w, "rpcs=")))
+		do_rpcs((u32)atou(v));
 	else if (streq(w, "panic")) {
 		con_puts("machload: entering the kernel debugger\n");
-		host_reboot(reply, host_priv, RB_DEBUGGER);
+		host_reboot(host_priv, RB_DEBUGGER);
 	} else if (streq(w, "hang")) {
 		con_puts("machload: hanging\n");
 		for (;;)
@@ -271,8 +403,7 @@ void task_main(long *sp)
 	mach_port_t master = argc > 2 ? (mach_port_t)atou(argv[2]) : 0;
 
 	task = mach_task_self();
-	reply = mach_reply_port();
-	con_open(reply, master);
+	con_open(master);
 	con_puts("machload: start\n");
 	if (argc > 3)
 		for (long i = 3; i < argc; i++)
@@ -282,7 +413,7 @@ void task_main(long *sp)
 			run_word(defaults[i], host_priv);
 	con_puts("machload: done\n");
 	receive_int(new_port(), 20);    /* let the serial line drain */
-	host_reboot(reply, host_priv, 0);
+	host_reboot(host_priv, 0);
 	trap_task_terminate(task);
 	for (;;)
 		;

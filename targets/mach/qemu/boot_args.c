@@ -41,14 +41,15 @@ int mt_module_path(const char *module, char *path, size_t len)
 }
 
 /*
- * The words machload knows (guest/machload.c run_word): NAME=N for the
- * five counts, "panic" and "hang".  machload only prints an unknown word
+ * The words machload knows (guest/machload.c run_word): NAME=N for its
+ * counted phases, "panic" and "hang".  machload only prints an unknown word
  * on the guest console, so the host refuses it before booting.
  */
 int mt_workload_check(const char *words, char *err, size_t len)
 {
 	static const char *const counted[] = {
-		"rt=", "pingpong=", "pages=", "threads=", "tasks=", NULL
+		"rt=", "pingpong=", "pages=", "threads=", "tasks=",
+		"ports=", "taskinfo=", "vmmaps=", "rpcs=", NULL
 	};
 	const char *p = words ? words : "";
 
@@ -75,7 +76,8 @@ int mt_workload_check(const char *words, char *err, size_t len)
 		if (!ok) {
 			mt_seterr(err, len, "unknown workload word '%.*s' (machload "
 				  "knows rt=N pingpong=N pages=N threads=N "
-				  "tasks=N panic hang)", (int)n, p);
+				  "tasks=N ports=N taskinfo=N vmmaps=N rpcs=N "
+				  "panic hang)", (int)n, p);
 			return -1;
 		}
 		p += n;
