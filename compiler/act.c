@@ -598,8 +598,14 @@ void agg_assign(struct cc *cc, struct node *s);
 int key_special(struct cc *cc, struct node *k, uint32_t *size);
 void sema_dry(struct cc *cc, struct node *s);
 
+static void if_statement(struct cc *cc, struct node *s);
+
 static void statement(struct cc *cc, struct node *s)
 {
+	if (s->k == N_IF) {
+		if_statement(cc, s);
+		return;
+	}
 	if (s->k == N_AGG) {
 		if (!id_lookup(&cc->aggs, s->name))
 			ERR(s, "D_IDENT_UNDEF", "failed to resolve @%s: Unknown variable name",
@@ -650,6 +656,67 @@ static void statement(struct cc *cc, struct node *s)
 	VEC_PUSH(cc, cc->recs, r);
 	VEC_PUSH(cc, cc->rec_info, ri);
 	cc->actions.v[cc->actions.n - 1].nrecs++;
+}
+
+/* Actions that put nothing into the clause's record. */
+static int act_nonrec(int k)
+{
+	return k == MT_ACT_DIFEXPR || k == MT_ACT_AGG || k == MT_ACT_SPECULATE ||
+	       k == MT_ACT_COMMIT || k == MT_ACT_DISCARD || k == MT_ACT_CLEAR ||
+	       k == MT_ACT_TRUNC || k == MT_ACT_NORMALIZE ||
+	       k == MT_ACT_DENORMALIZE || k == MT_ACT_SETOPT ||
+	       k == MT_ACT_IF || k == MT_ACT_SKIP;
+}
+
+/*
+ * if (c) A else B  ->  IF(c, skip |A|+1) A... SKIP(|B|) B...
+ * The condition is cooked as dtrace's sugar does, (1 && c), so a
+ * non-scalar condition gets &&'s D_OP_SCALAR and the value is 0 or 1.
+ * Only forward skips: the runtime's loop and the consumer's walk over
+ * the clause's actions follow the same arg.  The condition is kept in
+ * the record (one byte after the branches' data) only when a branch
+ * records data: the consumer must then know which branch ran.
+ */
+static void if_statement(struct cc *cc, struct node *s)
+{
+	struct node *one = nd_new(cc, N_INT, s->line);
+	struct node *c = nd_new(cc, N_OP2, s->line);
+	uint32_t ia, sk = 0, recs = 0;
+
+	one->ival = 1;
+	c->op = OP_LAND;
+	c->l = one;
+	c->r = s->l;
+	sema_expr(cc, c);
+	ia = new_action(cc, MT_ACT_IF, s->line);
+	struct mt_rec r = {0};
+	struct mt_rec_info ri = {0};
+	r.difo = cg_difo(cc, c, NULL, NULL);
+	r.kind = MT_REC_INT;
+	ri.kind = MT_TI_INT;
+	ri.ctype = xstrdup("");
+	uint32_t ir = cc->recs.n;
+	VEC_PUSH(cc, cc->recs, r);
+	VEC_PUSH(cc, cc->rec_info, ri);
+	cc->actions.v[ia].nrecs = 1;
+	for (struct node *t = s->r; t; t = t->next)
+		statement(cc, t);
+	if (s->x)
+		sk = new_action(cc, MT_ACT_SKIP, s->line);
+	cc->actions.v[ia].arg = cc->actions.n - (ia + 1);
+	for (struct node *t = s->x; t; t = t->next)
+		statement(cc, t);
+	if (s->x)
+		cc->actions.v[sk].arg = cc->actions.n - (sk + 1);
+	for (uint32_t i = ia + 1; i < cc->actions.n; i++)
+		if (!act_nonrec(cc->actions.v[i].kind))
+			recs = 1;
+	if (recs) {
+		cc->recs.v[ir].offset = cc->cl.recoff;
+		cc->recs.v[ir].size = 1;
+		cc->rec_info.v[ir].size = 1;
+		cc->cl.recoff += 1;
+	}
 }
 
 static int split_pdesc(char *s, char **parts)
@@ -767,11 +834,7 @@ void act_clause(struct cc *cc, struct mt_pdesc *pd, int npd, struct node *pred,
 	cl.flags |= MT_CF_NEEDS_RECORD;
 	int only_nonrec = cl.nacts > 0;
 	for (uint32_t i = cl.act0; i < cc->actions.n; i++) {
-		int k = cc->actions.v[i].kind;
-		if (k != MT_ACT_DIFEXPR && k != MT_ACT_AGG && k != MT_ACT_SPECULATE &&
-		    k != MT_ACT_COMMIT && k != MT_ACT_DISCARD && k != MT_ACT_CLEAR &&
-		    k != MT_ACT_TRUNC && k != MT_ACT_NORMALIZE && k != MT_ACT_DENORMALIZE &&
-		    k != MT_ACT_SETOPT)
+		if (!act_nonrec(cc->actions.v[i].kind))
 			only_nonrec = 0;
 	}
 	if (only_nonrec)

@@ -433,6 +433,14 @@ void agg_assign(struct cc *cc, struct node *s)
 /* Cook a statement without generating code (for predicate ordering). */
 void sema_dry(struct cc *cc, struct node *s)
 {
+	if (s->k == N_IF) {
+		sema_expr(cc, s->l);
+		for (struct node *t = s->r; t; t = t->next)
+			sema_dry(cc, t);
+		for (struct node *t = s->x; t; t = t->next)
+			sema_dry(cc, t);
+		return;
+	}
 	if (s->k == N_FUNC && s->l->k == N_IDENT) {
 		struct ident *id = id_lookup(&cc->globals, s->l->name);
 		if (id && id->k == ID_ACTF) {

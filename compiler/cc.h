@@ -191,7 +191,8 @@ const char *op_name(int op);
 /* ---------------------------------------------------------------- AST */
 enum nkind {
 	N_INT = 1, N_STRING, N_IDENT, N_VAR, N_AGG, N_FUNC, N_OP1, N_OP2,
-	N_OP3, N_MEMBER, N_TYPE, N_XLATE, N_OFFSETOF, N_ASSIGN, N_LIST
+	N_OP3, N_MEMBER, N_TYPE, N_XLATE, N_OFFSETOF, N_ASSIGN, N_LIST,
+	N_IF			/* statement: l condition, r then-list, x else-list */
 };
 
 struct ident;

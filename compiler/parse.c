@@ -406,6 +406,56 @@ struct node *parse_expr(struct cc *cc)
 	return l;
 }
 
+static struct node *statements(struct cc *cc);
+
+static int at_kw(struct cc *cc, int kw)
+{
+	return cc->tok.k == TK_KEYWORD && cc->tok.kw == kw;
+}
+
+/*
+ * D's statement_or_block (illumos/dtrace-utils grammar): a block, an empty
+ * statement, an if statement or an expression with its ';'.  Returns the
+ * statement list (NULL when empty).
+ */
+static struct node *if_statement(struct cc *cc);
+
+static struct node *statement_or_block(struct cc *cc)
+{
+	if (lex_is_op(cc, OP_LBRACE))
+		return statements(cc);
+	if (lex_is_op(cc, OP_SEMI)) {
+		lex_next(cc);
+		return NULL;
+	}
+	if (at_kw(cc, KW_IF))
+		return if_statement(cc);
+	if (cc->tok.k == TK_EOF || (decl_starts(cc) && !at_kw(cc, KW_IF)))
+		lex_syntax_error(cc);
+	struct node *e = parse_expr(cc);
+	if (!lex_is_op(cc, OP_SEMI))
+		lex_syntax_error(cc);
+	lex_next(cc);
+	return e;
+}
+
+/* if ( expression ) statement_or_block [ else statement_or_block ] */
+static struct node *if_statement(struct cc *cc)
+{
+	struct node *n = nd_new(cc, N_IF, cc->tok.line);
+
+	lex_next(cc);
+	lex_expect_op(cc, OP_LPAR);
+	n->l = parse_expr(cc);
+	lex_expect_op(cc, OP_RPAR);
+	n->r = statement_or_block(cc);
+	if (at_kw(cc, KW_ELSE)) {
+		lex_next(cc);
+		n->x = statement_or_block(cc);
+	}
+	return n;
+}
+
 /* { statement ... } ; the opening brace is the current token. */
 static struct node *statements(struct cc *cc)
 {
@@ -422,6 +472,12 @@ static struct node *statements(struct cc *cc)
 		}
 		if (cc->tok.k == TK_EOF)
 			lex_syntax_error(cc);
+		if (at_kw(cc, KW_IF)) {
+			struct node *i = if_statement(cc);
+			*tail = i;
+			tail = &i->next;
+			continue;
+		}
 		if (decl_starts(cc))
 			lex_syntax_error(cc);	/* no declarations inside a clause */
 		struct node *e = parse_expr(cc);

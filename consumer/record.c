@@ -214,6 +214,25 @@ after_exit(const struct mt_consumer *c, const struct mt_rechdr *h,
 	       p->kind != MT_PK_END;
 }
 
+/*
+ * Whether an if's then-branch ran.  The runtime records the condition
+ * only when a branch records data; otherwise nothing the consumer does
+ * depends on the branch taken, and it runs the then-branch's actions.
+ */
+static int
+if_taken(const struct mt_consumer *c, const struct mt_action *a,
+	 const uint8_t *data, uint32_t recsize)
+{
+	const struct mt_rec *r;
+
+	if (a->nrecs == 0)
+		return 1;
+	r = &c->prog->recs[a->rec0];
+	if (r->size != 1 || r->offset >= recsize)
+		return 1;
+	return data[r->offset] != 0;
+}
+
 /* Print one record; returns its total size, 0 if it cannot be decoded. */
 static uint64_t
 process_record(struct mt_consumer *c, const uint8_t *rec, uint64_t avail)
@@ -249,15 +268,23 @@ process_record(struct mt_consumer *c, const uint8_t *rec, uint64_t avail)
 		uint16_t k = c->prog->actions[cl->act0 + i].kind;
 		if (k == MT_ACT_COMMIT || k == MT_ACT_DISCARD)
 			cd_seen = 1;
-		else if (k != MT_ACT_DIFEXPR && k != MT_ACT_AGG)
+		else if (k != MT_ACT_DIFEXPR && k != MT_ACT_AGG &&
+			 k != MT_ACT_IF && k != MT_ACT_SKIP)
 			recording = 1;
 	}
 	if (!cd_seen)
 		recording = 1;
 	if (recording)
 		print_prefix(c, h, p);
-	for (uint32_t i = 0; i < cl->nacts; i++)
-		do_action(c, h->epid, p, cl->act0 + i, data);
+	for (uint32_t i = 0; i < cl->nacts; i++) {
+		const struct mt_action *a = &c->prog->actions[cl->act0 + i];
+
+		if (a->kind == MT_ACT_SKIP || (a->kind == MT_ACT_IF &&
+		    !if_taken(c, a, data, cl->recsize)))
+			i += (uint32_t)a->arg;
+		else
+			do_action(c, h->epid, p, cl->act0 + i, data);
+	}
 	if (recording && !c->opts->quiet)
 		fputc('\n', c->out);
 	return size;

@@ -19,6 +19,7 @@ struct clause_run {
 	uint32_t spec;			/* speculate() id; 0 = none */
 	int speculative;
 	int exiting;
+	uint64_t cond;			/* the last MT_ACT_IF's condition */
 	int64_t status;
 	uint32_t npend;
 	uint32_t pend[RT_MAXPEND];	/* spec id | discard << 31 */
@@ -169,6 +170,9 @@ static int action(struct rt_mstate *ms, const struct mt_action *act,
 			rt_spec_commit(ms, (uint32_t)v,
 				       act->kind == MT_ACT_DISCARD);
 		break;
+	case MT_ACT_IF:
+		cr->cond = v;
+		break;
 	case MT_ACT_EXIT:
 		cr->exiting = 1;
 		cr->status = (int64_t)v;
@@ -212,15 +216,20 @@ static void run_ecb(struct rt_mstate *ms, uint32_t ecb)
 	cr.spec = 0;
 	cr.speculative = 0;
 	cr.exiting = 0;
+	cr.cond = 0;
 	cr.status = 0;
 	cr.npend = 0;
 	for (uint32_t a = 0; a < cl->nacts; a++) {
-		int rc = action(ms, &rt->actions[cl->act0 + a],
-				(uint8_t *)(h + 1), &cr);
+		const struct mt_action *act = &rt->actions[cl->act0 + a];
+		int rc = action(ms, act, (uint8_t *)(h + 1), &cr);
 		if (rc < 0)
 			error(ms, a);
 		if (rc)
 			return;
+		/* if/else: forward skips only (the verifier bounds arg) */
+		if (act->kind == MT_ACT_SKIP ||
+		    (act->kind == MT_ACT_IF && !cr.cond))
+			a += (uint32_t)act->arg;
 	}
 	if ((cl->flags & MT_CF_NEEDS_RECORD) || cl->recsize || cl->nacts == 0) {
 		uint32_t len = RT_HDRSIZE + cl->recsize;

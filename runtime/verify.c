@@ -305,6 +305,13 @@ static int check_clauses(struct vctx *v)
 			    (act->arg == 0 || act->arg > v->img->naggs))
 				return fail(v, "action ", c->act0 + a, 0, 0,
 					    "unknown aggregation");
+			if ((act->kind == MT_ACT_IF || act->kind == MT_ACT_SKIP) &&
+			    act->arg >= c->nacts - a)
+				return fail(v, "action ", c->act0 + a, 0, 0,
+					    "skip beyond the clause");
+			if (act->kind == MT_ACT_IF && act->nrecs != 1)
+				return fail(v, "action ", c->act0 + a, 0, 0,
+					    "if without a condition");
 			if (check_recs(v, act, c->act0 + a, c))
 				return -1;
 		}

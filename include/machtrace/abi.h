@@ -309,6 +309,12 @@ enum mt_act_kind {
 	MT_ACT_USYM, MT_ACT_UMOD, MT_ACT_UADDR,
 	MT_ACT_DIFEXPR,		/* evaluate rec 0's DIFO for its side effects
 				   (assignments); rec size 0, nothing recorded */
+	MT_ACT_IF,		/* D's if: rec 0's DIFO is the condition; when
+				   it is 0, the next `arg` actions are skipped.
+				   Rec size 1 (the condition, for the consumer)
+				   when a skipped action records data, else 0 */
+	MT_ACT_SKIP,		/* end of an if's then-branch: skip the next
+				   `arg` actions (the else-branch); no recs */
 	MT_ACT__COUNT
 };
 

@@ -1,0 +1,6 @@
+/* An undefined variable in an if condition. */
+BEGIN
+{
+	if (nosuchvar > 1)
+		trace(1);
+}

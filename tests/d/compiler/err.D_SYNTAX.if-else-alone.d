@@ -1,0 +1,7 @@
+/* else without an if. */
+BEGIN
+{
+	trace(1);
+	else
+		trace(2);
+}
