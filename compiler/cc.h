@@ -461,6 +461,7 @@ void cc_attr_min(struct cc *cc, int name, int data, int cls);
 struct type *ctypes_argtype(struct cc *cc, int i, int line);
 int ctypes_complete(struct cc *cc, struct type *t, int line);
 void ctypes_check_argidx(struct cc *cc, struct node *n, int64_t idx);
+struct type *ctypes_curthread(struct cc *cc, int line);
 
 /* cpp.c */
 char *cpp_run(const struct mt_cc_input *in, const char *text,

@@ -276,3 +276,21 @@ void ctypes_check_argidx(struct cc *cc, struct node *n, int64_t idx)
 			    pd->mod, pd->func, pd->name);
 	}
 }
+
+/*
+ * curthread in a clause of kernel probes: the kernel's `struct thread *`
+ * (from the target's DWARF declarations), so curthread->task->... reads
+ * typed kernel memory.  NULL elsewhere (the local target, whose curthread
+ * stays void *).
+ */
+struct type *ctypes_curthread(struct cc *cc, int line)
+{
+	struct type *t = try_type(cc, "struct thread *", line);
+
+	if (t && t->canon->base->canon->complete)
+		return t;
+	if (!target_decls(cc, "struct thread", line))
+		return NULL;
+	t = try_type(cc, "struct thread *", line);
+	return t && t->canon->base->canon->complete ? t : NULL;
+}

@@ -296,8 +296,12 @@ static void sema_ident(struct cc *cc, struct node *n)
 	switch (id->k) {
 	case ID_BVAR:
 		n->type = id->type;
-		if (id->id == MT_VAR_CURTHREAD)	/* Stable, Private, Common */
+		if (id->id == MT_VAR_CURTHREAD) {	/* Stable, Private, Common */
+			struct type *ct = ctypes_curthread(cc, n->line);
 			cc_attr_min(cc, 6, 1, 5);
+			if (ct)
+				n->type = ct;
+		}
 		if (id->id == MT_VAR_ARGS || id->id == MT_VAR_REGS ||
 		    id->id == MT_VAR_UREGS)
 			ERR(n, "D_IDENT_BADREF", "associative array '%s' may not be referenced as scalar", id->name);
