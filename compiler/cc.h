@@ -462,6 +462,8 @@ struct type *ctypes_argtype(struct cc *cc, int i, int line);
 int ctypes_complete(struct cc *cc, struct type *t, int line);
 void ctypes_check_argidx(struct cc *cc, struct node *n, int64_t idx);
 struct type *ctypes_curthread(struct cc *cc, int line);
+struct type *ctypes_symbol(struct cc *cc, const char *ref, uint64_t *addr,
+			   int line);
 
 /* cpp.c */
 char *cpp_run(const struct mt_cc_input *in, const char *text,

@@ -188,17 +188,13 @@ static void compile_decls(struct cc *cc, const char *text, int line)
 	lex_restore(cc, &s);
 }
 
-/* Compile the target's declarations of ctype; 0 when it has none. */
-static int target_decls(struct cc *cc, const char *ctype, int line)
+/* A clause of a kernel provider: asking about its probes creates the
+   target that answers decls() and symbol() (sizeof(struct task) before
+   any args[] of the clause was typed). */
+static void ask_clause(struct cc *cc)
 {
 	const struct mt_ctypes *ct = cc->in->ctypes;
-	char *text;
 
-	if (!ct || !ct->decls || !ctype)
-		return 0;
-	/* a clause of a kernel provider: asking about its probes creates
-	   the target that answers decls() (sizeof(struct task) before any
-	   args[] of the clause was typed) */
 	if (ct->nargs && cc->cur_clause >= 0 &&
 	    (uint32_t)cc->cur_clause < cc->clause_info.n) {
 		const struct mt_clause_info *ci =
@@ -208,6 +204,17 @@ static int target_decls(struct cc *cc, const char *ctype, int line)
 					ci->pdescs[k].mod, ci->pdescs[k].func,
 					ci->pdescs[k].name);
 	}
+}
+
+/* Compile the target's declarations of ctype; 0 when it has none. */
+static int target_decls(struct cc *cc, const char *ctype, int line)
+{
+	const struct mt_ctypes *ct = cc->in->ctypes;
+	char *text;
+
+	if (!ct || !ct->decls || !ctype)
+		return 0;
+	ask_clause(cc);
 	if ((text = ct->decls(ct->arg, ctype)) == NULL)
 		return 0;
 	compile_decls(cc, text, line);
@@ -293,4 +300,31 @@ struct type *ctypes_curthread(struct cc *cc, int line)
 		return NULL;
 	t = try_type(cc, "struct thread *", line);
 	return t && t->canon->base->canon->complete ? t : NULL;
+}
+
+/*
+ * A kernel global variable by name (`sym or mod`sym): its address and
+ * type from the target, the type's declarations compiled when D does not
+ * know it yet.  NULL when the target has no such symbol (the local
+ * target has none).
+ */
+struct type *ctypes_symbol(struct cc *cc, const char *ref, uint64_t *addr,
+			   int line)
+{
+	const struct mt_ctypes *ct = cc->in->ctypes;
+	const char *bq = strchr(ref, '`');
+	char *mod, *ctype;
+	struct type *t;
+
+	if (!ct || !ct->symbol || !bq)
+		return NULL;
+	mod = bq == ref ? NULL : cc_strndup(cc, ref, (size_t)(bq - ref));
+	ask_clause(cc);
+	if ((ctype = ct->symbol(ct->arg, mod, bq + 1, addr)) == NULL)
+		return NULL;
+	t = try_type(cc, ctype, line);
+	if (!t && target_decls(cc, ctype, line))
+		t = try_type(cc, ctype, line);
+	free(ctype);
+	return t;
 }

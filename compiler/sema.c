@@ -283,9 +283,41 @@ static void sema_func(struct cc *cc, struct node *n)
 		n->type = cc->t_int;
 }
 
+/*
+ * A kernel global, `sym or mod`sym, becomes *(T *)address with the
+ * target's address and DWARF type: an lvalue read with safe loads (a
+ * scalar's value; a struct or array by reference, so `x.m, `p->m and &`x
+ * work), not writable.  Unknown symbols get dtrace's message.
+ */
+static void sema_ksym(struct cc *cc, struct node *n)
+{
+	uint64_t addr = 0;
+	struct type *t = ctypes_symbol(cc, n->name, &addr, n->line);
+	struct node *a, *c;
+
+	if (!t)
+		ERR(n, "D_IDENT_UNDEF", "failed to resolve %s: Unknown symbol name",
+		    n->name);
+	a = nd_new(cc, N_INT, n->line);
+	a->ival = (int64_t)addr;
+	a->is_unsigned_lit = 1;
+	c = nd_new(cc, N_OP1, n->line);
+	c->op = OP_CAST;
+	c->ctype = ty_ptr(cc, t);
+	c->l = a;
+	n->k = N_OP1;
+	n->op = OP_DEREF;
+	n->l = c;
+	sema_expr(cc, n);
+}
+
 static void sema_ident(struct cc *cc, struct node *n)
 {
 	struct ident *id = id_lookup(&cc->globals, n->name);
+	if (!id && strchr(n->name, '`')) {
+		sema_ksym(cc, n);
+		return;
+	}
 	if (!id) {
 		if (strcmp(n->name, "self") == 0 || strcmp(n->name, "this") == 0)
 			ERR(n, "D_SYNTAX", "syntax error near \"%s\"", n->name);
@@ -564,6 +596,10 @@ static void sema_assign(struct cc *cc, struct node *n)
 	int create = 1;		/* x op= y also instantiates x (as int64_t) */
 	if (l->k == N_IDENT) {
 		struct ident *id = id_lookup(&cc->globals, l->name);
+		if (!id && strchr(l->name, '`')) {	/* a kernel global */
+			sema_expr(cc, l);
+			ERR(n, "D_OP_WRITE", "operator %s can only be applied to a writable variable", ops);
+		}
 		if (id && id->k != ID_VAR) {
 			if (id->k == ID_BVAR || id->k == ID_ENUMC || id->k == ID_INLINE ||
 			    id->k == ID_MACRO) {

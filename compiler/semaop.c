@@ -303,6 +303,10 @@ void sema_op1(struct cc *cc, struct node *n)
 	    n->op == OP_POSTDEC) {
 		if (c->k == N_IDENT) {
 			struct ident *id = id_lookup(&cc->globals, c->name);
+			if (!id && strchr(c->name, '`')) {	/* a kernel global */
+				sema_expr(cc, c);
+				ERR(n, "D_OP_WRITE", "operator %s can only be applied to a writable variable", ops);
+			}
 			if (!id) {
 				c->k = N_VAR;
 				c->scope = 0;

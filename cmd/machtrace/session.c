@@ -626,6 +626,15 @@ live_nargs(void *arg, const char *prov, const char *mod, const char *func,
 	return t ? mt_live_nargs(t, prov, func, name) : -1;
 }
 
+/* Kernel globals: only once a kernel clause created the target. */
+static char *
+live_symbol(void *arg, const char *mod, const char *name, uint64_t *addr)
+{
+	struct lazy_kernel *lk = arg;
+
+	return lk->t ? mt_live_symbol(lk->t, mod, name, addr) : NULL;
+}
+
 static char *
 live_decls(void *arg, const char *ctype)
 {
@@ -647,7 +656,7 @@ kernel_catalog(const struct cli *cl)
 
 static struct mt_ctypes lazy_ctypes = {
 	.arg = &lazy, .argtype = live_argtype, .decls = live_decls,
-	.nargs = live_nargs,
+	.nargs = live_nargs, .symbol = live_symbol,
 };
 
 /* The live GNU Mach target, from the command line's kernel options;

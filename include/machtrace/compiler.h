@@ -48,6 +48,10 @@ struct mt_ctypes {
 	   a constant args[N] beyond it is refused (D_ARGS_IDX) */
 	int (*nargs)(void *arg, const char *prov, const char *mod,
 		     const char *func, const char *name);
+	/* a kernel global (`name, mod`name; mod NULL for the first): its
+	   address and malloc'd C type, NULL when unknown (may be NULL) */
+	char *(*symbol)(void *arg, const char *mod, const char *name,
+			uint64_t *addr);
 };
 
 #define MT_CC_COMPILE_ONLY	0x1	/* -e */

@@ -76,6 +76,10 @@ const char *mt_live_argtype(struct mt_target *t, const char *prov, const char *f
 int mt_live_nargs(struct mt_target *t, const char *prov, const char *func,
 		  const char *name);
 char *mt_live_decls(struct mt_target *t, const char *ctype);
+/* A kernel global variable (`name or gnumach`name): its address from the
+   symbol table and malloc'd C type from DWARF; NULL when unknown. */
+char *mt_live_symbol(struct mt_target *t, const char *mod, const char *name,
+		     uint64_t *addr);
 char *mt_live_decls_file(const char *kernel, const char *const *ctypes, int n,
 			 char *err, size_t errlen);
 

@@ -445,3 +445,34 @@ char *live_decls(struct mt_kimg *k, const char *ctype)
 {
 	return live_decls_n(k, &ctype, 1);
 }
+
+/*
+ * The C type of the kernel global variable `name` (a CU-level
+ * DW_TAG_variable with a type; a definition's type may be on the extern
+ * declaration it completes), into buf; -1 when the DWARF has none.
+ */
+int live_var_type(struct mt_kimg *k, const char *name, char *buf, size_t len)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	while (k->dw && dwarf_nextcu(k->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu, c, t;
+		Dwarf_Attribute a;
+
+		if (dwarf_offdie(k->dw, off + hsize, &cu) && dwarf_child(&cu, &c) == 0) {
+			do {
+				const char *n = dwarf_diename(&c);
+
+				if (dwarf_tag(&c) != DW_TAG_variable || !n ||
+				    strcmp(n, name) != 0 ||
+				    !dwarf_formref_die(dwarf_attr_integrate(&c, DW_AT_type, &a), &t))
+					continue;
+				kimg_type_name(&t, buf, len);
+				return 0;
+			} while (dwarf_siblingof(&c, &c) == 0);
+		}
+		off = next;
+	}
+	return -1;
+}

@@ -486,6 +486,22 @@ int mt_live_nargs(struct mt_target *t, const char *prov, const char *func,
 	return strcmp(name, "entry") == 0 ? f->nargs : -1;
 }
 
+char *mt_live_symbol(struct mt_target *t, const char *mod, const char *name,
+		     uint64_t *addr)
+{
+	struct mt_kimg *k;
+	char buf[512];
+
+	if (!t || t->ops != &live_ops || !name ||
+	    (mod && *mod && strcmp(mod, "gnumach") != 0))
+		return NULL;
+	k = ((struct live *)t->priv)->k;
+	if (mt_kimg_symbol(k, name, addr) != 0 || *addr == 0 ||
+	    live_var_type(k, name, buf, sizeof buf) != 0)
+		return NULL;
+	return strdup(buf);
+}
+
 char *mt_live_decls(struct mt_target *t, const char *ctype)
 {
 	if (!t || t->ops != &live_ops || !ctype)

@@ -64,6 +64,7 @@ int reloc_insn(const cs_insn *in, uint64_t va, uint8_t *out, int *ends);
 /* ctypes.c: D declarations for the named type of ctype, malloc'd, NULL
    if unknown. */
 char *live_decls(struct mt_kimg *k, const char *ctype);
+int live_var_type(struct mt_kimg *k, const char *name, char *buf, size_t len);
 char *live_decls_n(struct mt_kimg *k, const char *const *ctypes, int n);
 
 /* Kernel description from symbols and DWARF; -1 with err. */

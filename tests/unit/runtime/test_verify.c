@@ -116,6 +116,36 @@ TEST(rejects_bad_structure)
 	free(img);
 }
 
+/* if/else skips are forward and stay inside the clause's actions. */
+static int verify_if(uint64_t skip, int cond)
+{
+	struct ib b;
+	struct mt_image *img;
+	char err[256];
+	int rc;
+
+	ib_init(&b);
+	uint32_t k = ib_int(&b, 1);
+	uint32_t d = IB_DIFO(&b, MT_RT_INT, RV(SETX, k, 1), R(RET, 0, 0, 1));
+	ib_clause(&b, 0, 0, 8);
+	ib_action(&b, MT_ACT_IF, skip);
+	if (cond)
+		ib_rec(&b, d, MT_REC_INT, 0, 1, 0);
+	ib_action(&b, MT_ACT_SKIP, 0);
+	img = ib_build(&b);
+	rc = mt_rt_verify(img, err, sizeof(err));
+	free(img);
+	return rc;
+}
+
+TEST(if_skip_bounds)
+{
+	CHECK_EQ_INT(verify_if(1, 1), 0);
+	CHECK_EQ_INT(verify_if(2, 1), -1);	/* past the last action */
+	CHECK_EQ_INT(verify_if(~0ull, 1), -1);
+	CHECK_EQ_INT(verify_if(1, 0), -1);	/* no condition */
+}
+
 TEST(init_rejects_with_reason)
 {
 	struct ib b;

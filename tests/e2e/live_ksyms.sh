@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Kernel globals by name, typed from DWARF: `hz is GNU Mach's HZ (100),
+# &`hz is the symbol table's address, gnumach`kernel_map is a non-NULL
+# struct vm_map * whose members read through ->: it is the map of the
+# kernel task (curthread->task->map of a kernel thread) and carries that
+# task's name; a wired-page count is sane; a store into a kernel global and
+# an unknown symbol are refused.
+set -u
+. "$(dirname "$0")/live_lib.sh"
+need_live live-ksyms
+
+prog='int done, k;
+fbt::thread_invoke:entry
+/curthread->task->map == `kernel_map && !k/
+{
+	k = 1;
+	printf("ktask %s\n", stringof(curthread->task->name));
+}
+
+fbt::vm_fault:entry
+/execname == "machload" && !done/
+{
+	done = 1;
+	printf("hz %d\n", `hz);
+	printf("addr %x\n", (uintptr_t)&`hz);
+	printf("map %d\n", gnumach`kernel_map != NULL);
+	printf("name %s\n", stringof(`kernel_map->name));
+	printf("entries %d\n", `kernel_map->hdr.nentries);
+	printf("wired %d\n", `vm_page_wire_count);
+}'
+live_run ksyms "rt=10 pingpong=0 pages=16 threads=0 tasks=0" "$prog" -q
+rc=$?
+out=$TMP/ksyms.out
+want=$(nm "$KERNEL" | sed -n 's/^\([0-9a-f]*\) [Dd] hz$/\1/p' | sed 's/^0*//')
+if [ $rc = 0 ] && [ "$(val hz "$out")" = 100 ] &&
+   [ "$(sed -n 's/^addr //p' "$out")" = "$want" ]; then
+	pass live-ksyms-scalar
+else
+	fail live-ksyms-scalar "exit $rc, want hz 100 at $want: $(head -c 300 "$out" "$TMP/ksyms.err")"
+fi
+e=$(val entries "$out"); w=$(val wired "$out")
+kt=$(sed -n 's/^ktask //p' "$out")
+if [ "$(val map "$out")" = 1 ] && [ -n "$kt" ] && grep -q "^name $kt$" "$out" &&
+   [ "${e:-0}" -gt 0 ] && [ "${w:-0}" -gt 0 ] && [ "${w:-0}" -lt $((1 << 20)) ]; then
+	pass live-ksyms-struct
+else
+	fail live-ksyms-struct "$(tr '\n' ' ' < "$out")"
+fi
+"$MACHTRACE" -xerrtags -e -n 'fbt::vm_fault:entry { `hz = 1; }' >/dev/null 2>"$TMP/w.err"
+rc1=$?
+"$MACHTRACE" -xerrtags -e -n 'fbt::vm_fault:entry { trace(`no_such_symbol); }' >/dev/null 2>"$TMP/u.err"
+rc2=$?
+if [ $rc1 = 1 ] && grep -q "D_OP_WRITE" "$TMP/w.err" && [ $rc2 = 1 ] &&
+   grep -q "\[D_IDENT_UNDEF\] line 1: failed to resolve \`no_such_symbol: Unknown symbol name" "$TMP/u.err"; then
+	pass live-ksyms-errors
+else
+	fail live-ksyms-errors "$(cat "$TMP/w.err" "$TMP/u.err")"
+fi
