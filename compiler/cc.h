@@ -338,6 +338,7 @@ struct cc {
 	int brace_line;			/* line of the last struct body's '{' */
 	int nest;			/* parser + sema recursion depth */
 	int cur_clause;			/* clause being compiled (clause_info index) */
+	int if_depth;			/* open if statements (bounded: recursion) */
 
 	/* types */
 	struct tentry **tbuckets;

@@ -408,6 +408,10 @@ struct node *parse_expr(struct cc *cc)
 
 static struct node *statements(struct cc *cc);
 
+/* Nesting bound of if statements: the parser and the code generator
+   recurse once per level. */
+#define MT_IF_MAXDEPTH	256
+
 static int at_kw(struct cc *cc, int kw)
 {
 	return cc->tok.k == TK_KEYWORD && cc->tok.kw == kw;
@@ -444,6 +448,10 @@ static struct node *if_statement(struct cc *cc)
 {
 	struct node *n = nd_new(cc, N_IF, cc->tok.line);
 
+	if (++cc->if_depth > MT_IF_MAXDEPTH)
+		cc_error(cc, cc->tok.line, "D_SYNTAX",
+			 "if statements nested too deeply (more than %d)",
+			 MT_IF_MAXDEPTH);
 	lex_next(cc);
 	lex_expect_op(cc, OP_LPAR);
 	n->l = parse_expr(cc);
@@ -453,6 +461,7 @@ static struct node *if_statement(struct cc *cc)
 		lex_next(cc);
 		n->x = statement_or_block(cc);
 	}
+	cc->if_depth--;
 	return n;
 }
 
