@@ -24,16 +24,18 @@ else
 fi
 
 # 7: profile-997 in the kernel: stack() = the interrupted pc (arg0) first,
-# then the frames of the code it interrupted
+# then the frames of the code it interrupted.  A sample in syscall64 or the
+# idle loop is rightly one frame deep, so the run is long enough for the
+# 100 Hz clock to take some twenty kernel samples, not two or three.
 prog='profile-997 /arg0/ { @[stack(5)] = count(); @pc[arg0] = count(); }
 END { printa("pc %x %@d\n", @pc); }'
-live_run prof "rt=20000 pingpong=0 pages=16 threads=0 tasks=0" "$prog" -q --mach
+live_run prof "rt=200000 pingpong=0 pages=16 threads=0 tasks=0" "$prog" -q --mach
 stk=$(grep -cE "^ +gnumach\`[a-z_0-9]+(\+0x[0-9a-f]+)?$" "$TMP/prof.out")
 deep=$(awk '/^ +gnumach`/ { n++; next } { if (n > d) d = n; n = 0 } END { print d + 0 }' "$TMP/prof.out")
 if [ "$stk" -ge 3 ] && [ "$deep" -ge 2 ] && grep -q "^pc " "$TMP/prof.out"; then
 	pass live-profile-stack
 else
-	fail live-profile-stack "$stk symbolised frames, deepest stack $deep: $(head -c 300 "$TMP/prof.out" "$TMP/prof.err")"
+	fail live-profile-stack "$stk symbolised frames, deepest stack $deep: $(tr -s ' \n' ' ' < "$TMP/prof.out" | head -c 600) $(head -c 200 "$TMP/prof.err")"
 fi
 
 # 8: kinst in vm_fault's body (past the prologue, rbp set up) and in its
