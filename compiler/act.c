@@ -294,7 +294,6 @@ static void do_trace(struct cc *cc, struct node *n, int act_kind)
 	}
 }
 
-int key_special(struct cc *cc, struct node *k, uint32_t *size);
 
 static void do_printf(struct cc *cc, struct node *n, int kind)
 {
@@ -594,10 +593,6 @@ static void do_actf(struct cc *cc, struct node *n)
 	ERR(n, "D_UNKNOWN", "unsupported action %s( )", id->name);
 }
 
-void agg_assign(struct cc *cc, struct node *s);
-int key_special(struct cc *cc, struct node *k, uint32_t *size);
-void sema_dry(struct cc *cc, struct node *s);
-
 static void if_statement(struct cc *cc, struct node *s);
 
 static void statement(struct cc *cc, struct node *s)
@@ -738,9 +733,11 @@ static int split_pdesc(char *s, char **parts)
 	return n;
 }
 
-void act_clause(struct cc *cc, struct mt_pdesc *pd, int npd, struct node *pred,
-		struct node *stmts, int line)
+void act_clause(struct cc *cc, const struct clause *c)
 {
+	const struct mt_pdesc *pd = c->pds;
+	int npd = c->npd, line = c->line;
+	struct node *pred = c->pred, *stmts = c->body;
 	struct mt_clause_info ci = {0};
 	ci.line = line;
 	ci.npdescs = 0;

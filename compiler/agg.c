@@ -9,8 +9,6 @@
 
 #define ERR(n, tag, ...) cc_error(cc, (n)->line, tag, __VA_ARGS__)
 
-void agg_assign(struct cc *cc, struct node *s);
-void sema_dry(struct cc *cc, struct node *s);
 
 static const char *tname(struct node *n)
 {
@@ -186,15 +184,10 @@ static int is_special_key(const struct node *k)
 	return k->k == N_FUNC && k->id && k->id->k == ID_ACTF;
 }
 
-void agg_assign(struct cc *cc, struct node *s)
+/* The aggregating function @name is assigned; D_AGG_FUNC if none. */
+static struct ident *agg_func(struct cc *cc, struct node *s, struct node *an)
 {
-	struct node *l = s->l, *f = s->r, *keys = NULL, *an = l;
-	if (l->k == N_OP2) {
-		an = l->l;
-		keys = l->args;
-		if (!keys)
-			ERR(l, "D_SYNTAX", "syntax error near \"]\"");
-	}
+	struct node *f = s->r;
 	if (f->k != N_FUNC || f->l->k != N_IDENT)
 		ERR(s, "D_AGG_FUNC", "@%s must be assigned the result of an aggregating function",
 		    an->name);
@@ -205,6 +198,12 @@ void agg_assign(struct cc *cc, struct node *s)
 		ERR(s, "D_AGG_FUNC", "@%s must be assigned the result of an aggregating function",
 		    an->name);
 	f->id = fid;
+	return fid;
+}
+
+/* Cook the keys; returns their number. */
+static int agg_keys(struct cc *cc, struct node *keys, struct node *an)
+{
 	int nk = 0;
 	for (struct node *k = keys; k; k = k->next) {
 		uint32_t ksz;
@@ -222,7 +221,12 @@ void agg_assign(struct cc *cc, struct node *s)
 			ERR(k, "D_AGG_SCALAR", "aggregation may not be used as a key");
 		nk++;
 	}
-	/* argument count and value types */
+	return nk;
+}
+
+/* The function's argument count, as dtrace words each mismatch. */
+static void agg_nargs(struct cc *cc, struct node *f, struct ident *fid)
+{
 	int na = 0;
 	for (struct node *a = f->args; a; a = a->next)
 		na++;
@@ -243,6 +247,16 @@ void agg_assign(struct cc *cc, struct node *s)
 		ERR(f, "D_PROTO_LEN", "%s( ) prototype mismatch: %d arg%s passed, at least %d expected",
 		    fid->name, na, na == 1 ? "" : "s", exp);
 	}
+}
+
+/*
+ * Cook the function's arguments: the value, the (l)lquantize parameters
+ * into par[], and the increment, which is returned (NULL if none).
+ */
+static struct node *agg_args(struct cc *cc, struct node *f, struct ident *fid,
+			     int64_t *par)
+{
+	agg_nargs(cc, f, fid);
 	if (f->args) {
 		struct node *v = f->args;
 		sema_expr(cc, v);
@@ -250,7 +264,6 @@ void agg_assign(struct cc *cc, struct node *s)
 			ERR(v, "D_AGG_SCALAR", "%s( ) argument #1 must be of scalar type",
 			    fid->name);
 	}
-	int64_t par[4] = {0};
 	struct node *incr = NULL;
 	if (fid->id == MT_AGG_LQUANTIZE) {
 		lquant_params(cc, f, par);
@@ -268,101 +281,177 @@ void agg_assign(struct cc *cc, struct node *s)
 			ERR(incr, "D_PROTO_ARG", "%s( ) increment value (argument #%d) must be of scalar type",
 			    fid->name, fid->id == MT_AGG_QUANTIZE ? 2 : fid->id == MT_AGG_LQUANTIZE ? 5 : 6);
 	}
+	return incr;
+}
 
-	struct ident *id = id_lookup(&cc->aggs, an->name);
-	if (!id) {
-		id = id_add(cc, &cc->aggs, an->name, ID_AGG);
-		id->aggfunc = fid->id;
-		id->line = s->line;
-		id->nkeys = nk;
-		id->ktypes = cc_alloc(cc, (nk ? nk : 1) * sizeof(*id->ktypes));
-		int i = 0;
-		for (struct node *k = keys; k; k = k->next)
-			id->ktypes[i++] = k->type;
-		struct mt_agg ag = {0};
-		ag.func = (uint32_t)fid->id;
-		ag.nkeys = (uint32_t)nk;
-		ag.keysize = 8;
-		for (struct node *k = keys; k; k = k->next)
-			ag.keysize += is_special_key(k) ? (uint32_t)((k->slen + 7) & ~7u) :
-				      ty_is_string(k->type) ? (cc->strsize + 7) & ~7u :
-				      (ty_is_sou(k->type) || TY_K(k->type) == T_ARRAY) ?
-				      (k->type->canon->size + 7) & ~7u : 8;
-		memcpy(ag.param, par, sizeof(par));
-		switch (fid->id) {
-		case MT_AGG_AVG: ag.nvals = 2; break;
-		case MT_AGG_STDDEV: ag.nvals = 4; break;
-		case MT_AGG_QUANTIZE: ag.nvals = MT_QUANTIZE_NBUCKETS; break;
-		case MT_AGG_LQUANTIZE:
-			ag.nvals = (uint32_t)((par[1] - par[0]) / par[2] + 2);
-			break;
-		case MT_AGG_LLQUANTIZE: ag.nvals = llq_nbuckets(par); break;
-		default: ag.nvals = 1;
-		}
-		VEC_PUSH(cc, cc->aggs_v, ag);
-		struct mt_agg_info ai = {0};
-		ai.name = strdup(an->name);
-		ai.nkeys = (uint32_t)nk;
-		ai.keys = calloc((size_t)(nk ? nk : 1), sizeof(*ai.keys));
-		i = 0;
-		for (struct node *k = keys; k; k = k->next, i++) {
-			struct type *t = k->type;
-			ai.keys[i].ctype = strdup(t->name);
-			if (is_special_key(k)) {
-				ai.keys[i].kind = (uint16_t)k->cval;
-				ai.keys[i].size = (uint32_t)k->slen;
-			} else if (ty_is_string(t)) {
-				ai.keys[i].kind = MT_TI_STR;
-				ai.keys[i].size = cc->strsize;
-			} else if (ty_is_sou(t) || TY_K(t) == T_ARRAY) {
-				ai.keys[i].kind = MT_TI_MEM;
-				ai.keys[i].size = t->canon->size;
-			} else {
-				ai.keys[i].kind = TY_K(t) == T_PTR ? MT_TI_UINT :
-					t->canon->is_signed || TY_K(t) == T_ENUM ? MT_TI_INT : MT_TI_UINT;
-				ai.keys[i].is_ptr = TY_K(t) == T_PTR;
-				ai.keys[i].size = t->canon->size ? t->canon->size : 8;
-			}
-		}
-		VEC_PUSH(cc, cc->agg_info, ai);
-		id->aggid = (int)cc->aggs_v.n;
-	} else {
-		if (id->aggfunc != fid->id)
-			ERR(s, "D_AGG_REDEF", "aggregation redefined: @%s\n\t current: @%s = %s( )\n\tprevious: @%s = %s( ) : line %d",
-			    an->name, an->name, fid->name, an->name, aggf_name(id->aggfunc), id->line);
-		if (id->nkeys != nk)
-			ERR(s, "D_PROTO_LEN", "@%s[ ] prototype mismatch: %d key%s passed, %d expected",
-			    an->name, nk, nk == 1 ? "" : "s", id->nkeys);
-		int i = 0;
-		for (struct node *k = keys; k; k = k->next, i++)
-			if (!ty_compat(id->ktypes[i], k->type) ||
-			    ty_is_string(id->ktypes[i]) != ty_is_string(k->type))
-				ERR(s, "D_PROTO_ARG", "@%s[ ] key #%d is incompatible with prototype:\n\tprototype: %s\n\t      key: %s",
-				    an->name, i + 1, id->ktypes[i]->name, tname(k));
-		struct mt_agg *ag = &cc->aggs_v.v[id->aggid - 1];
-		if (fid->id == MT_AGG_LQUANTIZE) {
-			if (ag->param[0] != par[0])
-				ERR(s, "D_LQUANT_MATCHBASE", "lquantize( ) base (argument #1) doesn't match previous declaration: expected %lld, found %lld",
-				    (long long)ag->param[0], (long long)par[0]);
-			if (ag->param[1] != par[1])
-				ERR(s, "D_LQUANT_MATCHLIM", "lquantize( ) limit (argument #2) doesn't match previous declaration: expected %lld, found %lld",
-				    (long long)ag->param[1], (long long)par[1]);
-			if (ag->param[2] != par[2])
-				ERR(s, "D_LQUANT_MATCHSTEP", "lquantize( ) step (argument #3) doesn't match previous declaration: expected %lld, found %lld",
-				    (long long)ag->param[2], (long long)par[2]);
-		} else if (fid->id == MT_AGG_LLQUANTIZE) {
-			static const char *tags[] = { "D_LLQUANT_MATCHFACTOR", "D_LLQUANT_MATCHLMAG",
-						      "D_LLQUANT_MATCHHMAG", "D_LLQUANT_MATCHSTEPS" };
-			static const char *what[] = { "factor (argument #1)", "lmag (argument #2)",
-						      "hmag (argument #3)", "steps (argument #4)" };
-			for (int k = 0; k < 4; k++)
-				if (ag->param[k] != par[k])
-					ERR(s, tags[k], "llquantize() %s doesn't match previous declaration: expected %lld, found %lld",
-					    what[k], (long long)ag->param[k], (long long)par[k]);
+/* The runtime table entry of a new aggregation. */
+static struct mt_agg agg_table(struct cc *cc, struct ident *fid, struct node *keys,
+			       int nk, const int64_t *par)
+{
+	struct mt_agg ag = {0};
+	ag.func = (uint32_t)fid->id;
+	ag.nkeys = (uint32_t)nk;
+	ag.keysize = 8;
+	for (struct node *k = keys; k; k = k->next)
+		ag.keysize += is_special_key(k) ? (uint32_t)((k->slen + 7) & ~7u) :
+			      ty_is_string(k->type) ? (cc->strsize + 7) & ~7u :
+			      (ty_is_sou(k->type) || TY_K(k->type) == T_ARRAY) ?
+			      (k->type->canon->size + 7) & ~7u : 8;
+	memcpy(ag.param, par, sizeof(ag.param));
+	switch (fid->id) {
+	case MT_AGG_AVG: ag.nvals = 2; break;
+	case MT_AGG_STDDEV: ag.nvals = 4; break;
+	case MT_AGG_QUANTIZE: ag.nvals = MT_QUANTIZE_NBUCKETS; break;
+	case MT_AGG_LQUANTIZE:
+		ag.nvals = (uint32_t)((par[1] - par[0]) / par[2] + 2);
+		break;
+	case MT_AGG_LLQUANTIZE: ag.nvals = llq_nbuckets(par); break;
+	default: ag.nvals = 1;
+	}
+	return ag;
+}
+
+/* The consumer's description of a new aggregation's keys. */
+static struct mt_agg_info agg_describe(struct cc *cc, const char *name,
+				   struct node *keys, int nk)
+{
+	struct mt_agg_info ai = {0};
+	ai.name = strdup(name);
+	ai.nkeys = (uint32_t)nk;
+	ai.keys = calloc((size_t)(nk ? nk : 1), sizeof(*ai.keys));
+	int i = 0;
+	for (struct node *k = keys; k; k = k->next, i++) {
+		struct type *t = k->type;
+		ai.keys[i].ctype = strdup(t->name);
+		if (is_special_key(k)) {
+			ai.keys[i].kind = (uint16_t)k->cval;
+			ai.keys[i].size = (uint32_t)k->slen;
+		} else if (ty_is_string(t)) {
+			ai.keys[i].kind = MT_TI_STR;
+			ai.keys[i].size = cc->strsize;
+		} else if (ty_is_sou(t) || TY_K(t) == T_ARRAY) {
+			ai.keys[i].kind = MT_TI_MEM;
+			ai.keys[i].size = t->canon->size;
+		} else {
+			ai.keys[i].kind = TY_K(t) == T_PTR ? MT_TI_UINT :
+				t->canon->is_signed || TY_K(t) == T_ENUM ? MT_TI_INT : MT_TI_UINT;
+			ai.keys[i].is_ptr = TY_K(t) == T_PTR;
+			ai.keys[i].size = t->canon->size ? t->canon->size : 8;
 		}
 	}
+	return ai;
+}
 
-	/* the action: key recs, then value recs */
+/* The first use of @name declares it: function, key types, parameters. */
+static struct ident *agg_declare(struct cc *cc, struct node *s, struct node *an,
+				 struct ident *fid, struct node *keys, int nk,
+				 const int64_t *par)
+{
+	struct ident *id = id_add(cc, &cc->aggs, an->name, ID_AGG);
+	id->aggfunc = fid->id;
+	id->line = s->line;
+	id->nkeys = nk;
+	id->ktypes = cc_alloc(cc, (nk ? nk : 1) * sizeof(*id->ktypes));
+	int i = 0;
+	for (struct node *k = keys; k; k = k->next)
+		id->ktypes[i++] = k->type;
+	struct mt_agg ag = agg_table(cc, fid, keys, nk, par);
+	VEC_PUSH(cc, cc->aggs_v, ag);
+	struct mt_agg_info ai = agg_describe(cc, an->name, keys, nk);
+	VEC_PUSH(cc, cc->agg_info, ai);
+	id->aggid = (int)cc->aggs_v.n;
+	return id;
+}
+
+/* Every later use of @name must agree with its first. */
+static void agg_check_prev(struct cc *cc, struct node *s, struct node *an,
+			   struct ident *id, struct ident *fid,
+			   struct node *keys, int nk, const int64_t *par)
+{
+	if (id->aggfunc != fid->id)
+		ERR(s, "D_AGG_REDEF", "aggregation redefined: @%s\n\t current: @%s = %s( )\n\tprevious: @%s = %s( ) : line %d",
+		    an->name, an->name, fid->name, an->name, aggf_name(id->aggfunc), id->line);
+	if (id->nkeys != nk)
+		ERR(s, "D_PROTO_LEN", "@%s[ ] prototype mismatch: %d key%s passed, %d expected",
+		    an->name, nk, nk == 1 ? "" : "s", id->nkeys);
+	int i = 0;
+	for (struct node *k = keys; k; k = k->next, i++)
+		if (!ty_compat(id->ktypes[i], k->type) ||
+		    ty_is_string(id->ktypes[i]) != ty_is_string(k->type))
+			ERR(s, "D_PROTO_ARG", "@%s[ ] key #%d is incompatible with prototype:\n\tprototype: %s\n\t      key: %s",
+			    an->name, i + 1, id->ktypes[i]->name, tname(k));
+	struct mt_agg *ag = &cc->aggs_v.v[id->aggid - 1];
+	if (fid->id == MT_AGG_LQUANTIZE) {
+		if (ag->param[0] != par[0])
+			ERR(s, "D_LQUANT_MATCHBASE", "lquantize( ) base (argument #1) doesn't match previous declaration: expected %lld, found %lld",
+			    (long long)ag->param[0], (long long)par[0]);
+		if (ag->param[1] != par[1])
+			ERR(s, "D_LQUANT_MATCHLIM", "lquantize( ) limit (argument #2) doesn't match previous declaration: expected %lld, found %lld",
+			    (long long)ag->param[1], (long long)par[1]);
+		if (ag->param[2] != par[2])
+			ERR(s, "D_LQUANT_MATCHSTEP", "lquantize( ) step (argument #3) doesn't match previous declaration: expected %lld, found %lld",
+			    (long long)ag->param[2], (long long)par[2]);
+	} else if (fid->id == MT_AGG_LLQUANTIZE) {
+		static const char *tags[] = { "D_LLQUANT_MATCHFACTOR", "D_LLQUANT_MATCHLMAG",
+					      "D_LLQUANT_MATCHHMAG", "D_LLQUANT_MATCHSTEPS" };
+		static const char *what[] = { "factor (argument #1)", "lmag (argument #2)",
+					      "hmag (argument #3)", "steps (argument #4)" };
+		for (int k = 0; k < 4; k++)
+			if (ag->param[k] != par[k])
+				ERR(s, tags[k], "llquantize() %s doesn't match previous declaration: expected %lld, found %lld",
+				    what[k], (long long)ag->param[k], (long long)par[k]);
+	}
+}
+
+/* One key or value record of the current MT_ACT_AGG action. */
+static void agg_rec(struct cc *cc, struct node *e, int is_val)
+{
+	struct mt_rec r = {0};
+	struct mt_rec_info ri = {0};
+	uint32_t rtype, rsize;
+	if (is_special_key(e)) {
+		int stk = e->cval == MT_TI_STACK || e->cval == MT_TI_USTACK;
+		r.difo = stk ? 0 : cg_difo(cc, e->args, NULL, NULL);
+		r.kind = stk ? MT_REC_STACK : MT_REC_INT;
+		r.size = (uint32_t)e->slen;
+		ri.kind = (uint16_t)e->cval;
+		ri.size = r.size;
+		ri.ctype = strdup(e->type->name);
+		VEC_PUSH(cc, cc->recs, r);
+		VEC_PUSH(cc, cc->rec_info, ri);
+		cc->actions.v[cc->actions.n - 1].nrecs++;
+		return;
+	}
+	r.difo = cg_difo(cc, e, &rtype, &rsize);
+	r.flags = is_val ? MT_RF_AGGVAL : 0;
+	if (rtype == MT_RT_STRING) {
+		r.kind = MT_REC_STR;
+		r.size = cc->strsize;
+		ri.kind = MT_TI_STR;
+	} else if (rtype == MT_RT_REF) {
+		r.kind = MT_REC_MEM;
+		r.size = rsize;
+		ri.kind = MT_TI_MEM;
+	} else {
+		r.kind = MT_REC_INT;
+		r.size = 8;
+		ri.kind = e->type->canon->is_signed ? MT_TI_INT : MT_TI_UINT;
+		if (ri.kind == MT_TI_INT)
+			r.flags |= MT_RF_SIGNED;
+		ri.is_ptr = TY_K(e->type) == T_PTR;
+	}
+	ri.size = r.size;
+	ri.ctype = strdup(e->type->name);
+	r.offset = 0;
+	VEC_PUSH(cc, cc->recs, r);
+	VEC_PUSH(cc, cc->rec_info, ri);
+	cc->actions.v[cc->actions.n - 1].nrecs++;
+}
+
+/* The MT_ACT_AGG action: key records, then the value and the increment. */
+static void agg_records(struct cc *cc, struct node *s, struct ident *id,
+			struct ident *fid, struct node *keys, struct node *incr)
+{
 	struct mt_action a = {0};
 	struct mt_action_info ainf = {0};
 	a.kind = MT_ACT_AGG;
@@ -371,63 +460,34 @@ void agg_assign(struct cc *cc, struct node *s)
 	ainf.line = s->line;
 	VEC_PUSH(cc, cc->actions, a);
 	VEC_PUSH(cc, cc->action_info, ainf);
-	struct node *vals[2] = { NULL, NULL };
-	if (fid->id != MT_AGG_COUNT)
-		vals[0] = f->args;
-	vals[1] = incr;
-	for (int pass = 0; pass < 2; pass++) {
-		struct node *list = pass == 0 ? keys : NULL;
-		int cnt = pass == 0 ? nk : 2;
-		for (int i = 0; i < cnt; i++) {
-			struct node *e = pass == 0 ? list : vals[i];
-			if (pass == 0) {
-				for (int j = 0; j < i; j++)
-					e = e->next;
-			}
-			if (!e)
-				continue;
-			struct mt_rec r = {0};
-			struct mt_rec_info ri = {0};
-			uint32_t rtype, rsize;
-			if (is_special_key(e)) {
-				int stk = e->cval == MT_TI_STACK || e->cval == MT_TI_USTACK;
-				r.difo = stk ? 0 : cg_difo(cc, e->args, NULL, NULL);
-				r.kind = stk ? MT_REC_STACK : MT_REC_INT;
-				r.size = (uint32_t)e->slen;
-				ri.kind = (uint16_t)e->cval;
-				ri.size = r.size;
-				ri.ctype = strdup(e->type->name);
-				VEC_PUSH(cc, cc->recs, r);
-				VEC_PUSH(cc, cc->rec_info, ri);
-				cc->actions.v[cc->actions.n - 1].nrecs++;
-				continue;
-			}
-			r.difo = cg_difo(cc, e, &rtype, &rsize);
-			r.flags = pass ? MT_RF_AGGVAL : 0;
-			if (rtype == MT_RT_STRING) {
-				r.kind = MT_REC_STR;
-				r.size = cc->strsize;
-				ri.kind = MT_TI_STR;
-			} else if (rtype == MT_RT_REF) {
-				r.kind = MT_REC_MEM;
-				r.size = rsize;
-				ri.kind = MT_TI_MEM;
-			} else {
-				r.kind = MT_REC_INT;
-				r.size = 8;
-				ri.kind = e->type->canon->is_signed ? MT_TI_INT : MT_TI_UINT;
-				if (ri.kind == MT_TI_INT)
-					r.flags |= MT_RF_SIGNED;
-				ri.is_ptr = TY_K(e->type) == T_PTR;
-			}
-			ri.size = r.size;
-			ri.ctype = strdup(e->type->name);
-			r.offset = 0;
-			VEC_PUSH(cc, cc->recs, r);
-			VEC_PUSH(cc, cc->rec_info, ri);
-			cc->actions.v[cc->actions.n - 1].nrecs++;
-		}
+	for (struct node *k = keys; k; k = k->next)
+		agg_rec(cc, k, 0);
+	if (fid->id != MT_AGG_COUNT && s->r->args)
+		agg_rec(cc, s->r->args, 1);
+	if (incr)
+		agg_rec(cc, incr, 1);
+}
+
+/* @name[keys] = func(args): cook, declare or check, and record. */
+void agg_assign(struct cc *cc, struct node *s)
+{
+	struct node *l = s->l, *keys = NULL, *an = l;
+	if (l->k == N_OP2) {
+		an = l->l;
+		keys = l->args;
+		if (!keys)
+			ERR(l, "D_SYNTAX", "syntax error near \"]\"");
 	}
+	struct ident *fid = agg_func(cc, s, an);
+	int nk = agg_keys(cc, keys, an);
+	int64_t par[4] = {0};
+	struct node *incr = agg_args(cc, s->r, fid, par);
+	struct ident *id = id_lookup(&cc->aggs, an->name);
+	if (!id)
+		id = agg_declare(cc, s, an, fid, keys, nk, par);
+	else
+		agg_check_prev(cc, s, an, id, fid, keys, nk, par);
+	agg_records(cc, s, id, fid, keys, incr);
 }
 
 /* Cook a statement without generating code (for predicate ordering). */

@@ -384,6 +384,7 @@ struct cc {
 	int cg_line;
 	int tuple_depth;
 	int in_pred;
+	char *cpp_out;			/* -C: the current source after cpp */
 };
 
 /* asm.c */
@@ -397,7 +398,16 @@ void as_patch(struct cc *cc, uint32_t at, uint32_t target);
 void as_finish(struct cc *cc, struct mt_prog *p);
 
 /* parse.c */
-void parse_program(struct cc *cc);
+#define CC_MAXPDESC	64		/* probe descriptions per clause */
+/* A clause as parsed: what act_clause() turns into tables and code. */
+struct clause {
+	struct mt_pdesc pds[CC_MAXPDESC];	/* prov holds the whole text */
+	int npd;
+	struct node *pred, *body;	/* body: statements via ->next */
+	int line;
+};
+void parse_begin(struct cc *cc);
+struct clause *parse_next(struct cc *cc);
 struct node *parse_expr(struct cc *cc);
 struct node *parse_cond(struct cc *cc);
 struct type *parse_typename(struct cc *cc);
@@ -445,8 +455,14 @@ void cg_free(struct cc *cc, int r);
 uint32_t cg_difo(struct cc *cc, struct node *n, uint32_t *rtype, uint32_t *rsize);
 
 /* act.c */
-void act_clause(struct cc *cc, struct mt_pdesc *pd, int npd, struct node *pred,
-		struct node *stmts, int line);
+void act_clause(struct cc *cc, const struct clause *c);
+
+/* agg.c */
+void agg_assign(struct cc *cc, struct node *s);
+int key_special(struct cc *cc, struct node *k, uint32_t *size);
+void sema_dry(struct cc *cc, struct node *s);
+
+/* printf.c */
 int printf_validate(struct cc *cc, const char *fmt, struct node *args,
 		    int argbase, const char *func, int line, int is_printa);
 

@@ -1,8 +1,7 @@
 /*
  * mt_compile: the driver.  Sets up the compiler state (arena, types,
- * identifiers), runs cpp when asked, parses each source (declarations and
- * clauses are processed as they are read), and hands the finished tables
- * over to a struct mt_prog.  Errors longjmp back here.
+ * identifiers), runs the passes in the order of `passes` below, and hands
+ * the finished tables over to a struct mt_prog.  Errors longjmp back here.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -117,6 +116,7 @@ static void cc_free(struct cc *cc)
 	free(cc->ints.v);
 	free(cc->strtab.v);
 	free(cc->optsets.v);
+	free(cc->cpp_out);
 }
 
 /*
@@ -137,11 +137,62 @@ uint64_t scratch_limit(uint64_t scratchsize)
 	return scratchsize > 8 ? scratchsize - 8 : 0;
 }
 
+/*
+ * The passes, in order.  D cooks each clause with the declarations,
+ * pragmas, inlines and variable types read before it (`BEGIN { x = "a"; }
+ * int x;` is a redeclaration of x, not a type mismatch in BEGIN), so the
+ * clause passes run on each clause as soon as the parser completes it:
+ *
+ *   cpp      (cpp.c)    -C: each source through the C preprocessor
+ *   parse    (parse.c)  declarations applied as read (decl.c, pragma.c);
+ *                       returns the next clause
+ *   clause   (act.c)    per clause: sema (sema.c), actions and records
+ *                       (act.c, printf.c), aggregations (agg.c), code
+ *                       generation (cg.c) of each predicate and statement
+ *   macros   (here)     every $N argument given was referenced
+ *   assemble (asm.c)    the tables into a struct mt_prog
+ */
+static const char *pass_cpp(struct cc *cc, int i)
+{
+	const struct mt_cc_src *s = &cc->in->srcs[i];
+	if (!cc->in->cpp || s->is_pspec)
+		return s->text;
+	free(cc->cpp_out);
+	cc->cpp_out = cpp_run(cc->in, s->text, s->name, cc->diag);
+	if (!cc->cpp_out) {
+		cc->diag->src = i;
+		longjmp(cc->jb, 1);
+	}
+	return cc->cpp_out;
+}
+
+static void pass_sources(struct cc *cc)
+{
+	for (int i = 0; i < cc->in->nsrcs; i++) {
+		cc->srcidx = i;
+		lex_init(cc, pass_cpp(cc, i), 1);
+		parse_begin(cc);
+		const struct clause *c;
+		while ((c = parse_next(cc)) != NULL)
+			act_clause(cc, c);
+	}
+}
+
+static void pass_macros(struct cc *cc)
+{
+	const struct mt_cc_input *in = cc->in;
+	for (int i = 1; i < in->nmacro_args && i < 64; i++)
+		if (!(cc->macro_used & (1ULL << i)) && in->macro_args[i] &&
+		    !(in->opts && (in->opts->defaultargs || in->opts->argref)))
+			cc_error(cc, 0, "D_MACRO_UNUSED",
+				 "extraneous argument '%s' ($%d is not referenced)",
+				 in->macro_args[i], i);
+}
+
 struct mt_prog *mt_compile(const struct mt_cc_input *in, struct mt_diag *diag)
 {
 	struct cc *cc = calloc(1, sizeof(*cc));
 	struct mt_prog *volatile prog = calloc(1, sizeof(*prog));
-	char *volatile cpp_out = NULL;
 	if (!cc || !prog)
 		abort();
 	memset(diag, 0, sizeof(*diag));
@@ -160,7 +211,6 @@ struct mt_prog *mt_compile(const struct mt_cc_input *in, struct mt_diag *diag)
 		mt_prog_free(prog);
 		cc_free(cc);
 		free(cc);
-		free(cpp_out);
 		return NULL;
 	}
 	/*
@@ -179,39 +229,11 @@ struct mt_prog *mt_compile(const struct mt_cc_input *in, struct mt_diag *diag)
 		cc->force_pspec = 1;
 	/* strings of the empty string table start with "" at offset 0 */
 	as_str(cc, "", 0);
-	for (int i = 0; i < in->nsrcs; i++) {
-		const struct mt_cc_src *s = &in->srcs[i];
-		const char *text = s->text;
-		cc->srcidx = i;
-		if (in->cpp && !s->is_pspec) {
-			free(cpp_out);
-			cpp_out = cpp_run(in, text, s->name, diag);
-			if (!cpp_out) {
-				diag->src = i;
-				longjmp(cc->jb, 1);
-			}
-			text = cpp_out;
-		}
-		lex_init(cc, text, 1);
-		uint32_t ncl = cc->clauses.n;
-		int empty = 1;
-		for (const char *q = text; *q; q++)
-			if (*q != ' ' && *q != '\t' && *q != '\n' && *q != '\r')
-				empty = 0;
-		parse_program(cc);
-		(void)ncl;
-		(void)empty;
-	}
-	for (int i = 1; i < in->nmacro_args && i < 64; i++)
-		if (!(cc->macro_used & (1ULL << i)) && in->macro_args[i] &&
-		    !(in->opts && (in->opts->defaultargs || in->opts->argref)))
-			cc_error(cc, 0, "D_MACRO_UNUSED",
-				 "extraneous argument '%s' ($%d is not referenced)",
-				 in->macro_args[i], i);
+	pass_sources(cc);
+	pass_macros(cc);
 	as_finish(cc, prog);
 	prog->source_name = strdup(in->nsrcs ? in->srcs[0].name : "");
 	cc_free(cc);
 	free(cc);
-	free(cpp_out);
 	return prog;
 }

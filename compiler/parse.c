@@ -1,8 +1,9 @@
 /*
  * Parser: recursive descent over the D grammar (dtrace's dt_grammar.y).
  * Expressions become AST nodes; declarations are applied as they are read
- * (decl.c); each clause is handed to act_clause() as soon as it is read,
- * so diagnostics come in source order as with dtrace.
+ * (decl.c), since the lexer and the later clauses depend on them.  The
+ * parser returns one clause at a time (parse_next); compile.c runs the
+ * later passes on it before the parser reads on (see the pass list there).
  */
 #include <string.h>
 #include "cc.h"
@@ -499,14 +500,15 @@ static struct node *statements(struct cc *cc)
 	}
 }
 
-static void clause(struct cc *cc)
+static struct clause *clause(struct cc *cc)
 {
-	struct mt_pdesc pds[64];
+	struct clause *c = cc_alloc(cc, sizeof(*c));
+	struct mt_pdesc *pds = c->pds;
 	int npd = 0, line = cc->tok.line;
 
 	for (;;) {
 		lex_pspec(cc);
-		if (npd == 64)
+		if (npd == CC_MAXPDESC)
 			cc_error(cc, cc->tok.line, "D_SYNTAX",
 				 "too many probe descriptions");
 		pds[npd].line = cc->tok.line;
@@ -545,15 +547,27 @@ static void clause(struct cc *cc)
 		   !decl_starts(cc) && !lex_is_op(cc, OP_SEMI)) {
 		lex_syntax_error(cc);
 	}
-	act_clause(cc, pds, npd, pred, body, line);
-	(void)has_body;
+	c->npd = npd;
+	c->pred = pred;
+	c->body = body;
+	c->line = line;
+	return c;
 }
 
-void parse_program(struct cc *cc)
+/* Start parsing the current source (after lex_init). */
+void parse_begin(struct cc *cc)
 {
 	lex_next(cc);
 	if (cc->tok.k == TK_EOF && !(cc->in->opts && cc->in->opts->empty))
 		cc_error(cc, cc->line, "D_EMPTY", "empty D program translation unit");
+}
+
+/*
+ * The next clause of the current source, applying the declarations
+ * before it; NULL at the end of the source.
+ */
+struct clause *parse_next(struct cc *cc)
+{
 	while (cc->tok.k != TK_EOF) {
 		if (lex_is_op(cc, OP_SEMI)) {
 			lex_next(cc);
@@ -567,10 +581,9 @@ void parse_program(struct cc *cc)
 			decl_toplevel(cc, 0);
 			continue;
 		}
-		if (lex_at_pspec(cc)) {
-			clause(cc);
-			continue;
-		}
+		if (lex_at_pspec(cc))
+			return clause(cc);
 		lex_syntax_error(cc);
 	}
+	return NULL;
 }
