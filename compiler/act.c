@@ -444,6 +444,134 @@ static void agg_action(struct cc *cc, struct node *n, int kind, int needs_arg)
 	(void)needs_arg;
 }
 
+/* exit(), speculate(), commit(), discard(), chill(), raise(): one int. */
+static void do_intarg(struct cc *cc, struct node *n)
+{
+	struct ident *id = n->id;
+	struct node *a = n->args;
+	sema_expr(cc, a);
+	if (!ty_is_integral(a->type) || a->is_action)
+		ERR(a, "D_PROTO_ARG", "%s( ) argument #1 is incompatible with prototype:\n\tprototype: int\n\t argument: %s",
+		    id->name, a->is_action ? "void" : tname(a));
+	int k = id->id == MT_ACT_EXIT ? K_EXIT : id->id == MT_ACT_SPECULATE ? K_SPEC :
+		id->id == MT_ACT_COMMIT ? K_COMMIT : id->id == MT_ACT_DISCARD ? K_DISCARD :
+		K_DESTR;
+	spec_check(cc, n, k);
+	new_action(cc, id->id, n->line);
+	add_rec(cc, a, 0, 0);
+}
+
+/* stack([frames]), ustack([frames[, strsize]]) */
+static void do_stack(struct cc *cc, struct node *n)
+{
+	struct ident *id = n->id;
+	int64_t frames = id->id == MT_ACT_STACK ? 20 : 100;
+	struct node *a = n->args;
+	for (struct node *x = a; x; x = x->next)
+		if (!ty_is_integral(x->type))
+			ERR(x, "D_PROTO_ARG", "%s( ) argument #%d is incompatible with prototype:\n\tprototype: uint32_t\n\t argument: %s",
+			    id->name, x == a ? 1 : 2, tname(x));
+	if (a) {
+		const char *tag = id->id == MT_ACT_STACK ? "D_STACK_SIZE" : "D_USTACK_FRAMES";
+		frames = const_arg(cc, a, tag, cc_printf(cc,
+			"%s( ) argument #1 must be a non-zero positive integer constant",
+			id->name));
+		if (frames <= 0)
+			ERR(a, tag, "%s( ) argument #1 must be a non-zero positive integer constant",
+			    id->name);
+	}
+	if (a && a->next)
+		const_arg(cc, a->next, "D_USTACK_STRSIZE",
+			  "ustack( ) argument #2 must be a non-zero positive integer constant");
+	spec_check(cc, n, K_DATA);
+	uint32_t ai = new_action(cc, id->id, n->line);
+	cc->actions.v[ai].arg = (uint64_t)frames;
+	add_rec_sized(cc, NULL, MT_REC_STACK, (uint32_t)frames * 8,
+		      id->id == MT_ACT_STACK ? MT_TI_STACK : MT_TI_USTACK);
+}
+
+/* tracemem(addr, size[, dynsize]) */
+static void do_tracemem(struct cc *cc, struct node *n)
+{
+	struct node *a = n->args, *s = a->next;
+	sema_expr(cc, a);
+	if (!ty_is_ptrlike(a->type) && !ty_is_integral(a->type) && !ty_is_string(a->type))
+		ERR(a, "D_TRACEMEM_ADDR", "tracemem( ) argument #1 is incompatible with prototype:\n\tprototype: pointer or integer\n\t argument: %s",
+		    tname(a));
+	int64_t sz = const_arg(cc, s, "D_TRACEMEM_SIZE",
+		"tracemem( ) argument #2 must be a non-zero positive integral constant expression");
+	if (sz <= 0)
+		ERR(s, "D_TRACEMEM_SIZE", "tracemem( ) argument #2 must be a non-zero positive integral constant expression");
+	spec_check(cc, n, K_DATA);
+	uint32_t ai = new_action(cc, MT_ACT_TRACEMEM, n->line);
+	cc->actions.v[ai].arg = (uint64_t)sz;
+	add_rec_sized(cc, a, MT_REC_MEM, (uint32_t)sz, MT_TI_MEM);
+	if (s->next) {
+		sema_expr(cc, s->next);
+		if (!ty_is_integral(s->next->type))
+			ERR(s->next, "D_TRACEMEM_DYNSIZE", "tracemem( ) argument #3 must be an integral expression");
+		add_rec_sized(cc, s->next, MT_REC_INT, 8, MT_TI_INT);
+	}
+}
+
+/*
+ * setopt(name[, value]): string constants go in the action info; a name
+ * or value computed at run time is recorded as a string rec (the name's
+ * first) for the consumer to apply.
+ */
+static void do_setopt(struct cc *cc, struct node *n)
+{
+	struct node *a = n->args;
+	sema_expr(cc, a);
+	if (!a->is_string_lit && !ty_is_string(a->type))
+		ERR(a, "D_PROTO_ARG", "setopt( ) argument #1 is incompatible with prototype:\n\tprototype: const char *\n\t argument: %s",
+		    tname(a));
+	if (a->next) {
+		sema_expr(cc, a->next);
+		if (!a->next->is_string_lit && !ty_is_string(a->next->type))
+			ERR(a->next, "D_PROTO_ARG", "setopt( ) argument #2 is incompatible with prototype:\n\tprototype: const char *\n\t argument: %s",
+			    tname(a->next));
+	}
+	uint32_t ai = new_action(cc, MT_ACT_SETOPT, n->line);
+	if (a->is_string_lit)
+		cc->action_info.v[ai].opt_name = xstrdup(a->strval);
+	else
+		add_rec(cc, a, 0, 0);
+	if (a->next && a->next->is_string_lit)
+		cc->action_info.v[ai].opt_value = xstrdup(a->next->strval);
+	else if (a->next)
+		add_rec(cc, a->next, 0, 0);
+}
+
+/* sym(), mod(), usym(), umod(), uaddr(): one address, printed by name */
+static void do_symaddr(struct cc *cc, struct node *n)
+{
+	struct ident *id = n->id;
+	struct node *a = n->args;
+	sema_expr(cc, a);
+	if (!ty_is_integral(a->type) && !ty_is_ptrlike(a->type))
+		ERR(a, "D_PROTO_ARG", "%s( ) argument #1 is incompatible with prototype:\n\tprototype: uintptr_t\n\t argument: %s",
+		    id->name, tname(a));
+	spec_check(cc, n, K_DATA);
+	new_action(cc, id->id, n->line);
+	int tk = id->id == MT_ACT_SYM ? MT_TI_SYM : id->id == MT_ACT_MOD ? MT_TI_MOD :
+		 id->id == MT_ACT_USYM ? MT_TI_USYM : id->id == MT_ACT_UMOD ? MT_TI_UMOD :
+		 MT_TI_UADDR;
+	add_rec_sized(cc, a, MT_REC_INT, 8, tk);
+}
+
+/* pcap(), printm(): each argument recorded as it is */
+static void do_recall(struct cc *cc, struct node *n)
+{
+	for (struct node *a = n->args; a; a = a->next)
+		sema_expr(cc, a);
+	spec_check(cc, n, K_DATA);
+	new_action(cc, n->id->id, n->line);
+	for (struct node *a = n->args; a; a = a->next)
+		add_rec(cc, a, 0, 0);
+}
+
+/* A call of an action function (trace(), printf(), exit() ...). */
 static void do_actf(struct cc *cc, struct node *n)
 {
 	struct ident *id = n->id;
@@ -471,123 +599,29 @@ static void do_actf(struct cc *cc, struct node *n)
 		agg_action(cc, n, id->id, 0);
 		return;
 	case MT_ACT_EXIT: case MT_ACT_SPECULATE: case MT_ACT_COMMIT:
-	case MT_ACT_DISCARD: case MT_ACT_CHILL: case MT_ACT_RAISE: {
-		struct node *a = n->args;
-		sema_expr(cc, a);
-		if (!ty_is_integral(a->type) || a->is_action)
-			ERR(a, "D_PROTO_ARG", "%s( ) argument #1 is incompatible with prototype:\n\tprototype: int\n\t argument: %s",
-			    id->name, a->is_action ? "void" : tname(a));
-		int k = id->id == MT_ACT_EXIT ? K_EXIT : id->id == MT_ACT_SPECULATE ? K_SPEC :
-			id->id == MT_ACT_COMMIT ? K_COMMIT : id->id == MT_ACT_DISCARD ? K_DISCARD :
-			K_DESTR;
-		spec_check(cc, n, k);
-		new_action(cc, id->id, n->line);
-		add_rec(cc, a, 0, 0);
+	case MT_ACT_DISCARD: case MT_ACT_CHILL: case MT_ACT_RAISE:
+		do_intarg(cc, n);
 		return;
-	}
-	case MT_ACT_STACK: case MT_ACT_USTACK: {
-		int64_t frames = id->id == MT_ACT_STACK ? 20 : 100;
-		struct node *a = n->args;
-		for (struct node *x = a; x; x = x->next)
-			if (!ty_is_integral(x->type))
-				ERR(x, "D_PROTO_ARG", "%s( ) argument #%d is incompatible with prototype:\n\tprototype: uint32_t\n\t argument: %s",
-				    id->name, x == a ? 1 : 2, tname(x));
-		if (a) {
-			const char *tag = id->id == MT_ACT_STACK ? "D_STACK_SIZE" : "D_USTACK_FRAMES";
-			frames = const_arg(cc, a, tag, cc_printf(cc,
-				"%s( ) argument #1 must be a non-zero positive integer constant",
-				id->name));
-			if (frames <= 0)
-				ERR(a, tag, "%s( ) argument #1 must be a non-zero positive integer constant",
-				    id->name);
-		}
-		if (a && a->next)
-			const_arg(cc, a->next, "D_USTACK_STRSIZE",
-				  "ustack( ) argument #2 must be a non-zero positive integer constant");
-		spec_check(cc, n, K_DATA);
-		uint32_t ai = new_action(cc, id->id, n->line);
-		cc->actions.v[ai].arg = (uint64_t)frames;
-		add_rec_sized(cc, NULL, MT_REC_STACK, (uint32_t)frames * 8,
-			      id->id == MT_ACT_STACK ? MT_TI_STACK : MT_TI_USTACK);
+	case MT_ACT_STACK: case MT_ACT_USTACK:
+		do_stack(cc, n);
 		return;
-	}
-	case MT_ACT_TRACEMEM: {
-		struct node *a = n->args, *s = a->next;
-		sema_expr(cc, a);
-		if (!ty_is_ptrlike(a->type) && !ty_is_integral(a->type) && !ty_is_string(a->type))
-			ERR(a, "D_TRACEMEM_ADDR", "tracemem( ) argument #1 is incompatible with prototype:\n\tprototype: pointer or integer\n\t argument: %s",
-			    tname(a));
-		int64_t sz = const_arg(cc, s, "D_TRACEMEM_SIZE",
-			"tracemem( ) argument #2 must be a non-zero positive integral constant expression");
-		if (sz <= 0)
-			ERR(s, "D_TRACEMEM_SIZE", "tracemem( ) argument #2 must be a non-zero positive integral constant expression");
-		spec_check(cc, n, K_DATA);
-		uint32_t ai = new_action(cc, MT_ACT_TRACEMEM, n->line);
-		cc->actions.v[ai].arg = (uint64_t)sz;
-		add_rec_sized(cc, a, MT_REC_MEM, (uint32_t)sz, MT_TI_MEM);
-		if (s->next) {
-			sema_expr(cc, s->next);
-			if (!ty_is_integral(s->next->type))
-				ERR(s->next, "D_TRACEMEM_DYNSIZE", "tracemem( ) argument #3 must be an integral expression");
-			add_rec_sized(cc, s->next, MT_REC_INT, 8, MT_TI_INT);
-		}
+	case MT_ACT_TRACEMEM:
+		do_tracemem(cc, n);
 		return;
-	}
-	case MT_ACT_SETOPT: {
-		/*
-		 * String constants go in the action info; a name or value
-		 * computed at run time is recorded as a string rec (the
-		 * name's first) for the consumer to apply.
-		 */
-		struct node *a = n->args;
-		sema_expr(cc, a);
-		if (!a->is_string_lit && !ty_is_string(a->type))
-			ERR(a, "D_PROTO_ARG", "setopt( ) argument #1 is incompatible with prototype:\n\tprototype: const char *\n\t argument: %s",
-			    tname(a));
-		if (a->next) {
-			sema_expr(cc, a->next);
-			if (!a->next->is_string_lit && !ty_is_string(a->next->type))
-				ERR(a->next, "D_PROTO_ARG", "setopt( ) argument #2 is incompatible with prototype:\n\tprototype: const char *\n\t argument: %s",
-				    tname(a->next));
-		}
-		uint32_t ai = new_action(cc, MT_ACT_SETOPT, n->line);
-		if (a->is_string_lit)
-			cc->action_info.v[ai].opt_name = xstrdup(a->strval);
-		else
-			add_rec(cc, a, 0, 0);
-		if (a->next && a->next->is_string_lit)
-			cc->action_info.v[ai].opt_value = xstrdup(a->next->strval);
-		else if (a->next)
-			add_rec(cc, a->next, 0, 0);
+	case MT_ACT_SETOPT:
+		do_setopt(cc, n);
 		return;
-	}
 	case MT_ACT_SYM: case MT_ACT_MOD: case MT_ACT_USYM: case MT_ACT_UMOD:
-	case MT_ACT_UADDR: {
-		struct node *a = n->args;
-		sema_expr(cc, a);
-		if (!ty_is_integral(a->type) && !ty_is_ptrlike(a->type))
-			ERR(a, "D_PROTO_ARG", "%s( ) argument #1 is incompatible with prototype:\n\tprototype: uintptr_t\n\t argument: %s",
-			    id->name, tname(a));
-		spec_check(cc, n, K_DATA);
-		new_action(cc, id->id, n->line);
-		int tk = id->id == MT_ACT_SYM ? MT_TI_SYM : id->id == MT_ACT_MOD ? MT_TI_MOD :
-			 id->id == MT_ACT_USYM ? MT_TI_USYM : id->id == MT_ACT_UMOD ? MT_TI_UMOD :
-			 MT_TI_UADDR;
-		add_rec_sized(cc, a, MT_REC_INT, 8, tk);
+	case MT_ACT_UADDR:
+		do_symaddr(cc, n);
 		return;
-	}
 	case MT_ACT_STOP: case MT_ACT_BREAKPOINT: case MT_ACT_PANIC:
 	case MT_ACT_FTRUNCATE:
 		spec_check(cc, n, K_DESTR);
 		new_action(cc, id->id, n->line);
 		return;
 	case MT_ACT_PCAP: case MT_ACT_PRINTM:
-		for (struct node *a = n->args; a; a = a->next)
-			sema_expr(cc, a);
-		spec_check(cc, n, K_DATA);
-		new_action(cc, id->id, n->line);
-		for (struct node *a = n->args; a; a = a->next)
-			add_rec(cc, a, 0, 0);
+		do_recall(cc, n);
 		return;
 	}
 	ERR(n, "D_UNKNOWN", "unsupported action %s( )", id->name);
