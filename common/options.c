@@ -366,16 +366,13 @@ fail(char *err, size_t errlen, const char *msg)
 	return -1;
 }
 
-/* Apply one option; pragma: from inside a D program. */
+/* Sizes: buffer sizes, scratch, strsize, printsize. */
 static int
-opt_apply(struct mt_opts *o, const struct opt_desc *d, const char *v,
-	  int pragma, char *err, size_t errlen)
+opt_size(struct mt_opts *o, const struct opt_desc *d, const char *v,
+	 char *err, size_t errlen)
 {
-	char *base = (char *)o;
-	uint64_t *u64 = d->off != NOF ? (uint64_t *)(base + d->off) : NULL;
-	int *iv = d->off != NOF ? (int *)(base + d->off) : NULL;
+	uint64_t *u64 = d->off != NOF ? (uint64_t *)((char *)o + d->off) : NULL;
 	uint64_t val = 0;
-	int n;
 
 	switch (d->kind) {
 	case K_SIZE:
@@ -400,6 +397,33 @@ opt_apply(struct mt_opts *o, const struct opt_desc *d, const char *v,
 				    "Value too large for defined data type");
 		*u64 = val;
 		return 0;
+	case K_PRINTSIZE:
+		val = 8192;
+		if (v != NULL) {
+			if (parse_size(v, &val) != 0)
+				return fail(err, errlen, MT_OPTERR_VAL);
+			if (val == 0 || val > 65536)
+				val = 8192;
+		}
+		o->printsize = (val + 7) & ~7ULL;
+		return 0;
+	default:
+		break;
+	}
+	return fail(err, errlen, MT_OPTERR_VAL);
+}
+
+/* Numbers: runtime values, flags given a value, rates, counts. */
+static int
+opt_number(struct mt_opts *o, const struct opt_desc *d, const char *v,
+	   char *err, size_t errlen)
+{
+	uint64_t *u64 = d->off != NOF ? (uint64_t *)((char *)o + d->off) : NULL;
+	int *iv = d->off != NOF ? (int *)((char *)o + d->off) : NULL;
+	uint64_t val = 0;
+	int n;
+
+	switch (d->kind) {
 	case K_RUNTIME:
 	case K_FLAG:
 	case K_INTVAL:
@@ -417,6 +441,37 @@ opt_apply(struct mt_opts *o, const struct opt_desc *d, const char *v,
 			return fail(err, errlen, MT_OPTERR_VAL);
 		*u64 = val;
 		return 0;
+	case K_CPU:
+		if (parse_runtime(v, &val) != 0)
+			return fail(err, errlen, MT_OPTERR_VAL);
+		o->cpu = val == MT_OPT_UNSET ? -1 : (int64_t)val;
+		return 0;
+	case K_IREGS:
+		if (v == NULL || (n = atoi(v)) <= 0 || n > OPT_NREGS)
+			return fail(err, errlen, MT_OPTERR_VAL);
+		if (n < OPT_NREGS)
+			return fail(err, errlen,
+				    "Insufficient registers to generate code");
+		o->iregs = n;
+		return 0;
+	case K_INT_POS:
+	case K_INT_NNEG:
+		if (v == NULL || (n = atoi(v)) < 0 ||
+		    (d->kind == K_INT_POS && n == 0))
+			return fail(err, errlen, MT_OPTERR_VAL);
+		return 0;
+	default:
+		break;
+	}
+	return fail(err, errlen, MT_OPTERR_VAL);
+}
+
+/* Words from a fixed set. */
+static int
+opt_word(struct mt_opts *o, const struct opt_desc *d, const char *v,
+	 char *err, size_t errlen)
+{
+	switch (d->kind) {
 	case K_BUFPOLICY:
 		if (v == NULL)
 			return fail(err, errlen, MT_OPTERR_VAL);
@@ -439,18 +494,41 @@ opt_apply(struct mt_opts *o, const struct opt_desc *d, const char *v,
 		else
 			return fail(err, errlen, MT_OPTERR_VAL);
 		return 0;
-	case K_CFLAG:
-	case K_INVCFLAG:
-	case K_NOVAL:
-		if (v != NULL)
+	case K_LINKMODE:
+		if (v == NULL || (strcmp(v, "kernel") && strcmp(v, "dynamic") &&
+				  strcmp(v, "static")))
 			return fail(err, errlen, MT_OPTERR_VAL);
-		if (iv)
-			*iv = d->kind == K_CFLAG;
 		return 0;
-	case K_ANY:
-		if (iv)
-			*iv = 1;
+	case K_LINKTYPE:
+		if (v == NULL || (strcasecmp(v, "elf") && strcasecmp(v, "dof")))
+			return fail(err, errlen, MT_OPTERR_VAL);
 		return 0;
+	case K_EVALTIME:
+		if (v == NULL || (strcmp(v, "exec") && strcmp(v, "preinit") &&
+				  strcmp(v, "postinit") && strcmp(v, "main")))
+			return fail(err, errlen, MT_OPTERR_VAL);
+		return 0;
+	case K_XLATE:
+		if (v == NULL || (strcmp(v, "dynamic") && strcmp(v, "static")))
+			return fail(err, errlen, MT_OPTERR_VAL);
+		return 0;
+	case K_DEBUGASSERT:
+		if (v == NULL || strcmp(v, "mutexes"))
+			return fail(err, errlen, MT_OPTERR_VAL);
+		return 0;
+
+	default:
+		break;
+	}
+	return fail(err, errlen, MT_OPTERR_VAL);
+}
+
+/* Compiler settings, some not settable from a #pragma. */
+static int
+opt_compiler(struct mt_opts *o, const struct opt_desc *d, const char *v,
+	     int pragma, char *err, size_t errlen)
+{
+	switch (d->kind) {
 	case K_CPP:
 		if (v == NULL)
 			return fail(err, errlen, MT_OPTERR_VAL);
@@ -467,12 +545,6 @@ opt_apply(struct mt_opts *o, const struct opt_desc *d, const char *v,
 		return 0;
 	case K_STR:
 		if (v == NULL)
-			return fail(err, errlen, MT_OPTERR_VAL);
-		return 0;
-	case K_INT_POS:
-	case K_INT_NNEG:
-		if (v == NULL || (n = atoi(v)) < 0 ||
-		    (d->kind == K_INT_POS && n == 0))
 			return fail(err, errlen, MT_OPTERR_VAL);
 		return 0;
 	case K_STDC:
@@ -498,50 +570,59 @@ opt_apply(struct mt_opts *o, const struct opt_desc *d, const char *v,
 		free(o->version);
 		o->version = strdup(v);
 		return 0;
-	case K_IREGS:
-		if (v == NULL || (n = atoi(v)) <= 0 || n > OPT_NREGS)
-			return fail(err, errlen, MT_OPTERR_VAL);
-		if (n < OPT_NREGS)
-			return fail(err, errlen,
-				    "Insufficient registers to generate code");
-		o->iregs = n;
-		return 0;
-	case K_CPU:
-		if (parse_runtime(v, &val) != 0)
-			return fail(err, errlen, MT_OPTERR_VAL);
-		o->cpu = val == MT_OPT_UNSET ? -1 : (int64_t)val;
-		return 0;
+	default:
+		break;
+	}
+	return fail(err, errlen, MT_OPTERR_VAL);
+}
+
+/* Apply one option; pragma: from inside a D program. */
+static int
+opt_apply(struct mt_opts *o, const struct opt_desc *d, const char *v,
+	  int pragma, char *err, size_t errlen)
+{
+	int *iv = d->off != NOF ? (int *)((char *)o + d->off) : NULL;
+
+	switch (d->kind) {
+	case K_SIZE:
+	case K_SCRATCH:
+	case K_STRSIZE:
 	case K_PRINTSIZE:
-		val = 8192;
-		if (v != NULL) {
-			if (parse_size(v, &val) != 0)
-				return fail(err, errlen, MT_OPTERR_VAL);
-			if (val == 0 || val > 65536)
-				val = 8192;
-		}
-		o->printsize = (val + 7) & ~7ULL;
-		return 0;
+		return opt_size(o, d, v, err, errlen);
+	case K_RUNTIME:
+	case K_FLAG:
+	case K_INTVAL:
+	case K_RATE:
+	case K_INT_POS:
+	case K_INT_NNEG:
+	case K_IREGS:
+	case K_CPU:
+		return opt_number(o, d, v, err, errlen);
+	case K_BUFPOLICY:
+	case K_BUFRESIZE:
 	case K_LINKMODE:
-		if (v == NULL || (strcmp(v, "kernel") && strcmp(v, "dynamic") &&
-				  strcmp(v, "static")))
-			return fail(err, errlen, MT_OPTERR_VAL);
-		return 0;
 	case K_LINKTYPE:
-		if (v == NULL || (strcasecmp(v, "elf") && strcasecmp(v, "dof")))
-			return fail(err, errlen, MT_OPTERR_VAL);
-		return 0;
 	case K_EVALTIME:
-		if (v == NULL || (strcmp(v, "exec") && strcmp(v, "preinit") &&
-				  strcmp(v, "postinit") && strcmp(v, "main")))
-			return fail(err, errlen, MT_OPTERR_VAL);
-		return 0;
 	case K_XLATE:
-		if (v == NULL || (strcmp(v, "dynamic") && strcmp(v, "static")))
-			return fail(err, errlen, MT_OPTERR_VAL);
-		return 0;
 	case K_DEBUGASSERT:
-		if (v == NULL || strcmp(v, "mutexes"))
+		return opt_word(o, d, v, err, errlen);
+	case K_CPP:
+	case K_STR_NOCTX:
+	case K_STR:
+	case K_STDC:
+	case K_VERSION:
+		return opt_compiler(o, d, v, pragma, err, errlen);
+	case K_CFLAG:
+	case K_INVCFLAG:
+	case K_NOVAL:
+		if (v != NULL)
 			return fail(err, errlen, MT_OPTERR_VAL);
+		if (iv)
+			*iv = d->kind == K_CFLAG;
+		return 0;
+	case K_ANY:
+		if (iv)
+			*iv = 1;
 		return 0;
 	}
 	return fail(err, errlen, MT_OPTERR_VAL);
