@@ -234,6 +234,201 @@ static void copys(struct rt_mstate *ms, uint64_t dst, uint64_t src,
 		*(type *)(uintptr_t)r[rd] = (type)r[MT_R1(in)];		\
 } while (0)
 
+/* The condition codes CMP, TST and SCMP set for the branches. */
+struct rt_flags {
+	int n, z, c;
+};
+
+/* Arithmetic and logic: the value for rd.  Division by zero faults. */
+static inline uint64_t alu(struct rt_mstate *ms, uint32_t op, uint64_t a,
+			   uint64_t b)
+{
+	switch (op) {
+	case MT_OP_OR: return a | b;
+	case MT_OP_XOR: return a ^ b;
+	case MT_OP_AND: return a & b;
+	case MT_OP_SLL: return a << (b & 63);
+	case MT_OP_SRL: return a >> (b & 63);
+	case MT_OP_SRA: return (uint64_t)((int64_t)a >> (b & 63));
+	case MT_OP_SUB: return a - b;
+	case MT_OP_ADD: return a + b;
+	case MT_OP_MUL: return a * b;
+	case MT_OP_NOT: return ~a;
+	case MT_OP_MOV: return a;
+	}
+	if (b == 0) {
+		rt_fault(ms, MT_FLT_DIVZERO, 0);
+		return 0;
+	}
+	switch (op) {
+	case MT_OP_SDIV:
+		return (int64_t)b == -1 ? 0 - a : (uint64_t)((int64_t)a / (int64_t)b);
+	case MT_OP_SREM:
+		return (int64_t)b == -1 ? 0 : srem(a, b);
+	case MT_OP_UDIV:
+		return a / b;
+	default:
+		return a % b;
+	}
+}
+
+/* CMP, TST, SCMP */
+static inline void compare(struct rt_mstate *ms, uint32_t op, uint64_t a,
+			   uint64_t b, struct rt_flags *f)
+{
+	if (op == MT_OP_CMP) {
+		f->n = (int64_t)a < (int64_t)b;
+		f->z = a == b;
+		f->c = a < b;
+	} else if (op == MT_OP_TST) {
+		f->n = f->c = 0;
+		f->z = a == 0;
+	} else {
+		int64_t s = scmp(ms, a, b);
+		f->n = s < 0;
+		f->z = s == 0;
+		f->c = 0;
+	}
+}
+
+/* Is the branch op taken under the flags? */
+static inline int taken(uint32_t op, const struct rt_flags *f)
+{
+	switch (op) {
+	case MT_OP_BA: return 1;
+	case MT_OP_BE: return f->z;
+	case MT_OP_BNE: return !f->z;
+	case MT_OP_BG: return !(f->z | f->n);
+	case MT_OP_BGU: return !(f->c | f->z);
+	case MT_OP_BGE: return !f->n;
+	case MT_OP_BGEU: return !f->c;
+	case MT_OP_BL: return f->n;
+	case MT_OP_BLU: return f->c;
+	case MT_OP_BLE: return f->z | f->n;
+	default: return f->c | f->z;	/* BLEU */
+	}
+}
+
+/* Safe loads and stores through a register. */
+static inline void memop(struct rt_mstate *ms, mt_instr_t in, uint64_t *r)
+{
+	uint32_t rd = MT_RD(in);
+
+	switch (MT_OP(in)) {
+	case MT_OP_LDSB: LOAD(int8_t, 1); break;
+	case MT_OP_LDSH: LOAD(int16_t, 2); break;
+	case MT_OP_LDSW: LOAD(int32_t, 4); break;
+	case MT_OP_LDUB: LOAD(uint8_t, 1); break;
+	case MT_OP_LDUH: LOAD(uint16_t, 2); break;
+	case MT_OP_LDUW: LOAD(uint32_t, 4); break;
+	case MT_OP_LDX: LOAD(uint64_t, 8); break;
+	case MT_OP_STB: STORE(uint8_t, 1); break;
+	case MT_OP_STH: STORE(uint16_t, 2); break;
+	case MT_OP_STW: STORE(uint32_t, 4); break;
+	default: STORE(uint64_t, 8); break;	/* STX */
+	}
+}
+
+/* LDGS: a built-in variable or a global scalar */
+static inline uint64_t ldgs(struct rt_mstate *ms, uint32_t id)
+{
+	const struct rt_varslot *sl;
+
+	if (id < MT_VAR_USER)
+		return builtin(ms, id);
+	sl = rt_slot(ms->rt, MT_VS_GLOBAL, id);
+	return sl ? var_load(sl, ms->rt->globals + sl->off) : 0;
+}
+
+/* LDGA: args[b], regs[b] or uregs[b] */
+static inline uint64_t ldga(struct rt_mstate *ms, uint32_t v, uint64_t b)
+{
+	uint64_t x;
+	int ok = 1;
+
+	if (v == MT_VAR_ARGS)
+		x = b < 10 ? ms->ctx->arg[b] : 0;
+	else
+		x = mt_plat_reg(ms->ctx, v == MT_VAR_UREGS, b, &ok);
+	if (!ok)
+		rt_fault(ms, MT_FLT_ILLOP, b);
+	return x;
+}
+
+/*
+ * Variable loads and stores other than LDGS and LDGA: scalars in the
+ * global and clause-local areas, thread-local and associative ones in
+ * dynamic variable space.
+ */
+static inline void varop(struct rt_mstate *ms, mt_instr_t in, uint64_t *r)
+{
+	uint32_t rd = MT_RD(in), id = MT_V16(in);
+	const struct rt_varslot *sl;
+
+	switch (MT_OP(in)) {
+	case MT_OP_STGS:
+		sl = rt_slot(ms->rt, MT_VS_GLOBAL, id);
+		if (sl)
+			var_store(ms, sl, ms->rt->globals + sl->off, r[rd]);
+		break;
+	case MT_OP_LDLS:
+		sl = rt_slot(ms->rt, MT_VS_LOCAL, id);
+		r[rd] = sl ? var_load(sl, ms->c->locals + sl->off) : 0;
+		break;
+	case MT_OP_STLS:
+		sl = rt_slot(ms->rt, MT_VS_LOCAL, id);
+		if (sl)
+			var_store(ms, sl, ms->c->locals + sl->off, r[rd]);
+		break;
+	case MT_OP_LDTS: case MT_OP_LDTAA:
+		r[rd] = dyn_load(ms, MT_VS_THREAD, id, 1);
+		break;
+	case MT_OP_STTS: case MT_OP_STTAA:
+		dyn_store(ms, MT_VS_THREAD, id, 1, r[rd]);
+		break;
+	case MT_OP_LDGAA:
+		r[rd] = dyn_load(ms, MT_VS_GLOBAL, id, 0);
+		break;
+	default:	/* STGAA */
+		dyn_store(ms, MT_VS_GLOBAL, id, 0, r[rd]);
+		break;
+	}
+}
+
+/* Subroutine calls, the tuple stack and scratch space. */
+static inline void tupleop(struct rt_mstate *ms, mt_instr_t in, uint64_t *r,
+			   uint64_t a, uint64_t b)
+{
+	uint32_t rd = MT_RD(in);
+
+	switch (MT_OP(in)) {
+	case MT_OP_CALL:
+		rt_subr(ms, MT_V16(in), &r[rd]);
+		ms->ttop = 0;
+		break;
+	case MT_OP_PUSHTR:
+		push(ms, MT_R1(in), r[rd], b);
+		break;
+	case MT_OP_PUSHTV:
+		push(ms, MT_TT_INT, r[rd], 8);
+		break;
+	case MT_OP_POPTS:
+		if (ms->ttop)
+			ms->ttop--;
+		break;
+	case MT_OP_FLUSHTS:
+		ms->ttop = 0;
+		break;
+	case MT_OP_ALLOCS:
+		r[rd] = rt_alloca(ms, a);
+		break;
+	default:	/* COPYS */
+		if (rt_check_store(ms, r[rd], b, 0) == 0)
+			copys(ms, r[rd], a, b);
+		break;
+	}
+}
+
 /*
  * Run DIFO difo1 (index + 1); *result gets what RET returned.  Returns 0,
  * or -1 with ms->fault, fault_addr and fault_pc set.
@@ -243,7 +438,7 @@ int rt_exec(struct rt_mstate *ms, uint32_t difo1, uint64_t *result)
 	const struct mt_difo *d = &ms->rt->difos[difo1 - 1];
 	const mt_instr_t *text = ms->rt->text + d->text0;
 	uint64_t r[MT_NREGS];
-	int cc_n = 0, cc_z = 0, cc_c = 0;
+	struct rt_flags f = { 0, 0, 0 };
 	uint32_t pc = 0;
 
 	for (int i = 0; i < MT_NREGS; i++)
@@ -258,166 +453,52 @@ int rt_exec(struct rt_mstate *ms, uint32_t difo1, uint64_t *result)
 		uint32_t next = pc + 1;
 
 		switch (op) {
-		case MT_OP_NOP: break;
-		case MT_OP_OR: r[rd] = a | b; break;
-		case MT_OP_XOR: r[rd] = a ^ b; break;
-		case MT_OP_AND: r[rd] = a & b; break;
-		case MT_OP_SLL: r[rd] = a << (b & 63); break;
-		case MT_OP_SRL: r[rd] = a >> (b & 63); break;
-		case MT_OP_SRA: r[rd] = (uint64_t)((int64_t)a >> (b & 63)); break;
-		case MT_OP_SUB: r[rd] = a - b; break;
-		case MT_OP_ADD: r[rd] = a + b; break;
-		case MT_OP_MUL: r[rd] = a * b; break;
-		case MT_OP_SDIV: case MT_OP_SREM:
-			if (b == 0) {
-				rt_fault(ms, MT_FLT_DIVZERO, 0);
-				break;
-			}
-			if ((int64_t)b == -1)
-				r[rd] = op == MT_OP_SDIV ? 0 - a : 0;
-			else if (op == MT_OP_SDIV)
-				r[rd] = (uint64_t)((int64_t)a / (int64_t)b);
-			else
-				r[rd] = srem(a, b);
+		case MT_OP_NOP:
 			break;
-		case MT_OP_UDIV: case MT_OP_UREM:
-			if (b == 0) {
-				rt_fault(ms, MT_FLT_DIVZERO, 0);
-				break;
-			}
-			r[rd] = op == MT_OP_UDIV ? a / b : a % b;
+		case MT_OP_OR: case MT_OP_XOR: case MT_OP_AND: case MT_OP_SLL:
+		case MT_OP_SRL: case MT_OP_SRA: case MT_OP_SUB: case MT_OP_ADD:
+		case MT_OP_MUL: case MT_OP_SDIV: case MT_OP_UDIV: case MT_OP_SREM:
+		case MT_OP_UREM: case MT_OP_NOT: case MT_OP_MOV:
+			r[rd] = alu(ms, op, a, b);
 			break;
-		case MT_OP_NOT: r[rd] = ~a; break;
-		case MT_OP_MOV: r[rd] = a; break;
-		case MT_OP_CMP:
-			cc_n = (int64_t)a < (int64_t)b;
-			cc_z = a == b;
-			cc_c = a < b;
+		case MT_OP_CMP: case MT_OP_TST: case MT_OP_SCMP:
+			compare(ms, op, a, b, &f);
 			break;
-		case MT_OP_TST:
-			cc_n = cc_c = 0;
-			cc_z = a == 0;
+		case MT_OP_BA: case MT_OP_BE: case MT_OP_BNE: case MT_OP_BG:
+		case MT_OP_BGU: case MT_OP_BGE: case MT_OP_BGEU: case MT_OP_BL:
+		case MT_OP_BLU: case MT_OP_BLE: case MT_OP_BLEU:
+			if (taken(op, &f))
+				next = MT_LABEL(in);
 			break;
-		case MT_OP_SCMP: {
-			int64_t s = scmp(ms, a, b);
-			cc_n = s < 0;
-			cc_z = s == 0;
-			cc_c = 0;
+		case MT_OP_LDSB: case MT_OP_LDSH: case MT_OP_LDSW: case MT_OP_LDUB:
+		case MT_OP_LDUH: case MT_OP_LDUW: case MT_OP_LDX:
+		case MT_OP_STB: case MT_OP_STH: case MT_OP_STW: case MT_OP_STX:
+			memop(ms, in, r);
 			break;
-		}
-		case MT_OP_BA: next = MT_LABEL(in); break;
-		case MT_OP_BE: if (cc_z) next = MT_LABEL(in); break;
-		case MT_OP_BNE: if (!cc_z) next = MT_LABEL(in); break;
-		case MT_OP_BG: if (!(cc_z | cc_n)) next = MT_LABEL(in); break;
-		case MT_OP_BGU: if (!(cc_c | cc_z)) next = MT_LABEL(in); break;
-		case MT_OP_BGE: if (!cc_n) next = MT_LABEL(in); break;
-		case MT_OP_BGEU: if (!cc_c) next = MT_LABEL(in); break;
-		case MT_OP_BL: if (cc_n) next = MT_LABEL(in); break;
-		case MT_OP_BLU: if (cc_c) next = MT_LABEL(in); break;
-		case MT_OP_BLE: if (cc_z | cc_n) next = MT_LABEL(in); break;
-		case MT_OP_BLEU: if (cc_c | cc_z) next = MT_LABEL(in); break;
-		case MT_OP_LDSB: LOAD(int8_t, 1); break;
-		case MT_OP_LDSH: LOAD(int16_t, 2); break;
-		case MT_OP_LDSW: LOAD(int32_t, 4); break;
-		case MT_OP_LDUB: LOAD(uint8_t, 1); break;
-		case MT_OP_LDUH: LOAD(uint16_t, 2); break;
-		case MT_OP_LDUW: LOAD(uint32_t, 4); break;
-		case MT_OP_LDX: LOAD(uint64_t, 8); break;
-		case MT_OP_STB: STORE(uint8_t, 1); break;
-		case MT_OP_STH: STORE(uint16_t, 2); break;
-		case MT_OP_STW: STORE(uint32_t, 4); break;
-		case MT_OP_STX: STORE(uint64_t, 8); break;
 		case MT_OP_RET:
 			*result = r[rd];
 			return 0;
-		case MT_OP_SETX: r[rd] = ms->rt->ints[MT_V16(in)]; break;
+		case MT_OP_SETX:
+			r[rd] = ms->rt->ints[MT_V16(in)];
+			break;
 		case MT_OP_SETS:
 			r[rd] = (uint64_t)(uintptr_t)(ms->rt->strtab + MT_V16(in));
 			break;
-		case MT_OP_LDGS: {
-			uint32_t id = MT_V16(in);
-			const struct rt_varslot *sl;
-			if (id < MT_VAR_USER) {
-				r[rd] = builtin(ms, id);
-				break;
-			}
-			sl = rt_slot(ms->rt, MT_VS_GLOBAL, id);
-			r[rd] = sl ? var_load(sl, ms->rt->globals + sl->off) : 0;
+		case MT_OP_LDGS:
+			r[rd] = ldgs(ms, MT_V16(in));
 			break;
-		}
-		case MT_OP_STGS: {
-			const struct rt_varslot *sl =
-				rt_slot(ms->rt, MT_VS_GLOBAL, MT_V16(in));
-			if (sl)
-				var_store(ms, sl, ms->rt->globals + sl->off, r[rd]);
+		case MT_OP_LDGA:
+			r[rd] = ldga(ms, MT_R1(in), b);
 			break;
-		}
-		case MT_OP_LDLS: {
-			const struct rt_varslot *sl =
-				rt_slot(ms->rt, MT_VS_LOCAL, MT_V16(in));
-			r[rd] = sl ? var_load(sl, ms->c->locals + sl->off) : 0;
+		case MT_OP_STGS: case MT_OP_LDLS: case MT_OP_STLS:
+		case MT_OP_LDTS: case MT_OP_STTS: case MT_OP_LDGAA:
+		case MT_OP_STGAA: case MT_OP_LDTAA: case MT_OP_STTAA:
+			varop(ms, in, r);
 			break;
-		}
-		case MT_OP_STLS: {
-			const struct rt_varslot *sl =
-				rt_slot(ms->rt, MT_VS_LOCAL, MT_V16(in));
-			if (sl)
-				var_store(ms, sl, ms->c->locals + sl->off, r[rd]);
-			break;
-		}
-		case MT_OP_LDTS:
-			r[rd] = dyn_load(ms, MT_VS_THREAD, MT_V16(in), 1);
-			break;
-		case MT_OP_STTS:
-			dyn_store(ms, MT_VS_THREAD, MT_V16(in), 1, r[rd]);
-			break;
-		case MT_OP_LDGAA:
-			r[rd] = dyn_load(ms, MT_VS_GLOBAL, MT_V16(in), 0);
-			break;
-		case MT_OP_STGAA:
-			dyn_store(ms, MT_VS_GLOBAL, MT_V16(in), 0, r[rd]);
-			break;
-		case MT_OP_LDTAA:
-			r[rd] = dyn_load(ms, MT_VS_THREAD, MT_V16(in), 1);
-			break;
-		case MT_OP_STTAA:
-			dyn_store(ms, MT_VS_THREAD, MT_V16(in), 1, r[rd]);
-			break;
-		case MT_OP_LDGA: {
-			uint32_t v = MT_R1(in);
-			int ok = 1;
-			if (v == MT_VAR_ARGS)
-				r[rd] = b < 10 ? ms->ctx->arg[b] : 0;
-			else
-				r[rd] = mt_plat_reg(ms->ctx, v == MT_VAR_UREGS,
-						    b, &ok);
-			if (!ok)
-				rt_fault(ms, MT_FLT_ILLOP, b);
-			break;
-		}
-		case MT_OP_CALL:
-			rt_subr(ms, MT_V16(in), &r[rd]);
-			ms->ttop = 0;
-			break;
-		case MT_OP_PUSHTR:
-			push(ms, MT_R1(in), r[rd], b);
-			break;
-		case MT_OP_PUSHTV:
-			push(ms, MT_TT_INT, r[rd], 8);
-			break;
-		case MT_OP_POPTS:
-			if (ms->ttop)
-				ms->ttop--;
-			break;
-		case MT_OP_FLUSHTS:
-			ms->ttop = 0;
-			break;
-		case MT_OP_ALLOCS:
-			r[rd] = rt_alloca(ms, a);
-			break;
+		case MT_OP_CALL: case MT_OP_PUSHTR: case MT_OP_PUSHTV:
+		case MT_OP_POPTS: case MT_OP_FLUSHTS: case MT_OP_ALLOCS:
 		case MT_OP_COPYS:
-			if (rt_check_store(ms, r[rd], b, 0) == 0)
-				copys(ms, r[rd], a, b);
+			tupleop(ms, in, r, a, b);
 			break;
 		default:
 			rt_fault(ms, MT_FLT_ILLOP, 0);
