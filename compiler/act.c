@@ -748,25 +748,6 @@ static void if_statement(struct cc *cc, struct node *s)
 	}
 }
 
-static int split_pdesc(char *s, char **parts)
-{
-	int n = 1;
-	parts[0] = s;
-	for (char *p = s; *p; p++) {
-		if (*p == '\\' && p[1]) {
-			p++;
-			continue;
-		}
-		if (*p == ':') {
-			*p = 0;
-			if (n < 5)
-				parts[n] = p + 1;
-			n++;
-		}
-	}
-	return n;
-}
-
 void act_clause(struct cc *cc, const struct clause *c)
 {
 	const struct mt_pdesc *pd = c->pds;
@@ -785,19 +766,15 @@ void act_clause(struct cc *cc, const struct clause *c)
 	VEC_PUSH(cc, cc->clauses, cl0);
 	VEC_PUSH(cc, cc->clause_info, ci);
 	for (int i = 0; i < npd; i++) {
-		char *copy = cc_strdup(cc, pd[i].prov), *parts[5] = {0};
-		int n = split_pdesc(copy, parts);
-		if (n > 4)
+		struct mt_pdesc f;
+		if (mt_pdesc_split(cc_strdup(cc, pd[i].prov), &f) > 4)
 			cc_error(cc, pd[i].line, "D_PDESC_INVAL",
 				 "invalid probe description \"%s\": Overspecified probe description",
 				 pd[i].prov);
-		char *f[4] = { "", "", "", "" };
-		for (int k = 0; k < n; k++)
-			f[4 - n + k] = parts[k];
-		ci.pdescs[i].prov = xstrdup(f[0]);
-		ci.pdescs[i].mod = xstrdup(f[1]);
-		ci.pdescs[i].func = xstrdup(f[2]);
-		ci.pdescs[i].name = xstrdup(f[3]);
+		ci.pdescs[i].prov = xstrdup(f.prov);
+		ci.pdescs[i].mod = xstrdup(f.mod);
+		ci.pdescs[i].func = xstrdup(f.func);
+		ci.pdescs[i].name = xstrdup(f.name);
 		ci.pdescs[i].line = pd[i].line;
 		ci.npdescs = (uint32_t)i + 1;
 		cc->clause_info.v[cidx] = ci;

@@ -50,15 +50,14 @@ list_one(void *arg, const struct mt_probe_info *p)
 }
 
 /*
- * Split "a:b:c:d" into provider, module, function and name, fields
- * aligned to the right as dtrace does ("BEGIN" is a name).  buf holds the
- * strings.
+ * Split "a:b:c:d" into provider, module, function and name
+ * (mt_pdesc_split), after cutting a clause body or predicate and
+ * surrounding blanks.  buf holds the strings.
  */
 void
 cli_split_pdesc(const char *s, char *buf, size_t len, struct mt_pdesc *pd)
 {
-	char *f[4] = { NULL, NULL, NULL, NULL }, *p;
-	int n = 0;
+	char *p;
 
 	snprintf(buf, len, "%s", s);
 	buf[strcspn(buf, "{/")] = '\0';
@@ -66,23 +65,8 @@ cli_split_pdesc(const char *s, char *buf, size_t len, struct mt_pdesc *pd)
 		;
 	for (size_t l = strlen(p); l > 0 && strchr(" \t\n", p[l - 1]); l--)
 		p[l - 1] = '\0';
-	f[n++] = p;
-	while (n < 4 && (p = strchr(p, ':')) != NULL) {
-		*p++ = '\0';
-		f[n++] = p;
-	}
-	memset(pd, 0, sizeof(*pd));
-	{
-		char **dst[4] = { &pd->prov, &pd->mod, &pd->func, &pd->name };
-		for (int i = 0; i < n; i++)
-			*dst[4 - n + i] = f[i];
-	}
-	for (int i = 0; i < 4; i++) {
-		char **x = i == 0 ? &pd->prov : i == 1 ? &pd->mod :
-			   i == 2 ? &pd->func : &pd->name;
-		if (*x == NULL)
-			*x = "";
-	}
+	mt_pdesc_split(p, pd);
+	pd->line = 0;
 }
 
 /* The descriptions to list: -n texts split at commas, -s clauses'. */

@@ -23,6 +23,10 @@ struct mt_pdesc {
 	int line;			/* source line, for diagnostics */
 };
 
+/* Split "prov:mod:func:name" in place (common/pdesc.c); returns the
+   number of fields, more than 4 when overspecified. */
+int mt_pdesc_split(char *s, struct mt_pdesc *pd);
+
 /* How to print a recorded value (per rec, parallel to recs[]). */
 enum mt_ti_kind {
 	MT_TI_INT = 1,			/* signed integer of size bytes */

@@ -1,0 +1,56 @@
+/* The probe-description parser shared by the compiler and the CLI. */
+#include <string.h>
+#include "../mt_test.h"
+#include "machtrace/program.h"
+
+static struct mt_pdesc pd;
+static char buf[128];
+
+static int
+split(const char *s)
+{
+	snprintf(buf, sizeof(buf), "%s", s);
+	memset(&pd, 0, sizeof(pd));
+	return mt_pdesc_split(buf, &pd);
+}
+
+TEST(pdesc_full)
+{
+	CHECK_EQ_INT(split("fbt:mach:vm_fault:entry"), 4);
+	CHECK_EQ_STR(pd.prov, "fbt");
+	CHECK_EQ_STR(pd.mod, "mach");
+	CHECK_EQ_STR(pd.func, "vm_fault");
+	CHECK_EQ_STR(pd.name, "entry");
+}
+
+TEST(pdesc_right_aligned)
+{
+	CHECK_EQ_INT(split("BEGIN"), 1);
+	CHECK_EQ_STR(pd.prov, "");
+	CHECK_EQ_STR(pd.mod, "");
+	CHECK_EQ_STR(pd.func, "");
+	CHECK_EQ_STR(pd.name, "BEGIN");
+	CHECK_EQ_INT(split("vm_fault:entry"), 2);
+	CHECK_EQ_STR(pd.func, "vm_fault");
+	CHECK_EQ_STR(pd.name, "entry");
+	CHECK_EQ_INT(split("fbt::vm_fault:"), 4);
+	CHECK_EQ_STR(pd.prov, "fbt");
+	CHECK_EQ_STR(pd.mod, "");
+	CHECK_EQ_STR(pd.name, "");
+}
+
+TEST(pdesc_escaped_colon)
+{
+	CHECK_EQ_INT(split("pid\\:1::f:entry"), 4);
+	CHECK_EQ_STR(pd.prov, "pid\\:1");
+	CHECK_EQ_STR(pd.func, "f");
+}
+
+TEST(pdesc_overspecified)
+{
+	CHECK_EQ_INT(split("a:b:c:d:e"), 5);
+	CHECK_EQ_STR(pd.prov, "a");
+	CHECK_EQ_STR(pd.func, "c");
+	CHECK_EQ_STR(pd.name, "d:e");
+}
+MT_TEST_MAIN()
