@@ -111,7 +111,7 @@ struct bundle *make_bundles(struct mt_consumer *c, const uint32_t *aggids,
 void free_bundles(struct bundle *b, size_t nb);
 int bundlecmp(const void *lp, const void *rp, void *arg);
 
-/* record.c */
+/* image.c */
 const char *img_str(const struct mt_consumer *c, uint32_t off);
 const struct mt_probe *probe_of_epid(const struct mt_consumer *c,
 				     uint32_t epid, const struct mt_ecb **ecbp);

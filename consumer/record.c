@@ -76,32 +76,6 @@ int mt_consumer_done(const struct mt_consumer *c) { return c->exited || c->fille
 int mt_consumer_status(const struct mt_consumer *c) { return c->status; }
 const char *mt_consumer_error(const struct mt_consumer *c) { return c->errmsg; }
 
-const char *
-img_str(const struct mt_consumer *c, uint32_t off)
-{
-	const char *tab = (const char *)c->img + c->img->strtab_off;
-
-	return off < c->img->strtab_size ? tab + off : "";
-}
-
-const struct mt_probe *
-probe_of_epid(const struct mt_consumer *c, uint32_t epid,
-	      const struct mt_ecb **ecbp)
-{
-	const struct mt_ecb *ecbs;
-	const struct mt_probe *probes;
-
-	if (epid == 0 || epid > c->img->necbs)
-		return NULL;
-	ecbs = (const void *)((const char *)c->img + c->img->ecbs_off);
-	probes = (const void *)((const char *)c->img + c->img->probes_off);
-	*ecbp = &ecbs[epid - 1];
-	if ((*ecbp)->probe >= c->img->nprobes)
-		return NULL;
-	return &probes[(*ecbp)->probe];
-}
-
-
 /* "entry", "x-entry" (and "return"...) but not "carpentry". */
 static int
 ends_with_word(const char *n, const char *w)
