@@ -138,10 +138,12 @@ uint64_t scratch_limit(uint64_t scratchsize)
 }
 
 /*
- * The passes, in order.  D cooks each clause with the declarations,
- * pragmas, inlines and variable types read before it (`BEGIN { x = "a"; }
- * int x;` is a redeclaration of x, not a type mismatch in BEGIN), so the
- * clause passes run on each clause as soon as the parser completes it:
+ * The passes, in order.  Each clause goes through the clause pass as soon
+ * as the parser completes it, so it is cooked with the declarations,
+ * inlines, translators and `#pragma D option`s read before it, and not
+ * those after it (`BEGIN { x = "a"; } int x;` is a redeclaration of x).
+ * dtrace cooks after the whole parse; deferring here would change those
+ * diagnostics, which this layout must not do.
  *
  *   cpp      (cpp.c)    -C: each source through the C preprocessor
  *   parse    (parse.c)  declarations applied as read (decl.c, pragma.c);
