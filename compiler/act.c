@@ -748,11 +748,14 @@ static void if_statement(struct cc *cc, struct node *s)
 	}
 }
 
-void act_clause(struct cc *cc, const struct clause *c)
+/*
+ * The clause's table entry and its probe descriptions, split into their
+ * fields; returns the clause index.
+ */
+static uint32_t clause_pdescs(struct cc *cc, const struct clause *c)
 {
 	const struct mt_pdesc *pd = c->pds;
 	int npd = c->npd, line = c->line;
-	struct node *pred = c->pred, *stmts = c->body;
 	struct mt_clause_info ci = {0};
 	ci.line = line;
 	ci.npdescs = 0;
@@ -779,73 +782,94 @@ void act_clause(struct cc *cc, const struct clause *c)
 		ci.npdescs = (uint32_t)i + 1;
 		cc->clause_info.v[cidx] = ci;
 	}
+	return cidx;
+}
+
+/* Per-clause compiler state: BEGIN/END clauses have no args[]. */
+static void clause_state(struct cc *cc, uint32_t cidx, int line)
+{
+	const struct mt_clause_info *ci = &cc->clause_info.v[cidx];
+	int npd = (int)ci->npdescs;
 	memset(&cc->cl, 0, sizeof(cc->cl));
 	cc->cl.line = line;
 	cc->cl.noargs = 1;
 	for (int i = 0; i < npd; i++)
-		if (strcmp(ci.pdescs[i].name, "BEGIN") && strcmp(ci.pdescs[i].name, "END"))
+		if (strcmp(ci->pdescs[i].name, "BEGIN") && strcmp(ci->pdescs[i].name, "END"))
 			cc->cl.noargs = 0;
 	if (cc->cl.noargs)
-		cc->cl.pdesc0 = cc_printf(cc, "%s:%s:%s:%s", ci.pdescs[0].prov[0] ? ci.pdescs[0].prov : "dtrace",
-					  ci.pdescs[0].mod, ci.pdescs[0].func, ci.pdescs[0].name);
+		cc->cl.pdesc0 = cc_printf(cc, "%s:%s:%s:%s", ci->pdescs[0].prov[0] ? ci->pdescs[0].prov : "dtrace",
+					  ci->pdescs[0].mod, ci->pdescs[0].func, ci->pdescs[0].name);
+}
 
-	struct mt_clause cl = {0};
-	cl.act0 = cc->actions.n;
-
-	/*
-	 * Cook the actions first; if one refers to a variable the predicate
-	 * creates, cook the predicate first and retry (as dtrace does).
-	 */
-	if (pred) {
-		jmp_buf save;
-		memcpy(save, cc->jb, sizeof(jmp_buf));
-		struct mt_diag d0 = *cc->diag;
-		uint32_t nacts = cc->actions.n, nrecs = cc->recs.n;
-		uint32_t ndifos = cc->difos.n, ntext = cc->text_v.n;
-		volatile int tries = 0;
-		if (setjmp(cc->jb)) {
-			memcpy(cc->jb, save, sizeof(jmp_buf));
-			if (tries++ || (strcmp(cc->diag->tag, "D_IDENT_UNDEF") &&
-					strcmp(cc->diag->tag, "D_VAR_UNDEF")))
-				longjmp(cc->jb, 1);
-			*cc->diag = d0;
-			cc->actions.n = nacts;
-			cc->action_info.n = nacts;
-			cc->recs.n = nrecs;
-			cc->rec_info.n = nrecs;
-			cc->difos.n = ndifos;
-			cc->text_v.n = ntext;
-			memset(&cc->cl, 0, sizeof(cc->cl));
-			cc->cl.line = line;
-			sema_expr(cc, pred);
-		}
-		for (struct node *s = stmts; s; s = s->next)
-			sema_dry(cc, s);
+/*
+ * Cook the actions first; if one refers to a variable the predicate
+ * creates, cook the predicate first and retry (as dtrace does).
+ */
+static uint32_t clause_pred(struct cc *cc, struct node *pred,
+			    struct node *stmts, int line)
+{
+	jmp_buf save;
+	memcpy(save, cc->jb, sizeof(jmp_buf));
+	struct mt_diag d0 = *cc->diag;
+	uint32_t nacts = cc->actions.n, nrecs = cc->recs.n;
+	uint32_t ndifos = cc->difos.n, ntext = cc->text_v.n;
+	volatile int tries = 0;
+	if (setjmp(cc->jb)) {
 		memcpy(cc->jb, save, sizeof(jmp_buf));
-		if (!tries)
-			sema_expr(cc, pred);
-		if (!ty_is_scalar(pred->type) && !ty_is_string(pred->type))
-			cc_error(cc, pred->line, "D_PRED_SCALAR",
-				 "predicate result must be of scalar type");
-		cl.pred_difo = cg_difo(cc, pred, NULL, NULL);
+		if (tries++ || (strcmp(cc->diag->tag, "D_IDENT_UNDEF") &&
+				strcmp(cc->diag->tag, "D_VAR_UNDEF")))
+			longjmp(cc->jb, 1);
+		*cc->diag = d0;
+		cc->actions.n = nacts;
+		cc->action_info.n = nacts;
+		cc->recs.n = nrecs;
+		cc->rec_info.n = nrecs;
+		cc->difos.n = ndifos;
+		cc->text_v.n = ntext;
+		memset(&cc->cl, 0, sizeof(cc->cl));
+		cc->cl.line = line;
+		sema_expr(cc, pred);
 	}
 	for (struct node *s = stmts; s; s = s->next)
-		statement(cc, s);
-	if (!stmts && !pred && cc->in->srcs[cc->srcidx].is_pspec) {
-		/* -n without a body: the default action (trace nothing) */
-	}
-	cl.nacts = cc->actions.n - cl.act0;
-	cl.recsize = (cc->cl.recoff + 7) & ~7u;
+		sema_dry(cc, s);
+	memcpy(cc->jb, save, sizeof(jmp_buf));
+	if (!tries)
+		sema_expr(cc, pred);
+	if (!ty_is_scalar(pred->type) && !ty_is_string(pred->type))
+		cc_error(cc, pred->line, "D_PRED_SCALAR",
+			 "predicate result must be of scalar type");
+	return cg_difo(cc, pred, NULL, NULL);
+}
+
+/* The clause's flags once its actions are known. */
+static void clause_flags(struct cc *cc, struct mt_clause *cl)
+{
+	cl->nacts = cc->actions.n - cl->act0;
+	cl->recsize = (cc->cl.recoff + 7) & ~7u;
 	if (cc->cl.speculative)
-		cl.flags |= MT_CF_SPECULATIVE;
+		cl->flags |= MT_CF_SPECULATIVE;
 	/* dtrace's default action records the probe (epid) */
-	cl.flags |= MT_CF_NEEDS_RECORD;
-	int only_nonrec = cl.nacts > 0;
-	for (uint32_t i = cl.act0; i < cc->actions.n; i++) {
+	cl->flags |= MT_CF_NEEDS_RECORD;
+	int only_nonrec = cl->nacts > 0;
+	for (uint32_t i = cl->act0; i < cc->actions.n; i++) {
 		if (!act_nonrec(cc->actions.v[i].kind))
 			only_nonrec = 0;
 	}
 	if (only_nonrec)
-		cl.flags &= ~MT_CF_NEEDS_RECORD;
+		cl->flags &= ~MT_CF_NEEDS_RECORD;
+}
+
+void act_clause(struct cc *cc, const struct clause *c)
+{
+	struct node *pred = c->pred, *stmts = c->body;
+	uint32_t cidx = clause_pdescs(cc, c);
+	clause_state(cc, cidx, c->line);
+	struct mt_clause cl = {0};
+	cl.act0 = cc->actions.n;
+	if (pred)
+		cl.pred_difo = clause_pred(cc, pred, stmts, c->line);
+	for (struct node *s = stmts; s; s = s->next)
+		statement(cc, s);
+	clause_flags(cc, &cl);
 	cc->clauses.v[cidx] = cl;
 }
