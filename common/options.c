@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 #include "machtrace/abi.h"
+#include "machtrace/errtags.h"
 #include "machtrace/options.h"
 
 #define NANOSEC		1000000000ULL
@@ -635,7 +636,7 @@ mt_opts_set(struct mt_opts *o, const char *name, const char *value,
 	const struct opt_desc *d = name ? opt_find(name) : NULL;
 
 	if (tag)
-		*tag = "D_PRAGMA_OPTSET";
+		*tag = mt_dtag_name(D_PRAGMA_OPTSET);
 	if (d == NULL)
 		return fail(err, errlen, MT_OPTERR_NAME);
 	return opt_apply(o, d, value, 0, err, errlen);
@@ -649,7 +650,7 @@ mt_opts_set_pragma(struct mt_opts *o, const char *name, const char *value,
 	char why[128];
 
 	if (tag)
-		*tag = "D_PRAGMA_OPTSET";
+		*tag = mt_dtag_name(D_PRAGMA_OPTSET);
 	if (d == NULL)
 		snprintf(why, sizeof(why), "%s", MT_OPTERR_NAME);
 	else if (opt_apply(o, d, value, 1, why, sizeof(why)) == 0)

@@ -126,13 +126,13 @@ static void check_len(struct cc *cc, struct node *n)
 	int k = nargs_of(n);
 	if (k < id->minargs || (id->maxargs >= 0 && k > id->maxargs)) {
 		if (id->maxargs == id->minargs)
-			ERR(n, "D_PROTO_LEN", "%s( ) prototype mismatch: %d arg%s passed, %d expected",
+			ERR(n, D_PROTO_LEN, "%s( ) prototype mismatch: %d arg%s passed, %d expected",
 			    id->name, k, k == 1 ? "" : "s", id->minargs);
 		else if (k < id->minargs)
-			ERR(n, "D_PROTO_LEN", "%s( ) prototype mismatch: %d arg%s passed, at least %d expected",
+			ERR(n, D_PROTO_LEN, "%s( ) prototype mismatch: %d arg%s passed, at least %d expected",
 			    id->name, k, k == 1 ? "" : "s", id->minargs);
 		else
-			ERR(n, "D_PROTO_LEN", "%s( ) prototype mismatch: %d arg%s passed, at most %d expected",
+			ERR(n, D_PROTO_LEN, "%s( ) prototype mismatch: %d arg%s passed, at most %d expected",
 			    id->name, k, k == 1 ? "" : "s", id->maxargs);
 	}
 }
@@ -141,7 +141,7 @@ static struct ident *agg_of(struct cc *cc, struct node *a)
 {
 	struct ident *id = id_lookup(&cc->aggs, a->name);
 	if (!id)
-		ERR(a, "D_IDENT_UNDEF", "failed to resolve @%s: Unknown variable name",
+		ERR(a, D_IDENT_UNDEF, "failed to resolve @%s: Unknown variable name",
 		    a->name);
 	return id;
 }
@@ -154,22 +154,22 @@ static void spec_check(struct cc *cc, struct node *n, int k)
 	struct clause_state *c = &cc->cl;
 	if (k == K_SPEC) {
 		if (c->speculative)
-			ERR(n, "D_SPEC_SPEC", "speculate( ) may not follow speculate( )");
+			ERR(n, D_SPEC_SPEC, "speculate( ) may not follow speculate( )");
 		if (c->has_commit)
-			ERR(n, "D_SPEC_COMM", "speculate( ) may not follow commit( )");
+			ERR(n, D_SPEC_COMM, "speculate( ) may not follow commit( )");
 		if (c->has_discard)
-			ERR(n, "D_SPEC_COMM", "speculate( ) may not follow discard( )");
+			ERR(n, D_SPEC_COMM, "speculate( ) may not follow discard( )");
 		if (c->has_data)
-			ERR(n, "D_SPEC_DREC", "speculate( ) may not follow data-recording action(s)");
+			ERR(n, D_SPEC_DREC, "speculate( ) may not follow data-recording action(s)");
 		if (c->has_agg)
-			ERR(n, "D_SPEC_AGG", "speculate( ) may not follow aggregating action(s)");
+			ERR(n, D_SPEC_AGG, "speculate( ) may not follow aggregating action(s)");
 		c->speculative = 1;
 	} else if (k == K_COMMIT || k == K_DISCARD) {
 		if (c->speculative)
-			ERR(n, "D_COMM_SPEC", "%s( ) may not follow speculate( )",
+			ERR(n, D_COMM_SPEC, "%s( ) may not follow speculate( )",
 			    k == K_COMMIT ? "commit" : "discard");
 		if (c->has_data)
-			ERR(n, "D_COMM_DREC", "%s( ) may not follow data-recording action(s)",
+			ERR(n, D_COMM_DREC, "%s( ) may not follow data-recording action(s)",
 			    k == K_COMMIT ? "commit" : "discard");
 		if (k == K_COMMIT)
 			c->has_commit = 1;
@@ -177,26 +177,26 @@ static void spec_check(struct cc *cc, struct node *n, int k)
 			c->has_discard = 1;
 	} else if (k == K_AGG) {
 		if (c->speculative)
-			ERR(n, "D_AGG_SPEC", "aggregating actions may not follow speculate( )");
+			ERR(n, D_AGG_SPEC, "aggregating actions may not follow speculate( )");
 		if (c->has_commit)
-			ERR(n, "D_AGG_COMM", "aggregating actions may not follow commit( )");
+			ERR(n, D_AGG_COMM, "aggregating actions may not follow commit( )");
 		c->has_agg = 1;
 	} else if (k == K_EXIT || k == K_DESTR) {
 		if (c->speculative && k == K_EXIT)
-			ERR(n, "D_EXIT_SPEC", "exit( ) may not follow speculate( )");
+			ERR(n, D_EXIT_SPEC, "exit( ) may not follow speculate( )");
 		if (c->speculative)
-			ERR(n, "D_ACT_SPEC", "destructive actions may not follow speculate( )");
+			ERR(n, D_ACT_SPEC, "destructive actions may not follow speculate( )");
 		if (k == K_EXIT && c->has_commit)
-			ERR(n, "D_DREC_COMM", "data-recording actions may not follow commit( )");
+			ERR(n, D_DREC_COMM, "data-recording actions may not follow commit( )");
 		c->has_data = 1;
 	} else if (k == K_DATA) {
 		if (c->has_commit)
-			ERR(n, "D_DREC_COMM", "data-recording actions may not follow commit( )");
+			ERR(n, D_DREC_COMM, "data-recording actions may not follow commit( )");
 		c->has_data = 1;
 	}
 }
 
-static int64_t const_arg(struct cc *cc, struct node *a, const char *tag,
+static int64_t const_arg(struct cc *cc, struct node *a, enum mt_dtag tag,
 			 const char *msg)
 {
 	sema_expr(cc, a);
@@ -271,13 +271,13 @@ static void do_trace(struct cc *cc, struct node *n, int act_kind)
 	struct node *a = n->args;
 	sema_expr(cc, a);
 	if (a->is_agg)
-		ERR(n, "D_TRACE_DYN", "%s( ) may not be applied to a dynamic expression",
+		ERR(n, D_TRACE_DYN, "%s( ) may not be applied to a dynamic expression",
 		    n->id->name);
 	if (a->is_action || ty_is_void(a->type))
-		ERR(n, "D_TRACE_VOID", "%s( ) may not be applied to a void expression",
+		ERR(n, D_TRACE_VOID, "%s( ) may not be applied to a void expression",
 		    n->id->name);
 	if (a->k == N_XLATE && TY_K(a->type) != T_PTR)
-		ERR(n, "D_TRACE_DYN", "%s( ) may not be applied to a dynamic expression",
+		ERR(n, D_TRACE_DYN, "%s( ) may not be applied to a dynamic expression",
 		    n->id->name);
 	spec_check(cc, n, K_DATA);
 	new_action(cc, act_kind, n->line);
@@ -300,7 +300,7 @@ static void do_printf(struct cc *cc, struct node *n, int kind)
 	struct node *f = n->args;
 	const char *name = n->id->name;
 	if (!f)
-		ERR(n, "D_PROTO_LEN", "%s( ) prototype mismatch: 0 args passed, at least 1 expected", name);
+		ERR(n, D_PROTO_LEN, "%s( ) prototype mismatch: 0 args passed, at least 1 expected", name);
 	sema_expr(cc, f);
 	/*
 	 * Only printf() has a typed format parameter ("string"); system()
@@ -310,10 +310,10 @@ static void do_printf(struct cc *cc, struct node *n, int kind)
 	    (ty_is_string(f->type) || ty_is_charptr(f->type) ||
 	     (TY_K(f->type) == T_PTR && ty_is_void(f->type->canon->base)) ||
 	     (f->is_const && f->cval == 0)) == 0)
-		ERR(f, "D_PROTO_ARG", "%s( ) argument #1 is incompatible with prototype:\n\tprototype: string\n\t argument: %s",
+		ERR(f, D_PROTO_ARG, "%s( ) argument #1 is incompatible with prototype:\n\tprototype: string\n\t argument: %s",
 		    name, tname(f));
 	if (!f->is_string_lit)
-		ERR(f, "D_PRINTF_ARG_FMT", "%s( ) argument #1 is incompatible with prototype:\n\tprototype: string constant\n\t argument: %s",
+		ERR(f, D_PRINTF_ARG_FMT, "%s( ) argument #1 is incompatible with prototype:\n\tprototype: string constant\n\t argument: %s",
 		    name, tname(f));
 	for (struct node *a = f->next; a; a = a->next) {
 		uint32_t ksz;
@@ -329,9 +329,9 @@ static void do_printf(struct cc *cc, struct node *n, int kind)
 		}
 	}
 	if (kind == MT_ACT_PRINTF && !*f->strval)
-		ERR(n, "D_PRINTF_FMT_EMPTY", "%s( ) format string is empty", name);
+		ERR(n, D_PRINTF_FMT_EMPTY, "%s( ) format string is empty", name);
 	if (kind == MT_ACT_FREOPEN && strcmp(f->strval, ".") == 0)
-		ERR(n, "D_FREOPEN_INVALID", "freopen( ) argument #1 cannot be \".\"");
+		ERR(n, D_FREOPEN_INVALID, "freopen( ) argument #1 cannot be \".\"");
 	printf_validate(cc, f->strval, f->next, 2, name, n->line, 0);
 	spec_check(cc, n, kind == MT_ACT_PRINTF ? K_DATA : K_DESTR);
 	uint32_t ai = new_action(cc, kind, n->line);
@@ -353,24 +353,24 @@ static void do_printa(struct cc *cc, struct node *n)
 	const char *fmt = NULL;
 	int argno = 1;
 	if (!a)
-		ERR(n, "D_PRINTA_PROTO", "printa( ) prototype mismatch: 0 args passed, at least 1 expected");
+		ERR(n, D_PRINTA_PROTO, "printa( ) prototype mismatch: 0 args passed, at least 1 expected");
 	if (a->k == N_STRING || (a->k != N_AGG)) {
 		sema_expr(cc, a);
 		if (!a->is_string_lit)
-			ERR(a, "D_PRINTA_AGGARG", "printa( ) argument #1 is incompatible with prototype:\n\tprototype: aggregation\n\t argument: %s",
+			ERR(a, D_PRINTA_AGGARG, "printa( ) argument #1 is incompatible with prototype:\n\tprototype: aggregation\n\t argument: %s",
 			    tname(a));
 		fmt = a->strval;
 		a = a->next;
 		argno++;
 		if (!a)
-			ERR(n, "D_PRINTA_PROTO", "printa( ) prototype mismatch: 1 args passed, 2 expected");
+			ERR(n, D_PRINTA_PROTO, "printa( ) prototype mismatch: 1 args passed, 2 expected");
 	}
 	uint32_t naggs = 0, *ids = cc_alloc(cc, 64 * sizeof(uint32_t));
 	struct ident *first = NULL;
 	for (; a; a = a->next, argno++) {
 		if (a->k != N_AGG) {
 			sema_expr(cc, a);
-			ERR(a, "D_PRINTA_AGGARG", "printa( ) argument #%d is incompatible with prototype:\n\tprototype: aggregation\n\t argument: %s",
+			ERR(a, D_PRINTA_AGGARG, "printa( ) argument #%d is incompatible with prototype:\n\tprototype: aggregation\n\t argument: %s",
 			    argno, tname(a));
 		}
 		struct ident *id = agg_of(cc, a);
@@ -378,12 +378,12 @@ static void do_printa(struct cc *cc, struct node *n)
 			for (int i = 0; i < id->nkeys; i++)
 				if (!ty_compat(id->ktypes[i], first->ktypes[i]) ||
 				    ty_is_string(id->ktypes[i]) != ty_is_string(first->ktypes[i]))
-					ERR(a, "D_PRINTA_AGGPROTO", "printa( ): @%s[ ] key #%d is incompatible with @%s:\n%9s key #%d: %s\n%9s key #%d: %s",
+					ERR(a, D_PRINTA_AGGPROTO, "printa( ): @%s[ ] key #%d is incompatible with @%s:\n%9s key #%d: %s\n%9s key #%d: %s",
 					    id->name, i + 1, first->name,
 					    first->name, i + 1, first->ktypes[i]->name,
 					    id->name, i + 1, id->ktypes[i]->name);
 		} else if (first) {
-			ERR(a, "D_PRINTA_AGGKEY", "printa( ): @%s and @%s do not have matching key signatures: @%s has %d key%s, @%s has %d key%s",
+			ERR(a, D_PRINTA_AGGKEY, "printa( ): @%s and @%s do not have matching key signatures: @%s has %d key%s, @%s has %d key%s",
 			    first->name, id->name, first->name, first->nkeys,
 			    first->nkeys == 1 ? "" : "s", id->name, id->nkeys,
 			    id->nkeys == 1 ? "" : "s");
@@ -422,9 +422,9 @@ static void agg_action(struct cc *cc, struct node *n, int kind, int needs_arg)
 			sema_expr(cc, a);
 		else if (a)
 			a->type = cc->t_void;
-		ERR(n, kind == MT_ACT_TRUNC ? "D_TRUNC_AGGARG" :
-		       kind == MT_ACT_CLEAR ? "D_CLEAR_AGGARG" :
-		       kind == MT_ACT_NORMALIZE ? "D_NORMALIZE_AGGARG" : "D_NORMALIZE_AGGARG",
+		ERR(n, kind == MT_ACT_TRUNC ? D_TRUNC_AGGARG :
+		       kind == MT_ACT_CLEAR ? D_CLEAR_AGGARG :
+		       kind == MT_ACT_NORMALIZE ? D_NORMALIZE_AGGARG : D_NORMALIZE_AGGARG,
 		    "%s( ) argument #1 is incompatible with prototype:\n\tprototype: aggregation\n\t argument: %s",
 		    n->id->name, a ? tname(a) : "void");
 	}
@@ -437,7 +437,7 @@ static void agg_action(struct cc *cc, struct node *n, int kind, int needs_arg)
 	if (a->next) {
 		sema_expr(cc, a->next);
 		if (!ty_is_integral(a->next->type))
-			ERR(n, "D_PROTO_ARG", "%s( ) argument #2 is incompatible with prototype:\n\tprototype: uint64_t\n\t argument: %s",
+			ERR(n, D_PROTO_ARG, "%s( ) argument #2 is incompatible with prototype:\n\tprototype: uint64_t\n\t argument: %s",
 			    n->id->name, tname(a->next));
 		add_rec(cc, a->next, 0, 0);
 	}
@@ -451,7 +451,7 @@ static void do_intarg(struct cc *cc, struct node *n)
 	struct node *a = n->args;
 	sema_expr(cc, a);
 	if (!ty_is_integral(a->type) || a->is_action)
-		ERR(a, "D_PROTO_ARG", "%s( ) argument #1 is incompatible with prototype:\n\tprototype: int\n\t argument: %s",
+		ERR(a, D_PROTO_ARG, "%s( ) argument #1 is incompatible with prototype:\n\tprototype: int\n\t argument: %s",
 		    id->name, a->is_action ? "void" : tname(a));
 	int k = id->id == MT_ACT_EXIT ? K_EXIT : id->id == MT_ACT_SPECULATE ? K_SPEC :
 		id->id == MT_ACT_COMMIT ? K_COMMIT : id->id == MT_ACT_DISCARD ? K_DISCARD :
@@ -469,10 +469,10 @@ static void do_stack(struct cc *cc, struct node *n)
 	struct node *a = n->args;
 	for (struct node *x = a; x; x = x->next)
 		if (!ty_is_integral(x->type))
-			ERR(x, "D_PROTO_ARG", "%s( ) argument #%d is incompatible with prototype:\n\tprototype: uint32_t\n\t argument: %s",
+			ERR(x, D_PROTO_ARG, "%s( ) argument #%d is incompatible with prototype:\n\tprototype: uint32_t\n\t argument: %s",
 			    id->name, x == a ? 1 : 2, tname(x));
 	if (a) {
-		const char *tag = id->id == MT_ACT_STACK ? "D_STACK_SIZE" : "D_USTACK_FRAMES";
+		enum mt_dtag tag = id->id == MT_ACT_STACK ? D_STACK_SIZE : D_USTACK_FRAMES;
 		frames = const_arg(cc, a, tag, cc_printf(cc,
 			"%s( ) argument #1 must be a non-zero positive integer constant",
 			id->name));
@@ -481,7 +481,7 @@ static void do_stack(struct cc *cc, struct node *n)
 			    id->name);
 	}
 	if (a && a->next)
-		const_arg(cc, a->next, "D_USTACK_STRSIZE",
+		const_arg(cc, a->next, D_USTACK_STRSIZE,
 			  "ustack( ) argument #2 must be a non-zero positive integer constant");
 	spec_check(cc, n, K_DATA);
 	uint32_t ai = new_action(cc, id->id, n->line);
@@ -496,12 +496,12 @@ static void do_tracemem(struct cc *cc, struct node *n)
 	struct node *a = n->args, *s = a->next;
 	sema_expr(cc, a);
 	if (!ty_is_ptrlike(a->type) && !ty_is_integral(a->type) && !ty_is_string(a->type))
-		ERR(a, "D_TRACEMEM_ADDR", "tracemem( ) argument #1 is incompatible with prototype:\n\tprototype: pointer or integer\n\t argument: %s",
+		ERR(a, D_TRACEMEM_ADDR, "tracemem( ) argument #1 is incompatible with prototype:\n\tprototype: pointer or integer\n\t argument: %s",
 		    tname(a));
-	int64_t sz = const_arg(cc, s, "D_TRACEMEM_SIZE",
+	int64_t sz = const_arg(cc, s, D_TRACEMEM_SIZE,
 		"tracemem( ) argument #2 must be a non-zero positive integral constant expression");
 	if (sz <= 0)
-		ERR(s, "D_TRACEMEM_SIZE", "tracemem( ) argument #2 must be a non-zero positive integral constant expression");
+		ERR(s, D_TRACEMEM_SIZE, "tracemem( ) argument #2 must be a non-zero positive integral constant expression");
 	spec_check(cc, n, K_DATA);
 	uint32_t ai = new_action(cc, MT_ACT_TRACEMEM, n->line);
 	cc->actions.v[ai].arg = (uint64_t)sz;
@@ -509,7 +509,7 @@ static void do_tracemem(struct cc *cc, struct node *n)
 	if (s->next) {
 		sema_expr(cc, s->next);
 		if (!ty_is_integral(s->next->type))
-			ERR(s->next, "D_TRACEMEM_DYNSIZE", "tracemem( ) argument #3 must be an integral expression");
+			ERR(s->next, D_TRACEMEM_DYNSIZE, "tracemem( ) argument #3 must be an integral expression");
 		add_rec_sized(cc, s->next, MT_REC_INT, 8, MT_TI_INT);
 	}
 }
@@ -524,12 +524,12 @@ static void do_setopt(struct cc *cc, struct node *n)
 	struct node *a = n->args;
 	sema_expr(cc, a);
 	if (!a->is_string_lit && !ty_is_string(a->type))
-		ERR(a, "D_PROTO_ARG", "setopt( ) argument #1 is incompatible with prototype:\n\tprototype: const char *\n\t argument: %s",
+		ERR(a, D_PROTO_ARG, "setopt( ) argument #1 is incompatible with prototype:\n\tprototype: const char *\n\t argument: %s",
 		    tname(a));
 	if (a->next) {
 		sema_expr(cc, a->next);
 		if (!a->next->is_string_lit && !ty_is_string(a->next->type))
-			ERR(a->next, "D_PROTO_ARG", "setopt( ) argument #2 is incompatible with prototype:\n\tprototype: const char *\n\t argument: %s",
+			ERR(a->next, D_PROTO_ARG, "setopt( ) argument #2 is incompatible with prototype:\n\tprototype: const char *\n\t argument: %s",
 			    tname(a->next));
 	}
 	uint32_t ai = new_action(cc, MT_ACT_SETOPT, n->line);
@@ -550,7 +550,7 @@ static void do_symaddr(struct cc *cc, struct node *n)
 	struct node *a = n->args;
 	sema_expr(cc, a);
 	if (!ty_is_integral(a->type) && !ty_is_ptrlike(a->type))
-		ERR(a, "D_PROTO_ARG", "%s( ) argument #1 is incompatible with prototype:\n\tprototype: uintptr_t\n\t argument: %s",
+		ERR(a, D_PROTO_ARG, "%s( ) argument #1 is incompatible with prototype:\n\tprototype: uintptr_t\n\t argument: %s",
 		    id->name, tname(a));
 	spec_check(cc, n, K_DATA);
 	new_action(cc, id->id, n->line);
@@ -624,7 +624,7 @@ static void do_actf(struct cc *cc, struct node *n)
 		do_recall(cc, n);
 		return;
 	}
-	ERR(n, "D_UNKNOWN", "unsupported action %s( )", id->name);
+	ERR(n, D_UNKNOWN, "unsupported action %s( )", id->name);
 }
 
 static void if_statement(struct cc *cc, struct node *s);
@@ -637,20 +637,20 @@ static void statement(struct cc *cc, struct node *s)
 	}
 	if (s->k == N_AGG) {
 		if (!id_lookup(&cc->aggs, s->name))
-			ERR(s, "D_IDENT_UNDEF", "failed to resolve @%s: Unknown variable name",
+			ERR(s, D_IDENT_UNDEF, "failed to resolve @%s: Unknown variable name",
 			    s->name);
-		ERR(s, "D_AGG_NULL", "expression has null effect: @%s", s->name);
+		ERR(s, D_AGG_NULL, "expression has null effect: @%s", s->name);
 	}
 	if (s->k == N_OP2 && s->op == OP_INDEX && s->l->k == N_AGG)
-		ERR(s, "D_AGG_NULL", "expression has null effect: @%s", s->l->name);
+		ERR(s, D_AGG_NULL, "expression has null effect: @%s", s->l->name);
 	if (s->k == N_ASSIGN && s->l->k == N_OP2 && s->l->op == OP_INDEX &&
 	    s->l->l->k == N_OP2 && s->l->l->op == OP_INDEX && s->l->l->l->k == N_AGG)
-		ERR(s, "D_AGG_MDIM", "improper attempt to reference @%s as a multi-dimensional array",
+		ERR(s, D_AGG_MDIM, "improper attempt to reference @%s as a multi-dimensional array",
 		    s->l->l->l->name);
 	if (s->k == N_FUNC && s->l->k == N_IDENT) {
 		struct ident *fid = id_lookup(&cc->globals, s->l->name);
 		if (fid && fid->k == ID_AGGF)
-			ERR(s, "D_CG_EXPR", "aggregating function %s( ) may not be called from a D expression (D program context required)",
+			ERR(s, D_CG_EXPR, "aggregating function %s( ) may not be called from a D expression (D program context required)",
 			    fid->name);
 	}
 	if (s->k == N_FUNC && s->l->k == N_IDENT) {
@@ -669,7 +669,7 @@ static void statement(struct cc *cc, struct node *s)
 	}
 	sema_expr(cc, s);
 	if (s->is_agg)
-		ERR(s, "D_AGG_SCALAR", "aggregation may not be used as a scalar");
+		ERR(s, D_AGG_SCALAR, "aggregation may not be used as a scalar");
 	if (s->k == N_FUNC && s->id && s->id->k == ID_SUBR &&
 	    (s->id->id == MT_SUBR_COPYOUT || s->id->id == MT_SUBR_COPYOUTSTR))
 		spec_check(cc, s, K_DESTR);
@@ -771,7 +771,7 @@ static uint32_t clause_pdescs(struct cc *cc, const struct clause *c)
 	for (int i = 0; i < npd; i++) {
 		struct mt_pdesc f;
 		if (mt_pdesc_split(cc_strdup(cc, pd[i].prov), &f) > 4)
-			cc_error(cc, pd[i].line, "D_PDESC_INVAL",
+			cc_error(cc, pd[i].line, D_PDESC_INVAL,
 				 "invalid probe description \"%s\": Overspecified probe description",
 				 pd[i].prov);
 		ci.pdescs[i].prov = xstrdup(f.prov);
@@ -816,8 +816,8 @@ static uint32_t clause_pred(struct cc *cc, struct node *pred,
 	volatile int tries = 0;
 	if (setjmp(cc->jb)) {
 		memcpy(cc->jb, save, sizeof(jmp_buf));
-		if (tries++ || (strcmp(cc->diag->tag, "D_IDENT_UNDEF") &&
-				strcmp(cc->diag->tag, "D_VAR_UNDEF")))
+		if (tries++ || (strcmp(cc->diag->tag, mt_dtag_name(D_IDENT_UNDEF)) &&
+				strcmp(cc->diag->tag, mt_dtag_name(D_VAR_UNDEF))))
 			longjmp(cc->jb, 1);
 		*cc->diag = d0;
 		cc->actions.n = nacts;
@@ -836,7 +836,7 @@ static uint32_t clause_pred(struct cc *cc, struct node *pred,
 	if (!tries)
 		sema_expr(cc, pred);
 	if (!ty_is_scalar(pred->type) && !ty_is_string(pred->type))
-		cc_error(cc, pred->line, "D_PRED_SCALAR",
+		cc_error(cc, pred->line, D_PRED_SCALAR,
 			 "predicate result must be of scalar type");
 	return cg_difo(cc, pred, NULL, NULL);
 }

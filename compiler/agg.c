@@ -15,7 +15,7 @@ static const char *tname(struct node *n)
 	return n->is_agg ? "aggregation" : n->type ? n->type->name : "?";
 }
 
-static int64_t cint(struct cc *cc, struct node *a, const char *tag,
+static int64_t cint(struct cc *cc, struct node *a, enum mt_dtag tag,
 		    const char *msg)
 {
 	sema_expr(cc, a);
@@ -27,32 +27,32 @@ static int64_t cint(struct cc *cc, struct node *a, const char *tag,
 static void lquant_params(struct cc *cc, struct node *f, int64_t *p)
 {
 	struct node *v = f->args, *b = v->next, *l = b->next, *st = l->next;
-	int64_t base = cint(cc, b, "D_LQUANT_BASETYPE",
+	int64_t base = cint(cc, b, D_LQUANT_BASETYPE,
 			    "lquantize( ) argument #1 must be an integer constant");
 	if (base < INT32_MIN || base > INT32_MAX)
-		ERR(b, "D_LQUANT_BASEVAL", "lquantize( ) argument #1 must be a 32-bit quantity");
-	int64_t lim = cint(cc, l, "D_LQUANT_LIMTYPE",
+		ERR(b, D_LQUANT_BASEVAL, "lquantize( ) argument #1 must be a 32-bit quantity");
+	int64_t lim = cint(cc, l, D_LQUANT_LIMTYPE,
 			   "lquantize( ) argument #2 must be an integer constant");
 	if (lim < INT32_MIN || lim > INT32_MAX)
-		ERR(l, "D_LQUANT_LIMVAL", "lquantize( ) argument #2 must be a 32-bit quantity");
+		ERR(l, D_LQUANT_LIMVAL, "lquantize( ) argument #2 must be a 32-bit quantity");
 	if (lim < base)
-		ERR(f, "D_LQUANT_MISMATCH",
+		ERR(f, D_LQUANT_MISMATCH,
 		    "lquantize( ) base (argument #1) must be less than limit (argument #2)");
 	int64_t step = 1;
 	if (st) {
-		step = cint(cc, st, "D_LQUANT_STEPTYPE",
+		step = cint(cc, st, D_LQUANT_STEPTYPE,
 			    "lquantize( ) argument #3 must be a non-zero positive integer constant");
 		if (step <= 0)
-			ERR(st, "D_LQUANT_STEPTYPE",
+			ERR(st, D_LQUANT_STEPTYPE,
 			    "lquantize( ) argument #3 must be a non-zero positive integer constant");
 		if (step > UINT16_MAX)
-			ERR(st, "D_LQUANT_STEPVAL", "lquantize( ) argument #3 must be a 16-bit quantity");
+			ERR(st, D_LQUANT_STEPVAL, "lquantize( ) argument #3 must be a 16-bit quantity");
 	}
 	if ((lim - base) / step == 0)
-		ERR(f, "D_LQUANT_STEPLARGE",
+		ERR(f, D_LQUANT_STEPLARGE,
 		    "lquantize( ) step (argument #3) too large: must have at least one quantization level");
 	if ((lim - base) / step > UINT16_MAX)
-		ERR(f, "D_LQUANT_STEPSMALL",
+		ERR(f, D_LQUANT_STEPSMALL,
 		    "lquantize( ) step (argument #3) too small: number of quantization levels must be a 16-bit quantity");
 	p[0] = base;
 	p[1] = lim;
@@ -63,23 +63,23 @@ static void llquant_params(struct cc *cc, struct node *f, int64_t *p)
 {
 	struct node *v = f->args, *fa = v->next, *lo = fa->next, *hi = lo->next,
 		    *ns = hi->next;
-	int64_t factor = cint(cc, fa, "D_LLQUANT_FACTORTYPE",
+	int64_t factor = cint(cc, fa, D_LLQUANT_FACTORTYPE,
 		"llquantize( ) argument #1 must be an integer constant");
 	if (factor < 2 || factor > UINT16_MAX)
-		ERR(fa, "D_LLQUANT_FACTORVAL",
+		ERR(fa, D_LLQUANT_FACTORVAL,
 		    "llquantize( ) argument #1 must be an unsigned 16-bit quantity greater than or equal to 2");
-	int64_t lmag = cint(cc, lo, "D_LLQUANT_LMAGTYPE",
+	int64_t lmag = cint(cc, lo, D_LLQUANT_LMAGTYPE,
 		"llquantize( ) argument #2 must be an integer constant");
 	if (lmag < 0 || lmag > UINT16_MAX)
-		ERR(lo, "D_LLQUANT_LMAGVAL",
+		ERR(lo, D_LLQUANT_LMAGVAL,
 		    "llquantize( ) argument #2 must be an unsigned 16-bit quantity");
-	int64_t hmag = cint(cc, hi, "D_LLQUANT_HMAGTYPE",
+	int64_t hmag = cint(cc, hi, D_LLQUANT_HMAGTYPE,
 		"llquantize( ) argument #3 must be an integer constant");
 	if (hmag < 0 || hmag > UINT16_MAX)
-		ERR(hi, "D_LLQUANT_HMAGVAL",
+		ERR(hi, D_LLQUANT_HMAGVAL,
 		    "llquantize( ) argument #3 must be an unsigned 16-bit quantity");
 	if (hmag < lmag)
-		ERR(hi, "D_LLQUANT_HMAGVAL",
+		ERR(hi, D_LLQUANT_HMAGVAL,
 		    "llquantize( ) argument #3 (high magnitude) must be at least argument #2 (low magnitude)");
 	{
 		/* factor^(hmag+1) must fit in 64 bits */
@@ -87,31 +87,31 @@ static void llquant_params(struct cc *cc, struct node *f, int64_t *p)
 		for (int64_t i = 0; i <= hmag; i++) {
 			x *= (unsigned __int128)factor;
 			if (x > (unsigned __int128)UINT64_MAX)
-				ERR(hi, "D_LLQUANT_HMAGVAL",
+				ERR(hi, D_LLQUANT_HMAGVAL,
 				    "llquantize( ) argument #3 (high magnitude) will cause overflow of 64 bits");
 		}
 	}
-	int64_t nsteps = cint(cc, ns, "D_LLQUANT_STEPTYPE",
+	int64_t nsteps = cint(cc, ns, D_LLQUANT_STEPTYPE,
 		"llquantize( ) argument #4 must be an integer constant");
 	if (nsteps <= 0)
-		ERR(ns, "D_LLQUANT_STEPTYPE",
+		ERR(ns, D_LLQUANT_STEPTYPE,
 		    "llquantize( ) argument #4 must be a non-zero positive integer constant");
 	if (nsteps > UINT16_MAX)
-		ERR(ns, "D_LLQUANT_STEPVAL",
+		ERR(ns, D_LLQUANT_STEPVAL,
 		    "llquantize( ) argument #4 must be an unsigned 16-bit quantity");
 	if (nsteps < factor && factor % nsteps != 0)
-		ERR(fa, "D_LLQUANT_STEPVAL",
+		ERR(fa, D_LLQUANT_STEPVAL,
 		    "llquantize() argument #4 (steps) must evenly divide argument #1 (factor) when steps<factor");
 	if (nsteps > factor) {
 		if (nsteps % factor != 0)
-			ERR(fa, "D_LLQUANT_STEPVAL",
+			ERR(fa, D_LLQUANT_STEPVAL,
 			    "llquantize() argument #4 (steps) must be a multiple of argument #1 (factor) when steps>factor");
 		unsigned __int128 pw = 1;
 		for (int64_t i = 0; i <= lmag && pw <= (unsigned __int128)UINT64_MAX; i++)
 			pw *= (unsigned __int128)factor;
 		if (lmag == 0 ? (factor * factor) % nsteps != 0 :
 		    (pw <= (unsigned __int128)UINT64_MAX && (uint64_t)pw % (uint64_t)nsteps != 0))
-			ERR(fa, "D_LLQUANT_STEPVAL",
+			ERR(fa, D_LLQUANT_STEPVAL,
 			    lmag == 0 ? "llquantize() argument #4 (steps) must evenly divide the square of argument #1 (factor) when steps>factor and lmag==0" :
 			    "llquantize() argument #4 (steps) must evenly divide pow(argument #1 (factor), lmag (argument #2) + 1) when steps>factor and lmag==0");
 	}
@@ -154,7 +154,7 @@ int key_special(struct cc *cc, struct node *k, uint32_t *size)
 		int64_t frames = id->id == MT_ACT_STACK ? 20 : 100;
 		if (k->args)
 			frames = cint(cc, k->args, id->id == MT_ACT_STACK ?
-				      "D_STACK_SIZE" : "D_USTACK_FRAMES",
+				      D_STACK_SIZE : D_USTACK_FRAMES,
 				      "stack( ) argument #1 must be a non-zero positive integer constant");
 		*size = (uint32_t)frames * 8;
 		k->id = id;
@@ -164,7 +164,7 @@ int key_special(struct cc *cc, struct node *k, uint32_t *size)
 	case MT_ACT_SYM: case MT_ACT_MOD: case MT_ACT_USYM: case MT_ACT_UMOD:
 	case MT_ACT_UADDR:
 		if (!k->args || k->args->next)
-			ERR(k, "D_PROTO_LEN", "%s( ) prototype mismatch: %d args passed, 1 expected",
+			ERR(k, D_PROTO_LEN, "%s( ) prototype mismatch: %d args passed, 1 expected",
 			    id->name, k->args ? 2 : 0);
 		sema_expr(cc, k->args);
 		*size = 8;
@@ -189,13 +189,13 @@ static struct ident *agg_func(struct cc *cc, struct node *s, struct node *an)
 {
 	struct node *f = s->r;
 	if (f->k != N_FUNC || f->l->k != N_IDENT)
-		ERR(s, "D_AGG_FUNC", "@%s must be assigned the result of an aggregating function",
+		ERR(s, D_AGG_FUNC, "@%s must be assigned the result of an aggregating function",
 		    an->name);
 	struct ident *fid = id_lookup(&cc->globals, f->l->name);
 	if (!fid)
-		ERR(f, "D_FUNC_UNDEF", "undefined function name: %s", f->l->name);
+		ERR(f, D_FUNC_UNDEF, "undefined function name: %s", f->l->name);
 	if (fid->k != ID_AGGF)
-		ERR(s, "D_AGG_FUNC", "@%s must be assigned the result of an aggregating function",
+		ERR(s, D_AGG_FUNC, "@%s must be assigned the result of an aggregating function",
 		    an->name);
 	f->id = fid;
 	return fid;
@@ -216,9 +216,9 @@ static int agg_keys(struct cc *cc, struct node *keys, struct node *an)
 		}
 		sema_expr(cc, k);
 		if (k->is_action || ty_is_void(k->type))
-			ERR(k, "D_KEY_TYPE", "@%s[ ] key #%d is of type void", an->name, nk + 1);
+			ERR(k, D_KEY_TYPE, "@%s[ ] key #%d is of type void", an->name, nk + 1);
 		if (k->is_agg)
-			ERR(k, "D_AGG_SCALAR", "aggregation may not be used as a key");
+			ERR(k, D_AGG_SCALAR, "aggregation may not be used as a key");
 		nk++;
 	}
 	return nk;
@@ -238,13 +238,13 @@ static void agg_nargs(struct cc *cc, struct node *f, struct ident *fid)
 	      fid->id == MT_AGG_MAX || fid->id == MT_AGG_STDDEV) && na != 1)) {
 		int exp = fid->minargs;
 		if (na > exp && fid->maxargs < 0)
-			ERR(f, "D_PROTO_LEN", "%s( ) prototype mismatch: %d args passed, at most %d expected",
+			ERR(f, D_PROTO_LEN, "%s( ) prototype mismatch: %d args passed, at most %d expected",
 			    fid->name, na, fid->id == MT_AGG_QUANTIZE ? 2 :
 			    fid->id == MT_AGG_LQUANTIZE ? 5 : 6);
 		if (exp == 0 || fid->maxargs == exp)
-			ERR(f, "D_PROTO_LEN", "%s( ) prototype mismatch: %d arg%s passed, %d expected",
+			ERR(f, D_PROTO_LEN, "%s( ) prototype mismatch: %d arg%s passed, %d expected",
 			    fid->name, na, na == 1 ? "" : "s", exp);
-		ERR(f, "D_PROTO_LEN", "%s( ) prototype mismatch: %d arg%s passed, at least %d expected",
+		ERR(f, D_PROTO_LEN, "%s( ) prototype mismatch: %d arg%s passed, at least %d expected",
 		    fid->name, na, na == 1 ? "" : "s", exp);
 	}
 }
@@ -261,7 +261,7 @@ static struct node *agg_args(struct cc *cc, struct node *f, struct ident *fid,
 		struct node *v = f->args;
 		sema_expr(cc, v);
 		if (v->is_action || ty_is_void(v->type) || !(ty_is_scalar(v->type)))
-			ERR(v, "D_AGG_SCALAR", "%s( ) argument #1 must be of scalar type",
+			ERR(v, D_AGG_SCALAR, "%s( ) argument #1 must be of scalar type",
 			    fid->name);
 	}
 	struct node *incr = NULL;
@@ -278,7 +278,7 @@ static struct node *agg_args(struct cc *cc, struct node *f, struct ident *fid,
 	if (incr) {
 		sema_expr(cc, incr);
 		if (!ty_is_scalar(incr->type))
-			ERR(incr, "D_PROTO_ARG", "%s( ) increment value (argument #%d) must be of scalar type",
+			ERR(incr, D_PROTO_ARG, "%s( ) increment value (argument #%d) must be of scalar type",
 			    fid->name, fid->id == MT_AGG_QUANTIZE ? 2 : fid->id == MT_AGG_LQUANTIZE ? 5 : 6);
 	}
 	return incr;
@@ -369,31 +369,31 @@ static void agg_check_prev(struct cc *cc, struct node *s, struct node *an,
 			   struct node *keys, int nk, const int64_t *par)
 {
 	if (id->aggfunc != fid->id)
-		ERR(s, "D_AGG_REDEF", "aggregation redefined: @%s\n\t current: @%s = %s( )\n\tprevious: @%s = %s( ) : line %d",
+		ERR(s, D_AGG_REDEF, "aggregation redefined: @%s\n\t current: @%s = %s( )\n\tprevious: @%s = %s( ) : line %d",
 		    an->name, an->name, fid->name, an->name, aggf_name(id->aggfunc), id->line);
 	if (id->nkeys != nk)
-		ERR(s, "D_PROTO_LEN", "@%s[ ] prototype mismatch: %d key%s passed, %d expected",
+		ERR(s, D_PROTO_LEN, "@%s[ ] prototype mismatch: %d key%s passed, %d expected",
 		    an->name, nk, nk == 1 ? "" : "s", id->nkeys);
 	int i = 0;
 	for (struct node *k = keys; k; k = k->next, i++)
 		if (!ty_compat(id->ktypes[i], k->type) ||
 		    ty_is_string(id->ktypes[i]) != ty_is_string(k->type))
-			ERR(s, "D_PROTO_ARG", "@%s[ ] key #%d is incompatible with prototype:\n\tprototype: %s\n\t      key: %s",
+			ERR(s, D_PROTO_ARG, "@%s[ ] key #%d is incompatible with prototype:\n\tprototype: %s\n\t      key: %s",
 			    an->name, i + 1, id->ktypes[i]->name, tname(k));
 	struct mt_agg *ag = &cc->aggs_v.v[id->aggid - 1];
 	if (fid->id == MT_AGG_LQUANTIZE) {
 		if (ag->param[0] != par[0])
-			ERR(s, "D_LQUANT_MATCHBASE", "lquantize( ) base (argument #1) doesn't match previous declaration: expected %lld, found %lld",
+			ERR(s, D_LQUANT_MATCHBASE, "lquantize( ) base (argument #1) doesn't match previous declaration: expected %lld, found %lld",
 			    (long long)ag->param[0], (long long)par[0]);
 		if (ag->param[1] != par[1])
-			ERR(s, "D_LQUANT_MATCHLIM", "lquantize( ) limit (argument #2) doesn't match previous declaration: expected %lld, found %lld",
+			ERR(s, D_LQUANT_MATCHLIM, "lquantize( ) limit (argument #2) doesn't match previous declaration: expected %lld, found %lld",
 			    (long long)ag->param[1], (long long)par[1]);
 		if (ag->param[2] != par[2])
-			ERR(s, "D_LQUANT_MATCHSTEP", "lquantize( ) step (argument #3) doesn't match previous declaration: expected %lld, found %lld",
+			ERR(s, D_LQUANT_MATCHSTEP, "lquantize( ) step (argument #3) doesn't match previous declaration: expected %lld, found %lld",
 			    (long long)ag->param[2], (long long)par[2]);
 	} else if (fid->id == MT_AGG_LLQUANTIZE) {
-		static const char *tags[] = { "D_LLQUANT_MATCHFACTOR", "D_LLQUANT_MATCHLMAG",
-					      "D_LLQUANT_MATCHHMAG", "D_LLQUANT_MATCHSTEPS" };
+		static const enum mt_dtag tags[] = { D_LLQUANT_MATCHFACTOR, D_LLQUANT_MATCHLMAG,
+					      D_LLQUANT_MATCHHMAG, D_LLQUANT_MATCHSTEPS };
 		static const char *what[] = { "factor (argument #1)", "lmag (argument #2)",
 					      "hmag (argument #3)", "steps (argument #4)" };
 		for (int k = 0; k < 4; k++)
@@ -476,7 +476,7 @@ void agg_assign(struct cc *cc, struct node *s)
 		an = l->l;
 		keys = l->args;
 		if (!keys)
-			ERR(l, "D_SYNTAX", "syntax error near \"]\"");
+			ERR(l, D_SYNTAX, "syntax error near \"]\"");
 	}
 	struct ident *fid = agg_func(cc, s, an);
 	int nk = agg_keys(cc, keys, an);

@@ -16,7 +16,7 @@
 uint32_t as_emit(struct cc *cc, mt_instr_t i)
 {
 	if (cc->text_v.n >= AS_TEXT_MAX)
-		cc_error(cc, cc->cg_line, "D_DIF_OFLOW", "instruction table overflow");
+		cc_error(cc, cc->cg_line, D_DIF_OFLOW, "instruction table overflow");
 	VEC_PUSH(cc, cc->text_v, i);
 	return cc->text_v.n - 1;
 }
@@ -27,7 +27,7 @@ uint32_t as_int(struct cc *cc, uint64_t v)
 		if (cc->ints.v[i] == v)
 			return i;
 	if (cc->ints.n >= 0xffff)
-		cc_error(cc, 0, "D_DIF_OFLOW", "integer table overflow");
+		cc_error(cc, 0, D_DIF_OFLOW, "integer table overflow");
 	VEC_PUSH(cc, cc->ints, v);
 	return cc->ints.n - 1;
 }
@@ -44,7 +44,7 @@ uint32_t as_str(struct cc *cc, const char *s, size_t len)
 	}
 	off = cc->strtab.n;
 	if (off + len + 1 > 0xffff)
-		cc_error(cc, 0, "D_DIF_OFLOW", "string table overflow");
+		cc_error(cc, 0, D_DIF_OFLOW, "string table overflow");
 	for (size_t i = 0; i < len; i++)
 		VEC_PUSH(cc, cc->strtab, s[i]);
 	VEC_PUSH(cc, cc->strtab, 0);

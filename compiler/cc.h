@@ -26,6 +26,7 @@
 #include <stdint.h>
 #include <stdarg.h>
 #include "machtrace/compiler.h"
+#include "machtrace/errtags.h"
 
 struct cc;
 
@@ -36,7 +37,7 @@ char *cc_strndup(struct cc *cc, const char *s, size_t n);
 char *cc_printf(struct cc *cc, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-_Noreturn void cc_error(struct cc *cc, int line, const char *tag,
+_Noreturn void cc_error(struct cc *cc, int line, enum mt_dtag tag,
 			const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /*
@@ -431,7 +432,7 @@ int decl_starts(struct cc *cc);
 void sema_expr(struct cc *cc, struct node *n);
 void sema_stmt(struct cc *cc, struct node *n);
 void sema_pred(struct cc *cc, struct node *n);
-int64_t sema_const_int(struct cc *cc, struct node *n, const char *tag,
+int64_t sema_const_int(struct cc *cc, struct node *n, enum mt_dtag tag,
 		       const char *what);
 struct ident *sema_var(struct cc *cc, struct node *n, int create);
 void sema_assign_type(struct cc *cc, struct ident *id, struct node *rhs,

@@ -22,7 +22,7 @@ static int reg_alloc(struct cc *cc, int line)
 			cc->regmask |= (uint16_t)(1u << r);
 			return r;
 		}
-	cc_error(cc, line, "D_NOREG", "insufficient registers to generate code");
+	cc_error(cc, line, D_NOREG, "insufficient registers to generate code");
 }
 
 void cg_free(struct cc *cc, int r)
@@ -336,7 +336,7 @@ static int cg_addr(struct cc *cc, struct node *n)
 	default:
 		break;
 	}
-	cc_error(cc, n->line, "D_OP_LVAL", "operand is not an lvalue in memory");
+	cc_error(cc, n->line, D_OP_LVAL, "operand is not an lvalue in memory");
 }
 
 static int cmp_branch(int op, int uns)
@@ -797,7 +797,7 @@ int cg_expr(struct cc *cc, struct node *n)
 		return cg_var_load(cc, n);
 	case N_FUNC:
 		if (n->id->k != ID_SUBR)
-			cc_error(cc, n->line, "D_OP_ACT",
+			cc_error(cc, n->line, D_OP_ACT,
 				 "action cannot be used in a conditional context");
 		return cg_call(cc, n);
 	case N_OP1:
@@ -822,7 +822,7 @@ int cg_expr(struct cc *cc, struct node *n)
 	case N_XLATE:
 		return cg_xlate(cc, n);
 	default:
-		cc_error(cc, n->line, "D_UNKNOWN", "cannot generate code for node %d", n->k);
+		cc_error(cc, n->line, D_UNKNOWN, "cannot generate code for node %d", n->k);
 	}
 }
 

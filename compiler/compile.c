@@ -66,10 +66,10 @@ void *cc_xrealloc(struct cc *cc, void *p, size_t n)
 	return q;
 }
 
-void cc_error(struct cc *cc, int line, const char *tag, const char *fmt, ...)
+void cc_error(struct cc *cc, int line, enum mt_dtag tag, const char *fmt, ...)
 {
 	va_list ap;
-	cc->diag->tag = tag;
+	cc->diag->tag = mt_dtag_name(tag);
 	cc->diag->line = line;
 	cc->diag->src = cc->srcidx;
 	va_start(ap, fmt);
@@ -81,7 +81,7 @@ void cc_error(struct cc *cc, int line, const char *tag, const char *fmt, ...)
 void cc_nest_in(struct cc *cc)
 {
 	if (++cc->nest > CC_MAXNEST)
-		cc_error(cc, cc->line, "D_SYNTAX",
+		cc_error(cc, cc->line, D_SYNTAX,
 			 "expression or declaration nested too deeply (compiler recursion limit %d)",
 			 CC_MAXNEST);
 }
@@ -186,7 +186,7 @@ static void pass_macros(struct cc *cc)
 	for (int i = 1; i < in->nmacro_args && i < 64; i++)
 		if (!(cc->macro_used & (1ULL << i)) && in->macro_args[i] &&
 		    !(in->opts && (in->opts->defaultargs || in->opts->argref)))
-			cc_error(cc, 0, "D_MACRO_UNUSED",
+			cc_error(cc, 0, D_MACRO_UNUSED,
 				 "extraneous argument '%s' ($%d is not referenced)",
 				 in->macro_args[i], i);
 }

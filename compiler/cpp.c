@@ -115,7 +115,7 @@ char *cpp_run(const struct mt_cc_input *in, const char *text,
 fail_unlink:
 	unlink(inpath);
 fail:
-	diag->tag = "D_PREPROC";
+	diag->tag = mt_dtag_name(D_PREPROC);
 	diag->line = 0;
 	snprintf(diag->msg, sizeof(diag->msg), "failed to run cpp");
 	return NULL;

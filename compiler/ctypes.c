@@ -278,7 +278,7 @@ void ctypes_check_argidx(struct cc *cc, struct node *n, int64_t idx)
 				      pd->name);
 
 		if (nargs >= 0 && (idx < 0 || idx >= nargs))
-			ERR(n, "D_ARGS_IDX", "index %lld is out of range for "
+			ERR(n, D_ARGS_IDX, "index %lld is out of range for "
 			    "%s:%s:%s:%s args[ ]", (long long)idx, pd->prov,
 			    pd->mod, pd->func, pd->name);
 	}

@@ -43,7 +43,7 @@ static struct type *sou_spec(struct cc *cc, int kw, int *defined)
 	if (lex_is_op(cc, OP_LBRACE)) {
 		cc->brace_line = cc->tok.line;
 		if (t && t->complete)
-			cc_error(cc, cc->tok.line, "D_DECL_TYPERED", "type redeclared: %s", name);
+			cc_error(cc, cc->tok.line, D_DECL_TYPERED, "type redeclared: %s", name);
 		if (!t) {
 			t = ty_new(cc, kw == KW_STRUCT ? T_STRUCT :
 				   kw == KW_UNION ? T_UNION : T_ENUM, 0,
@@ -102,16 +102,16 @@ void decl_specs(struct cc *cc, struct declspec *ds, int allow_storage)
 		switch (k->kw) {
 		case KW_TYPEDEF: case KW_EXTERN: case KW_STATIC:
 			if (ds->storage)
-				cc_error(cc, k->line, "D_DECL_COMBO",
+				cc_error(cc, k->line, D_DECL_COMBO,
 					 "invalid type combination");
 			ds->storage = k->kw;
 			break;
 		case KW_REGISTER: case KW_AUTO:
-			cc_error(cc, k->line, "D_DECL_BADCLASS",
+			cc_error(cc, k->line, D_DECL_BADCLASS,
 				 "specified storage class not appropriate in D");
 		case KW_SELF: case KW_THIS:
 			if (ds->scope)
-				cc_error(cc, k->line, "D_DECL_CLASS",
+				cc_error(cc, k->line, D_DECL_CLASS,
 					 "invalid storage class combination");
 			ds->scope = k->kw == KW_SELF ? 1 : 2;
 			break;
@@ -121,7 +121,7 @@ void decl_specs(struct cc *cc, struct declspec *ds, int allow_storage)
 			break;
 		case KW_SIGNED: case KW_UNSIGNED:
 			if (attr & (DA_SIGNED | DA_UNSIGNED))
-				cc_error(cc, k->line, "D_DECL_COMBO",
+				cc_error(cc, k->line, D_DECL_COMBO,
 					 "invalid type combination");
 			attr |= k->kw == KW_SIGNED ? DA_SIGNED : DA_UNSIGNED;
 			break;
@@ -130,7 +130,7 @@ void decl_specs(struct cc *cc, struct declspec *ds, int allow_storage)
 			break;
 		case KW_LONG:
 			if (attr & DA_LONGLONG)
-				cc_error(cc, k->line, "D_DECL_COMBO",
+				cc_error(cc, k->line, D_DECL_COMBO,
 					 "invalid type combination");
 			if (attr & DA_LONG)
 				attr = (attr & ~DA_LONG) | DA_LONGLONG;
@@ -140,13 +140,13 @@ void decl_specs(struct cc *cc, struct declspec *ds, int allow_storage)
 		case KW_CHAR: case KW_INT: case KW_FLOAT: case KW_DOUBLE:
 		case KW_VOID: case KW_STRING:
 			if (base || t)
-				cc_error(cc, k->line, "D_DECL_COMBO",
+				cc_error(cc, k->line, D_DECL_COMBO,
 					 "invalid type combination");
 			base = kw_name(k->kw);
 			break;
 		case KW_STRUCT: case KW_UNION: case KW_ENUM:
 			if (base || t)
-				cc_error(cc, k->line, "D_DECL_COMBO",
+				cc_error(cc, k->line, D_DECL_COMBO,
 					 "invalid type combination");
 			cc->brace_line = 0;
 			t = sou_spec(cc, k->kw, &defined);
@@ -164,18 +164,18 @@ done:
 		lex_syntax_error(cc);
 	if (base && (attr & (DA_SHORT | DA_LONG | DA_LONGLONG)) &&
 	    strcmp(base, "char") == 0)
-		cc_error(cc, (errline ? errline : cc->tok.line), "D_DECL_CHARATTR",
+		cc_error(cc, (errline ? errline : cc->tok.line), D_DECL_CHARATTR,
 			 "invalid type declaration: short and long may not be used with char type");
 	if (base && strcmp(base, "void") == 0 &&
 	    (attr & (DA_SIGNED | DA_UNSIGNED | DA_SHORT | DA_LONG | DA_LONGLONG)))
-		cc_error(cc, (errline ? errline : cc->tok.line), "D_DECL_VOIDATTR",
+		cc_error(cc, (errline ? errline : cc->tok.line), D_DECL_VOIDATTR,
 			 "invalid type declaration: attributes may not be used with void type");
 	if ((attr & (DA_LONG | DA_LONGLONG)) && base &&
 	    strcmp(base, "int") && strcmp(base, "double") && strcmp(base, "float"))
-		cc_error(cc, (errline ? errline : cc->tok.line), "D_DECL_LONGINT",
+		cc_error(cc, (errline ? errline : cc->tok.line), D_DECL_LONGINT,
 			 "invalid type declaration: long and long long may only be used with integer or floating-point type");
 	if ((attr & DA_SHORT) && (attr & (DA_LONG | DA_LONGLONG)))
-		cc_error(cc, (errline ? errline : cc->tok.line), "D_UNKNOWN",
+		cc_error(cc, (errline ? errline : cc->tok.line), D_UNKNOWN,
 			 "failed to resolve type %s%s%s%s%s%s: Unknown type name",
 			 attr & DA_SIGNED ? "signed " : "",
 			 attr & DA_UNSIGNED ? "unsigned " : "",
@@ -198,15 +198,15 @@ done:
 		} else if (strcmp(base, "double") == 0 && (attr & DA_LONG)) {
 			base = "long double";
 		} else if (attr & (DA_SIGNED | DA_UNSIGNED)) {
-			cc_error(cc, (errline ? errline : cc->tok.line), "D_DECL_SIGNINT",
+			cc_error(cc, (errline ? errline : cc->tok.line), D_DECL_SIGNINT,
 				 "invalid type declaration: signed and unsigned may only be used with integer type");
 		}
 		t = ty_lookup(cc, base);
 		if (!t)
-			cc_error(cc, (errline ? errline : cc->tok.line), "D_UNKNOWN",
+			cc_error(cc, (errline ? errline : cc->tok.line), D_UNKNOWN,
 				 "failed to resolve type %s: Unknown type name", base);
 	} else if (attr & (DA_SIGNED | DA_UNSIGNED | DA_SHORT | DA_LONG | DA_LONGLONG)) {
-		cc_error(cc, (errline ? errline : cc->tok.line), "D_DECL_COMBO", "invalid type combination");
+		cc_error(cc, (errline ? errline : cc->tok.line), D_DECL_COMBO, "invalid type combination");
 	}
 	ds->type = t;
 	ds->is_inline = defined;	/* reused: a tag was defined here */
@@ -236,18 +236,18 @@ static void func_params(struct cc *cc)
 		int line = cc->tok.line;
 		decl_specs(cc, &ds, 1);
 		if (ds.storage && ds.storage != KW_TYPEDEF)
-			cc_error(cc, line, "D_DECL_PARMCLASS",
+			cc_error(cc, line, D_DECL_PARMCLASS,
 				 "inappropriate storage class for function or associative array parameter");
 		struct type *t = decl_declarator(cc, ds.type, &pname, 2, &keys);
 		n++;
 		if (ty_is_void(t)) {
 			if (pname)
-				cc_error(cc, line, "D_DECL_PROTO_NAME",
+				cc_error(cc, line, D_DECL_PROTO_NAME,
 					 "void parameter may not have a name: %s", pname);
 			has_void = 1;
 		}
 		if (keys)
-			cc_error(cc, line, "D_DECL_PROTO_TYPE",
+			cc_error(cc, line, D_DECL_PROTO_TYPE,
 				 "function prototype may not use parameter of type dynamic variable: %s, parameter #%d",
 				 pname ? pname : "(anonymous)", n);
 		if (!lex_is_op(cc, OP_COMMA))
@@ -255,7 +255,7 @@ static void func_params(struct cc *cc)
 		lex_next(cc);
 	}
 	if (has_void && n > 1)
-		cc_error(cc, cc->tok.line, "D_DECL_PROTO_VOID", "void must be sole parameter");
+		cc_error(cc, cc->tok.line, D_DECL_PROTO_VOID, "void must be sole parameter");
 	lex_expect_op(cc, OP_RPAR);
 }
 
@@ -303,12 +303,12 @@ static int parse_dops1(struct cc *cc, struct dop *ops, int max, char **name,
 			lex_next(cc);
 			if (cc->tok.k != TK_IDENT && cc->tok.k != TK_TYPENAME)
 				lex_syntax_error(cc);
-			cc_error(cc, cc->tok.line, "D_DECL_SCOPE",
+			cc_error(cc, cc->tok.line, D_DECL_SCOPE,
 				 "D scoping operator may not be used in a declaration name (`%s)",
 				 cc->tok.text);
 		}
 		if (strchr(cc->tok.text, '`'))
-			cc_error(cc, cc->tok.line, "D_DECL_SCOPE",
+			cc_error(cc, cc->tok.line, D_DECL_SCOPE,
 				 "D scoping operator may not be used in a declaration name (%s)",
 				 cc->tok.text);
 		*name = cc->tok.text;
@@ -327,7 +327,7 @@ static int parse_dops1(struct cc *cc, struct dop *ops, int max, char **name,
 				continue;
 			}
 			if (lex_is_op(cc, OP_ELLIPSIS))
-				cc_error(cc, line, "D_DECL_PROTO_VARARGS",
+				cc_error(cc, line, D_DECL_PROTO_VARARGS,
 					 "array prototype may not use a variable-length argument list");
 			if (parse_at_type(cc) && keys && depth == 0 && ns == 0) {
 				/* associative array signature */
@@ -348,10 +348,10 @@ static int parse_dops1(struct cc *cc, struct dop *ops, int max, char **name,
 			struct node *e = parse_cond(cc);
 			sema_expr(cc, e);
 			if (!e->is_const || !ty_is_integral(e->type) || e->cval <= 0)
-				cc_error(cc, line, "D_DECL_ARRSUB",
+				cc_error(cc, line, D_DECL_ARRSUB,
 					 "positive integral constant expression or tuple signature expected as array declaration subscript");
 			if (e->cval > 0x7fffffff)
-				cc_error(cc, line, "D_DECL_ARRBIG", "array dimension too big");
+				cc_error(cc, line, D_DECL_ARRBIG, "array dimension too big");
 			lex_expect_op(cc, OP_RBRACK);
 			if (ns < 16)
 				suf[ns++] = (struct dop){2, (uint32_t)e->cval};
@@ -457,12 +457,12 @@ static struct type *struct_body(struct cc *cc, struct type *t)
 			if (!lex_is_op(cc, OP_COLON))
 				mt = decl_declarator(cc, ds.type, &name, 2, NULL);
 			if (ty_is_void(mt) || TY_K(mt) == T_FUNC)
-				cc_error(cc, cc->line, "D_DECL_VOIDOBJ",
+				cc_error(cc, cc->line, D_DECL_VOIDOBJ,
 					 "cannot have void member: %s", name ? name : "");
 			if (TY_K(mt) == T_STRUCT || TY_K(mt) == T_UNION ||
 			    TY_K(mt) == T_ENUM) {
 				if (!mt->canon->complete)
-					cc_error(cc, line, "D_DECL_INCOMPLETE",
+					cc_error(cc, line, D_DECL_INCOMPLETE,
 						 "incomplete struct/union/enum %s: %s",
 						 mt->name, name ? name : "");
 			}
@@ -473,7 +473,7 @@ static struct type *struct_body(struct cc *cc, struct type *t)
 			if (name)
 				for (struct member *o = head; o; o = o->next)
 					if (o->name && strcmp(o->name, name) == 0)
-						cc_error(cc, cc->line, "D_UNKNOWN",
+						cc_error(cc, cc->line, D_UNKNOWN,
 							 "failed to define member '%s': Duplicate member or variable name",
 							 name);
 			if (lex_is_op(cc, OP_COLON)) {
@@ -481,17 +481,17 @@ static struct type *struct_body(struct cc *cc, struct type *t)
 				struct node *e = parse_expr(cc);
 				sema_expr(cc, e);
 				if (!e->is_const || !ty_is_integral(e->type) || e->cval < 0)
-					cc_error(cc, line, "D_DECL_BFCONST",
+					cc_error(cc, line, D_DECL_BFCONST,
 						 "positive integral constant expression expected as bit-field size");
 				if (e->cval == 0 && name)
-					cc_error(cc, line, "D_DECL_BFCONST",
+					cc_error(cc, line, D_DECL_BFCONST,
 						 "positive integral constant expression expected as bit-field size");
 				if (!ty_is_integral(mt))
-					cc_error(cc, line, "D_DECL_BFTYPE",
+					cc_error(cc, line, D_DECL_BFTYPE,
 						 "invalid type for bit-field: %s",
 						 name ? name : "");
 				if ((uint64_t)e->cval > mt->size * 8)
-					cc_error(cc, line, "D_DECL_BFSIZE",
+					cc_error(cc, line, D_DECL_BFSIZE,
 						 "bit-field too big for type: %s",
 						 name ? name : "");
 				uint32_t w = (uint32_t)e->cval, unit = mt->size * 8;
@@ -586,22 +586,22 @@ static struct type *enum_body(struct cc *cc, struct type *t)
 			sema_expr(cc, e);
 			line = cc->line;
 			if (!e->is_const || !ty_is_integral(e->type))
-				cc_error(cc, line, "D_DECL_ENCONST",
+				cc_error(cc, line, D_DECL_ENCONST,
 					 "enumerator '%s' must be assigned to an integral constant expression",
 					 name);
 			v = e->cval;
 		}
 		if (v > 2147483647LL || v < -2147483648LL)
-			cc_error(cc, line, "D_DECL_ENOFLOW",
+			cc_error(cc, line, D_DECL_ENOFLOW,
 				 "enumerator '%s' value overflows INT_MAX (2147483647)",
 				 name);
 		struct ident *o = id_lookup(&cc->globals, name);
 		if (o && o->k == ID_ENUMC && o->type == t)
-			cc_error(cc, cc->line, "D_UNKNOWN",
+			cc_error(cc, cc->line, D_UNKNOWN,
 				 "failed to define enumerator '%s': Duplicate member or variable name",
 				 name);
 		if (o)
-			cc_error(cc, line, "D_DECL_IDRED",
+			cc_error(cc, line, D_DECL_IDRED,
 				 "identifier redeclared: %s", name);
 		struct ident *id = id_add(cc, &cc->globals, name, ID_ENUMC);
 		id->type = t;
@@ -658,7 +658,7 @@ static void inline_decl(struct cc *cc)
 	lex_next(cc);
 	struct ident *o = id_lookup(&cc->globals, name);
 	if (o)
-		cc_error(cc, line, "D_DECL_IDRED",
+		cc_error(cc, line, D_DECL_IDRED,
 			 "identifier redefined: %s\n\t current: inline definition\n\tprevious: %s",
 			 name, id_kind_desc(o));
 	if (lex_is_op(cc, OP_LBRACK)) {
@@ -704,7 +704,7 @@ static void inline_decl(struct cc *cc)
 		}
 	}
 	if (!ty_compat(t, e->type) && !(ty_is_ptrlike(t) && e->is_const && e->cval == 0))
-		cc_error(cc, cc->line, "D_OP_INCOMPAT",
+		cc_error(cc, cc->line, D_OP_INCOMPAT,
 			 "inline %s definition uses incompatible types: \"%s\" = \"%s\"",
 			 name, t->name, e->type->name);
 	lex_expect_op(cc, OP_SEMI);
@@ -751,26 +751,26 @@ static void translator_decl(struct cc *cc)
 	/* dtrace's order: a redeclaration, then the output type's kind */
 	for (struct xlator *x = cc->xlators; x; x = x->next)
 		if (ty_same(x->out, out) && ty_same(x->in, in))
-			cc_error(cc, line, "D_XLATE_REDECL",
+			cc_error(cc, line, D_XLATE_REDECL,
 				 "translator from %s to %s has already been declared",
 				 in->name, out->name);
 	if (ty_is_sou(out) && !out->canon->complete)
-		cc_error(cc, line, "D_XLATE_SOU",
+		cc_error(cc, line, D_XLATE_SOU,
 			 "incomplete struct/union/enum %s", out->name);
 	if (!ty_is_sou(out))
-		cc_error(cc, line, "D_XLATE_SOU",
+		cc_error(cc, line, D_XLATE_SOU,
 			 "translator output type must be a struct or union");
 	for (struct xlmember *xm = xl->members; xm; xm = xm->next) {
 		struct member *m = ty_member(out, xm->name);
 		if (!m)
-			cc_error(cc, line, "D_XLATE_MEMB",
+			cc_error(cc, line, D_XLATE_MEMB,
 				 "translator member %s is not a member of %s",
 				 xm->name, out->name);
 		sema_expr(cc, xm->expr);
 		struct node *e = xm->expr;
 		if (!ty_compat(m->type, e->type) &&
 		    !(ty_is_string(e->type) && ty_is_ptrlike(m->type)))
-			cc_error(cc, line, "D_XLATE_INCOMPAT",
+			cc_error(cc, line, D_XLATE_INCOMPAT,
 				 "translator member %s definition uses incompatible types: \"%s\" = \"%s\"",
 				 xm->name, m->type->name, e->type->name);
 	}
@@ -808,25 +808,25 @@ static void var_decl(struct cc *cc, struct declspec *ds, struct type *t,
 	struct scope *s = ds->scope == 1 ? &cc->tls : ds->scope == 2 ?
 			  &cc->locals : &cc->globals;
 	if (ty_is_void(t))
-		cc_error(cc, line, "D_DECL_VOIDOBJ",
+		cc_error(cc, line, D_DECL_VOIDOBJ,
 			 "cannot have void object: %s", name);
 	if ((ty_is_sou(t) || TY_K(t) == T_ENUM) && !t->canon->complete)
-		cc_error(cc, line, "D_DECL_INCOMPLETE",
+		cc_error(cc, line, D_DECL_INCOMPLETE,
 			 "incomplete struct/union/enum %s: %s", t->name, name);
 	if (keys && ds->scope == 2)
-		cc_error(cc, line, "D_DECL_LOCASSC",
+		cc_error(cc, line, D_DECL_LOCASSC,
 			 "associative arrays may not be declared as local variables: %s",
 			 name);
 	if (TY_K(t) == T_ARRAY && t->canon->nelems == 0 && !keys)
-		cc_error(cc, line, "D_DECL_ARRNULL",
+		cc_error(cc, line, D_DECL_ARRNULL,
 			 "array declaration requires array dimension or tuple signature: %s",
 			 name);
 	struct ident *o = id_lookup(s, name);
 	if (o && ds->scope == 0 && o->k != ID_VAR)
-		cc_error(cc, line, "D_DECL_IDRED", "identifier redeclared: %s", name);
+		cc_error(cc, line, D_DECL_IDRED, "identifier redeclared: %s", name);
 	if (o && o->k == ID_VAR) {
 		if (o->type && !ty_same(o->type, t))
-			cc_error(cc, line, "D_DECL_IDRED",
+			cc_error(cc, line, D_DECL_IDRED,
 				 "identifier redeclared: %s", name);
 		return;
 	}
@@ -844,7 +844,7 @@ static void var_decl(struct cc *cc, struct declspec *ds, struct type *t,
 		n = 0;
 		for (struct node *k = keys; k; k = k->next) {
 			if (ty_is_void(k->ctype))
-				cc_error(cc, line, "D_DECL_PROTO_TYPE",
+				cc_error(cc, line, D_DECL_PROTO_TYPE,
 					 "array prototype may not use parameter of type void: (anonymous), parameter #%d",
 					 n + 1);
 			id->ktypes[n++] = k->ctype;
@@ -876,7 +876,7 @@ void decl_toplevel(struct cc *cc, int in_clause)
 	decl_specs(cc, &ds, 1);
 	if (lex_is_op(cc, OP_SEMI)) {
 		if (!ds.is_inline)
-			cc_error(cc, line, "D_DECL_USELESS", "useless declaration");
+			cc_error(cc, line, D_DECL_USELESS, "useless declaration");
 		lex_next(cc);
 		return;
 	}
@@ -888,7 +888,7 @@ void decl_toplevel(struct cc *cc, int in_clause)
 		if (ds.storage == KW_TYPEDEF) {
 			struct type *o = ty_lookup(cc, name);
 			if (o && !ty_same(o, t))
-				cc_error(cc, dline, "D_DECL_IDRED",
+				cc_error(cc, dline, D_DECL_IDRED,
 					 "typedef redeclared: %s", name);
 			if (!o)
 				ty_define(cc, name, ty_typedef(cc, t, name));

@@ -114,7 +114,7 @@ static void control_line(struct cc *cc)
 		e++;
 	}
 	if (*e == '\0')
-		cc_error(cc, cc->line, "D_SYNTAX",
+		cc_error(cc, cc->line, D_SYNTAX,
 			 "end-of-file encountered before end of control line");
 	char *body = cc_strndup(cc, s, e - s);
 	cc->p = e;
@@ -142,7 +142,7 @@ static void control_line(struct cc *cc)
 	if (strncmp(body, "error", 5) == 0 &&
 	    (body[5] == 0 || isspace((unsigned char)body[5])))
 		pragma_error(cc, body + 5, line);
-	cc_error(cc, line, "D_PRAGCTL_INVAL", "invalid control directive: #%s",
+	cc_error(cc, line, D_PRAGCTL_INVAL, "invalid control directive: #%s",
 		 cc_strndup(cc, body, strcspn(body, " \t")));
 }
 
@@ -164,7 +164,7 @@ static void skip_ws(struct cc *cc)
 				cc->p++;
 			}
 			if (!*cc->p)
-				cc_error(cc, cc->line, "D_SYNTAX",
+				cc_error(cc, cc->line, D_SYNTAX,
 					 "end-of-file encountered before matching */");
 			cc->p += 2;
 		} else if (c == '/' && cc->p[1] == '/') {
@@ -233,12 +233,12 @@ static void lex_string(struct cc *cc, struct tok *t)
 	for (;;) {
 		int c;
 		if (*p == 0)
-			cc_error(cc, cc->line, "D_SYNTAX",
+			cc_error(cc, cc->line, D_SYNTAX,
 				 "end-of-file encountered before matching \"");
 		if (*p == '"')
 			break;
 		if (*p == '\n')
-			cc_error(cc, cc->line + 1, "D_STR_NL",
+			cc_error(cc, cc->line + 1, D_STR_NL,
 				 "newline encountered in string literal");
 		if (*p == '\\') {
 			p++;
@@ -291,7 +291,7 @@ static void lex_charconst(struct cc *cc, struct tok *t)
 	while (*p && *p != '\'') {
 		int c;
 		if (*p == '\n')
-			cc_error(cc, cc->line + 1, "D_CHR_NL",
+			cc_error(cc, cc->line + 1, D_CHR_NL,
 				 "newline encountered in character constant");
 		if (*p == '\\' && p[1] && strchr("ntrabfv\\\"x01234567", p[1])) {
 			p++;
@@ -308,12 +308,12 @@ static void lex_charconst(struct cc *cc, struct tok *t)
 		n++;
 	}
 	if (*p != '\'')
-		cc_error(cc, cc->line, "D_SYNTAX",
+		cc_error(cc, cc->line, D_SYNTAX,
 			 "end-of-file encountered before matching '");
 	if (n == 0)
-		cc_error(cc, cc->line, "D_CHR_NULL", "empty character constant");
+		cc_error(cc, cc->line, D_CHR_NULL, "empty character constant");
 	if (n > 8)
-		cc_error(cc, cc->line, "D_CHR_OFLOW",
+		cc_error(cc, cc->line, D_CHR_OFLOW,
 			 "character constant is too long");
 	/* a single char is a signed char promoted to int */
 	if (n == 1)
@@ -339,7 +339,7 @@ static void lex_number(struct cc *cc, struct tok *t)
 		while (isalnum((unsigned char)*q))
 			q++;
 		cc->p = q;
-		cc_error(cc, cc->line, "D_INT_DIGIT",
+		cc_error(cc, cc->line, D_INT_DIGIT,
 			 "constant %s contains invalid digit %c",
 			 cc_strndup(cc, p, q - p), *end);
 	}
@@ -352,7 +352,7 @@ static void lex_number(struct cc *cc, struct tok *t)
 		end++;
 	}
 	if (ovf)
-		cc_error(cc, cc->line, "D_INT_OFLOW",
+		cc_error(cc, cc->line, D_INT_OFLOW,
 			 "constant %s results in integer overflow",
 			 cc_strndup(cc, p, end - p));
 	t->k = TK_INT;
@@ -382,7 +382,7 @@ static void lex_macro(struct cc *cc, struct tok *t)
 		t->k = TK_OP;
 		t->op = OP_NONE;
 		t->text = "$";
-		cc_error(cc, cc->line, "D_SYNTAX", "syntax error near \"%s\"",
+		cc_error(cc, cc->line, D_SYNTAX, "syntax error near \"%s\"",
 			 dollar2 ? "$$" : "$");
 	}
 	const char *val = NULL;
@@ -392,7 +392,7 @@ static void lex_macro(struct cc *cc, struct tok *t)
 		if (i < 64)
 			cc->macro_used |= 1ULL << i;
 		if (*e)
-			cc_error(cc, cc->line, "D_SYNTAX",
+			cc_error(cc, cc->line, D_SYNTAX,
 				 "syntax error near \"%s\"",
 				 cc_strndup(cc, cc->tok.start, p - cc->tok.start));
 		if (i < in->nmacro_args && in->macro_args[i]) {
@@ -400,14 +400,14 @@ static void lex_macro(struct cc *cc, struct tok *t)
 		} else if (in->opts && in->opts->defaultargs) {
 			val = dollar2 ? "" : "0";
 		} else {
-			cc_error(cc, cc->line, "D_MACRO_UNDEF",
+			cc_error(cc, cc->line, D_MACRO_UNDEF,
 				 "macro argument %s is not defined",
 				 cc_strndup(cc, cc->tok.start, p - cc->tok.start));
 		}
 	} else {
 		struct ident *id = id_lookup(&cc->globals, cc_printf(cc, "$%s", name));
 		if (!id || id->k != ID_MACRO)
-			cc_error(cc, cc->line, "D_MACRO_UNDEF",
+			cc_error(cc, cc->line, D_MACRO_UNDEF,
 				 "macro variable %s is not defined",
 				 cc_strndup(cc, cc->tok.start, p - cc->tok.start));
 		if (dollar2) {
@@ -459,7 +459,7 @@ static void lex_macro(struct cc *cc, struct tok *t)
 		t->text = cc_strdup(cc, val);
 		return;
 	}
-	cc_error(cc, cc->line, "D_MACRO_TOKEN",
+	cc_error(cc, cc->line, D_MACRO_TOKEN,
 		 "invalid token in macro argument %s: %s",
 		 cc_strndup(cc, cc->tok.start, p - cc->tok.start), val);
 }
@@ -526,7 +526,7 @@ static void lex_one(struct cc *cc, struct tok *t)
 		if (t->k != TK_OP) {
 			cc->p++;
 			t->end = cc->p;
-			cc_error(cc, cc->line, "D_SYNTAX", "invalid character '%c'",
+			cc_error(cc, cc->line, D_SYNTAX, "invalid character '%c'",
 				 c);
 		}
 		switch (t->op) {
@@ -534,12 +534,12 @@ static void lex_one(struct cc *cc, struct tok *t)
 		case OP_LBRACK: cc->brackets++; break;
 		case OP_RPAR:
 			if (--cc->depth < 0)
-				cc_error(cc, cc->line, "D_SYNTAX",
+				cc_error(cc, cc->line, D_SYNTAX,
 					 "extra ) in input stream");
 			break;
 		case OP_RBRACK:
 			if (--cc->brackets < 0)
-				cc_error(cc, cc->line, "D_SYNTAX",
+				cc_error(cc, cc->line, D_SYNTAX,
 					 "extra ] in input stream");
 			break;
 		case OP_SLASH: {
@@ -554,10 +554,10 @@ static void lex_one(struct cc *cc, struct tok *t)
 			nl = 0;
 			if (*q == 0 || *q == ';' || *q == '{' || *q == '/') {
 				if (cc->depth)
-					cc_error(cc, cc->line + nl, "D_SYNTAX",
+					cc_error(cc, cc->line + nl, D_SYNTAX,
 						 "closing ) expected in predicate before /");
 				if (cc->brackets)
-					cc_error(cc, cc->line + nl, "D_SYNTAX",
+					cc_error(cc, cc->line + nl, D_SYNTAX,
 						 "closing ] expected in predicate before /");
 				t->op = OP_EPRED;
 			}
@@ -633,7 +633,7 @@ void lex_pspec(struct cc *cc)
 			else if (cc->in->opts && cc->in->opts->defaultargs)
 				val = "";
 			else
-				cc_error(cc, cc->line, "D_MACRO_UNDEF",
+				cc_error(cc, cc->line, D_MACRO_UNDEF,
 					 "macro argument %s is not defined",
 					 cc_strndup(cc, p, e - p));
 			size_t vl = strlen(val);
@@ -708,9 +708,9 @@ _Noreturn void lex_syntax_error(struct cc *cc)
 {
 	const char *s = tok_str(cc, &cc->tok);
 	if (!s)
-		cc_error(cc, cc->tok.line, "D_SYNTAX",
+		cc_error(cc, cc->tok.line, D_SYNTAX,
 			 "syntax error near end of input");
-	cc_error(cc, cc->tok.line, "D_SYNTAX", "syntax error near \"%s\"", s);
+	cc_error(cc, cc->tok.line, D_SYNTAX, "syntax error near \"%s\"", s);
 }
 
 void lex_expect_op(struct cc *cc, int op)

@@ -182,7 +182,7 @@ static struct node *postfix(struct cc *cc)
 			n = fin(cc, m);
 		} else if (lex_is_op(cc, OP_LPAR)) {
 			if (n->k != N_IDENT)
-				cc_error(cc, cc->line, "D_FUNC_IDENT",
+				cc_error(cc, cc->line, D_FUNC_IDENT,
 					 "function designator is not of function type");
 			lex_next(cc);
 			m = nd_new(cc, N_FUNC, line);
@@ -450,7 +450,7 @@ static struct node *if_statement(struct cc *cc)
 	struct node *n = nd_new(cc, N_IF, cc->tok.line);
 
 	if (++cc->if_depth > MT_IF_MAXDEPTH)
-		cc_error(cc, cc->tok.line, "D_SYNTAX",
+		cc_error(cc, cc->tok.line, D_SYNTAX,
 			 "if statements nested too deeply (more than %d)",
 			 MT_IF_MAXDEPTH);
 	lex_next(cc);
@@ -509,7 +509,7 @@ static struct clause *clause(struct cc *cc)
 	for (;;) {
 		lex_pspec(cc);
 		if (npd == CC_MAXPDESC)
-			cc_error(cc, cc->tok.line, "D_SYNTAX",
+			cc_error(cc, cc->tok.line, D_SYNTAX,
 				 "too many probe descriptions");
 		pds[npd].line = cc->tok.line;
 		pds[npd].prov = cc->tok.text;	/* split by act_clause */
@@ -539,7 +539,7 @@ static struct clause *clause(struct cc *cc)
 		has_body = 1;
 	} else if (!has_body) {
 		if (!cc->in->srcs[cc->srcidx].is_pspec)
-			cc_error(cc, pds[npd - 1].line, "D_SYNTAX",
+			cc_error(cc, pds[npd - 1].line, D_SYNTAX,
 				 "expected predicate and/or actions following probe description");
 		if (cc->tok.k != TK_EOF)
 			lex_syntax_error(cc);
@@ -559,7 +559,7 @@ void parse_begin(struct cc *cc)
 {
 	lex_next(cc);
 	if (cc->tok.k == TK_EOF && !(cc->in->opts && cc->in->opts->empty))
-		cc_error(cc, cc->line, "D_EMPTY", "empty D program translation unit");
+		cc_error(cc, cc->line, D_EMPTY, "empty D program translation unit");
 }
 
 /*
@@ -574,7 +574,7 @@ struct clause *parse_next(struct cc *cc)
 			continue;
 		}
 		if (lex_is_op(cc, OP_RBRACE))
-			cc_error(cc, cc->tok.line, "D_SYNTAX",
+			cc_error(cc, cc->tok.line, D_SYNTAX,
 				 "syntax error near \"}\"");
 		if (decl_starts(cc) && !(cc->tok.end && *cc->tok.end == ':') &&
 		    !cc->force_pspec) {

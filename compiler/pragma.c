@@ -29,10 +29,10 @@ static void pragma_option(struct cc *cc, const char *p, int line)
 {
 	char *w = next_word(cc, &p);
 	if (w == NULL)
-		cc_error(cc, line, "D_PRAGMA_MALFORM",
+		cc_error(cc, line, D_PRAGMA_MALFORM,
 			 "malformed #pragma option <option>=<val>");
 	if (next_word(cc, &p) != NULL)
-		cc_error(cc, line, "D_PRAGMA_MALFORM",
+		cc_error(cc, line, D_PRAGMA_MALFORM,
 			 "superfluous arguments specified for #pragma option");
 	{
 		char *eq = strchr(w, '=');
@@ -43,7 +43,7 @@ static void pragma_option(struct cc *cc, const char *p, int line)
 		}
 		for (int i = 0; noprog_opts[i]; i++)
 			if (strcmp(name, noprog_opts[i]) == 0)
-				cc_error(cc, line, "D_PRAGMA_OPTSET",
+				cc_error(cc, line, D_PRAGMA_OPTSET,
 					 "failed to set option '%s' to '%s': Option cannot be used from within a D program",
 					 name, val ? val : "");
 		if (cc->in->opts) {
@@ -53,7 +53,7 @@ static void pragma_option(struct cc *cc, const char *p, int line)
 			const char *tag = NULL;
 			char err[256] = "";
 			if (mt_opts_set(&tmp, name, val, &tag, err, sizeof(err)) != 0)
-				cc_error(cc, line, "D_PRAGMA_OPTSET",
+				cc_error(cc, line, D_PRAGMA_OPTSET,
 					 "failed to set option '%s' to '%s': %s", name,
 					 val ? val : "", err[0] ? err : "Invalid option name");
 			if (strcmp(name, "scratchsize") == 0 &&
@@ -110,7 +110,7 @@ void pragma_error(struct cc *cc, const char *p, int line)
 		}
 		msg = cc_printf(cc, "%s%.*s ", msg, (int)n, s);
 	}
-	cc_error(cc, line, "D_PRAGERR", "#error: %s", msg);
+	cc_error(cc, line, D_PRAGERR, "#error: %s", msg);
 }
 
 /*
@@ -150,36 +150,36 @@ void pragma_line(struct cc *cc, const char *text, int line)
 	} else if (strcmp(w, "depends_on") == 0) {
 		char *kind = next_word(cc, &p), *what = next_word(cc, &p);
 		if (!kind || !what)
-			cc_error(cc, line, "D_PRAGMA_MALFORM",
+			cc_error(cc, line, D_PRAGMA_MALFORM,
 				 "malformed #pragma depends_on <class> <name>");
 		if (strcmp(kind, "library") == 0)
-			cc_error(cc, line, "D_PRAGMA_DEPEND",
+			cc_error(cc, line, D_PRAGMA_DEPEND,
 				 "main program may not explicitly depend on a library");
 		if (strcmp(kind, "provider") == 0 && strcmp(what, "dtrace") != 0 &&
 		    strcmp(what, "profile") != 0)
-			cc_error(cc, line, "D_PRAGMA_DEPEND",
+			cc_error(cc, line, D_PRAGMA_DEPEND,
 				 "failed to resolve provider dependency %s", what);
 		if (strcmp(kind, "module") == 0)
-			cc_error(cc, line, "D_PRAGMA_DEPEND",
+			cc_error(cc, line, D_PRAGMA_DEPEND,
 				 "failed to resolve module dependency %s", what);
 	} else if (strcmp(w, "attributes") == 0) {
 		char *attr = next_word(cc, &p), *ident = next_word(cc, &p);
 		if (!attr || !ident)
-			cc_error(cc, line, "D_PRAGMA_MALFORM",
+			cc_error(cc, line, D_PRAGMA_MALFORM,
 				 "malformed #pragma attributes <attributes> <ident>");
 		int n = 0;
 		for (char *q = attr; *q; q++)
 			if (*q == '/')
 				n++;
 		if (n != 2)
-			cc_error(cc, line, "D_PRAGMA_INVAL",
+			cc_error(cc, line, D_PRAGMA_INVAL,
 				 "invalid attributes specified by #pragma attributes");
 		size_t il = strlen(ident);
 		if (il && ident[il - 1] == ';')
 			ident[il - 1] = 0;
 		struct ident *id = id_lookup(&cc->globals, ident);
 		if (!id || (id->k != ID_VAR && id->k != ID_INLINE))
-			cc_error(cc, line, "D_PRAGMA_UNUSED",
+			cc_error(cc, line, D_PRAGMA_UNUSED,
 				 "unused #pragma attributes");
 	} else if (strcmp(w, "error") == 0) {
 		pragma_error(cc, p, line);
@@ -187,6 +187,6 @@ void pragma_line(struct cc *cc, const char *text, int line)
 		   strcmp(w, "ident") == 0) {
 		return;
 	} else {
-		cc_error(cc, line, "D_PRAGMA_INVAL", "invalid D pragma: %s", w);
+		cc_error(cc, line, D_PRAGMA_INVAL, "invalid D pragma: %s", w);
 	}
 }

@@ -100,7 +100,7 @@ int printf_validate(struct cc *cc, const char *fmt, struct node *args,
 		int star_w = 0, star_p = 0, dot = 0;
 		for (;;) {
 			if (*p == 0)
-				cc_error(cc, line, "D_SYNTAX",
+				cc_error(cc, line, D_SYNTAX,
 					 "format conversion #%d name expected before end of format string", conv);
 			if (strchr("-+ #0'", *p)) {
 				p++;
@@ -109,25 +109,25 @@ int printf_validate(struct cc *cc, const char *fmt, struct node *args,
 				while (*q >= '0' && *q <= '9')
 					q++;
 				if (*q == '$')
-					cc_error(cc, line, "D_SYNTAX",
+					cc_error(cc, line, D_SYNTAX,
 						 "format conversion #%d uses unsupported positional format (%%n$)", conv);
 				p = q;
 			} else if (*p == '*') {
 				if (dot) {
 					if (star_p)
-						cc_error(cc, line, "D_SYNTAX",
+						cc_error(cc, line, D_SYNTAX,
 							 "format conversion #%d has more than one '*' specified for the output precision", conv);
 					star_p = 1;
 				} else {
 					if (star_w)
-						cc_error(cc, line, "D_SYNTAX",
+						cc_error(cc, line, D_SYNTAX,
 							 "format conversion #%d has more than one '*' specified for the output width", conv);
 					star_w = 1;
 				}
 				p++;
 			} else if (*p == '.') {
 				if (dot)
-					cc_error(cc, line, "D_SYNTAX",
+					cc_error(cc, line, D_SYNTAX,
 						 "format conversion #%d has more than one '.' specified", conv);
 				dot = 1;
 				p++;
@@ -141,17 +141,17 @@ int printf_validate(struct cc *cc, const char *fmt, struct node *args,
 		}
 		char c = *p;
 		if (c == '%') {
-			cc_error(cc, line, "D_SYNTAX",
+			cc_error(cc, line, D_SYNTAX,
 				 "format conversion #%d cannot be combined with other format flags: %%%%", conv);
 		}
 		if (c == '@') {
 			if (!is_printa)
-				cc_error(cc, line, "D_PRINTF_AGG_CONV",
+				cc_error(cc, line, D_PRINTF_AGG_CONV,
 					 "%%@ conversion requires an aggregation and is not for use with %s( )", func);
 			continue;
 		}
 		if (!strchr("diouxXcspaAeEfFgGYkSm", c))
-			cc_error(cc, line, "D_SYNTAX",
+			cc_error(cc, line, D_SYNTAX,
 				 "format conversion #%d is undefined: %%%c", conv, c);
 		char cname[32];
 		snprintf(cname, sizeof(cname), "%%%c", c);
@@ -159,18 +159,18 @@ int printf_validate(struct cc *cc, const char *fmt, struct node *args,
 		for (int s = 0; s < star_w + star_p; s++) {
 			int isw = s == 0 && star_w;
 			if (!a)
-				cc_error(cc, line, "D_PRINTF_DYN_PROTO",
+				cc_error(cc, line, D_PRINTF_DYN_PROTO,
 					 "%s( ) prototype mismatch: conversion #%d (%s) is missing a corresponding \"%s\" argument",
 					 func, conv, cname, isw ? "*" : ".*");
 			if (a->is_agg || !a->type || !ty_is_integral(a->type))
-				cc_error(cc, line, "D_PRINTF_DYN_TYPE",
+				cc_error(cc, line, D_PRINTF_DYN_TYPE,
 					 "%s( ) argument #%d is incompatible with conversion #%d prototype:\n\tconversion: %% %s%s%c\n\t prototype: int\n\t  argument: %s",
 					 func, argno, conv, isw ? "* " : "", isw ? "" : ".* ", c, tname(a));
 			a = a->next;
 			argno += !is_printa;
 		}
 		if (!a)
-			cc_error(cc, line, "D_PRINTF_ARG_PROTO",
+			cc_error(cc, line, D_PRINTF_ARG_PROTO,
 				 "%s( ) prototype mismatch: conversion #%d (%s) is missing a corresponding value argument",
 				 func, conv, cname);
 		const char *proto;
@@ -178,7 +178,7 @@ int printf_validate(struct cc *cc, const char *fmt, struct node *args,
 		    !conv_ok(cc, c, a, &proto)) {
 			if (a->is_action || (a->type && ty_is_void(a->type) && !a->is_agg))
 				conv_ok(cc, c, a, &proto);
-			cc_error(cc, line, "D_PRINTF_ARG_TYPE",
+			cc_error(cc, line, D_PRINTF_ARG_TYPE,
 				 "%s( ) argument #%d is incompatible with conversion #%d prototype:\n\tconversion: %s\n\t prototype: %s\n\t  argument: %s",
 				 func, argno, conv, cname, proto,
 				 a->is_action ? "void" : tname(a));
@@ -189,7 +189,7 @@ int printf_validate(struct cc *cc, const char *fmt, struct node *args,
 		argno += !is_printa;
 	}
 	if (!is_printa && a) {
-		cc_error(cc, line, "D_PRINTF_ARG_EXTRA",
+		cc_error(cc, line, D_PRINTF_ARG_EXTRA,
 			 "%s( ) prototype mismatch: only %d arguments required by this format string",
 			 func, argno - argbase);
 	}

@@ -156,7 +156,7 @@ static void check_arg(struct cc *cc, struct node *call, const char *fname,
 		ok = ty_compat(pt, a->type) ||
 		     (ty_is_ptrlike(pt) && a->is_const && a->cval == 0);
 	if (!ok)
-		ERR(a, "D_PROTO_ARG",
+		ERR(a, D_PROTO_ARG,
 		    "%s( ) argument #%d is incompatible with prototype:\n\tprototype: %s\n\t argument: %s",
 		    fname, argno, ptype, sema_tname(a));
 }
@@ -169,15 +169,15 @@ void sema_call_args(struct cc *cc, struct node *n, struct ident *id)
 		nargs++;
 	if (nargs < id->minargs || (id->maxargs >= 0 && nargs > id->maxargs)) {
 		if (id->maxargs == id->minargs)
-			ERR(n, "D_PROTO_LEN",
+			ERR(n, D_PROTO_LEN,
 			    "%s( ) prototype mismatch: %d arg%s passed, %d expected",
 			    id->name, nargs, nargs == 1 ? "" : "s", id->minargs);
 		else if (nargs < id->minargs)
-			ERR(n, "D_PROTO_LEN",
+			ERR(n, D_PROTO_LEN,
 			    "%s( ) prototype mismatch: %d arg%s passed, at least %d expected",
 			    id->name, nargs, nargs == 1 ? "" : "s", id->minargs);
 		else
-			ERR(n, "D_PROTO_LEN",
+			ERR(n, D_PROTO_LEN,
 			    "%s( ) prototype mismatch: %d arg%s passed, at most %d expected",
 			    id->name, nargs, nargs == 1 ? "" : "s", id->maxargs);
 	}
@@ -237,18 +237,18 @@ static int subr_evolving(int subr)
 static void sema_func(struct cc *cc, struct node *n)
 {
 	if (n->l->k != N_IDENT)
-		ERR(n, "D_FUNC_IDENT", "function designator is not of function type");
+		ERR(n, D_FUNC_IDENT, "function designator is not of function type");
 	struct ident *id = id_lookup(&cc->globals, n->l->name);
 	if (!id)
-		ERR(n, "D_FUNC_UNDEF", "undefined function name: %s", n->l->name);
+		ERR(n, D_FUNC_UNDEF, "undefined function name: %s", n->l->name);
 	if (id->k != ID_SUBR && id->k != ID_ACTF && id->k != ID_AGGF)
-		ERR(n, "D_FUNC_IDKIND", "%s '%s' may not be referenced as a function",
+		ERR(n, D_FUNC_IDKIND, "%s '%s' may not be referenced as a function",
 		    id->k == ID_VAR ? (id->is_assoc == 1 ? "associative array" : "scalar") :
 		    id->k == ID_ENUMC ? "enumerator" : id->k == ID_INLINE ? "inline" : "scalar",
 		    id->name);
 	n->id = id;
 	if (id->k == ID_AGGF)
-		ERR(n, "D_CG_EXPR",
+		ERR(n, D_CG_EXPR,
 		    "aggregating function %s( ) may not be called from a D expression (D program context required)",
 		    id->name);
 	if (id->k == ID_ACTF) {
@@ -296,7 +296,7 @@ static void sema_ksym(struct cc *cc, struct node *n)
 	struct node *a, *c;
 
 	if (!t)
-		ERR(n, "D_IDENT_UNDEF", "failed to resolve %s: Unknown symbol name",
+		ERR(n, D_IDENT_UNDEF, "failed to resolve %s: Unknown symbol name",
 		    n->name);
 	a = nd_new(cc, N_INT, n->line);
 	a->ival = (int64_t)addr;
@@ -320,8 +320,8 @@ static void sema_ident(struct cc *cc, struct node *n)
 	}
 	if (!id) {
 		if (strcmp(n->name, "self") == 0 || strcmp(n->name, "this") == 0)
-			ERR(n, "D_SYNTAX", "syntax error near \"%s\"", n->name);
-		ERR(n, "D_IDENT_UNDEF", "failed to resolve %s: Unknown variable name",
+			ERR(n, D_SYNTAX, "syntax error near \"%s\"", n->name);
+		ERR(n, D_IDENT_UNDEF, "failed to resolve %s: Unknown variable name",
 		    n->name);
 	}
 	n->id = id;
@@ -336,13 +336,13 @@ static void sema_ident(struct cc *cc, struct node *n)
 		}
 		if (id->id == MT_VAR_ARGS || id->id == MT_VAR_REGS ||
 		    id->id == MT_VAR_UREGS)
-			ERR(n, "D_IDENT_BADREF", "associative array '%s' may not be referenced as scalar", id->name);
+			ERR(n, D_IDENT_BADREF, "associative array '%s' may not be referenced as scalar", id->name);
 		break;
 	case ID_VAR:
 		if (id->is_assoc == 1)
-			ERR(n, "D_IDENT_BADREF", "associative array '%s' may not be referenced as scalar", id->name);
+			ERR(n, D_IDENT_BADREF, "associative array '%s' may not be referenced as scalar", id->name);
 		if (!id->type)
-			ERR(n, "D_VAR_UNDEF", "%s has not yet been declared or assigned", id->name);
+			ERR(n, D_VAR_UNDEF, "%s has not yet been declared or assigned", id->name);
 		n->type = id->type;
 		n->lvalue = n->writable = 1;
 		n->is_alloca = id->alloca_taint;
@@ -365,7 +365,7 @@ static void sema_ident(struct cc *cc, struct node *n)
 		sema_set_const(n, id->val);
 		break;
 	default:
-		ERR(n, "D_IDENT_BADREF", "function '%s' may not be referenced as scalar",
+		ERR(n, D_IDENT_BADREF, "function '%s' may not be referenced as scalar",
 		    id->name);
 	}
 }
@@ -374,10 +374,10 @@ static void sema_selfthis(struct cc *cc, struct node *n)
 {
 	struct ident *id = sema_var(cc, n, 0);
 	if (!id || !id->type)
-		ERR(n, "D_VAR_UNDEF", "%s%s has not yet been declared or assigned",
+		ERR(n, D_VAR_UNDEF, "%s%s has not yet been declared or assigned",
 		    n->scope == 1 ? "self->" : "this->", n->name);
 	if (id->is_assoc == 1)
-		ERR(n, "D_IDENT_BADREF", "associative array '%s' may not be referenced as scalar", id->name);
+		ERR(n, D_IDENT_BADREF, "associative array '%s' may not be referenced as scalar", id->name);
 	n->id = id;
 	n->type = id->type;
 	n->lvalue = n->writable = 1;
@@ -389,7 +389,7 @@ void sema_index(struct cc *cc, struct node *n, int create, struct node *rhs)
 {
 	struct node *l = n->l;
 	if (l->k == N_AGG) {
-		ERR(n, "D_AGG_SCALAR", "aggregation @%s may not be used as a scalar", l->name);
+		ERR(n, D_AGG_SCALAR, "aggregation @%s may not be used as a scalar", l->name);
 	}
 	if (l->k == N_IDENT) {
 		struct ident *id = id_lookup(&cc->globals, l->name);
@@ -399,11 +399,11 @@ void sema_index(struct cc *cc, struct node *n, int create, struct node *rhs)
 			for (struct node *a = n->args; a; a = a->next, k++) {
 				sema_expr(cc, a);
 				if (k < id->nkeys && !ty_compat(id->ktypes[k], a->type))
-					ERR(n, "D_PROTO_ARG", "%s[ ] argument #%d is incompatible with prototype:\n\tprototype: %s\n\t argument: %s",
+					ERR(n, D_PROTO_ARG, "%s[ ] argument #%d is incompatible with prototype:\n\tprototype: %s\n\t argument: %s",
 					    id->name, k + 1, id->ktypes[k]->name, sema_tname(a));
 			}
 			if (k != id->nkeys)
-				ERR(n, "D_PROTO_LEN", "%s[ ] prototype mismatch: %d arg%s passed, %d expected",
+				ERR(n, D_PROTO_LEN, "%s[ ] prototype mismatch: %d arg%s passed, %d expected",
 				    id->name, k, k == 1 ? "" : "s", id->nkeys);
 			n->id = id;
 			n->type = id->type;
@@ -418,13 +418,13 @@ void sema_index(struct cc *cc, struct node *n, int create, struct node *rhs)
 		    (id->id == MT_VAR_ARGS || id->id == MT_VAR_REGS || id->id == MT_VAR_UREGS)) {
 			n->id = id;
 			if (!n->args || n->args->next)
-				ERR(n, "D_PROTO_LEN", "%s[ ] prototype mismatch: 1 arg expected", id->name);
+				ERR(n, D_PROTO_LEN, "%s[ ] prototype mismatch: 1 arg expected", id->name);
 			sema_expr(cc, n->args);
 			if (id->id == MT_VAR_ARGS && cc->cl.noargs && n->args->is_const)
-				ERR(n, "D_ARGS_IDX", "index %lld is out of range for %s args[ ]",
+				ERR(n, D_ARGS_IDX, "index %lld is out of range for %s args[ ]",
 				    (long long)n->args->cval, cc->cl.pdesc0);
 			if (!ty_is_integral(n->args->type))
-				ERR(n, "D_PROTO_ARG", "%s[ ] argument #1 is incompatible with prototype:\n\tprototype: int\n\t argument: %s",
+				ERR(n, D_PROTO_ARG, "%s[ ] argument #1 is incompatible with prototype:\n\tprototype: int\n\t argument: %s",
 				    id->name, sema_tname(n->args));
 			if (id->id == MT_VAR_ARGS && n->args->is_const)
 				ctypes_check_argidx(cc, n, n->args->cval);
@@ -441,11 +441,11 @@ void sema_index(struct cc *cc, struct node *n, int create, struct node *rhs)
 		}
 		if (!id || id->k == ID_VAR) {
 			if (l->k == N_VAR && l->scope == 2 && (!id || id->is_assoc != 0))
-				ERR(n, "D_ARR_LOCAL",
+				ERR(n, D_ARR_LOCAL,
 				    "local variables may not be used as associative arrays: %s",
 				    l->name);
 			if (!id && !create)
-				ERR(n, "D_IDENT_UNDEF", "failed to resolve %s: Unknown variable name",
+				ERR(n, D_IDENT_UNDEF, "failed to resolve %s: Unknown variable name",
 				    l->name);
 			if (!id) {
 				id = sema_var(cc, l, 1);
@@ -454,14 +454,14 @@ void sema_index(struct cc *cc, struct node *n, int create, struct node *rhs)
 			if (id->is_assoc == 0 || (id->is_assoc == -1 && id->type)) {
 				if (id->type && (ty_is_ptrlike(id->type) || ty_is_string(id->type)))
 					goto ptr_index;
-				ERR(n, "D_IDENT_BADREF", "scalar '%s' may not be referenced as array", id->name);
+				ERR(n, D_IDENT_BADREF, "scalar '%s' may not be referenced as array", id->name);
 			}
 			id->is_assoc = 1;
 			int nk = 0;
 			for (struct node *a = n->args; a; a = a->next) {
 				sema_expr(cc, a);
 				if (ty_is_void(a->type) || a->is_action)
-					ERR(a, "D_KEY_TYPE", "%s[ ] key #%d is of type void",
+					ERR(a, D_KEY_TYPE, "%s[ ] key #%d is of type void",
 					    id->name, nk + 1);
 				nk++;
 			}
@@ -473,20 +473,20 @@ void sema_index(struct cc *cc, struct node *n, int create, struct node *rhs)
 				id->nkeys = nk;
 			} else {
 				if (nk != id->nkeys)
-					ERR(n, "D_PROTO_LEN",
+					ERR(n, D_PROTO_LEN,
 					    "%s[ ] prototype mismatch: %d key%s passed, %d expected",
 					    id->name, nk, nk == 1 ? "" : "s", id->nkeys);
 				int i = 0;
 				for (struct node *a = n->args; a; a = a->next, i++)
 					if (!ty_compat(id->ktypes[i], a->type))
-						ERR(n, "D_PROTO_ARG",
+						ERR(n, D_PROTO_ARG,
 						    "%s[ ] key #%d is incompatible with prototype:\n\tprototype: %s\n\t      key: %s",
 						    id->name, i + 1, id->ktypes[i]->name, sema_tname(a));
 			}
 			if (!id->type && rhs)
 				sema_assign_type(cc, id, rhs, n->line);
 			if (!id->type)
-				ERR(n, "D_VAR_UNDEF", "%s has not yet been declared or assigned",
+				ERR(n, D_VAR_UNDEF, "%s has not yet been declared or assigned",
 				    id->name);
 			n->id = id;
 			n->type = id->type;
@@ -501,20 +501,20 @@ void sema_index(struct cc *cc, struct node *n, int create, struct node *rhs)
 ptr_index:
 	sema_expr(cc, l);
 	if (!n->args)
-		ERR(n, "D_SYNTAX", "syntax error near \"]\"");
+		ERR(n, D_SYNTAX, "syntax error near \"]\"");
 	if (n->args->next)
-		ERR(n, "D_ARR_BADREF", "cannot access %s%s as an associative array",
+		ERR(n, D_ARR_BADREF, "cannot access %s%s as an associative array",
 		    l->name ? "scalar " : "", l->name ? l->name : "operand");
 	sema_expr(cc, n->args);
 	if (!ty_is_ptrlike(l->type) && !ty_is_string(l->type))
-		ERR(n, "D_OP_INCOMPAT", "operands have incompatible types: \"%s\" + \"%s\"",
+		ERR(n, D_OP_INCOMPAT, "operands have incompatible types: \"%s\" + \"%s\"",
 		    sema_tname(l), sema_tname(n->args));
 	if (!ty_is_integral(n->args->type))
-		ERR(n, "D_OP_INCOMPAT", "operands have incompatible types: \"%s\" + \"%s\"",
+		ERR(n, D_OP_INCOMPAT, "operands have incompatible types: \"%s\" + \"%s\"",
 		    sema_tname(l), sema_tname(n->args));
 	if (TY_K(l->type) == T_ARRAY && n->args->is_const &&
 	    (uint64_t)n->args->cval >= l->type->canon->nelems)
-		ERR(n, "D_ARR_BOUNDS", "index outside array bounds: %llu, max is %u",
+		ERR(n, D_ARR_BOUNDS, "index outside array bounds: %llu, max is %u",
 		    (unsigned long long)n->args->cval, l->type->canon->nelems);
 	n->type = ty_is_string(l->type) ? cc->t_char : l->type->canon->base;
 	n->lvalue = 1;
@@ -526,7 +526,7 @@ void sema_assign_type(struct cc *cc, struct ident *id, struct node *rhs, int lin
 {
 	struct type *t = rhs->type;
 	if (rhs->is_action || ty_is_void(t))
-		cc_error(cc, line, "D_OP_VOID", "operator = requires operand of non-void type");
+		cc_error(cc, line, D_OP_VOID, "operator = requires operand of non-void type");
 	id->type = t;
 }
 
@@ -557,7 +557,7 @@ static void check_store_size(struct cc *cc, struct node *n, struct node *l)
 		return;
 	size = v->type->canon->size;
 	if (size > lim)
-		ERR(n, "D_DECL_ARRBIG", "%s%s is too big to store into: %llu bytes, "
+		ERR(n, D_DECL_ARRBIG, "%s%s is too big to store into: %llu bytes, "
 		    "more than the %llu bytes of scratch space a store copies "
 		    "it through (raise -x scratchsize)",
 		    v->k == N_VAR && v->scope == 1 ? "self->" :
@@ -572,7 +572,7 @@ static void sema_assign(struct cc *cc, struct node *n)
 	const char *ops = op_name(n->op);
 
 	if (l->k == N_AGG || (l->k == N_OP2 && l->op == OP_INDEX && l->l->k == N_AGG)) {
-		ERR(n, "D_AGG_SCALAR", "aggregation assignment is only valid as a statement");
+		ERR(n, D_AGG_SCALAR, "aggregation assignment is only valid as a statement");
 	}
 	/*
 	 * dtrace cooks the left side of x op= y first, as a reference: a
@@ -584,29 +584,29 @@ static void sema_assign(struct cc *cc, struct node *n)
 		struct ident *id = l->k == N_IDENT ?
 			id_lookup(&cc->globals, l->name) : sema_var(cc, l, 0);
 		if (id == NULL || (id->k == ID_VAR && !id->type))
-			ERR(n, "D_VAR_UNDEF", "%s%s has not yet been declared or assigned",
+			ERR(n, D_VAR_UNDEF, "%s%s has not yet been declared or assigned",
 			    l->k == N_VAR && l->scope == 1 ? "self->" :
 			    l->k == N_VAR && l->scope == 2 ? "this->" : "", l->name);
 	}
 	sema_expr(cc, r);
 	if (r->is_action)
-		ERR(n, "D_OP_ACT", "operator %s operands cannot be actions", ops);
+		ERR(n, D_OP_ACT, "operator %s operands cannot be actions", ops);
 	if (r->is_agg)
-		ERR(n, "D_AGG_SCALAR", "aggregation may not be used as a scalar");
+		ERR(n, D_AGG_SCALAR, "aggregation may not be used as a scalar");
 	int create = 1;		/* x op= y also instantiates x (as int64_t) */
 	if (l->k == N_IDENT) {
 		struct ident *id = id_lookup(&cc->globals, l->name);
 		if (!id && strchr(l->name, '`')) {	/* a kernel global */
 			sema_expr(cc, l);
-			ERR(n, "D_OP_WRITE", "operator %s can only be applied to a writable variable", ops);
+			ERR(n, D_OP_WRITE, "operator %s can only be applied to a writable variable", ops);
 		}
 		if (id && id->k != ID_VAR) {
 			if (id->k == ID_BVAR || id->k == ID_ENUMC || id->k == ID_INLINE ||
 			    id->k == ID_MACRO) {
 				sema_expr(cc, l);
-				ERR(n, "D_OP_WRITE", "operator %s can only be applied to a writable variable", ops);
+				ERR(n, D_OP_WRITE, "operator %s can only be applied to a writable variable", ops);
 			}
-			ERR(n, "D_OP_LVAL", "operator %s requires modifiable lvalue as an operand", ops);
+			ERR(n, D_OP_LVAL, "operator %s requires modifiable lvalue as an operand", ops);
 		}
 		l->scope = 0;
 		l->k = N_VAR;
@@ -614,7 +614,7 @@ static void sema_assign(struct cc *cc, struct node *n)
 	if (l->k == N_VAR && l->op != OP_INDEX) {
 		struct ident *id = sema_var(cc, l, create);
 		if (id->is_assoc == 1)
-			ERR(n, "D_IDENT_BADREF", "associative array '%s' may not be referenced as scalar", id->name);
+			ERR(n, D_IDENT_BADREF, "associative array '%s' may not be referenced as scalar", id->name);
 		id->is_assoc = 0;
 		if (!id->type) {
 			if (n->op != OP_ASSIGN)
@@ -628,52 +628,52 @@ static void sema_assign(struct cc *cc, struct node *n)
 	} else if (l->k == N_OP2 && l->op == OP_INDEX) {
 		sema_index(cc, l, 1, n->op == OP_ASSIGN ? r : NULL);
 		if (l->k == N_OP2 && l->scope == -1)
-			ERR(n, "D_OP_WRITE", "operator %s can only be applied to a writable variable", ops);
+			ERR(n, D_OP_WRITE, "operator %s can only be applied to a writable variable", ops);
 		if (l->id && !l->id->type)
 			l->id->type = cc->t_int64;
 	} else {
 		sema_expr(cc, l);
 	}
 	if (!l->lvalue)
-		ERR(n, "D_OP_LVAL", "operator %s requires modifiable lvalue as an operand", ops);
+		ERR(n, D_OP_LVAL, "operator %s requires modifiable lvalue as an operand", ops);
 	if (!l->writable)
-		ERR(n, "D_OP_WRITE", "operator %s can only be applied to a writable variable", ops);
+		ERR(n, D_OP_WRITE, "operator %s can only be applied to a writable variable", ops);
 	check_store_size(cc, n, l);
 	if ((l->k == N_VAR || l->k == N_IDENT) && r->nonassign)
-		ERR(n, "D_ALLOCA_INCOMPAT", "ternary conditional with alloca and non-alloca branches cannot be assigned to a variable");
+		ERR(n, D_ALLOCA_INCOMPAT, "ternary conditional with alloca and non-alloca branches cannot be assigned to a variable");
 	if (l->id && l->id->k == ID_VAR && r->is_alloca)
 		l->id->alloca_taint = 1;
 	switch (n->op) {
 	case OP_ASSIGN:
 		if (TY_K(l->type) == T_ARRAY && !ty_is_string(l->type))
-			ERR(n, "D_OP_ARRFUN", "operator %s may not be applied to operand of type \"%s\"",
+			ERR(n, D_OP_ARRFUN, "operator %s may not be applied to operand of type \"%s\"",
 			    ops, sema_tname(l));
 		if (!ty_compat(l->type, r->type) &&
 		    !((ty_is_ptrlike(l->type) || ty_is_sou(l->type) || ty_is_string(l->type)) &&
 		      r->is_const && r->cval == 0 && ty_is_integral(r->type)) &&
 		    !(ty_is_string(l->type) && ty_is_string(r->type)))
-			ERR(n, "D_OP_INCOMPAT", "operands have incompatible types: \"%s\" %s \"%s\"",
+			ERR(n, D_OP_INCOMPAT, "operands have incompatible types: \"%s\" %s \"%s\"",
 			    sema_tname(l), ops, sema_tname(r));
 		break;
 	case OP_ADD_EQ: case OP_SUB_EQ:
 		if (ty_is_string(l->type) || ty_is_string(r->type))
-			ERR(n, "D_OP_INCOMPAT", "operands have incompatible types: \"%s\" %s \"%s\"",
+			ERR(n, D_OP_INCOMPAT, "operands have incompatible types: \"%s\" %s \"%s\"",
 			    sema_tname(l), ops, sema_tname(r));
 		if (!ty_is_integral(l->type) || !ty_is_integral(r->type)) {
 			if (!ty_is_ptrlike(l->type))
-				ERR(n, "D_OP_VFPTR", "operator %s requires left-hand scalar operand of known size", ops);
+				ERR(n, D_OP_VFPTR, "operator %s requires left-hand scalar operand of known size", ops);
 			if (!ty_is_integral(r->type))
-				ERR(n, "D_OP_INCOMPAT", "operands have incompatible types: \"%s\" %s \"%s\"",
+				ERR(n, D_OP_INCOMPAT, "operands have incompatible types: \"%s\" %s \"%s\"",
 				    sema_tname(l), ops, sema_tname(r));
 		}
 		break;
 	case OP_MUL_EQ: case OP_DIV_EQ:
 		if (!ty_is_arith(l->type) || !ty_is_arith(r->type))
-			ERR(n, "D_OP_ARITH", "operator %s requires operands of arithmetic type", ops);
+			ERR(n, D_OP_ARITH, "operator %s requires operands of arithmetic type", ops);
 		break;
 	default:
 		if (!ty_is_integral(l->type) || !ty_is_integral(r->type))
-			ERR(n, "D_OP_INT", "operator %s requires operands of integral type", ops);
+			ERR(n, D_OP_INT, "operator %s requires operands of integral type", ops);
 	}
 	n->type = l->type;
 }
@@ -745,13 +745,13 @@ static void sema_expr1(struct cc *cc, struct node *n)
 		if (ty_is_sou(t) && !t->canon->complete)
 			ctypes_complete(cc, t, n->line);
 		if (!ty_is_sou(t) || !t->canon->complete)
-			ERR(n, "D_OFFSETOF_TYPE", "offsetof operand must be a struct or union type");
+			ERR(n, D_OFFSETOF_TYPE, "offsetof operand must be a struct or union type");
 		struct member *m = ty_member(t, n->name);
 		if (!m)
-			ERR(n, "D_UNKNOWN", "failed to determine offset of %s: Member name not found",
+			ERR(n, D_UNKNOWN, "failed to determine offset of %s: Member name not found",
 			    n->name);
 		if (m->bits)
-			ERR(n, "D_OFFSETOF_BITFIELD", "cannot take offset of a bit-field: %s",
+			ERR(n, D_OFFSETOF_BITFIELD, "cannot take offset of a bit-field: %s",
 			    n->name);
 		n->type = cc->t_size;
 		sema_set_const(n, m->off);
@@ -764,7 +764,7 @@ static void sema_expr1(struct cc *cc, struct node *n)
 			base = out->canon->base;
 		struct xlator *x = find_xlator(cc, base, n->l->type);
 		if (!x)
-			ERR(n, "D_XLATE_NONE", "cannot translate from \"%s\" to \"%s\"",
+			ERR(n, D_XLATE_NONE, "cannot translate from \"%s\" to \"%s\"",
 			    sema_tname(n->l), out->name);
 		n->xl = x;
 		n->type = out;
@@ -774,7 +774,7 @@ static void sema_expr1(struct cc *cc, struct node *n)
 		n->type = n->ctype;
 		break;
 	default:
-		ERR(n, "D_UNKNOWN", "internal error: bad node %d", n->k);
+		ERR(n, D_UNKNOWN, "internal error: bad node %d", n->k);
 	}
 	/* *args[0] of a kernel struct pointer: the struct the target only
 	   forward-declared (a pointee) is completed from its declarations,
@@ -784,7 +784,7 @@ static void sema_expr1(struct cc *cc, struct node *n)
 		ctypes_complete(cc, n->type, n->line);
 }
 
-int64_t sema_const_int(struct cc *cc, struct node *n, const char *tag,
+int64_t sema_const_int(struct cc *cc, struct node *n, enum mt_dtag tag,
 		       const char *what)
 {
 	sema_expr(cc, n);

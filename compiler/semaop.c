@@ -15,28 +15,28 @@ void sema_member(struct cc *cc, struct node *n)
 	struct type *t = n->l->type;
 	if (n->op == OP_ARROW) {
 		if (TY_K(t) != T_PTR)
-			ERR(n, "D_OP_PTR", "operator -> must be applied to a pointer");
+			ERR(n, D_OP_PTR, "operator -> must be applied to a pointer");
 		t = t->canon->base;
 		if (!ty_is_sou(t))
-			ERR(n, "D_OP_SOU", "operator -> cannot be applied to pointer to type \"%s\"; must be applied to a struct or union pointer",
+			ERR(n, D_OP_SOU, "operator -> cannot be applied to pointer to type \"%s\"; must be applied to a struct or union pointer",
 			    t->name);
 	} else if (!ty_is_sou(t)) {
-		ERR(n, "D_OP_SOU", "operator . cannot be applied to type \"%s\"; must be applied to a struct or union",
+		ERR(n, D_OP_SOU, "operator . cannot be applied to type \"%s\"; must be applied to a struct or union",
 		    t->name);
 	}
 	if (!t->canon->complete && !ctypes_complete(cc, t, n->line))
-		ERR(n, "D_OP_INCOMPLETE", "operator %s cannot be applied to a forward declaration: no %s definition is available",
+		ERR(n, D_OP_INCOMPLETE, "operator %s cannot be applied to a forward declaration: no %s definition is available",
 		    op_name(n->op), t->name);
 	struct member *m = ty_member(t, n->name);
 	if (!m)
-		ERR(n, "D_TYPE_MEMBER", "%s is not a member of %s", n->name, t->name);
+		ERR(n, D_TYPE_MEMBER, "%s is not a member of %s", n->name, t->name);
 	if (n->l->k == N_XLATE && n->l->xl) {
 		/* a translated struct has only the members its translator defines */
 		struct xlmember *xm = n->l->xl->members;
 		while (xm && strcmp(xm->name, n->name) != 0)
 			xm = xm->next;
 		if (!xm)
-			ERR(n, "D_XLATE_NOCONV",
+			ERR(n, D_XLATE_NOCONV,
 			    "translator does not define conversion for member: %s",
 			    n->name);
 	}
@@ -63,11 +63,11 @@ static int64_t fold2(struct cc *cc, struct node *n, int64_t a, int64_t b, int un
 	case OP_STAR: return (int64_t)((uint64_t)a * (uint64_t)b);
 	case OP_SLASH:
 		if (b == 0)
-			ERR(n, "D_DIV_ZERO", "expression contains division by zero");
+			ERR(n, D_DIV_ZERO, "expression contains division by zero");
 		return uns ? (int64_t)((uint64_t)a / (uint64_t)b) : (b == -1 ? neg64(a) : a / b);
 	case OP_MOD:
 		if (b == 0)
-			ERR(n, "D_DIV_ZERO", "expression contains division by zero");
+			ERR(n, D_DIV_ZERO, "expression contains division by zero");
 		return uns ? (int64_t)((uint64_t)a % (uint64_t)b) : (b == -1 ? 0 : a % b);
 	case OP_AMP: return a & b;
 	case OP_BOR: return a | b;
@@ -138,32 +138,32 @@ void sema_op2(struct cc *cc, struct node *n)
 		sema_expr(cc, r);
 	if (op == OP_COMMA) {
 		if (l->is_action || r->is_action)
-			ERR(n, "D_OP_ACT", "operator %s operands cannot be actions", ops);
+			ERR(n, D_OP_ACT, "operator %s operands cannot be actions", ops);
 		n->type = r->type;
 		return;
 	}
 	if (l->is_action || r->is_action)
-		ERR(n, "D_OP_ACT", "action cannot be used in a conditional context");
+		ERR(n, D_OP_ACT, "action cannot be used in a conditional context");
 	int uns = 0;
 	switch (op) {
 	case OP_AMP: case OP_XOR: case OP_BOR: case OP_MOD:
 		if (!ty_is_integral(l->type) || !ty_is_integral(r->type))
-			ERR(n, "D_OP_INT", "operator %s requires operands of integral type", ops);
+			ERR(n, D_OP_INT, "operator %s requires operands of integral type", ops);
 		n->type = sema_promote2(cc, l->type, r->type);
 		break;
 	case OP_SHL: case OP_SHR:
 		if (!ty_is_integral(l->type) || !ty_is_integral(r->type))
-			ERR(n, "D_OP_INT", "operator %s requires operands of integral type", ops);
+			ERR(n, D_OP_INT, "operator %s requires operands of integral type", ops);
 		n->type = sema_promote1(cc, l->type);
 		break;
 	case OP_STAR: case OP_SLASH:
 		if (!ty_is_arith(l->type) || !ty_is_arith(r->type))
-			ERR(n, "D_OP_ARITH", "operator %s requires operands of arithmetic type", ops);
+			ERR(n, D_OP_ARITH, "operator %s requires operands of arithmetic type", ops);
 		n->type = sema_promote2(cc, l->type, r->type);
 		break;
 	case OP_LAND: case OP_LOR: case OP_LXOR:
 		if (!ty_is_scalar(l->type) || !ty_is_scalar(r->type))
-			ERR(n, "D_OP_SCALAR", "operator %s requires operands of scalar type", ops);
+			ERR(n, D_OP_SCALAR, "operator %s requires operands of scalar type", ops);
 		n->type = cc->t_int;
 		break;
 	case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
@@ -179,10 +179,10 @@ void sema_op2(struct cc *cc, struct node *n)
 			 (ty_is_string(r->type) && (is_nullish(l))))
 			;
 		else if (!is_ptr_compat(l, r))
-			ERR(n, "D_OP_INCOMPAT", "operands have incompatible types: \"%s\" %s \"%s\"",
+			ERR(n, D_OP_INCOMPAT, "operands have incompatible types: \"%s\" %s \"%s\"",
 			    sema_tname(l), ops, sema_tname(r));
 		if (ty_is_sou(l->type))
-			ERR(n, "D_OP_INCOMPAT", "operands have incompatible types: \"%s\" %s \"%s\"",
+			ERR(n, D_OP_INCOMPAT, "operands have incompatible types: \"%s\" %s \"%s\"",
 			    sema_tname(l), ops, sema_tname(r));
 		n->type = cc->t_int;
 		if (ty_is_integral(l->type) && ty_is_integral(r->type)) {
@@ -207,12 +207,12 @@ void sema_op2(struct cc *cc, struct node *n)
 		else if (lp && rp && op == OP_MINUS && ty_compat(l->type, r->type))
 			n->type = ty_lookup(cc, "ptrdiff_t");
 		else
-			ERR(n, "D_OP_INCOMPAT", "operands have incompatible types: \"%s\" %s \"%s\"",
+			ERR(n, D_OP_INCOMPAT, "operands have incompatible types: \"%s\" %s \"%s\"",
 			    sema_tname(l), ops, sema_tname(r));
 		break;
 	}
 	default:
-		ERR(n, "D_UNKNOWN", "invalid binary op %s", ops);
+		ERR(n, D_UNKNOWN, "invalid binary op %s", ops);
 	}
 	if (l->is_const && r->is_const && n->type && ty_is_integral(n->type)) {
 		if (op != OP_EQ && op != OP_NE && op < OP_LT)
@@ -225,7 +225,7 @@ void sema_op2(struct cc *cc, struct node *n)
 		n->cval = v;
 	} else if (r->is_const && r->cval == 0 && (op == OP_SLASH || op == OP_MOD) &&
 		   ty_is_integral(r->type)) {
-		ERR(n, "D_DIV_ZERO", "expression contains division by zero");
+		ERR(n, D_DIV_ZERO, "expression contains division by zero");
 	}
 }
 
@@ -237,7 +237,7 @@ static int64_t type_sizeof(struct cc *cc, struct node *n, struct type *t)
 		ctypes_complete(cc, t, n->line);
 	if (TY_K(t) == T_FUNC || ty_is_void(t) ||
 	    ((ty_is_sou(t) || TY_K(t) == T_ENUM) && !t->canon->complete))
-		ERR(n, "D_SIZEOF_TYPE", "cannot apply sizeof to an operand of unknown size");
+		ERR(n, D_SIZEOF_TYPE, "cannot apply sizeof to an operand of unknown size");
 	return t->canon->size;
 }
 
@@ -261,17 +261,17 @@ void sema_op1(struct cc *cc, struct node *n)
 				t = t->canon->base;
 			m = ty_member(t, c->name);
 			if (m && m->bits)
-				ERR(n, "D_SIZEOF_BITFIELD", "cannot apply sizeof to a bit-field");
+				ERR(n, D_SIZEOF_BITFIELD, "cannot apply sizeof to a bit-field");
 		}
 		n->type = cc->t_size;
 		if (c->is_action || c->is_agg)
-			ERR(n, "D_SIZEOF_TYPE", "cannot apply sizeof to an operand of unknown size");
+			ERR(n, D_SIZEOF_TYPE, "cannot apply sizeof to an operand of unknown size");
 		sema_set_const(n, type_sizeof(cc, n, c->type));
 		return;
 	case OP_STRINGOF:
 		sema_expr(cc, c);
 		if (!ty_is_scalar(c->type) && !ty_is_string(c->type))
-			ERR(n, "D_STRINGOF_TYPE", "cannot apply stringof to a value of type %s",
+			ERR(n, D_STRINGOF_TYPE, "cannot apply stringof to a value of type %s",
 			    sema_tname(c));
 		n->type = cc->t_string;
 		if (c->is_string_lit) {
@@ -289,7 +289,7 @@ void sema_op1(struct cc *cc, struct node *n)
 				 (TY_K(to) == T_PTR && ty_is_ptrlike(from)) ||
 				 (ty_is_string(to) && (ty_is_scalar(from) || ty_is_string(from)));
 			if (!ok || c->is_action)
-				ERR(n, "D_CAST_INVAL", "invalid cast expression: \"%s\" to \"%s\"",
+				ERR(n, D_CAST_INVAL, "invalid cast expression: \"%s\" to \"%s\"",
 				    sema_tname(c), to->name);
 			n->type = to;
 			n->is_alloca = c->is_alloca;
@@ -305,7 +305,7 @@ void sema_op1(struct cc *cc, struct node *n)
 			struct ident *id = id_lookup(&cc->globals, c->name);
 			if (!id && strchr(c->name, '`')) {	/* a kernel global */
 				sema_expr(cc, c);
-				ERR(n, "D_OP_WRITE", "operator %s can only be applied to a writable variable", ops);
+				ERR(n, D_OP_WRITE, "operator %s can only be applied to a writable variable", ops);
 			}
 			if (!id) {
 				c->k = N_VAR;
@@ -333,32 +333,32 @@ void sema_op1(struct cc *cc, struct node *n)
 	switch (n->op) {
 	case OP_DEREF:
 		if (!ty_is_ptrlike(c->type))
-			ERR(n, "D_DEREF_NONPTR", "cannot dereference non-pointer type");
+			ERR(n, D_DEREF_NONPTR, "cannot dereference non-pointer type");
 		n->type = c->type->canon->base;
 		if (ty_is_void(n->type))
-			ERR(n, "D_DEREF_VOID", "cannot dereference pointer to void");
+			ERR(n, D_DEREF_VOID, "cannot dereference pointer to void");
 		if (TY_K(n->type) == T_FUNC)
-			ERR(n, "D_DEREF_FUNC", "cannot dereference pointer to function");
+			ERR(n, D_DEREF_FUNC, "cannot dereference pointer to function");
 		n->lvalue = 1;
 		n->writable = c->writable;
 		break;
 	case OP_POS: case OP_NEG:
 		if (!ty_is_arith(c->type))
-			ERR(n, "D_OP_ARITH", "operator %s requires an operand of arithmetic type", ops);
+			ERR(n, D_OP_ARITH, "operator %s requires an operand of arithmetic type", ops);
 		n->type = sema_promote1(cc, c->type);
 		if (c->is_const)
 			sema_set_const(n, n->op == OP_NEG ? neg64(c->cval) : c->cval);
 		break;
 	case OP_BNOT:
 		if (!ty_is_integral(c->type))
-			ERR(n, "D_OP_INT", "operator %s requires an operand of integral type", ops);
+			ERR(n, D_OP_INT, "operator %s requires an operand of integral type", ops);
 		n->type = sema_promote1(cc, c->type);
 		if (c->is_const)
 			sema_set_const(n, ~c->cval);
 		break;
 	case OP_LNOT:
 		if (!ty_is_scalar(c->type))
-			ERR(n, "D_OP_SCALAR", "operator %s requires an operand of scalar type", ops);
+			ERR(n, D_OP_SCALAR, "operator %s requires an operand of scalar type", ops);
 		n->type = cc->t_int;
 		if (c->is_const)
 			sema_set_const(n, !c->cval);
@@ -366,28 +366,28 @@ void sema_op1(struct cc *cc, struct node *n)
 	case OP_ADDROF:
 		if (c->k == N_VAR || c->k == N_AGG || c->is_agg ||
 		    (c->k == N_IDENT && c->id && c->id->k == ID_VAR))
-			ERR(n, "D_ADDROF_VAR", "cannot take address of dynamic variable");
+			ERR(n, D_ADDROF_VAR, "cannot take address of dynamic variable");
 		if (!c->lvalue)
-			ERR(n, "D_ADDROF_LVAL", "unacceptable operand for unary & operator");
+			ERR(n, D_ADDROF_LVAL, "unacceptable operand for unary & operator");
 		if (c->k == N_MEMBER) {
 			struct type *t = c->l->type;
 			if (c->op == OP_ARROW)
 				t = t->canon->base;
 			struct member *m = ty_member(t, c->name);
 			if (m && m->bits)
-				ERR(n, "D_ADDROF_BITFIELD", "cannot take address of bit-field");
+				ERR(n, D_ADDROF_BITFIELD, "cannot take address of bit-field");
 		}
 		n->type = ty_ptr(cc, c->type);
 		break;
 	default:	/* ++ -- */
 		if (!ty_is_scalar(c->type))
-			ERR(n, "D_OP_SCALAR", "operator %s requires operand of scalar type", ops);
+			ERR(n, D_OP_SCALAR, "operator %s requires operand of scalar type", ops);
 		if (TY_K(c->type) == T_PTR && ty_is_void(c->type->canon->base))
-			ERR(n, "D_OP_VFPTR", "operator %s requires an operand of known size", ops);
+			ERR(n, D_OP_VFPTR, "operator %s requires an operand of known size", ops);
 		if (!c->lvalue)
-			ERR(n, "D_OP_LVAL", "operator %s requires modifiable lvalue as an operand", ops);
+			ERR(n, D_OP_LVAL, "operator %s requires modifiable lvalue as an operand", ops);
 		if (!c->writable)
-			ERR(n, "D_OP_WRITE", "operator %s can only be applied to a writable variable", ops);
+			ERR(n, D_OP_WRITE, "operator %s can only be applied to a writable variable", ops);
 		n->type = c->type;
 	}
 }
@@ -398,7 +398,7 @@ void sema_op3(struct cc *cc, struct node *n)
 	sema_expr(cc, n->l);
 	sema_expr(cc, n->r);
 	if (!ty_is_scalar(n->x->type))
-		ERR(n, "D_OP_SCALAR", "operator ?: expression must be of scalar type");
+		ERR(n, D_OP_SCALAR, "operator ?: expression must be of scalar type");
 	struct node *l = n->l, *r = n->r;
 	if (ty_same(l->type, r->type))
 		n->type = l->type;
@@ -410,9 +410,9 @@ void sema_op3(struct cc *cc, struct node *n)
 	else if (is_ptr_compat(l, r))
 		n->type = ty_is_ptrlike(l->type) ? l->type : r->type;
 	else
-		ERR(n, "D_OP_INCOMPAT", "operator ?: operands must have compatible types");
+		ERR(n, D_OP_INCOMPAT, "operator ?: operands must have compatible types");
 	if (l->is_action || r->is_action)
-		ERR(n, "D_OP_ACT", "action cannot be used in a conditional context");
+		ERR(n, D_OP_ACT, "action cannot be used in a conditional context");
 	if (l->is_alloca != r->is_alloca || l->nonassign || r->nonassign)
 		n->nonassign = 1;
 	n->is_alloca = l->is_alloca;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "link/link_int.h"
+#include "machtrace/errtags.h"
 
 static int probe_cb(void *arg, const struct mt_probe_info *p)
 {
@@ -57,6 +58,7 @@ static int cmp_probe(const void *a, const void *b)
 int link_match(const struct mt_prog *prog, const struct mt_opts *opts,
 	       struct mt_target *t, struct lmatch *c, char *err, size_t errlen)
 {
+	int errtags = opts && opts->errtags;
 	memset(c, 0, sizeof(*c));
 	for (uint32_t ci = 0; ci < prog->nclauses; ci++) {
 		const struct mt_clause_info *inf = &prog->clause_info[ci];
@@ -71,8 +73,9 @@ int link_match(const struct mt_prog *prog, const struct mt_opts *opts,
 			}
 			if (c->matched == 0 && !(opts && opts->zdefs)) {
 				snprintf(err, errlen,
-					 "%sline %d: probe description %s:%s:%s:%s does not match any probes",
-					 opts && opts->errtags ? "[D_PDESC_ZERO] " : "",
+					 "%s%s%sline %d: probe description %s:%s:%s:%s does not match any probes",
+					 errtags ? "[" : "", errtags ? mt_dtag_name(D_PDESC_ZERO) : "",
+					 errtags ? "] " : "",
 					 pd->line, pd->prov, pd->mod, pd->func, pd->name);
 				link_match_free(c);
 				return -1;

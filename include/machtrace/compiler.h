@@ -64,7 +64,7 @@ struct mt_ctypes {
  * ("[TAG] " only with -xerrtags; "line N: " only when line > 0).
  */
 struct mt_diag {
-	const char *tag;		/* "D_SYNTAX", ... (static string) */
+	const char *tag;		/* tag name: mt_dtag_name(), or NULL */
 	int line;			/* 0 if none */
 	int src;			/* index of the mt_cc_src at fault, -1 none */
 	char msg[1024];

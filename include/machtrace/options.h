@@ -41,7 +41,7 @@ void mt_opts_init(struct mt_opts *o);
 /*
  * Set option name to value (NULL for a bare flag).  Returns 0, or -1 with a
  * message in err: the text dtrace prints and *tag set to the D_* tag
- * ("D_PRAGMA_OPTSET" for pragmas), e.g. unknown option or bad value.
+ * (D_PRAGMA_OPTSET for pragmas), e.g. unknown option or bad value.
  */
 int mt_opts_set(struct mt_opts *o, const char *name, const char *value,
 		const char **tag, char *err, size_t errlen);
@@ -49,7 +49,7 @@ int mt_opts_set(struct mt_opts *o, const char *name, const char *value,
 /*
  * As mt_opts_set() for a `#pragma D option`: options that cannot be set
  * from a D program are refused, and err holds dtrace's whole message
- * "failed to set option 'N' to 'V': WHY" with *tag "D_PRAGMA_OPTSET".
+ * "failed to set option 'N' to 'V': WHY" with *tag D_PRAGMA_OPTSET.
  */
 int mt_opts_set_pragma(struct mt_opts *o, const char *name, const char *value,
 		       const char **tag, char *err, size_t errlen);
