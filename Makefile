@@ -11,7 +11,7 @@ BUILD   ?= build
 PREFIX  ?= /usr/local
 CC      ?= cc
 AR      ?= ar
-HOST_CFLAGS ?= -O2 -g -Wall -Wextra -Wno-unused-parameter -std=gnu11
+HOST_CFLAGS ?= -O2 -g -Wall -Wextra -Wno-unused-parameter -Wmissing-prototypes -std=gnu11
 HOST_CPPFLAGS = -Iinclude -I. -D_GNU_SOURCE
 
 # Static libraries linked into machtrace, in link order (fragments append).

@@ -12,10 +12,6 @@
  */
 #include "runtime/kernel/kern.h"
 
-uint64_t lk_fbt_fire(struct lk_regs *r);
-uint64_t lk_fbt_ret_fire(struct lk_regs *r);
-int lk_int3_fire(struct lk_regs *r);
-
 struct lk_site *lk_site_at(uint64_t addr)
 {
 	uint32_t a = 0, b = lk.nsites;

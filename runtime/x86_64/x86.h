@@ -77,4 +77,13 @@ int lk_idt_hook(void);
 void lk_idt_unhook(void);
 extern uint64_t lk_orig_int3;
 
+/*
+ * The C handlers entry.S calls (CALL_ON_STACK) with the saved registers:
+ * fbt.c's probe and trap handlers, kmain.c's boot hook.
+ */
+uint64_t lk_fbt_fire(struct lk_regs *r);
+uint64_t lk_fbt_ret_fire(struct lk_regs *r);
+int lk_int3_fire(struct lk_regs *r);
+uint64_t lk_boot(struct lk_regs *r);
+
 #endif

@@ -15,8 +15,7 @@
 #include <time.h>
 #include "machtrace/program.h"
 #include "machtrace/runtime.h"
-
-void mt_local_plat_init(void);
+#include "targets/local/local.h"
 
 
 struct lprobe {

@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <sys/syscall.h>
 #include "machtrace/runtime.h"
+#include "targets/local/local.h"
 
 static char execname[64];
 static uint64_t tid;

@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "machtrace/mach.h"
 #include "targets/mach/mach_int.h"
 
 /* Appends one module string; returns -1 when buf is too small. */

@@ -50,4 +50,8 @@ void blob_load(const struct kimage *k, uint32_t start, uint32_t end,
 /* shim.S */
 void jump_kernel(uint32_t entry, uint32_t mbi) __attribute__((noreturn));
 
+/* The C entry point; shim.S calls it with GRUB's multiboot registers. */
+struct mb_info;
+void shim_main(uint32_t magic, const struct mb_info *mbi);
+
 #endif
