@@ -185,7 +185,6 @@ _Noreturn void lex_syntax_error(struct cc *cc);	/* "syntax error near ..." */
 void lex_pspec(struct cc *cc);			/* re-lex cc->tok as a pspec */
 int lex_at_pspec(struct cc *cc);		/* top level: next is a pspec? */
 const char *tok_str(struct cc *cc, const struct tok *t);	/* for errors */
-int lex_skip_ws_peekc(struct cc *cc);
 const char *kw_name(int kw);
 const char *op_name(int op);
 
@@ -271,7 +270,6 @@ struct ident *id_lookup(struct scope *s, const char *name);
 struct ident *id_add(struct cc *cc, struct scope *s, const char *name,
 		     enum idkind k);
 void id_init(struct cc *cc);
-struct ident *id_builtin(struct cc *cc, const char *name);
 
 /* ---------------------------------------------------------------- xlators */
 struct xlmember {
@@ -432,8 +430,6 @@ int decl_starts(struct cc *cc);
 void sema_expr(struct cc *cc, struct node *n);
 void sema_stmt(struct cc *cc, struct node *n);
 void sema_pred(struct cc *cc, struct node *n);
-int64_t sema_const_int(struct cc *cc, struct node *n, enum mt_dtag tag,
-		       const char *what);
 struct ident *sema_var(struct cc *cc, struct node *n, int create);
 void sema_assign_type(struct cc *cc, struct ident *id, struct node *rhs,
 		      int line);

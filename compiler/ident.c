@@ -213,11 +213,6 @@ static void count_proto(const char *p, int *min, int *max)
 	*max = va ? -1 : n + opt;
 }
 
-struct ident *id_builtin(struct cc *cc, const char *name)
-{
-	return id_lookup(&cc->globals, name);
-}
-
 void id_init(struct cc *cc)
 {
 	for (size_t i = 0; i < sizeof(bvars) / sizeof(bvars[0]); i++) {

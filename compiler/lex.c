@@ -178,12 +178,6 @@ static void skip_ws(struct cc *cc)
 	}
 }
 
-int lex_skip_ws_peekc(struct cc *cc)
-{
-	skip_ws(cc);
-	return (unsigned char)*cc->p;
-}
-
 static int esc_char(struct cc *cc, const char **pp)
 {
 	const char *p = *pp;

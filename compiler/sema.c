@@ -783,12 +783,3 @@ static void sema_expr1(struct cc *cc, struct node *n)
 	    !n->type->canon->complete)
 		ctypes_complete(cc, n->type, n->line);
 }
-
-int64_t sema_const_int(struct cc *cc, struct node *n, enum mt_dtag tag,
-		       const char *what)
-{
-	sema_expr(cc, n);
-	if (!n->is_const || !ty_is_integral(n->type))
-		ERR(n, tag, "%s", what);
-	return n->cval;
-}

@@ -83,8 +83,6 @@ char *mt_live_symbol(struct mt_target *t, const char *mod, const char *name,
 char *mt_live_decls_file(const char *kernel, const char *const *ctypes, int n,
 			 char *err, size_t errlen);
 
-/* The last guest run's console result, "" if none (for error messages). */
-const char *mt_mach_target_status(struct mt_target *t);
 /* Why the guest stopped in its debugger (a panic, KDB) at any time of the
    session, or NULL: tracing is then incomplete. */
 const char *mt_mach_target_kdb(struct mt_target *t);

@@ -524,11 +524,6 @@ char *mt_live_decls_file(const char *kernel, const char *const *ctypes, int n,
 	return d;
 }
 
-const char *mt_mach_target_status(struct mt_target *t)
-{
-	return t && t->ops == &live_ops ? ((struct live *)t->priv)->status : "";
-}
-
 const char *mt_mach_target_kdb(struct mt_target *t)
 {
 	return t && t->ops == &live_ops && ((struct live *)t->priv)->kdb[0] ?
