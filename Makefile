@@ -49,15 +49,15 @@ include targets/targets.mk
 include targets/local/local.mk
 include runtime/runtime.mk
 include consumer/consumer.mk
--include targets/mach/mach.mk
--include targets/mach/live/live.mk
--include targets/mach/shim/shim.mk
+include targets/mach/mach.mk
+include targets/mach/live/live.mk
+include targets/mach/shim/shim.mk
 include msgids/msgids.mk
--include targets/mach/guest/guest.mk
+include targets/mach/guest/guest.mk
 include cmd/machtrace/cmd.mk
 include tests/tests.mk
--include bench/bench.mk
--include tests/fuzz/fuzz.mk
+include bench/bench.mk
+include tests/fuzz/fuzz.mk
 
 # The hosted runtime is sanitized too; its objects then also call the
 # sanitizers' hooks, which rt-nmcheck must let through.

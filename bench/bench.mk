@@ -9,7 +9,7 @@ $(BENCH_PROBE): bench/probe_bench.c $(MT_LIBS) $(BUILD)/lib/libmtcommon.a
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CPPFLAGS) $(HOST_CFLAGS) -Wno-misleading-indentation -o $@ $< \
 		-Wl,--start-group $(MT_LIBS) $(BUILD)/lib/libmtcommon.a -Wl,--end-group $(MT_LDLIBS) -lm
--include bench/boot.mk
+include bench/boot.mk
 .PHONY: bench-tools
 bench: bench-tools
 bench-tools: $(BUILD)/bin/machtrace
