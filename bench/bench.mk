@@ -1,5 +1,6 @@
 # make bench: the runtime's probe-firing cost (bench/probe_bench.c) next to
-# an empty function call, plus the boot benchmarks of bench/boot.mk.
+# an empty function call, plus the boot benchmarks of bench/boot.mk.  The
+# figures it prints are recorded in one place, docs/figures.md.
 .PHONY: bench bench-probe
 BENCH_PROBE := $(BUILD)/bench/probe_bench
 bench: bench-probe
