@@ -15,7 +15,8 @@
  *   pragma.c  #pragma D ...
  *   compile.c mt_compile: the driver
  *
- * Errors: cc_error() fills the diagnostic and longjmps back to mt_compile;
+ * Errors: cc_error() fills the diagnostic (its tag an enum mt_dtag of
+ * include/machtrace/errtags.h) and longjmps back to mt_compile;
  * everything the compiler allocates is owned by struct cc (an arena) or by
  * the program being built, so nothing leaks on that path.
  */
