@@ -49,9 +49,8 @@ static const char *var_name(const struct mt_prog *p, unsigned op, unsigned v)
 	return "?";
 }
 
-void mt_disasm_instr(const struct mt_prog *p, mt_instr_t i, char *buf, size_t n);
-
-void mt_disasm_instr(const struct mt_prog *p, mt_instr_t i, char *buf, size_t n)
+static void disasm_instr(const struct mt_prog *p, mt_instr_t i, char *buf,
+			 size_t n)
 {
 	unsigned op = MT_OP(i);
 	const char *nm = op < MT_OP__COUNT ? opnames[op] : "???";
@@ -109,7 +108,7 @@ static void difo(const struct mt_prog *p, uint32_t idx, const char *what, FILE *
 	for (uint32_t i = 0; i < d->ntext; i++) {
 		char buf[128];
 		mt_instr_t in = p->text[d->text0 + i];
-		mt_disasm_instr(p, in, buf, sizeof(buf));
+		disasm_instr(p, in, buf, sizeof(buf));
 		fprintf(out, "%02u: %08x    %s\n", i, in, buf);
 	}
 }
