@@ -110,7 +110,6 @@ struct type *ty_new(struct cc *cc, enum tkind k, uint32_t size, const char *name
 struct type *ty_ptr(struct cc *cc, struct type *t);
 struct type *ty_array(struct cc *cc, struct type *t, uint32_t n);
 struct type *ty_typedef(struct cc *cc, struct type *t, const char *name);
-struct type *ty_int(struct cc *cc, uint32_t size, int is_signed);
 void ty_init(struct cc *cc);
 struct member *ty_member(struct type *t, const char *name);
 int ty_same(struct type *a, struct type *b);
@@ -185,7 +184,6 @@ void lex_expect_op(struct cc *cc, int op);	/* consume op or D_SYNTAX */
 _Noreturn void lex_syntax_error(struct cc *cc);	/* "syntax error near ..." */
 void lex_pspec(struct cc *cc);			/* re-lex cc->tok as a pspec */
 int lex_at_pspec(struct cc *cc);		/* top level: next is a pspec? */
-const char *tok_str(struct cc *cc, const struct tok *t);	/* for errors */
 const char *kw_name(int kw);
 const char *op_name(int op);
 
@@ -432,8 +430,6 @@ void sema_expr(struct cc *cc, struct node *n);
 void sema_stmt(struct cc *cc, struct node *n);
 void sema_pred(struct cc *cc, struct node *n);
 struct ident *sema_var(struct cc *cc, struct node *n, int create);
-void sema_assign_type(struct cc *cc, struct ident *id, struct node *rhs,
-		      int line);
 int sema_var_index(struct cc *cc, struct ident *id);
 void sema_call_args(struct cc *cc, struct node *n, struct ident *id);
 /* sema internals shared with semaop.c */
@@ -448,8 +444,6 @@ void sema_op2(struct cc *cc, struct node *n);
 void sema_op3(struct cc *cc, struct node *n);
 
 /* cg.c */
-int cg_expr(struct cc *cc, struct node *n);	/* returns register */
-void cg_free(struct cc *cc, int r);
 uint32_t cg_difo(struct cc *cc, struct node *n, uint32_t *rtype, uint32_t *rsize);
 
 /* act.c */

@@ -15,6 +15,8 @@
 #include <string.h>
 #include "cc.h"
 
+static int cg_expr(struct cc *cc, struct node *n);	/* returns register */
+
 static int reg_alloc(struct cc *cc, int line)
 {
 	for (int r = 1; r < MT_NREGS; r++)
@@ -25,7 +27,7 @@ static int reg_alloc(struct cc *cc, int line)
 	cc_error(cc, line, D_NOREG, "insufficient registers to generate code");
 }
 
-void cg_free(struct cc *cc, int r)
+static void cg_free(struct cc *cc, int r)
 {
 	if (r > 0)
 		cc->regmask &= (uint16_t)~(1u << r);
@@ -744,7 +746,7 @@ static int cg_cond(struct cc *cc, struct node *n)
 	return rd;
 }
 
-int cg_expr(struct cc *cc, struct node *n)
+static int cg_expr(struct cc *cc, struct node *n)
 {
 	int r;
 	if (n == cc->cg_root) {

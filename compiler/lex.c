@@ -683,7 +683,7 @@ int lex_at_pspec(struct cc *cc)
 	return 0;
 }
 
-const char *tok_str(struct cc *cc, const struct tok *t)
+static const char *tok_str(struct cc *cc, const struct tok *t)
 {
 	if (t->k == TK_EOF)
 		return NULL;

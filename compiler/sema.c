@@ -9,6 +9,9 @@
 
 #define ERR(n, tag, ...) cc_error(cc, (n)->line, tag, __VA_ARGS__)
 
+static void sema_assign_type(struct cc *cc, struct ident *id,
+			     struct node *rhs, int line);
+
 const char *sema_tname(struct node *n)
 {
 	if (n->is_agg)
@@ -522,7 +525,8 @@ ptr_index:
 	n->scope = -2;		/* memory indexing */
 }
 
-void sema_assign_type(struct cc *cc, struct ident *id, struct node *rhs, int line)
+static void sema_assign_type(struct cc *cc, struct ident *id,
+			     struct node *rhs, int line)
 {
 	struct type *t = rhs->type;
 	if (rhs->is_action || ty_is_void(t))

@@ -109,7 +109,7 @@ struct type *ty_typedef(struct cc *cc, struct type *t, const char *name)
 	return c;
 }
 
-struct type *ty_int(struct cc *cc, uint32_t size, int is_signed)
+static struct type *ty_int(struct cc *cc, uint32_t size, int is_signed)
 {
 	switch (size) {
 	case 1: return is_signed ? cc->t_char : cc->t_uchar;

@@ -148,7 +148,7 @@ hash_key(uint32_t aggid, const uint8_t *key, uint32_t n)
 	return h;
 }
 
-void
+static void
 vals_init(const struct mt_agg *a, int64_t *v)
 {
 	memset(v, 0, a->nvals * sizeof(int64_t));
@@ -200,7 +200,7 @@ ent_find(struct mt_consumer *c, uint32_t aggid, const uint8_t *key)
 	return NULL;
 }
 
-int
+static int
 agg_add(struct mt_consumer *c, uint32_t aggid, const uint8_t *key,
 	const int64_t *vals, uint32_t gen)
 {
@@ -246,7 +246,7 @@ agg_add(struct mt_consumer *c, uint32_t aggid, const uint8_t *key,
 	return 0;
 }
 
-void
+static void
 agg_begin_snapshot(struct mt_consumer *c)
 {
 	for (size_t i = 0; i < c->nents; i++)
@@ -273,7 +273,7 @@ ent_unlink(struct mt_consumer *c, struct agg_ent *e)
  * baselines: what is shown is raw - base, and a truncated entry stays
  * hidden until the runtime updates it again.
  */
-void
+static void
 agg_end_snapshot(struct mt_consumer *c)
 {
 	size_t j = 0;

@@ -77,20 +77,14 @@ int agg_printa(struct mt_consumer *c, FILE *fp, const char *fmt,
 int agg_print_all(struct mt_consumer *c, FILE *fp);
 void agg_clear(struct mt_consumer *c, uint32_t aggid);
 void agg_trunc(struct mt_consumer *c, uint32_t aggid, int64_t keep, int all);
-/* Insert or accumulate one runtime entry (also used by unit tests). */
-int agg_add(struct mt_consumer *c, uint32_t aggid, const uint8_t *key,
-	    const int64_t *vals, uint32_t gen);
-void agg_begin_snapshot(struct mt_consumer *c);
 int agg_additive(const struct mt_agg *a);
 int agg_set_base(struct mt_consumer *c, struct agg_ent *e);
-void agg_end_snapshot(struct mt_consumer *c);
 
 /* agg.c helpers */
 const struct mt_agg *agg_of(const struct mt_consumer *c, uint32_t aggid);
 const struct mt_agg_info *info_of(const struct mt_consumer *c, uint32_t aggid);
 uint32_t keybytes(const struct mt_consumer *c, uint32_t aggid);
 uint32_t hash_key(uint32_t aggid, const uint8_t *key, uint32_t n);
-void vals_init(const struct mt_agg *a, int64_t *v);
 
 /* aggsort.c */
 struct sortctx {
@@ -125,11 +119,8 @@ void datum_trace(struct mt_consumer *c, FILE *fp, const struct mt_rec *r,
 void print_key_datum(struct mt_consumer *c, FILE *fp,
 		     const struct mt_rec_info *ri, const uint8_t *data);
 
-/* ptype.c: print() by the compiler's type description (desc without
-   its "*" line; ptr: the pointer's record, NULL for a value) */
-void print_typed(FILE *fp, const char *desc, const uint8_t *ptr,
-		 const uint8_t *data, uint32_t have);
-/* the same from program.h's mt_rec_info.tdesc */
+/* ptype.c: print() by program.h's mt_rec_info.tdesc (ptr: the pointer's
+   record, NULL for a value) */
 void print_tdesc(FILE *fp, const char *tdesc, const uint8_t *ptr,
 		 const uint8_t *data, uint32_t have);
 

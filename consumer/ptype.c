@@ -146,7 +146,7 @@ skip_children(const char *p, int depth)
 	return p;
 }
 
-void
+static void
 print_typed(FILE *fp, const char *desc, const uint8_t *ptr, const uint8_t *d,
 	    uint32_t have)
 {

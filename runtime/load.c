@@ -34,7 +34,7 @@ static uint64_t in_range(uint64_t addr, uint64_t size, const void *base,
  * dynamic variables, this CPU's clause-locals and the scratch allocated so
  * far in this clause.
  */
-uint64_t rt_loadable(struct rt_mstate *ms, uint64_t addr, uint64_t size)
+static uint64_t rt_loadable(struct rt_mstate *ms, uint64_t addr, uint64_t size)
 {
 	struct rt *rt = ms->rt;
 	uint64_t base = (uint64_t)(uintptr_t)rt->base, n;

@@ -266,7 +266,6 @@ void rt_err_num(struct rt_err *e, uint64_t v);
 const struct rt_varslot *rt_slot(struct rt *rt, uint32_t scope, uint32_t id);
 
 /* load.c: safe loads */
-uint64_t rt_loadable(struct rt_mstate *ms, uint64_t addr, uint64_t size);
 int rt_check_load(struct rt_mstate *ms, uint64_t addr, uint64_t size);
 int rt_check_store(struct rt_mstate *ms, uint64_t addr, uint64_t size,
 		   int align);
@@ -284,7 +283,6 @@ int rt_exec(struct rt_mstate *ms, uint32_t difo1, uint64_t *result);
 /* subr.c, subr_str.c */
 void rt_subr(struct rt_mstate *ms, uint32_t subr, uint64_t *rd);
 int64_t rt_sarg(struct rt_mstate *ms, uint32_t i, const char **s);
-char *rt_sout(struct rt_mstate *ms);
 uint64_t rt_strjoin(struct rt_mstate *ms);
 uint64_t rt_substr(struct rt_mstate *ms);
 uint64_t rt_strsearch(struct rt_mstate *ms, uint32_t subr);

@@ -19,7 +19,7 @@ int64_t rt_sarg(struct rt_mstate *ms, uint32_t i, const char **s)
 	return rt_strlen(ms, a, ms->rt->strsize - 1);
 }
 
-char *rt_sout(struct rt_mstate *ms)
+static char *rt_sout(struct rt_mstate *ms)
 {
 	return (char *)(uintptr_t)rt_alloc(ms, ms->rt->strsize);
 }

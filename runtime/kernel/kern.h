@@ -39,12 +39,10 @@ extern struct lk_glob lk;
 #define LK_KVA(pa)	((pa) + LK_KERNEL_MAP_BASE)
 
 uint64_t lk_ns(uint64_t tsc);
-/* kplat.c: bytes loadable at addr (page tables, RAM only), at most size */
-uint64_t lk_loadable(uint64_t addr, uint64_t size);
+/* kplat.c */
 int lk_load64(uint64_t addr, uint64_t *v);
 
 /* fbt.c */
-struct lk_site *lk_site_at(uint64_t addr);
 int lk_sites_check(char *msg, uint32_t len);
 void lk_sites_install(void);
 void lk_sites_remove(void);

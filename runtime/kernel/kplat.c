@@ -43,7 +43,8 @@ static uint64_t translate(uint64_t va, uint64_t *span)
 	return ~0ull;
 }
 
-uint64_t lk_loadable(uint64_t addr, uint64_t size)
+/* Bytes loadable at addr (page tables, RAM only), at most size. */
+static uint64_t lk_loadable(uint64_t addr, uint64_t size)
 {
 	uint64_t done = 0;
 

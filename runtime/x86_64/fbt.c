@@ -12,7 +12,7 @@
  */
 #include "runtime/kernel/kern.h"
 
-struct lk_site *lk_site_at(uint64_t addr)
+static struct lk_site *lk_site_at(uint64_t addr)
 {
 	uint32_t a = 0, b = lk.nsites;
 
