@@ -63,8 +63,5 @@ struct mt_image;
 int cli_fit_host_memory(struct cli *cl, struct mt_image *img);
 /* list.c */
 int cli_list(struct cli *cl);
-/* Split a probe specifier into the four fields (pspec context NAME). */
-void cli_split_pdesc(const char *s, char *buf, size_t len,
-		     struct mt_pdesc *pd);
 
 #endif

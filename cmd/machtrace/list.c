@@ -54,7 +54,7 @@ list_one(void *arg, const struct mt_probe_info *p)
  * (mt_pdesc_split), after cutting a clause body or predicate and
  * surrounding blanks.  buf holds the strings.
  */
-void
+static void
 cli_split_pdesc(const char *s, char *buf, size_t len, struct mt_pdesc *pd)
 {
 	char *p;
