@@ -75,6 +75,19 @@ static struct type *try_type(struct cc *cc, const char *text, int line)
 	return t;
 }
 
+/* "struct", "union" or "enum" when the current token is that keyword. */
+static const char *tag_keyword(const struct cc *cc)
+{
+	if (cc->tok.k != TK_KEYWORD)
+		return NULL;
+	switch (cc->tok.kw) {
+	case KW_STRUCT: return "struct";
+	case KW_UNION: return "union";
+	case KW_ENUM: return "enum";
+	default: return NULL;
+	}
+}
+
 /*
  * `struct X;` (or union/enum) for a tag D already knows: the target's text
  * forward-declares what it needs, which may have been declared by an
@@ -87,15 +100,7 @@ static int known_forward_decl(struct cc *cc)
 	char name[256];
 	int known;
 
-	if (cc->tok.k != TK_KEYWORD)
-		return 0;
-	if (cc->tok.kw == KW_STRUCT)
-		kw = "struct";
-	else if (cc->tok.kw == KW_UNION)
-		kw = "union";
-	else if (cc->tok.kw == KW_ENUM)
-		kw = "enum";
-	else
+	if ((kw = tag_keyword(cc)) == NULL)
 		return 0;
 	lex_save(cc, &s);
 	lex_next(cc);
@@ -124,15 +129,7 @@ static int skip_known_definition(struct cc *cc)
 	char name[256];
 	int depth = 0;
 
-	if (cc->tok.k != TK_KEYWORD)
-		return 0;
-	if (cc->tok.kw == KW_STRUCT)
-		kw = "struct";
-	else if (cc->tok.kw == KW_UNION)
-		kw = "union";
-	else if (cc->tok.kw == KW_ENUM)
-		kw = "enum";
-	else
+	if ((kw = tag_keyword(cc)) == NULL)
 		return 0;
 	lex_save(cc, &s);
 	lex_next(cc);
