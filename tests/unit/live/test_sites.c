@@ -10,23 +10,11 @@
 #include "machtrace/kimg.h"
 #include "machtrace/mach.h"
 #include "targets/mach/live/live_int.h"
+#include "tests/unit/mach/stock_kernel.h"
 #include "tests/unit/mt_test.h"
 
 #define TRAMP_VA (LK_KERNEL_MAP_BASE + LK_RESV_PA + LK_TRAMP_OFF)
 #define ENTRY_VA (LK_KERNEL_MAP_BASE + LK_RESV_PA + 0xe8)
-
-static struct mt_kimg *kernel(void)
-{
-	static struct mt_kimg *k;
-	char path[PATH_MAX], err[512];
-
-	if (!k) {
-		k = mt_kimg_open(mt_stock_kernel(path, sizeof path), err, sizeof err);
-		if (!k)
-			printf("# %s\n", err);
-	}
-	return k;
-}
 
 static void set_init(struct site_set *s)
 {

@@ -12,20 +12,8 @@
 #include "machtrace/kimg.h"
 #include "machtrace/mach.h"
 #include "targets/mach/image/kimg_int.h"
+#include "tests/unit/mach/stock_kernel.h"
 #include "tests/unit/mt_test.h"
-
-static struct mt_kimg *kernel(void)
-{
-	static struct mt_kimg *k;
-	char path[PATH_MAX], err[512];
-
-	if (!k) {
-		k = mt_kimg_open(mt_stock_kernel(path, sizeof path), err, sizeof err);
-		if (!k)
-			printf("# %s\n", err);
-	}
-	return k;
-}
 
 static const char *argtype(const char *func, int i)
 {
