@@ -96,6 +96,8 @@ struct mt_image *link_layout(const struct mt_prog *prog, const struct mt_opts *o
 		p->id = lp->pi.id;
 		p->kind = lp->pi.kind;
 		p->arg = lp->pi.arg;
+		p->nmap = lp->pi.nmap;
+		memcpy(p->argmap, lp->pi.argmap, sizeof p->argmap);
 		p->ecb0 = e;
 		p->necbs = lp->nclauses;
 		for (uint32_t k = 0; k < lp->nclauses; k++, e++) {

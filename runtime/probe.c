@@ -288,12 +288,23 @@ static void fire(struct rt *rt, uint32_t cpu, uint32_t pi,
 
 static const struct mt_pctx zero_ctx;
 
+/* A provider's argument mapping (struct mt_probe: nmap, argmap). */
+static void map_args(const struct mt_probe *pr, const struct mt_pctx *raw,
+		     struct mt_pctx *out)
+{
+	*out = *raw;
+	for (uint32_t i = 0; i < MT_NARGS; i++)
+		out->arg[i] = i < pr->nmap && pr->argmap[i] < MT_NARGS ?
+			raw->arg[pr->argmap[i]] : 0;
+}
+
 void mt_rt_probe(struct mt_cb *cb, uint32_t pi, const struct mt_pctx *ctx)
 {
 	struct rt *rt = rt_get(cb);
 	uint32_t state = __atomic_load_n(&cb->state, __ATOMIC_ACQUIRE);
 	uint32_t cpu;
 	struct rt_cpu *c;
+	struct mt_pctx mapped;
 
 	if (state != MT_CB_ACTIVE && state != MT_CB_EXITING)
 		return;
@@ -301,6 +312,10 @@ void mt_rt_probe(struct mt_cb *cb, uint32_t pi, const struct mt_pctx *ctx)
 		return;
 	if (!ctx)
 		ctx = &zero_ctx;
+	if (rt->probes[pi].nmap) {
+		map_args(&rt->probes[pi], ctx, &mapped);
+		ctx = &mapped;
+	}
 	cpu = mt_plat_cpu();
 	if (cpu >= rt->ncpus)
 		return;

@@ -332,6 +332,11 @@ static int check_probes(struct vctx *v)
 		if (pr[i].prov >= st || pr[i].mod >= st || pr[i].func >= st ||
 		    pr[i].name >= st)
 			return fail(v, "probe ", i, 0, 0, "name outside strtab");
+		if (pr[i].nmap > MT_PROBE_MAXMAP)
+			return fail(v, "probe ", i, 0, 0, "argument map too long");
+		for (uint32_t k = 0; k < pr[i].nmap; k++)
+			if (pr[i].argmap[k] >= MT_NARGS && pr[i].argmap[k] != MT_ARGMAP_ZERO)
+				return fail(v, "probe ", i, 0, 0, "argument map out of range");
 	}
 	for (uint32_t i = 0; i < v->img->necbs; i++)
 		if (ecbs[i].probe >= v->img->nprobes ||

@@ -28,7 +28,7 @@
 
 #include <stdint.h>
 
-#define MT_ABI_VERSION		2
+#define MT_ABI_VERSION		3
 #define MT_IMAGE_MAGIC		0x4d54494du	/* "MTIM" */
 
 /* ------------------------------------------------------------------------
@@ -233,13 +233,22 @@ struct mt_image {
 #define MT_OPT_F_DESTRUCTIVE	0x1	/* -w: destructive actions allowed */
 
 /* A probe the image knows.  Names are strtab offsets. */
+#define MT_PROBE_MAXMAP		7
+#define MT_ARGMAP_ZERO		0xff
+
 struct mt_probe {
 	uint32_t id;			/* [L] target's probe id (printed as ID) */
 	uint32_t prov, mod, func, name;	/* [L] strtab offsets */
 	uint32_t ecb0, necbs;		/* [L] ECBs of this probe, in clause order */
 	uint32_t kind;			/* [L] target-specific (MT_PK_*) */
 	uint64_t arg;			/* [L] target-specific (e.g. tick interval ns) */
+	/* [L] a provider's argument mapping (SDT probes): when nmap > 0,
+	   arg_i of a firing is the site's raw argument argmap[i] for
+	   i < nmap (MT_ARGMAP_ZERO: 0), 0 beyond; nmap 0: the raw
+	   arguments as they are */
+	uint8_t nmap, argmap[MT_PROBE_MAXMAP];
 };
+_Static_assert(MT_PROBE_MAXMAP == 7, "mt_probe: nmap + argmap fill 8 bytes");
 
 enum mt_probe_kind {
 	MT_PK_BEGIN = 1, MT_PK_END, MT_PK_ERROR, MT_PK_TICK, MT_PK_PROFILE,
@@ -525,7 +534,7 @@ struct mt_cb {
  */
 _Static_assert(sizeof(struct mt_image) == 176, "mt_image layout");
 _Static_assert(sizeof(struct mt_options) == 64, "mt_options layout");
-_Static_assert(sizeof(struct mt_probe) == 40, "mt_probe layout");
+_Static_assert(sizeof(struct mt_probe) == 48, "mt_probe layout");
 _Static_assert(sizeof(struct mt_ecb) == 8, "mt_ecb layout");
 _Static_assert(sizeof(struct mt_clause) == 20, "mt_clause layout");
 _Static_assert(sizeof(struct mt_action) == 16, "mt_action layout");

@@ -73,6 +73,10 @@ const char *mt_live_argtype(struct mt_target *t, const char *prov, const char *f
 /* How many args[] a probe has (fbt/mach_trap entry: the function's
    parameters; return: 2, or 1 for a void function), -1 when unknown
    (globs, varargs, no DWARF, other providers). */
+/* SDT probes: the native C type of args[i] when args[i] is translated
+   (mt_live_argtype gives the translated type), NULL otherwise. */
+const char *mt_live_argnative(struct mt_target *t, const char *prov, const char *func,
+			      const char *name, int i);
 int mt_live_nargs(struct mt_target *t, const char *prov, const char *func,
 		  const char *name);
 char *mt_live_decls(struct mt_target *t, const char *ctype);

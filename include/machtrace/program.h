@@ -139,6 +139,8 @@ struct mt_probe_info {
 	const char *prov, *mod, *func, *name;
 	uint32_t kind;			/* MT_PK_* */
 	uint64_t arg;			/* e.g. tick interval in ns */
+	uint8_t nmap;			/* argument mapping (struct mt_probe) */
+	uint8_t argmap[MT_PROBE_MAXMAP];
 };
 
 struct mt_target;

@@ -42,8 +42,10 @@
 #include "machtrace/abi.h"
 
 /* What a probe site hands the runtime. */
+#define MT_NARGS	10		/* arg0..arg9 */
+
 struct mt_pctx {
-	uint64_t arg[10];		/* arg0..arg9 */
+	uint64_t arg[MT_NARGS];
 	uint64_t argdata;		/* memory the args point to (loadable), */
 	uint64_t argdata_size;		/* 0 if none */
 	void *plat;			/* platform data (trap frame...), opaque */

@@ -381,6 +381,18 @@ static int live_sym(struct mt_target *t, uint64_t pc, char *buf, size_t len)
 	return 0;
 }
 
+static void live_free(struct mt_target *t)
+{
+	struct live *l = t->priv;
+
+	for (uint32_t i = 0; i < l->nprobes; i++)
+		free(l->probes[i].locs);
+	free(l->probes);
+	if (l->k)
+		mt_kimg_close(l->k);
+	free(l);
+}
+
 static const struct mt_target_ops live_ops = {
 	.name = "mach",
 	.probes = live_probes,
@@ -392,6 +404,7 @@ static const struct mt_target_ops live_ops = {
 	.aggclear = live_aggclear,
 	.detach = live_detach,
 	.sym = live_sym,
+	.free = live_free,
 };
 
 struct mt_target *mt_mach_target_new(const struct mt_live_opts *o, char *err,
@@ -456,7 +469,14 @@ const char *mt_live_argtype(struct mt_target *t, const char *prov, const char *f
 			    const char *name, int i)
 {
 	const struct mt_kfunc *f;
+	const char *st;
+	int matched;
 
+	if (t && t->ops == &live_ops && i >= 0 && prov && sdt_is_provider(prov)) {
+		st = sdt_argtype(t->priv, prov, func, name, i, 0, &matched);
+		if (matched)
+			return st;
+	}
 	if (!t || t->ops != &live_ops || !func || i < 0 ||
 	    (prov && strcmp(prov, "fbt") != 0 && strcmp(prov, "mach_trap") != 0))
 		return NULL;
@@ -469,11 +489,25 @@ const char *mt_live_argtype(struct mt_target *t, const char *prov, const char *f
 	return i < f->nargs ? f->args[i].type : NULL;
 }
 
+/* The native type of a translated args[i] of an SDT probe, else NULL. */
+const char *mt_live_argnative(struct mt_target *t, const char *prov, const char *func,
+			      const char *name, int i)
+{
+	int matched;
+
+	if (!t || t->ops != &live_ops || i < 0 || !prov || !sdt_is_provider(prov))
+		return NULL;
+	return sdt_argtype(t->priv, prov, func, name, i, 1, &matched);
+}
+
 int mt_live_nargs(struct mt_target *t, const char *prov, const char *func,
 		  const char *name)
 {
 	const struct mt_kfunc *f;
 
+	if (t && t->ops == &live_ops && prov && sdt_is_provider(prov) &&
+	    !live_has_glob(prov))
+		return sdt_nargs(t->priv, prov, func, name);
 	if (!t || t->ops != &live_ops || !prov || !func || !name ||
 	    (strcmp(prov, "fbt") != 0 && strcmp(prov, "mach_trap") != 0) ||
 	    strpbrk(func, "*?[\\") != NULL)

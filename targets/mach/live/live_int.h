@@ -9,6 +9,7 @@
 #include "machtrace/live.h"
 #include "machtrace/mach.h"
 #include "machtrace/lkabi.h"
+#include "targets/mach/live/sdt.h"
 
 /* A site request before sorting and merging (one per probe or hook). */
 struct site_req {
@@ -78,7 +79,10 @@ struct lprobe {
 	char name[32];
 	uint32_t kind;			/* MT_PK_* */
 	uint64_t arg;			/* tick/profile interval ns */
-	const struct mt_kfunc *f;	/* fbt */
+	const struct mt_kfunc *f;	/* fbt, kinst; sdt: its first site's */
+	const struct sdt_probe *sdt;	/* an SDT probe (sdt.h), or NULL */
+	struct sdt_loc *locs;		/* sdt: its sites in this kernel */
+	uint32_t nlocs;
 };
 
 /* The target's private state (t->priv).  Host code, single-threaded. */
@@ -124,7 +128,18 @@ struct live_provider {
 };
 
 extern const struct live_provider live_prov_dtrace, live_prov_fbt,
-	live_prov_profile, live_prov_mach_trap, live_prov_kinst;
+	live_prov_profile, live_prov_mach_trap, live_prov_sdt, live_prov_kinst;
+
+/* sdt.c: the SDT providers' tables (prov_*.c) and their common part */
+extern const struct sdt_provider sdt_sched;
+int sdt_is_provider(const char *prov);
+void sdt_argmap(const struct lprobe *p, uint8_t *nmap, uint8_t *argmap);
+/* args[i]'s type (native: its native type when translated, else NULL)
+   that every SDT probe matching the description agrees on, or NULL;
+   *matched: how many matched */
+const char *sdt_argtype(const struct live *l, const char *prov, const char *func,
+			const char *name, int i, int native, int *matched);
+int sdt_nargs(const struct live *l, const char *prov, const char *func, const char *name);
 
 /* probes.c, for the providers */
 struct lprobe *live_probe_add(struct live *l, const char *prov, const char *func,

@@ -84,8 +84,24 @@ static size_t inline_sites(struct live *l, const struct mt_kfunc *f, uint64_t *o
 	return m;
 }
 
-/* Addresses of the image's instruction probes (kinst, inline entries),
-   sorted: jmp sites must not cover them. */
+/* Append p's instruction sites (calls, after calls) to v[*n]; NULL,
+   with v freed, if out of memory. */
+static uint64_t *sdt_insn_addrs(const struct lprobe *p, uint64_t *v, size_t *n, size_t *cap)
+{
+	uint64_t *nv;
+
+	if (!(nv = realloc(v, (*cap += p->nlocs) * sizeof *v))) {
+		free(v);
+		return NULL;
+	}
+	for (uint32_t k = 0; k < p->nlocs; k++)
+		if (p->locs[k].where == SDT_CALL || p->locs[k].where == SDT_AFTER_CALL)
+			nv[(*n)++] = p->locs[k].addr;
+	return nv;
+}
+
+/* Addresses of the image's instruction probes (kinst, inline
+   entries, SDT calls), sorted: jmp sites must not cover them. */
 static uint64_t *kinst_addrs(struct live *l, const struct mt_image *img, size_t *n)
 {
 	const struct mt_probe *pr = (const void *)((const uint8_t *)img + img->probes_off);
@@ -97,7 +113,10 @@ static uint64_t *kinst_addrs(struct live *l, const struct mt_image *img, size_t 
 		const struct lprobe *p = live_probe_by_id(l, pr[i].id);
 		if (!p || !p->f || !pr[i].necbs)
 			continue;
-		if (p->kind == MT_PK_OTHER) {
+		if (p->sdt) {
+			if (!(v = sdt_insn_addrs(p, v, n, &cap)))
+				return NULL;
+		} else if (p->kind == MT_PK_OTHER) {
 			v[(*n)++] = p->f->addr + p->arg;
 		} else if (p->kind == MT_PK_FBT_ENTRY && p->f->inline_only) {
 			if (!(nv = realloc(v, (cap += MAX_INLINE_SITES) * sizeof *v))) {
@@ -133,6 +152,99 @@ static void entry_kind(struct live *l, struct site_req *r, const struct mt_kfunc
 	r->range = r->kind == LK_SK_JMP ? len : 0;
 }
 
+static int add_req(struct mt_target *t, const struct site_req *r)
+{
+	return sites_add(&((struct live *)t->priv)->ss, r) < 0 ? plan_err(t, "out of memory") : 0;
+}
+
+/* An entry probe of f (r: its probe and flags). */
+static int plan_entry(struct mt_target *t, struct site_req *r, const struct mt_kfunc *f,
+		      const struct mt_image *img, const struct mt_probe *pr,
+		      const uint64_t *kv, size_t nk)
+{
+	struct live *l = t->priv;
+
+	r->f = f;
+	if (f->inline_only) {
+		uint64_t at[MAX_INLINE_SITES];
+		size_t m = inline_sites(l, f, at, MAX_INLINE_SITES);
+		r->kind = LK_SK_INT3;
+		for (size_t k = 0; k < m; k++) {
+			r->addr = at[k];
+			if (add_req(t, r) < 0)
+				return -1;
+		}
+		return 0;
+	}
+	r->addr = f->addr;
+	entry_kind(l, r, f, kv, nk);
+	r->fast_aggid = r->kind == LK_SK_JMP ? fast_count_aggid(img, pr) : 0;
+	if (r->fast_aggid)
+		r->flags |= LK_SF_FAST;
+	return add_req(t, r);
+}
+
+/* A return probe of f: a site at each of its rets. */
+static int plan_return(struct mt_target *t, struct site_req *r, const struct mt_kfunc *f,
+		       const uint64_t *kv, size_t nk)
+{
+	struct live *l = t->priv;
+
+	r->f = f;
+	for (unsigned k = 0; k < f->nrets; k++) {
+		uint64_t start = 0;
+		r->ret_at = f->addr + f->rets[k];
+		r->func_off = f->rets[k];
+		r->range = getenv("MACHTRACE_NOJMPRET") ? 0 :
+			sites_ret_range(&l->ss, l->k, f, f->rets[k], &start);
+		if (r->range && kinst_in(kv, nk, start, r->ret_at + 1))
+			r->range = 0;
+		r->kind = r->range ? LK_SK_JMPRET : LK_SK_RET;
+		r->addr = r->range ? start : r->ret_at;
+		if (add_req(t, r) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* An instruction probe: an int3 at addr in f. */
+static int plan_insn(struct mt_target *t, struct site_req *r, const struct mt_kfunc *f,
+		     uint64_t addr)
+{
+	r->f = f;
+	r->addr = addr;
+	r->kind = LK_SK_INT3;
+	return add_req(t, r);
+}
+
+/* An SDT probe: each of its sites. */
+static int plan_sdt(struct mt_target *t, const struct lprobe *p, uint32_t probe,
+		    const struct mt_image *img, const struct mt_probe *pr,
+		    const uint64_t *kv, size_t nk)
+{
+	for (uint32_t k = 0; k < p->nlocs; k++) {
+		const struct sdt_loc *lo = &p->locs[k];
+		struct site_req r = { .flags = LK_SF_FIRE, .probe = probe };
+		int rc = lo->where == SDT_ENTRY ? plan_entry(t, &r, lo->f, img, pr, kv, nk) :
+			lo->where == SDT_RETURN ? plan_return(t, &r, lo->f, kv, nk) :
+			plan_insn(t, &r, lo->f, lo->addr);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* A tick or profile probe: run by the blob's timer hook. */
+static int plan_tick(struct mt_target *t, struct lk_ctl *c, uint32_t probe, uint64_t ns)
+{
+	if (c->nticks >= 32)
+		return plan_err(t, "too many tick/profile probes (32 at most)");
+	c->ticks[c->nticks].probe = probe;
+	c->ticks[c->nticks].interval_ns = ns;
+	c->nticks++;
+	return 0;
+}
+
 /* Site requests for every probe of the image, plus the blob's hooks. */
 static int plan(struct mt_target *t, const struct mt_image *img, struct lk_ctl *c,
 		const uint64_t *kv, size_t nk)
@@ -144,55 +256,24 @@ static int plan(struct mt_target *t, const struct mt_image *img, struct lk_ctl *
 
 	for (uint32_t i = 0; i < img->nprobes; i++) {
 		const struct lprobe *p = live_probe_by_id(l, pr[i].id);
+		int rc = 0;
 		if (!p || !pr[i].necbs)
 			continue;
 		memset(&r, 0, sizeof r);
-		r.f = p->f;
 		r.flags = LK_SF_FIRE;
 		r.probe = i;
-		if (p->kind == MT_PK_FBT_ENTRY && p->f->inline_only) {
-			uint64_t at[MAX_INLINE_SITES];
-			size_t m = inline_sites(l, p->f, at, MAX_INLINE_SITES);
-			r.kind = LK_SK_INT3;
-			for (size_t k = 0; k < m; k++) {
-				r.addr = at[k];
-				if (sites_add(&l->ss, &r) < 0)
-					return plan_err(t, "out of memory");
-			}
-		} else if (p->kind == MT_PK_FBT_ENTRY) {
-			r.addr = p->f->addr;
-			entry_kind(l, &r, p->f, kv, nk);
-			r.fast_aggid = r.kind == LK_SK_JMP ? fast_count_aggid(img, &pr[i]) : 0;
-			if (r.fast_aggid)
-				r.flags |= LK_SF_FAST;
-			if (sites_add(&l->ss, &r) < 0)
-				return plan_err(t, "out of memory");
-		} else if (p->kind == MT_PK_FBT_RETURN) {
-			for (unsigned k = 0; k < p->f->nrets; k++) {
-				uint64_t start = 0;
-				r.ret_at = p->f->addr + p->f->rets[k];
-				r.func_off = p->f->rets[k];
-				r.range = getenv("MACHTRACE_NOJMPRET") ? 0 :
-					sites_ret_range(&l->ss, l->k, p->f, p->f->rets[k], &start);
-				if (r.range && kinst_in(kv, nk, start, r.ret_at + 1))
-					r.range = 0;
-				r.kind = r.range ? LK_SK_JMPRET : LK_SK_RET;
-				r.addr = r.range ? start : r.ret_at;
-				if (sites_add(&l->ss, &r) < 0)
-					return plan_err(t, "out of memory");
-			}
-		} else if (p->kind == MT_PK_OTHER && p->f) {	/* kinst */
-			r.addr = p->f->addr + p->arg;
-			r.kind = LK_SK_INT3;
-			if (sites_add(&l->ss, &r) < 0)
-				return plan_err(t, "out of memory");
-		} else if (p->kind == MT_PK_TICK || p->kind == MT_PK_PROFILE) {
-			if (c->nticks >= 32)
-				return plan_err(t, "too many tick/profile probes (32 at most)");
-			c->ticks[c->nticks].probe = i;
-			c->ticks[c->nticks].interval_ns = p->arg;
-			c->nticks++;
-		}
+		if (p->sdt)
+			rc = plan_sdt(t, p, i, img, &pr[i], kv, nk);
+		else if (p->kind == MT_PK_FBT_ENTRY)
+			rc = plan_entry(t, &r, p->f, img, &pr[i], kv, nk);
+		else if (p->kind == MT_PK_FBT_RETURN)
+			rc = plan_return(t, &r, p->f, kv, nk);
+		else if (p->kind == MT_PK_OTHER && p->f)	/* kinst */
+			rc = plan_insn(t, &r, p->f, p->f->addr + p->arg);
+		else if (p->kind == MT_PK_TICK || p->kind == MT_PK_PROFILE)
+			rc = plan_tick(t, c, i, p->arg);
+		if (rc < 0)
+			return -1;
 	}
 	/* the blob's own hooks: the clock tick and the reboot */
 	static const struct { const char *fn; uint32_t flag; } hooks[] = {

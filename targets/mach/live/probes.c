@@ -2,7 +2,7 @@
  * The live target's probe catalog.  Each provider (prov_*.c) adds its
  * fixed probes at creation, in this order, so that ids are those `machtrace
  * -l` prints: dtrace:::BEGIN/END/ERROR (1-3), fbt (from 4), the profile
- * defaults, mach_trap.  Descriptions that match nothing may make probes on
+ * defaults, mach_trap, the SDT providers (sdt.c).  Descriptions that match nothing may make probes on
  * demand (profile:::tick-N, kinst::FUNC:OFFSET).
  */
 #include <fnmatch.h>
@@ -14,7 +14,7 @@
 
 static const struct live_provider *const providers[] = {
 	&live_prov_dtrace, &live_prov_fbt, &live_prov_profile,
-	&live_prov_mach_trap, &live_prov_kinst,
+	&live_prov_mach_trap, &live_prov_sdt, &live_prov_kinst,
 };
 #define NPROVIDERS (sizeof providers / sizeof *providers)
 
@@ -74,6 +74,9 @@ int live_probe_report(const struct lprobe *p, mt_probe_cb cb, void *arg)
 		.id = p->id, .prov = p->prov, .mod = module_of(p),
 		.func = p->func, .name = p->name, .kind = p->kind, .arg = p->arg,
 	};
+
+	if (p->sdt)
+		sdt_argmap(p, &info.nmap, info.argmap);
 	return cb ? cb(arg, &info) : 0;
 }
 
@@ -113,7 +116,8 @@ int mt_live_wants(const char *prov, int force)
 	if (!prov || !*prov)
 		return force;
 	if ((fnmatch(prov, "fbt", 0) == 0 || fnmatch(prov, "kinst", 0) == 0 ||
-	     fnmatch(prov, "mach_trap", 0) == 0) && strcmp(prov, "*") != 0)
+	     fnmatch(prov, "mach_trap", 0) == 0 || sdt_is_provider(prov)) &&
+	    strcmp(prov, "*") != 0)
 		return 1;
 	return force && (fnmatch(prov, "profile", 0) == 0 || fnmatch(prov, "dtrace", 0) == 0);
 }

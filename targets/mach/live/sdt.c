@@ -1,0 +1,192 @@
+/*
+ * The SDT providers' common part (sdt.h): resolving each probe's sites in
+ * the kernel's text when the target is created (a probe none of whose
+ * sites exists in this kernel is not listed), and its arguments' types
+ * and mapping for the compiler, -lv and the image.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "targets/mach/live/live_int.h"
+
+static const struct sdt_provider *const sdt_providers[] = {
+	&sdt_sched,
+};
+#define NSDT (sizeof sdt_providers / sizeof *sdt_providers)
+
+/*
+ * Offsets in f of each direct call to callee (after: of the instruction
+ * after it), at most max; -1 if f cannot be decoded.  Only instructions
+ * an int3 site can take (relocatable out of line) count.
+ */
+static int call_offsets(struct mt_kimg *k, const struct mt_kfunc *f, uint64_t callee,
+			int after, uint32_t *offs, int max)
+{
+	uint32_t all[1024];
+	int n = sites_insn_offsets(k, f, all, 1024), m = 0;
+	const uint8_t *code;
+	cs_insn *in;
+	csh cs;
+
+	if (n < 0 || x86_open(&cs) < 0)
+		return -1;
+	in = cs_malloc(cs);
+	for (int i = 0; in && i < n && m < max; i++) {
+		uint64_t a = f->addr + all[i];
+		size_t left = f->size - all[i];
+		code = mt_kimg_bytes(k, a, left);
+		if (!code || !cs_disasm_iter(cs, &code, &left, &a, in) ||
+		    !x86_in_group(in, CS_GRP_CALL) || x86_branch_target(in) != callee)
+			continue;
+		if (!after)
+			offs[m++] = all[i];
+		else if (i + 1 < n && all[i + 1] == all[i] + in->size)
+			offs[m++] = all[i + 1];
+	}
+	if (in)
+		cs_free(in, 1);
+	cs_close(&cs);
+	return m;
+}
+
+/* Append the locations of site s to p's; -1 out of memory. */
+static int resolve_site(struct live *l, struct lprobe *p, const struct sdt_site *s)
+{
+	const struct mt_kfunc *f = mt_kimg_lookup(l->k, s->func), *c = NULL;
+	uint32_t offs[16];
+	int n = 1;
+	struct sdt_loc *v;
+
+	if (!f || f->patch == MT_PATCH_REFUSED || f->inline_only)
+		return 0;
+	if (s->where == SDT_RETURN && !f->nrets)
+		return 0;
+	offs[0] = 0;
+	if (s->where == SDT_CALL || s->where == SDT_AFTER_CALL) {
+		c = mt_kimg_lookup(l->k, s->callee);
+		n = c ? call_offsets(l->k, f, c->addr, s->where == SDT_AFTER_CALL, offs, 16) : 0;
+		if (n <= 0)
+			return 0;
+	}
+	v = realloc(p->locs, (p->nlocs + (uint32_t)n) * sizeof *v);
+	if (!v)
+		return -1;
+	p->locs = v;
+	for (int i = 0; i < n; i++)
+		p->locs[p->nlocs++] = (struct sdt_loc){ f->addr + offs[i], f, s->where };
+	return 0;
+}
+
+static int sdt_add(struct live *l, const char *prov, const struct sdt_probe *sp)
+{
+	struct lprobe *p = live_probe_add(l, prov, sp->func, sp->name, MT_PK_OTHER, 0, NULL);
+
+	if (!p)
+		return -1;
+	p->sdt = sp;
+	for (int i = 0; i < SDT_MAXSITES && sp->sites[i].func; i++)
+		if (resolve_site(l, p, &sp->sites[i]) < 0)
+			return -1;
+	if (!p->nlocs) {	/* not in this kernel: not a probe */
+		l->nprobes--;
+		l->next_id--;
+		return 0;
+	}
+	p->f = p->locs[0].f;
+	return 0;
+}
+
+static int sdt_populate(struct live *l)
+{
+	for (size_t i = 0; i < NSDT; i++)
+		for (uint32_t k = 0; k < sdt_providers[i]->nprobes; k++)
+			if (sdt_add(l, sdt_providers[i]->name, &sdt_providers[i]->probes[k]) < 0)
+				return -1;
+	return 0;
+}
+
+const struct live_provider live_prov_sdt = {
+	.name = "sdt",
+	.populate = sdt_populate,
+};
+
+int sdt_is_provider(const char *prov)
+{
+	for (size_t i = 0; i < NSDT; i++)
+		if (live_fmatch(prov, sdt_providers[i]->name))
+			return 1;
+	return 0;
+}
+
+static int sdt_nargs_of(const struct sdt_probe *sp)
+{
+	int n = 0;
+
+	while (n < SDT_MAXARGS && sp->args[n].native)
+		n++;
+	return n;
+}
+
+/* The argument mapping a firing of p applies (struct mt_probe): a probe
+   without arguments maps none, so that no raw register shows through. */
+void sdt_argmap(const struct lprobe *p, uint8_t *nmap, uint8_t *argmap)
+{
+	int n = sdt_nargs_of(p->sdt);
+
+	*nmap = n ? (uint8_t)n : 1;
+	argmap[0] = MT_ARGMAP_ZERO;
+	for (int i = 0; i < n; i++)
+		argmap[i] = p->sdt->args[i].raw;
+}
+
+/*
+ * Every SDT probe matching (prov, func, name) must agree on what `pick`
+ * gives for args[i]; the agreed value, or NULL.  *matched counts them.
+ */
+static const char *sdt_agree(const struct live *l, const char *prov, const char *func,
+			     const char *name, int i, int native, int *matched)
+{
+	const char *v = NULL;
+
+	*matched = 0;
+	for (uint32_t k = 0; k < l->nprobes; k++) {
+		const struct lprobe *p = &l->probes[k];
+		const struct sdt_arg *a;
+		const char *t;
+		if (!p->sdt || !live_fmatch(prov, p->prov) || !live_fmatch(func, p->func) ||
+		    !live_fmatch(name, p->name))
+			continue;
+		(*matched)++;
+		if (i >= sdt_nargs_of(p->sdt))
+			return NULL;
+		a = &p->sdt->args[i];
+		t = native ? (a->xlate ? a->native : NULL) : (a->xlate ? a->xlate : a->native);
+		if (!t || (v && strcmp(v, t) != 0))
+			return NULL;
+		v = t;
+	}
+	return v;
+}
+
+const char *sdt_argtype(const struct live *l, const char *prov, const char *func,
+			const char *name, int i, int native, int *matched)
+{
+	return sdt_agree(l, prov, func, name, i, native, matched);
+}
+
+/* How many args[] every matching SDT probe has, -1 if they differ or none. */
+int sdt_nargs(const struct live *l, const char *prov, const char *func, const char *name)
+{
+	int n = -1;
+
+	for (uint32_t k = 0; k < l->nprobes; k++) {
+		const struct lprobe *p = &l->probes[k];
+		if (!p->sdt || !live_fmatch(prov, p->prov) || !live_fmatch(func, p->func) ||
+		    !live_fmatch(name, p->name))
+			continue;
+		if (n >= 0 && n != sdt_nargs_of(p->sdt))
+			return -1;
+		n = sdt_nargs_of(p->sdt);
+	}
+	return n;
+}

@@ -1,0 +1,65 @@
+/*
+ * Statically defined probes of the live target (sched, proc, ipc, vm):
+ * providers whose probes have stable names and typed arguments whatever
+ * GNU Mach's internals are, placed at sites found in the running kernel's
+ * text.  GNU Mach has no DTRACE_PROBE macros, so each probe names where it
+ * fires (a function's entry or returns, a call to some function from it,
+ * or the instruction after such a call) and how its arguments come from
+ * the site's raw arguments (dtrace's SDT model: a native type, the
+ * translated type args[i] has, and the raw argument it maps from).
+ *
+ * A probe's `func` is where it fires, as in DTrace (sched:gnumach:
+ * switch_context:off-cpu); a provider table may give one name several
+ * probes, one per function, so that each probe has one argument mapping.
+ */
+#ifndef TARGET_LIVE_SDT_H
+#define TARGET_LIVE_SDT_H
+
+#include <stdint.h>
+
+enum sdt_where {
+	SDT_ENTRY = 1,		/* the entry of func (raw args: its arguments) */
+	SDT_RETURN,		/* each return of func (raw arg1: the value) */
+	SDT_CALL,		/* each call of `callee` in func, before it
+				   (raw args: the callee's arguments) */
+	SDT_AFTER_CALL,		/* the instruction after each such call
+				   (no raw arguments) */
+};
+
+#define SDT_MAXSITES	4
+#define SDT_MAXARGS	6
+
+struct sdt_site {
+	const char *func;	/* a kernel function */
+	uint8_t where;		/* SDT_* */
+	const char *callee;	/* SDT_CALL, SDT_AFTER_CALL */
+};
+
+struct sdt_arg {
+	uint8_t raw;		/* the site's raw argument (arg0..arg9) */
+	const char *native;	/* its C type ("struct thread *") */
+	const char *xlate;	/* args[i]'s type when translated
+				   ("lwpsinfo_t *"), NULL: native */
+};
+
+struct sdt_probe {
+	const char *func, *name;	/* the probe's func and name */
+	struct sdt_site sites[SDT_MAXSITES];
+	struct sdt_arg args[SDT_MAXARGS];
+	const char *doc;		/* one line for docs and -lv */
+};
+
+struct sdt_provider {
+	const char *name;
+	const struct sdt_probe *probes;
+	uint32_t nprobes;
+};
+
+/* One resolved site of an SDT probe (struct lprobe's locs). */
+struct sdt_loc {
+	uint64_t addr;			/* the instruction, or f's entry */
+	const struct mt_kfunc *f;	/* the function holding it */
+	uint8_t where;			/* SDT_* */
+};
+
+#endif
