@@ -293,9 +293,11 @@ static void map_args(const struct mt_probe *pr, const struct mt_pctx *raw,
 		     struct mt_pctx *out)
 {
 	*out = *raw;
-	for (uint32_t i = 0; i < MT_NARGS; i++)
-		out->arg[i] = i < pr->nmap && pr->argmap[i] < MT_NARGS ?
-			raw->arg[pr->argmap[i]] : 0;
+	for (uint32_t i = 0; i < MT_NARGS; i++) {
+		uint8_t m = i < pr->nmap ? pr->argmap[i] : MT_ARGMAP_ZERO;
+		out->arg[i] = m < MT_NARGS ? raw->arg[m] :
+			m == MT_ARGMAP_CURTHREAD ? mt_plat_var(raw, MT_VAR_CURTHREAD) : 0;
+	}
 }
 
 void mt_rt_probe(struct mt_cb *cb, uint32_t pi, const struct mt_pctx *ctx)

@@ -235,6 +235,7 @@ struct mt_image {
 /* A probe the image knows.  Names are strtab offsets. */
 #define MT_PROBE_MAXMAP		7
 #define MT_ARGMAP_ZERO		0xff
+#define MT_ARGMAP_CURTHREAD	0xfe
 
 struct mt_probe {
 	uint32_t id;			/* [L] target's probe id (printed as ID) */
@@ -244,8 +245,9 @@ struct mt_probe {
 	uint64_t arg;			/* [L] target-specific (e.g. tick interval ns) */
 	/* [L] a provider's argument mapping (SDT probes): when nmap > 0,
 	   arg_i of a firing is the site's raw argument argmap[i] for
-	   i < nmap (MT_ARGMAP_ZERO: 0), 0 beyond; nmap 0: the raw
-	   arguments as they are */
+	   i < nmap (MT_ARGMAP_ZERO: 0; MT_ARGMAP_CURTHREAD: the current
+	   thread, as curthread), 0 beyond; nmap 0: the raw arguments as
+	   they are */
 	uint8_t nmap, argmap[MT_PROBE_MAXMAP];
 };
 _Static_assert(MT_PROBE_MAXMAP == 7, "mt_probe: nmap + argmap fill 8 bytes");

@@ -36,7 +36,8 @@ struct sdt_site {
 };
 
 struct sdt_arg {
-	uint8_t raw;		/* the site's raw argument (arg0..arg9) */
+	uint8_t raw;		/* the site's raw argument (arg0..arg9), or
+				   MT_ARGMAP_CURTHREAD (abi.h) */
 	const char *native;	/* its C type ("struct thread *") */
 	const char *xlate;	/* args[i]'s type when translated
 				   ("lwpsinfo_t *"), NULL: native */
