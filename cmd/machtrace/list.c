@@ -22,7 +22,7 @@ struct list_state {
 static void
 list_args(struct list_state *ls, const struct mt_probe_info *p)
 {
-	const char *type;
+	const char *type, *name;
 	int i;
 
 	mt_mach_print_attrs(ls->out);
@@ -30,7 +30,11 @@ list_args(struct list_state *ls, const struct mt_probe_info *p)
 		type = mt_live_argtype(ls->t, p->prov, p->func, p->name, i);
 		if (type == NULL)
 			break;
-		fprintf(ls->out, "\t\targs[%d]: %s\n", i, type);
+		name = mt_live_argname(ls->t, p->prov, p->func, p->name, i);
+		if (name)
+			fprintf(ls->out, "\t\targs[%d]: %s\t/* %s */\n", i, type, name);
+		else
+			fprintf(ls->out, "\t\targs[%d]: %s\n", i, type);
 	}
 	if (i == 0)
 		fprintf(ls->out, "\t\tNone\n");

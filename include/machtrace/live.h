@@ -73,6 +73,10 @@ const char *mt_live_argtype(struct mt_target *t, const char *prov, const char *f
 /* How many args[] a probe has (fbt/mach_trap entry: the function's
    parameters; return: 2, or 1 for a void function), -1 when unknown
    (globs, varargs, no DWARF, other providers). */
+/* mach_trap entry probes: the trap's parameter name of args[i] (DWARF),
+   NULL otherwise; -lv shows it after the type. */
+const char *mt_live_argname(struct mt_target *t, const char *prov, const char *func,
+			    const char *name, int i);
 /* SDT probes: the native C type of args[i] when args[i] is translated
    (mt_live_argtype gives the translated type), NULL otherwise. */
 const char *mt_live_argnative(struct mt_target *t, const char *prov, const char *func,

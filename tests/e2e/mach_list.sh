@@ -52,3 +52,30 @@ if [ "$(grep -c ' fbt ' "$TMP/trap")" = 2 ] &&
 else
 	fail list_counts_and_verbose "$(head -n 30 "$TMP/trap")"
 fi
+
+# mach_trap: each trap's arguments typed and named from its DWARF.
+"$MACHTRACE" -lv -n mach_trap::mach_msg_trap:entry >"$TMP/mt"
+if grep -q "^		args\[0\]: mach_msg_user_header_t \*	/\* msg \*/$" "$TMP/mt" &&
+	grep -q "^		args\[1\]: mach_msg_option_t	/\* option \*/$" "$TMP/mt" &&
+	! grep -q "args\[7\]" "$TMP/mt"; then
+	pass mach-list-trap-args-named
+else
+	fail mach-list-trap-args-named "$(sed -n '/Argument Types/,$p' "$TMP/mt")"
+fi
+
+# sched: every DTrace scheduler probe name is listed, off-cpu typed as
+# DTrace's (the next thread's lwpsinfo_t * and psinfo_t *), on-cpu none.
+"$MACHTRACE" -l -P sched >"$TMP/sched"
+missing=
+for n in on-cpu off-cpu enqueue dequeue sleep wakeup preempt change-pri surrender tick handoff; do
+	grep -q " $n\$" "$TMP/sched" || missing="$missing $n"
+done
+"$MACHTRACE" -lv -n sched:::off-cpu >"$TMP/schedv"
+"$MACHTRACE" -lv -n sched::thread_continue:on-cpu >"$TMP/schedon"
+if [ -z "$missing" ] && [ "$(grep -c '^		args\[0\]: lwpsinfo_t \*$' "$TMP/schedv")" = 2 ] &&
+	[ "$(grep -c '^		args\[1\]: psinfo_t \*$' "$TMP/schedv")" = 2 ] &&
+	grep -q "^		None$" "$TMP/schedon"; then
+	pass mach-list-sched
+else
+	fail mach-list-sched "missing:$missing; $(sed -n '/Argument Types/,$p' "$TMP/schedv" | head -n 5)"
+fi

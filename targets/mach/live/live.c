@@ -489,6 +489,19 @@ const char *mt_live_argtype(struct mt_target *t, const char *prov, const char *f
 	return i < f->nargs ? f->args[i].type : NULL;
 }
 
+/* The DWARF name of args[i] of a mach_trap entry probe, NULL if none. */
+const char *mt_live_argname(struct mt_target *t, const char *prov, const char *func,
+			    const char *name, int i)
+{
+	const struct mt_kfunc *f;
+
+	if (!t || t->ops != &live_ops || !prov || strcmp(prov, "mach_trap") != 0 ||
+	    !func || !name || strcmp(name, "entry") != 0 || i < 0)
+		return NULL;
+	f = mt_kimg_lookup(((struct live *)t->priv)->k, func);
+	return f && i < f->nargs && f->args[i].name[0] ? f->args[i].name : NULL;
+}
+
 /* The native type of a translated args[i] of an SDT probe, else NULL. */
 const char *mt_live_argnative(struct mt_target *t, const char *prov, const char *func,
 			      const char *name, int i)
