@@ -110,6 +110,45 @@ TEST(builtins_and_args)
 	CHECK_EQ_INT(eval(&b, d, 55), 55);
 }
 
+/* An SDT probe's argument map: arg0 = raw arg2, arg1 = 0 (ZERO), arg2
+   and beyond 0 (past nmap); a map naming a raw argument past arg9 is
+   refused by the verifier. */
+TEST(probe_argument_map)
+{
+	struct ib b;
+	struct mt_pctx ctx;
+	struct mt_rechdr *h;
+
+	ib_init(&b);
+	b.probes[0].nmap = 2;
+	b.probes[0].argmap[0] = 2;
+	b.probes[0].argmap[1] = MT_ARGMAP_ZERO;
+	uint32_t d = IB_DIFO(&b, MT_RT_INT, RV(LDGS, MT_VAR_ARG0, 1),
+			     RV(LDGS, MT_VAR_ARG1, 2), R(ADD, 1, 2, 3),
+			     RV(LDGS, MT_VAR_ARG2, 2), R(ADD, 3, 2, 3),
+			     R(RET, 0, 0, 3));
+	ib_clause(&b, 0, 0, 8);
+	ib_action(&b, MT_ACT_TRACE, 0);
+	ib_rec(&b, d, MT_REC_INT, 0, 8, 0);
+	CHECK_EQ_INT(rt_start(&R, &b), 0);
+	memset(&ctx, 0, sizeof ctx);
+	ctx.arg[0] = 1000, ctx.arg[1] = 100, ctx.arg[2] = 42;
+	mt_rt_probe(R.cb, 0, &ctx);
+	h = rt_rec(&R, 0);
+	CHECK(h && h->epid != MT_EPID_ERROR);
+	if (h)
+		CHECK_EQ_INT(*(int64_t *)rt_data(h), 42);
+	rt_stop(&R);
+
+	ib_init(&b);
+	b.probes[0].nmap = 1;
+	b.probes[0].argmap[0] = 10;
+	ib_clause(&b, 0, 0, 0);
+	CHECK(rt_start(&R, &b) != 0);
+	CHECK(strstr(R.err, "argument map") != NULL);
+	rt_stop(&R);
+}
+
 TEST(global_and_local_variables)
 {
 	struct ib b;
