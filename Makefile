@@ -9,6 +9,8 @@
 
 BUILD   ?= build
 PREFIX  ?= /usr/local
+# The toolkit: executable D and shell scripts (toolkit/README.md)
+TOOLKIT := $(filter-out %.md,$(wildcard toolkit/*))
 CC      ?= cc
 AR      ?= ar
 HOST_CFLAGS ?= -O2 -g -Wall -Wextra -Wno-unused-parameter -Wmissing-prototypes -std=gnu11
@@ -94,6 +96,7 @@ demo: setup
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 $(BUILD)/bin/machtrace $(DESTDIR)$(PREFIX)/bin/machtrace
+	install -m 755 $(TOOLKIT) $(DESTDIR)$(PREFIX)/bin/
 
 # Everything under $(BUILD) but the kernel cache (scripts/fetch-kernel.sh).
 clean:

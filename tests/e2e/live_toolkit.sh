@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The toolkit (toolkit/), run as installed scripts with machtrace on PATH,
+# against machload's ground truth: offcputime sees every blocking receive
+# of pingpong=P for machload (2 per round trip); schedlat sees machload's
+# threads wait in the run queue (at least once per round trip); hotkernel's
+# shares are of kernel functions and add up to 100%.
+set -u
+. "$(dirname "$0")/live_lib.sh"
+need_live live-toolkit
+
+P=30
+W="rt=0 pingpong=$P pages=64 threads=0 tasks=0"
+export PATH="$PWD/$BUILD/bin:$PATH"
+
+run() {	# name script
+	MACHTRACE_CONSOLE_LOG=$TMP/$1.con timeout 240 "toolkit/$2" --timeout 200 \
+		--workload "$W" >"$TMP/$1.out" 2>"$TMP/$1.err"
+}
+
+run off offcputime; rc=$?
+n=$(awk '$1 == "machload" && NF == 3 { print $3 }' "$TMP/off.out")
+if [ $rc = 0 ] && [ "${n:-0}" -ge $((2 * P)) ] && grep -q 'gnumach`thread_invoke' "$TMP/off.out"; then
+	pass live-toolkit-offcputime
+else
+	fail live-toolkit-offcputime "exit $rc, machload count ${n:-none} (want >= $((2 * P))): $(head -c 300 "$TMP/off.err")"
+fi
+
+run lat schedlat; rc=$?
+n=$(sed -n 's/^latencies machload \([0-9]*\)$/\1/p' "$TMP/lat.out")
+if [ $rc = 0 ] && [ "${n:-0}" -ge $P ] && grep -q "^machload$" "$TMP/lat.out"; then
+	pass live-toolkit-schedlat
+else
+	fail live-toolkit-schedlat "exit $rc, machload latencies ${n:-none} (want >= $P): $(head -c 300 "$TMP/lat.err")"
+fi
+
+run hot hotkernel; rc=$?
+rows=$(grep -c '^gnumach`' "$TMP/hot.out")
+other=$(grep -vc -e '^gnumach`' -e '^FUNCTION' "$TMP/hot.out")
+sum=$(awk '/^gnumach`/ { sub("%", "", $3); s += $3 } END { printf("%d", s + 0.5) }' "$TMP/hot.out")
+if [ $rc = 0 ] && [ "$rows" -gt 0 ] && [ "$other" = 0 ] && [ "$sum" -ge 99 ] && [ "$sum" -le 101 ]; then
+	pass live-toolkit-hotkernel
+else
+	fail live-toolkit-hotkernel "exit $rc, $rows rows, $other others, shares add to $sum%: $(head -c 300 "$TMP/hot.err")"
+fi
+workload_ok live-toolkit-workload "$TMP/off.con"
