@@ -52,3 +52,14 @@ fi
 [ -z "$(val null "$out")" ] && pass live-sched-next-thread ||
 	fail live-sched-next-thread "off-cpu args[0] NULL $(val null "$out") times"
 workload_ok live-sched-workload "$TMP/sched.con"
+
+# Three probes at one instruction (an SDT probe, fbt and kinst at
+# thread_continue's entry): refused with a reason, never one left silent.
+live_run three "rt=1 pingpong=2 pages=0 threads=0 tasks=0" \
+	'sched::thread_continue:on-cpu, fbt::thread_continue:entry, kinst::thread_continue:0 { @[probeprov] = count(); }' -q
+rc=$?
+if [ $rc != 0 ] && grep -q "more than two probes at 0x" "$TMP/three.err"; then
+	pass live-sched-three-probes-refused
+else
+	fail live-sched-three-probes-refused "exit $rc: $(head -c 300 "$TMP/three.err")"
+fi

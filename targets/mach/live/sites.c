@@ -298,11 +298,17 @@ int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen)
 			if ((st->kind == LK_SK_RET) != (r->kind == LK_SK_RET))
 				return cs_close(&cs), mt_seterr(err, errlen,
 					"two kinds of site at 0x%llx", (unsigned long long)r->addr), -1;
-			/* a second probe at one entry: kinst:0 and fbt, two
-			   aliases; a third alias (three symbols) does not fire */
+			/* a second probe at one instruction: kinst:0 and fbt,
+			   two aliases, an SDT probe; a third is refused */
 			if ((st->flags & LK_SF_FIRE) && (r->flags & LK_SF_FIRE)) {
-				if (!(st->flags & LK_SF_FIRE2))
-					st->probe2 = r->probe;
+				if (r->probe == st->probe ||
+				    ((st->flags & LK_SF_FIRE2) && r->probe == st->probe2))
+					continue;
+				if (st->flags & LK_SF_FIRE2)
+					return cs_close(&cs), mt_seterr(err, errlen,
+						"more than two probes at 0x%llx: enable fewer of "
+						"the probes there", (unsigned long long)r->addr), -1;
+				st->probe2 = r->probe;
 				st->flags |= (r->flags & ~LK_SF_FIRE) | LK_SF_FIRE2;
 				st->flags &= ~LK_SF_FAST;
 				continue;
