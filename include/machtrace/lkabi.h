@@ -43,14 +43,14 @@
 #define LK_BLOB_MAX		0x100000ull
 #define LK_CTL_OFF		0x100000ull
 #define LK_SITES_OFF		0x101000ull
-#define LK_SITES_MAX		10880u	/* (LK_TRAMP_OFF - LK_SITES_OFF) / 96 */
-#define LK_TRAMP_OFF		0x200000ull
-#define LK_TRAMP_MAX		0x200000ull
+#define LK_SITES_MAX		13970u	/* (LK_TRAMP_OFF - LK_SITES_OFF) / 112 */
+#define LK_TRAMP_OFF		0x280000ull
+#define LK_TRAMP_MAX		0x180000ull
 #define LK_AREA_OFF		0x400000ull
 
 /* ---- blob header: the first bytes of the blob module ---- */
 #define LK_BLOB_MAGIC		0x4c42544du	/* "MTBL" */
-#define LK_BLOB_VERSION		3
+#define LK_BLOB_VERSION		4
 #define LK_BLOB_HDR_REST	160	/* bytes after hook_name (shim's part) */
 /* A jmp trampoline: "push $site_index; jmp lk_fbt_entry" (10 bytes), then
    the relocated displaced instructions and a jmp back. */
@@ -101,7 +101,10 @@ enum lk_site_kind {
 					   jmp back"), the value of fast_aggid */
 #define LK_SF_FIRE2		0x20	/* entry: also fires `probe2` (a second
 					   probe at this address: kinst:0 and fbt
-					   entry, two aliases of one function) */
+					   entry, two aliases of one function, an
+					   SDT probe), then the `nextra` probes
+					   listed at `extra` (inline instances
+					   starting at one instruction) */
 /* The frame at a mid-function instruction (kinst), from the kernel's
    .eh_frame: CFA = (LK_SF_CFA_RBP ? rbp : rsp) + cfa_off, the return
    address at CFA - 8, the caller's rbp at CFA + rbp_off when
@@ -135,7 +138,13 @@ struct lk_site {
 	uint32_t probe2;		/* [h] LK_SF_FIRE2 */
 	int32_t cfa_off;		/* [h] LK_SF_FRAME */
 	int32_t rbp_off;		/* [h] LK_SF_RBP_SAVED */
+	uint32_t nextra;		/* [h] LK_SF_FIRE2: more probes, at most
+					   LK_SITE_EXTRA_MAX ... */
+	uint32_t pad;
+	uint64_t extra;			/* [h] ... their uint32_t image probe
+					   indices (kernel VA in the trampolines) */
 };
+#define LK_SITE_EXTRA_MAX	16
 #define LK_FAST_INCQ_LEN	8	/* 48 ff 04 25 disp32 */
 
 /* ---- control page ---- */
@@ -222,7 +231,7 @@ _Static_assert(LK_SITES_MAX * sizeof(struct lk_site) <= LK_TRAMP_OFF - LK_SITES_
 	       "the sites must not reach the trampolines");
 _Static_assert(sizeof(struct lk_ctl) <= 4096, "the control page is one page");
 _Static_assert(sizeof(struct lk_blob_hdr) == 232, "lk_blob_hdr layout");
-_Static_assert(sizeof(struct lk_site) == 96, "lk_site layout");
+_Static_assert(sizeof(struct lk_site) == 112, "lk_site layout");
 _Static_assert(sizeof(struct lk_kdesc) == 136, "lk_kdesc layout");
 _Static_assert(sizeof(struct lk_ctl) == 1296, "lk_ctl layout");
 _Static_assert(LK_VEC_FBT_ENTRY == sizeof(struct lk_blob_hdr),

@@ -106,8 +106,11 @@ static void fire_entry(struct lk_site *s, struct lk_regs *r, uint64_t sp)
 		entry_args(r, sp, a);
 	if (s->flags & LK_SF_FIRE)
 		lk_fire_probe(s->probe, &f, a, 10);
-	if (s->flags & LK_SF_FIRE2)
+	if (s->flags & LK_SF_FIRE2) {
 		lk_fire_probe(s->probe2, &f, a, 10);
+		for (uint32_t k = 0; k < s->nextra && k < LK_SITE_EXTRA_MAX; k++)
+			lk_fire_probe(((const uint32_t *)s->extra)[k], &f, a, 10);
+	}
 	if (s->flags & LK_SF_INTERNAL_TICK)
 		lk_tick(r);
 	if (s->flags & LK_SF_INTERNAL_END)

@@ -59,6 +59,12 @@ static int cmp_req(const void *a, const void *b)
 	return (x->kind == LK_SK_RET ? 0 : 1) - (y->kind == LK_SK_RET ? 0 : 1);
 }
 
+/* The host's copy of trampoline-area bytes at kernel VA va. */
+static uint32_t *tramp_at(struct site_set *s, uint64_t va)
+{
+	return (uint32_t *)(s->tramp + (va - s->tramp_va));
+}
+
 static uint8_t *tramp_alloc(struct site_set *s, uint32_t n, uint64_t *va)
 {
 	uint8_t *p;
@@ -69,6 +75,24 @@ static uint8_t *tramp_alloc(struct site_set *s, uint32_t n, uint64_t *va)
 	*va = s->tramp_va + s->tramp_used;
 	s->tramp_used += (n + 15) & ~15u;
 	return p;
+}
+
+/* One more probe at site st (its extra list, in the trampoline area);
+   -1 when the list is full. */
+static int add_extra(struct site_set *s, struct lk_site *st, uint32_t probe)
+{
+	uint32_t *v;
+
+	if (!st->extra && !tramp_alloc(s, 4 * LK_SITE_EXTRA_MAX, &st->extra))
+		return -1;
+	if (st->nextra >= LK_SITE_EXTRA_MAX)
+		return -1;
+	for (uint32_t k = 0; k < st->nextra; k++)
+		if (tramp_at(s, st->extra)[k] == probe)
+			return 0;
+	v = tramp_at(s, st->extra);
+	v[st->nextra++] = probe;
+	return 0;
 }
 
 static int rel32(uint64_t from_end, uint64_t to, int32_t *out)
@@ -299,15 +323,20 @@ int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen)
 				return cs_close(&cs), mt_seterr(err, errlen,
 					"two kinds of site at 0x%llx", (unsigned long long)r->addr), -1;
 			/* a second probe at one instruction: kinst:0 and fbt,
-			   two aliases, an SDT probe; a third is refused */
+			   two aliases, an SDT probe; more (inline instances
+			   starting together) in the site's extra list */
 			if ((st->flags & LK_SF_FIRE) && (r->flags & LK_SF_FIRE)) {
 				if (r->probe == st->probe ||
 				    ((st->flags & LK_SF_FIRE2) && r->probe == st->probe2))
 					continue;
-				if (st->flags & LK_SF_FIRE2)
-					return cs_close(&cs), mt_seterr(err, errlen,
-						"more than two probes at 0x%llx: enable fewer of "
-						"the probes there", (unsigned long long)r->addr), -1;
+				if (st->flags & LK_SF_FIRE2) {
+					if (add_extra(s, st, r->probe) < 0)
+						return cs_close(&cs), mt_seterr(err, errlen,
+							"more than %u probes at 0x%llx",
+							LK_SITE_EXTRA_MAX + 2,
+							(unsigned long long)r->addr), -1;
+					continue;
+				}
 				st->probe2 = r->probe;
 				st->flags |= (r->flags & ~LK_SF_FIRE) | LK_SF_FIRE2;
 				st->flags &= ~LK_SF_FAST;
