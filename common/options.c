@@ -35,6 +35,7 @@ enum opt_kind {
 	K_NOVAL,	/* accepts no value; ignored */
 	K_INT_POS,	/* atoi > 0 */
 	K_INT_NNEG,	/* atoi >= 0 */
+	K_MSGIDS,	/* machtrace: msgids paths, colon-separated; appends */
 	K_STDC, K_VERSION, K_IREGS, K_CPU, K_PRINTSIZE, K_LINKMODE,
 	K_LINKTYPE, K_EVALTIME, K_XLATE, K_DEBUGASSERT
 };
@@ -86,6 +87,7 @@ static const struct opt_desc opt_table[] = {
 	{ "linktype", K_LINKTYPE, C_COMPILE, NOF, NULL },
 	{ "linknommap", K_ANY, C_COMPILE, NOF, NULL },
 	{ "modpath", K_STR_NOCTX, C_COMPILE, NOF, NULL },
+	{ "msgids", K_MSGIDS, C_COMPILE, NOF, NULL },
 	{ "nolibs", K_CFLAG, C_COMPILE, F(nolibs), NULL },
 	{ "pgmax", K_INT_NNEG, C_COMPILE, NOF, NULL },
 	{ "preallocate", K_SIZE, C_COMPILE, NOF, NULL },
@@ -177,6 +179,11 @@ mt_opts_free(struct mt_opts *o)
 	for (int i = 0; i < o->ncpp_args; i++)
 		free(o->cpp_args[i]);
 	free(o->cpp_args);
+	for (int i = 0; i < o->nmsgids; i++)
+		free(o->msgids[i]);
+	free(o->msgids);
+	o->msgids = NULL;
+	o->nmsgids = 0;
 	free(o->stdc);
 	free(o->version);
 	o->cpp_args = NULL;
@@ -356,6 +363,30 @@ cpp_add_split(struct mt_opts *o, const char *arg)
 	     p = strtok_r(NULL, " \t\n\r\f\v", &save))
 		cpp_add(o, "", p);
 	free(s);
+	return 0;
+}
+
+/* -xmsgids=A:B: appends A and B; an empty path is not a path. */
+static int
+msgids_add(struct mt_opts *o, const char *arg)
+{
+	const char *p = arg;
+
+	do {
+		size_t n = strcspn(p, ":");
+		char **v;
+
+		if (n == 0)
+			return -1;
+		v = realloc(o->msgids, (o->nmsgids + 1) * sizeof(*v));
+		if (v == NULL)
+			return -1;
+		o->msgids = v;
+		if ((v[o->nmsgids] = strndup(p, n)) == NULL)
+			return -1;
+		o->nmsgids++;
+		p += n;
+	} while (*p++ == ':');
 	return 0;
 }
 
@@ -548,6 +579,13 @@ opt_compiler(struct mt_opts *o, const struct opt_desc *d, const char *v,
 		if (v == NULL)
 			return fail(err, errlen, MT_OPTERR_VAL);
 		return 0;
+	case K_MSGIDS:
+		if (v == NULL)
+			return fail(err, errlen, MT_OPTERR_VAL);
+		if (pragma)
+			return fail(err, errlen, MT_OPTERR_CTX);
+		return msgids_add(o, v) == 0 ? 0 :
+			fail(err, errlen, MT_OPTERR_VAL);
 	case K_STDC:
 		if (v == NULL)
 			return fail(err, errlen, MT_OPTERR_VAL);
@@ -610,6 +648,7 @@ opt_apply(struct mt_opts *o, const struct opt_desc *d, const char *v,
 	case K_CPP:
 	case K_STR_NOCTX:
 	case K_STR:
+	case K_MSGIDS:
 	case K_STDC:
 	case K_VERSION:
 		return opt_compiler(o, d, v, pragma, err, errlen);

@@ -25,6 +25,7 @@ static const char *subrnames[MT_SUBR__COUNT] = {
 	"strtok", "substr", "index", "rindex", "htons", "htonl", "htonll",
 	"ntohs", "ntohl", "ntohll", "inet_ntop", "inet_ntoa", "inet_ntoa6",
 	"toupper", "tolower", "getf", "strtoll", "link_ntop", "d_path", "strcmp", "arridx",
+	"mach_msgname", "mach_msgsubsystem",
 };
 
 static const char *bvarnames[] = {

@@ -142,6 +142,9 @@ static const struct fdef fdefs[] = {
 	S("strtoll", STRTOLL, "int64_t", "const char *, [int]"),
 	S("link_ntop", LINK_NTOP, "string", "int, void *"),
 	S("d_path", D_PATH, "string", "struct path *"),
+	/* machtrace: Mach message ids named by MIG's msgids (abi.h mt_msgid) */
+	S("mach_msgname", MACH_MSGNAME, "string", "int"),
+	S("mach_msgsubsystem", MACH_MSGSUBSYSTEM, "string", "int"),
 
 	A("trace", MT_ACT_TRACE, "@"),
 	A("printf", MT_ACT_PRINTF, "@, ..."),

@@ -2,7 +2,7 @@
  * Layout: the enabling image (abi.h) from a program and what matched:
  *
  *   mt_image | probes[] | ecbs[] | clauses[] | actions[] | recs[] | aggs[] |
- *   vars[] | difos[] | text | inttab | strtab
+ *   vars[] | difos[] | text | inttab | strtab | msgids[] | msgstr
  *
  * Each table starts 8-aligned.  Probe names are appended to a copy of the
  * program's string table.  ECBs are grouped per probe, in clause order, so
@@ -24,7 +24,8 @@ static uint64_t optv(uint64_t v, uint64_t def)
 }
 
 struct mt_image *link_layout(const struct mt_prog *prog, const struct mt_opts *opts,
-			     const struct lmatch *c, char *err, size_t errlen)
+			     const struct lmatch *c, const struct lmsgtab *msgs,
+			     char *err, size_t errlen)
 {
 	/* string table: the program's, then probe names */
 	uint32_t strsize = prog->strtab_size;
@@ -44,6 +45,9 @@ struct mt_image *link_layout(const struct mt_prog *prog, const struct mt_opts *o
 	uint32_t text_off = off; off = al8(off + prog->ntext * sizeof(mt_instr_t));
 	uint32_t ints_off = off; off = al8(off + prog->nints * sizeof(uint64_t));
 	uint32_t str_off = off; off = al8(off + strsize);
+	uint32_t nmsgids = msgs ? msgs->n : 0, msgstr_size = msgs ? msgs->strsize : 0;
+	uint32_t msgids_off = off; off = al8(off + nmsgids * sizeof(struct mt_msgid));
+	uint32_t msgstr_off = off; off = al8(off + msgstr_size);
 
 	char *base = calloc(1, off);
 	if (!base) {
@@ -65,6 +69,10 @@ struct mt_image *link_layout(const struct mt_prog *prog, const struct mt_opts *o
 	img->ntext = prog->ntext; img->text_off = text_off;
 	img->nints = prog->nints; img->ints_off = ints_off;
 	img->strtab_size = strsize; img->strtab_off = str_off;
+	if (nmsgids) {
+		img->nmsgids = nmsgids; img->msgids_off = msgids_off;
+		img->msgstr_size = msgstr_size; img->msgstr_off = msgstr_off;
+	}
 
 #define CP(o, p, n) do { if ((n) != 0) memcpy(base + (o), (p), (n)); } while (0)
 	CP(clauses_off, prog->clauses, prog->nclauses * sizeof(struct mt_clause));
@@ -76,6 +84,10 @@ struct mt_image *link_layout(const struct mt_prog *prog, const struct mt_opts *o
 	CP(text_off, prog->text, prog->ntext * sizeof(mt_instr_t));
 	CP(ints_off, prog->ints, prog->nints * sizeof(uint64_t));
 	CP(str_off, prog->strtab, prog->strtab_size);
+	if (nmsgids) {
+		CP(msgids_off, msgs->v, nmsgids * sizeof(struct mt_msgid));
+		CP(msgstr_off, msgs->str, msgstr_size);
+	}
 
 	char *strtab = base + str_off;
 	uint32_t spos = prog->strtab_size;

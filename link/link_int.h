@@ -22,10 +22,28 @@ struct lmatch {
 	int matched;
 };
 
+/* The image's msgids table (msgtab.c): entries by id, their strings. */
+struct lmsgtab {
+	struct mt_msgid *v;
+	uint32_t n;
+	char *str;
+	uint32_t strsize;
+};
+
+/* 1 if the program calls mach_msgname() or mach_msgsubsystem(). */
+int link_uses_msgids(const struct mt_prog *prog);
+/* The names of every msgids source (mt_msgids_open): built-in, sysdir,
+   then opts' -x msgids paths.  -1 with err set on a bad source. */
+int link_msgtab(const struct mt_opts *opts, const char *sysdir, struct lmsgtab *t,
+		char *err, size_t errlen);
+void link_msgtab_free(struct lmsgtab *t);
+
 int link_match(const struct mt_prog *prog, const struct mt_opts *opts,
 	       struct mt_target *t, struct lmatch *m, char *err, size_t errlen);
 void link_match_free(struct lmatch *m);
+/* msgs: the msgids table, or NULL for none. */
 struct mt_image *link_layout(const struct mt_prog *prog, const struct mt_opts *opts,
-			     const struct lmatch *m, char *err, size_t errlen);
+			     const struct lmatch *m, const struct lmsgtab *msgs,
+			     char *err, size_t errlen);
 
 #endif

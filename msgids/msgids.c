@@ -1,14 +1,17 @@
 /*
- * msgids files to names.  Entries live in one array kept sorted by id
- * (ties: the later-loaded entry first), so a lookup is a binary search.
- * Every request id and every reply id of a line is an entry; reply
- * entries carry is_reply and name their routine ROUTINE-reply.
+ * msgids files to names.  Entries live in one array kept sorted by id,
+ * one entry per id: after each file, the later-loaded entry of an id
+ * replaces the earlier one.  A lookup is a binary search.  Every request
+ * id and every reply id of a line is an entry; reply entries carry
+ * is_reply and name their routine ROUTINE-reply.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "machtrace/msgids.h"
 
@@ -92,20 +95,30 @@ static int parse_line(char *line, char *sub, char *routine, long *req, long *rep
 
 	if (sscanf(line, "%63s %ld %79s %ld %ld %ld %n", sub, &base, routine, &n, req, rep, &used) != 6)
 		return -1;
+	if (*req < INT32_MIN || *req > INT32_MAX || *rep < INT32_MIN || *rep > INT32_MAX)
+		return -1;
 	return line[used] == '\0' ? 0 : -1;
 }
 
-int mt_msgids_load_file(struct mt_msgids *m, const char *path, char *err, size_t len)
+/* Sorts the entries and keeps, of each id, the latest-loaded one. */
+static void settle(struct mt_msgids *m)
 {
-	FILE *f = fopen(path, "r");
+	size_t k = 0;
+
+	qsort(m->v, m->n, sizeof *m->v, cmp_entry);
+	for (size_t i = 0; i < m->n; i++)
+		if (k == 0 || m->v[k - 1].id != m->v[i].id)
+			m->v[k++] = m->v[i];
+	m->n = k;
+}
+
+/* The lines of f (named path in errors); as mt_msgids_load_file. */
+static int load_stream(struct mt_msgids *m, FILE *f, const char *path, char *err, size_t len)
+{
 	size_t first = m->n;
 	char buf[512];
 	int lineno = 0, count = 0;
 
-	if (!f) {
-		seterr(err, len, path, 0, strerror(errno));
-		return -1;
-	}
 	while (fgets(buf, sizeof buf, f)) {
 		char sub[64], routine[80];
 		long req, rep;
@@ -120,7 +133,8 @@ int mt_msgids_load_file(struct mt_msgids *m, const char *path, char *err, size_t
 		}
 		p[strcspn(p, "\n")] = '\0';
 		if (parse_line(p, sub, routine, &req, &rep)) {
-			seterr(err, len, path, lineno, "expected 'subsystem base routine n request-id reply-id'");
+			seterr(err, len, path, lineno,
+			       "expected 'subsystem base routine n request-id reply-id' (32-bit ids)");
 			goto bad;
 		}
 		if (push(m, req, 0, sub, routine) || push(m, rep, 1, sub, routine)) {
@@ -129,13 +143,46 @@ int mt_msgids_load_file(struct mt_msgids *m, const char *path, char *err, size_t
 		}
 		count++;
 	}
-	fclose(f);
-	qsort(m->v, m->n, sizeof *m->v, cmp_entry);
+	if (ferror(f)) {
+		seterr(err, len, path, 0, "read error");
+		goto bad;
+	}
+	settle(m);
 	return count;
 bad:
-	fclose(f);
 	m->n = first;
 	return -1;
+}
+
+int mt_msgids_load_file(struct mt_msgids *m, const char *path, char *err, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	int k;
+
+	if (!f) {
+		seterr(err, len, path, 0, strerror(errno));
+		return -1;
+	}
+	k = load_stream(m, f, path, err, len);
+	fclose(f);
+	return k;
+}
+
+int mt_msgids_load_text(struct mt_msgids *m, const char *text, size_t size, const char *name,
+			char *err, size_t len)
+{
+	FILE *f;
+	int k;
+
+	if (size == 0)
+		return 0;
+	if (!(f = fmemopen((void *)text, size, "r"))) {
+		seterr(err, len, name, 0, strerror(errno));
+		return -1;
+	}
+	k = load_stream(m, f, name, err, len);
+	fclose(f);
+	return k;
 }
 
 static int has_suffix(const char *s, const char *suffix)
@@ -165,6 +212,56 @@ int mt_msgids_load_dir(struct mt_msgids *m, const char *dir, char *err, size_t l
 	}
 	free(names);
 	return total;
+}
+
+int mt_msgids_load_path(struct mt_msgids *m, const char *path, char *err, size_t len)
+{
+	struct stat st;
+	int k;
+
+	if (stat(path, &st) != 0) {
+		seterr(err, len, path, 0, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode))
+		return mt_msgids_load_file(m, path, err, len);
+	k = mt_msgids_load_dir(m, path, err, len);
+	if (k == 0)
+		seterr(err, len, path, 0, "no routines in any *.msgids file of this directory");
+	return k == 0 ? -1 : k;
+}
+
+struct mt_msgids *mt_msgids_open(const char *sysdir, char *const *paths, int npaths,
+				 char *err, size_t len)
+{
+	struct mt_msgids *m = mt_msgids_new();
+
+	if (!m) {
+		seterr(err, len, "msgids", 0, "out of memory");
+		return NULL;
+	}
+	if (mt_msgids_load_text(m, mt_msgids_builtin_text, mt_msgids_builtin_size,
+				"(built-in msgids)", err, len) < 0 ||
+	    (sysdir && mt_msgids_load_dir(m, sysdir, err, len) < 0))
+		goto fail;
+	for (int i = 0; i < npaths; i++)
+		if (mt_msgids_load_path(m, paths[i], err, len) < 0)
+			goto fail;
+	return m;
+fail:
+	mt_msgids_free(m);
+	return NULL;
+}
+
+int mt_msgids_entry(const struct mt_msgids *m, size_t i, struct mt_msgid_entry *out)
+{
+	if (i >= m->n)
+		return 0;
+	out->id = m->v[i].id;
+	out->is_reply = m->v[i].is_reply;
+	out->subsystem = m->v[i].subsystem;
+	out->routine = m->v[i].routine;
+	return 1;
 }
 
 static const struct entry *find(const struct mt_msgids *m, long id)

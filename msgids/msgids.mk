@@ -1,8 +1,13 @@
 # msgids/: MIG message ids to names (host library) and the msgids files the
 # build generates with MIG's `-n -list`, in rpctrace's format, from every
-# .defs of gnumach-dev and of the project (build/msgids/).
+# .defs of gnumach-dev and of the project (build/msgids/), compiled into
+# the library (build/msgids/builtin.c) for mach_msgname() and friends.
+# The generated files live in build/ (not $(BUILD)): the sanitizer build
+# compiles the same names without a kernel cache of its own.
+MSGIDS_GEN := build/msgids
+MSGIDS_KCACHE := build/kernel
 MSGIDS_SRCS := msgids/msgids.c
-MSGIDS_OBJS := $(MSGIDS_SRCS:%.c=$(BUILD)/obj/%.o)
+MSGIDS_OBJS := $(MSGIDS_SRCS:%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/$(MSGIDS_GEN)/builtin.o
 MT_LIBS += $(BUILD)/lib/libmtmsgids.a
 $(BUILD)/lib/libmtmsgids.a: $(MSGIDS_OBJS)
 	@mkdir -p $(dir $@)
@@ -18,10 +23,13 @@ $(MIGCOM):
 $(BUILD)/kernel/VERSION: | $(MIGCOM)
 	@test -f $@
 
-MT_EXTRA += $(BUILD)/msgids/.stamp
-$(BUILD)/msgids/.stamp: msgids/gen-msgids.sh $(MIGCOM) $(BUILD)/kernel/VERSION $(PROJECT_DEFS)
-	msgids/gen-msgids.sh $(MIGCOM) $(BUILD)/msgids $(KINC) -- $(PROJECT_DEFS)
+MT_EXTRA += $(MSGIDS_GEN)/.stamp
+$(MSGIDS_GEN)/.stamp: msgids/gen-msgids.sh $(MSGIDS_KCACHE)/VERSION $(PROJECT_DEFS)
+	msgids/gen-msgids.sh $(MSGIDS_KCACHE)/mig/x86_64-gnu-migcom $(MSGIDS_GEN) \
+		$(MSGIDS_KCACHE)/include/x86_64-linux-gnu -- $(PROJECT_DEFS)
 	@touch $@
+$(MSGIDS_GEN)/builtin.c: msgids/gen-builtin.sh $(MSGIDS_GEN)/.stamp
+	msgids/gen-builtin.sh $(MSGIDS_GEN) $@
 
 MT_EXTRA += $(BUILD)/bin/mt-msgids
 $(BUILD)/bin/mt-msgids: $(BUILD)/obj/msgids/mt-msgids.o $(BUILD)/lib/libmtmsgids.a

@@ -295,6 +295,11 @@ uint64_t rt_casemap(struct rt_mstate *ms, int upper);
 uint64_t rt_strtoll(struct rt_mstate *ms);
 uint64_t rt_strcmp(struct rt_mstate *ms);
 
+/* msgid.c */
+int rt_msgid_name(const struct mt_image *img, int64_t id, int subsystem,
+		  char *out, uint32_t size);
+uint64_t rt_msgname(struct rt_mstate *ms, int64_t id, int subsystem);
+
 /* dynvar.c */
 uint8_t *rt_key(struct rt_mstate *ms, const struct rt_varslot *sl,
 		uint32_t scope, uint32_t id, int tls, uint32_t *keylen);

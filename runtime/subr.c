@@ -211,6 +211,12 @@ void rt_subr(struct rt_mstate *ms, uint32_t subr, uint64_t *rd)
 		if (r >= ARG(1))
 			rt_fault(ms, MT_FLT_BADINDEX, r);
 		break;
+	case MT_SUBR_MACH_MSGNAME:	/* the id is a mach_msg_id_t */
+		r = rt_msgname(ms, (int32_t)ARG(0), 0);
+		break;
+	case MT_SUBR_MACH_MSGSUBSYSTEM:
+		r = rt_msgname(ms, (int32_t)ARG(0), 1);
+		break;
 	case MT_SUBR_ALLOCA: r = rt_alloca(ms, ARG(0)); break;
 	case MT_SUBR_BCOPY: subr_bcopy(ms); break;
 	case MT_SUBR_COPYINTO:

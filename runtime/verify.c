@@ -35,6 +35,33 @@ static int table_ok(const struct mt_image *img, uint32_t n, uint32_t off,
 		(n == 0 || off >= sizeof(*img));
 }
 
+/*
+ * The msgids table (mach_msgname()): inside the image, ids strictly
+ * ascending (binary search), names inside a NUL-terminated msgstr.
+ */
+static int check_msgids(struct vctx *v)
+{
+	const struct mt_image *img = v->img;
+	const struct mt_msgid *m = (const void *)(v->b + img->msgids_off);
+
+	if (!table_ok(img, img->nmsgids, img->msgids_off, sizeof(struct mt_msgid)) ||
+	    !table_ok(img, img->msgstr_size, img->msgstr_off, 1))
+		return fail(v, "image", 0, 0, 0, "msgids table outside the image");
+	if (img->nmsgids && (img->msgstr_size == 0 ||
+			     v->b[img->msgstr_off + img->msgstr_size - 1]))
+		return fail(v, "image", 0, 0, 0, "msgstr not NUL-terminated");
+	for (uint32_t i = 0; i < img->nmsgids; i++) {
+		if (i > 0 && m[i].id <= m[i - 1].id)
+			return fail(v, "msgid ", i, 0, 0, "not in ascending order");
+		if (m[i].name >= img->msgstr_size ||
+		    m[i].subsystem >= img->msgstr_size)
+			return fail(v, "msgid ", i, 0, 0, "name outside msgstr");
+		if (m[i].flags & ~(uint32_t)MT_MSGID_REPLY)
+			return fail(v, "msgid ", i, 0, 0, "unknown flags");
+	}
+	return 0;
+}
+
 static int check_tables(struct vctx *v)
 {
 	const struct mt_image *img = v->img;
@@ -58,6 +85,8 @@ static int check_tables(struct vctx *v)
 		return fail(v, "image", 0, 0, 0, "table outside the image");
 	if (img->strtab_size && v->b[img->strtab_off + img->strtab_size - 1])
 		return fail(v, "image", 0, 0, 0, "strtab not NUL-terminated");
+	if (check_msgids(v))
+		return -1;
 	if (img->opt.bufpolicy > MT_BUFPOLICY_RING)
 		return fail(v, "bufpolicy ", img->opt.bufpolicy, 0, 0, "unknown");
 	if (img->opt.ncpus > 4096)

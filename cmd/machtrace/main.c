@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "machtrace/live.h"
 #include "machtrace/mach.h"
+#include "machtrace/msgids.h"
 #include "machtrace/program.h"
 
 static const char OPTSTR[] =
@@ -397,6 +398,28 @@ take_long_options(struct cli *cl, int *argcp, char **argv)
 	return 0;
 }
 
+/*
+ * -x msgids: a bad path is an error at once, whether or not the program
+ * names messages (the link stage reads the files again when it does).
+ */
+static int
+check_msgids(struct cli *cl)
+{
+	struct mt_msgids *m;
+	char err[512];
+
+	if (cl->opts.nmsgids == 0)
+		return 0;
+	m = mt_msgids_open(NULL, cl->opts.msgids, cl->opts.nmsgids, err,
+			   sizeof(err));
+	if (m == NULL) {
+		fprintf(stderr, "dtrace: failed to load msgids: %s\n", err);
+		return -1;
+	}
+	mt_msgids_free(m);
+	return 0;
+}
+
 static int
 unsupported(const char *what)
 {
@@ -473,6 +496,8 @@ main(int argc, char **argv)
 		return E_SUCCESS;
 	}
 	if (apply_options(&cl, argc, argv) != 0)
+		return E_ERROR;
+	if (check_msgids(&cl) != 0)
 		return E_ERROR;
 	if (help) {
 		if (cl.ncmds == 0) {

@@ -169,6 +169,8 @@ enum mt_subr {
 	MT_SUBR_INET_NTOA6, MT_SUBR_TOUPPER, MT_SUBR_TOLOWER, MT_SUBR_GETF,
 	MT_SUBR_STRTOLL, MT_SUBR_LINK_NTOP, MT_SUBR_D_PATH, MT_SUBR_STRCMP,
 	MT_SUBR_ARRIDX,		/* internal: index of a declared array, checked */
+	MT_SUBR_MACH_MSGNAME,	/* machtrace: a Mach message id's MIG routine */
+	MT_SUBR_MACH_MSGSUBSYSTEM, /* machtrace: its MIG subsystem */
 	MT_SUBR__COUNT
 };
 
@@ -189,7 +191,8 @@ enum mt_fault {
  * into a table).  The runtime only reads it.  Layout:
  *
  *   mt_image | probes[] | ecbs[] | clauses[] | actions[] | recs[] | aggs[] |
- *   vars[] | difos[] | text (instructions) | inttab | strtab
+ *   vars[] | difos[] | text (instructions) | inttab | strtab |
+ *   msgids[] | msgstr
  *
  * EPIDs are indices into ecbs[] starting at 1 (0 is never a valid EPID: it
  * marks padding in buffers).  An ECB binds one probe to one clause; a record
@@ -223,6 +226,8 @@ struct mt_image {
 		uint32_t flags;		/* [L] MT_OPT_F_* */
 	} opt;
 	uint32_t error_probe;		/* [L] probe id of dtrace:::ERROR, 0 if none */
+	uint32_t nmsgids, msgids_off;	/* [L] struct mt_msgid[], 0 when unused */
+	uint32_t msgstr_size, msgstr_off; /* [L] char msgstr[]: their names */
 	uint32_t pad;
 };
 
@@ -385,6 +390,25 @@ struct mt_agg {
 					   llquantize: factor, low, high, nsteps */
 };
 
+/*
+ * Mach message ids to MIG names, for mach_msgname()/mach_msgsubsystem().
+ * The link stage adds the table only when the program calls one of them.
+ * Sorted by id, strictly ascending (the verifier checks it), so probe
+ * context finds an id by binary search.  name and subsystem are offsets
+ * into msgstr (NUL-terminated strings).  A reply entry (MT_MSGID_REPLY)
+ * names ROUTINE-reply; an id with no entry whose (id / 100) % 2 == 1 and
+ * whose id - 100 is a request is a reply too (rpctrace's rule); any other
+ * id is named by its decimal number, with subsystem "".
+ */
+struct mt_msgid {
+	int32_t id;			/* [L] mach_msg_id_t */
+	uint32_t name;			/* [L] msgstr offset of the routine */
+	uint32_t subsystem;		/* [L] msgstr offset of the subsystem */
+	uint32_t flags;			/* [L] MT_MSGID_* */
+};
+
+#define MT_MSGID_REPLY		0x1	/* the reply id of routine `name` */
+
 /* User variables.  Storage for globals and locals is in the runtime. */
 struct mt_var {
 	uint16_t id;			/* [L] MT_VAR_USER.. within its scope */
@@ -534,7 +558,7 @@ struct mt_cb {
  * kernel blob must agree on them byte for byte.  Changing one is an ABI
  * change: bump MT_ABI_VERSION and record it in docs/abi-changes.md.
  */
-_Static_assert(sizeof(struct mt_image) == 176, "mt_image layout");
+_Static_assert(sizeof(struct mt_image) == 192, "mt_image layout");
 _Static_assert(sizeof(struct mt_options) == 64, "mt_options layout");
 _Static_assert(sizeof(struct mt_probe) == 48, "mt_probe layout");
 _Static_assert(sizeof(struct mt_ecb) == 8, "mt_ecb layout");
@@ -543,6 +567,7 @@ _Static_assert(sizeof(struct mt_action) == 16, "mt_action layout");
 _Static_assert(sizeof(struct mt_rec) == 16, "mt_rec layout");
 _Static_assert(sizeof(struct mt_agg) == 48, "mt_agg layout");
 _Static_assert(sizeof(struct mt_var) == 16, "mt_var layout");
+_Static_assert(sizeof(struct mt_msgid) == 16, "mt_msgid layout");
 _Static_assert(sizeof(struct mt_difo) == 16, "mt_difo layout");
 _Static_assert(sizeof(struct mt_rechdr) == 16, "mt_rechdr layout");
 _Static_assert(sizeof(struct mt_errrec) == 24, "mt_errrec layout");

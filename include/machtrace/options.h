@@ -33,6 +33,8 @@ struct mt_opts {
 	uint64_t lockmem;		/* -xlockmem: host memory budget, 0 unset */
 	char **cpp_args;		/* -xdefine/-xundef/-xincdir/-xcppargs, */
 	int ncpp_args;			/* as cpp arguments ("-DX=1", ...) */
+	char **msgids;			/* -xmsgids=PATH[:PATH...], each time */
+	int nmsgids;			/* given: msgids files or directories */
 };
 
 /* Defaults as dtrace uses them (bufsize 4m, aggsize 4m, strsize 256, ...). */
