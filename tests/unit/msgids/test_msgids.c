@@ -3,7 +3,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
 #include "machtrace/msgids.h"
+#include "machtrace/options.h"
 #include "tests/unit/mt_test.h"
 
 
@@ -130,6 +133,118 @@ TEST(msgids_errors)
 	p = write_file("bad2.msgids", "sys 600 r 0 600 700 extra\n");
 	CHECK_EQ_INT(mt_msgids_load_file(m, p, err, sizeof err), -1);
 	mt_msgids_free(m);
+}
+
+/* The generated files compiled into machtrace name what the build's do. */
+TEST(msgids_builtin)
+{
+	struct mt_msgids *m = mt_msgids_new(), *d = mt_msgids_new();
+	struct mt_msgid_entry e, f;
+	char err[256] = "", dir[256];
+	size_t i;
+
+	snprintf(dir, sizeof dir, "%s/msgids", getenv("BUILD") ? getenv("BUILD") : "build");
+	CHECK(mt_msgids_load_text(m, mt_msgids_builtin_text, mt_msgids_builtin_size,
+				  "builtin", err, sizeof err) > 100);
+	CHECK(mt_msgids_load_dir(d, dir, err, sizeof err) > 100);
+	CHECK_EQ_INT(mt_msgids_count(m), mt_msgids_count(d));
+	for (i = 0; mt_msgids_entry(m, i, &e) && mt_msgids_entry(d, i, &f); i++)
+		if (e.id != f.id || strcmp(e.routine, f.routine) || e.is_reply != f.is_reply)
+			break;
+	CHECK_EQ_INT(i, mt_msgids_count(m));
+	mt_msgids_free(m);
+	mt_msgids_free(d);
+}
+
+/* One entry per id, ascending; a later file's entry replaces the earlier. */
+TEST(msgids_entries_unique)
+{
+	struct mt_msgids *m = mt_msgids_new();
+	struct mt_msgid_entry e;
+	char err[256] = "";
+	long last = -1;
+	size_t i;
+
+	CHECK_EQ_INT(mt_msgids_load_file(m, write_file("u1.msgids", "a 100 x 0 100 200\n"),
+					 err, sizeof err), 1);
+	CHECK_EQ_INT(mt_msgids_load_file(m, write_file("u2.msgids", "b 100 y 0 100 200\nb 100 z 1 101 201\n"),
+					 err, sizeof err), 2);
+	CHECK_EQ_INT(mt_msgids_count(m), 4);
+	for (i = 0; mt_msgids_entry(m, i, &e); i++) {
+		CHECK(e.id > last);
+		last = e.id;
+	}
+	CHECK_EQ_INT(i, 4);
+	CHECK(mt_msgids_entry(m, 0, &e));
+	CHECK_EQ_STR(e.routine, "y");
+	CHECK(mt_msgids_entry(m, 2, &e));
+	CHECK_EQ_INT(e.id, 200);
+	CHECK_EQ_INT(e.is_reply, 1);
+	mt_msgids_free(m);
+}
+
+/* mt_msgids_open: built-in < sysdir < paths; a bad path fails it all. */
+TEST(msgids_open_precedence)
+{
+	struct mt_msgids *m;
+	struct mt_msgid_name n;
+	char err[256] = "", sys[256], user[256];
+	char *paths[2];
+
+	CHECK(write_file("first.msgids", ""));	/* makes tmpdir */
+	snprintf(sys, sizeof sys, "%s/sysd", tmpdir);
+	snprintf(user, sizeof user, "%s/userd", tmpdir);
+	mkdir(sys, 0700);
+	mkdir(user, 0700);
+	write_file("sysd/s.msgids", "hs 2000 host_tc 61 2061 2161\nhs 2000 host_ti 12 2012 2112\n");
+	write_file("userd/u.msgids", "us 2000 user_ti 12 2012 2112\n");
+	paths[0] = user;
+	m = mt_msgids_open(sys, paths, 1, err, sizeof err);
+	CHECK(m != NULL);
+	CHECK_EQ_INT(mt_msgids_lookup(m, 2161, &n), 1);
+	CHECK_EQ_STR(n.routine, "host_tc-reply");
+	CHECK_EQ_INT(mt_msgids_lookup(m, 2012, &n), 1);
+	CHECK_EQ_STR(n.routine, "user_ti");
+	CHECK_EQ_STR(n.subsystem, "us");
+	CHECK_EQ_INT(mt_msgids_lookup(m, 2007, &n), 1);
+	CHECK_EQ_STR(n.routine, "task_create");
+	mt_msgids_free(m);
+	/* a missing sysdir is no source; a missing user path is an error */
+	m = mt_msgids_open("/nonexistent", NULL, 0, err, sizeof err);
+	CHECK(m != NULL);
+	mt_msgids_free(m);
+	paths[1] = "/nonexistent/u.msgids";
+	CHECK(mt_msgids_open(sys, paths, 2, err, sizeof err) == NULL);
+	CHECK(strstr(err, "/nonexistent/u.msgids") != NULL);
+	/* a directory of the user's without any routine is an error */
+	snprintf(user, sizeof user, "%s/emptyd", tmpdir);
+	mkdir(user, 0700);
+	CHECK_EQ_INT(mt_msgids_load_path(m = mt_msgids_new(), user, err, sizeof err), -1);
+	CHECK(strstr(err, "no routines") != NULL);
+	mt_msgids_free(m);
+}
+
+/* -x msgids=A:B appends both, -x msgids again appends; empty paths and
+   the option in a D program are refused. */
+TEST(msgids_option)
+{
+	struct mt_opts o;
+	char err[256];
+
+	mt_opts_init(&o);
+	CHECK_EQ_INT(mt_opts_set(&o, "msgids", "/a:/b/c", NULL, err, sizeof err), 0);
+	CHECK_EQ_INT(mt_opts_set(&o, "msgids", "d.msgids", NULL, err, sizeof err), 0);
+	CHECK_EQ_INT(o.nmsgids, 3);
+	CHECK_EQ_STR(o.msgids[0], "/a");
+	CHECK_EQ_STR(o.msgids[1], "/b/c");
+	CHECK_EQ_STR(o.msgids[2], "d.msgids");
+	CHECK_EQ_INT(mt_opts_set(&o, "msgids", "/a::/b", NULL, err, sizeof err), -1);
+	CHECK_EQ_INT(mt_opts_set(&o, "msgids", "", NULL, err, sizeof err), -1);
+	CHECK_EQ_INT(mt_opts_set(&o, "msgids", NULL, NULL, err, sizeof err), -1);
+	CHECK_EQ_INT(mt_opts_set_pragma(&o, "msgids", "/x", NULL, err, sizeof err), -1);
+	CHECK(strstr(err, "within a D program") != NULL);
+	mt_opts_free(&o);
+	CHECK_EQ_INT(o.nmsgids, 0);
 }
 
 MT_TEST_MAIN()

@@ -1,0 +1,4 @@
+my_thread_create my_thread_create-reply myserver
+frob_again frob_again-reply laterserver
+thread_suspend
+
