@@ -28,7 +28,7 @@
 
 #include <stdint.h>
 
-#define MT_ABI_VERSION		3
+#define MT_ABI_VERSION		4
 #define MT_IMAGE_MAGIC		0x4d54494du	/* "MTIM" */
 
 /* ------------------------------------------------------------------------
