@@ -4,7 +4,8 @@
 # target library) is caught when it is written.  Every object of the
 # layer's libraries is linked (--whole-archive) into an empty program with
 # only libc: an undefined symbol is a layer reaching outside itself.
-#   compiler + link + common: no target, runtime or consumer
+#   compiler + link + common (+ msgids, the names the link stage puts in
+#   images for mach_msgname()): no target, runtime or consumer
 #   consumer + common: no target, runtime or compiler
 # The runtime's own boundary (only mt_plat_* hooks) is rt-nmcheck at build.
 set -u
@@ -35,5 +36,5 @@ layer() {	# name, libraries...
 		echo "FAIL layer-$name: links outside its layer: ${und:-$(tail -n 2 "$T/err")}"
 	fi
 }
-layer compiler+link libmtcc.a libmtlink.a libmtcommon.a
+layer compiler+link libmtcc.a libmtlink.a libmtmsgids.a libmtcommon.a
 layer consumer libmtcons.a libmtcommon.a

@@ -57,10 +57,12 @@ static struct mt_image *image_with(const struct lmsgtab *t)
 	memset((char *)img + img->size, 0, size - img->size);
 	img->nmsgids = t->n;
 	img->msgids_off = off;
-	memcpy((char *)img + off, t->v, t->n * sizeof(struct mt_msgid));
+	if (t->n)
+		memcpy((char *)img + off, t->v, t->n * sizeof(struct mt_msgid));
 	img->msgstr_off = size - t->strsize;
 	img->msgstr_size = t->strsize;
-	memcpy((char *)img + img->msgstr_off, t->str, t->strsize);
+	if (t->strsize)
+		memcpy((char *)img + img->msgstr_off, t->str, t->strsize);
 	img->size = size;
 	return img;
 }
