@@ -749,8 +749,8 @@ static void if_statement(struct cc *cc, struct node *s)
 }
 
 /*
- * The clause's table entry and its probe descriptions, split into their
- * fields; returns the clause index.
+ * The clause's table entry and its probe descriptions (split by the
+ * parser); returns the clause index.
  */
 static uint32_t clause_pdescs(struct cc *cc, const struct clause *c)
 {
@@ -769,15 +769,10 @@ static uint32_t clause_pdescs(struct cc *cc, const struct clause *c)
 	VEC_PUSH(cc, cc->clauses, cl0);
 	VEC_PUSH(cc, cc->clause_info, ci);
 	for (int i = 0; i < npd; i++) {
-		struct mt_pdesc f;
-		if (mt_pdesc_split(cc_strdup(cc, pd[i].prov), &f) > 4)
-			cc_error(cc, pd[i].line, D_PDESC_INVAL,
-				 "invalid probe description \"%s\": Overspecified probe description",
-				 pd[i].prov);
-		ci.pdescs[i].prov = xstrdup(f.prov);
-		ci.pdescs[i].mod = xstrdup(f.mod);
-		ci.pdescs[i].func = xstrdup(f.func);
-		ci.pdescs[i].name = xstrdup(f.name);
+		ci.pdescs[i].prov = xstrdup(pd[i].prov);
+		ci.pdescs[i].mod = xstrdup(pd[i].mod);
+		ci.pdescs[i].func = xstrdup(pd[i].func);
+		ci.pdescs[i].name = xstrdup(pd[i].name);
 		ci.pdescs[i].line = pd[i].line;
 		ci.npdescs = (uint32_t)i + 1;
 		cc->clause_info.v[cidx] = ci;

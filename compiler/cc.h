@@ -399,13 +399,14 @@ void as_finish(struct cc *cc, struct mt_prog *p);
 #define CC_MAXPDESC	64		/* probe descriptions per clause */
 /* A clause as parsed: what act_clause() turns into tables and code. */
 struct clause {
-	struct mt_pdesc pds[CC_MAXPDESC];	/* prov holds the whole text */
+	struct mt_pdesc pds[CC_MAXPDESC];	/* split into their fields */
 	int npd;
 	struct node *pred, *body;	/* body: statements via ->next */
 	int line;
+	int src;			/* index of its source (diagnostics) */
+	struct clause *next;		/* the next clause of the program */
 };
-void parse_begin(struct cc *cc);
-struct clause *parse_next(struct cc *cc);
+struct clause *parse_source(struct cc *cc);
 struct node *parse_expr(struct cc *cc);
 struct node *parse_cond(struct cc *cc);
 struct type *parse_typename(struct cc *cc);

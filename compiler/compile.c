@@ -1,6 +1,6 @@
 /*
  * mt_compile: the driver.  Sets up the compiler state (arena, types,
- * identifiers), runs the passes in the order of `passes` below, and hands
+ * identifiers), runs the passes in the order of the list below, and hands
  * the finished tables over to a struct mt_prog.  Errors longjmp back here.
  */
 #include <stdlib.h>
@@ -138,21 +138,26 @@ uint64_t scratch_limit(uint64_t scratchsize)
 }
 
 /*
- * The passes, in order.  Each clause goes through the clause pass as soon
- * as the parser completes it, so it is cooked with the declarations,
- * inlines, translators and `#pragma D option`s read before it, and not
- * those after it (`BEGIN { x = "a"; } int x;` is a redeclaration of x).
- * dtrace cooks after the whole parse; deferring here would change those
- * diagnostics, which this layout must not do.
+ * The passes, in order (as dtrace's dt_compile: the whole program is
+ * parsed before any clause is cooked).  Declarations, inlines,
+ * translators and `#pragma D option`s are applied as the parser reads
+ * them, so every clause is cooked with all of them, also those after it
+ * (`BEGIN { x = "a"; } int x;` is an assignment to an int, D_OP_INCOMPAT;
+ * the last strsize or scratchsize pragma holds for every clause).  Errors
+ * come in pass order: a syntax error anywhere, or a $N argument nothing
+ * references, is reported before any clause's semantic error.
  *
  *   cpp      (cpp.c)    -C: each source through the C preprocessor
- *   parse    (parse.c)  declarations applied as read (decl.c, pragma.c);
- *                       returns the next clause
- *   clause   (act.c)    per clause: sema (sema.c), actions and records
+ *   parse    (parse.c)  every source; declarations applied as read
+ *                       (decl.c, pragma.c); returns the list of clauses
+ *   macros   (here)     every $N argument given was referenced
+ *   clauses  (act.c)    per clause: sema (sema.c), actions and records
  *                       (act.c, printf.c), aggregations (agg.c), code
  *                       generation (cg.c) of each predicate and statement
- *   macros   (here)     every $N argument given was referenced
  *   assemble (asm.c)    the tables into a struct mt_prog
+ *
+ * Sources are one program: a declaration in a later -s file applies to
+ * the clauses of an earlier one.
  */
 static const char *pass_cpp(struct cc *cc, int i)
 {
@@ -168,15 +173,24 @@ static const char *pass_cpp(struct cc *cc, int i)
 	return cc->cpp_out;
 }
 
-static void pass_sources(struct cc *cc)
+static struct clause *pass_parse(struct cc *cc)
 {
+	struct clause *head = NULL, **tail = &head;
 	for (int i = 0; i < cc->in->nsrcs; i++) {
 		cc->srcidx = i;
 		lex_init(cc, pass_cpp(cc, i), 1);
-		parse_begin(cc);
-		const struct clause *c;
-		while ((c = parse_next(cc)) != NULL)
-			act_clause(cc, c);
+		*tail = parse_source(cc);
+		while (*tail)
+			tail = &(*tail)->next;
+	}
+	return head;
+}
+
+static void pass_clauses(struct cc *cc, const struct clause *c)
+{
+	for (; c; c = c->next) {
+		cc->srcidx = c->src;
+		act_clause(cc, c);
 	}
 }
 
@@ -231,8 +245,9 @@ struct mt_prog *mt_compile(const struct mt_cc_input *in, struct mt_diag *diag)
 		cc->force_pspec = 1;
 	/* strings of the empty string table start with "" at offset 0 */
 	as_str(cc, "", 0);
-	pass_sources(cc);
+	const struct clause *clauses = pass_parse(cc);
 	pass_macros(cc);
+	pass_clauses(cc, clauses);
 	as_finish(cc, prog);
 	prog->source_name = strdup(in->nsrcs ? in->srcs[0].name : "");
 	cc_free(cc);

@@ -1,9 +1,9 @@
 /*
  * Parser: recursive descent over the D grammar (dtrace's dt_grammar.y).
  * Expressions become AST nodes; declarations are applied as they are read
- * (decl.c), since the lexer and the later clauses depend on them.  The
- * parser returns one clause at a time (parse_next); compile.c runs the
- * later passes on it before the parser reads on (see the pass list there).
+ * (decl.c), since the lexer depends on them.  The parser returns the
+ * source's clauses as a list (parse_source); compile.c cooks them once
+ * every source is parsed (see the pass list there).
  */
 #include <string.h>
 #include "cc.h"
@@ -500,6 +500,20 @@ static struct node *statements(struct cc *cc)
 	}
 }
 
+/*
+ * The probe specifier just read, split into its fields as it is parsed
+ * (dtrace's dt_node_pdesc_by_name), so an overspecified one is reported
+ * in parse order.
+ */
+static void pspec_split(struct cc *cc, struct mt_pdesc *pd)
+{
+	pd->line = cc->tok.line;
+	if (mt_pdesc_split(cc_strdup(cc, cc->tok.text), pd) > 4)
+		cc_error(cc, pd->line, D_PDESC_INVAL,
+			 "invalid probe description \"%s\": Overspecified probe description",
+			 cc->tok.text);
+}
+
 static struct clause *clause(struct cc *cc)
 {
 	struct clause *c = cc_alloc(cc, sizeof(*c));
@@ -511,9 +525,7 @@ static struct clause *clause(struct cc *cc)
 		if (npd == CC_MAXPDESC)
 			cc_error(cc, cc->tok.line, D_SYNTAX,
 				 "too many probe descriptions");
-		pds[npd].line = cc->tok.line;
-		pds[npd].prov = cc->tok.text;	/* split by act_clause */
-		pds[npd].mod = pds[npd].func = pds[npd].name = NULL;
+		pspec_split(cc, &pds[npd]);
 		npd++;
 		lex_next(cc);
 		if (!lex_is_op(cc, OP_COMMA))
@@ -551,23 +563,20 @@ static struct clause *clause(struct cc *cc)
 	c->pred = pred;
 	c->body = body;
 	c->line = line;
+	c->src = cc->srcidx;
 	return c;
 }
 
-/* Start parsing the current source (after lex_init). */
-void parse_begin(struct cc *cc)
+/*
+ * The clauses of the current source (after lex_init), in order, applying
+ * the declarations and pragmas between them as they are read.
+ */
+struct clause *parse_source(struct cc *cc)
 {
+	struct clause *head = NULL, **tail = &head;
 	lex_next(cc);
 	if (cc->tok.k == TK_EOF && !(cc->in->opts && cc->in->opts->empty))
 		cc_error(cc, cc->line, D_EMPTY, "empty D program translation unit");
-}
-
-/*
- * The next clause of the current source, applying the declarations
- * before it; NULL at the end of the source.
- */
-struct clause *parse_next(struct cc *cc)
-{
 	while (cc->tok.k != TK_EOF) {
 		if (lex_is_op(cc, OP_SEMI)) {
 			lex_next(cc);
@@ -581,9 +590,10 @@ struct clause *parse_next(struct cc *cc)
 			decl_toplevel(cc, 0);
 			continue;
 		}
-		if (lex_at_pspec(cc))
-			return clause(cc);
-		lex_syntax_error(cc);
+		if (!lex_at_pspec(cc))
+			lex_syntax_error(cc);
+		*tail = clause(cc);
+		tail = &(*tail)->next;
 	}
-	return NULL;
+	return head;
 }
