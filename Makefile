@@ -13,7 +13,7 @@ PREFIX  ?= /usr/local
 TOOLKIT := $(filter-out %.md,$(wildcard toolkit/*))
 CC      ?= cc
 AR      ?= ar
-HOST_CFLAGS ?= -O2 -g -Wall -Wextra -Wno-unused-parameter -Wmissing-prototypes -std=gnu11
+HOST_CFLAGS ?= -O2 -g -Wall -Wextra -Wno-unused-parameter -Werror=missing-prototypes -std=gnu11
 HOST_CPPFLAGS = -Iinclude -I. -D_GNU_SOURCE
 
 # Static libraries linked into machtrace, in link order (fragments append).

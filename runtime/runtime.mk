@@ -6,7 +6,7 @@
 #                           only leave mt_plat_* hooks undefined
 #   make rt-kernel          compiles the runtime with the GNU Mach blob's
 #                           flags (objects only) to keep it kernel-ready
-RT_FREESTANDING_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -std=gnu11 -Wmissing-prototypes \
+RT_FREESTANDING_CFLAGS := -O2 -g -Wall -Wextra -Wno-unused-parameter -std=gnu11 -Werror=missing-prototypes \
 	-ffreestanding -fno-builtin -fno-stack-protector -fno-common \
 	-fno-tree-loop-distribute-patterns
 RT_KERNEL_CFLAGS := $(RT_FREESTANDING_CFLAGS) -nostdlib -mno-red-zone \

@@ -40,6 +40,12 @@ extern char thread_start[];
 /* machloadServer.c (MIG): the demux of machload.defs */
 boolean_t machload_server(mach_msg_header_t *in, mach_msg_header_t *out);
 
+/* machload.c: entries called from x86_64/start.S and from the MIG demux */
+struct worker;
+void task_main(long *sp);
+void thread_main(struct worker *w);
+kern_return_t S_machload_echo(mach_port_t server, int value, int *result);
+
 /* lib.c */
 u64 strlen(const char *s);
 int streq(const char *a, const char *b);
