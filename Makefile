@@ -4,7 +4,7 @@
 #   make            build/bin/machtrace and everything it needs
 #   make check      setup, build, every test; last line "N passed, N failed"
 #   make demo       setup, build, run the main job
-#   make bench      benchmarks, printed as side-by-side ratios
+#   make bench      benchmarks; rewrites docs/figures.md from their output
 #   make install PREFIX=/usr/local
 
 BUILD   ?= build

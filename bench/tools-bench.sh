@@ -2,6 +2,7 @@
 # Host-side times that tests must not assert: the full probe listing
 # (machtrace -l, the kernel's catalog from its image) and how soon the
 # kernel fetch gives up when the mirror cannot be reached.  Median of RUNS.
+# Also the kernel's fbt probe counts, from the same catalog.
 #   bench/tools-bench.sh [RUNS]
 set -u
 cd "$(dirname "$0")/.."
@@ -22,3 +23,5 @@ median_ms() {	# command...: prints the median wall time of RUNS runs in ms
 echo "tools: machtrace -l (full kernel catalog), median of $RUNS: $(median_ms "$BUILD/bin/machtrace" -l) ms"
 echo "tools: fetch-kernel with an unreachable mirror gives up after: $(RUNS=1 median_ms \
 	env MACHTRACE_MIRROR=http://127.0.0.1:9/debian scripts/fetch-kernel.sh --cache "$TMP/k") ms"
+nprobes() { "$BUILD/bin/machtrace" -l -n "$1" 2>/dev/null | tail -n +2 | wc -l; }
+echo "tools: fbt probes in the kernel's catalog: $(nprobes fbt:::entry) entry, $(nprobes fbt:::return) return"

@@ -1,10 +1,20 @@
 #!/usr/bin/env bash
 # Measured figures live in one table, docs/figures.md, which `make bench`
-# reproduces; README.md and the other docs point to it.  Two copies of a
-# figure drift apart (docs/live-kernel.md once said x1.017 and x9.5 where
-# the README said x1.005 and x7.4).  This finds figure-like text outside
-# that table: ratios (x1.07), ns, cycles, seconds of boot time, and
-# "N of M" counts of the kernel's probes (M of four or more digits).
+# writes (bench/figures.sh, from the outputs each benchmark keeps);
+# README.md and the other docs point to it.  Two copies of a figure drift
+# apart (docs/live-kernel.md once said x1.017 and x9.5 where the README
+# said x1.005 and x7.4), and a hand-edited table passes old numbers for
+# measured ones.  This checks, without running the benchmarks (minutes of
+# QEMU, not a test):
+#   figures-one-place   no figure-like text outside that table: ratios
+#                       (x1.07), ns, cycles, seconds of boot time, and
+#                       "N of M" counts of the kernel's probes
+#   figures-generated   docs/figures.md carries the generator's header
+#                       (command and date) and the rows the generator
+#                       writes, in its order
+#   figures-generator   bench/figures.sh turns sample outputs of the
+#                       benchmarks (tests/suites/figures-sample/) into the
+#                       table, and writes nothing when a figure is missing
 set -u
 cd "$(dirname "$0")/../.."
 fail=0
@@ -23,5 +33,47 @@ if [ -n "$hits" ]; then
 	fail=1
 else
 	echo "PASS figures-one-place"
+fi
+
+# figures-generator: sample outputs in, the table out
+T=$(mktemp -d /tmp/mt-figures.XXXXXX)
+trap 'rm -rf "$T"' EXIT
+S=tests/suites/figures-sample
+if ! FIGURES_DATE="2000-01-01 00:00 UTC" bench/figures.sh "$S" >"$T/gen.md" 2>"$T/err"; then
+	echo "FAIL figures-generator: fails on the samples: $(head -c 300 "$T/err")"
+	fail=1
+elif ! grep -q '^| boot to .* | 0.166 s vs 0.734 s (4.42x) |' "$T/gen.md" ||
+     ! grep -q '| x1.005 (x1.976 without the count() fast path) |' "$T/gen.md" ||
+     ! grep -q '| x1.020 |' "$T/gen.md" ||
+     ! grep -q '| 26.7 / 54.1 / 38.7 / 32.7 ns (19.7x to 39.9x an empty call) |' "$T/gen.md" ||
+     ! grep -q '| 1851 entry + 1460 return |' "$T/gen.md" ||
+     ! grep -q '| 249.0 / 223.0 ns (the lookup adds 26 ns) |' "$T/gen.md"; then
+	echo "FAIL figures-generator: the samples' figures are not in its table:"
+	grep '^| ' "$T/gen.md"
+	fail=1
+else
+	mkdir "$T/part"
+	cp "$S"/*.out "$T/part/"
+	sed -i '/GRUB ISO/d' "$T/part/boot.out"
+	if bench/figures.sh "$T/part" >"$T/part.md" 2>/dev/null || [ -s "$T/part.md" ]; then
+		echo "FAIL figures-generator: writes a table without the GRUB boot time"
+		fail=1
+	else
+		echo "PASS figures-generator"
+	fi
+fi
+
+# figures-generated: the committed table is the generator's
+rows() { sed -n 's/^| \([^|]*\) |.*/\1/p' "$1"; }
+if ! sed -n 3p docs/figures.md | grep -qE \
+	'^Written by `make bench` \(bench/figures.sh\) on [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2} UTC\.$'; then
+	echo "FAIL figures-generated: docs/figures.md line 3 is not bench/figures.sh's header (run make bench)"
+	fail=1
+elif [ -s "$T/gen.md" ] && ! diff <(rows docs/figures.md) <(rows "$T/gen.md") >"$T/rows.diff"; then
+	echo "FAIL figures-generated: docs/figures.md's rows differ from bench/figures.sh's (run make bench):"
+	cat "$T/rows.diff"
+	fail=1
+else
+	echo "PASS figures-generated"
 fi
 exit $fail

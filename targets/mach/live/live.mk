@@ -40,11 +40,14 @@ MT_EXTRA += $(BUILD)/live/blob.bin $(BUILD)/bin/mt-live
 -include $(wildcard $(BUILD)/obj/blob/runtime/*/*.d)
 
 # make bench: cycles per IPC round trip without probes / with count() /
-# with entry+return probes and a predicate (bench/live_bench.sh).
+# with entry+return probes and a predicate (bench/live_bench.sh): with the
+# guest clock from instructions (-icount), the same without the count()
+# fast path, and on the host TSC.
 .PHONY: bench-live
-bench: bench-live
+BENCH_STEPS += bench-live
 bench-live: $(BUILD)/bin/machtrace $(BUILD)/live/blob.bin $(BUILD)/boot/shim.elf
-	@MACHTRACE_ICOUNT=shift=0 REPS=1 bench/live_bench.sh
-	@MACHTRACE_ICOUNT=shift=0 REPS=1 MACHTRACE_NOFAST=1 bench/live_bench.sh | grep 'count()' | \
-		sed 's/count(); }   /count(); } (no fast path)/'
-	@bench/live_bench.sh
+	$(call bench_keep,live-icount,MACHTRACE_ICOUNT=shift=0 REPS=1 bench/live_bench.sh)
+	$(call bench_keep,live-nofast,MACHTRACE_ICOUNT=shift=0 REPS=1 MACHTRACE_NOFAST=1 \
+		bench/live_bench.sh | grep 'count()' | \
+		sed 's/count(); }   /count(); } (no fast path)/')
+	$(call bench_keep,live-tsc,bench/live_bench.sh)

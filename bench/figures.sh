@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Writes docs/figures.md (on stdout) from the outputs `make bench` kept in
+# DIR (bench/bench.mk: STEP.out per benchmark), so that the one table of
+# measured figures holds what the last run measured.  Fails, writing
+# nothing, when a figure is missing from those outputs (a benchmark failed
+# or changed its output): a table with a stale or empty cell would pass
+# for measured.
+#   bench/figures.sh DIR > docs/figures.md
+# tests/suites/figures.sh runs it on sample outputs (no benchmark run).
+set -u
+DIR=${1:?usage: bench/figures.sh DIR}
+DATE=${FIGURES_DATE:-$(date -u '+%Y-%m-%d %H:%M UTC')}
+
+# A figure that cannot be read becomes MISSING; the file is not written if
+# any is.
+need() {	# file
+	[ -s "$DIR/$1" ] && return
+	echo "figures: $DIR/$1 missing (did its benchmark run?)" >&2
+	return 1
+}
+pick() {	# what, file, sed expression printing the figure
+	local v=
+	need "$2" && v=$(sed -n "$3" "$DIR/$2" | head -n 1)
+	[ -n "$v" ] || { echo "figures: no $1 in $DIR/$2" >&2; v=MISSING; }
+	printf '%s' "$v"
+}
+# live_bench.sh's row for a variant: label, best, ratio, median, ratio;
+# the best run's ratio is the figure
+live_ratio() {	# file, row label
+	local v=
+	need "$1" && v=$(awk -v l="  $2 " 'index($0, l) == 1 { print $(NF - 2); exit }' "$DIR/$1")
+	[ -n "$v" ] || { echo "figures: no '$2' row in $DIR/$1" >&2; v=MISSING; }
+	printf '%s' "$v"
+}
+probe_ns() {	# case letter
+	pick "probe case ($1)" probe.out "s/^  ($1) .* \([0-9.]*\) ns\/firing.*/\1/p"
+}
+probe_ratio() {	# case letter
+	pick "probe case ($1) ratio" probe.out "s/^  ($1) .*ratio *\([0-9.]*\)x\$/\1/p"
+}
+
+boot_shim=$(pick "shim boot time" boot.out 's/^  shim (machtrace) *\([0-9.]*\) s.*/\1/p')
+boot_grub=$(pick "GRUB boot time" boot.out 's/^  GRUB ISO *\([0-9.]*\) s.*/\1/p')
+boot_ratio=$(pick "boot ratio" boot.out 's/^  ratio GRUB\/shim *\([0-9.]*\)x.*/\1/p')
+boot_runs=$(pick "boot runs" boot.out 's/.*median of \([0-9]*\) runs.*/\1/p')
+fbt_e=$(pick "fbt entry count" tools.out 's/.*fbt probes.*: \([0-9]*\) entry.*/\1/p')
+fbt_r=$(pick "fbt return count" tools.out 's/.*fbt probes.*, \([0-9]*\) return.*/\1/p')
+list_ms=$(pick "machtrace -l time" tools.out 's/^tools: machtrace -l .*: \([0-9]*\) ms$/\1/p')
+fetch_ms=$(pick "fetch give-up time" tools.out 's/^tools: fetch-kernel .*: \([0-9]*\) ms$/\1/p')
+idle=$(live_ratio live-icount.out "runtime in the kernel, no fbt probe")
+count=$(live_ratio live-icount.out "fbt::mach_msg_trap:entry { @ = count(); }")
+nofast=$(live_ratio live-nofast.out "fbt::mach_msg_trap:entry { @ = count(); } (no fast path)")
+count_tsc=$(live_ratio live-tsc.out "fbt::mach_msg_trap:entry { @ = count(); }")
+entret=$(live_ratio live-icount.out "entry+return, predicate, quantize")
+entret_tsc=$(live_ratio live-tsc.out "entry+return, predicate, quantize")
+tsc_runs=$(pick "host TSC runs" live-tsc.out 's/.*(N=[0-9]*, \([0-9]*\) runs each.*/\1/p')
+ns=() ratios=()
+for c in a b c d; do
+	ns+=("$(probe_ns $c)")
+	ratios+=("$(probe_ratio $c)")
+done
+msgname=$(probe_ns e)
+lltostr=$(probe_ns f)
+lookup=$(awk -v a="$msgname" -v b="$lltostr" 'BEGIN { if (a + 0 && b + 0) printf "%.0f", a - b; else print "MISSING" }')
+rmin=$(printf '%s\n' "${ratios[@]}" | sort -n | head -n 1)
+rmax=$(printf '%s\n' "${ratios[@]}" | sort -n | tail -n 1)
+cores=$(nproc 2>/dev/null || echo "?")
+qemu=$(qemu-system-x86_64 --version 2>/dev/null | sed -n '1s/.*version \([^ ]*\).*/\1/p')
+
+out=$(cat <<EOF
+# Figures
+
+Written by \`make bench\` (bench/figures.sh) on $DATE.
+The figures below are that run's measurements: run \`make bench\` again
+rather than editing this file.  README.md and docs/*.md point here
+instead of quoting numbers.
+
+Machine: ${cores} cores (shared with other work), QEMU ${qemu:-?} with TCG.
+Identical runs timed by the host TSC vary with the machine's other load,
+which is why the live figures are taken with \`-icount\` (the guest clock
+counts instructions, so a run repeats exactly); the host-TSC figures are
+the best of ${tsc_runs} interleaved runs.
+
+| what | figure | measured by |
+|---|---|---|
+| boot to the workload's first line, shim vs GRUB ISO of the same kernel (median of ${boot_runs}) | ${boot_shim} s vs ${boot_grub} s (${boot_ratio}x) | \`bench-boot\` (bench/boot-bench.sh) |
+| fbt probes in the kernel's catalog | ${fbt_e} entry + ${fbt_r} return | \`bench-tools\` (bench/tools-bench.sh) |
+| IPC round trip with the runtime in the kernel, no fbt probe (\`-icount\`) | x${idle} | \`bench-live\` (bench/live_bench.sh) |
+| IPC round trip with \`fbt::mach_msg_trap:entry { @ = count(); }\` (\`-icount\`) | x${count} (x${nofast} without the count() fast path) | \`bench-live\` |
+| the same, host TSC | x${count_tsc} | \`bench-live\` |
+| IPC round trip with entry+return probes, predicate, thread-local, quantize (\`-icount\`) | x${entret} (host TSC: x${entret_tsc}) | \`bench-live\` |
+| runtime, ns per firing: false predicate / trace(arg0) / count() by key / quantize | ${ns[0]} / ${ns[1]} / ${ns[2]} / ${ns[3]} ns (${rmin}x to ${rmax}x an empty call) | \`bench-probe\` (bench/probe_bench.c) |
+| runtime, ns per firing: count() keyed by \`mach_msgname(id)\` / by \`lltostr(id)\` (the same string key without the msgids lookup) | ${msgname} / ${lltostr} ns (the lookup adds ${lookup} ns) | \`bench-probe\` |
+| \`machtrace -l\`, the full kernel catalog (median of 5) | ${list_ms} ms | \`bench-tools\` |
+| \`scripts/fetch-kernel.sh\` giving up on an unreachable mirror | ${fetch_ms} ms | \`bench-tools\` |
+
+The count() figure relies on a fast path: a probe whose only clause is an
+unpredicated, keyless \`@ = count()\` becomes a single increment in its
+trampoline (docs/live-kernel.md, "Sites").
+
+## Not measured by \`make bench\`
+
+Recorded by hand from the closing notes of earlier issues; no benchmark
+re-measures them, so they can be stale.
+
+- Kernel probe sites: of 1513 enabled fbt entries, 1475 take a 5-byte jmp
+  and the rest an int3; of 2410 rets, 1717 take a jmp
+  (tests/e2e/live_allfbt.sh enables them all but does not count them).
+- Enabling image size added by the msgids table (only for programs
+  calling \`mach_msgname()\`/\`mach_msgsubsystem()\`): 336 ids x 16 bytes +
+  3815 bytes of names = 9192 bytes (a \`trace(strlen("x"))\` image: 360
+  bytes); tests/unit/runtime/test_msgid.c (\`msgtab_only_when_used\`)
+  checks that the table is there only when used.
+- Where the entry+return cost goes (TCG cycles per firing): the runtime's
+  interpreter ~1500-4500, a jmp probe's entry path ~200, an int3 ~900.
+EOF
+)
+case $out in
+*MISSING*) exit 1 ;;
+esac
+printf '%s\n' "$out"
