@@ -47,7 +47,8 @@ for t in $(find "$DIR" -name 'tst.*.d' -o -name 'err.*.d' | sort); do
 		fail=1
 		continue
 	fi
-	re=$(sed -n 's/.*@@stderr-match: *\(.*[^ ]\) *\*\/.*/\1/p' "$t" | head -1)
+	re=$(sed -n -e 's/.*@@stderr-match: *\(.*[^ ]\) *\*\/.*/\1/p;t' \
+		-e 's/.*@@stderr-match: *\(.*[^ ]\) *$/\1/p' "$t" | head -1)
 	if [ -n "$re" ] && ! grep -q -- "$re" "$TMP/err"; then
 		echo "FAIL $t: no stderr line matches '$re': $(head -c 300 "$TMP/err")"
 		fail=1
