@@ -469,6 +469,8 @@ void cc_attr_min(struct cc *cc, int name, int data, int cls);
 
 /* ctypes.c */
 struct type *ctypes_argtype(struct cc *cc, int i, int line);
+struct type *ctypes_argnative(struct cc *cc, struct node *n, int i,
+			      const char **xname);
 int ctypes_complete(struct cc *cc, struct type *t, int line);
 void ctypes_check_argidx(struct cc *cc, struct node *n, int64_t idx);
 struct type *ctypes_curthread(struct cc *cc, int line);

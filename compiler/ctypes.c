@@ -231,27 +231,69 @@ int ctypes_complete(struct cc *cc, struct type *t, int line)
 	return t->canon->complete;
 }
 
-struct type *ctypes_argtype(struct cc *cc, int i, int line)
+typedef const char *(*argq_fn)(void *arg, const char *prov, const char *mod,
+				const char *func, const char *name, int i);
+
+/* The answer of q for args[i] when every description of the clause
+   gives the same one, else NULL. */
+static const char *clause_agrees(struct cc *cc, argq_fn q, int i)
 {
 	const struct mt_ctypes *ct = cc->in->ctypes;
-	if (!ct || !ct->argtype || cc->cur_clause < 0 ||
+	const char *name = NULL;
+
+	if (!ct || !q || cc->cur_clause < 0 ||
 	    (uint32_t)cc->cur_clause >= cc->clause_info.n)
 		return NULL;
 	const struct mt_clause_info *ci = &cc->clause_info.v[cc->cur_clause];
-	const char *name = NULL;
 	for (uint32_t k = 0; k < ci->npdescs; k++) {
 		const struct mt_pdesc *pd = &ci->pdescs[k];
-		const char *t = ct->argtype(ct->arg, pd->prov, pd->mod, pd->func,
-					    pd->name, i);
+		const char *t = q(ct->arg, pd->prov, pd->mod, pd->func,
+				  pd->name, i);
 		if (!t || (name && strcmp(name, t) != 0))
 			return NULL;
 		name = cc_strdup(cc, t);
 	}
-	if (!name)
-		return NULL;
+	return name;
+}
+
+/* A C type name from the target as a D type, declaring it first if
+   needed; NULL when neither D nor the target knows it. */
+static struct type *target_type(struct cc *cc, const char *name, int line)
+{
 	struct type *t = try_type(cc, name, line);
+
 	if (!t && target_decls(cc, name, line))
 		t = try_type(cc, name, line);
+	return t;
+}
+
+struct type *ctypes_argtype(struct cc *cc, int i, int line)
+{
+	const struct mt_ctypes *ct = cc->in->ctypes;
+	const char *name = ct ? clause_agrees(cc, ct->argtype, i) : NULL;
+
+	return name ? target_type(cc, name, line) : NULL;
+}
+
+/*
+ * A translated args[i] (struct mt_ctypes argnative): the native type, and
+ * in *xname the translated type's name as the target gives it (the D
+ * library declares it).  NULL when args[i] is not translated for every
+ * description of the clause; an error when the target names a native
+ * type nobody declares.
+ */
+struct type *ctypes_argnative(struct cc *cc, struct node *n, int i,
+			      const char **xname)
+{
+	const struct mt_ctypes *ct = cc->in->ctypes;
+	const char *nat = ct ? clause_agrees(cc, ct->argnative, i) : NULL;
+	struct type *t;
+
+	if (!nat || (*xname = clause_agrees(cc, ct->argtype, i)) == NULL)
+		return NULL;
+	if ((t = target_type(cc, nat, n->line)) == NULL)
+		ERR(n, D_XLATE_NONE, "args[%d]: native type \"%s\" is unknown",
+		    i, nat);
 	return t;
 }
 

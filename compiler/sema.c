@@ -387,6 +387,46 @@ static void sema_selfthis(struct cc *cc, struct node *n)
 	n->is_alloca = id->alloca_taint;
 }
 
+/*
+ * args[i] of a clause whose probes type their arguments: the target's C
+ * type, or, for a translated argument, xlate<TRANSLATED>((NATIVE)args[i])
+ * (dtrace's SDT providers: the native argument through the translator
+ * the D library declares).  n is the cooked built-in args[i] reference.
+ */
+static void sema_typed_arg(struct cc *cc, struct node *n, int i)
+{
+	const char *xname = NULL;
+	struct type *nat = ctypes_argnative(cc, n, i, &xname);
+	struct type *at;
+	struct node *raw, *cast;
+
+	if (!nat) {
+		if ((at = ctypes_argtype(cc, i, n->line)) != NULL)
+			n->type = at;
+		return;
+	}
+	if ((at = ctypes_argtype(cc, i, n->line)) == NULL)
+		ERR(n, D_XLATE_NONE, "cannot translate args[%d] from \"%s\" to "
+		    "\"%s\": no such type", i, nat->name, xname);
+	raw = nd_new(cc, N_OP2, n->line);
+	*raw = *n;
+	raw->next = NULL;
+	cast = nd_new(cc, N_OP1, n->line);
+	cast->op = OP_CAST;
+	cast->ctype = nat;
+	cast->l = raw;
+	n->args = NULL;
+	n->k = N_XLATE;
+	n->op = 0;
+	n->scope = 0;
+	n->id = NULL;
+	n->r = NULL;
+	n->type = NULL;
+	n->ctype = at;
+	n->l = cast;
+	sema_expr(cc, n);
+}
+
 /* a[k1, k2]: associative array, args[], or pointer/array indexing */
 void sema_index(struct cc *cc, struct node *n, int create, struct node *rhs)
 {
@@ -432,14 +472,11 @@ void sema_index(struct cc *cc, struct node *n, int create, struct node *rhs)
 			if (id->id == MT_VAR_ARGS && n->args->is_const)
 				ctypes_check_argidx(cc, n, n->args->cval);
 			n->type = id->type;
-			if (id->id == MT_VAR_ARGS && cc->in->ctypes && n->args->is_const) {
-				struct type *at = ctypes_argtype(cc, (int)n->args->cval, n->line);
-				if (at)
-					n->type = at;
-			}
 			n->k = N_OP2;
 			n->op = OP_INDEX;
 			n->scope = -1;		/* built-in array */
+			if (id->id == MT_VAR_ARGS && cc->in->ctypes && n->args->is_const)
+				sema_typed_arg(cc, n, (int)n->args->cval);
 			return;
 		}
 		if (!id || id->k == ID_VAR) {

@@ -617,6 +617,15 @@ live_argtype(void *arg, const char *prov, const char *mod, const char *func,
 	return t ? mt_live_argtype(t, prov, func, name, i) : NULL;
 }
 
+static const char *
+live_argnative(void *arg, const char *prov, const char *mod, const char *func,
+	       const char *name, int i)
+{
+	struct mt_target *t = lazy_target(arg, prov, mod, func, name);
+
+	return t ? mt_live_argnative(t, prov, func, name, i) : NULL;
+}
+
 static int
 live_nargs(void *arg, const char *prov, const char *mod, const char *func,
 	   const char *name)
@@ -657,6 +666,7 @@ kernel_catalog(const struct cli *cl)
 static struct mt_ctypes lazy_ctypes = {
 	.arg = &lazy, .argtype = live_argtype, .decls = live_decls,
 	.nargs = live_nargs, .symbol = live_symbol,
+	.argnative = live_argnative,
 };
 
 /* The live GNU Mach target, from the command line's kernel options;

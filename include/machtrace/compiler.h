@@ -52,6 +52,17 @@ struct mt_ctypes {
 	   address and malloc'd C type, NULL when unknown (may be NULL) */
 	char *(*symbol)(void *arg, const char *mod, const char *name,
 			uint64_t *addr);
+	/*
+	 * Translated arguments (dtrace's SDT model, may be NULL): the
+	 * native C type of args[i] ("struct thread *") when the provider
+	 * translates it, argtype() then naming the translated type
+	 * ("lwpsinfo_t *"); NULL when args[i] is not translated.  args[i]
+	 * then means xlate<TRANSLATED>((NATIVE)args[i]), with a translator
+	 * the program or the target's D library declares; as for argtype,
+	 * only when every description of the clause agrees.
+	 */
+	const char *(*argnative)(void *arg, const char *prov, const char *mod,
+				 const char *func, const char *name, int i);
 };
 
 #define MT_CC_COMPILE_ONLY	0x1	/* -e */

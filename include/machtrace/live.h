@@ -70,17 +70,18 @@ int mt_live_wants(const char *prov, int force);
  */
 const char *mt_live_argtype(struct mt_target *t, const char *prov, const char *func,
 			    const char *name, int i);
-/* How many args[] a probe has (fbt/mach_trap entry: the function's
-   parameters; return: 2, or 1 for a void function), -1 when unknown
-   (globs, varargs, no DWARF, other providers). */
 /* mach_trap entry probes: the trap's parameter name of args[i] (DWARF),
    NULL otherwise; -lv shows it after the type. */
 const char *mt_live_argname(struct mt_target *t, const char *prov, const char *func,
 			    const char *name, int i);
 /* SDT probes: the native C type of args[i] when args[i] is translated
-   (mt_live_argtype gives the translated type), NULL otherwise. */
+   (mt_live_argtype gives the translated type, declared by the kernel D
+   library mach.d), NULL otherwise: struct mt_ctypes argnative. */
 const char *mt_live_argnative(struct mt_target *t, const char *prov, const char *func,
 			      const char *name, int i);
+/* How many args[] a probe has (fbt/mach_trap entry: the function's
+   parameters; return: 2, or 1 for a void function), -1 when unknown
+   (globs, varargs, no DWARF, other providers). */
 int mt_live_nargs(struct mt_target *t, const char *prov, const char *func,
 		  const char *name);
 char *mt_live_decls(struct mt_target *t, const char *ctype);

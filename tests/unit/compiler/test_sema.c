@@ -82,4 +82,99 @@ TEST(sema_typed_args)
 	mt_prog_free(p);
 }
 
+/* A provider translating args[0] (native struct kt *, translated xt_t *)
+   and args[1] (no translator declared for it); args[2] untranslated. */
+static const char *xl_argtype(void *arg, const char *prov, const char *mod,
+			      const char *func, const char *name, int i)
+{
+	if (strcmp(func, "g") == 0)
+		return i == 0 ? "yt_t *" : NULL;
+	return i == 0 ? "xt_t *" : i == 1 ? "nothere_t *" : i == 2 ? "long" : NULL;
+}
+
+static const char *xl_argnative(void *arg, const char *prov, const char *mod,
+				const char *func, const char *name, int i)
+{
+	return i <= 1 || strcmp(func, "g") == 0 ? "struct kt *" : NULL;
+}
+
+static char *xl_decls(void *arg, const char *ctype)
+{
+	return strcmp(ctype, "struct kt *") == 0 || strcmp(ctype, "struct kt") == 0 ?
+	       strdup("struct kt { int a; long b; };") : NULL;
+}
+
+static struct mt_prog *xl_compile(const char *body, struct mt_diag *d)
+{
+	static struct mt_opts o;
+	static struct mt_ctypes ct;
+	static char text[2048];
+	struct mt_cc_src src = { text, "t.d", 0 };
+	struct mt_cc_input in = { 0 };
+
+	ct.argtype = xl_argtype;
+	ct.argnative = xl_argnative;
+	ct.decls = xl_decls;
+	mt_opts_init(&o);
+	snprintf(text, sizeof(text),
+		 "typedef struct xs { int aa; long bb; char s[8]; } xt_t;\n"
+		 "translator xt_t < struct kt *K > { aa = K->a * 2; bb = K->b; };\n"
+		 "%s", body);
+	in.srcs = &src;
+	in.nsrcs = 1;
+	in.opts = &o;
+	in.ctypes = &ct;
+	return mt_compile(&in, d);
+}
+
+TEST(sema_translated_args)
+{
+	struct mt_diag d;
+	struct mt_prog *p = xl_compile("fbt::f:entry { trace(args[0]->aa); "
+				       "trace(args[0]->bb); trace(args[2]); "
+				       "trace(((struct kt *)arg0)->a); }", &d);
+	CHECK(p != NULL);
+	if (!p)
+		return;
+	CHECK_EQ_STR(p->rec_info[0].ctype, "int");
+	CHECK_EQ_STR(p->rec_info[1].ctype, "long");
+	CHECK_EQ_STR(p->rec_info[2].ctype, "long");
+	mt_prog_free(p);
+	/* args[0] is an xt_t * a variable can hold */
+	p = xl_compile("fbt::f:entry { x = args[0]; trace(x->bb); }", &d);
+	CHECK(p != NULL);
+	mt_prog_free(p);
+}
+
+TEST(sema_translated_args_errors)
+{
+	struct mt_diag d;
+	struct mt_prog *p;
+
+	/* a translated type nobody declares: a clear error, not int64_t */
+	p = xl_compile("fbt::f:entry { trace(args[1]); }", &d);
+	CHECK(p == NULL);
+	CHECK_EQ_STR(d.tag, "D_XLATE_NONE");
+	CHECK_EQ_STR(d.msg, "cannot translate args[1] from \"struct kt *\" to "
+		     "\"nothere_t *\": no such type");
+	mt_prog_free(p);
+	/* a declared type with no translator from the native one */
+	p = xl_compile("typedef struct { int q; } yt_t;\n"
+		       "fbt::g:entry { trace(args[0]->q); }", &d);
+	CHECK(p == NULL);
+	CHECK_EQ_STR(d.tag, "D_XLATE_NONE");
+	mt_prog_free(p);
+	/* a member the translator does not define, as for xlate<> */
+	p = xl_compile("fbt::f:entry { trace(args[0]->s[0]); }", &d);
+	CHECK(p == NULL);
+	CHECK_EQ_STR(d.tag, "D_XLATE_NOCONV");
+	mt_prog_free(p);
+	/* descriptions that disagree: args[0] stays int64_t */
+	p = xl_compile("fbt::f:entry, fbt::g:entry { trace(args[0]); }", &d);
+	CHECK(p != NULL);
+	if (p)
+		CHECK_EQ_STR(p->rec_info[0].ctype, "int64_t");
+	mt_prog_free(p);
+}
+
 MT_TEST_MAIN()
