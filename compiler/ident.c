@@ -145,6 +145,9 @@ static const struct fdef fdefs[] = {
 	/* machtrace: Mach message ids named by MIG's msgids (abi.h mt_msgid) */
 	S("mach_msgname", MACH_MSGNAME, "string", "int"),
 	S("mach_msgsubsystem", MACH_MSGSUBSYSTEM, "string", "int"),
+	S("mach_pid", MACH_PID, "pid_t", "void *"),
+	S("mach_tid", MACH_TID, "id_t", "void *"),
+	S("mach_execname", MACH_EXECNAME, "string", "void *"),
 
 	A("trace", MT_ACT_TRACE, "@"),
 	A("printf", MT_ACT_PRINTF, "@, ..."),

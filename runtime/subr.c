@@ -217,6 +217,15 @@ void rt_subr(struct rt_mstate *ms, uint32_t subr, uint64_t *rd)
 	case MT_SUBR_MACH_MSGSUBSYSTEM:
 		r = rt_msgname(ms, (int32_t)ARG(0), 1);
 		break;
+	case MT_SUBR_MACH_PID: case MT_SUBR_MACH_TID:
+		r = (uint64_t)mt_plat_objid(ms->ctx, subr == MT_SUBR_MACH_TID,
+					    ARG(0));
+		break;
+	case MT_SUBR_MACH_EXECNAME:
+		if ((r = rt_alloc(ms, ms->rt->strsize)) != 0)
+			mt_plat_objname(ms->ctx, ARG(0), (char *)(uintptr_t)r,
+					ms->rt->strsize);
+		break;
 	case MT_SUBR_ALLOCA: r = rt_alloca(ms, ARG(0)); break;
 	case MT_SUBR_BCOPY: subr_bcopy(ms); break;
 	case MT_SUBR_COPYINTO:

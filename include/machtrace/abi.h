@@ -28,7 +28,7 @@
 
 #include <stdint.h>
 
-#define MT_ABI_VERSION		4
+#define MT_ABI_VERSION		5
 #define MT_IMAGE_MAGIC		0x4d54494du	/* "MTIM" */
 
 /* ------------------------------------------------------------------------
@@ -171,6 +171,9 @@ enum mt_subr {
 	MT_SUBR_ARRIDX,		/* internal: index of a declared array, checked */
 	MT_SUBR_MACH_MSGNAME,	/* machtrace: a Mach message id's MIG routine */
 	MT_SUBR_MACH_MSGSUBSYSTEM, /* machtrace: its MIG subsystem */
+	/* machtrace's: a GNU Mach task's pid, a thread's tid and execname
+	   (the numbers and names pid/tid/execname give) */
+	MT_SUBR_MACH_PID, MT_SUBR_MACH_TID, MT_SUBR_MACH_EXECNAME,
 	MT_SUBR__COUNT
 };
 

@@ -50,7 +50,7 @@
 
 /* ---- blob header: the first bytes of the blob module ---- */
 #define LK_BLOB_MAGIC		0x4c42544du	/* "MTBL" */
-#define LK_BLOB_VERSION		4
+#define LK_BLOB_VERSION		5
 #define LK_BLOB_HDR_REST	160	/* bytes after hook_name (shim's part) */
 /* A jmp trampoline: "push $site_index; jmp lk_fbt_entry" (10 bytes), then
    the relocated displaced instructions and a jmp back. */
@@ -172,6 +172,8 @@ enum lk_cmd {
 	LK_CMD_SKIP,			/* no tracing: continue boot */
 };
 
+#define LK_KFN_MAX		24
+
 /* Kernel description: addresses and struct offsets (from symbols, DWARF). */
 struct lk_kdesc {
 	uint64_t text_start, text_end;	/* [h] [_start, etext) */
@@ -194,6 +196,22 @@ struct lk_kdesc {
 	uint64_t intr_code[2][2];
 	uint64_t panic_fn;		/* [h] Panic(file, line, func, fmt, ...), the
 					   panic() action; 0: an int3 (KDB) */
+	/* pid/tid/execname (0 when the kernel's DWARF lacks them): the
+	   address of the kernel_task variable, the task's thread queue and
+	   a thread's link in it, creation_time (time_value64_t) of both,
+	   the thread's name (char[]) and its continuation (swap_func) */
+	uint64_t kernel_task;		/* [h] &kernel_task */
+	uint32_t off_task_threads;	/* [h] task.thread_list (queue head) */
+	uint32_t off_thread_link;	/* [h] thread.thread_list (chain) */
+	uint32_t off_task_ctime;	/* [h] task.creation_time */
+	uint32_t off_thread_ctime;	/* [h] thread.creation_time */
+	uint32_t off_thread_name;	/* [h] thread.name */
+	uint32_t thread_name_size;	/* [h] */
+	uint32_t off_thread_cont;	/* [h] thread.swap_func */
+	uint32_t nkfn;			/* [h] kfn[] used */
+	/* [h] kernel threads' start functions and continuations, which
+	   name a kernel thread the kernel gave no name (reaper_thread) */
+	struct { uint64_t addr; char name[24]; } kfn[LK_KFN_MAX];
 };
 
 struct lk_ctl {
@@ -232,8 +250,8 @@ _Static_assert(LK_SITES_MAX * sizeof(struct lk_site) <= LK_TRAMP_OFF - LK_SITES_
 _Static_assert(sizeof(struct lk_ctl) <= 4096, "the control page is one page");
 _Static_assert(sizeof(struct lk_blob_hdr) == 232, "lk_blob_hdr layout");
 _Static_assert(sizeof(struct lk_site) == 112, "lk_site layout");
-_Static_assert(sizeof(struct lk_kdesc) == 136, "lk_kdesc layout");
-_Static_assert(sizeof(struct lk_ctl) == 1296, "lk_ctl layout");
+_Static_assert(sizeof(struct lk_kdesc) == 176 + 32 * LK_KFN_MAX, "lk_kdesc layout");
+_Static_assert(sizeof(struct lk_ctl) == 1336 + 32 * LK_KFN_MAX, "lk_ctl layout");
 _Static_assert(LK_VEC_FBT_ENTRY == sizeof(struct lk_blob_hdr),
 	       "the entry vectors follow the blob header");
 

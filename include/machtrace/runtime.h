@@ -112,6 +112,15 @@ uint64_t mt_plat_loadable(const struct mt_pctx *ctx, uint64_t addr,
 uint64_t mt_plat_var(const struct mt_pctx *ctx, uint32_t var);
 /* String built-ins (execname, zonename, execargs): write a NUL-terminated
    string of at most len bytes into buf. */
+/*
+ * Kernel objects (the mach_pid/mach_tid/mach_execname subroutines): the
+ * number pid (thread = 0: addr is a task) or tid (thread = 1) gives that
+ * object, -1 for none (and on targets without such objects); the name
+ * execname gives the thread at addr ("" for none).
+ */
+int64_t mt_plat_objid(const struct mt_pctx *ctx, int thread, uint64_t addr);
+void mt_plat_objname(const struct mt_pctx *ctx, uint64_t thread, char *buf,
+		     uint32_t len);
 void mt_plat_strvar(const struct mt_pctx *ctx, uint32_t var, char *buf,
 		    uint32_t len);
 /* regs[idx] (uregs = 0) / uregs[idx] (uregs = 1); *ok = 0 if none. */

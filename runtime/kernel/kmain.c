@@ -137,6 +137,7 @@ static void start_tracing(void)
 		c->ticks[i].next_tsc = now + c->ticks[i].interval_ns / 1000 *
 			(c->k.tsc_hz / 1000000);
 	heartbeat_reset();
+	lk_ids_start();
 	lk.tracing = 1;
 	fire_special(lk.begin_probe);
 	lk_sites_install();

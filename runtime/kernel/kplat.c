@@ -9,6 +9,7 @@
  * same checks through the offsets the host found in the kernel's DWARF.
  */
 #include "runtime/kernel/kern.h"
+#include "runtime/idtab.h"
 
 #define PTE_P		0x1ull
 #define PTE_PS		0x80ull
@@ -125,6 +126,124 @@ static uint64_t caller(const struct lk_fire *f)
 	return 0;
 }
 
+/*
+ * pid and tid: GNU Mach's tasks and threads have no ids, so the blob
+ * numbers them (runtime/idtab.h), keyed by address and creation time.
+ * At GO kernel_task is pid 0 and its threads (the kernel threads that
+ * exist at bootstrap_create) get tids from 1 in creation order; every
+ * other task or thread gets the next number when a probe first sees it.
+ */
+#define LK_TASKS_CAP	1024
+#define LK_THREADS_CAP	4096
+#define LK_GO_THREADS	128
+
+static struct mt_ident task_ents[LK_TASKS_CAP], thread_ents[LK_THREADS_CAP];
+static struct mt_idtab tasks, threads;
+
+static uint64_t ctime_stamp(uint64_t obj, uint32_t off)
+{
+	uint64_t s = 0, ns = 0;
+
+	if (!lk.ctl->k.kernel_task || !lk_load64(obj + off, &s) ||
+	    !lk_load64(obj + off + 8, &ns))
+		return 0;
+	return s * 1000000000ull + ns;
+}
+
+static uint64_t kernel_task(void)
+{
+	uint64_t t = 0;
+
+	if (!lk.ctl->k.kernel_task || !lk_load64(lk.ctl->k.kernel_task, &t))
+		return 0;
+	return t;
+}
+
+/* The kfn[] entry (+ 1) naming the thread's continuation, 0 if none. */
+static uint32_t kfn_of(uint64_t th)
+{
+	const struct lk_kdesc *k = &lk.ctl->k;
+	uint64_t c = 0;
+
+	if (!k->off_thread_cont || !lk_load64(th + k->off_thread_cont, &c))
+		return 0;
+	for (uint32_t i = 0; i < k->nkfn && i < LK_KFN_MAX; i++)
+		if (k->kfn[i].addr == c)
+			return i + 1;
+	return 0;
+}
+
+static struct mt_ident *thread_ent(uint64_t th)
+{
+	struct mt_ident *e;
+	int isnew;
+
+	e = mt_idtab_enter(&threads, th,
+			   ctime_stamp(th, lk.ctl->k.off_thread_ctime), -1, &isnew);
+	if (e && isnew)
+		e->aux = kfn_of(th);
+	return e;
+}
+
+static int64_t task_id(uint64_t task)
+{
+	return mt_idtab_id(&tasks, task,
+			   ctime_stamp(task, lk.ctl->k.off_task_ctime));
+}
+
+static int64_t thread_id(uint64_t th)
+{
+	struct mt_ident *e;
+
+	if (!th)
+		return -1;
+	e = thread_ent(th);
+	return e ? e->id : (int64_t)th;
+}
+
+/*
+ * At GO (outside probe context, before BEGIN): empty tables, kernel_task
+ * pid 0, its threads numbered by creation time.  The queue links hold
+ * the next thread's address (Mach's queue_enter); the walk is bounded and
+ * every load checked.
+ */
+void lk_ids_start(void)
+{
+	static uint64_t th[LK_GO_THREADS], st[LK_GO_THREADS];
+	const struct lk_kdesc *k = &lk.ctl->k;
+	uint64_t kt = kernel_task(), head, t = 0;
+	uint32_t n = 0;
+
+	mt_idtab_init(&tasks, task_ents, LK_TASKS_CAP, 1);
+	mt_idtab_init(&threads, thread_ents, LK_THREADS_CAP, 1);
+	if (!kt)
+		return;
+	mt_idtab_enter(&tasks, kt, ctime_stamp(kt, k->off_task_ctime), 0, 0);
+	head = kt + k->off_task_threads;
+	if (!lk_load64(head, &t))
+		return;
+	while (t && t != head && n < LK_GO_THREADS) {
+		uint32_t i = n++;
+
+		th[i] = t;
+		st[i] = ctime_stamp(t, k->off_thread_ctime);
+		for (; i > 0 && st[i - 1] > st[i]; i--) {
+			uint64_t a = th[i], b = st[i];
+			th[i] = th[i - 1], st[i] = st[i - 1];
+			th[i - 1] = a, st[i - 1] = b;
+		}
+		if (!lk_load64(t + k->off_thread_link, &t))
+			break;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		thread_ent(th[i]);
+}
+
+/*
+ * errno, uid, gid and ppid have no GNU Mach meaning (no errno in a
+ * microkernel's traps, users live in the Hurd's auth server, a task does
+ * not record its parent): -1, documented, rather than a plausible 0.
+ */
 uint64_t mt_plat_var(const struct mt_pctx *ctx, uint32_t var)
 {
 	const struct lk_fire *f = ctx ? ctx->plat : 0;
@@ -132,11 +251,18 @@ uint64_t mt_plat_var(const struct mt_pctx *ctx, uint32_t var)
 
 	switch (var) {
 	case MT_VAR_CURTHREAD:
-	case MT_VAR_TID:
 		return cur_thread();
+	case MT_VAR_TID:
+		return (uint64_t)thread_id(cur_thread());
 	case MT_VAR_TASK:
-	case MT_VAR_PID:
 		return cur_task();
+	case MT_VAR_PID:
+		return (uint64_t)(cur_task() ? task_id(cur_task()) : -1);
+	case MT_VAR_PPID:
+	case MT_VAR_UID:
+	case MT_VAR_GID:
+	case MT_VAR_ERRNO:
+		return (uint64_t)-1;
 	case MT_VAR_CALLER:
 		return caller(f);
 	case MT_VAR_STACKDEPTH:
@@ -149,12 +275,98 @@ uint64_t mt_plat_var(const struct mt_pctx *ctx, uint32_t var)
 	}
 }
 
+int64_t mt_plat_objid(const struct mt_pctx *ctx, int thread, uint64_t addr)
+{
+	if (!addr)
+		return -1;
+	return thread ? thread_id(addr) : task_id(addr);
+}
+
+/* Copy at most len - 1 bytes of the kernel string at addr (max n). */
+static void kstr(uint64_t addr, uint32_t n, char *buf, uint32_t len)
+{
+	uint32_t i = 0;
+
+	if (n > len - 1)
+		n = len - 1;
+	n = (uint32_t)lk_loadable(addr, n);
+	for (; i < n; i++) {
+		char ch = *(volatile char *)(addr + i);
+		if (!ch)
+			break;
+		buf[i] = ch;
+	}
+	buf[i] = 0;
+}
+
+static void copy_str(const char *s, uint32_t n, char *buf, uint32_t len)
+{
+	uint32_t i = 0;
+
+	for (; i < n && i < len - 1 && s[i]; i++)
+		buf[i] = s[i];
+	buf[i] = 0;
+}
+
+/*
+ * A kernel thread's own name: thread_create copies the task's name
+ * ("gnumach") into every new thread, so only another name counts.
+ */
+static int named_thread(uint64_t th, uint64_t task, char *buf, uint32_t len)
+{
+	const struct lk_kdesc *k = &lk.ctl->k;
+	char tn[32];
+	uint32_t i;
+
+	kstr(th + k->off_thread_name, k->thread_name_size, buf, len);
+	if (!buf[0])
+		return 0;
+	if (!k->task_name_size)
+		return 1;
+	kstr(task + k->off_task_name, k->task_name_size, tn, sizeof tn);
+	for (i = 0; buf[i] && buf[i] == tn[i]; i++)
+		;
+	return buf[i] != tn[i];
+}
+
+/*
+ * execname of a thread: its task's name; a thread of kernel_task (whose
+ * name is "gnumach") is named by thread->name when the kernel set one
+ * (idle/0, pageout) other than the task's, else by the function it started or blocked in
+ * (reaper_thread, sched_thread, ...), else "kernel_thread".
+ */
+void mt_plat_objname(const struct mt_pctx *ctx, uint64_t th, char *buf,
+		     uint32_t len)
+{
+	const struct lk_kdesc *k = &lk.ctl->k;
+	struct mt_ident *e;
+	uint64_t task = 0;
+
+	if (len == 0)
+		return;
+	buf[0] = 0;
+	if (!th || !lk_load64(th + k->off_thread_task, &task) || !task)
+		return;
+	if (task != kernel_task() || !k->kernel_task) {
+		if (k->task_name_size)
+			kstr(task + k->off_task_name, k->task_name_size, buf, len);
+		return;
+	}
+	if (k->thread_name_size && named_thread(th, task, buf, len))
+		return;
+	e = thread_ent(th);
+	if (e && !e->aux)
+		e->aux = kfn_of(th);
+	if (e && e->aux && e->aux <= LK_KFN_MAX)
+		copy_str(k->kfn[e->aux - 1].name, sizeof k->kfn[0].name, buf, len);
+	else
+		copy_str("kernel_thread", 14, buf, len);
+}
+
 void mt_plat_strvar(const struct mt_pctx *ctx, uint32_t var, char *buf,
 		    uint32_t len)
 {
-	const struct lk_kdesc *k = &lk.ctl->k;
-	uint64_t task, name;
-	uint32_t i = 0, n;
+	uint32_t i = 0;
 
 	if (len == 0)
 		return;
@@ -165,19 +377,7 @@ void mt_plat_strvar(const struct mt_pctx *ctx, uint32_t var, char *buf,
 				buf[i] = "global"[i];
 		return;
 	}
-	task = cur_task();
-	if (!task || !k->task_name_size)
-		return;
-	name = task + k->off_task_name;
-	n = k->task_name_size < len ? k->task_name_size : len - 1;
-	n = (uint32_t)lk_loadable(name, n);
-	for (; i < n && i < len - 1; i++) {
-		char ch = *(volatile char *)(name + i);
-		if (!ch)
-			break;
-		buf[i] = ch;
-	}
-	buf[i] = 0;
+	mt_plat_objname(ctx, cur_thread(), buf, len);
 }
 
 /* regs[] in illumos' x86-64 order is not modelled; rip/rsp/rbp by name. */

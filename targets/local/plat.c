@@ -93,6 +93,19 @@ void mt_plat_strvar(const struct mt_pctx *ctx, uint32_t var, char *buf,
 	snprintf(buf, len, "%s", s);
 }
 
+/* No Mach tasks or threads here. */
+int64_t mt_plat_objid(const struct mt_pctx *ctx, int thread, uint64_t addr)
+{
+	return -1;
+}
+
+void mt_plat_objname(const struct mt_pctx *ctx, uint64_t thread, char *buf,
+		     uint32_t len)
+{
+	if (len)
+		buf[0] = '\0';
+}
+
 uint64_t mt_plat_reg(const struct mt_pctx *ctx, int uregs, uint64_t idx,
 		     int *ok)
 {

@@ -4,6 +4,7 @@
  * serves any GNU Mach build.  The TSC rate is measured on the host (under
  * TCG the guest's rdtsc runs at the host's TSC rate).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -86,6 +87,61 @@ static void intr_code(struct mt_kimg *k, struct lk_kdesc *d)
 	}
 }
 
+/*
+ * GNU Mach's kernel threads (kern/startup.c start_kernel_threads, the
+ * drivers' threads): kernel_thread() ignores its name, so a thread of
+ * kernel_task without thread->name is named by the function it started
+ * in, or the continuation it blocked in (reaper_thread_continue names
+ * reaper_thread).  The names execname gives them, for the functions this
+ * kernel has.
+ */
+static const char *const kthread_fns[] = {
+	"reaper_thread", "swapin_thread", "sched_thread", "idle_thread",
+	"io_done_thread", "net_thread", "intr_thread", "action_thread",
+	"vm_pageout", "vm_object_cache_thread",
+};
+
+static void kthreads(struct mt_kimg *k, struct lk_kdesc *d)
+{
+	const struct mt_kfunc *f;
+	char cont[64];
+
+	for (size_t i = 0; i < sizeof kthread_fns / sizeof *kthread_fns; i++) {
+		for (int c = 0; c < 2 && d->nkfn < LK_KFN_MAX; c++) {
+			snprintf(cont, sizeof cont, "%s%s", kthread_fns[i],
+				 c ? "_continue" : "");
+			if ((f = mt_kimg_lookup(k, cont)) == NULL || !f->addr ||
+			    f->inline_only)
+				continue;
+			d->kfn[d->nkfn].addr = f->addr;
+			snprintf(d->kfn[d->nkfn].name, sizeof d->kfn[0].name, "%s",
+				 kthread_fns[i]);
+			d->nkfn++;
+		}
+	}
+}
+
+/* pid/tid numbering and kernel threads' names: 0s when missing. */
+static void ids(struct mt_kimg *k, struct lk_kdesc *d)
+{
+	char type[256], err[128];
+	const char *br;
+
+	if (mt_kimg_symbol(k, "kernel_task", &d->kernel_task) < 0 ||
+	    member(k, "task", "thread_list", &d->off_task_threads, NULL, 0, err, sizeof err) ||
+	    member(k, "thread", "thread_list", &d->off_thread_link, NULL, 0, err, sizeof err) ||
+	    member(k, "task", "creation_time", &d->off_task_ctime, NULL, 0, err, sizeof err) ||
+	    member(k, "thread", "creation_time", &d->off_thread_ctime, NULL, 0, err, sizeof err) ||
+	    member(k, "thread", "swap_func", &d->off_thread_cont, NULL, 0, err, sizeof err)) {
+		d->kernel_task = 0;
+		return;
+	}
+	if (member(k, "thread", "name", &d->off_thread_name, type, sizeof type,
+		   err, sizeof err) == 0 && (br = strchr(type, '[')) != NULL)
+		d->thread_name_size = (uint32_t)strtoul(br + 1, NULL, 10);
+	kthreads(k, d);
+}
+
 int kdesc_fill(struct mt_kimg *k, struct lk_kdesc *d, uint64_t ram_bytes,
 	       char *err, size_t errlen)
 {
@@ -123,6 +179,7 @@ int kdesc_fill(struct mt_kimg *k, struct lk_kdesc *d, uint64_t ram_bytes,
 			d->task_name_size = 32;
 	}
 	intr_code(k, d);
+	ids(k, d);
 	if (mt_kimg_symbol(k, "Panic", &d->panic_fn) < 0)
 		d->panic_fn = 0;
 	d->kernel_map_base = LK_KERNEL_MAP_BASE;
