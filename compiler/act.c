@@ -777,6 +777,7 @@ static uint32_t clause_pdescs(struct cc *cc, const struct clause *c)
 		ci.npdescs = (uint32_t)i + 1;
 		cc->clause_info.v[cidx] = ci;
 	}
+	ctypes_ask_clause(cc);
 	return cidx;
 }
 

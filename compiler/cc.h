@@ -111,7 +111,7 @@ struct type *ty_ptr(struct cc *cc, struct type *t);
 struct type *ty_array(struct cc *cc, struct type *t, uint32_t n);
 struct type *ty_typedef(struct cc *cc, struct type *t, const char *name);
 void ty_init(struct cc *cc);
-struct member *ty_member(struct type *t, const char *name);
+struct member *ty_member(struct cc *cc, struct type *t, const char *name);
 int ty_same(struct type *a, struct type *b);
 int ty_compat(struct type *a, struct type *b);	/* for assignment */
 char *ty_decl_name(struct cc *cc, struct type *t, const char *inner);
@@ -313,6 +313,7 @@ struct cc {
 	struct mt_diag *diag;
 	const struct mt_cc_input *in;
 	int srcidx;
+	const char *lib;		/* compiling this D library (name) */
 	int c_layout;			/* > 0: laying out the target's C types */
 	int c_layout_pragma;		/* #pragma machtrace layout c */
 	uint8_t stmt_attr[3];		/* -v: minimum statement attributes */
@@ -469,6 +470,7 @@ void cc_attr_min(struct cc *cc, int name, int data, int cls);
 
 /* ctypes.c */
 struct type *ctypes_argtype(struct cc *cc, int i, int line);
+void ctypes_ask_clause(struct cc *cc);
 struct type *ctypes_argnative(struct cc *cc, struct node *n, int i,
 			      const char **xname);
 int ctypes_complete(struct cc *cc, struct type *t, int line);

@@ -125,12 +125,12 @@ static void cg_load(struct cc *cc, int r, struct type *t)
 	emit(cc, load_op(t), r, 0, r);
 }
 
-static struct member *node_member(struct node *n)
+static struct member *node_member(struct cc *cc, struct node *n)
 {
 	struct type *t = n->l->type;
 	if (n->op == OP_ARROW)
 		t = t->canon->base;
-	return ty_member(t, n->name);
+	return ty_member(cc, t, n->name);
 }
 
 static void cg_bitfield(struct cc *cc, int r, struct member *m, int line)
@@ -155,6 +155,7 @@ static int eval_args(struct cc *cc, struct node *args, int *regs, int max)
 		cc->diag->tag = NULL;
 		cc->diag->line = 0;
 		cc->diag->src = cc->srcidx;
+		cc->diag->lib = cc->lib;
 		snprintf(cc->diag->msg, sizeof(cc->diag->msg),
 			 "Insufficient tuple registers to generate code");
 		longjmp(cc->jb, 1);
@@ -245,7 +246,7 @@ static int cg_xlate(struct cc *cc, struct node *n)
 	int oarg = cc->cg_xlarg;
 	cc->cg_xlarg = in;
 	for (struct xlmember *xm = x->members; xm; xm = xm->next) {
-		struct member *m = ty_member(st, xm->name);
+		struct member *m = ty_member(cc, st, xm->name);
 		int v = cg_expr(cc, xm->expr);
 		int a = reg_alloc(cc, n->line);
 		int off = cg_const(cc, m->off, n->line);
@@ -300,7 +301,7 @@ static int cg_addr(struct cc *cc, struct node *n)
 	int r;
 	switch (n->k) {
 	case N_MEMBER: {
-		struct member *m = node_member(n);
+		struct member *m = node_member(cc, n);
 		if (n->op == OP_ARROW)
 			r = cg_expr(cc, n->l);
 		else
@@ -533,7 +534,7 @@ static void cg_store(struct cc *cc, struct node *l, int r)
 		}
 	}
 	if (l->k == N_MEMBER) {
-		struct member *m = node_member(l);
+		struct member *m = node_member(cc, l);
 		if (m && m->bits) {
 			/* read-modify-write of the storage unit */
 			int a = cg_addr(cc, l);
@@ -811,7 +812,7 @@ static int cg_expr(struct cc *cc, struct node *n)
 	case N_ASSIGN:
 		return cg_assign(cc, n);
 	case N_MEMBER: {
-		struct member *m = node_member(n);
+		struct member *m = node_member(cc, n);
 		r = cg_addr(cc, n);
 		if (m->bits) {
 			emit(cc, unit_load_op(m), r, 0, r);

@@ -72,6 +72,7 @@ void cc_error(struct cc *cc, int line, enum mt_dtag tag, const char *fmt, ...)
 	cc->diag->tag = mt_dtag_name(tag);
 	cc->diag->line = line;
 	cc->diag->src = cc->srcidx;
+	cc->diag->lib = cc->lib;
 	va_start(ap, fmt);
 	vsnprintf(cc->diag->msg, sizeof(cc->diag->msg), fmt, ap);
 	va_end(ap);
@@ -147,6 +148,8 @@ uint64_t scratch_limit(uint64_t scratchsize)
  * come in pass order: a syntax error anywhere, or a $N argument nothing
  * references, is reported before any clause's semantic error.
  *
+ *   libs     (here)     the D libraries (in->libs, e.g. the kernel's
+ *                       mach.d) are parsed first; their errors name them
  *   cpp      (cpp.c)    -C: each source through the C preprocessor
  *   parse    (parse.c)  every source; declarations applied as read
  *                       (decl.c, pragma.c); returns the list of clauses
@@ -176,6 +179,15 @@ static const char *pass_cpp(struct cc *cc, int i)
 static struct clause *pass_parse(struct cc *cc)
 {
 	struct clause *head = NULL, **tail = &head;
+	for (int i = 0; i < cc->in->nlibs; i++) {
+		cc->srcidx = -1;
+		cc->lib = cc->in->libs[i].name;
+		lex_init(cc, cc->in->libs[i].text, 1);
+		*tail = parse_source(cc);
+		while (*tail)
+			tail = &(*tail)->next;
+	}
+	cc->lib = NULL;
 	for (int i = 0; i < cc->in->nsrcs; i++) {
 		cc->srcidx = i;
 		lex_init(cc, pass_cpp(cc, i), 1);

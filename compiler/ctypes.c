@@ -187,12 +187,13 @@ static void compile_decls(struct cc *cc, const char *text, int line)
 
 /* A clause of a kernel provider: asking about its probes creates the
    target that answers decls() and symbol() (sizeof(struct task) before
-   any args[] of the clause was typed). */
-static void ask_clause(struct cc *cc)
+   any args[] of the clause was typed); asked as each clause begins, so
+   that the CLI knows a failed program's kernel clauses. */
+void ctypes_ask_clause(struct cc *cc)
 {
 	const struct mt_ctypes *ct = cc->in->ctypes;
 
-	if (ct->nargs && cc->cur_clause >= 0 &&
+	if (ct && ct->nargs && cc->cur_clause >= 0 &&
 	    (uint32_t)cc->cur_clause < cc->clause_info.n) {
 		const struct mt_clause_info *ci =
 			&cc->clause_info.v[cc->cur_clause];
@@ -211,7 +212,7 @@ static int target_decls(struct cc *cc, const char *ctype, int line)
 
 	if (!ct || !ct->decls || !ctype)
 		return 0;
-	ask_clause(cc);
+	ctypes_ask_clause(cc);
 	if ((text = ct->decls(ct->arg, ctype)) == NULL)
 		return 0;
 	compile_decls(cc, text, line);
@@ -358,7 +359,7 @@ struct type *ctypes_symbol(struct cc *cc, const char *ref, uint64_t *addr,
 	if (!ct || !ct->symbol || !bq)
 		return NULL;
 	mod = bq == ref ? NULL : cc_strndup(cc, ref, (size_t)(bq - ref));
-	ask_clause(cc);
+	ctypes_ask_clause(cc);
 	if ((ctype = ct->symbol(ct->arg, mod, bq + 1, addr)) == NULL)
 		return NULL;
 	t = try_type(cc, ctype, line);

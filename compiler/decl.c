@@ -657,7 +657,9 @@ static void inline_decl(struct cc *cc)
 	name = cc->tok.text;
 	lex_next(cc);
 	struct ident *o = id_lookup(&cc->globals, name);
-	if (o)
+	/* a D library may give a built-in variable its typed definition
+	   (mach.d's curcpu is a cpuinfo_t *, as in dtrace) */
+	if (o && !(cc->lib && o->k == ID_BVAR))
 		cc_error(cc, line, D_DECL_IDRED,
 			 "identifier redefined: %s\n\t current: inline definition\n\tprevious: %s",
 			 name, id_kind_desc(o));
@@ -761,7 +763,7 @@ static void translator_decl(struct cc *cc)
 		cc_error(cc, line, D_XLATE_SOU,
 			 "translator output type must be a struct or union");
 	for (struct xlmember *xm = xl->members; xm; xm = xm->next) {
-		struct member *m = ty_member(out, xm->name);
+		struct member *m = ty_member(cc, out, xm->name);
 		if (!m)
 			cc_error(cc, line, D_XLATE_MEMB,
 				 "translator member %s is not a member of %s",

@@ -276,6 +276,7 @@ static void sema_func(struct cc *cc, struct node *n)
 			cc->diag->tag = NULL;
 			cc->diag->line = n->line;
 			cc->diag->src = cc->srcidx;
+			cc->diag->lib = cc->lib;
 			snprintf(cc->diag->msg, sizeof(cc->diag->msg),
 				 "alloca(%llu) size larger than scratchsize %llu",
 				 (unsigned long long)n->args->cval, (unsigned long long)lim);
@@ -787,7 +788,7 @@ static void sema_expr1(struct cc *cc, struct node *n)
 			ctypes_complete(cc, t, n->line);
 		if (!ty_is_sou(t) || !t->canon->complete)
 			ERR(n, D_OFFSETOF_TYPE, "offsetof operand must be a struct or union type");
-		struct member *m = ty_member(t, n->name);
+		struct member *m = ty_member(cc, t, n->name);
 		if (!m)
 			ERR(n, D_UNKNOWN, "failed to determine offset of %s: Member name not found",
 			    n->name);

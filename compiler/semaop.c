@@ -27,7 +27,7 @@ void sema_member(struct cc *cc, struct node *n)
 	if (!t->canon->complete && !ctypes_complete(cc, t, n->line))
 		ERR(n, D_OP_INCOMPLETE, "operator %s cannot be applied to a forward declaration: no %s definition is available",
 		    op_name(n->op), t->name);
-	struct member *m = ty_member(t, n->name);
+	struct member *m = ty_member(cc, t, n->name);
 	if (!m)
 		ERR(n, D_TYPE_MEMBER, "%s is not a member of %s", n->name, t->name);
 	if (n->l->k == N_XLATE && n->l->xl) {
@@ -259,7 +259,7 @@ void sema_op1(struct cc *cc, struct node *n)
 			struct type *t = c->l->type;
 			if (c->op == OP_ARROW && TY_K(t) == T_PTR)
 				t = t->canon->base;
-			m = ty_member(t, c->name);
+			m = ty_member(cc, t, c->name);
 			if (m && m->bits)
 				ERR(n, D_SIZEOF_BITFIELD, "cannot apply sizeof to a bit-field");
 		}
@@ -373,7 +373,7 @@ void sema_op1(struct cc *cc, struct node *n)
 			struct type *t = c->l->type;
 			if (c->op == OP_ARROW)
 				t = t->canon->base;
-			struct member *m = ty_member(t, c->name);
+			struct member *m = ty_member(cc, t, c->name);
 			if (m && m->bits)
 				ERR(n, D_ADDROF_BITFIELD, "cannot take address of bit-field");
 		}

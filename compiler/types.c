@@ -214,16 +214,28 @@ void ty_init(struct cc *cc)
 	cc->t_void_fn = ty_new(cc, T_VOID, 0, "void");
 }
 
-struct member *ty_member(struct type *t, const char *name)
+/*
+ * A member by name.  A member of an anonymous struct/union member (GNU
+ * Mach's struct thread: `union { struct { unsigned state:16; ... };
+ * event_t event_key; }`) comes back as a copy whose offset counts from
+ * the start of t, not from the anonymous member's.
+ */
+struct member *ty_member(struct cc *cc, struct type *t, const char *name)
 {
 	for (struct member *m = t->canon->members; m; m = m->next) {
 		if (m->name && strcmp(m->name, name) == 0)
 			return m;
 		if (!m->name || !*m->name) {
-			/* anonymous struct/union member */
-			struct member *r = ty_member(m->type, name);
-			if (r)
+			struct member *r = ty_member(cc, m->type, name), *c;
+			if (!r)
+				continue;
+			if (m->off == 0)
 				return r;
+			c = cc_alloc(cc, sizeof(*c));
+			*c = *r;
+			c->off += m->off;
+			c->next = NULL;
+			return c;
 		}
 	}
 	return NULL;

@@ -42,6 +42,15 @@ cli_print_diag(const struct cli *cl, const struct mt_diag *d, int which)
 	if (d->line > 0)
 		snprintf(line, sizeof(line), "line %d: ", d->line);
 	fflush(stdout);
+	if (d->lib) {
+		/* the kernel D library: not the user's program */
+		fprintf(stderr, "dtrace: failed to initialize dtrace: D library "
+			"%s: %s%s%s%s%s\n", d->lib,
+			cl->opts.errtags && d->tag ? "[" : "",
+			cl->opts.errtags && d->tag ? d->tag : "",
+			cl->opts.errtags && d->tag ? "] " : "", line, d->msg);
+		return;
+	}
 	fprintf(stderr, "dtrace: %s %s: %s%s%s%s%s\n", cmd->is_file ?
 		"failed to compile script" : "invalid probe specifier",
 		cmd->arg, cl->opts.errtags && d->tag ? "[" : "",
@@ -49,10 +58,11 @@ cli_print_diag(const struct cli *cl, const struct mt_diag *d, int which)
 		cl->opts.errtags && d->tag ? "] " : "", line, d->msg);
 }
 
-struct mt_prog *
-cli_compile(struct cli *cl, int first, int n, struct mt_diag *diag)
+static struct mt_prog *
+compile_with(struct cli *cl, int first, int n, struct mt_diag *diag, int lib)
 {
 	struct mt_cc_src *srcs = calloc(n, sizeof(*srcs));
+	struct mt_cc_src libsrc = { NULL, NULL, 0 };
 	struct mt_cc_input in;
 	struct mt_prog *prog;
 	char *arg0 = cl->args[0];
@@ -79,6 +89,11 @@ cli_compile(struct cli *cl, int first, int n, struct mt_diag *diag)
 	in.opts = &cl->opts;
 	in.flags = cl->exec ? 0 : MT_CC_COMPILE_ONLY;
 	in.ctypes = cl->ctypes;
+	if (lib) {
+		libsrc.text = mt_live_dlib(&libsrc.name);
+		in.libs = &libsrc;
+		in.nlibs = 1;
+	}
 	memset(diag, 0, sizeof(*diag));
 	diag->src = -1;
 	prog = mt_compile(&in, diag);
@@ -87,6 +102,63 @@ cli_compile(struct cli *cl, int first, int n, struct mt_diag *diag)
 	cl->args[0] = arg0;
 	free(srcs);
 	return prog;
+}
+
+static int wants_kernel(const struct cli *cl, const struct mt_prog *prog);
+static struct mt_target *new_mach_target(const struct cli *cl, int quiet);
+/*
+ * Kernel types for the compiler.  The target is chosen from the program's
+ * probe descriptions, but args[] must be typed while compiling: the live
+ * target is therefore created on the compiler's first question about a
+ * kernel provider's arguments (it only reads the kernel image; QEMU starts
+ * at attach) and make_target() reuses it.
+ */
+struct lazy_kernel {
+	struct cli *cl;
+	struct mt_target *t;		/* created on demand, or NULL */
+	int failed;			/* creation failed (reported once) */
+};
+static struct lazy_kernel lazy;
+
+/*
+ * A program that runs in the GNU Mach kernel is compiled after the kernel
+ * D library (mach.d: psinfo_t, curpsinfo, ...), as dtrace compiles its
+ * libraries first.  Which target runs it is known from its clauses, so
+ * the program is compiled alone first; when it has kernel clauses it is
+ * compiled again after the library, and that result (or error) counts.
+ * A program that fails alone may need the library (curpsinfo, psinfo_t):
+ * it is tried with it, and that result counts when it compiles to kernel
+ * clauses, or when a kernel clause was seen and the library itself fails.
+ */
+struct mt_prog *
+cli_compile(struct cli *cl, int first, int n, struct mt_diag *diag)
+{
+	struct mt_prog *prog = compile_with(cl, first, n, diag, 0), *p2;
+	struct mt_diag d2;
+	int kernel_seen = lazy.t != NULL;
+
+	if (cl->ctypes == NULL || lazy.cl != cl)
+		return prog;
+	if (prog && !wants_kernel(cl, prog))
+		return prog;
+	if (lazy.t == NULL && !lazy.failed &&
+	    (lazy.t = new_mach_target(cl, prog == NULL)) == NULL)
+		lazy.failed = prog != NULL;
+	if (lazy.t == NULL)
+		return prog;
+	if (prog) {
+		mt_prog_free(prog);
+		return compile_with(cl, first, n, diag, 1);
+	}
+	p2 = compile_with(cl, first, n, &d2, 1);
+	if (p2 && wants_kernel(cl, p2)) {
+		*diag = d2;
+		return p2;
+	}
+	mt_prog_free(p2);
+	if (!p2 && d2.lib && kernel_seen)
+		*diag = d2;
+	return NULL;
 }
 
 /* #pragma D option, in order; reports dtrace's error. */
@@ -576,18 +648,6 @@ local_kernel_values_notice(const struct mt_prog *prog)
 			"it in the kernel\n", what);
 }
 
-/*
- * Kernel types for the compiler.  The target is chosen from the program's
- * probe descriptions, but args[] must be typed while compiling: the live
- * target is therefore created on the compiler's first question about a
- * kernel provider's arguments (it only reads the kernel image; QEMU starts
- * at attach) and make_target() reuses it.
- */
-struct lazy_kernel {
-	struct cli *cl;
-	struct mt_target *t;		/* created on demand, or NULL */
-	int failed;			/* creation failed (reported once) */
-};
 
 static struct mt_target *new_mach_target(const struct cli *cl, int quiet);
 
@@ -651,8 +711,6 @@ live_decls(void *arg, const char *ctype)
 
 	return lk->t ? mt_live_decls(lk->t, ctype) : NULL;
 }
-
-static struct lazy_kernel lazy;
 
 /* The kernel's probe catalog: the lazy target, created quietly. */
 static struct mt_target *

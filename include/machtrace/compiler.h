@@ -28,6 +28,11 @@ struct mt_cc_input {
 	const struct mt_opts *opts;	/* strsize, defaultargs, zdefs, ... */
 	unsigned flags;			/* MT_CC_* */
 	const struct mt_ctypes *ctypes;	/* typed args[] (kernel targets), or NULL */
+	/* D libraries compiled before srcs, as dtrace compiles its
+	   /usr/lib/dtrace/ libraries (the kernel's mach.d): their declarations,
+	   translators and inlines are the program's; none: NULL, 0 */
+	const struct mt_cc_src *libs;
+	int nlibs;
 };
 
 /*
@@ -79,6 +84,7 @@ struct mt_diag {
 	int line;			/* 0 if none */
 	int src;			/* index of the mt_cc_src at fault, -1 none */
 	char msg[1024];
+	const char *lib;		/* the D library at fault (its name), or NULL */
 };
 
 struct mt_prog *mt_compile(const struct mt_cc_input *in, struct mt_diag *diag);

@@ -92,6 +92,15 @@ char *mt_live_symbol(struct mt_target *t, const char *mod, const char *name,
 char *mt_live_decls_file(const char *kernel, const char *const *ctypes, int n,
 			 char *err, size_t errlen);
 
+/*
+ * The kernel D library (targets/mach/lib/mach.d, embedded): D declarations
+ * compiled before every program that runs in the GNU Mach kernel:
+ * psinfo_t, lwpsinfo_t, cpuinfo_t, their translators from struct task,
+ * struct thread and struct processor, curpsinfo, curlwpsinfo, curcpu.
+ * *name gets the name errors in it are reported with.
+ */
+const char *mt_live_dlib(const char **name);
+
 /* Why the guest stopped in its debugger (a panic, KDB) at any time of the
    session, or NULL: tracing is then incomplete. */
 const char *mt_mach_target_kdb(struct mt_target *t);

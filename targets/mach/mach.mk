@@ -5,13 +5,17 @@
 TARGET_SRCS := targets/mach/err.c targets/mach/qemu/paths.c targets/mach/qemu/console.c \
 	targets/mach/qemu/boot_args.c targets/mach/qemu/qemu_cmd.c targets/mach/qemu/boot.c \
 	targets/mach/image/kimg.c targets/mach/image/kimg_dwarf.c targets/mach/image/kimg_types.c \
-	targets/mach/x86_64/insn.c targets/mach/x86_64/decode.c targets/mach/cli.c
+	targets/mach/x86_64/insn.c targets/mach/x86_64/decode.c targets/mach/cli.c \
+	targets/mach/lib/dlib.c
 TARGET_OBJS := $(TARGET_SRCS:%.c=$(BUILD)/obj/%.o)
 TARGET_LDLIBS := -ldw -lelf -lcapstone
 
 MT_LIBS += $(BUILD)/lib/libmttarget.a
 MT_LDLIBS += $(TARGET_LDLIBS)
 MT_EXTRA += $(BUILD)/bin/mt-mach
+
+# the kernel D library is .incbin'd into dlib.o
+$(BUILD)/obj/targets/mach/lib/dlib.o: targets/mach/lib/mach.d
 
 $(BUILD)/lib/libmttarget.a: $(TARGET_OBJS)
 	@mkdir -p $(dir $@)
