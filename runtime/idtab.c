@@ -58,6 +58,28 @@ struct mt_ident *mt_idtab_enter(struct mt_idtab *t, uint64_t addr,
 	return &t->e[i];
 }
 
+/* Backward-shift deletion: later entries of the probe run move up. */
+void mt_idtab_forget(struct mt_idtab *t, uint64_t addr)
+{
+	uint32_t i, j, mask = t->cap - 1;
+
+	if (!addr || !t->cap)
+		return;
+	for (i = slot_of(t, addr); t->e[i].addr != addr; i = (i + 1) & mask)
+		if (!t->e[i].addr)
+			return;
+	for (j = (i + 1) & mask; t->e[j].addr; j = (j + 1) & mask) {
+		uint32_t home = slot_of(t, t->e[j].addr);
+		/* e[j] may fill the hole at i unless its home lies in (i, j] */
+		if (i <= j ? (home > i && home <= j) : (home > i || home <= j))
+			continue;
+		t->e[i] = t->e[j];
+		i = j;
+	}
+	t->e[i].addr = 0;
+	t->n--;
+}
+
 int64_t mt_idtab_id(struct mt_idtab *t, uint64_t addr, uint64_t stamp)
 {
 	struct mt_ident *e;

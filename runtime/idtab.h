@@ -38,6 +38,9 @@ void mt_idtab_init(struct mt_idtab *t, struct mt_ident *storage,
  */
 struct mt_ident *mt_idtab_enter(struct mt_idtab *t, uint64_t addr,
 				uint64_t stamp, int64_t id, int *isnew);
+/* Forget the object at addr (it was destroyed): its address may come back
+   as a new object, even within the stamp's resolution. */
+void mt_idtab_forget(struct mt_idtab *t, uint64_t addr);
 /* The number of (addr, stamp): -1 for addr 0, addr itself when full. */
 int64_t mt_idtab_id(struct mt_idtab *t, uint64_t addr, uint64_t stamp);
 

@@ -240,6 +240,17 @@ void lk_ids_start(void)
 }
 
 /*
+ * A task or thread was destroyed (for the providers' exit and lwp-exit
+ * sites, probe context): its address may come back as a new object
+ * created in the same clock tick (creation_time has the tick's
+ * resolution), which must get a new number.
+ */
+void lk_ids_forget(int thread, uint64_t addr)
+{
+	mt_idtab_forget(thread ? &threads : &tasks, addr);
+}
+
+/*
  * errno, uid, gid and ppid have no GNU Mach meaning (no errno in a
  * microkernel's traps, users live in the Hurd's auth server, a task does
  * not record its parent): -1, documented, rather than a plausible 0.

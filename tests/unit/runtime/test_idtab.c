@@ -65,4 +65,26 @@ TEST(idtab_full)
 	CHECK_EQ_INT(t.n, 56);
 }
 
+TEST(idtab_forget)
+{
+	struct mt_idtab t;
+	int64_t i;
+
+	mt_idtab_init(&t, store, 64, 1);
+	for (i = 0; i < 40; i++)
+		mt_idtab_id(&t, 0xffff000000000000ull + 0x40 * (i + 1), 7);
+	/* a destroyed object's address comes back, same stamp: new number */
+	mt_idtab_forget(&t, 0xffff000000000000ull + 0x40 * 5);
+	CHECK_EQ_INT(t.n, 39);
+	CHECK_EQ_INT(mt_idtab_id(&t, 0xffff000000000000ull + 0x40 * 5, 7), 41);
+	/* every other object is still found with its number */
+	for (i = 0; i < 40; i++)
+		if (i != 4)
+			CHECK_EQ_INT(mt_idtab_id(&t, 0xffff000000000000ull +
+						 0x40 * (i + 1), 7), i + 1);
+	CHECK_EQ_INT(t.n, 40);
+	mt_idtab_forget(&t, 0xffff0000deadbe00ull);	/* unknown: nothing */
+	CHECK_EQ_INT(t.n, 40);
+}
+
 MT_TEST_MAIN()
