@@ -177,4 +177,51 @@ TEST(sema_translated_args_errors)
 	mt_prog_free(p);
 }
 
+static struct mt_prog *lib_compile(const char *lib, const char *text,
+				   struct mt_diag *d)
+{
+	static struct mt_opts o;
+	struct mt_cc_src src = { text, "t.d", 0 };
+	struct mt_cc_src l = { lib, "lib.d", 0 };
+	struct mt_cc_input in = { 0 };
+
+	mt_opts_init(&o);
+	in.srcs = &src;
+	in.nsrcs = 1;
+	in.libs = &l;
+	in.nlibs = 1;
+	in.opts = &o;
+	return mt_compile(&in, d);
+}
+
+TEST(sema_dlib)
+{
+	struct mt_diag d;
+	struct mt_prog *p;
+
+	/* the library's declarations are the program's; it may type a
+	   built-in (curcpu) */
+	p = lib_compile("typedef struct { int id; } ci_t;\n"
+			"inline ci_t *curcpu = (ci_t *)alloca(sizeof (ci_t));\n"
+			"inline int LIBV = 7;\n",
+			"BEGIN { trace(curcpu->id); trace(LIBV); }", &d);
+	CHECK(p != NULL);
+	if (p)
+		CHECK_EQ_STR(p->rec_info[0].ctype, "int");
+	mt_prog_free(p);
+	/* an error in the library names it, not the program */
+	p = lib_compile("inline int X = nosuch;\n", "BEGIN { }", &d);
+	CHECK(p == NULL);
+	CHECK(d.lib != NULL && strcmp(d.lib, "lib.d") == 0);
+	CHECK_EQ_INT(d.line, 1);
+	CHECK_EQ_INT(d.src, -1);
+	/* the program's errors are still the program's; a program may not
+	   redefine a built-in */
+	p = lib_compile("inline int LIBV = 7;\n", "BEGIN { trace(nosuch); }", &d);
+	CHECK(p == NULL);
+	CHECK(d.lib == NULL);
+	CHECK_EQ_INT(d.src, 0);
+	CHECK_EQ_STR(cc_fail("inline int curcpu = 1; BEGIN { }", &d), "D_DECL_IDRED");
+}
+
 MT_TEST_MAIN()
