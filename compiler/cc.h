@@ -97,6 +97,7 @@ struct type {
 	struct type *index;		/* D assoc-array declarations: not used */
 	struct member *members;		/* struct/union (NULL while forward) */
 	int complete;
+	int from_target;		/* defined by the target's declarations */
 	struct enumc *enums;
 	char *tag;			/* struct/union/enum tag */
 	struct type *ptrto;		/* cache: pointer to this */
@@ -471,6 +472,7 @@ void cc_attr_min(struct cc *cc, int name, int data, int cls);
 /* ctypes.c */
 struct type *ctypes_argtype(struct cc *cc, int i, int line);
 void ctypes_ask_clause(struct cc *cc);
+int ctypes_skip_target_decl(struct cc *cc);
 struct type *ctypes_argnative(struct cc *cc, struct node *n, int i,
 			      const char **xname);
 int ctypes_complete(struct cc *cc, struct type *t, int line);

@@ -93,7 +93,7 @@ static const char *tag_keyword(const struct cc *cc)
  * forward-declares what it needs, which may have been declared by an
  * earlier call; D would call the repeat a useless declaration.
  */
-static int known_forward_decl(struct cc *cc)
+static int known_forward_decl(struct cc *cc, int target_only)
 {
 	struct lexsave s;
 	const char *kw;
@@ -106,7 +106,8 @@ static int known_forward_decl(struct cc *cc)
 	lex_next(cc);
 	known = (cc->tok.k == TK_IDENT || cc->tok.k == TK_TYPENAME) &&
 		snprintf(name, sizeof(name), "%s %s", kw, cc->tok.text) > 0 &&
-		ty_lookup(cc, name) != NULL;
+		ty_lookup(cc, name) != NULL &&
+		(!target_only || ty_lookup(cc, name)->canon->from_target);
 	if (known) {
 		lex_next(cc);
 		known = cc->tok.k == TK_OP && cc->tok.op == OP_SEMI;
@@ -122,7 +123,7 @@ static int known_forward_decl(struct cc *cc)
  * definitions the first one brought (struct queue_entry); they describe the
  * same kernel type and are skipped, up to and including the ';'.
  */
-static int skip_known_definition(struct cc *cc)
+static int skip_known_definition(struct cc *cc, int target_only)
 {
 	struct lexsave s;
 	const char *kw;
@@ -135,7 +136,8 @@ static int skip_known_definition(struct cc *cc)
 	lex_next(cc);
 	if ((cc->tok.k != TK_IDENT && cc->tok.k != TK_TYPENAME) ||
 	    snprintf(name, sizeof(name), "%s %s", kw, cc->tok.text) <= 0 ||
-	    !ty_lookup(cc, name) || !ty_lookup(cc, name)->canon->complete) {
+	    !ty_lookup(cc, name) || !ty_lookup(cc, name)->canon->complete ||
+	    (target_only && !ty_lookup(cc, name)->canon->from_target)) {
 		lex_restore(cc, &s);
 		return 0;
 	}
@@ -158,6 +160,23 @@ static int skip_known_definition(struct cc *cc)
 	return 1;
 }
 
+/*
+ * In the program: a declaration of a kernel type D already has from the
+ * target (the kernel D library brought struct thread and struct task),
+ * e.g. `mt-live decls` output pasted before a clause, describes the same
+ * type and is skipped.  1 when skipped.
+ */
+int ctypes_skip_target_decl(struct cc *cc)
+{
+	if (known_forward_decl(cc, 1)) {
+		lex_next(cc);
+		lex_next(cc);
+		lex_next(cc);
+		return 1;
+	}
+	return skip_known_definition(cc, 1);
+}
+
 /* Compile D declarations text (errors are the program's errors). */
 static void compile_decls(struct cc *cc, const char *text, int line)
 {
@@ -171,13 +190,13 @@ static void compile_decls(struct cc *cc, const char *text, int line)
 			lex_next(cc);
 			continue;
 		}
-		if (known_forward_decl(cc)) {
+		if (known_forward_decl(cc, 0)) {
 			lex_next(cc);
 			lex_next(cc);
 			lex_next(cc);
 			continue;
 		}
-		if (skip_known_definition(cc))
+		if (skip_known_definition(cc, 0))
 			continue;
 		decl_toplevel(cc, 0);
 	}

@@ -66,6 +66,7 @@ static struct type *sou_spec(struct cc *cc, int kw, int *defined)
 			   T_UNION : T_ENUM, 0, name);
 		t->tag = tag;
 		t->complete = 0;
+		t->from_target = cc->c_layout > 0;
 		if (kw == KW_ENUM) {
 			t->size = 4;
 			t->align = 4;
@@ -560,6 +561,7 @@ next:
 	t->size = (uint32_t)size;
 	t->align = maxalign;
 	t->complete = 1;
+	t->from_target = cc->c_layout > 0;
 	return t;
 }
 
@@ -620,6 +622,7 @@ static struct type *enum_body(struct cc *cc, struct type *t)
 	lex_next(cc);
 	t->enums = head;
 	t->complete = 1;
+	t->from_target = cc->c_layout > 0;
 	return t;
 }
 
@@ -889,11 +892,16 @@ void decl_toplevel(struct cc *cc, int in_clause)
 		struct type *t = decl_declarator(cc, ds.type, &name, 0, &keys);
 		if (ds.storage == KW_TYPEDEF) {
 			struct type *o = ty_lookup(cc, name);
-			if (o && !ty_same(o, t))
+			/* the program may repeat a kernel typedef the target
+			   declared (pasted `mt-live decls`): the kernel's stays */
+			if (o && !ty_same(o, t) && !(o->from_target && !cc->c_layout))
 				cc_error(cc, dline, D_DECL_IDRED,
 					 "typedef redeclared: %s", name);
-			if (!o)
-				ty_define(cc, name, ty_typedef(cc, t, name));
+			if (!o) {
+				o = ty_typedef(cc, t, name);
+				o->from_target = cc->c_layout > 0;
+				ty_define(cc, name, o);
+			}
 		} else if (TY_K(t) == T_FUNC) {
 			/* function prototypes are checked and otherwise ignored */
 		} else if (ds.storage == KW_EXTERN) {

@@ -587,7 +587,8 @@ struct clause *parse_source(struct cc *cc)
 				 "syntax error near \"}\"");
 		if (decl_starts(cc) && !(cc->tok.end && *cc->tok.end == ':') &&
 		    !cc->force_pspec) {
-			decl_toplevel(cc, 0);
+			if (!ctypes_skip_target_decl(cc))
+				decl_toplevel(cc, 0);
 			continue;
 		}
 		if (!lex_at_pspec(cc))

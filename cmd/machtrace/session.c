@@ -106,6 +106,7 @@ compile_with(struct cli *cl, int first, int n, struct mt_diag *diag, int lib)
 
 static int wants_kernel(const struct cli *cl, const struct mt_prog *prog);
 static struct mt_target *new_mach_target(const struct cli *cl, int quiet);
+
 /*
  * Kernel types for the compiler.  The target is chosen from the program's
  * probe descriptions, but args[] must be typed while compiling: the live
@@ -129,6 +130,8 @@ static struct lazy_kernel lazy;
  * A program that fails alone may need the library (curpsinfo, psinfo_t):
  * it is tried with it, and that result counts when it compiles to kernel
  * clauses, or when a kernel clause was seen and the library itself fails.
+ * Not after a cpp failure (no tag, or D_PREPROC): cpp would print its
+ * errors twice.
  */
 struct mt_prog *
 cli_compile(struct cli *cl, int first, int n, struct mt_diag *diag)
@@ -139,7 +142,8 @@ cli_compile(struct cli *cl, int first, int n, struct mt_diag *diag)
 
 	if (cl->ctypes == NULL || lazy.cl != cl)
 		return prog;
-	if (prog && !wants_kernel(cl, prog))
+	if (prog ? !wants_kernel(cl, prog) :
+	    diag->tag == NULL || strcmp(diag->tag, "D_PREPROC") == 0)
 		return prog;
 	if (lazy.t == NULL && !lazy.failed &&
 	    (lazy.t = new_mach_target(cl, prog == NULL)) == NULL)
@@ -647,9 +651,6 @@ local_kernel_values_notice(const struct mt_prog *prog)
 			"Mach), where %s describes no kernel; add --mach to run "
 			"it in the kernel\n", what);
 }
-
-
-static struct mt_target *new_mach_target(const struct cli *cl, int quiet);
 
 /* The live target for a kernel description's question, created once. */
 static struct mt_target *
