@@ -9,6 +9,7 @@
 #include <time.h>
 #include "cli.h"
 #include "machtrace/consumer.h"
+#include "machtrace/errtags.h"
 #include "machtrace/live.h"
 #include "machtrace/program.h"
 
@@ -143,7 +144,7 @@ cli_compile(struct cli *cl, int first, int n, struct mt_diag *diag)
 	if (cl->ctypes == NULL || lazy.cl != cl)
 		return prog;
 	if (prog ? !wants_kernel(cl, prog) :
-	    diag->tag == NULL || strcmp(diag->tag, "D_PREPROC") == 0)
+	    diag->tag == NULL || strcmp(diag->tag, mt_dtag_name(D_PREPROC)) == 0)
 		return prog;
 	if (lazy.t == NULL && !lazy.failed &&
 	    (lazy.t = new_mach_target(cl, prog == NULL)) == NULL)
