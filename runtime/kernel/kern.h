@@ -42,7 +42,6 @@ uint64_t lk_ns(uint64_t tsc);
 /* kplat.c */
 int lk_load64(uint64_t addr, uint64_t *v);
 void lk_ids_start(void);
-void lk_ids_forget(int thread, uint64_t addr);
 
 /* fbt.c */
 int lk_sites_check(char *msg, uint32_t len);

@@ -132,6 +132,10 @@ static uint64_t caller(const struct lk_fire *f)
  * At GO kernel_task is pid 0 and its threads (the kernel threads that
  * exist at bootstrap_create) get tids from 1 in creation order; every
  * other task or thread gets the next number when a probe first sees it.
+ * creation_time has the clock tick's resolution: a thread destroyed and
+ * another created at its address within a tick look alike until a
+ * destruction site (the providers' exit/lwp-exit) calls mt_idtab_forget()
+ * on `tasks`/`threads`.
  */
 #define LK_TASKS_CAP	1024
 #define LK_THREADS_CAP	4096
@@ -237,17 +241,6 @@ void lk_ids_start(void)
 	}
 	for (uint32_t i = 0; i < n; i++)
 		thread_ent(th[i]);
-}
-
-/*
- * A task or thread was destroyed (for the providers' exit and lwp-exit
- * sites, probe context): its address may come back as a new object
- * created in the same clock tick (creation_time has the tick's
- * resolution), which must get a new number.
- */
-void lk_ids_forget(int thread, uint64_t addr)
-{
-	mt_idtab_forget(thread ? &threads : &tasks, addr);
 }
 
 /*
