@@ -352,6 +352,7 @@ struct cc {
 
 	/* identifiers */
 	struct scope globals, tls, locals, aggs;
+	const struct clause *parsing;	/* parse.c: the clause being parsed */
 	struct xlator *xlators;
 
 	/* the program being built */
@@ -470,6 +471,7 @@ uint64_t scratch_limit(uint64_t scratchsize);
 void cc_attr_min(struct cc *cc, int name, int data, int cls);
 
 /* ctypes.c */
+int ctypes_typedef(struct cc *cc, const char *name, int line);
 struct type *ctypes_argtype(struct cc *cc, int i, int line);
 void ctypes_ask_clause(struct cc *cc);
 int ctypes_skip_target_decl(struct cc *cc);

@@ -223,6 +223,27 @@ void ctypes_ask_clause(struct cc *cc)
 	}
 }
 
+static int target_decls(struct cc *cc, const char *ctype, int line);
+
+/*
+ * A typedef of the target's named in the clause being parsed (parse.c:
+ * a cast or sizeof): the target learns the clause's descriptions first,
+ * as for args[].  Whether name is a type name now; identifiers D knows
+ * (built-ins, globals, inlines) are never asked for.
+ */
+int ctypes_typedef(struct cc *cc, const char *name, int line)
+{
+	const struct mt_ctypes *ct = cc->in->ctypes;
+	const struct clause *c = cc->parsing;
+
+	if (!ct || !ct->decls || id_lookup(&cc->globals, name))
+		return 0;
+	for (int k = 0; c && ct->nargs && k < c->npd; k++)
+		(void)ct->nargs(ct->arg, c->pds[k].prov, c->pds[k].mod,
+				c->pds[k].func, c->pds[k].name);
+	return target_decls(cc, name, line) && ty_lookup(cc, name) != NULL;
+}
+
 /* Compile the target's declarations of ctype; 0 when it has none. */
 static int target_decls(struct cc *cc, const char *ctype, int line)
 {

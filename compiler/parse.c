@@ -33,6 +33,19 @@ static struct node *cast_expr(struct cc *cc);
 static struct node *cond_expr(struct cc *cc);
 static struct node *unary(struct cc *cc);
 
+/*
+ * `(vm_map_t)arg0`, `sizeof (task_t)`: an identifier D does not know
+ * that the target declares as a type (a kernel typedef) is a type name;
+ * its declarations are compiled now (ctypes_typedef).
+ */
+static int target_typedef(struct cc *cc, struct tok *pk)
+{
+	if (pk->k != TK_IDENT || !ctypes_typedef(cc, pk->text, pk->line))
+		return 0;
+	pk->k = TK_TYPENAME;
+	return 1;
+}
+
 /* Does the current token start a type name (for casts and sizeof)? */
 int parse_at_type(struct cc *cc)
 {
@@ -245,7 +258,7 @@ static struct node *unary1(struct cc *cc)
 		n->op = op;
 		if (op == OP_SIZEOF && lex_is_op(cc, OP_LPAR)) {
 			struct tok *pk = lex_peek(cc);
-			if (pk->k == TK_TYPENAME ||
+			if (pk->k == TK_TYPENAME || target_typedef(cc, pk) ||
 			    (pk->k == TK_KEYWORD && pk->kw != KW_SELF &&
 			     pk->kw != KW_THIS && pk->kw != KW_SIZEOF &&
 			     pk->kw != KW_STRINGOF && pk->kw != KW_XLATE &&
@@ -274,7 +287,7 @@ static struct node *cast_expr1(struct cc *cc)
 {
 	if (lex_is_op(cc, OP_LPAR)) {
 		struct tok *pk = lex_peek(cc);
-		if (pk->k == TK_TYPENAME ||
+		if (pk->k == TK_TYPENAME || target_typedef(cc, pk) ||
 		    (pk->k == TK_KEYWORD && pk->kw != KW_SELF &&
 		     pk->kw != KW_THIS && pk->kw != KW_SIZEOF &&
 		     pk->kw != KW_STRINGOF && pk->kw != KW_XLATE &&
@@ -536,6 +549,8 @@ static struct clause *clause(struct cc *cc)
 	}
 	struct node *pred = NULL, *body = NULL;
 	int has_body = 0;
+	c->npd = npd;
+	cc->parsing = c;
 	if (lex_is_op(cc, OP_SLASH)) {
 		cc->in_pred = 1;
 		lex_next(cc);
@@ -559,6 +574,7 @@ static struct clause *clause(struct cc *cc)
 		   !decl_starts(cc) && !lex_is_op(cc, OP_SEMI)) {
 		lex_syntax_error(cc);
 	}
+	cc->parsing = NULL;
 	c->npd = npd;
 	c->pred = pred;
 	c->body = body;
