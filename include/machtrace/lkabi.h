@@ -115,6 +115,14 @@ enum lk_site_kind {
 #define LK_SF_RBP_SAVED		0x100
 #define LK_SF_NOFRAME		0x200	/* mid-function, frame unknown: no
 					   caller, stack() is the pc alone */
+/* An int3 site whose raw arguments are registers (an SDT site naming the
+   function's variables, from DWARF): arg i is register argreg[i] (DWARF
+   x86-64 numbering, 0-15), LK_REG_CURTHREAD (the current thread) or
+   LK_REG_ZERO, for i < LK_SITE_NREGARGS; 0 beyond. */
+#define LK_SF_REGARGS		0x400
+#define LK_SITE_NREGARGS	4
+#define LK_REG_CURTHREAD	0xfe
+#define LK_REG_ZERO		0xff
 
 struct lk_site {
 	uint64_t addr;			/* [h] kernel VA of the patched byte(s) */
@@ -140,7 +148,7 @@ struct lk_site {
 	int32_t rbp_off;		/* [h] LK_SF_RBP_SAVED */
 	uint32_t nextra;		/* [h] LK_SF_FIRE2: more probes, at most
 					   LK_SITE_EXTRA_MAX ... */
-	uint32_t pad;
+	uint8_t argreg[LK_SITE_NREGARGS];	/* [h] LK_SF_REGARGS */
 	uint64_t extra;			/* [h] ... their uint32_t image probe
 					   indices (kernel VA in the trampolines) */
 };

@@ -22,6 +22,7 @@ struct site_req {
 	uint32_t fast_aggid;		/* LK_SF_FAST */
 	uint32_t range;			/* LK_SK_JMPRET: bytes from addr through the ret */
 	uint64_t ret_at;		/* LK_SK_JMPRET: address of the ret */
+	uint8_t argreg[LK_SITE_NREGARGS];	/* LK_SF_REGARGS (lkabi.h) */
 };
 
 /* Sites and trampolines as they will be written into the region. */
@@ -131,7 +132,7 @@ extern const struct live_provider live_prov_dtrace, live_prov_fbt,
 	live_prov_profile, live_prov_mach_trap, live_prov_sdt, live_prov_kinst;
 
 /* sdt.c: the SDT providers' tables (prov_*.c) and their common part */
-extern const struct sdt_provider sdt_sched;
+extern const struct sdt_provider sdt_sched, sdt_ipc;
 int sdt_is_provider(const char *prov);
 void sdt_argmap(const struct lprobe *p, uint8_t *nmap, uint8_t *argmap);
 /* args[i]'s type (native: its native type when translated, else NULL)

@@ -95,7 +95,7 @@ static uint64_t *sdt_insn_addrs(const struct lprobe *p, uint64_t *v, size_t *n, 
 		return NULL;
 	}
 	for (uint32_t k = 0; k < p->nlocs; k++)
-		if (p->locs[k].where == SDT_CALL || p->locs[k].where == SDT_AFTER_CALL)
+		if (p->locs[k].where != SDT_ENTRY && p->locs[k].where != SDT_RETURN)
 			nv[(*n)++] = p->locs[k].addr;
 	return nv;
 }
@@ -225,7 +225,13 @@ static int plan_sdt(struct mt_target *t, const struct lprobe *p, uint32_t probe,
 	for (uint32_t k = 0; k < p->nlocs; k++) {
 		const struct sdt_loc *lo = &p->locs[k];
 		struct site_req r = { .flags = LK_SF_FIRE, .probe = probe };
-		int rc = lo->where == SDT_ENTRY ? plan_entry(t, &r, lo->f, img, pr, kv, nk) :
+		int rc;
+
+		if (lo->regargs) {
+			r.flags |= LK_SF_REGARGS;
+			memcpy(r.argreg, lo->argreg, sizeof r.argreg);
+		}
+		rc = lo->where == SDT_ENTRY ? plan_entry(t, &r, lo->f, img, pr, kv, nk) :
 			lo->where == SDT_RETURN ? plan_return(t, &r, lo->f, kv, nk) :
 			plan_insn(t, &r, lo->f, lo->addr);
 		if (rc < 0)

@@ -290,6 +290,17 @@ static void site_frame(struct mt_kimg *k, const struct site_req *r, struct lk_si
 	}
 }
 
+/* Two probes at one int3 must read their raw arguments alike: from the
+   registers an SDT site names (LK_SF_REGARGS), or as an entry's. */
+static int regargs_clash(const struct lk_site *st, const struct site_req *r)
+{
+	uint32_t a = st->flags & LK_SF_REGARGS, b = r->flags & LK_SF_REGARGS;
+
+	if (!(st->flags & LK_SF_FIRE) || !(r->flags & LK_SF_FIRE) || (!a && !b))
+		return 0;
+	return a != b || memcmp(st->argreg, r->argreg, sizeof st->argreg) != 0;
+}
+
 int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen)
 {
 	csh cs;
@@ -312,6 +323,12 @@ int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen)
 
 		if (n && s->sites[n - 1].addr == r->addr) {	/* merge */
 			st = &s->sites[n - 1];
+			if (regargs_clash(st, r))
+				return cs_close(&cs), mt_seterr(err, errlen,
+					"two probes at 0x%llx take their arguments from different "
+					"registers", (unsigned long long)r->addr), -1;
+			if (r->flags & LK_SF_REGARGS)
+				memcpy(st->argreg, r->argreg, sizeof st->argreg);
 			if (st->kind == LK_SK_RET && r->kind == LK_SK_INT3 &&
 			    (r->flags & LK_SF_FIRE)) {	/* entry is a ret */
 				st->rprobe = st->probe;
@@ -358,6 +375,7 @@ int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen)
 		st->probe = r->probe;
 		st->func_off = r->func_off;
 		st->fast_aggid = r->fast_aggid;
+		memcpy(st->argreg, r->argreg, sizeof st->argreg);
 		/* a later request for this address (internal hook, alias) must
 		   not lose the full path: decide FAST only if none follows */
 		if (i + 1 < s->nreq && s->req[i + 1].addr == r->addr)
