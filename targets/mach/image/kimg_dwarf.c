@@ -363,3 +363,94 @@ int mt_kimg_frame(struct mt_kimg *k, uint64_t pc, struct mt_kframe *fr)
 	free(f);
 	return rc;
 }
+
+/* The subprogram DIE whose code holds pc (outermost scope), 0 if none. */
+static int subprogram_at(struct mt_kimg *k, uint64_t pc, Dwarf_Die *cu, Dwarf_Die *sp)
+{
+	Dwarf_Die *scopes = NULL;
+	int n, found = 0;
+
+	if (!k->dw || !dwarf_addrdie(k->dw, pc, cu))
+		return 0;
+	n = dwarf_getscopes(cu, pc, &scopes);
+	for (int i = n - 1; i >= 0 && !found; i--)
+		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
+			*sp = scopes[i];
+			found = 1;
+		}
+	free(scopes);
+	return found;
+}
+
+/* Register (DWARF number) holding the value of variable d at pc, -1. */
+static int var_reg_at(Dwarf_Die *d, uint64_t pc)
+{
+	Dwarf_Attribute a;
+	Dwarf_Op *expr;
+	size_t len;
+
+	if (!dwarf_attr(d, DW_AT_location, &a) ||
+	    dwarf_getlocation_addr(&a, pc, &expr, &len, 1) != 1 || len != 1)
+		return -1;
+	if (expr[0].atom >= DW_OP_reg0 && expr[0].atom <= DW_OP_reg15)
+		return expr[0].atom - DW_OP_reg0;
+	if (expr[0].atom == DW_OP_regx && expr[0].number <= 15)
+		return (int)expr[0].number;
+	return -1;
+}
+
+int mt_kimg_var_reg(struct mt_kimg *k, uint64_t pc, const char *name)
+{
+	Dwarf_Die cu, *scopes = NULL, child;
+	int n, reg = -1, found = 0;
+
+	if (!k->dw || !dwarf_addrdie(k->dw, pc, &cu))
+		return -1;
+	n = dwarf_getscopes(&cu, pc, &scopes);
+	/* innermost first: the name as the code at pc sees it */
+	for (int i = 0; i < n && !found; i++) {
+		if (dwarf_child(&scopes[i], &child) != 0)
+			continue;
+		do {
+			int tag = dwarf_tag(&child);
+			const char *s;
+			if (tag != DW_TAG_variable && tag != DW_TAG_formal_parameter)
+				continue;
+			s = die_name(&child);
+			if (s && strcmp(s, name) == 0) {
+				reg = var_reg_at(&child, pc);
+				found = 1;
+			}
+		} while (!found && dwarf_siblingof(&child, &child) == 0);
+	}
+	free(scopes);
+	return reg;
+}
+
+uint64_t mt_kimg_line_addr(struct mt_kimg *k, uint64_t lo, uint64_t hi, int line)
+{
+	Dwarf_Die cu, sp;
+	Dwarf_Lines *lines;
+	size_t n;
+	const char *file;
+	uint64_t best = 0;
+
+	if (!subprogram_at(k, lo, &cu, &sp) || !(file = dwarf_decl_file(&sp)) ||
+	    dwarf_getsrclines(&cu, &lines, &n) != 0)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Addr a;
+		int ln;
+		bool stmt;
+		const char *src;
+		if (!l || dwarf_lineaddr(l, &a) != 0 || a < lo || a >= hi ||
+		    dwarf_lineno(l, &ln) != 0 || ln != line ||
+		    dwarf_linebeginstatement(l, &stmt) != 0 || !stmt)
+			continue;
+		src = dwarf_linesrc(l, NULL, NULL);
+		if (src && strcmp(src, file) == 0 && (!best || a < best))
+			best = a;
+	}
+	return best;
+}

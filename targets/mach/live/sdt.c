@@ -11,19 +11,23 @@
 
 static const struct sdt_provider *const sdt_providers[] = {
 	&sdt_sched,
+	&sdt_ipc,
 };
 #define NSDT (sizeof sdt_providers / sizeof *sdt_providers)
+/* instructions of a function decoded for its sites (mach_msg_trap: ~1700) */
+#define SDT_MAXINSNS	8192
 
 /*
- * Offsets in f of each direct call to callee (after: of the instruction
- * after it), at most max; -1 if f cannot be decoded.  Only instructions
- * an int3 site can take (relocatable out of line) count.
+ * Offsets in f of each direct call to callee (SDT_CALL) or of the
+ * instruction after it (SDT_AFTER_CALL), at most max; -1 if f cannot be
+ * decoded.  Only instructions an int3 site can take (relocatable out of
+ * line) count.
  */
 static int call_offsets(struct mt_kimg *k, const struct mt_kfunc *f, uint64_t callee,
-			int after, uint32_t *offs, int max)
+			int where, uint32_t *offs, int max)
 {
-	uint32_t all[1024];
-	int n = sites_insn_offsets(k, f, all, 1024), m = 0;
+	uint32_t all[SDT_MAXINSNS];
+	int n = sites_insn_offsets(k, f, all, SDT_MAXINSNS), m = 0;
 	const uint8_t *code;
 	cs_insn *in;
 	csh cs;
@@ -38,7 +42,7 @@ static int call_offsets(struct mt_kimg *k, const struct mt_kfunc *f, uint64_t ca
 		if (!code || !cs_disasm_iter(cs, &code, &left, &a, in) ||
 		    !x86_in_group(in, CS_GRP_CALL) || x86_branch_target(in) != callee)
 			continue;
-		if (!after)
+		if (where == SDT_CALL)
 			offs[m++] = all[i];
 		else if (i + 1 < n && all[i + 1] == all[i] + in->size)
 			offs[m++] = all[i + 1];
@@ -47,6 +51,39 @@ static int call_offsets(struct mt_kimg *k, const struct mt_kfunc *f, uint64_t ca
 		cs_free(in, 1);
 	cs_close(&cs);
 	return m;
+}
+
+/* SDT_LINE: the line's first instruction in f, if an int3 can take it. */
+static int line_offset(struct mt_kimg *k, const struct mt_kfunc *f, uint32_t line,
+		       uint32_t *off)
+{
+	uint32_t all[SDT_MAXINSNS];
+	int n = sites_insn_offsets(k, f, all, SDT_MAXINSNS);
+	uint64_t a = mt_kimg_line_addr(k, f->addr, f->addr + f->size, (int)line);
+
+	for (int i = 0; a && i < n; i++)
+		if (f->addr + all[i] == a) {
+			*off = all[i];
+			return 1;
+		}
+	return 0;
+}
+
+/* The registers of a site's named variables (sdt_site.vars); 0, or -1
+   when one is not in a register at addr. */
+static int site_regs(struct mt_kimg *k, const struct sdt_site *s, uint64_t addr,
+		     struct sdt_loc *lo)
+{
+	lo->regargs = s->vars[0] != NULL;
+	for (int i = 0; i < SDT_MAXVARS; i++) {
+		const char *v = lo->regargs ? s->vars[i] : NULL;
+		int r = !v ? LK_REG_ZERO : strcmp(v, "$curthread") == 0 ? LK_REG_CURTHREAD :
+			mt_kimg_var_reg(k, addr, v);
+		if (r < 0)
+			return -1;
+		lo->argreg[i] = (uint8_t)r;
+	}
+	return 0;
 }
 
 /* Append the locations of site s to p's; -1 out of memory. */
@@ -64,16 +101,22 @@ static int resolve_site(struct live *l, struct lprobe *p, const struct sdt_site 
 	offs[0] = 0;
 	if (s->where == SDT_CALL || s->where == SDT_AFTER_CALL) {
 		c = mt_kimg_lookup(l->k, s->callee);
-		n = c ? call_offsets(l->k, f, c->addr, s->where == SDT_AFTER_CALL, offs, 16) : 0;
+		n = c ? call_offsets(l->k, f, c->addr, s->where, offs, 16) : 0;
 		if (n <= 0)
 			return 0;
-	}
+	} else if (s->where == SDT_LINE && !line_offset(l->k, f, s->line, &offs[0]))
+		return 0;
 	v = realloc(p->locs, (p->nlocs + (uint32_t)n) * sizeof *v);
 	if (!v)
 		return -1;
 	p->locs = v;
-	for (int i = 0; i < n; i++)
-		p->locs[p->nlocs++] = (struct sdt_loc){ f->addr + offs[i], f, s->where };
+	for (int i = 0; i < n; i++) {
+		struct sdt_loc lo = { f->addr + offs[i], f, s->where, 0, { 0 } };
+		if (s->where != SDT_ENTRY && s->where != SDT_RETURN &&
+		    site_regs(l->k, s, lo.addr, &lo) < 0)
+			continue;
+		p->locs[p->nlocs++] = lo;
+	}
 	return 0;
 }
 

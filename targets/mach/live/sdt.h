@@ -24,15 +24,32 @@ enum sdt_where {
 				   (raw args: the callee's arguments) */
 	SDT_AFTER_CALL,		/* the instruction after each such call
 				   (no raw arguments) */
+	SDT_LINE,		/* the first instruction of source line
+				   `line` (of func's file) in func, from
+				   DWARF's line table: for a path that
+				   calls nothing.  Tied to the kernel's
+				   source: the e2e tests check each such
+				   site against ground truth */
 };
 
-#define SDT_MAXSITES	4
+#define SDT_MAXSITES	6
 #define SDT_MAXARGS	6
+#define SDT_MAXVARS	4	/* LK_SITE_NREGARGS */
 
+/*
+ * A site's raw arguments are, by default, its kind's (above).  A site
+ * inside a function may name them instead: vars[i] is raw argument i,
+ * a variable or parameter of func that DWARF places in a register at
+ * the site ("$curthread": the current thread; NULL after the first:
+ * 0).  A site whose variables are not all in registers there is not
+ * used (the probe loses it, as in a kernel without that function).
+ */
 struct sdt_site {
 	const char *func;	/* a kernel function */
 	uint8_t where;		/* SDT_* */
 	const char *callee;	/* SDT_CALL, SDT_AFTER_CALL */
+	uint32_t line;		/* SDT_LINE */
+	const char *vars[SDT_MAXVARS];	/* instruction sites; NULL: default */
 };
 
 struct sdt_arg {
@@ -61,6 +78,8 @@ struct sdt_loc {
 	uint64_t addr;			/* the instruction, or f's entry */
 	const struct mt_kfunc *f;	/* the function holding it */
 	uint8_t where;			/* SDT_* */
+	uint8_t regargs;		/* argreg[] gives the raw arguments */
+	uint8_t argreg[SDT_MAXVARS];	/* lkabi.h LK_SF_REGARGS */
 };
 
 #endif
