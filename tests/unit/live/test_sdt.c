@@ -1,0 +1,105 @@
+/*
+ * SDT probe sites on the stock kernel (targets/mach/live/sdt.c): the ipc
+ * provider's sites on mach_msg_trap's fast paths, which call nothing and
+ * are found by DWARF line, with the message read from the register DWARF
+ * places it in (sdt_site.vars).  A site that no longer resolves would
+ * silently lose messages: each is counted here.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "targets/mach/live/live_int.h"
+#include "tests/unit/mach/stock_kernel.h"
+#include "tests/unit/mt_test.h"
+
+static struct live *catalog(void)
+{
+	static struct live l;
+
+	if (!l.k) {
+		l.k = kernel();
+		if (l.k && live_probes_init(&l) < 0)
+			l.k = NULL;
+	}
+	return l.k ? &l : NULL;
+}
+
+static const struct lprobe *probe(const char *prov, const char *func, const char *name)
+{
+	struct live *l = catalog();
+
+	for (uint32_t i = 0; l && i < l->nprobes; i++)
+		if (l->probes[i].sdt && strcmp(l->probes[i].prov, prov) == 0 &&
+		    strcmp(l->probes[i].func, func) == 0 && strcmp(l->probes[i].name, name) == 0)
+			return &l->probes[i];
+	return NULL;
+}
+
+static void dump(const struct lprobe *p)
+{
+	for (uint32_t i = 0; p && i < p->nlocs; i++)
+		printf("# %s:%s:%s site %u: %s+%llu where %u regs %u %u %u %u\n", p->prov,
+		       p->func, p->name, i, p->locs[i].f->name,
+		       (unsigned long long)(p->locs[i].addr - p->locs[i].f->addr),
+		       p->locs[i].where, p->locs[i].argreg[0], p->locs[i].argreg[1],
+		       p->locs[i].argreg[2], p->locs[i].argreg[3]);
+}
+
+/* Where a site of p lies: its function and offset; -1 if none there. */
+static int site_at(const struct lprobe *p, uint64_t off)
+{
+	for (uint32_t i = 0; p && i < p->nlocs; i++)
+		if (p->locs[i].addr - p->locs[i].f->addr == off)
+			return (int)i;
+	return -1;
+}
+
+TEST(ipc_send_sites)
+{
+	const struct lprobe *p = probe("ipc", "mach_msg_trap", "send");
+
+	CHECK(p != NULL);
+	dump(p);
+	/* the kobject call, the two handoffs, the exception reply, the
+	   direct kernel reply */
+	CHECK_EQ_INT(p ? p->nlocs : 0, 5);
+	for (uint32_t i = 0; p && i < p->nlocs; i++) {
+		CHECK(p->locs[i].regargs);
+		CHECK_EQ_INT(p->locs[i].argreg[0], 15);	/* kmsg: %r15 */
+	}
+}
+
+TEST(ipc_receive_sites)
+{
+	const struct lprobe *p = probe("ipc", "mach_msg_trap", "receive"),
+		*q = probe("ipc", "ipc_mqueue_receive", "receive");
+
+	CHECK(p != NULL && q != NULL);
+	dump(p);
+	dump(q);
+	CHECK_EQ_INT(p ? p->nlocs : 0, 3);
+	CHECK_EQ_INT(q ? q->nlocs : 0, 1);
+	if (q && q->nlocs) {
+		CHECK_EQ_INT(q->locs[0].argreg[0], 3);		/* kmsg: %rbx */
+		CHECK_EQ_INT(q->locs[0].argreg[1], LK_REG_ZERO);
+		CHECK_EQ_INT(q->locs[0].argreg[2], LK_REG_CURTHREAD);
+	}
+}
+
+/* The fast handoff's line is after thread_handoff succeeded: the sender
+   is the thread that called it (self, %r13), the receiver current. */
+TEST(ipc_handoff_site)
+{
+	const struct lprobe *p = probe("ipc", "mach_msg_trap", "send");
+	int i = site_at(p, 5615);
+
+	CHECK(i >= 0);
+	if (i >= 0) {
+		CHECK_EQ_INT(p->locs[i].where, SDT_LINE);
+		CHECK_EQ_INT(p->locs[i].argreg[1], 13);
+		CHECK_EQ_INT(p->locs[i].argreg[2], LK_REG_CURTHREAD);
+	}
+}
+
+MT_TEST_MAIN()
