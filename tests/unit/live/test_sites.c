@@ -371,6 +371,50 @@ TEST(kinst_site_frame)
 }
 
 /*
+ * An int3 site may take its raw arguments from registers (LK_SF_REGARGS,
+ * an SDT site's DWARF variables): the registers reach the site; a second
+ * probe there must read the same ones, or the plan is refused.
+ */
+TEST(regargs_site)
+{
+	const struct mt_kfunc *f = mt_kimg_lookup(kernel(), "mach_msg_trap");
+	struct site_req r = { 0 };
+	struct site_set s;
+	char err[256];
+
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	r.addr = f->addr + 2219;	/* its call of ipc_kobject_server */
+	r.f = f;
+	r.kind = LK_SK_INT3;
+	r.flags = LK_SF_FIRE | LK_SF_REGARGS;
+	r.probe = 1;
+	memcpy(r.argreg, (uint8_t[]){ 15, LK_REG_CURTHREAD, LK_REG_ZERO, LK_REG_ZERO }, 4);
+	set_init(&s);
+	CHECK(sites_add(&s, &r) == 0);
+	r.probe = 2;
+	CHECK(sites_add(&s, &r) == 0);
+	CHECK(sites_build(&s, kernel(), err, sizeof err) == 0);
+	CHECK_EQ_INT(s.nsites, 1);
+	CHECK(s.sites[0].flags & LK_SF_REGARGS);
+	CHECK(s.sites[0].flags & LK_SF_FIRE2);
+	CHECK_EQ_INT(s.sites[0].argreg[0], 15);
+	CHECK_EQ_INT(s.sites[0].argreg[1], LK_REG_CURTHREAD);
+	sites_free(&s);
+
+	set_init(&s);
+	r.probe = 1;
+	CHECK(sites_add(&s, &r) == 0);
+	r.probe = 2;
+	r.flags = LK_SF_FIRE;		/* a kinst probe: the entry's registers */
+	CHECK(sites_add(&s, &r) == 0);
+	CHECK(sites_build(&s, kernel(), err, sizeof err) < 0);
+	CHECK(strstr(err, "different registers") != NULL);
+	sites_free(&s);
+}
+
+/*
  * The type index is the kernel image's: two images opened one after the
  * other each get their own, freed with the image (it was once a set of
  * file-scope statics keyed by the image's address, and leaked its names
