@@ -10,11 +10,10 @@
 #    exactly R times, most of them on mach_msg_trap's fast handoff (without
 #    its sites the counts fall to the few that take the slow path);
 #    taskinfo=I: task_info and its reply I times.
-# Message ids are named on the host by the msgids library (build/msgids).
+# Messages are named in probe context (mach_msgname()).
 set -u
 . "$(dirname "$0")/live_lib.sh"
 need_live live-ipc
-NAMES=$BUILD/bin/mt-msgids
 
 # -l lists every probe, -lv their argument types (no kernel boot)
 "$MACHTRACE" -l -P ipc >"$TMP/l.out" 2>&1
@@ -37,16 +36,15 @@ for n in send receive send-error; do
 	fi
 done
 
-prog='ipc:::send /execname == "machload"/ { @s[((struct ipc_kmsg *)arg0)->ikm_header.msgh_id] = count(); }
-ipc:::receive /execname == "machload"/ { @r[((struct ipc_kmsg *)arg0)->ikm_header.msgh_id] = count(); }
-ipc:gnumach:mach_msg_trap:send /execname == "machload"/ { @f[((struct ipc_kmsg *)arg0)->ikm_header.msgh_id] = count(); }
-END { printa("send %d %@d\n", @s); printa("receive %d %@d\n", @r); printa("fast %d %@d\n", @f); }'
+# msg_name until msginfo_t's translator: mach_msgname() of the raw kmsg
+ID='((struct ipc_kmsg *)arg0)->ikm_header.msgh_id'
+prog="ipc:::send /execname == \"machload\"/ { @s[mach_msgname($ID)] = count(); }
+ipc:::receive /execname == \"machload\"/ { @r[mach_msgname($ID)] = count(); }
+ipc:gnumach:mach_msg_trap:send /execname == \"machload\"/ { @f[mach_msgname($ID)] = count(); }
+END { printa(\"send %s %@d\\n\", @s); printa(\"receive %s %@d\\n\", @r); printa(\"fast %s %@d\\n\", @f); }"
 
-# "WHAT ROUTINE COUNT" lines of run NAME, ids named by the msgids library
-named() {
-	while read -r what id count; do
-		echo "$what $("$NAMES" -d "$BUILD/msgids" "$id" | cut -d' ' -f3) $count"
-	done < <(grep -E '^(send|receive|fast) [0-9]+ [0-9]+$' "$TMP/$1.out") >"$TMP/$1.named"
+named() {	# run: its "WHAT ROUTINE COUNT" lines
+	grep -E '^(send|receive|fast) [^ ]+ [0-9]+$' "$TMP/$1.out" >"$TMP/$1.named"
 }
 
 count_of() {	# run, what, routine
@@ -96,7 +94,8 @@ exact live-ipc-echo-reply-received rpc receive machload_echo-reply $R
 exact live-ipc-task_info rpc send task_info $I
 exact live-ipc-task_info-reply-received rpc receive task_info-reply $I
 # the fast paths carried some of the RPCs (the exact counts above need them)
-f=$(( $(count_of rpc fast machload_echo) + $(count_of rpc fast machload_echo-reply) ))
+f1=$(count_of rpc fast machload_echo) f2=$(count_of rpc fast machload_echo-reply)
+f=$(( ${f1:-0} + ${f2:-0} ))
 if [ "$f" -gt 0 ]; then
 	pass live-ipc-fast-path-used
 else
