@@ -18,7 +18,8 @@ need_live live-ipc
 # -l lists every probe, -lv their argument types (no kernel boot)
 "$MACHTRACE" -l -P ipc >"$TMP/l.out" 2>&1
 for p in "ipc_mqueue_send send" "mach_msg_trap send" "mach_msg_trap send-error" \
-	 "mach_msg_send send-error" "ipc_mqueue_receive receive" "mach_msg_trap receive"; do
+	 "mach_msg_send send-error" "ipc_mqueue_receive receive" "mach_msg_trap receive" \
+	 "exception_raise send" "exception_raise receive"; do
 	if grep -qE "ipc +gnumach +${p% *} ${p#* }\$" "$TMP/l.out"; then
 		pass "live-ipc-list-${p// /-}"
 	else

@@ -15,6 +15,9 @@
  *                         with thread_handoff (the common RPC path); the
  *                         same for an exception reply; a kernel reply it
  *                         takes straight from ipc_kobject_server
+ *   exception_raise       its fast path hands an exception message to a
+ *                         waiting exception server (untested: machload
+ *                         raises no exceptions)
  *   ipc_mqueue_receive    every message taken from a queue (or given to
  *                         a waiting receiver by ipc_mqueue_send)
  *
@@ -46,6 +49,10 @@
 #define EXC_REPLY	CALL("mach_msg_trap", "exception_raise_continue_fast", \
 			     "kmsg", "self", "$curthread")
 #define KREPLY		LINE("mach_msg_trap", 1376, "kmsg", "$curthread", "$curthread")
+/* exception_raise's own fast path: after its thread_handoff to a waiting
+   exception server, line 540 (the built message's size check); DWARF
+   has lost kmsg there (the code holds it in %rbx) and the sender */
+#define EXC_FAST	LINE("exception_raise", 540, "%rbx", NULL, "$curthread")
 
 static const struct sdt_probe ipc_probes[] = {
 	{ "ipc_mqueue_send", "send", { SITE("ipc_mqueue_send", SDT_ENTRY) }, CUR_ARGS,
@@ -54,6 +61,8 @@ static const struct sdt_probe ipc_probes[] = {
 	  { CALL("mach_msg_trap", "ipc_kobject_server", "kmsg", "$curthread"),
 	    HANDOFF, HANDOFF_SLOW, EXC_REPLY, KREPLY }, ARGS,
 	  "a message is sent on mach_msg_trap's fast paths" },
+	{ "exception_raise", "send", { EXC_FAST }, ARGS,
+	  "an exception message is handed to a waiting exception server" },
 	{ "mach_msg_trap", "send-error",
 	  { { "mach_msg_trap", SDT_CALL, "ipc_kmsg_copyout_pseudo", 0, { NULL } } }, CUR_ARGS,
 	  "a sent message could not be delivered and returns to its sender" },
@@ -65,6 +74,8 @@ static const struct sdt_probe ipc_probes[] = {
 	  "a receiver dequeues a message (args[1]: NULL)" },
 	{ "mach_msg_trap", "receive", { HANDOFF, EXC_REPLY, KREPLY }, ARGS,
 	  "a receiver takes a message on mach_msg_trap's fast paths" },
+	{ "exception_raise", "receive", { EXC_FAST }, ARGS,
+	  "an exception server takes an exception message handed to it" },
 };
 
 const struct sdt_provider sdt_ipc = {

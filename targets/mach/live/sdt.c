@@ -69,6 +69,20 @@ static int line_offset(struct mt_kimg *k, const struct mt_kfunc *f, uint32_t lin
 	return 0;
 }
 
+/* DWARF number of register "%name", -1 if none. */
+static int reg_by_name(const char *v)
+{
+	static const char *const names[16] = {
+		"rax", "rdx", "rcx", "rbx", "rsi", "rdi", "rbp", "rsp",
+		"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+	};
+
+	for (int i = 0; i < 16; i++)
+		if (strcmp(v + 1, names[i]) == 0)
+			return i;
+	return -1;
+}
+
 /* The registers of a site's named variables (sdt_site.vars); 0, or -1
    when one is not in a register at addr. */
 static int site_regs(struct mt_kimg *k, const struct sdt_site *s, uint64_t addr,
@@ -78,7 +92,7 @@ static int site_regs(struct mt_kimg *k, const struct sdt_site *s, uint64_t addr,
 	for (int i = 0; i < SDT_MAXVARS; i++) {
 		const char *v = lo->regargs ? s->vars[i] : NULL;
 		int r = !v ? LK_REG_ZERO : strcmp(v, "$curthread") == 0 ? LK_REG_CURTHREAD :
-			mt_kimg_var_reg(k, addr, v);
+			v[0] == '%' ? reg_by_name(v) : mt_kimg_var_reg(k, addr, v);
 		if (r < 0)
 			return -1;
 		lo->argreg[i] = (uint8_t)r;

@@ -40,7 +40,8 @@ enum sdt_where {
  * A site's raw arguments are, by default, its kind's (above).  A site
  * inside a function may name them instead: vars[i] is raw argument i,
  * a variable or parameter of func that DWARF places in a register at
- * the site ("$curthread": the current thread; NULL after the first:
+ * the site ("$curthread": the current thread; "%rbx": that register,
+ * where the kernel's DWARF has lost the variable; NULL after the first:
  * 0).  A site whose variables are not all in registers there is not
  * used (the probe loses it, as in a kernel without that function).
  */

@@ -87,6 +87,17 @@ TEST(ipc_receive_sites)
 	}
 }
 
+TEST(ipc_exception_sites)
+{
+	const struct lprobe *p = probe("ipc", "exception_raise", "send"),
+		*q = probe("ipc", "exception_raise", "receive");
+
+	CHECK(p != NULL && q != NULL);
+	dump(p);
+	CHECK_EQ_INT(p ? p->nlocs : 0, 1);
+	CHECK_EQ_INT(q ? q->nlocs : 0, 1);
+}
+
 /* The fast handoff's line is after thread_handoff succeeded: the sender
    is the thread that called it (self, %r13), the receiver current. */
 TEST(ipc_handoff_site)
