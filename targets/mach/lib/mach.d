@@ -157,3 +157,37 @@ translator cpuinfo_t < struct processor *P > {
 inline psinfo_t *curpsinfo = xlate <psinfo_t *> (curthread);
 inline lwpsinfo_t *curlwpsinfo = xlate <lwpsinfo_t *> (curthread);
 inline cpuinfo_t *curcpu = xlate <cpuinfo_t *> (`master_processor);
+
+/*
+ * The ipc provider's message (targets/mach/live/prov_ipc.c): a Mach
+ * message in transit, from GNU Mach's struct ipc_kmsg.  Its ports are the
+ * kernel's port objects then (names exist only in a task's space): the
+ * port fields hold their addresses.  msg_name is rpctrace's: the MIG
+ * routine, ROUTINE-reply for a reply, the id in decimal when unknown
+ * (mach_msgname()).
+ */
+inline int MACH_MSGH_BITS_COMPLEX = 0x80000000;
+
+typedef struct msginfo {
+	int	msg_id;		/* msgh_id */
+	string	msg_name;	/* mach_msgname(msg_id) */
+	string	msg_subsystem;	/* mach_msgsubsystem(msg_id), "" if unknown */
+	uint32_t msg_size;	/* msgh_size: bytes of the message */
+	uintptr_t msg_remote_port;	/* the destination (struct ipc_port *) */
+	uintptr_t msg_local_port;	/* the reply port, 0 if none */
+	int	msg_complex;	/* 1: carries ports or out-of-line memory */
+	uint32_t msg_bits;	/* msgh_bits */
+	uintptr_t msg_addr;	/* the struct ipc_kmsg */
+} msginfo_t;
+
+translator msginfo_t < struct ipc_kmsg *K > {
+	msg_id = K->ikm_header.msgh_id;
+	msg_name = mach_msgname(K->ikm_header.msgh_id);
+	msg_subsystem = mach_msgsubsystem(K->ikm_header.msgh_id);
+	msg_size = K->ikm_header.msgh_size;
+	msg_remote_port = (uintptr_t)K->ikm_header.msgh_remote_port;
+	msg_local_port = (uintptr_t)K->ikm_header.msgh_local_port;
+	msg_complex = (K->ikm_header.msgh_bits & MACH_MSGH_BITS_COMPLEX) != 0;
+	msg_bits = K->ikm_header.msgh_bits;
+	msg_addr = (uintptr_t)K;
+};
