@@ -10,7 +10,7 @@
 #    exactly R times, most of them on mach_msg_trap's fast handoff (without
 #    its sites the counts fall to the few that take the slow path);
 #    taskinfo=I: task_info and its reply I times.
-# Messages are named in probe context (mach_msgname()).
+# Messages are named by args[0]->msg_name (msginfo_t, mach.d).
 set -u
 . "$(dirname "$0")/live_lib.sh"
 need_live live-ipc
@@ -37,15 +37,17 @@ for n in send receive send-error; do
 	fi
 done
 
-# msg_name until msginfo_t's translator: mach_msgname() of the raw kmsg
-ID='((struct ipc_kmsg *)arg0)->ikm_header.msgh_id'
-prog="ipc:::send /execname == \"machload\"/ { @s[mach_msgname($ID)] = count(); }
-ipc:::receive /execname == \"machload\"/ { @r[mach_msgname($ID)] = count(); }
-ipc:gnumach:mach_msg_trap:send /execname == \"machload\"/ { @f[mach_msgname($ID)] = count(); }
-END { printa(\"send %s %@d\\n\", @s); printa(\"receive %s %@d\\n\", @r); printa(\"fast %s %@d\\n\", @f); }"
+# args[0] is a msginfo_t * (mach.d's translator from struct ipc_kmsg)
+prog='ipc:::send /execname == "machload"/ { @s[args[0]->msg_name] = count(); }
+ipc:::receive /execname == "machload"/ { @r[args[0]->msg_name] = count(); }
+ipc:gnumach:mach_msg_trap:send /execname == "machload"/ { @f[args[0]->msg_name] = count(); }
+ipc:::receive /args[0]->msg_name == "machload_echo" && args[0]->msg_subsystem == "machload"/
+{ @w[args[2]->pr_fname] = count(); }
+END { printa("send %s %@d\n", @s); printa("receive %s %@d\n", @r); printa("fast %s %@d\n", @f);
+	printa("receiver %s %@d\n", @w); }'
 
 named() {	# run: its "WHAT ROUTINE COUNT" lines
-	grep -E '^(send|receive|fast) [^ ]+ [0-9]+$' "$TMP/$1.out" >"$TMP/$1.named"
+	grep -E '^(send|receive|fast|receiver) [^ ]+ [0-9]+$' "$TMP/$1.out" >"$TMP/$1.named"
 }
 
 count_of() {	# run, what, routine
@@ -94,6 +96,8 @@ exact live-ipc-echo-reply-sent rpc send machload_echo-reply $R
 exact live-ipc-echo-reply-received rpc receive machload_echo-reply $R
 exact live-ipc-task_info rpc send task_info $I
 exact live-ipc-task_info-reply-received rpc receive task_info-reply $I
+# args[2]: the receiving task, on the slow and the fast paths alike
+exact live-ipc-echo-receiver rpc receiver machload $R
 # the fast paths carried some of the RPCs (the exact counts above need them)
 f1=$(count_of rpc fast machload_echo) f2=$(count_of rpc fast machload_echo-reply)
 f=$(( ${f1:-0} + ${f2:-0} ))
