@@ -3,7 +3,10 @@
 # against machload's ground truth: offcputime sees every blocking receive
 # of pingpong=P for machload (2 per round trip); schedlat sees machload's
 # threads wait in the run queue (at least once per round trip); hotkernel's
-# shares are of kernel functions and add up to 100%.
+# shares are of kernel functions and add up to 100%; rpcsnoop prints each
+# of machload's RPCs by name, with its server and return code (rpcs=R
+# machload_echo answered by machload itself, tasks=K task_create and
+# taskinfo=I task_info answered by the kernel), and rpctop counts them.
 set -u
 . "$(dirname "$0")/live_lib.sh"
 need_live live-toolkit
@@ -41,5 +44,26 @@ if [ $rc = 0 ] && [ "$rows" -gt 0 ] && [ "$other" = 0 ] && [ "$sum" -ge 99 ] && 
 	pass live-toolkit-hotkernel
 else
 	fail live-toolkit-hotkernel "exit $rc, $rows rows, $other others, shares add to $sum%: $(head -c 300 "$TMP/hot.err")"
+fi
+
+R=5 K=2 I=3
+W="rt=0 pingpong=0 pages=0 threads=1 tasks=$K rpcs=$R taskinfo=$I"
+run snoop rpcsnoop; rc=$?
+o=$TMP/snoop.out
+echo_n=$(grep -c '^ *[0-9]* machload: machload->machload_echo () = 0 ([0-9]* us)$' "$o")
+tc=$(grep -c '^ *[0-9]* machload: gnumach->task_create () = 0 ([0-9]* us)$' "$o")
+ti=$(grep -c '^ *[0-9]* machload: gnumach->task_info () = 0 ([0-9]* us)$' "$o")
+if [ $rc = 0 ] && [ "$echo_n" = $R ] && [ "$tc" = $K ] && [ "$ti" = $I ]; then
+	pass live-toolkit-rpcsnoop
+else
+	fail live-toolkit-rpcsnoop "exit $rc: machload_echo $echo_n (want $R), task_create $tc ($K), task_info $ti ($I): $(head -c 300 "$TMP/snoop.err")"
+fi
+run top rpctop; rc=$?
+cnt() { awk -v r="$1" '$1 == r { print $2 }' "$TMP/top.out"; }
+if [ $rc = 0 ] && [ "$(cnt machload_echo)" = $R ] && [ "$(cnt task_create)" = $K ] &&
+   [ "$(cnt task_info)" = $I ] && grep -q "^over [0-9]* ms of tracing$" "$TMP/top.out"; then
+	pass live-toolkit-rpctop
+else
+	fail live-toolkit-rpctop "exit $rc: $(grep -E 'machload_echo|task_create|task_info' "$TMP/top.out" | tr '\n' ' ') $(head -c 200 "$TMP/top.err")"
 fi
 workload_ok live-toolkit-workload "$TMP/off.con"
