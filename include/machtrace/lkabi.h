@@ -50,7 +50,7 @@
 
 /* ---- blob header: the first bytes of the blob module ---- */
 #define LK_BLOB_MAGIC		0x4c42544du	/* "MTBL" */
-#define LK_BLOB_VERSION		6
+#define LK_BLOB_VERSION		7
 #define LK_BLOB_HDR_REST	160	/* bytes after hook_name (shim's part) */
 /* A jmp trampoline: "push $site_index; jmp lk_fbt_entry" (10 bytes), then
    the relocated displaced instructions and a jmp back. */
@@ -119,6 +119,9 @@ enum lk_site_kind {
    function's variables, from DWARF): arg i is register argreg[i] (DWARF
    x86-64 numbering, 0-15), LK_REG_CURTHREAD (the current thread) or
    LK_REG_ZERO, for i < LK_SITE_NREGARGS; 0 beyond. */
+#define LK_SF_INTERNAL_FORGET	0x800	/* a destruction site (pcb_terminate,
+					   machine_task_terminate): the blob
+					   forgets arg0's pid/tid number */
 #define LK_SF_REGARGS		0x400
 #define LK_SITE_NREGARGS	4
 #define LK_REG_CURTHREAD	0xfe

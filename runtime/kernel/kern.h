@@ -42,6 +42,9 @@ uint64_t lk_ns(uint64_t tsc);
 /* kplat.c */
 int lk_load64(uint64_t addr, uint64_t *v);
 void lk_ids_start(void);
+/* A task or thread is being destroyed: its number is not reused for
+   the next object at its address (pcb_terminate, machine_task_terminate). */
+void lk_ids_forget(uint64_t obj);
 
 /* fbt.c */
 int lk_sites_check(char *msg, uint32_t len);

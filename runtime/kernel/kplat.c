@@ -133,9 +133,9 @@ static uint64_t caller(const struct lk_fire *f)
  * exist at bootstrap_create) get tids from 1 in creation order; every
  * other task or thread gets the next number when a probe first sees it.
  * creation_time has the clock tick's resolution: a thread destroyed and
- * another created at its address within a tick look alike until a
- * destruction site (the providers' exit/lwp-exit) calls mt_idtab_forget()
- * on `tasks`/`threads`.
+ * another created at its address within a tick would look alike, so the
+ * blob's destruction hooks (pcb_terminate: a thread, machine_task_terminate:
+ * a task; LK_SF_INTERNAL_FORGET) forget the object.
  */
 #define LK_TASKS_CAP	1024
 #define LK_THREADS_CAP	4096
@@ -203,6 +203,12 @@ static int64_t thread_id(uint64_t th)
 		return -1;
 	e = thread_ent(th);
 	return e ? e->id : (int64_t)th;
+}
+
+void lk_ids_forget(uint64_t obj)
+{
+	mt_idtab_forget(&threads, obj);
+	mt_idtab_forget(&tasks, obj);
 }
 
 /*

@@ -146,6 +146,8 @@ static void fire_entry(struct lk_site *s, struct lk_regs *r, uint64_t sp)
 		for (uint32_t k = 0; k < s->nextra && k < LK_SITE_EXTRA_MAX; k++)
 			lk_fire_probe(((const uint32_t *)s->extra)[k], &f, a, 10);
 	}
+	if (s->flags & LK_SF_INTERNAL_FORGET)
+		lk_ids_forget(r->rdi);
 	if (s->flags & LK_SF_INTERNAL_TICK)
 		lk_tick(r);
 	if (s->flags & LK_SF_INTERNAL_END)

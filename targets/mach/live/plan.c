@@ -2,8 +2,10 @@
  * The live target's plan for an enabling image: which kernel bytes
  * become which sites (struct lk_site, built by sites.c), the tick and
  * profile probes the blob's timer hook runs, and the blob's own hooks:
- * clock_interrupt (timer service, deadman) and host_reboot (hold a
- * rebooting kernel until the host drained).
+ * clock_interrupt (timer service, deadman), host_reboot (hold a
+ * rebooting kernel until the host drained), pcb_terminate and
+ * machine_task_terminate (a destroyed thread's or task's pid/tid number
+ * is forgotten).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -281,10 +283,12 @@ static int plan(struct mt_target *t, const struct mt_image *img, struct lk_ctl *
 		if (rc < 0)
 			return -1;
 	}
-	/* the blob's own hooks: the clock tick and the reboot */
+	/* the blob's own hooks: the clock tick, the reboot, destructions */
 	static const struct { const char *fn; uint32_t flag; } hooks[] = {
 		{ "clock_interrupt", LK_SF_INTERNAL_TICK },
 		{ "host_reboot", LK_SF_INTERNAL_END },
+		{ "pcb_terminate", LK_SF_INTERNAL_FORGET },
+		{ "machine_task_terminate", LK_SF_INTERNAL_FORGET },
 	};
 	for (size_t i = 0; i < sizeof hooks / sizeof *hooks; i++) {
 		f = mt_kimg_lookup(l->k, hooks[i].fn);
