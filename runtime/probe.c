@@ -288,15 +288,75 @@ static void fire(struct rt *rt, uint32_t cpu, uint32_t pi,
 
 static const struct mt_pctx zero_ctx;
 
+static uint32_t stamp_hash(uint64_t thread)
+{
+	return (uint32_t)((thread >> 4) * 0x9e3779b97f4a7c15ull >> 56) % RT_NSTAMPS;
+}
+
+void mt_rt_stamp(struct mt_cb *cb, const struct mt_pctx *ctx)
+{
+	struct rt *rt = rt_get(cb);
+	uint32_t state = __atomic_load_n(&cb->state, __ATOMIC_ACQUIRE);
+	uint64_t th, now;
+	uint32_t h, oldest = 0;
+
+	if (state != MT_CB_ACTIVE && state != MT_CB_EXITING)
+		return;
+	th = mt_plat_var(ctx, MT_VAR_CURTHREAD);
+	if (!th)
+		return;
+	now = mt_plat_time();
+	h = stamp_hash(th);
+	for (uint32_t k = 0; k < RT_STAMP_PROBE; k++) {
+		struct rt_stamp *s = &rt->stamps[(h + k) % RT_NSTAMPS];
+		uint64_t none = 0;
+		if (__atomic_load_n(&s->thread, __ATOMIC_ACQUIRE) == th ||
+		    __atomic_compare_exchange_n(&s->thread, &none, th, 0,
+						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+			__atomic_store_n(&s->t0, now, __ATOMIC_RELEASE);
+			return;
+		}
+		if (s->t0 < rt->stamps[(h + oldest) % RT_NSTAMPS].t0)
+			oldest = k;
+	}
+	/* no room: the oldest stamp near the slot (a thread that died in
+	   its interval, most likely) gives way */
+	struct rt_stamp *s = &rt->stamps[(h + oldest) % RT_NSTAMPS];
+	__atomic_store_n(&s->thread, th, __ATOMIC_RELEASE);
+	__atomic_store_n(&s->t0, now, __ATOMIC_RELEASE);
+}
+
+/* ns since the current thread's stamp, which is consumed; 0 if none. */
+static uint64_t stamp_elapsed(struct rt *rt, const struct mt_pctx *ctx)
+{
+	uint64_t th = mt_plat_var(ctx, MT_VAR_CURTHREAD), t0, now;
+	uint32_t h;
+
+	if (!th)
+		return 0;
+	h = stamp_hash(th);
+	for (uint32_t k = 0; k < RT_STAMP_PROBE; k++) {
+		struct rt_stamp *s = &rt->stamps[(h + k) % RT_NSTAMPS];
+		if (__atomic_load_n(&s->thread, __ATOMIC_ACQUIRE) != th)
+			continue;
+		t0 = __atomic_exchange_n(&s->t0, 0, __ATOMIC_ACQ_REL);
+		__atomic_store_n(&s->thread, 0, __ATOMIC_RELEASE);
+		now = mt_plat_time();
+		return t0 && now > t0 ? now - t0 : 0;
+	}
+	return 0;
+}
+
 /* A provider's argument mapping (struct mt_probe: nmap, argmap). */
-static void map_args(const struct mt_probe *pr, const struct mt_pctx *raw,
+static void map_args(struct rt *rt, const struct mt_probe *pr, const struct mt_pctx *raw,
 		     struct mt_pctx *out)
 {
 	*out = *raw;
 	for (uint32_t i = 0; i < MT_NARGS; i++) {
 		uint8_t m = i < pr->nmap ? pr->argmap[i] : MT_ARGMAP_ZERO;
 		out->arg[i] = m < MT_NARGS ? raw->arg[m] :
-			m == MT_ARGMAP_CURTHREAD ? mt_plat_var(raw, MT_VAR_CURTHREAD) : 0;
+			m == MT_ARGMAP_CURTHREAD ? mt_plat_var(raw, MT_VAR_CURTHREAD) :
+			m == MT_ARGMAP_ELAPSED ? stamp_elapsed(rt, raw) : 0;
 	}
 }
 
@@ -315,7 +375,7 @@ void mt_rt_probe(struct mt_cb *cb, uint32_t pi, const struct mt_pctx *ctx)
 	if (!ctx)
 		ctx = &zero_ctx;
 	if (rt->probes[pi].nmap) {
-		map_args(&rt->probes[pi], ctx, &mapped);
+		map_args(rt, &rt->probes[pi], ctx, &mapped);
 		ctx = &mapped;
 	}
 	cpu = mt_plat_cpu();

@@ -88,6 +88,20 @@ struct rt_cpu {
 };
 
 /*
+ * Per-thread stamps (mt_rt_stamp, MT_ARGMAP_ELAPSED): open addressing
+ * over RT_NSTAMPS slots keyed by thread, probing RT_STAMP_PROBE slots
+ * from the thread's hash.  A slot is claimed by compare-and-swap of its
+ * key from 0, so two CPUs never share one; a consumed slot is released
+ * (key 0) after its time is cleared.
+ */
+#define RT_NSTAMPS		256
+#define RT_STAMP_PROBE		8
+struct rt_stamp {
+	uint64_t thread;		/* 0: free */
+	uint64_t t0;			/* mt_plat_time() at the stamp */
+};
+
+/*
  * The runtime's private state.  Every field is set by mt_rt_init and only
  * read afterwards, except dyn_free and the dynamic-variable hash (probe
  * context, single writer: GNU Mach is UP, the local target one thread).
@@ -134,6 +148,7 @@ struct rt {
 	uint32_t nspec;
 	uint8_t *specdata;		/* [nspec][ncpus] x specsize */
 	uint64_t specsize;
+	struct rt_stamp stamps[RT_NSTAMPS];	/* probe context */
 };
 
 /* Tuple stack entry. */

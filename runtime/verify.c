@@ -365,7 +365,8 @@ static int check_probes(struct vctx *v)
 			return fail(v, "probe ", i, 0, 0, "argument map too long");
 		for (uint32_t k = 0; k < pr[i].nmap; k++)
 			if (pr[i].argmap[k] >= MT_NARGS && pr[i].argmap[k] != MT_ARGMAP_ZERO &&
-			    pr[i].argmap[k] != MT_ARGMAP_CURTHREAD)
+			    pr[i].argmap[k] != MT_ARGMAP_CURTHREAD &&
+			    pr[i].argmap[k] != MT_ARGMAP_ELAPSED)
 				return fail(v, "probe ", i, 0, 0, "argument map out of range");
 	}
 	for (uint32_t i = 0; i < v->img->necbs; i++)

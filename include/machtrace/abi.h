@@ -244,6 +244,9 @@ struct mt_image {
 #define MT_PROBE_MAXMAP		7
 #define MT_ARGMAP_ZERO		0xff
 #define MT_ARGMAP_CURTHREAD	0xfe
+#define MT_ARGMAP_ELAPSED	0xfd	/* ns since the current thread's
+					   stamp (mt_rt_stamp), which it
+					   consumes; 0 without one */
 
 struct mt_probe {
 	uint32_t id;			/* [L] target's probe id (printed as ID) */
@@ -254,8 +257,8 @@ struct mt_probe {
 	/* [L] a provider's argument mapping (SDT probes): when nmap > 0,
 	   arg_i of a firing is the site's raw argument argmap[i] for
 	   i < nmap (MT_ARGMAP_ZERO: 0; MT_ARGMAP_CURTHREAD: the current
-	   thread, as curthread), 0 beyond; nmap 0: the raw arguments as
-	   they are */
+	   thread, as curthread; MT_ARGMAP_ELAPSED: ns since the thread's
+	   stamp), 0 beyond; nmap 0: the raw arguments as they are */
 	uint8_t nmap, argmap[MT_PROBE_MAXMAP];
 };
 _Static_assert(MT_PROBE_MAXMAP == 7, "mt_probe: nmap + argmap fill 8 bytes");

@@ -9,6 +9,7 @@
  *   mt_rt_init(area, size, img, ...)     copy + verify the image, lay out
  *                                        buffers, zero state
  *   mt_rt_probe(cb, probe_index, &ctx)   a probe fired (probe context)
+ *   mt_rt_stamp(cb, &ctx)                a stamping site (probe context)
  *   mt_rt_service(cb)                    handle cb->req (aggclear/trunc)
  *
  * The runtime calls nothing but the mt_plat_* hooks below, which each
@@ -68,6 +69,13 @@ int mt_rt_verify(const struct mt_image *img, char *err, uint32_t errlen);
 /* A probe fired: run its ECBs.  probe_index indexes the image's probes[]. */
 void mt_rt_probe(struct mt_cb *cb, uint32_t probe_index,
 		 const struct mt_pctx *ctx);
+
+/* Stamp the time for the current thread (mt_plat_var CURTHREAD of ctx):
+   the start of the interval a later MT_ARGMAP_ELAPSED argument of a
+   firing in that thread measures (and consumes).  A fixed table, no
+   allocation: a thread that finds no room evicts the oldest stamp near
+   its slot. */
+void mt_rt_stamp(struct mt_cb *cb, const struct mt_pctx *ctx);
 
 /* probes[] index of the probe with target id `id`, or -1. */
 int mt_rt_probe_index(struct mt_cb *cb, uint32_t id);
