@@ -43,14 +43,14 @@
 #define LK_BLOB_MAX		0x100000ull
 #define LK_CTL_OFF		0x100000ull
 #define LK_SITES_OFF		0x101000ull
-#define LK_SITES_MAX		13970u	/* (LK_TRAMP_OFF - LK_SITES_OFF) / 112 */
+#define LK_SITES_MAX		12256u	/* (LK_TRAMP_OFF - LK_SITES_OFF) / 128 */
 #define LK_TRAMP_OFF		0x280000ull
 #define LK_TRAMP_MAX		0x180000ull
 #define LK_AREA_OFF		0x400000ull
 
 /* ---- blob header: the first bytes of the blob module ---- */
 #define LK_BLOB_MAGIC		0x4c42544du	/* "MTBL" */
-#define LK_BLOB_VERSION		7
+#define LK_BLOB_VERSION		8
 #define LK_BLOB_HDR_REST	160	/* bytes after hook_name (shim's part) */
 /* A jmp trampoline: "push $site_index; jmp lk_fbt_entry" (10 bytes), then
    the relocated displaced instructions and a jmp back. */
@@ -126,6 +126,13 @@ enum lk_site_kind {
 #define LK_SITE_NREGARGS	4
 #define LK_REG_CURTHREAD	0xfe
 #define LK_REG_ZERO		0xff
+#define LK_SF_STAMP		0x1000	/* after any firing: stamp the time for
+					   the current thread (mt_rt_stamp: the
+					   start of an MT_ARGMAP_ELAPSED interval) */
+#define LK_SF_COUNTER		0x2000	/* INT3 on an instruction adding
+					   cnt_inc to the counter at cnt_addr:
+					   the probes fire with arg0 = cnt_inc,
+					   arg1 = cnt_addr (not the registers) */
 
 struct lk_site {
 	uint64_t addr;			/* [h] kernel VA of the patched byte(s) */
@@ -154,6 +161,9 @@ struct lk_site {
 	uint8_t argreg[LK_SITE_NREGARGS];	/* [h] LK_SF_REGARGS */
 	uint64_t extra;			/* [h] ... their uint32_t image probe
 					   indices (kernel VA in the trampolines) */
+	uint64_t cnt_addr;		/* [h] LK_SF_COUNTER */
+	int32_t cnt_inc;		/* [h] LK_SF_COUNTER */
+	uint32_t pad2;
 };
 #define LK_SITE_EXTRA_MAX	16
 #define LK_FAST_INCQ_LEN	8	/* 48 ff 04 25 disp32 */
@@ -260,7 +270,7 @@ _Static_assert(LK_SITES_MAX * sizeof(struct lk_site) <= LK_TRAMP_OFF - LK_SITES_
 	       "the sites must not reach the trampolines");
 _Static_assert(sizeof(struct lk_ctl) <= 4096, "the control page is one page");
 _Static_assert(sizeof(struct lk_blob_hdr) == 232, "lk_blob_hdr layout");
-_Static_assert(sizeof(struct lk_site) == 112, "lk_site layout");
+_Static_assert(sizeof(struct lk_site) == 128, "lk_site layout");
 _Static_assert(sizeof(struct lk_kdesc) == 176 + 32 * LK_KFN_MAX, "lk_kdesc layout");
 _Static_assert(sizeof(struct lk_ctl) == 1336 + 32 * LK_KFN_MAX, "lk_ctl layout");
 _Static_assert(LK_VEC_FBT_ENTRY == sizeof(struct lk_blob_hdr),

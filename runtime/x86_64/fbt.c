@@ -48,6 +48,15 @@ void lk_fire_probe(uint32_t probe, struct lk_fire *f, const uint64_t *args,
 	lk.ctl->fire_tsc += lk_rdtsc() - t0;
 }
 
+/* An LK_SF_STAMP site: the start of the current thread's interval. */
+static void lk_stamp(struct lk_fire *f)
+{
+	struct mt_pctx ctx = { .plat = f };
+
+	if (lk.cb && lk.tracing)
+		mt_rt_stamp(lk.cb, &ctx);
+}
+
 /* arg0..arg9 at a function entry: six registers, then the stack. */
 static void entry_args(const struct lk_regs *r, uint64_t sp, uint64_t *a)
 {
@@ -132,20 +141,27 @@ static void fire_entry(struct lk_site *s, struct lk_regs *r, uint64_t sp)
 {
 	struct lk_fire f;
 	uint64_t a[10];
+	uint32_t nargs = (s->flags & LK_SF_COUNTER) ? 2 : 10;
 
 	site_frame(s, r, sp, &f);
 
-	if ((s->flags & (LK_SF_FIRE | LK_SF_FIRE2)) && (s->flags & LK_SF_REGARGS))
+	if (s->flags & LK_SF_COUNTER) {
+		a[0] = (uint64_t)(int64_t)s->cnt_inc;
+		a[1] = s->cnt_addr;
+	} else if ((s->flags & (LK_SF_FIRE | LK_SF_FIRE2)) && (s->flags & LK_SF_REGARGS)) {
 		reg_args(s, r, sp, a);
-	else if (s->flags & (LK_SF_FIRE | LK_SF_FIRE2))
+	} else if (s->flags & (LK_SF_FIRE | LK_SF_FIRE2)) {
 		entry_args(r, sp, a);
-	if (s->flags & LK_SF_FIRE)
-		lk_fire_probe(s->probe, &f, a, 10);
-	if (s->flags & LK_SF_FIRE2) {
-		lk_fire_probe(s->probe2, &f, a, 10);
-		for (uint32_t k = 0; k < s->nextra && k < LK_SITE_EXTRA_MAX; k++)
-			lk_fire_probe(((const uint32_t *)s->extra)[k], &f, a, 10);
 	}
+	if (s->flags & LK_SF_FIRE)
+		lk_fire_probe(s->probe, &f, a, nargs);
+	if (s->flags & LK_SF_FIRE2) {
+		lk_fire_probe(s->probe2, &f, a, nargs);
+		for (uint32_t k = 0; k < s->nextra && k < LK_SITE_EXTRA_MAX; k++)
+			lk_fire_probe(((const uint32_t *)s->extra)[k], &f, a, nargs);
+	}
+	if (s->flags & LK_SF_STAMP)
+		lk_stamp(&f);
 	if (s->flags & LK_SF_INTERNAL_FORGET)
 		lk_ids_forget(r->rdi);
 	if (s->flags & LK_SF_INTERNAL_TICK)

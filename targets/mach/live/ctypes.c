@@ -476,3 +476,25 @@ int live_var_type(struct mt_kimg *k, const char *name, char *buf, size_t len)
 	}
 	return -1;
 }
+
+/* The struct a type names through typedefs ("vm_statistics_data_t" ->
+   "vm_statistics"), in buf; -1 if it names none. */
+int live_struct_of(struct mt_kimg *k, const char *type, char *buf, size_t len)
+{
+	Dwarf_Die d;
+	const char *n;
+
+	if (strncmp(type, "struct ", 7) == 0) {
+		snprintf(buf, len, "%s", type + 7);
+		return 0;
+	}
+	if (find_type(k, type, &d) < 0)
+		return -1;
+	for (int depth = 0; depth < 8 && dwarf_tag(&d) == DW_TAG_typedef; depth++)
+		if (sub_type(&d, &d) < 0)
+			return -1;
+	if (dwarf_tag(&d) != DW_TAG_structure_type || !(n = dwarf_diename(&d)))
+		return -1;
+	snprintf(buf, len, "%s", n);
+	return 0;
+}

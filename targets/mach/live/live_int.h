@@ -23,6 +23,8 @@ struct site_req {
 	uint32_t range;			/* LK_SK_JMPRET: bytes from addr through the ret */
 	uint64_t ret_at;		/* LK_SK_JMPRET: address of the ret */
 	uint8_t argreg[LK_SITE_NREGARGS];	/* LK_SF_REGARGS (lkabi.h) */
+	uint64_t cnt_addr;		/* LK_SF_COUNTER */
+	int32_t cnt_inc;		/* LK_SF_COUNTER */
 };
 
 /* Sites and trampolines as they will be written into the region. */
@@ -67,6 +69,7 @@ int reloc_insn(const cs_insn *in, uint64_t va, uint8_t *out, int *ends);
    if unknown. */
 char *live_decls(struct mt_kimg *k, const char *ctype);
 int live_var_type(struct mt_kimg *k, const char *name, char *buf, size_t len);
+int live_struct_of(struct mt_kimg *k, const char *type, char *buf, size_t len);
 char *live_decls_n(struct mt_kimg *k, const char *const *ctypes, int n);
 
 /* Kernel description from symbols and DWARF; -1 with err. */
@@ -132,7 +135,7 @@ extern const struct live_provider live_prov_dtrace, live_prov_fbt,
 	live_prov_profile, live_prov_mach_trap, live_prov_sdt, live_prov_kinst;
 
 /* sdt.c: the SDT providers' tables (prov_*.c) and their common part */
-extern const struct sdt_provider sdt_sched, sdt_ipc;
+extern const struct sdt_provider sdt_sched, sdt_ipc, sdt_proc, sdt_vm, sdt_vminfo;
 int sdt_is_provider(const char *prov);
 void sdt_argmap(const struct lprobe *p, uint8_t *nmap, uint8_t *argmap);
 /* args[i]'s type (native: its native type when translated, else NULL)
@@ -141,6 +144,8 @@ void sdt_argmap(const struct lprobe *p, uint8_t *nmap, uint8_t *argmap);
 const char *sdt_argtype(const struct live *l, const char *prov, const char *func,
 			const char *name, int i, int native, int *matched);
 int sdt_nargs(const struct live *l, const char *prov, const char *func, const char *name);
+int sdt_stampers(const struct live *l, const struct lprobe *p, const struct lprobe **out,
+		 int max);
 
 /* probes.c, for the providers */
 struct lprobe *live_probe_add(struct live *l, const char *prov, const char *func,

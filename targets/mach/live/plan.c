@@ -102,6 +102,21 @@ static uint64_t *sdt_insn_addrs(const struct lprobe *p, uint64_t *v, size_t *n, 
 	return nv;
 }
 
+#define MAX_STAMPERS 16
+
+/* sdt_insn_addrs of p and of the probes stamping for it. */
+static uint64_t *sdt_all_insn_addrs(const struct live *l, const struct lprobe *p, uint64_t *v,
+				    size_t *n, size_t *cap)
+{
+	const struct lprobe *st[MAX_STAMPERS];
+	int ns = sdt_stampers(l, p, st, MAX_STAMPERS);
+
+	v = sdt_insn_addrs(p, v, n, cap);
+	for (int i = 0; v && i < ns; i++)
+		v = sdt_insn_addrs(st[i], v, n, cap);
+	return v;
+}
+
 /* Addresses of the image's instruction probes (kinst, inline
    entries, SDT calls), sorted: jmp sites must not cover them. */
 static uint64_t *kinst_addrs(struct live *l, const struct mt_image *img, size_t *n)
@@ -116,7 +131,7 @@ static uint64_t *kinst_addrs(struct live *l, const struct mt_image *img, size_t 
 		if (!p || !p->f || !pr[i].necbs)
 			continue;
 		if (p->sdt) {
-			if (!(v = sdt_insn_addrs(p, v, n, &cap)))
+			if (!(v = sdt_all_insn_addrs(l, p, v, n, &cap)))
 				return NULL;
 		} else if (p->kind == MT_PK_OTHER) {
 			v[(*n)++] = p->f->addr + p->arg;
@@ -180,7 +195,7 @@ static int plan_entry(struct mt_target *t, struct site_req *r, const struct mt_k
 	}
 	r->addr = f->addr;
 	entry_kind(l, r, f, kv, nk);
-	r->fast_aggid = r->kind == LK_SK_JMP ? fast_count_aggid(img, pr) : 0;
+	r->fast_aggid = r->kind == LK_SK_JMP && pr ? fast_count_aggid(img, pr) : 0;
 	if (r->fast_aggid)
 		r->flags |= LK_SF_FAST;
 	return add_req(t, r);
@@ -219,19 +234,24 @@ static int plan_insn(struct mt_target *t, struct site_req *r, const struct mt_kf
 	return add_req(t, r);
 }
 
-/* An SDT probe: each of its sites. */
-static int plan_sdt(struct mt_target *t, const struct lprobe *p, uint32_t probe,
-		    const struct mt_image *img, const struct mt_probe *pr,
-		    const uint64_t *kv, size_t nk)
+/* The sites of p, each with flags (firing p, or stamping for it). */
+static int plan_sdt_sites(struct mt_target *t, const struct lprobe *p, uint32_t flags,
+			  uint32_t probe, const struct mt_image *img, const struct mt_probe *pr,
+			  const uint64_t *kv, size_t nk)
 {
 	for (uint32_t k = 0; k < p->nlocs; k++) {
 		const struct sdt_loc *lo = &p->locs[k];
-		struct site_req r = { .flags = LK_SF_FIRE, .probe = probe };
+		struct site_req r = { .flags = flags, .probe = probe };
 		int rc;
 
-		if (lo->regargs) {
+		if (lo->regargs && (flags & LK_SF_FIRE)) {
 			r.flags |= LK_SF_REGARGS;
 			memcpy(r.argreg, lo->argreg, sizeof r.argreg);
+		}
+		if (lo->where == SDT_COUNTER) {
+			r.flags |= LK_SF_COUNTER;
+			r.cnt_addr = lo->counter;
+			r.cnt_inc = lo->inc;
 		}
 		rc = lo->where == SDT_ENTRY ? plan_entry(t, &r, lo->f, img, pr, kv, nk) :
 			lo->where == SDT_RETURN ? plan_return(t, &r, lo->f, kv, nk) :
@@ -239,6 +259,26 @@ static int plan_sdt(struct mt_target *t, const struct lprobe *p, uint32_t probe,
 		if (rc < 0)
 			return -1;
 	}
+	return 0;
+}
+
+/*
+ * An SDT probe: each of its sites, and, when an argument is the time
+ * since a stamp (MT_ARGMAP_ELAPSED), the sites of the probes that stamp
+ * it (vm:::fault for vm:::fault-done), whether they are enabled or not.
+ */
+static int plan_sdt(struct mt_target *t, const struct lprobe *p, uint32_t probe,
+		    const struct mt_image *img, const struct mt_probe *pr,
+		    const uint64_t *kv, size_t nk)
+{
+	const struct lprobe *st[MAX_STAMPERS];
+	int ns = sdt_stampers(t->priv, p, st, MAX_STAMPERS);
+
+	if (plan_sdt_sites(t, p, LK_SF_FIRE, probe, img, pr, kv, nk) < 0)
+		return -1;
+	for (int i = 0; i < ns; i++)
+		if (plan_sdt_sites(t, st[i], LK_SF_STAMP, 0, img, NULL, kv, nk) < 0)
+			return -1;
 	return 0;
 }
 

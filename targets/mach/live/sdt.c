@@ -12,6 +12,9 @@
 static const struct sdt_provider *const sdt_providers[] = {
 	&sdt_sched,
 	&sdt_ipc,
+	&sdt_proc,
+	&sdt_vm,
+	&sdt_vminfo,
 };
 #define NSDT (sizeof sdt_providers / sizeof *sdt_providers)
 /* instructions of a function decoded for its sites (mach_msg_trap: ~1700) */
@@ -100,15 +103,149 @@ static int site_regs(struct mt_kimg *k, const struct sdt_site *s, uint64_t addr,
 	return 0;
 }
 
+/*
+ * The address of a counter ("global" or "global.member", a member of a
+ * global struct, from DWARF); 0 if this kernel has none.
+ */
+static uint64_t counter_addr(struct mt_kimg *k, const char *name)
+{
+	char g[64], type[256], sname[256], mtype[256];
+	const char *dot = strchr(name, '.');
+	uint64_t addr, off;
+	size_t n = dot ? (size_t)(dot - name) : strlen(name);
+
+	if (n >= sizeof g)
+		return 0;
+	memcpy(g, name, n);
+	g[n] = 0;
+	if (mt_kimg_symbol(k, g, &addr) != 0 || !addr)
+		return 0;
+	if (!dot)
+		return addr;
+	if (live_var_type(k, g, type, sizeof type) != 0 ||
+	    live_struct_of(k, type, sname, sizeof sname) != 0)
+		return 0;
+	if (mt_kimg_member(k, sname, dot + 1, &off, mtype, sizeof mtype) != 0)
+		return 0;
+	return addr + off;
+}
+
+/* in adds a constant to the memory at caddr (add $imm / inc with a
+   rip-relative operand); the constant, 0 if it does not. */
+static int32_t counter_inc(const cs_insn *in, uint64_t caddr)
+{
+	const cs_x86 *x = &in->detail->x86;
+	const cs_x86_op *m = &x->operands[0];
+
+	if (in->id != X86_INS_ADD && in->id != X86_INS_INC)
+		return 0;
+	if (x->op_count < 1 || m->type != X86_OP_MEM || m->mem.base != X86_REG_RIP ||
+	    m->mem.index != X86_REG_INVALID ||
+	    in->address + in->size + (uint64_t)m->mem.disp != caddr)
+		return 0;
+	if (in->id == X86_INS_INC)
+		return 1;
+	if (x->op_count != 2 || x->operands[1].type != X86_OP_IMM)
+		return 0;
+	return (int32_t)x->operands[1].imm;
+}
+
+/* f's bytes hold a rip-relative displacement that may reach caddr (a
+   cheap test before decoding f: the operand's disp32 is followed by
+   0, 1 or 4 immediate bytes). */
+static int may_count(struct mt_kimg *k, const struct mt_kfunc *f, uint64_t caddr)
+{
+	const uint8_t *b = f->size >= 6 ? mt_kimg_bytes(k, f->addr, f->size) : NULL;
+
+	for (uint64_t j = 2; b && j + 4 <= f->size; j++) {
+		int32_t d = (int32_t)((uint32_t)b[j] | (uint32_t)b[j + 1] << 8 |
+				      (uint32_t)b[j + 2] << 16 | (uint32_t)b[j + 3] << 24);
+		uint64_t next = f->addr + j + 4, gap = caddr - (next + (uint64_t)(int64_t)d);
+		if (gap == 0 || gap == 1 || gap == 4)
+			return 1;
+	}
+	return 0;
+}
+
+/* Append the increments of the counter at caddr in f to p's locations
+   (instructions an int3 can take only); -1 out of memory. */
+static int counter_sites(struct live *l, struct lprobe *p, const struct mt_kfunc *f,
+			 uint64_t caddr)
+{
+	const uint8_t *code = f->size ? mt_kimg_bytes(l->k, f->addr, f->size) : NULL;
+	uint64_t a = f->addr;
+	size_t left = f->size;
+	cs_insn *in;
+	csh cs;
+	int rc = 0, ends;
+
+	if (!code || f->inline_only || f->patch == MT_PATCH_REFUSED || !may_count(l->k, f, caddr))
+		return 0;
+	if (x86_open(&cs) < 0)
+		return 0;
+	in = cs_malloc(cs);
+	while (in && rc == 0 && left && cs_disasm_iter(cs, &code, &left, &a, in)) {
+		int32_t inc = counter_inc(in, caddr);
+		struct sdt_loc *v;
+		if (!inc || reloc_insn(in, LK_KERNEL_MAP_BASE + LK_RESV_PA + LK_TRAMP_OFF,
+				       NULL, &ends) < 0)
+			continue;
+		if (!(v = realloc(p->locs, (p->nlocs + 1) * sizeof *v))) {
+			rc = -1;
+			break;
+		}
+		p->locs = v;
+		p->locs[p->nlocs++] = (struct sdt_loc){ .addr = in->address, .f = f, .where = SDT_COUNTER,
+							 .inc = inc, .counter = caddr };
+	}
+	if (in)
+		cs_free(in, 1);
+	cs_close(&cs);
+	return rc;
+}
+
+/* An SDT_COUNTER site: in its function, or anywhere in the text. */
+static int resolve_counter(struct live *l, struct lprobe *p, const struct sdt_site *s)
+{
+	uint64_t caddr = counter_addr(l->k, s->callee);
+	size_t n = mt_kimg_nfuncs(l->k);
+
+	if (!caddr)
+		return 0;
+	if (s->func) {
+		const struct mt_kfunc *f = mt_kimg_lookup(l->k, s->func);
+		return f ? counter_sites(l, p, f, caddr) : 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (counter_sites(l, p, mt_kimg_func(l->k, i), caddr) < 0)
+			return -1;
+	return 0;
+}
+
+/*
+ * The trap handlers are refused to fbt (the path of traps that are not
+ * ours: KDB's breakpoints).  A call site inside them is only reached by
+ * the trap it handles, never by an int3 of ours (the blob owns vector 3):
+ * vm:::fault takes the page fault's call of vm_fault there.
+ */
+static int insn_site_ok(const struct mt_kfunc *f, const struct sdt_site *s)
+{
+	return (s->where == SDT_CALL || s->where == SDT_AFTER_CALL) && f->size &&
+	       (strcmp(f->name, "user_trap") == 0 || strcmp(f->name, "kernel_trap") == 0);
+}
+
 /* Append the locations of site s to p's; -1 out of memory. */
 static int resolve_site(struct live *l, struct lprobe *p, const struct sdt_site *s)
 {
-	const struct mt_kfunc *f = mt_kimg_lookup(l->k, s->func), *c = NULL;
+	const struct mt_kfunc *f, *c = NULL;
 	uint32_t offs[16];
 	int n = 1;
 	struct sdt_loc *v;
 
-	if (!f || f->patch == MT_PATCH_REFUSED || f->inline_only)
+	if (s->where == SDT_COUNTER)
+		return resolve_counter(l, p, s);
+	f = mt_kimg_lookup(l->k, s->func);
+	if (!f || f->inline_only || (f->patch == MT_PATCH_REFUSED && !insn_site_ok(f, s)))
 		return 0;
 	if (s->where == SDT_RETURN && !f->nrets)
 		return 0;
@@ -125,7 +262,7 @@ static int resolve_site(struct live *l, struct lprobe *p, const struct sdt_site 
 		return -1;
 	p->locs = v;
 	for (int i = 0; i < n; i++) {
-		struct sdt_loc lo = { f->addr + offs[i], f, s->where, 0, { 0 } };
+		struct sdt_loc lo = { .addr = f->addr + offs[i], .f = f, .where = s->where };
 		if (s->where != SDT_ENTRY && s->where != SDT_RETURN &&
 		    site_regs(l->k, s, lo.addr, &lo) < 0)
 			continue;
@@ -134,14 +271,59 @@ static int resolve_site(struct live *l, struct lprobe *p, const struct sdt_site 
 	return 0;
 }
 
+/*
+ * A probe without a func (its sites anywhere in the text, e.g. a
+ * counter's increments): one probe per function holding sites, as
+ * DTrace names a probe by the function it fires in.
+ */
+static int sdt_add_split(struct live *l, const char *prov, const struct sdt_probe *sp)
+{
+	struct lprobe all = { 0 };
+	int rc = 0;
+
+	for (int i = 0; i < SDT_MAXSITES && sp->sites[i].where; i++)
+		if (resolve_site(l, &all, &sp->sites[i]) < 0)
+			rc = -1;
+	for (uint32_t i = 0; rc == 0 && i < all.nlocs; i++) {
+		const struct mt_kfunc *f = all.locs[i].f;
+		struct lprobe *p;
+		int seen = 0;
+		for (uint32_t j = 0; j < i && !seen; j++)
+			seen = all.locs[j].f == f;
+		if (seen)
+			continue;
+		if (!(p = live_probe_add(l, prov, f->name, sp->name, MT_PK_OTHER, 0, NULL))) {
+			rc = -1;
+			break;
+		}
+		p->sdt = sp;
+		p->f = f;
+		for (uint32_t j = i; j < all.nlocs; j++) {
+			struct sdt_loc *v;
+			if (all.locs[j].f != f)
+				continue;
+			if (!(v = realloc(p->locs, (p->nlocs + 1) * sizeof *v))) {
+				rc = -1;
+				break;
+			}
+			p->locs = v;
+			p->locs[p->nlocs++] = all.locs[j];
+		}
+	}
+	free(all.locs);
+	return rc;
+}
+
 static int sdt_add(struct live *l, const char *prov, const struct sdt_probe *sp)
 {
-	struct lprobe *p = live_probe_add(l, prov, sp->func, sp->name, MT_PK_OTHER, 0, NULL);
+	struct lprobe *p;
 
-	if (!p)
+	if (!sp->func)
+		return sdt_add_split(l, prov, sp);
+	if (!(p = live_probe_add(l, prov, sp->func, sp->name, MT_PK_OTHER, 0, NULL)))
 		return -1;
 	p->sdt = sp;
-	for (int i = 0; i < SDT_MAXSITES && sp->sites[i].func; i++)
+	for (int i = 0; i < SDT_MAXSITES && sp->sites[i].where; i++)
 		if (resolve_site(l, p, &sp->sites[i]) < 0)
 			return -1;
 	if (!p->nlocs) {	/* not in this kernel: not a probe */
@@ -166,6 +348,36 @@ const struct live_provider live_prov_sdt = {
 	.name = "sdt",
 	.populate = sdt_populate,
 };
+
+static const struct sdt_provider *provider_named(const char *prov)
+{
+	for (size_t i = 0; i < NSDT; i++)
+		if (strcmp(prov, sdt_providers[i]->name) == 0)
+			return sdt_providers[i];
+	return NULL;
+}
+
+/*
+ * The probes whose sites stamp for p's MT_ARGMAP_ELAPSED arguments (its
+ * provider's `stamp` probes), at most max in out; how many.  None when
+ * p has no such argument.
+ */
+int sdt_stampers(const struct live *l, const struct lprobe *p, const struct lprobe **out,
+		 int max)
+{
+	const struct sdt_provider *pv = p->sdt ? provider_named(p->prov) : NULL;
+	int n = 0, elapsed = 0;
+
+	for (int i = 0; pv && i < SDT_MAXARGS && p->sdt->args[i].native; i++)
+		elapsed |= p->sdt->args[i].raw == MT_ARGMAP_ELAPSED;
+	if (!elapsed || !pv->stamp)
+		return 0;
+	for (uint32_t k = 0; k < l->nprobes && n < max; k++)
+		if (l->probes[k].sdt && strcmp(l->probes[k].prov, pv->name) == 0 &&
+		    strcmp(l->probes[k].name, pv->stamp) == 0)
+			out[n++] = &l->probes[k];
+	return n;
+}
 
 int sdt_is_provider(const char *prov)
 {

@@ -11,6 +11,14 @@
  * A probe's `func` is where it fires, as in DTrace (sched:gnumach:
  * switch_context:off-cpu); a provider table may give one name several
  * probes, one per function, so that each probe has one argument mapping.
+ * A probe without func (counter increments anywhere in the text) becomes
+ * one probe per function holding its sites.
+ *
+ * Two site sources are computed rather than read from registers: an
+ * SDT_COUNTER site's raw arguments (the increment and the counter's
+ * address, decoded on the host), and an MT_ARGMAP_ELAPSED argument (the
+ * time since the current thread passed a site of its provider's `stamp`
+ * probes, which are then planted to stamp even when not enabled).
  */
 #ifndef TARGET_LIVE_SDT_H
 #define TARGET_LIVE_SDT_H
@@ -30,6 +38,10 @@ enum sdt_where {
 				   calls nothing.  Tied to the kernel's
 				   source: the e2e tests check each such
 				   site against ground truth */
+	SDT_COUNTER,		/* each instruction adding a constant to
+				   `counter` (func NULL: anywhere in the
+				   kernel's text), before it (raw arg0: the
+				   increment, arg1: the counter's address) */
 };
 
 #define SDT_MAXSITES	6
@@ -48,7 +60,10 @@ enum sdt_where {
 struct sdt_site {
 	const char *func;	/* a kernel function */
 	uint8_t where;		/* SDT_* */
-	const char *callee;	/* SDT_CALL, SDT_AFTER_CALL */
+	const char *callee;	/* SDT_CALL, SDT_AFTER_CALL: the callee;
+				   SDT_COUNTER: the counter, a global
+				   ("vm_page_free_count") or a member of a
+				   global struct ("vm_stat.pageins") */
 	uint32_t line;		/* SDT_LINE */
 	const char *vars[SDT_MAXVARS];	/* instruction sites; NULL: default */
 };
@@ -72,6 +87,10 @@ struct sdt_provider {
 	const char *name;
 	const struct sdt_probe *probes;
 	uint32_t nprobes;
+	/* an argument MT_ARGMAP_ELAPSED (abi.h) of this provider's probes
+	   is the time since the current thread last passed a site of the
+	   probes named `stamp`: those sites then stamp it (LK_SF_STAMP) */
+	const char *stamp;
 };
 
 /* One resolved site of an SDT probe (struct lprobe's locs). */
@@ -81,6 +100,8 @@ struct sdt_loc {
 	uint8_t where;			/* SDT_* */
 	uint8_t regargs;		/* argreg[] gives the raw arguments */
 	uint8_t argreg[SDT_MAXVARS];	/* lkabi.h LK_SF_REGARGS */
+	int32_t inc;			/* SDT_COUNTER: the increment */
+	uint64_t counter;		/* SDT_COUNTER: the counter's address */
 };
 
 #endif

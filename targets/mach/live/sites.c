@@ -357,12 +357,20 @@ int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen)
 				st->probe2 = r->probe;
 				st->flags |= (r->flags & ~LK_SF_FIRE) | LK_SF_FIRE2;
 				st->flags &= ~LK_SF_FAST;
+				if (r->flags & LK_SF_COUNTER) {
+					st->cnt_addr = r->cnt_addr;
+					st->cnt_inc = r->cnt_inc;
+				}
 				continue;
 			}
 			st->flags |= r->flags;
 			st->flags &= ~LK_SF_FAST;
 			if (r->flags & LK_SF_FIRE)
 				st->probe = r->probe;
+			if (r->flags & LK_SF_COUNTER) {
+				st->cnt_addr = r->cnt_addr;
+				st->cnt_inc = r->cnt_inc;
+			}
 			continue;
 		}
 		if (n >= LK_SITES_MAX)
@@ -376,6 +384,8 @@ int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen)
 		st->func_off = r->func_off;
 		st->fast_aggid = r->fast_aggid;
 		memcpy(st->argreg, r->argreg, sizeof st->argreg);
+		st->cnt_addr = r->cnt_addr;
+		st->cnt_inc = r->cnt_inc;
 		/* a later request for this address (internal hook, alias) must
 		   not lose the full path: decide FAST only if none follows */
 		if (i + 1 < s->nreq && s->req[i + 1].addr == r->addr)
