@@ -36,7 +36,7 @@ P=64
 prog='BEGIN { z0 = `vm_stat.zero_fill_count; f0 = `vm_stat.faults; zfirst = 0; zlast = 0; }
 vm:::fault /execname == "machload"/ { @f = count(); }
 vm:::fault-done /execname == "machload"/ { @d = count(); @zero = sum(args[1] == 0); @max = max(args[1]); }
-vminfo:::zfod { @z = count(); zfirst = zfirst ? zfirst : *(integer_t *)arg1 + 1; zlast = *args[1] + 1; }
+vminfo:::zfod { @z = count(); zfirst = zfirst ? zfirst : *args[1] + 1; zlast = *args[1] + 1; }
 vminfo:::as_fault { @a = count(); }
 END {
 	printa("f %@d\n", @f); printa("d %@d\n", @d); printa("zero %@d\n", @zero);
