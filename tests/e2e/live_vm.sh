@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # vm and vminfo: with pages=P machload takes at least P page faults;
-# vm:::fault sees them, vm:::fault-done ends each (the same count, user
+# vm:::fault sees them (args[2] is machload's psinfo), vm:::fault-done ends each (the same count, user
 # faults ending in their continuation included) with a latency > 0;
 # vminfo:::zfod and as_fault fire exactly as often as the kernel's own
 # vm_stat counters grow (read before and after, and arg1 points to the
@@ -35,11 +35,12 @@ fi
 P=64
 prog='BEGIN { z0 = `vm_stat.zero_fill_count; f0 = `vm_stat.faults; zfirst = 0; zlast = 0; }
 vm:::fault /execname == "machload"/ { @f = count(); }
+vm:::fault /execname == "machload" && args[2]->pr_fname == "machload" && args[2]->pr_pid == pid/ { @ft = count(); }
 vm:::fault-done /execname == "machload"/ { @d = count(); @zero = sum(args[1] == 0); @max = max(args[1]); }
 vminfo:::zfod { @z = count(); zfirst = zfirst ? zfirst : *args[1] + 1; zlast = *args[1] + 1; }
 vminfo:::as_fault { @a = count(); }
 END {
-	printa("f %@d\n", @f); printa("d %@d\n", @d); printa("zero %@d\n", @zero);
+	printa("f %@d\n", @f); printa("ft %@d\n", @ft); printa("d %@d\n", @d); printa("zero %@d\n", @zero);
 	printa("max %@d\n", @max); printa("z %@d\n", @z); printa("a %@d\n", @a);
 	printf("zdelta %d\nzrun %d\nfdelta %d\n", `vm_stat.zero_fill_count - z0,
 	       zlast - zfirst + 1, `vm_stat.faults - f0);
@@ -47,13 +48,13 @@ END {
 live_run vm "pages=$P" "$prog" -q --mach
 rc=$?
 workload_ok live-vm-workload-completes "$TMP/vm.con"
-f=$(val f "$TMP/vm.out"); d=$(val d "$TMP/vm.out"); zero=$(val zero "$TMP/vm.out")
+f=$(val f "$TMP/vm.out"); ft=$(val ft "$TMP/vm.out"); d=$(val d "$TMP/vm.out"); zero=$(val zero "$TMP/vm.out")
 max=$(val max "$TMP/vm.out"); z=$(val z "$TMP/vm.out"); a=$(val a "$TMP/vm.out")
 zdelta=$(val zdelta "$TMP/vm.out"); zrun=$(val zrun "$TMP/vm.out"); fdelta=$(val fdelta "$TMP/vm.out")
-if [ $rc = 0 ] && [ "${f:-0}" -ge $P ]; then
+if [ $rc = 0 ] && [ "${f:-0}" -ge $P ] && [ "${ft:-0}" = "$f" ]; then
 	pass live-vm-fault-covers-pages
 else
-	fail live-vm-fault-covers-pages "exit $rc, vm:::fault ${f:-none} (want >= $P): $(head -c 300 "$TMP/vm.err")"
+	fail live-vm-fault-covers-pages "exit $rc, vm:::fault ${f:-none} (want >= $P; args[2] machload's: ${ft:-none}): $(head -c 300 "$TMP/vm.err")"
 fi
 if [ "${d:-0}" = "${f:-x}" ]; then
 	pass live-vm-fault-done-balances
