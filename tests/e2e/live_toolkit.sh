@@ -6,7 +6,10 @@
 # shares are of kernel functions and add up to 100%; rpcsnoop prints each
 # of machload's RPCs by name, with its server and return code (rpcs=R
 # machload_echo answered by machload itself, tasks=K task_create and
-# taskinfo=I task_info answered by the kernel), and rpctop counts them.
+# taskinfo=I task_info answered by the kernel), and rpctop counts them;
+# faulttop sees at least pages=P faults and zero-fills for machload, none
+# failed; tasksnoop shows machload's threads=T threads and tasks=K tasks
+# being created and dying.
 set -u
 . "$(dirname "$0")/live_lib.sh"
 need_live live-toolkit
@@ -65,5 +68,23 @@ if [ $rc = 0 ] && [ "$(cnt machload_echo)" = $R ] && [ "$(cnt task_create)" = $K
 	pass live-toolkit-rpctop
 else
 	fail live-toolkit-rpctop "exit $rc: $(grep -E 'machload_echo|task_create|task_info' "$TMP/top.out" | tr '\n' ' ') $(head -c 200 "$TMP/top.err")"
+fi
+
+P=48 T=3 K=2
+W="threads=$T tasks=$K pages=$P"
+run ft faulttop; rc=$?
+read -r f z c x <<<"$(awk '$1 == "machload" { print $2, $3, $4, $5 }' "$TMP/ft.out")"
+if [ $rc = 0 ] && [ "${f:-0}" -ge $P ] && [ "${z:-0}" -ge $P ] && [ "${x:-1}" = 0 ]; then
+	pass live-toolkit-faulttop
+else
+	fail live-toolkit-faulttop "exit $rc: machload faults ${f:-none} zfod ${z:-none} failed ${x:-none} (want >= $P, >= $P, 0): $(head -c 300 "$TMP/ft.err")"
+fi
+run ts tasksnoop; rc=$?
+ev() { awk -v e="$1" '$2 == e && $NF == "machload"' "$TMP/ts.out" | wc -l; }
+if [ $rc = 0 ] && [ "$(ev create)" = $K ] && [ "$(ev exit)" = $K ] &&
+   [ "$(ev lwp-create)" = $T ] && [ "$(ev lwp-exit)" = $T ]; then
+	pass live-toolkit-tasksnoop
+else
+	fail live-toolkit-tasksnoop "exit $rc: by machload create $(ev create) exit $(ev exit) (want $K), lwp-create $(ev lwp-create) lwp-exit $(ev lwp-exit) (want $T): $(head -c 300 "$TMP/ts.err")"
 fi
 workload_ok live-toolkit-workload "$TMP/off.con"
