@@ -3,7 +3,8 @@
 # against machload's ground truth: offcputime sees every blocking receive
 # of pingpong=P for machload (2 per round trip); schedlat sees machload's
 # threads wait in the run queue (at least once per round trip); hotkernel's
-# shares are of kernel functions and add up to 100%; rpcsnoop prints each
+# shares are of kernel functions (or machtrace's trampolines, where a
+# kernel function's displaced instructions run) and add up to 100%; rpcsnoop prints each
 # of machload's RPCs by name, with its server and return code (rpcs=R
 # machload_echo answered by machload itself, tasks=K task_create and
 # taskinfo=I task_info answered by the kernel), and rpctop counts them;
@@ -40,9 +41,9 @@ else
 fi
 
 run hot hotkernel; rc=$?
-rows=$(grep -c '^gnumach`' "$TMP/hot.out")
-other=$(grep -vc -e '^gnumach`' -e '^FUNCTION' "$TMP/hot.out")
-sum=$(awk '/^gnumach`/ { sub("%", "", $3); s += $3 } END { printf("%d", s + 0.5) }' "$TMP/hot.out")
+rows=$(grep -c -e '^gnumach`' -e '^machtrace`' "$TMP/hot.out")
+other=$(grep -vc -e '^gnumach`' -e '^machtrace`' -e '^FUNCTION' "$TMP/hot.out")
+sum=$(awk '/^(gnumach|machtrace)`/ { sub("%", "", $3); s += $3 } END { printf("%d", s + 0.5) }' "$TMP/hot.out")
 if [ $rc = 0 ] && [ "$rows" -gt 0 ] && [ "$other" = 0 ] && [ "$sum" -ge 99 ] && [ "$sum" -le 101 ]; then
 	pass live-toolkit-hotkernel
 else

@@ -361,14 +361,24 @@ static void live_detach(struct mt_target *t)
 	sites_free(&l->ss);
 }
 
-/* As dtrace: "mod`func+0x10", "mod`0xaddr" in the module but no function. */
+/* As dtrace: "mod`func+0x10", "mod`0xaddr" in the module but no function;
+   machtrace`trampoline / machtrace`runtime in our reserved region. */
 static int live_sym(struct mt_target *t, uint64_t pc, char *buf, size_t len)
 {
 	struct live *l = t->priv;
 	const struct mt_kfunc *f = mt_kimg_func_at(l->k, pc);
 
+	uint64_t resv = LK_KERNEL_MAP_BASE + l->resv_pa;
+
 	if (!f && l->ctl && pc >= l->ctl->k.text_start && pc < l->ctl->k.text_end) {
 		snprintf(buf, len, "gnumach`0x%llx", (unsigned long long)pc);
+		return 0;
+	}
+	/* our reserved region: a trampoline (a kernel function's displaced
+	   instructions, run out of line) or the runtime itself */
+	if (!f && l->resv_pa && pc >= resv && pc < resv + LK_AREA_OFF) {
+		snprintf(buf, len, pc >= resv + LK_TRAMP_OFF ? "machtrace`trampoline" :
+			 "machtrace`runtime");
 		return 0;
 	}
 	if (!f)
