@@ -40,6 +40,7 @@ else
 	fail live-toolkit-schedlat "exit $rc, machload latencies ${n:-none} (want >= $P): $(head -c 300 "$TMP/lat.err")"
 fi
 
+W="rt=100000 pingpong=0 pages=64 threads=0 tasks=0"	# ~20 ticks of samples
 run hot hotkernel; rc=$?
 rows=$(grep -c -e '^gnumach`' -e '^machtrace`' "$TMP/hot.out")
 other=$(grep -vc -e '^gnumach`' -e '^machtrace`' -e '^FUNCTION' "$TMP/hot.out")
