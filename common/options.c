@@ -560,37 +560,24 @@ static int
 opt_compiler(struct mt_opts *o, const struct opt_desc *d, const char *v,
 	     int pragma, char *err, size_t errlen)
 {
+	/* every one needs a value; these are refused from a #pragma */
+	if (v == NULL)
+		return fail(err, errlen, MT_OPTERR_VAL);
+	if (pragma && (d->kind == K_CPP || d->kind == K_STR_NOCTX ||
+		       d->kind == K_MSGIDS || d->kind == K_STDC))
+		return fail(err, errlen, MT_OPTERR_CTX);
 	switch (d->kind) {
 	case K_CPP:
-		if (v == NULL)
-			return fail(err, errlen, MT_OPTERR_VAL);
-		if (pragma)
-			return fail(err, errlen, MT_OPTERR_CTX);
 		if (d->cpp)
 			return cpp_add(o, d->cpp, v);
 		return cpp_add_split(o, v);
 	case K_STR_NOCTX:
-		if (v == NULL)
-			return fail(err, errlen, MT_OPTERR_VAL);
-		if (pragma)
-			return fail(err, errlen, MT_OPTERR_CTX);
-		return 0;
 	case K_STR:
-		if (v == NULL)
-			return fail(err, errlen, MT_OPTERR_VAL);
 		return 0;
 	case K_MSGIDS:
-		if (v == NULL)
-			return fail(err, errlen, MT_OPTERR_VAL);
-		if (pragma)
-			return fail(err, errlen, MT_OPTERR_CTX);
 		return msgids_add(o, v) == 0 ? 0 :
 			fail(err, errlen, MT_OPTERR_VAL);
 	case K_STDC:
-		if (v == NULL)
-			return fail(err, errlen, MT_OPTERR_VAL);
-		if (pragma)
-			return fail(err, errlen, MT_OPTERR_CTX);
 		if (strcmp(v, "a") && strcmp(v, "c") && strcmp(v, "t") &&
 		    strcmp(v, "s"))
 			return fail(err, errlen, MT_OPTERR_VAL);
@@ -598,8 +585,6 @@ opt_compiler(struct mt_opts *o, const struct opt_desc *d, const char *v,
 		o->stdc = strdup(v);
 		return 0;
 	case K_VERSION:
-		if (v == NULL)
-			return fail(err, errlen, MT_OPTERR_VAL);
 		if (!version_wellformed(v))
 			return fail(err, errlen, "Version is not properly "
 				    "formatted or is too large");

@@ -412,8 +412,8 @@ void sdt_argmap(const struct lprobe *p, uint8_t *nmap, uint8_t *argmap)
  * Every SDT probe matching (prov, func, name) must agree on what `pick`
  * gives for args[i]; the agreed value, or NULL.  *matched counts them.
  */
-static const char *sdt_agree(const struct live *l, const char *prov, const char *func,
-			     const char *name, int i, int native, int *matched)
+const char *sdt_argtype(const struct live *l, const char *prov, const char *func,
+			const char *name, int i, int native, int *matched)
 {
 	const char *v = NULL;
 
@@ -437,11 +437,6 @@ static const char *sdt_agree(const struct live *l, const char *prov, const char 
 	return v;
 }
 
-const char *sdt_argtype(const struct live *l, const char *prov, const char *func,
-			const char *name, int i, int native, int *matched)
-{
-	return sdt_agree(l, prov, func, name, i, native, matched);
-}
 
 /* How many args[] every matching SDT probe has, -1 if they differ or none. */
 int sdt_nargs(const struct live *l, const char *prov, const char *func, const char *name)
