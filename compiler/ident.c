@@ -297,5 +297,7 @@ void id_init(struct cc *cc)
 			id->val = getpgrp();
 		else if (strcmp(macros[i], "sid") == 0)
 			id->val = getsid(0);
+		else if (strcmp(macros[i], "target") == 0)
+			id->val = cc->in ? cc->in->target : 0;
 	}
 }

@@ -590,8 +590,43 @@ static int pspec_char(char c)
 }
 
 /*
+ * The text of the macro at p ("$1", "$target") in a probe specifier,
+ * *end past its name: $N a script argument, $name a macro variable's
+ * decimal value (pid$target).
+ */
+static const char *pspec_macro(struct cc *cc, const char *p, const char **end)
+{
+	const char *s = p + 1, *e = s;
+	struct ident *id;
+
+	if (isdigit((unsigned char)*s)) {
+		char *ne;
+		long i = strtol(s, &ne, 10);
+		*end = ne;
+		if (i < 64)
+			cc->macro_used |= 1ULL << i;
+		if (i < cc->in->nmacro_args)
+			return cc->in->macro_args[i];
+		if (!cc->in->opts || !cc->in->opts->defaultargs)
+			cc_error(cc, cc->line, D_MACRO_UNDEF,
+				 "macro argument %s is not defined",
+				 cc_strndup(cc, p, ne - p));
+		return "";
+	}
+	while (isalnum((unsigned char)*e) || *e == '_')
+		e++;
+	*end = e;
+	id = id_lookup(&cc->globals, cc_strndup(cc, p, e - p));
+	if (id && id->k == ID_MACRO)
+		return cc_printf(cc, "%lld", (long long)id->val);
+	cc_error(cc, cc->line, D_MACRO_UNDEF, "macro variable %s is not defined",
+		 cc_strndup(cc, p, e - p));
+	return "";
+}
+
+/*
  * Re-lex the current token as a probe specifier: a maximal run of pspec
- * characters.  $N macros are expanded in place.
+ * characters.  $N and $name macros are expanded in place.
  */
 void lex_pspec(struct cc *cc)
 {
@@ -615,21 +650,9 @@ void lex_pspec(struct cc *cc)
 			buf = nb;
 			cap *= 4;
 		}
-		if (*p == '$' && isdigit((unsigned char)p[1])) {
-			const char *s = p + 1;
-			char *e;
-			long i = strtol(s, &e, 10);
-			const char *val;
-			if (i < 64)
-				cc->macro_used |= 1ULL << i;
-			if (i < cc->in->nmacro_args)
-				val = cc->in->macro_args[i];
-			else if (cc->in->opts && cc->in->opts->defaultargs)
-				val = "";
-			else
-				cc_error(cc, cc->line, D_MACRO_UNDEF,
-					 "macro argument %s is not defined",
-					 cc_strndup(cc, p, e - p));
+		if (*p == '$' && (isalnum((unsigned char)p[1]) || p[1] == '_')) {
+			const char *e;
+			const char *val = pspec_macro(cc, p, &e);
 			size_t vl = strlen(val);
 			if (n + vl + 256 > cap) {
 				char *nb = cc_alloc(cc, cap + vl + 256);

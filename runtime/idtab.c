@@ -58,6 +58,16 @@ struct mt_ident *mt_idtab_enter(struct mt_idtab *t, uint64_t addr,
 	return &t->e[i];
 }
 
+struct mt_ident *mt_idtab_find(struct mt_idtab *t, uint64_t addr)
+{
+	if (!addr || !t->cap)
+		return 0;
+	for (uint32_t i = slot_of(t, addr); t->e[i].addr; i = (i + 1) & (t->cap - 1))
+		if (t->e[i].addr == addr)
+			return &t->e[i];
+	return 0;
+}
+
 /* Backward-shift deletion: later entries of the probe run move up. */
 void mt_idtab_forget(struct mt_idtab *t, uint64_t addr)
 {

@@ -38,6 +38,8 @@ void mt_idtab_init(struct mt_idtab *t, struct mt_ident *storage,
  */
 struct mt_ident *mt_idtab_enter(struct mt_idtab *t, uint64_t addr,
 				uint64_t stamp, int64_t id, int *isnew);
+/* The entry of addr whatever its stamp, NULL if none (nothing created). */
+struct mt_ident *mt_idtab_find(struct mt_idtab *t, uint64_t addr);
 /* Forget the object at addr (it was destroyed): its address may come back
    as a new object, even within the stamp's resolution. */
 void mt_idtab_forget(struct mt_idtab *t, uint64_t addr);

@@ -41,10 +41,20 @@ struct cli {
 	const char *workload;
 	unsigned timeout_ms;
 	int force_kernel;
+	/* -c 'PROGRAM ARGS' (a boot module, the first: pid 1) or -p PID: the
+	   target, $target; tracing ends when it exits */
+	const char *cmd_c;
+	int have_target;
+	long long target_pid;
 	/* Kernel types for args[] once the live target exists, else NULL. */
 	const struct mt_ctypes *ctypes;
 };
 
+/* target.c: -c / -p */
+int cli_take_target(struct cli *cl, int opt, const char *arg);
+int cli_target_module(struct cli *cl);
+struct mt_target;
+int cli_target_report(const struct cli *cl, struct mt_target *t);
 /* session.c */
 int cli_run(struct cli *cl);
 struct mt_prog *cli_compile(struct cli *cl, int first, int n,

@@ -36,8 +36,7 @@ usage(FILE *fp, const char *pname)
 		"\t   action -> '{' D-statements '}'\n");
 	fprintf(fp, "\n"
 		"\t-b  set trace buffer size\n"
-		"\t-c  run specified command and exit upon its completion "
-		"(not supported)\n"
+		"\t-c  run specified command and exit upon its completion\n"
 		"\t-C  run cpp(1) preprocessor on script files\n"
 		"\t-D  define symbol when invoking preprocessor\n"
 		"\t-e  exit after compiling request but prior to enabling "
@@ -53,6 +52,7 @@ usage(FILE *fp, const char *pname)
 		"name\n"
 		"\t-n  enable or list probes matching the specified probe name\n"
 		"\t-o  set output file\n"
+		"\t-p  grab specified process-ID and cache its symbols\n"
 		"\t-P  enable or list probes matching the specified provider "
 		"name\n"
 		"\t-q  set quiet mode (only output explicitly traced data)\n"
@@ -70,13 +70,16 @@ usage(FILE *fp, const char *pname)
 		"\n\tTarget: GNU Mach booted in QEMU when a probe description "
 		"names fbt, kinst,\n\tmach_trap, sched, ipc, proc or vm, or names "
 		"no provider and matches only\n\tkernel probes (-f, -m, -i), or "
-		"when --kernel, --module or --mach is\n\tgiven; otherwise the\n\t"
+		"when --kernel, --module, --mach, -c or\n\t-p is given; otherwise the\n\t"
 		"local target: BEGIN, END, tick-N and profile-N fire in machtrace "
 		"itself\n\t(curthread, stack(), func() and profile's arg0 describe "
 		"no kernel there).\n"
 		"\t--kernel FILE  --module 'PATH args'  --workload 'WORDS'\n"
 		"\t--timeout SEC  --mach (BEGIN, END, profile, tick in the "
 		"kernel too)\n"
+		"\t-c 'machload WORDS' or -c 'PATH ARGS': the first boot module, "
+		"pid 1 ($target);\n\t-p PID: a task by machtrace's pid "
+		"(creation order: the workload is 1)\n"
 		"\t%s boot ...   boot GNU Mach under QEMU (%s boot --help)"
 		"\n", pname, pname);
 	return E_USAGE;
@@ -470,8 +473,10 @@ main(int argc, char **argv)
 			case 'V': cl.version = 1; modes++; break;
 			case 'h': help = 1; break;
 			case 'G': return unsupported("-G (ELF linking)");
-			case 'c': return unsupported("-c (run a command)");
-			case 'p': return unsupported("-p (grab a process)");
+			case 'c': case 'p':
+				if (cli_take_target(&cl, c, optarg) != 0)
+					return E_USAGE;
+				break;
 			case 'a': case 'A':
 				return unsupported("anonymous tracing (-a/-A)");
 			case 'B': return unsupported("-B");
@@ -521,6 +526,8 @@ main(int argc, char **argv)
 			return E_ERROR;
 		}
 	}
+	if (cli_target_module(&cl) != 0)
+		return E_ERROR;
 	if (cl.list)
 		return cli_list(&cl);
 	return cli_run(&cl);

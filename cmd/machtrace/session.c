@@ -87,6 +87,7 @@ compile_with(struct cli *cl, int first, int n, struct mt_diag *diag, int lib)
 	in.ncpp_args = cl->opts.ncpp_args;
 	in.macro_args = (const char *const *)cl->args;
 	in.nmacro_args = cl->nargs;
+	in.target = cl->have_target ? cl->target_pid : 0;
 	in.opts = &cl->opts;
 	in.flags = cl->exec ? 0 : MT_CC_COMPILE_ONLY;
 	in.ctypes = cl->ctypes;
@@ -744,6 +745,8 @@ new_mach_target(const struct cli *cl, int quiet)
 		lo.modules[i] = cl->modules[i];
 	lo.nmodules = cl->nmodules;
 	lo.workload = cl->workload;
+	lo.has_target = cl->have_target;
+	lo.target_pid = cl->target_pid;
 	lo.timeout_ms = cl->timeout_ms;
 	lo.console_log = getenv("MACHTRACE_CONSOLE_LOG");
 	lo.console = getenv("MACHTRACE_CONSOLE") ? stderr : NULL;
@@ -895,6 +898,8 @@ cli_run(struct cli *cl)
 	failed = run_loop(cl, t, c);
 	status = mt_consumer_exited(c) ? mt_consumer_status(c) : 0;
 	fflush(cl->out);
+	if (!failed && cli_target_report(cl, t) != 0)
+		failed = 1;
 	t->ops->detach(t);
 	/* a kernel that stopped in KDB after the loop (while draining) */
 	if (!failed && mt_mach_target_kdb(t)) {

@@ -25,6 +25,7 @@ struct mt_cc_input {
 	int ncpp_args;
 	const char *const *macro_args;	/* $0.. $N: script arguments */
 	int nmacro_args;
+	int64_t target;			/* $target: -c's or -p's pid, else 0 */
 	const struct mt_opts *opts;	/* strsize, defaultargs, zdefs, ... */
 	unsigned flags;			/* MT_CC_* */
 	const struct mt_ctypes *ctypes;	/* typed args[] (kernel targets), or NULL */

@@ -35,6 +35,8 @@ struct mt_live_opts {
 	int text_check;			/* after detach, compare the kernel text
 					   with the image and report on stderr */
 	int survive;			/* QEMU outlives a killed machtrace */
+	int has_target;			/* -c / -p: tracing ends when the task */
+	int64_t target_pid;		/* with this pid exits */
 };
 
 /*
@@ -51,6 +53,10 @@ int mt_live_text_check(const char *ramfile, const char *kernel, uint64_t *where,
  */
 struct mt_target *mt_mach_target_new(const struct mt_live_opts *o, char *err,
 				     size_t errlen);
+
+/* What the kernel saw of the -c/-p target (lkabi.h's LK_TGT_UNSEEN,
+   _RUNNING, _EXITED); -1 without one or before attach. */
+int mt_live_target_state(struct mt_target *t);
 
 /*
  * Does the probe description name a kernel provider (so that the CLI

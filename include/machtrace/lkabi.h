@@ -50,7 +50,7 @@
 
 /* ---- blob header: the first bytes of the blob module ---- */
 #define LK_BLOB_MAGIC		0x4c42544du	/* "MTBL" */
-#define LK_BLOB_VERSION		8
+#define LK_BLOB_VERSION		9
 #define LK_BLOB_HDR_REST	160	/* bytes after hook_name (shim's part) */
 /* A jmp trampoline: "push $site_index; jmp lk_fbt_entry" (10 bytes), then
    the relocated displaced instructions and a jmp back. */
@@ -133,6 +133,10 @@ enum lk_site_kind {
 					   cnt_inc to the counter at cnt_addr:
 					   the probes fire with arg0 = cnt_inc,
 					   arg1 = cnt_addr (not the registers) */
+#define LK_SF_INTERNAL_BORN_TASK 0x4000	/* ipc_task_enable / ipc_thread_enable */
+#define LK_SF_INTERNAL_BORN_THREAD 0x8000 /* entry: arg0 (rdi) was just created;
+					   the blob numbers it (pid / tid in
+					   creation order) */
 
 struct lk_site {
 	uint64_t addr;			/* [h] kernel VA of the patched byte(s) */
@@ -194,6 +198,8 @@ enum lk_cmd {
 };
 
 #define LK_KFN_MAX		24
+
+enum lk_target_state { LK_TGT_UNSEEN = 0, LK_TGT_RUNNING, LK_TGT_EXITED };
 
 /* Kernel description: addresses and struct offsets (from symbols, DWARF). */
 struct lk_kdesc {
@@ -263,6 +269,11 @@ struct lk_ctl {
 	volatile uint64_t tsc_now;	/* [b] its TSC, stored while it waits
 					   for a command (the host pairs it with
 					   its wall clock before GO) */
+	/* -c / -p: the target task's pid ([h], -1: none) and what the
+	   blob saw of it ([b]/[k] LK_TGT_*): created (or kernel_task at
+	   GO), then destroyed (machine_task_terminate) */
+	int32_t target_pid;
+	volatile uint32_t target_state;
 	char msg[256];			/* [b] why FAILED */
 };
 
@@ -272,7 +283,7 @@ _Static_assert(sizeof(struct lk_ctl) <= 4096, "the control page is one page");
 _Static_assert(sizeof(struct lk_blob_hdr) == 232, "lk_blob_hdr layout");
 _Static_assert(sizeof(struct lk_site) == 128, "lk_site layout");
 _Static_assert(sizeof(struct lk_kdesc) == 176 + 32 * LK_KFN_MAX, "lk_kdesc layout");
-_Static_assert(sizeof(struct lk_ctl) == 1336 + 32 * LK_KFN_MAX, "lk_ctl layout");
+_Static_assert(sizeof(struct lk_ctl) == 1344 + 32 * LK_KFN_MAX, "lk_ctl layout");
 _Static_assert(LK_VEC_FBT_ENTRY == sizeof(struct lk_blob_hdr),
 	       "the entry vectors follow the blob header");
 

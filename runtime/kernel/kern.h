@@ -45,6 +45,9 @@ void lk_ids_start(void);
 /* A task or thread is being destroyed: its number is not reused for
    the next object at its address (pcb_terminate, machine_task_terminate). */
 void lk_ids_forget(uint64_t obj);
+/* A task (thread = 0) or thread was just created: number it now, so that
+   numbers follow creation order (ipc_task_enable, ipc_thread_enable). */
+void lk_ids_born(uint64_t obj, int thread);
 
 /* fbt.c */
 int lk_sites_check(char *msg, uint32_t len);

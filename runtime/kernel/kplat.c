@@ -131,7 +131,13 @@ static uint64_t caller(const struct lk_fire *f)
  * numbers them (runtime/idtab.h), keyed by address and creation time.
  * At GO kernel_task is pid 0 and its threads (the kernel threads that
  * exist at bootstrap_create) get tids from 1 in creation order; every
- * other task or thread gets the next number when a probe first sees it.
+ * task or thread created later gets the next number as it is created
+ * (the blob's hooks on ipc_task_enable / ipc_thread_enable, which
+ * task_create_kernel and thread_create call once the object is complete;
+ * LK_SF_INTERNAL_BORN_*), so numbers follow creation order and the boot
+ * modules, created first after GO, are pids 1, 2, ... in boot order.
+ * An object a probe sees before its hook ran (proc:::create fires at the
+ * call of ipc_task_enable) is numbered then, and the hook keeps it.
  * creation_time has the clock tick's resolution: a thread destroyed and
  * another created at its address within a tick would look alike, so the
  * blob's destruction hooks (pcb_terminate: a thread, machine_task_terminate:
@@ -205,8 +211,29 @@ static int64_t thread_id(uint64_t th)
 	return e ? e->id : (int64_t)th;
 }
 
+/* The -c/-p target (ctl->target_pid) is running once created (pid 0:
+   at GO), exited once destroyed. */
+static void target_mark(int64_t pid, uint32_t state)
+{
+	if (lk.ctl->target_pid >= 0 && pid == lk.ctl->target_pid &&
+	    lk.ctl->target_state < state)
+		lk.ctl->target_state = state;
+}
+
+void lk_ids_born(uint64_t obj, int thread)
+{
+	if (thread)
+		(void)thread_id(obj);
+	else
+		target_mark(task_id(obj), LK_TGT_RUNNING);
+}
+
 void lk_ids_forget(uint64_t obj)
 {
+	struct mt_ident *e = mt_idtab_find(&tasks, obj);
+
+	if (e)
+		target_mark(e->id, LK_TGT_EXITED);
 	mt_idtab_forget(&threads, obj);
 	mt_idtab_forget(&tasks, obj);
 }
@@ -229,6 +256,7 @@ void lk_ids_start(void)
 	if (!kt)
 		return;
 	mt_idtab_enter(&tasks, kt, ctime_stamp(kt, k->off_task_ctime), 0, 0);
+	target_mark(0, LK_TGT_RUNNING);
 	head = kt + k->off_task_threads;
 	if (!lk_load64(head, &t))
 		return;

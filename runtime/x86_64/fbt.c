@@ -164,6 +164,8 @@ static void fire_entry(struct lk_site *s, struct lk_regs *r, uint64_t sp)
 		lk_stamp(&f);
 	if (s->flags & LK_SF_INTERNAL_FORGET)
 		lk_ids_forget(r->rdi);
+	if (s->flags & (LK_SF_INTERNAL_BORN_TASK | LK_SF_INTERNAL_BORN_THREAD))
+		lk_ids_born(r->rdi, (s->flags & LK_SF_INTERNAL_BORN_THREAD) != 0);
 	if (s->flags & LK_SF_INTERNAL_TICK)
 		lk_tick(r);
 	if (s->flags & LK_SF_INTERNAL_END)

@@ -20,6 +20,8 @@
  *               receives the next request in one mach_msg
  *   panic       enter the kernel debugger (host_reboot RB_DEBUGGER)
  *   hang        spin forever (for time-limit tests)
+ *   exit        at the end, terminate this task instead of rebooting the
+ *               machine (the machine stays up: -c tests end on the exit)
  * Without words: rt=1000 pingpong=100 pages=256 threads=4 tasks=4.
  *
  * Every kernel RPC goes through MIG's user stubs (build/guest/mig/).
@@ -55,6 +57,7 @@ struct worker {
 enum { WORK_EXIT, WORK_PONG, WORK_SERVE };
 
 static mach_port_t task;
+static int exit_at_end;                 /* the word "exit" */
 static kern_return_t first_error;       /* of the current phase */
 
 static kern_return_t check(kern_return_t kr)
@@ -381,6 +384,8 @@ static void run_word(const char *w, mach_port_t host_priv)
 	else if (streq(w, "panic")) {
 		con_puts("machload: entering the kernel debugger\n");
 		host_reboot(host_priv, RB_DEBUGGER);
+	} else if (streq(w, "exit")) {
+		exit_at_end = 1;
 	} else if (streq(w, "hang")) {
 		con_puts("machload: hanging\n");
 		for (;;)
@@ -413,7 +418,8 @@ void task_main(long *sp)
 			run_word(defaults[i], host_priv);
 	con_puts("machload: done\n");
 	receive_int(new_port(), 20);    /* let the serial line drain */
-	host_reboot(host_priv, 0);
+	if (!exit_at_end)
+		host_reboot(host_priv, 0);
 	trap_task_terminate(task);
 	for (;;)
 		;

@@ -207,6 +207,8 @@ static int live_attach(struct mt_target *t, const struct mt_image *img)
 	l->ctl->deadman_ns = l->o.deadman_ns ? l->o.deadman_ns : 10000000000ull;
 	l->ctl->nticks = c.nticks;
 	memcpy((void *)l->ctl->ticks, c.ticks, sizeof c.ticks);
+	l->ctl->target_pid = l->o.has_target ? (int32_t)l->o.target_pid : -1;
+	l->ctl->target_state = LK_TGT_UNSEEN;
 	send(l, LK_CMD_INIT);
 	if (wait_for(l, acked_init, WAIT_CMD_MS) < 0) {
 		seterr(t, "the runtime in the kernel did not answer%s%s",
@@ -265,7 +267,8 @@ static int live_poll(struct mt_target *t, uint64_t max_ns)
 		return seterr(t, "Abort due to systemic unresponsiveness");
 	if (l->ctl->state == LK_ST_ENDING)
 		l->rebooting = 1;
-	return l->rebooting ||
+	/* -c/-p: tracing ends when the target task does */
+	return l->rebooting || l->ctl->target_state == LK_TGT_EXITED ||
 	       __atomic_load_n(&l->cb->state, __ATOMIC_ACQUIRE) != MT_CB_ACTIVE;
 }
 
@@ -416,6 +419,15 @@ static const struct mt_target_ops live_ops = {
 	.sym = live_sym,
 	.free = live_free,
 };
+
+int mt_live_target_state(struct mt_target *t)
+{
+	struct live *l = t ? t->priv : NULL;
+
+	if (!t || t->ops != &live_ops || !l->o.has_target || !l->ctl)
+		return -1;
+	return (int)l->ctl->target_state;
+}
 
 struct mt_target *mt_mach_target_new(const struct mt_live_opts *o, char *err,
 				     size_t errlen)

@@ -323,12 +323,15 @@ static int plan(struct mt_target *t, const struct mt_image *img, struct lk_ctl *
 		if (rc < 0)
 			return -1;
 	}
-	/* the blob's own hooks: the clock tick, the reboot, destructions */
+	/* the blob's own hooks: the clock tick, the reboot, creations and
+	   destructions (pid/tid numbers) */
 	static const struct { const char *fn; uint32_t flag; } hooks[] = {
 		{ "clock_interrupt", LK_SF_INTERNAL_TICK },
 		{ "host_reboot", LK_SF_INTERNAL_END },
 		{ "pcb_terminate", LK_SF_INTERNAL_FORGET },
 		{ "machine_task_terminate", LK_SF_INTERNAL_FORGET },
+		{ "ipc_task_enable", LK_SF_INTERNAL_BORN_TASK },
+		{ "ipc_thread_enable", LK_SF_INTERNAL_BORN_THREAD },
 	};
 	for (size_t i = 0; i < sizeof hooks / sizeof *hooks; i++) {
 		f = mt_kimg_lookup(l->k, hooks[i].fn);

@@ -5,8 +5,8 @@
 grep -q '^Usage: ' "$T/err" || { echo "no usage text"; exit 1; }
 "$MT" -k -n BEGIN 2>/dev/null; rc=$?
 [ $rc -eq 2 ] || { echo "-k: exit $rc"; exit 1; }
-"$MT" -c ls -n BEGIN 2>"$T/err"; rc=$?
-[ $rc -eq 2 ] || { echo "-c: exit $rc"; exit 1; }
-grep -q 'not supported' "$T/err" || { echo "-c: no plain message"; exit 1; }
+"$MT" -G -n BEGIN 2>"$T/err"; rc=$?
+[ $rc -eq 2 ] || { echo "-G: exit $rc"; exit 1; }
+grep -q 'not supported' "$T/err" || { echo "-G: no plain message"; exit 1; }
 "$MT" -l -V 2>"$T/err"; rc=$?
 [ $rc -eq 2 ] || { echo "-l -V: exit $rc"; exit 1; }

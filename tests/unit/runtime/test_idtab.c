@@ -87,4 +87,21 @@ TEST(idtab_forget)
 	CHECK_EQ_INT(t.n, 40);
 }
 
+TEST(idtab_find)
+{
+	struct mt_idtab t;
+
+	mt_idtab_init(&t, store, 64, 1);
+	mt_idtab_id(&t, 0xffff000000000040ull, 3);
+	mt_idtab_id(&t, 0xffff000000000080ull, 3);
+	/* found whatever its stamp, nothing created for an unknown address */
+	CHECK(mt_idtab_find(&t, 0xffff000000000080ull) != NULL);
+	CHECK_EQ_INT(mt_idtab_find(&t, 0xffff000000000080ull)->id, 2);
+	CHECK(mt_idtab_find(&t, 0xffff0000000000c0ull) == NULL);
+	CHECK(mt_idtab_find(&t, 0) == NULL);
+	CHECK_EQ_INT(t.n, 2);
+	mt_idtab_forget(&t, 0xffff000000000040ull);
+	CHECK(mt_idtab_find(&t, 0xffff000000000040ull) == NULL);
+}
+
 MT_TEST_MAIN()
