@@ -50,7 +50,7 @@
 
 /* ---- blob header: the first bytes of the blob module ---- */
 #define LK_BLOB_MAGIC		0x4c42544du	/* "MTBL" */
-#define LK_BLOB_VERSION		9
+#define LK_BLOB_VERSION		10
 #define LK_BLOB_HDR_REST	160	/* bytes after hook_name (shim's part) */
 /* A jmp trampoline: "push $site_index; jmp lk_fbt_entry" (10 bytes), then
    the relocated displaced instructions and a jmp back. */
@@ -198,6 +198,18 @@ enum lk_cmd {
 };
 
 #define LK_KFN_MAX		24
+/* dtrace-utils' x86-64 uregs[] indices, which the kernel description maps
+   to the saved user state (0..20 in Linux's pt_regs order, then the
+   segment registers and the trap number) */
+enum lk_ureg {
+	LK_UREG_R15 = 0, LK_UREG_R14, LK_UREG_R13, LK_UREG_R12, LK_UREG_RBP,
+	LK_UREG_RBX, LK_UREG_R11, LK_UREG_R10, LK_UREG_R9, LK_UREG_R8,
+	LK_UREG_RAX, LK_UREG_RCX, LK_UREG_RDX, LK_UREG_RSI, LK_UREG_RDI,
+	LK_UREG_ERR, LK_UREG_RIP, LK_UREG_CS, LK_UREG_RFL, LK_UREG_RSP,
+	LK_UREG_SS, LK_UREG_DS, LK_UREG_ES, LK_UREG_FS, LK_UREG_GS,
+	LK_UREG_TRAPNO, LK_UREG_N
+};
+#define LK_UREG_NONE		0xffffu
 
 enum lk_target_state { LK_TGT_UNSEEN = 0, LK_TGT_RUNNING, LK_TGT_EXITED };
 
@@ -211,8 +223,8 @@ struct lk_kdesc {
 	uint32_t off_thread_task;	/* [h] thread.task */
 	uint32_t off_task_name;		/* [h] task.name (char[]) */
 	uint32_t task_name_size;	/* [h] */
-	uint32_t off_task_map;		/* [h] unused yet */
-	uint32_t pad;
+	uint32_t off_task_map;		/* [h] task.map (0: no user memory) */
+	uint32_t off_map_pmap;		/* [h] vm_map.pmap */
 	uint64_t directmap_end;		/* [h] physical end of the direct map */
 	uint64_t tsc_hz;		/* [h] guest TSC rate (host TSC under TCG) */
 	uint64_t boot_walltime_ns;	/* [h] before GO: host wall time at tsc 0 */
@@ -239,6 +251,16 @@ struct lk_kdesc {
 	/* [h] kernel threads' start functions and continuations, which
 	   name a kernel thread the kernel gave no name (reaper_thread) */
 	struct { uint64_t addr; char name[24]; } kfn[LK_KFN_MAX];
+	/* user memory and registers (runtime/kernel/kuser.c; 0 when the
+	   kernel's DWARF lacks them: no user memory, uregs[] errors):
+	   the pmap's top-level table (a kernel VA), the thread's pcb and
+	   the user registers saved in it at the trap, each of dtrace's
+	   x86-64 uregs[] slots 0..LK_UREG_N-1 at iss_off[] in the saved
+	   state (LK_UREG_NONE: the kernel saves no such register) */
+	uint32_t off_pmap_l4;		/* [h] pmap.l4base */
+	uint32_t off_thread_pcb;	/* [h] thread.pcb */
+	uint32_t off_pcb_iss;		/* [h] pcb.iss (struct i386_saved_state) */
+	uint16_t iss_off[LK_UREG_N];	/* [h] */
 };
 
 struct lk_ctl {
@@ -282,8 +304,8 @@ _Static_assert(LK_SITES_MAX * sizeof(struct lk_site) <= LK_TRAMP_OFF - LK_SITES_
 _Static_assert(sizeof(struct lk_ctl) <= 4096, "the control page is one page");
 _Static_assert(sizeof(struct lk_blob_hdr) == 232, "lk_blob_hdr layout");
 _Static_assert(sizeof(struct lk_site) == 128, "lk_site layout");
-_Static_assert(sizeof(struct lk_kdesc) == 176 + 32 * LK_KFN_MAX, "lk_kdesc layout");
-_Static_assert(sizeof(struct lk_ctl) == 1344 + 32 * LK_KFN_MAX, "lk_ctl layout");
+_Static_assert(sizeof(struct lk_kdesc) == 240 + 32 * LK_KFN_MAX, "lk_kdesc layout");
+_Static_assert(sizeof(struct lk_ctl) == 1408 + 32 * LK_KFN_MAX, "lk_ctl layout");
 _Static_assert(LK_VEC_FBT_ENTRY == sizeof(struct lk_blob_hdr),
 	       "the entry vectors follow the blob header");
 

@@ -41,6 +41,10 @@ extern struct lk_glob lk;
 uint64_t lk_ns(uint64_t tsc);
 /* kplat.c */
 int lk_load64(uint64_t addr, uint64_t *v);
+/* Physical address of a kernel VA (direct map or page tables), ~0 if none. */
+uint64_t lk_kva_pa(uint64_t va);
+/* The running thread (percpu active_thread), 0 if unknown. */
+uint64_t lk_cur_thread(void);
 void lk_ids_start(void);
 /* A task or thread is being destroyed: its number is not reused for
    the next object at its address (pcb_terminate, machine_task_terminate). */
@@ -48,6 +52,34 @@ void lk_ids_forget(uint64_t obj);
 /* A task (thread = 0) or thread was just created: number it now, so that
    numbers follow creation order (ipc_task_enable, ipc_thread_enable). */
 void lk_ids_born(uint64_t obj, int thread);
+
+/*
+ * kuser.c: user memory and saved user registers (block comment there).
+ * Every function is a safe load: no fault, no page-in, no lock.
+ */
+#define LK_USER_TOP	0x800000000000ull	/* user VAs are below */
+/* Physical address of user va in the address space whose top-level table
+   is at pml4_pa; ~0 if not present, not user-accessible or (write) not
+   writable at some level.  *span (if given): bytes to the page's end. */
+uint64_t lk_user_pa(uint64_t pml4_pa, uint64_t va, uint64_t *span, int write);
+/* Copy up to n bytes of user memory at va into dst, stopping at the first
+   unreadable byte, or (str) after a NUL; returns the bytes copied. */
+uint64_t lk_user_copy(uint64_t pml4_pa, void *dst, uint64_t va, uint64_t n,
+		      int str);
+/* Physical address of the top-level table of the thread's task, 0 for a
+   thread of kernel_task (no user memory) or when unknown. */
+uint64_t lk_task_pml4(uint64_t thread);
+/* Where the thread's user registers were saved at its entry to the kernel. */
+struct lk_uregs_loc {
+	uint64_t iss;			/* kernel VA of struct i386_saved_state */
+};
+/* 1 and *loc for a user thread; 0 for a kernel thread (or unknown). */
+int lk_user_iss(uint64_t thread, struct lk_uregs_loc *loc);
+/* uregs[idx] with dtrace-utils' x86-64 R_* numbering (lkabi.h lk_ureg,
+   then the i386 aliases): 1 and *v; 0 if idx names no register (illegal
+   operation); -1 if the saved state cannot be read.  A register the
+   kernel does not save (ds, es, fs, gs) reads 0. */
+int lk_user_reg(const struct lk_uregs_loc *loc, uint64_t idx, uint64_t *v);
 
 /* fbt.c */
 int lk_sites_check(char *msg, uint32_t len);

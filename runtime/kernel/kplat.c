@@ -15,6 +15,8 @@
 #define PTE_PS		0x80ull
 #define PTE_ADDR	0x000ffffffffff000ull
 
+static uint64_t cur_thread(void);
+
 static int pt_entry(uint64_t table_pa, uint32_t idx, uint64_t *e)
 {
 	uint64_t pa = table_pa + 8ull * idx;
@@ -95,6 +97,23 @@ uint64_t mt_plat_loadable(const struct mt_pctx *ctx, uint64_t addr,
 			  uint64_t size)
 {
 	return lk_loadable(addr, size);
+}
+
+uint64_t lk_kva_pa(uint64_t va)
+{
+	uint64_t span, pa;
+
+	if (va < LK_KERNEL_MAP_BASE || !lk.ctl)
+		return ~0ull;
+	if (va - LK_KERNEL_MAP_BASE < lk.ctl->k.directmap_end)
+		return va - LK_KERNEL_MAP_BASE;
+	pa = translate(va, &span);
+	return pa;
+}
+
+uint64_t lk_cur_thread(void)
+{
+	return cur_thread();
 }
 
 static uint64_t cur_thread(void)

@@ -142,6 +142,49 @@ static void ids(struct mt_kimg *k, struct lk_kdesc *d)
 	kthreads(k, d);
 }
 
+/*
+ * User memory and registers (runtime/kernel/kuser.c): the task's pmap
+ * through task->map->pmap->l4base, the registers GNU Mach saved at the
+ * trap in thread->pcb->iss (struct i386_saved_state, whose x86-64 fields
+ * keep their i386 names: eip, uesp, efl).  Each dtrace uregs[] slot is
+ * the saved state's member of that name; segment registers the kernel
+ * does not save (ds, es, fs, gs in 64-bit mode) are LK_UREG_NONE.  A
+ * kernel without these members gets off_task_map = 0: no user memory.
+ */
+static const char *const iss_names[LK_UREG_N] = {
+	[LK_UREG_R15] = "r15", [LK_UREG_R14] = "r14", [LK_UREG_R13] = "r13",
+	[LK_UREG_R12] = "r12", [LK_UREG_RBP] = "ebp", [LK_UREG_RBX] = "ebx",
+	[LK_UREG_R11] = "r11", [LK_UREG_R10] = "r10", [LK_UREG_R9] = "r9",
+	[LK_UREG_R8] = "r8", [LK_UREG_RAX] = "eax", [LK_UREG_RCX] = "ecx",
+	[LK_UREG_RDX] = "edx", [LK_UREG_RSI] = "esi", [LK_UREG_RDI] = "edi",
+	[LK_UREG_ERR] = "err", [LK_UREG_RIP] = "eip", [LK_UREG_CS] = "cs",
+	[LK_UREG_RFL] = "efl", [LK_UREG_RSP] = "uesp", [LK_UREG_SS] = "ss",
+	[LK_UREG_TRAPNO] = "trapno",
+};
+
+static void user_state(struct mt_kimg *k, struct lk_kdesc *d)
+{
+	char err[128];
+	uint32_t off;
+
+	for (int i = 0; i < LK_UREG_N; i++)
+		d->iss_off[i] = LK_UREG_NONE;
+	if (member(k, "task", "map", &d->off_task_map, NULL, 0, err, sizeof err) ||
+	    member(k, "vm_map", "pmap", &d->off_map_pmap, NULL, 0, err, sizeof err) ||
+	    member(k, "pmap", "l4base", &d->off_pmap_l4, NULL, 0, err, sizeof err))
+		d->off_task_map = d->off_map_pmap = d->off_pmap_l4 = 0;
+	if (member(k, "thread", "pcb", &d->off_thread_pcb, NULL, 0, err, sizeof err) ||
+	    member(k, "pcb", "iss", &d->off_pcb_iss, NULL, 0, err, sizeof err)) {
+		d->off_thread_pcb = d->off_pcb_iss = 0;
+		return;
+	}
+	for (int i = 0; i < LK_UREG_N; i++)
+		if (iss_names[i] && member(k, "i386_saved_state", iss_names[i], &off,
+					   NULL, 0, err, sizeof err) == 0 &&
+		    off < LK_UREG_NONE)
+			d->iss_off[i] = (uint16_t)off;
+}
+
 int kdesc_fill(struct mt_kimg *k, struct lk_kdesc *d, uint64_t ram_bytes,
 	       char *err, size_t errlen)
 {
@@ -180,6 +223,7 @@ int kdesc_fill(struct mt_kimg *k, struct lk_kdesc *d, uint64_t ram_bytes,
 	}
 	intr_code(k, d);
 	ids(k, d);
+	user_state(k, d);
 	if (mt_kimg_symbol(k, "Panic", &d->panic_fn) < 0)
 		d->panic_fn = 0;
 	d->kernel_map_base = LK_KERNEL_MAP_BASE;
