@@ -112,6 +112,19 @@ static void add_rec_sized(struct cc *cc, struct node *e, int kind, uint32_t size
 	cc->actions.v[cc->actions.n - 1].nrecs++;
 }
 
+/* User stacks and addresses start with the pid (abi.h MT_RF_UPID). */
+int ti_is_user(int tikind)
+{
+	return tikind == MT_TI_USTACK || tikind == MT_TI_USYM ||
+	       tikind == MT_TI_UMOD || tikind == MT_TI_UADDR;
+}
+
+static void upid_rec(struct cc *cc, int tikind)
+{
+	if (ti_is_user(tikind))
+		cc->recs.v[cc->recs.n - 1].flags |= MT_RF_UPID;
+}
+
 static int nargs_of(struct node *n)
 {
 	int k = 0;
@@ -341,6 +354,12 @@ static void do_printf(struct cc *cc, struct node *n, int kind)
 			int stk = a->cval == MT_TI_STACK || a->cval == MT_TI_USTACK;
 			add_rec_sized(cc, stk ? NULL : a->args, stk ? MT_REC_STACK : MT_REC_INT,
 				      (uint32_t)a->slen, (int)a->cval);
+			upid_rec(cc, (int)a->cval);
+			continue;
+		}
+		if (a->is_uaddr && (ty_is_integral(a->type) || ty_is_ptrlike(a->type))) {
+			add_rec_sized(cc, a, MT_REC_INT, 16, MT_TI_UADDR);
+			upid_rec(cc, MT_TI_UADDR);
 			continue;
 		}
 		add_rec(cc, a, 0, 0);
@@ -486,8 +505,10 @@ static void do_stack(struct cc *cc, struct node *n)
 	spec_check(cc, n, K_DATA);
 	uint32_t ai = new_action(cc, id->id, n->line);
 	cc->actions.v[ai].arg = (uint64_t)frames;
-	add_rec_sized(cc, NULL, MT_REC_STACK, (uint32_t)frames * 8,
+	add_rec_sized(cc, NULL, MT_REC_STACK,
+		      (uint32_t)(frames + (id->id == MT_ACT_USTACK)) * 8,
 		      id->id == MT_ACT_STACK ? MT_TI_STACK : MT_TI_USTACK);
+	upid_rec(cc, id->id == MT_ACT_STACK ? MT_TI_STACK : MT_TI_USTACK);
 }
 
 /* tracemem(addr, size[, dynsize]) */
@@ -557,7 +578,8 @@ static void do_symaddr(struct cc *cc, struct node *n)
 	int tk = id->id == MT_ACT_SYM ? MT_TI_SYM : id->id == MT_ACT_MOD ? MT_TI_MOD :
 		 id->id == MT_ACT_USYM ? MT_TI_USYM : id->id == MT_ACT_UMOD ? MT_TI_UMOD :
 		 MT_TI_UADDR;
-	add_rec_sized(cc, a, MT_REC_INT, 8, tk);
+	add_rec_sized(cc, a, MT_REC_INT, ti_is_user(tk) ? 16 : 8, tk);
+	upid_rec(cc, tk);
 }
 
 /* pcap(), printm(): each argument recorded as it is */

@@ -156,7 +156,7 @@ int key_special(struct cc *cc, struct node *k, uint32_t *size)
 			frames = cint(cc, k->args, id->id == MT_ACT_STACK ?
 				      D_STACK_SIZE : D_USTACK_FRAMES,
 				      "stack( ) argument #1 must be a non-zero positive integer constant");
-		*size = (uint32_t)frames * 8;
+		*size = (uint32_t)(frames + (id->id == MT_ACT_USTACK)) * 8;
 		k->id = id;
 		k->type = cc->t_stack;
 		return id->id == MT_ACT_STACK ? MT_TI_STACK : MT_TI_USTACK;
@@ -167,7 +167,8 @@ int key_special(struct cc *cc, struct node *k, uint32_t *size)
 			ERR(k, D_PROTO_LEN, "%s( ) prototype mismatch: %d args passed, 1 expected",
 			    id->name, k->args ? 2 : 0);
 		sema_expr(cc, k->args);
-		*size = 8;
+		*size = id->id == MT_ACT_USYM || id->id == MT_ACT_UMOD ||
+			id->id == MT_ACT_UADDR ? 16 : 8;
 		k->id = id;
 		k->type = id->id == MT_ACT_USYM || id->id == MT_ACT_UMOD ||
 			  id->id == MT_ACT_UADDR ? cc->t_usymaddr : cc->t_symaddr;
@@ -414,6 +415,8 @@ static void agg_rec(struct cc *cc, struct node *e, int is_val)
 		r.difo = stk ? 0 : cg_difo(cc, e->args, NULL, NULL);
 		r.kind = stk ? MT_REC_STACK : MT_REC_INT;
 		r.size = (uint32_t)e->slen;
+		if (ti_is_user((int)e->cval))
+			r.flags |= MT_RF_UPID;
 		ri.kind = (uint16_t)e->cval;
 		ri.size = r.size;
 		ri.ctype = strdup(e->type->name);

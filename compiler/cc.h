@@ -215,7 +215,8 @@ struct node {
 	/* sema flags */
 	unsigned lvalue : 1, writable : 1, is_const : 1, is_ref : 1,
 		 is_string_lit : 1, is_action : 1, is_agg : 1,
-		 is_alloca : 1, nonassign : 1;
+		 is_alloca : 1, nonassign : 1,
+		 is_uaddr : 1;		/* printf %A argument: pid + address */
 	int64_t cval;			/* integer constant value when is_const */
 	struct xlator *xl;		/* N_XLATE */
 	char *strval;			/* constant string value */
@@ -459,6 +460,7 @@ int key_special(struct cc *cc, struct node *k, uint32_t *size);
 void sema_dry(struct cc *cc, struct node *s);
 
 /* printf.c */
+int ti_is_user(int tikind);
 int printf_validate(struct cc *cc, const char *fmt, struct node *args,
 		    int argbase, const char *func, int line, int is_printa);
 

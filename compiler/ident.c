@@ -219,6 +219,38 @@ static void count_proto(const char *p, int *min, int *max)
 	*max = va ? -1 : n + opt;
 }
 
+static void int_inline(struct cc *cc, const char *name, int val)
+{
+	struct ident *id = id_add(cc, &cc->globals, name, ID_INLINE);
+	struct node *v = nd_new(cc, N_INT, 0);
+
+	v->type = cc->t_int;
+	v->is_const = 1;
+	v->cval = val;
+	id->type = cc->t_int;
+	id->init = v;
+}
+
+/*
+ * uregs[] indices: dtrace-utils' x86-64 regs.d (Linux's pt_regs order,
+ * then the segment registers and the trap number; the i386 names after
+ * R_GS; R_PC, R_SP, R_FP, R_PS, R_R0, R_R1 as aliases of those).
+ */
+static const struct { const char *name; int val; } regs_d[] = {
+	{ "R_R15", 0 }, { "R_R14", 1 }, { "R_R13", 2 }, { "R_R12", 3 },
+	{ "R_RBP", 4 }, { "R_RBX", 5 }, { "R_R11", 6 }, { "R_R10", 7 },
+	{ "R_R9", 8 }, { "R_R8", 9 }, { "R_RAX", 10 }, { "R_RCX", 11 },
+	{ "R_RDX", 12 }, { "R_RSI", 13 }, { "R_RDI", 14 }, { "R_ERR", 15 },
+	{ "R_RIP", 16 }, { "R_CS", 17 }, { "R_RFL", 18 }, { "R_RSP", 19 },
+	{ "R_SS", 20 }, { "R_DS", 21 }, { "R_ES", 22 }, { "R_FS", 23 },
+	{ "R_GS", 24 }, { "R_TRAPNO", 25 },
+	{ "R_EBX", 25 }, { "R_ECX", 26 }, { "R_EDX", 27 }, { "R_ESI", 28 },
+	{ "R_EDI", 29 }, { "R_EBP", 30 }, { "R_EAX", 31 }, { "R_EIP", 37 },
+	{ "R_EFL", 39 }, { "R_ESP", 40 },
+	{ "R_PC", 37 }, { "R_FP", 30 }, { "R_SP", 40 }, { "R_PS", 39 },
+	{ "R_R0", 31 }, { "R_R1", 25 },
+};
+
 void id_init(struct cc *cc)
 {
 	for (size_t i = 0; i < sizeof(bvars) / sizeof(bvars[0]); i++) {
@@ -256,16 +288,10 @@ void id_init(struct cc *cc)
 		{ "DTRACEFLT_BADSIZE", 10 }, { "DTRACEFLT_BADINDEX", 11 },
 		{ "DTRACEFLT_LIBRARY", 1000 },
 	};
-	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++) {
-		struct ident *id = id_add(cc, &cc->globals, faults[i].name,
-					  ID_INLINE);
-		struct node *v = nd_new(cc, N_INT, 0);
-		v->type = cc->t_int;
-		v->is_const = 1;
-		v->cval = faults[i].val;
-		id->type = cc->t_int;
-		id->init = v;
-	}
+	for (size_t i = 0; i < sizeof(faults) / sizeof(faults[0]); i++)
+		int_inline(cc, faults[i].name, faults[i].val);
+	for (size_t i = 0; i < sizeof(regs_d) / sizeof(regs_d[0]); i++)
+		int_inline(cc, regs_d[i].name, regs_d[i].val);
 	{
 		struct ident *id = id_add(cc, &cc->globals, "NULL", ID_INLINE);
 		/* an int 0, as in dtrace (sizeof (NULL) == 4); the constant 0

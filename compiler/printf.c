@@ -185,6 +185,8 @@ int printf_validate(struct cc *cc, const char *fmt, struct node *args,
 		}
 		if ((c == 's' || c == 'S') && !is_printa)
 			charptr_as_string(cc, a);
+		if (c == 'A' && !is_printa && !a->is_agg)
+			a->is_uaddr = 1;
 		a = a->next;
 		argno += !is_printa;
 	}

@@ -24,7 +24,8 @@ make_args(const struct mt_consumer *c, const struct mt_action *a,
 		args[i].kind = ri ? ri->kind : (r->kind == MT_REC_STR ?
 				MT_TI_STR : MT_TI_INT);
 		if (r->kind == MT_REC_STACK)
-			args[i].kind = MT_TI_STACK;
+			args[i].kind = (r->flags & MT_RF_UPID) ? MT_TI_USTACK :
+				       MT_TI_STACK;
 		args[i].size = r->size;
 		if (ri && (ri->kind == MT_TI_INT || ri->kind == MT_TI_UINT) &&
 		    ri->size && ri->size < r->size)
@@ -226,7 +227,8 @@ do_action(struct mt_consumer *c, uint32_t epid, const struct mt_probe *p,
 	case MT_ACT_STACK:
 	case MT_ACT_USTACK:
 		if (r)
-			datum_stack(c, c->out, data + r->offset, r->size);
+			datum_stack(c, c->out, a->kind == MT_ACT_USTACK,
+				    data + r->offset, r->size);
 		break;
 	case MT_ACT_TRACEMEM: {
 		uint64_t n = r ? r->size : 0;

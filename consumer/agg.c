@@ -35,9 +35,8 @@ key_elem_size(const struct mt_consumer *c, const struct mt_rec_info *ri)
 {
 	switch (ri->kind) {
 	case MT_TI_INT: case MT_TI_UINT: case MT_TI_SYM: case MT_TI_MOD:
-	case MT_TI_UADDR:
 		return 8;
-	case MT_TI_USYM: case MT_TI_UMOD:
+	case MT_TI_USYM: case MT_TI_UMOD: case MT_TI_UADDR:
 		return ri->size > 8 ? ri->size : 8;
 	case MT_TI_STR:
 		return c->img ? c->img->opt.strsize : ri->size;
@@ -104,7 +103,8 @@ agg_setup(struct mt_consumer *c)
 			/* the runtime 8-aligns every key element */
 			c->keyoff[i][k] = off;
 			if (r && !(r->flags & MT_RF_AGGVAL))
-				off += r->kind == MT_REC_INT ? 8 :
+				off += r->kind == MT_REC_INT &&
+				       !(r->flags & MT_RF_UPID) ? 8 :
 				       (r->size + 7) & ~7u;
 			else
 				off += (key_elem_size(c, &ai->keys[k]) + 7) & ~7u;

@@ -22,20 +22,30 @@ datum_int(const uint8_t *p, uint32_t size, int sign)
 }
 
 void
-datum_stack(struct mt_consumer *c, FILE *fp, const uint8_t *p, uint32_t size)
+datum_stack(struct mt_consumer *c, FILE *fp, int user, const uint8_t *p,
+	    uint32_t size)
 {
 	int indent = (int)(c->opts->stackindent == MT_OPT_UNSET ? 0 :
 			   c->opts->stackindent);
-	uint64_t pc;
+	uint64_t pc, pid = 0;
 
 	fputc('\n', fp);
+	if (user && size >= 8) {
+		memcpy(&pid, p, 8);
+		p += 8;
+		size -= 8;
+	}
 	for (uint32_t i = 0; i + 8 <= size; i += 8) {
 		memcpy(&pc, p + i, 8);
 		if (pc == 0)
 			break;
 		char sym[512];
 
-		mt_sym_format(&c->syms, pc, MT_SYM_PC, sym, sizeof(sym));
+		if (user)
+			mt_usym_format(&c->syms, (int64_t)pid, pc, MT_SYM_PC, sym,
+				       sizeof(sym));
+		else
+			mt_sym_format(&c->syms, pc, MT_SYM_PC, sym, sizeof(sym));
 		fprintf(fp, "%*s%s\n", indent, "", sym);
 	}
 }
@@ -100,7 +110,7 @@ print_key_datum(struct mt_consumer *c, FILE *fp, const struct mt_rec_info *ri,
 		return;
 	case MT_TI_STACK:
 	case MT_TI_USTACK:
-		datum_stack(c, fp, d, ri->size);
+		datum_stack(c, fp, ri->kind == MT_TI_USTACK, d, ri->size);
 		return;
 	case MT_TI_SYM: case MT_TI_MOD: case MT_TI_USYM: case MT_TI_UMOD:
 	case MT_TI_UADDR: {
@@ -108,12 +118,20 @@ print_key_datum(struct mt_consumer *c, FILE *fp, const struct mt_rec_info *ri,
 
 		memcpy(&v, d + (ri->kind >= MT_TI_USYM && ri->size > 8 ? 8 : 0),
 		       8);
-		if (ri->kind == MT_TI_SYM || ri->kind == MT_TI_MOD)
+		if (ri->kind == MT_TI_SYM || ri->kind == MT_TI_MOD) {
 			mt_sym_format(&c->syms, v, ri->kind == MT_TI_SYM ? MT_SYM_FUNC :
 				      MT_SYM_MOD, buf, sizeof(buf));
-		else
+		} else if (ri->size > 8) {
+			int64_t pid;
+
+			memcpy(&pid, d, 8);
+			mt_usym_format(&c->syms, pid, v, ri->kind == MT_TI_USYM ?
+				       MT_SYM_FUNC : ri->kind == MT_TI_UMOD ?
+				       MT_SYM_MOD : MT_SYM_PC, buf, sizeof(buf));
+		} else {
 			snprintf(buf, sizeof(buf), "0x%llx",
 				 (unsigned long long)v);
+		}
 		fprintf(fp, "  %-50s", buf);
 		return;
 	}
@@ -145,7 +163,7 @@ datum_trace(struct mt_consumer *c, FILE *fp, const struct mt_rec *r,
 		return;
 	}
 	if (r->kind == MT_REC_STACK) {
-		datum_stack(c, fp, d, size);
+		datum_stack(c, fp, (r->flags & MT_RF_UPID) != 0, d, size);
 		return;
 	}
 	if (r->kind == MT_REC_MEM) {

@@ -112,7 +112,8 @@ const struct mt_probe *probe_of_epid(const struct mt_consumer *c,
 
 /* datum.c */
 int64_t datum_int(const uint8_t *p, uint32_t size, int sign);
-void datum_stack(struct mt_consumer *c, FILE *fp, const uint8_t *p,
+/* user: the record is a ustack(): the pid, then user pcs */
+void datum_stack(struct mt_consumer *c, FILE *fp, int user, const uint8_t *p,
 		 uint32_t size);
 void datum_trace(struct mt_consumer *c, FILE *fp, const struct mt_rec *r,
 		 const struct mt_rec_info *ri, const uint8_t *d);

@@ -212,18 +212,28 @@ print_stack(FILE *fp, const struct mt_symsrc *syms, const struct spec *s,
 	    const struct mt_pfarg *a)
 {
 	const unsigned char *p = a->data;
-	uint64_t pc;
+	uint64_t pc, pid = 0;
+	uint32_t i = 0;
 	char buf[512];
 	struct spec s2 = *s;
+	int user = a->kind == MT_TI_USTACK;
 
 	if (strchr(s->flags, '-'))
 		s2.width = -1;
 	fputc('\n', fp);
-	for (uint32_t i = 0; p && i + 8 <= a->size; i += 8) {
+	if (user && p && a->size >= 8) {
+		memcpy(&pid, p, 8);
+		i = 8;
+	}
+	for (; p && i + 8 <= a->size; i += 8) {
 		memcpy(&pc, p + i, 8);
 		if (pc == 0)
 			break;
-		mt_sym_format(syms, pc, MT_SYM_PC, buf, sizeof(buf));
+		if (user)
+			mt_usym_format(syms, (int64_t)pid, pc, MT_SYM_PC, buf,
+				       sizeof(buf));
+		else
+			mt_sym_format(syms, pc, MT_SYM_PC, buf, sizeof(buf));
 		fprintf(fp, "%14s", "");
 		print_string(fp, &s2, buf);
 		fputc('\n', fp);
@@ -353,8 +363,17 @@ print_conv(FILE *fp, const struct mt_symsrc *syms, const struct spec *s,
 		print_string(fp, s, buf);
 		break;
 	case 'A':
-		snprintf(buf, sizeof(buf), "0x%llx",
-			 (unsigned long long)arg_uint(a));
+		if (a->size == 16 && a->data) {
+			int64_t pid;
+			uint64_t pc;
+
+			memcpy(&pid, a->data, 8);
+			memcpy(&pc, (const uint8_t *)a->data + 8, 8);
+			mt_usym_format(syms, pid, pc, MT_SYM_PC, buf, sizeof(buf));
+		} else {
+			snprintf(buf, sizeof(buf), "0x%llx",
+				 (unsigned long long)arg_uint(a));
+		}
 		print_string(fp, s, buf);
 		break;
 	case 'k':

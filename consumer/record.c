@@ -39,7 +39,8 @@ mt_consumer_new(const struct mt_prog *prog, const struct mt_image *img,
 	c->target = target;
 	c->out = c->orig_out = out;
 	c->err = err;
-	c->syms.target = target && target->ops->sym ? target : NULL;
+	c->syms.target = target && (target->ops->sym || target->ops->usym) ?
+			 target : NULL;
 	if (agg_setup(c) != 0) {
 		mt_consumer_free(c);
 		return NULL;

@@ -63,6 +63,24 @@ mt_sym_format(const struct mt_symsrc *src, uint64_t pc, int style,
 	}
 }
 
+void
+mt_usym_format(const struct mt_symsrc *src, int64_t pid, uint64_t pc,
+	       int style, char *buf, size_t len)
+{
+	struct mt_target *t = src ? src->target : NULL;
+	char *p;
+
+	if (t == NULL || t->ops->usym == NULL ||
+	    t->ops->usym(t, pid, pc, buf, len) != 0) {
+		snprintf(buf, len, "0x%llx", (unsigned long long)pc);
+		return;
+	}
+	if (style == MT_SYM_MOD && (p = strchr(buf, '`')) != NULL)
+		*p = '\0';
+	else if (style == MT_SYM_FUNC && (p = strrchr(buf, '+')) != NULL)
+		*p = '\0';
+}
+
 int
 mt_sym_offset(const struct mt_symsrc *src, uint64_t pc, uint64_t *off)
 {

@@ -199,7 +199,13 @@ static int build_key(struct rt_mstate *ms, const struct mt_action *act,
 				*incr = (int64_t)val;
 			continue;
 		}
-		if (rec->kind == MT_REC_INT) {
+		if (rec->kind == MT_REC_INT && (rec->flags & MT_RF_UPID)) {
+			if (n + 16 > a->keysize)
+				return 0;
+			*(uint64_t *)(key + n) = mt_plat_var(ms->ctx, MT_VAR_PID);
+			*(uint64_t *)(key + n + 8) = val;
+			n += 16;
+		} else if (rec->kind == MT_REC_INT) {
 			if (n + 8 > a->keysize)
 				return 0;
 			if (rec->size && rec->size < 8) {
@@ -217,10 +223,7 @@ static int build_key(struct rt_mstate *ms, const struct mt_action *act,
 				if (rt_copy_str(ms, (char *)key + n, val, rec->size))
 					return -1;
 			} else if (rec->kind == MT_REC_STACK) {
-				/* stack() key: pcs, zero-padded (key zeroed) */
-				uint32_t max = rec->size / 8;
-				mt_plat_stack(ms->ctx, 0,
-					      (uint64_t *)(key + n), max);
+				rt_rec_stack(ms, rec, key + n);
 			} else if (rt_copy_in(ms, key + n, val, rec->size)) {
 				return -1;
 			}

@@ -350,8 +350,10 @@ static inline uint64_t ldga(struct rt_mstate *ms, uint32_t v, uint64_t b)
 		x = b < 10 ? ms->ctx->arg[b] : 0;
 	else
 		x = mt_plat_reg(ms->ctx, v == MT_VAR_UREGS, b, &ok);
-	if (!ok)
+	if (ok == 0)
 		rt_fault(ms, MT_FLT_ILLOP, b);
+	else if (ok < 0)
+		rt_fault(ms, MT_FLT_BADADDR, 0);
 	return x;
 }
 

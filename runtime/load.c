@@ -109,6 +109,57 @@ int rt_copy_in(struct rt_mstate *ms, void *dst, uint64_t src, uint64_t n)
 	return 0;
 }
 
+int rt_copy_user(struct rt_mstate *ms, void *dst, uint64_t src, uint64_t n)
+{
+	uint64_t got = mt_plat_ucopy(ms->ctx, dst, src, n, 0);
+
+	if (got == MT_UCOPY_NOTUSER)
+		return rt_copy_in(ms, dst, src, n);
+	if (got < n) {
+		rt_fault(ms, MT_FLT_BADADDR, src + got);
+		return -1;
+	}
+	return 0;
+}
+
+/* At most n - 1 bytes and the NUL; a NUL or n - 1 bytes end it. */
+int rt_copy_ustr(struct rt_mstate *ms, char *dst, uint64_t src, uint64_t n)
+{
+	uint64_t got;
+	int64_t len;
+
+	if (n == 0)
+		return 0;
+	got = mt_plat_ucopy(ms->ctx, dst, src, n - 1, 1);
+	if (got == MT_UCOPY_NOTUSER) {
+		if ((len = rt_strlen(ms, src, n - 1)) < 0)
+			return -1;
+		rt_memcpy(dst, (const void *)(uintptr_t)src, (uint64_t)len);
+		return 0;
+	}
+	if (got < n - 1 && (got == 0 || dst[got - 1] != '\0')) {
+		rt_fault(ms, MT_FLT_BADADDR, src + got);
+		return -1;
+	}
+	return 0;
+}
+
+void rt_rec_stack(struct rt_mstate *ms, const struct mt_rec *rec, uint8_t *p)
+{
+	uint32_t max = rec->size / 8, n, skip = 0;
+
+	if (rec->flags & MT_RF_UPID) {
+		if (max == 0)
+			return;
+		*(uint64_t *)p = mt_plat_var(ms->ctx, MT_VAR_PID);
+		skip = 1;
+	}
+	n = mt_plat_stack(ms->ctx, skip, (uint64_t *)p + skip, max - skip);
+	if (n > max - skip)
+		n = max - skip;
+	rt_memset(p + 8 * (skip + n), 0, 8 * (max - skip - n));
+}
+
 /*
  * Length of the string at addr, at most max (not counting the NUL); -1 on
  * fault.  Bytes past the loadable range fault unless max was reached.

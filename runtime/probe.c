@@ -79,7 +79,7 @@ static void put_int(uint8_t *p, uint32_t size, uint64_t v)
 
 /* Evaluate rec and store it into the record data; -1 on fault. */
 static int write_rec(struct rt_mstate *ms, const struct mt_rec *rec,
-		     uint8_t *data, int user, uint64_t *valp)
+		     uint8_t *data, uint64_t *valp)
 {
 	uint8_t *p = data + rec->offset;
 	uint64_t val = 0;
@@ -91,20 +91,20 @@ static int write_rec(struct rt_mstate *ms, const struct mt_rec *rec,
 	*valp = val;
 	switch (rec->kind) {
 	case MT_REC_INT:
+		if (rec->flags & MT_RF_UPID) {
+			put_int(p, 8, mt_plat_var(ms->ctx, MT_VAR_PID));
+			put_int(p + 8, 8, val);
+			return 0;
+		}
 		put_int(p, rec->size, val);
 		return 0;
 	case MT_REC_STR:
 		return rt_copy_str(ms, (char *)p, val, rec->size);
 	case MT_REC_MEM:
 		return rt_copy_in(ms, p, val, rec->size);
-	case MT_REC_STACK: {
-		uint32_t max = rec->size / 8;
-		uint32_t n = mt_plat_stack(ms->ctx, user, (uint64_t *)p, max);
-		if (n > max)
-			n = max;
-		rt_memset(p + 8 * n, 0, 8 * (max - n));
+	case MT_REC_STACK:
+		rt_rec_stack(ms, rec, p);
 		return 0;
-	}
 	}
 	return 0;
 }
@@ -146,7 +146,7 @@ static int action(struct rt_mstate *ms, const struct mt_action *act,
 		const struct mt_rec *rec = &ms->rt->recs[act->rec0 + r];
 		uint64_t val;
 
-		if (write_rec(ms, rec, data, act->kind == MT_ACT_USTACK, &val))
+		if (write_rec(ms, rec, data, &val))
 			return -1;
 		if (r == 0)
 			v = val;

@@ -285,6 +285,13 @@ int rt_check_load(struct rt_mstate *ms, uint64_t addr, uint64_t size);
 int rt_check_store(struct rt_mstate *ms, uint64_t addr, uint64_t size,
 		   int align);
 int rt_copy_in(struct rt_mstate *ms, void *dst, uint64_t src, uint64_t n);
+/* copyin()'s reads: the current task's user memory (mt_plat_ucopy), else
+   as rt_copy_in; a string stops at its NUL, dst[n] zeroed beforehand. */
+int rt_copy_user(struct rt_mstate *ms, void *dst, uint64_t src, uint64_t n);
+int rt_copy_ustr(struct rt_mstate *ms, char *dst, uint64_t src, uint64_t n);
+/* A stack record or key (rec->kind MT_REC_STACK) at p: kernel pcs, or the
+   pid and user pcs (MT_RF_UPID), zero-padded. */
+void rt_rec_stack(struct rt_mstate *ms, const struct mt_rec *rec, uint8_t *p);
 int64_t rt_strlen(struct rt_mstate *ms, uint64_t addr, uint64_t max);
 int rt_copy_str(struct rt_mstate *ms, char *dst, uint64_t src, uint64_t size);
 void rt_fault(struct rt_mstate *ms, uint32_t fault, uint64_t addr);

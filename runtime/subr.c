@@ -122,16 +122,13 @@ static uint64_t copyin(struct rt_mstate *ms, uint32_t subr)
 			n = ARG(1) + 1;
 		if (!(d = rt_alloc(ms, n)))
 			return 0;
-		int64_t len = rt_strlen(ms, src, n - 1);
-		if (len >= 0)
-			rt_memcpy((void *)(uintptr_t)d,
-				  (const void *)(uintptr_t)src, (uint64_t)len);
+		rt_copy_ustr(ms, (char *)(uintptr_t)d, src, n);
 		return d;
 	}
 	n = ARG(1);
 	if (!(d = rt_alloc(ms, n)))
 		return 0;
-	rt_copy_in(ms, (void *)(uintptr_t)d, src, n);
+	rt_copy_user(ms, (void *)(uintptr_t)d, src, n);
 	return d;
 }
 
@@ -230,7 +227,7 @@ void rt_subr(struct rt_mstate *ms, uint32_t subr, uint64_t *rd)
 	case MT_SUBR_BCOPY: subr_bcopy(ms); break;
 	case MT_SUBR_COPYINTO:
 		if (rt_check_store(ms, ARG(2), ARG(1), 0) == 0)
-			rt_copy_in(ms, (void *)(uintptr_t)ARG(2), ARG(0), ARG(1));
+			rt_copy_user(ms, (void *)(uintptr_t)ARG(2), ARG(0), ARG(1));
 		break;
 	case MT_SUBR_COPYIN: case MT_SUBR_COPYINSTR:
 		r = copyin(ms, subr);

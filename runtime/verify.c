@@ -300,7 +300,10 @@ static int check_recs(struct vctx *v, const struct mt_action *a, uint32_t ai,
 		if (rec->kind < MT_REC_INT || rec->kind > MT_REC_STACK)
 			return fail(v, "record ", a->rec0 + r, 0, 0, "bad kind");
 		if (rec->kind == MT_REC_INT && rec->size != 1 && rec->size != 2 &&
-		    rec->size != 4 && rec->size != 8 && rec->size != 0)
+		    rec->size != 4 && rec->size != 8 && rec->size != 0 &&
+		    !(rec->size == 16 && (rec->flags & MT_RF_UPID)))
+			return fail(v, "record ", a->rec0 + r, 0, 0, "bad size");
+		if ((rec->flags & MT_RF_UPID) && rec->size < 16)
 			return fail(v, "record ", a->rec0 + r, 0, 0, "bad size");
 		if (a->kind != MT_ACT_AGG &&
 		    (uint64_t)rec->offset + rec->size > c->recsize)

@@ -28,7 +28,7 @@
 
 #include <stdint.h>
 
-#define MT_ABI_VERSION		5
+#define MT_ABI_VERSION		6
 #define MT_IMAGE_MAGIC		0x4d54494du	/* "MTIM" */
 
 /* ------------------------------------------------------------------------
@@ -365,6 +365,11 @@ enum mt_rec_kind {
 
 #define MT_RF_AGGVAL		0x1	/* AGG: value argument, not a key */
 #define MT_RF_SIGNED		0x2	/* INT: value is signed (consumer use) */
+/* The record starts with the current pid (8 bytes), as dtrace's user
+   records: STACK: a user stack, size/8 - 1 user pcs after the pid; INT
+   (size 16): usym(), umod(), uaddr() and %A, the pid then the value.
+   The consumer symbolises the pcs in that task's program. */
+#define MT_RF_UPID		0x4
 
 /*
  * Aggregations.  A key is the aggid followed by each key element: 8 bytes

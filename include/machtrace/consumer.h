@@ -83,6 +83,10 @@ void mt_consumer_set_symbols(struct mt_consumer *c, mt_symfn fn, void *arg);
 /* src NULL: hex */
 void mt_sym_format(const struct mt_symsrc *src, uint64_t pc, int style,
 		   char *buf, size_t len);
+/* A user pc of task pid (ustack(), usym(), umod(), uaddr(), %A): the
+   target's ops->usym, else hex ("0x..."), in the same styles. */
+void mt_usym_format(const struct mt_symsrc *src, int64_t pid, uint64_t pc,
+		    int style, char *buf, size_t len);
 /* pc's offset in its function; -1 when no function is known. */
 int mt_sym_offset(const struct mt_symsrc *src, uint64_t pc, uint64_t *off);
 

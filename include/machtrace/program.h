@@ -175,6 +175,10 @@ struct mt_target_ops {
 	   "module`function+0xoff" (or "module`function" at offset 0); 0, or
 	   -1 when pc is in no known function. */
 	int (*sym)(struct mt_target *t, uint64_t pc, char *buf, size_t len);
+	/* Optional (NULL: hex): the same for a user pc of task pid (the pid
+	   ustack(), usym() ... recorded), from that program's symbols. */
+	int (*usym)(struct mt_target *t, int64_t pid, uint64_t pc, char *buf,
+		    size_t len);
 	/* Optional (NULL: free(priv)): free the private state, after detach. */
 	void (*free)(struct mt_target *t);
 };

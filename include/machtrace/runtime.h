@@ -131,13 +131,25 @@ void mt_plat_objname(const struct mt_pctx *ctx, uint64_t thread, char *buf,
 		     uint32_t len);
 void mt_plat_strvar(const struct mt_pctx *ctx, uint32_t var, char *buf,
 		    uint32_t len);
-/* regs[idx] (uregs = 0) / uregs[idx] (uregs = 1); *ok = 0 if none. */
+/* regs[idx] (uregs = 0) / uregs[idx] (uregs = 1); *ok = 0 if idx names
+   no register (illegal operation), -1 if the thread has none to read (a
+   kernel thread's uregs[]: invalid address 0, as illumos). */
 uint64_t mt_plat_reg(const struct mt_pctx *ctx, int uregs, uint64_t idx,
 		     int *ok);
 /* Up to n kernel (user = 0) or user pcs of the current stack; returns
    how many were written. */
 uint32_t mt_plat_stack(const struct mt_pctx *ctx, int user, uint64_t *pcs,
 		       uint32_t n);
+/*
+ * copyin(), copyinstr(), copyinto(): copy up to n bytes of the current
+ * task's user memory at src into dst (str: stop after a NUL); returns the
+ * bytes copied, fewer at the first unreadable byte.  MT_UCOPY_NOTUSER when
+ * src is no user address on this platform: the runtime then reads it as
+ * any other address (its safe loads).
+ */
+#define MT_UCOPY_NOTUSER	UINT64_MAX
+uint64_t mt_plat_ucopy(const struct mt_pctx *ctx, void *dst, uint64_t src,
+		       uint64_t n, int str);
 /* panic() / breakpoint() (act = MT_ACT_PANIC, MT_ACT_BREAKPOINT), called
    only when destructive actions are allowed: the kernel's panic, its
    debugger.  May not return. */

@@ -324,6 +324,10 @@ uint64_t mt_plat_var(const struct mt_pctx *ctx, uint32_t var)
 		return caller(f);
 	case MT_VAR_STACKDEPTH:
 		return mt_plat_stack(ctx, 0, pcs, 64);
+	case MT_VAR_USTACKDEPTH:
+		return mt_plat_stack(ctx, 1, pcs, 64);
+	case MT_VAR_UCALLER:
+		return mt_plat_stack(ctx, 1, pcs, 2) == 2 ? pcs[1] : 0;
 	case MT_VAR_CPU:
 	case MT_VAR_CURCPU:
 	case MT_VAR_IPL:
@@ -437,19 +441,72 @@ void mt_plat_strvar(const struct mt_pctx *ctx, uint32_t var, char *buf,
 	mt_plat_objname(ctx, cur_thread(), buf, len);
 }
 
-/* regs[] in illumos' x86-64 order is not modelled; rip/rsp/rbp by name. */
+/*
+ * regs[] in illumos' x86-64 order is not modelled; rip/rsp/rbp by name.
+ * uregs[]: the user registers saved at the thread's entry to the kernel
+ * (kuser.c); a kernel thread has none: invalid address 0, as illumos.
+ */
 uint64_t mt_plat_reg(const struct mt_pctx *ctx, int uregs, uint64_t idx,
 		     int *ok)
 {
 	const struct lk_fire *f = ctx ? ctx->plat : 0;
 	const struct lk_regs *r = f ? f->r : 0;
 	const uint64_t *g = (const uint64_t *)r;
+	struct lk_uregs_loc loc;
+	uint64_t v = 0;
 
 	*ok = 0;
-	if (uregs || !r || idx >= 15)
+	if (uregs) {
+		*ok = lk_user_iss(cur_thread(), &loc) ? lk_user_reg(&loc, idx, &v) : -1;
+		return v;
+	}
+	if (!r || idx >= 15)
 		return 0;
 	*ok = 1;
 	return g[14 - idx];	/* 0 = rax, 1 = rcx, ... as saved */
+}
+
+uint64_t mt_plat_ucopy(const struct mt_pctx *ctx, void *dst, uint64_t src,
+		       uint64_t n, int str)
+{
+	uint64_t pml4;
+
+	if (src >= LK_USER_TOP)
+		return MT_UCOPY_NOTUSER;
+	if (!(pml4 = lk_task_pml4(cur_thread())))
+		return 0;
+	return lk_user_copy(pml4, dst, src, n, str);
+}
+
+/*
+ * The user stack of the current thread: the pc saved at its entry to the
+ * kernel, then the return address of each frame of the rbp chain from the
+ * saved rbp, read through the task's page tables (a frame that cannot be
+ * read, is misaligned, or does not move up the stack ends the walk).  A
+ * frameless function (a trap stub) hides its caller: the first return
+ * address is then that caller's caller's, as in illumos.
+ */
+static uint32_t user_stack(uint64_t *pcs, uint32_t n)
+{
+	uint64_t th = cur_thread(), pml4 = lk_task_pml4(th), fp = 0, fr[2];
+	struct lk_uregs_loc loc;
+	uint32_t i = 0;
+
+	if (!n || !pml4 || !lk_user_iss(th, &loc) ||
+	    lk_user_reg(&loc, LK_UREG_RIP, &pcs[0]) != 1 || !pcs[0])
+		return 0;
+	i = 1;
+	if (lk_user_reg(&loc, LK_UREG_RBP, &fp) != 1)
+		return i;
+	while (i < n && fp && !(fp & 7) && fp < LK_USER_TOP) {
+		if (lk_user_copy(pml4, fr, fp, 16, 0) != 16 || !fr[1])
+			break;
+		pcs[i++] = fr[1];
+		if (fr[0] <= fp)
+			break;
+		fp = fr[0];
+	}
+	return i;
 }
 
 /* Frame-pointer walk: the probe's caller first, then each saved rbp. */
@@ -460,7 +517,9 @@ uint32_t mt_plat_stack(const struct mt_pctx *ctx, int user, uint64_t *pcs,
 	uint64_t fp, pc;
 	uint32_t i = 0;
 
-	if (user || !f || !n)
+	if (user)
+		return user_stack(pcs, n);
+	if (!f || !n)
 		return 0;
 	if (f->pc)
 		pcs[i++] = f->pc;

@@ -113,6 +113,13 @@ uint64_t mt_plat_reg(const struct mt_pctx *ctx, int uregs, uint64_t idx,
 	return 0;
 }
 
+/* The local target's "user" memory is its own: read as any address. */
+uint64_t mt_plat_ucopy(const struct mt_pctx *ctx, void *dst, uint64_t src,
+		       uint64_t n, int str)
+{
+	return MT_UCOPY_NOTUSER;
+}
+
 uint32_t mt_plat_stack(const struct mt_pctx *ctx, int user, uint64_t *pcs,
 		       uint32_t n)
 {

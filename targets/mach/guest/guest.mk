@@ -2,11 +2,12 @@
 #
 # machload's RPCs go through MIG stubs generated, as a Hurd server's are,
 # from gnumach-dev's .defs (user side) and from machload.defs (both sides)
-# with trixie's MIG (msgids/msgids.mk: KINC, MIGCOM).
+# with trixie's MIG (msgids/msgids.mk: KINC, MIGCOM).  Frame pointers kept:
+# ustack() walks the rbp chain.
 GUEST_DIR := targets/mach/guest
 GUEST_CFLAGS := -m64 -O2 -ffreestanding -fno-builtin -nostdlib -static -fno-pie \
 	-fno-stack-protector -mgeneral-regs-only -mno-red-zone \
-	-fno-asynchronous-unwind-tables -Wall -Wextra -Werror=missing-prototypes -std=gnu11
+	-fno-asynchronous-unwind-tables -fno-omit-frame-pointer -Wall -Wextra -Werror=missing-prototypes -std=gnu11
 GUEST_CPPFLAGS = -I$(GUEST_DIR)/include -I$(BUILD)/guest/mig -I$(KINC)
 GUEST_LDFLAGS := -nostdlib -static -no-pie -Wl,--build-id=none -Wl,-z,separate-code
 GUEST_LIB := $(GUEST_DIR)/mig_support.c $(GUEST_DIR)/console.c $(GUEST_DIR)/lib.c

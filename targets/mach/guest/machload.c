@@ -221,7 +221,10 @@ static kern_return_t thread_reap(struct thread *t)
 	return kr;
 }
 
-static void do_rt(u32 n)
+/* The phases stay functions of their own (noinline), so that ustack()
+   names them: machload`do_pages, not the caller they were inlined in. */
+#define PHASE static __attribute__((noinline)) void
+PHASE do_rt(u32 n)
 {
 	mach_port_t p = new_port();
 	u64 ok = 0, t0 = rdtsc();
@@ -232,7 +235,7 @@ static void do_rt(u32 n)
 	report("rt", n, ok, rdtsc() - t0);
 }
 
-static void do_pingpong(u32 n)
+PHASE do_pingpong(u32 n)
 {
 	struct worker w = { WORK_PONG, new_port(), new_port(), new_port(), n };
 	struct thread t;
@@ -248,7 +251,7 @@ static void do_pingpong(u32 n)
 	report("pingpong", n, ok, rdtsc() - t0);
 }
 
-static void do_pages(u32 n)
+PHASE do_pages(u32 n)
 {
 	u64 addr = 0, ok = 0, t0 = rdtsc(), size = (u64)n * 4096;
 
@@ -264,7 +267,7 @@ static void do_pages(u32 n)
 	report("pages", n, ok, rdtsc() - t0);
 }
 
-static void do_threads(u32 n)
+PHASE do_threads(u32 n)
 {
 	struct worker w = { WORK_EXIT, new_port(), 0, 0, 0 };
 	u64 ok = 0, t0 = rdtsc();
@@ -277,7 +280,7 @@ static void do_threads(u32 n)
 	report("threads", n, ok, rdtsc() - t0);
 }
 
-static void do_tasks(u32 n)
+PHASE do_tasks(u32 n)
 {
 	u64 ok = 0, t0 = rdtsc();
 
@@ -289,7 +292,7 @@ static void do_tasks(u32 n)
 	report("tasks", n, ok, rdtsc() - t0);
 }
 
-static void do_ports(u32 n)
+PHASE do_ports(u32 n)
 {
 	u64 ok = 0, t0 = rdtsc();
 
@@ -306,7 +309,7 @@ static void do_ports(u32 n)
 	report("ports", n, ok, rdtsc() - t0);
 }
 
-static void do_taskinfo(u32 n)
+PHASE do_taskinfo(u32 n)
 {
 	u64 ok = 0, t0 = rdtsc();
 
@@ -321,7 +324,7 @@ static void do_taskinfo(u32 n)
 	report("taskinfo", n, ok, rdtsc() - t0);
 }
 
-static void do_vmmaps(u32 n)
+PHASE do_vmmaps(u32 n)
 {
 	u64 ok = 0, t0 = rdtsc();
 
@@ -339,7 +342,7 @@ static void do_vmmaps(u32 n)
 }
 
 /* The server's port needs a send right of ours: MIG's requests copy one. */
-static void do_rpcs(u32 n)
+PHASE do_rpcs(u32 n)
 {
 	struct worker w = { WORK_SERVE, new_port(), new_port(), 0, n };
 	struct thread t;

@@ -394,10 +394,55 @@ static int live_sym(struct mt_target *t, uint64_t pc, char *buf, size_t len)
 	return 0;
 }
 
+/* The boot's programs, in boot order (machload alone by default). */
+static void load_umods(struct live *l)
+{
+	char path[PATH_MAX + 64], err[256], build[PATH_MAX];
+
+	l->umods_loaded = 1;
+	if (l->o.nmodules == 0) {
+		mt_build_dir(build, sizeof build);
+		snprintf(path, sizeof path, "%s/guest/machload", build);
+		l->umods[l->numods++] = usyms_load(path, err, sizeof err);
+		return;
+	}
+	for (int i = 0; i < l->o.nmodules && l->numods < 16; i++) {
+		snprintf(path, sizeof path, "%s", l->o.modules[i]);
+		path[strcspn(path, " \t")] = '\0';
+		l->umods[l->numods++] = usyms_load(path, err, sizeof err);
+	}
+}
+
+/*
+ * A user pc of task pid: bootstrap module pid's program when pc is in it,
+ * else the one program whose text holds pc (usyms.c).
+ */
+static int live_usym(struct mt_target *t, int64_t pid, uint64_t pc, char *buf,
+		     size_t len)
+{
+	struct live *l = t->priv;
+	const struct usyms *one = NULL;
+
+	if (!l->umods_loaded)
+		load_umods(l);
+	if (pid >= 1 && pid <= l->numods && usyms_covers(l->umods[pid - 1], pc))
+		return usyms_format(l->umods[pid - 1], pc, buf, len);
+	for (int i = 0; i < l->numods; i++) {
+		if (!usyms_covers(l->umods[i], pc))
+			continue;
+		if (one)
+			return -1;
+		one = l->umods[i];
+	}
+	return one ? usyms_format(one, pc, buf, len) : -1;
+}
+
 static void live_free(struct mt_target *t)
 {
 	struct live *l = t->priv;
 
+	for (int i = 0; i < l->numods; i++)
+		usyms_free(l->umods[i]);
 	for (uint32_t i = 0; i < l->nprobes; i++)
 		free(l->probes[i].locs);
 	free(l->probes);
@@ -417,6 +462,7 @@ static const struct mt_target_ops live_ops = {
 	.aggclear = live_aggclear,
 	.detach = live_detach,
 	.sym = live_sym,
+	.usym = live_usym,
 	.free = live_free,
 };
 

@@ -111,7 +111,21 @@ struct live {
 	char status[600];
 	char kdb[600];			/* the guest stopped in KDB (panic or
 					   debugger): why; kept past detach */
+	/* user symbols of the boot's programs (usyms.c), loaded on first
+	   use: umods[k - 1] is bootstrap module k's ELF (NULL: unreadable) */
+	struct usyms *umods[16];
+	int numods, umods_loaded;
 };
+
+/* usyms.c: a guest program's symbols, for ustack() and usym() */
+struct usyms;
+struct usyms *usyms_load(const char *path, char *err, size_t errlen);
+void usyms_free(struct usyms *u);
+/* pc inside one of the program's executable segments? */
+int usyms_covers(const struct usyms *u, uint64_t pc);
+/* "prog`func+0x1c" (prog`func at its start, prog`0x... in no function);
+   -1 when pc is outside the program. */
+int usyms_format(const struct usyms *u, uint64_t pc, char *buf, size_t len);
 
 int live_probes_init(struct live *l);
 
