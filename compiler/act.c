@@ -499,9 +499,11 @@ static void do_stack(struct cc *cc, struct node *n)
 			ERR(a, tag, "%s( ) argument #1 must be a non-zero positive integer constant",
 			    id->name);
 	}
-	if (a && a->next)
-		const_arg(cc, a->next, D_USTACK_STRSIZE,
-			  "ustack( ) argument #2 must be a non-zero positive integer constant");
+	if (a && a->next &&
+	    const_arg(cc, a->next, D_USTACK_STRSIZE,
+		      "ustack( ) argument #2 must be a non-zero positive integer constant") <= 0)
+		ERR(a->next, D_USTACK_STRSIZE,
+		    "ustack( ) argument #2 must be a non-zero positive integer constant");
 	spec_check(cc, n, K_DATA);
 	uint32_t ai = new_action(cc, id->id, n->line);
 	cc->actions.v[ai].arg = (uint64_t)frames;

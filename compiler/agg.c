@@ -155,7 +155,12 @@ int key_special(struct cc *cc, struct node *k, uint32_t *size)
 		if (k->args)
 			frames = cint(cc, k->args, id->id == MT_ACT_STACK ?
 				      D_STACK_SIZE : D_USTACK_FRAMES,
-				      "stack( ) argument #1 must be a non-zero positive integer constant");
+				      cc_printf(cc, "%s( ) argument #1 must be a non-zero positive integer constant",
+						id->name));
+		if (frames <= 0)
+			ERR(k->args, id->id == MT_ACT_STACK ? D_STACK_SIZE : D_USTACK_FRAMES,
+			    "%s( ) argument #1 must be a non-zero positive integer constant",
+			    id->name);
 		*size = (uint32_t)(frames + (id->id == MT_ACT_USTACK)) * 8;
 		k->id = id;
 		k->type = cc->t_stack;

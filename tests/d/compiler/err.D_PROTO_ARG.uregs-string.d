@@ -1,0 +1,2 @@
+/* uregs[] takes an integer index */
+BEGIN { trace(uregs["rip"]); }

@@ -1,0 +1,2 @@
+/* usym() takes an address, not a string */
+BEGIN { usym("main"); }

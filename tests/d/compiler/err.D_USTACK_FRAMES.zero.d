@@ -1,0 +1,2 @@
+/* ustack()'s frame count is a positive constant */
+BEGIN { ustack(0); }

@@ -1,0 +1,2 @@
+/* ustack()'s string size is a positive constant */
+BEGIN { ustack(5, 0); }
