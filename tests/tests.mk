@@ -10,3 +10,15 @@ unit-build: $(UNIT_TESTS)
 # Keep the unit tests' objects: tests/suites/statics.sh counts their calls
 # (a function a unit test calls is not file-local).
 .SECONDARY: $(UNIT_SRCS:%.c=$(BUILD)/obj/%.o)
+
+# The blob's user-memory walk (runtime/kernel/kuser.c) built for the host:
+# tests/unit/live/test_kuser.c gives it a fake physical memory (lk_phys)
+# and the kernel loads it needs.
+$(BUILD)/obj/tests/kuser_host.o: runtime/kernel/kuser.c
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CPPFLAGS) $(HOST_CFLAGS) -DLK_KUSER_HOSTTEST -MMD -MP -c $< -o $@
+$(BUILD)/tests/unit/live/test_kuser: $(BUILD)/obj/tests/unit/live/test_kuser.o \
+		$(BUILD)/obj/tests/kuser_host.o $(MT_LIBS) $(BUILD)/lib/libmtcommon.a
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $< $(BUILD)/obj/tests/kuser_host.o -Wl,--start-group $(MT_LIBS) \
+		$(BUILD)/lib/libmtcommon.a -Wl,--end-group $(MT_LDLIBS) -lm

@@ -43,8 +43,6 @@ uint64_t lk_ns(uint64_t tsc);
 int lk_load64(uint64_t addr, uint64_t *v);
 /* Physical address of a kernel VA (direct map or page tables), ~0 if none. */
 uint64_t lk_kva_pa(uint64_t va);
-/* The running thread (percpu active_thread), 0 if unknown. */
-uint64_t lk_cur_thread(void);
 void lk_ids_start(void);
 /* A task or thread is being destroyed: its number is not reused for
    the next object at its address (pcb_terminate, machine_task_terminate). */

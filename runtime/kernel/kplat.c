@@ -111,11 +111,6 @@ uint64_t lk_kva_pa(uint64_t va)
 	return pa;
 }
 
-uint64_t lk_cur_thread(void)
-{
-	return cur_thread();
-}
-
 static uint64_t cur_thread(void)
 {
 	const struct lk_kdesc *k = &lk.ctl->k;

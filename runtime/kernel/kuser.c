@@ -34,7 +34,10 @@
 #define PTE_PS		0x80ull
 #define PTE_ADDR	0x000ffffffffff000ull
 
-#ifndef LK_KUSER_HOSTTEST
+#ifdef LK_KUSER_HOSTTEST
+/* tests/unit/live/test_kuser.c: a fake physical memory */
+const volatile void *lk_phys(uint64_t pa, uint64_t len);
+#else
 /* The direct-map address of physical [pa, pa + len), 0 if not all in it. */
 static const volatile void *lk_phys(uint64_t pa, uint64_t len)
 {

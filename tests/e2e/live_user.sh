@@ -72,7 +72,7 @@ else
 fi
 frames=$(grep -cE '^ +(machload`|0x)' "$out")
 named=$(grep -cE '^ +machload`' "$out")
-echo "# ustack frames: $named of $frames symbolised"
+echo "# ustack frames: $named of $frames symbolised; msgh_id 4242 counted ${ids:-0} times (machload rt ok=$rtok); $pages faults under do_pages (machload pages ok=$pgok)"
 
 # bad user pointers: an unmapped page, a page never mapped, a plain load
 # of a user address (dtrace requires copyin); the session goes on

@@ -7,18 +7,20 @@
 #include <stdint.h>
 #include "../mt_test.h"
 
-#define LK_KUSER_HOSTTEST 1
+#include "runtime/kernel/kern.h"
+
 #define RAM_PAGES 16
 static uint8_t ram[RAM_PAGES * 4096] __attribute__((aligned(4096)));
 
-static const volatile void *lk_phys(uint64_t pa, uint64_t len)
+/* kuser.c built with LK_KUSER_HOSTTEST (tests/tests.mk) reads the page
+   tables and user pages through this */
+const volatile void *lk_phys(uint64_t pa, uint64_t len);
+const volatile void *lk_phys(uint64_t pa, uint64_t len)
 {
 	if (pa >= sizeof ram || len > sizeof ram - pa)
 		return 0;
 	return ram + pa;
 }
-
-#include "runtime/kernel/kern.h"
 
 struct lk_glob lk;
 static struct lk_ctl ctl;
@@ -37,8 +39,6 @@ uint64_t lk_kva_pa(uint64_t va)
 {
 	return va - fake_kva_base;
 }
-
-#include "runtime/kernel/kuser.c"
 
 #define P 0x1ull
 #define W 0x2ull
