@@ -12,6 +12,7 @@
  *   resv_pa + LK_CTL_OFF   struct lk_ctl (one page, host <-> blob)
  *   resv_pa + LK_SITES_OFF struct lk_site[nsites] (host writes)
  *   resv_pa + LK_TRAMP_OFF trampolines (host writes machine code)
+ *   resv_pa + LK_USITES_OFF struct lk_usite[nusites] (host writes)
  *   resv_pa + LK_AREA_OFF  the runtime's state area (mt_cb first)
  *
  * Kernel VA of a region byte = KERNEL_MAP_BASE + physical address.
@@ -45,12 +46,14 @@
 #define LK_SITES_OFF		0x101000ull
 #define LK_SITES_MAX		12256u	/* (LK_TRAMP_OFF - LK_SITES_OFF) / 128 */
 #define LK_TRAMP_OFF		0x280000ull
-#define LK_TRAMP_MAX		0x180000ull
+#define LK_TRAMP_MAX		0x140000ull
+#define LK_USITES_OFF		0x3c0000ull
+#define LK_USITES_MAX		1024u	/* (LK_AREA_OFF - LK_USITES_OFF) / 256 */
 #define LK_AREA_OFF		0x400000ull
 
 /* ---- blob header: the first bytes of the blob module ---- */
 #define LK_BLOB_MAGIC		0x4c42544du	/* "MTBL" */
-#define LK_BLOB_VERSION		10
+#define LK_BLOB_VERSION		11
 #define LK_BLOB_HDR_REST	160	/* bytes after hook_name (shim's part) */
 /* A jmp trampoline: "push $site_index; jmp lk_fbt_entry" (10 bytes), then
    the relocated displaced instructions and a jmp back. */
@@ -137,6 +140,11 @@ enum lk_site_kind {
 #define LK_SF_INTERNAL_BORN_THREAD 0x8000 /* entry: arg0 (rdi) was just created;
 					   the blob numbers it (pid / tid in
 					   creation order) */
+#define LK_SF_INTERNAL_UINSTALL	0x10000	/* build_args_and_stack: the current
+					   task's text is loaded, no user
+					   instruction run: arm its user sites */
+#define LK_SF_INTERNAL_UREMOVE	0x20000	/* machine_task_terminate: disarm
+					   arg0's user sites (before FORGET) */
 
 struct lk_site {
 	uint64_t addr;			/* [h] kernel VA of the patched byte(s) */
@@ -171,6 +179,72 @@ struct lk_site {
 };
 #define LK_SITE_EXTRA_MAX	16
 #define LK_FAST_INCQ_LEN	8	/* 48 ff 04 25 disp32 */
+
+/* ---- user sites (usdt and pid providers) ----
+ * An int3 on one instruction of a user task's text, written through the
+ * physical page (the direct map), never through the user mapping.  The
+ * host decides everything: which task (pid), the original byte, how the
+ * handler emulates the displaced instruction (LK_UE_*), what the probe's
+ * arguments are (LK_UF_*).  Several sites may share an address (probes
+ * of one instruction, or the same VA in several tasks); the blob fires
+ * those whose pid is the current task's and whose page is the one hit,
+ * then emulates the instruction once. */
+enum lk_uemul {
+	LK_UE_NOP = 1,			/* nop, endbr64 (sdt.h's site): rip += len */
+	LK_UE_PUSH,			/* push %reg: user store at rsp - 8 */
+	LK_UE_POP,			/* pop %reg (never rsp): user load at rsp */
+	LK_UE_MOV,			/* mov %reg2, %reg (64-bit) */
+	LK_UE_MOV32,			/* mov %reg2d, %regd (zero-extends) */
+	LK_UE_ADD_RSP,			/* add $imm, %rsp (flags as the CPU's) */
+	LK_UE_SUB_RSP,			/* sub $imm, %rsp */
+	LK_UE_RET,			/* ret [$imm]: user load of the return address */
+};
+enum lk_ufire {
+	LK_UF_ENTRY = 1,		/* args: rdi, rsi, rdx, rcx, r8, r9, stack */
+	LK_UF_RETURN,			/* arg0 = func_off, arg1 = rax */
+	LK_UF_USDT,			/* args: args[0..nargs) */
+};
+/* A stapsdt argument ("-4@%edi", "8@-16(%rbp)", "4@$5", "8@sym(%rip)"):
+   REG: register reg (DWARF number) >> shift; MEM: the |size| bytes at
+   val + reg + idx * scale (LK_UA_NOREG: no such part); IMM: val.  The
+   value is then sign- (size < 0) or zero-extended from |size| bytes. */
+enum lk_uarg_kind { LK_UA_REG = 1, LK_UA_MEM, LK_UA_IMM };
+#define LK_UA_NOREG		0xff
+#define LK_UARGS_MAX		10
+struct lk_uarg {
+	int8_t size;			/* [h] -8..8 */
+	uint8_t kind;			/* [h] LK_UA_* */
+	uint8_t reg, idx;		/* [h] DWARF register numbers or NOREG */
+	uint8_t scale, shift;		/* [h] */
+	uint8_t pad[2];
+	int64_t val;			/* [h] */
+};
+enum lk_ustate {
+	LK_US_IDLE = 0,			/* not written (task not loaded yet) */
+	LK_US_ARMED,			/* int3 at pa */
+	LK_US_DISARMED,			/* original byte back for good: tracing
+					   stopped, or the emulation could not
+					   touch the user stack (counted in
+					   ctl->udisarmed) */
+	LK_US_GONE,			/* original byte back, then the task
+					   ended: its page may be reused */
+};
+struct lk_usite {
+	uint64_t addr;			/* [h] user VA of the instruction */
+	uint32_t pid;			/* [h] the task whose text it is */
+	uint32_t probe;			/* [h] image probe index */
+	uint32_t fire;			/* [h] LK_UF_* */
+	uint32_t func_off;		/* [h] LK_UF_RETURN: the ret's offset */
+	uint8_t emul, len, reg, reg2;	/* [h] LK_UE_*, insn length, registers */
+	int32_t imm;			/* [h] ADD/SUB_RSP's imm, RET's imm16 */
+	uint8_t orig, nargs;		/* [h] original first byte; USDT args */
+	uint8_t pad[6];
+	uint64_t pa;			/* [b] physical address while armed */
+	volatile uint32_t state;	/* [b] LK_US_* */
+	uint32_t pad2;
+	struct lk_uarg args[LK_UARGS_MAX];	/* [h] LK_UF_USDT */
+	uint8_t pad3[40];
+};
 
 /* ---- control page ---- */
 #define LK_CTL_MAGIC		0x4c54434du	/* "MCTL" */
@@ -296,6 +370,13 @@ struct lk_ctl {
 	   GO), then destroyed (machine_task_terminate) */
 	int32_t target_pid;
 	volatile uint32_t target_state;
+	uint32_t nusites, pad3;		/* [h] lk_usite[] used */
+	volatile uint64_t ufires;	/* [k] user int3s of our sites */
+	volatile uint64_t udisarmed;	/* [k] user sites disarmed because the
+					   emulation could not reach the user
+					   stack (the host warns) */
+	volatile uint64_t ulost;	/* [b] user sites never armed: their
+					   text page was not present */
 	char msg[256];			/* [b] why FAILED */
 };
 
@@ -304,8 +385,12 @@ _Static_assert(LK_SITES_MAX * sizeof(struct lk_site) <= LK_TRAMP_OFF - LK_SITES_
 _Static_assert(sizeof(struct lk_ctl) <= 4096, "the control page is one page");
 _Static_assert(sizeof(struct lk_blob_hdr) == 232, "lk_blob_hdr layout");
 _Static_assert(sizeof(struct lk_site) == 128, "lk_site layout");
+_Static_assert(sizeof(struct lk_usite) == 256, "lk_usite layout");
+_Static_assert(LK_USITES_OFF + LK_USITES_MAX * sizeof(struct lk_usite) <= LK_AREA_OFF &&
+	       LK_TRAMP_OFF + LK_TRAMP_MAX <= LK_USITES_OFF,
+	       "the user sites fit between the trampolines and the area");
 _Static_assert(sizeof(struct lk_kdesc) == 240 + 32 * LK_KFN_MAX, "lk_kdesc layout");
-_Static_assert(sizeof(struct lk_ctl) == 1408 + 32 * LK_KFN_MAX, "lk_ctl layout");
+_Static_assert(sizeof(struct lk_ctl) == 1440 + 32 * LK_KFN_MAX, "lk_ctl layout");
 _Static_assert(LK_VEC_FBT_ENTRY == sizeof(struct lk_blob_hdr),
 	       "the entry vectors follow the blob header");
 

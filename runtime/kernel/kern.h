@@ -17,6 +17,9 @@ struct lk_fire {
 	uint64_t pc;			/* probe address */
 	uint64_t sp;			/* stack pointer at the probe (-> ret addr) */
 	uint64_t fp;			/* frame pointer for stack() */
+	uint32_t user;			/* a user site's firing (usite.c): r
+					   holds the user registers at the int3
+					   (pcb->iss has not been written) */
 };
 
 /* Blob state: written by the blob only, in probe context with IF = 0. */
@@ -25,6 +28,8 @@ struct lk_glob {
 	struct lk_ctl *ctl;
 	struct lk_site *sites;		/* sorted by addr (host sorts) */
 	uint32_t nsites;
+	struct lk_usite *usites;	/* sorted by addr (host sorts) */
+	uint32_t nusites;
 	struct mt_cb *cb;		/* NULL until the runtime is initialised */
 	uint64_t resv_va, resv_end;
 	uint64_t area_va, area_end;
@@ -86,6 +91,10 @@ void lk_sites_remove(void);
 void lk_fast_disarm(void);
 void lk_fire_probe(uint32_t probe, struct lk_fire *f, const uint64_t *args,
 		   uint32_t nargs);
+
+/* usite.c: user sites (usdt, pid) */
+void lk_usites_install(uint64_t pid);
+void lk_usites_remove(int64_t pid);
 
 /* kmain.c */
 void lk_tick(struct lk_regs *r);

@@ -88,6 +88,12 @@ static int init_runtime(void)
 	}
 	lk.sites = (struct lk_site *)(lk.resv_va + LK_SITES_OFF);
 	lk.nsites = c->nsites;
+	if (c->nusites > LK_USITES_MAX) {
+		fail("too many user probe sites");
+		return -1;
+	}
+	lk.usites = (struct lk_usite *)(lk.resv_va + LK_USITES_OFF);
+	lk.nusites = c->nusites;
 	lk.tsc_mult = c->k.tsc_hz ? (1000000000ull << 32) / c->k.tsc_hz : 0;
 	lk.deadman_tsc = c->deadman_ns && c->k.tsc_hz ?
 		c->deadman_ns / 1000000 * (c->k.tsc_hz / 1000) : 0;
@@ -121,7 +127,7 @@ static int init_runtime(void)
 
 static void fire_special(uint32_t probe1)
 {
-	struct lk_fire f = { 0, 0, 0, 0 };
+	struct lk_fire f = { 0, 0, 0, 0, 0 };
 
 	if (probe1)
 		lk_fire_probe(probe1 - 1, &f, 0, 0);
@@ -152,6 +158,7 @@ static void stop_tracing(uint32_t state)
 	fire_special(lk.end_probe);
 	lk.tracing = 0;
 	lk_sites_remove();
+	lk_usites_remove(-1);
 	lk_idt_unhook();
 	if (lk.cb)
 		__atomic_store_n(&lk.cb->state, MT_CB_STOPPED, __ATOMIC_RELEASE);
@@ -231,6 +238,7 @@ static void intr_frame(struct lk_regs *r, uint64_t pc, struct lk_fire *f)
 	uint64_t fp = r->rbp, ret, next, up;
 
 	f->r = r;
+	f->user = 0;
 	f->pc = pc;
 	f->sp = f->fp = 0;
 	for (int i = 0; pc && i < 8 && fp; i++) {

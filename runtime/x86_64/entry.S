@@ -9,7 +9,8 @@
  *                   here; lk_fbt_fire returns where to go on (the site's
  *                   relocated displaced instructions), reached by "ret"
  *   lk_int3         vector 3 (interrupt gate): our int3 sites are handled
- *                   by lk_int3_fire, which edits the iret frame; any other
+ *                   by lk_int3_fire (kernel) or lk_uint3_fire (user
+ *                   tasks), which edit the iret frame; any other
  *                   breakpoint goes to the kernel's handler unchanged
  */
 #include "machtrace/lkabi.h"
@@ -146,7 +147,7 @@ lk_boot_entry:
 	.globl lk_int3
 lk_int3:
 	testb	$3, 8(%rsp)
-	jnz	1f			/* from user mode: not ours */
+	jnz	2f
 	SAVE
 	CALL_ON_STACK lk_int3_fire
 	test	%eax, %eax
@@ -154,6 +155,22 @@ lk_int3:
 	jz	1f
 	iretq
 1:	jmp	*lk_orig_int3(%rip)
+
+/*
+ * From user mode (a usdt or pid site, usite.c; else the kernel's, with
+ * the frame unchanged).  The CPU switched to the thread's rsp0, the top
+ * of its pcb->iss: SAVE's 120 bytes stay inside that saved state, below
+ * the frame (the host checked the layout in the kernel's DWARF, plan.c),
+ * where the kernel's own trap entry would store the registers; the work
+ * runs on the blob's stack.  The user's flags come back with iretq.
+ */
+2:	cli
+	SAVE
+	CALL_ON_STACK lk_uint3_fire
+	test	%eax, %eax
+	RESTORE
+	jz	1b
+	iretq
 
 	.bss
 	.align	16

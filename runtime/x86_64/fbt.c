@@ -121,6 +121,7 @@ static void site_frame(const struct lk_site *s, struct lk_regs *r, uint64_t sp,
 	uint64_t cfa, v;
 
 	f->r = r;
+	f->user = 0;
 	f->pc = s->addr;
 	f->sp = sp;
 	f->fp = r->rbp;
@@ -162,6 +163,10 @@ static void fire_entry(struct lk_site *s, struct lk_regs *r, uint64_t sp)
 	}
 	if (s->flags & LK_SF_STAMP)
 		lk_stamp(&f);
+	if (s->flags & LK_SF_INTERNAL_UINSTALL)
+		lk_usites_install(mt_plat_var(0, MT_VAR_PID));
+	if (s->flags & LK_SF_INTERNAL_UREMOVE)
+		lk_usites_remove(mt_plat_objid(0, 0, r->rdi));
 	if (s->flags & LK_SF_INTERNAL_FORGET)
 		lk_ids_forget(r->rdi);
 	if (s->flags & (LK_SF_INTERNAL_BORN_TASK | LK_SF_INTERNAL_BORN_THREAD))
@@ -240,7 +245,7 @@ uint64_t lk_fbt_ret_fire(struct lk_regs *r)
 {
 	struct lk_site *s = &lk.sites[r->u.j.slot];
 	uint64_t sp = (uint64_t)r->u.j.entry_sp;
-	struct lk_fire f = { r, s->addr + s->len - 1, sp, r->rbp };
+	struct lk_fire f = { r, s->addr + s->len - 1, sp, r->rbp, 0 };
 	uint64_t a[2] = { s->func_off, r->rax };
 
 	if (s->flags & LK_SF_FIRE)
@@ -267,11 +272,11 @@ int lk_int3_fire(struct lk_regs *r)
 	/* LK_SK_RET: arg0 = offset of the ret in its function, arg1 = rax */
 	if (s->flags & LK_SF_FIRE_RET) {	/* entry and return at once */
 		fire_entry(s, r, r->u.t.rsp);
-		struct lk_fire f = { r, s->addr, r->u.t.rsp, r->rbp };
+		struct lk_fire f = { r, s->addr, r->u.t.rsp, r->rbp, 0 };
 		uint64_t a[2] = { s->func_off, r->rax };
 		lk_fire_probe(s->rprobe, &f, a, 2);
 	} else if (s->flags & LK_SF_FIRE) {
-		struct lk_fire f = { r, s->addr, r->u.t.rsp, r->rbp };
+		struct lk_fire f = { r, s->addr, r->u.t.rsp, r->rbp, 0 };
 		uint64_t a[2] = { s->func_off, r->rax };
 		lk_fire_probe(s->probe, &f, a, 2);
 	}

@@ -84,6 +84,7 @@ extern uint64_t lk_orig_int3;
 uint64_t lk_fbt_fire(struct lk_regs *r);
 uint64_t lk_fbt_ret_fire(struct lk_regs *r);
 int lk_int3_fire(struct lk_regs *r);
+int lk_uint3_fire(struct lk_regs *r);
 uint64_t lk_boot(struct lk_regs *r);
 
 #endif
