@@ -229,8 +229,16 @@ cli_list(struct cli *cl)
 		struct mt_pdesc all = { "", "", "", "", 0 };
 		ls.t->ops->probes(ls.t, &all, 0, list_one, &ls);
 	}
-	for (int i = 0; i < dl.n; i++)
-		ls.t->ops->probes(ls.t, &dl.v[i], 1, list_one, &ls);
+	for (int i = 0; i < dl.n; i++) {
+		const struct mt_pdesc *pd = &dl.v[i];
+
+		if (ls.t->ops->probes(ls.t, pd, 1, list_one, &ls) < 0) {
+			fflush(ls.out);
+			fprintf(stderr, "dtrace: failed to match %s:%s:%s:%s: %s\n",
+				pd->prov, pd->mod, pd->func, pd->name, ls.t->err);
+			goto out;
+		}
+	}
 	fflush(ls.out);
 	rc = E_SUCCESS;
 out:

@@ -45,6 +45,7 @@ struct worker;
 void task_main(long *sp);
 void thread_main(struct worker *w);
 kern_return_t S_machload_echo(mach_port_t server, int value, int *result);
+int rt_once(mach_port_t p, u32 i);
 
 /* lib.c */
 u64 strlen(const char *s);

@@ -15,6 +15,8 @@
  *               it, mach_port_destroy the port
  *   taskinfo=N  N task_info(TASK_BASIC_INFO) calls
  *   vmmaps=N    N times: vm_map a page, touch it, vm_deallocate it
+ *   forks=N     N children sharing our memory copy-on-write, one at a
+ *               time, each making 5 rt round trips of its own
  *   rpcs=N      N machload_echo RPCs (machload.defs) answered by a
  *               server thread through MIG's server stub, which replies and
  *               receives the next request in one mach_msg
@@ -26,11 +28,17 @@
  *
  * Every kernel RPC goes through MIG's user stubs (build/guest/mig/).
  *
+ * Static probes (<sys/sdt.h>, machtrace's usdt provider machload<pid>):
+ *   machload:::phase-start, phase-done  arg0 = the phase's name (a string
+ *                                       in machload), arg1 = its count N
+ *   machload:::round-trip               each rt round trip, arg0 = its index
+ *
  * Output, one line per phase, then the machine reboots:
  *   machload: start
  *   machload: rt n=1000 ok=1000 cycles=... per=...
  *   machload: done
  */
+#include <sys/sdt.h>
 #include "mach.h"
 
 #define RB_DEBUGGER     0x1000
@@ -54,7 +62,7 @@ struct worker {
 	mach_port_t ping, pong; /* pingpong: receive on ping, answer on pong */
 	u32 count;
 };
-enum { WORK_EXIT, WORK_PONG, WORK_SERVE };
+enum { WORK_EXIT, WORK_PONG, WORK_SERVE, WORK_FORK };
 
 static mach_port_t task;
 static int exit_at_end;                 /* the word "exit" */
@@ -168,6 +176,11 @@ void thread_main(struct worker *w)
 	mach_port_t idle = mach_reply_port();
 	u32 n = 0;
 
+	if (w->kind == WORK_FORK) {	/* in a child task: see do_forks */
+		for (; n < w->count; n++)
+			rt_once(idle, n);
+		trap_task_terminate(mach_task_self());
+	}
 	if (w->kind == WORK_SERVE)
 		n = serve(w->ping, w->count);
 	else if (w->kind == WORK_PONG)
@@ -221,6 +234,18 @@ static kern_return_t thread_reap(struct thread *t)
 	return kr;
 }
 
+/*
+ * One rt round trip: 1 if it came back.  Kept a real function (noipa: not
+ * inlined, cloned or renamed) called exactly once per round trip: the pid
+ * provider's e2e test (tests/e2e/live_pid.sh) counts its entries and
+ * returns against rt=N.
+ */
+__attribute__((noipa)) int rt_once(mach_port_t p, u32 i)
+{
+	DTRACE_PROBE1(machload, round__trip, i);
+	return !send_int(p, i) && receive_int(p, 0) == (long)i;
+}
+
 /* The phases stay functions of their own (noinline), so that ustack()
    names them: machload`do_pages, not the caller they were inlined in. */
 #define PHASE static __attribute__((noinline)) void
@@ -230,8 +255,7 @@ PHASE do_rt(u32 n)
 	u64 ok = 0, t0 = rdtsc();
 
 	for (u32 i = 0; i < n; i++)
-		if (!send_int(p, i) && receive_int(p, 0) == (long)i)
-			ok++;
+		ok += (u64)rt_once(p, i);
 	report("rt", n, ok, rdtsc() - t0);
 }
 
@@ -362,29 +386,104 @@ PHASE do_rpcs(u32 n)
 	report("rpcs", n, ok, rdtsc() - t0);
 }
 
+#define FORK_RT 5
+
+/* Wait (polling, 2 ms apart, 4 s at most) until task is gone; 1 if it is. */
+static int wait_gone(mach_port_t child)
+{
+	mach_port_t idle = new_port();
+
+	for (int i = 0; i < 2000; i++) {
+		struct task_basic_info info;
+		mach_msg_type_number_t count = TASK_BASIC_INFO_COUNT;
+
+		if (task_info(child, TASK_BASIC_INFO, (task_info_t)&info, &count))
+			return 1;
+		receive_int(idle, 2);
+	}
+	return 0;
+}
+
+/* One child sharing our memory copy-on-write, running w from a stack
+   allocated before it was made; 1 when it ran to its end. */
+static int fork_one(struct worker *w)
+{
+	struct i386_thread_state st;
+	mach_port_t child, th;
+	u64 stack = 0, *top;
+	int ok = 0;
+
+	if (check(trap_vm_allocate(task, &stack, STACK_SIZE, 1)))
+		return 0;
+	top = (u64 *)(stack + STACK_SIZE - 16);
+	top[0] = (u64)w;
+	if (check(task_create(task, 1, &child)) == 0) {
+		memset(&st, 0, sizeof st);
+		st.rip = (u64)thread_start;
+		st.rsp = st.ursp = (u64)top;
+		st.rfl = 0x202;
+		if (check(thread_create(child, &th)) == 0 &&
+		    check(thread_set_state(th, i386_THREAD_STATE, (thread_state_t)&st,
+					   i386_THREAD_STATE_COUNT)) == 0 &&
+		    check(thread_resume(th)) == 0)
+			ok = wait_gone(child);
+		if (!ok)
+			task_terminate(child);
+	}
+	check(vm_deallocate(task, stack, STACK_SIZE));
+	return ok;
+}
+
+/*
+ * forks=N: N children made with our memory (copy-on-write: they share
+ * our text pages, int3s of our pid probes included), one after the
+ * other, each making FORK_RT round trips through rt_once on a port of
+ * its own, then terminating itself.  tests/e2e/live_pid.sh: a probe of
+ * pid 1 does not fire in them, and they run on.
+ */
+PHASE do_forks(u32 n)
+{
+	struct worker w = { WORK_FORK, 0, 0, 0, FORK_RT };
+	u64 ok = 0, t0 = rdtsc();
+
+	for (u32 i = 0; i < n; i++)
+		ok += (u64)fork_one(&w);
+	report("forks", n, ok, rdtsc() - t0);
+}
+
+static const struct phase {
+	const char *name;	/* the word before '=' */
+	void (*run)(u32 n);
+} phases[] = {
+	{ "rt", do_rt }, { "pingpong", do_pingpong }, { "pages", do_pages },
+	{ "threads", do_threads }, { "tasks", do_tasks }, { "ports", do_ports },
+	{ "taskinfo", do_taskinfo }, { "vmmaps", do_vmmaps }, { "rpcs", do_rpcs },
+	{ "forks", do_forks },
+};
+
+/* NAME=N: its phase between machload:::phase-start and phase-done. */
+static int run_phase(const char *w)
+{
+	for (unsigned i = 0; i < sizeof phases / sizeof phases[0]; i++) {
+		const char *v = prefix(w, phases[i].name);
+		u32 n;
+
+		if (!v || *v != '=')
+			continue;
+		n = (u32)atou(v + 1);
+		DTRACE_PROBE2(machload, phase__start, phases[i].name, n);
+		phases[i].run(n);
+		DTRACE_PROBE2(machload, phase__done, phases[i].name, n);
+		return 1;
+	}
+	return 0;
+}
+
 static void run_word(const char *w, mach_port_t host_priv)
 {
-	const char *v;
-
-	if ((v = prefix(w, "rt=")))
-		do_rt((u32)atou(v));
-	else if ((v = prefix(w, "pingpong=")))
-		do_pingpong((u32)atou(v));
-	else if ((v = prefix(w, "pages=")))
-		do_pages((u32)atou(v));
-	else if ((v = prefix(w, "threads=")))
-		do_threads((u32)atou(v));
-	else if ((v = prefix(w, "tasks=")))
-		do_tasks((u32)atou(v));
-	else if ((v = prefix(w, "ports=")))
-		do_ports((u32)atou(v));
-	else if ((v = prefix(w, "taskinfo=")))
-		do_taskinfo((u32)atou(v));
-	else if ((v = prefix(w, "vmmaps=")))
-		do_vmmaps((u32)atou(v));
-	else if ((v = prefix(w, "rpcs=")))
-		do_rpcs((u32)atou(v));
-	else if (streq(w, "panic")) {
+	if (run_phase(w))
+		return;
+	if (streq(w, "panic")) {
 		con_puts("machload: entering the kernel debugger\n");
 		host_reboot(host_priv, RB_DEBUGGER);
 	} else if (streq(w, "exit")) {

@@ -160,6 +160,16 @@ static int start_guest(struct mt_target *t)
 	return 0;
 }
 
+static void probes_free(struct live *l)
+{
+	for (uint32_t i = 0; i < l->nprobes; i++) {
+		free(l->probes[i].locs);
+		free(l->probes[i].usites);
+	}
+	free(l->probes);
+	live_uprogs_free(l);
+}
+
 static void live_detach(struct mt_target *t);
 
 static int live_attach(struct mt_target *t, const struct mt_image *img)
@@ -198,6 +208,8 @@ static int live_attach(struct mt_target *t, const struct mt_image *img)
 	/* everything into the region, then INIT */
 	memcpy(region(l, LK_SITES_OFF), l->ss.sites, l->ss.nsites * sizeof *l->ss.sites);
 	memcpy(region(l, LK_TRAMP_OFF), l->ss.tramp, l->ss.tramp_used);
+	memcpy(region(l, LK_USITES_OFF), l->us, l->nus * sizeof *l->us);
+	l->ctl->nusites = l->nus;
 	memcpy(region(l, LK_AREA_OFF + image_off), img, img->size);
 	l->ctl->k = c.k;
 	l->ctl->area_size = area;
@@ -325,6 +337,39 @@ static int text_compare(struct live *l, uint64_t *where)
 	return 0;
 }
 
+/*
+ * After STOP: what became of the user sites (warnings: a probe that
+ * stopped firing is never silent), and with the text check, every user
+ * text page they patched against its program's ELF.
+ */
+static void user_report(struct live *l)
+{
+	uint64_t where;
+	uint32_t pages;
+	int d;
+
+	if (!l->nus)
+		return;
+	if (l->ctl->udisarmed)
+		fprintf(stderr, "machtrace: warning: %llu user probe site(s) disarmed: the "
+			"instruction's user stack page was not present or not writable; "
+			"their probes stopped firing there\n",
+			(unsigned long long)l->ctl->udisarmed);
+	if (l->ctl->ulost)
+		fprintf(stderr, "machtrace: warning: %llu user probe site(s) never armed: "
+			"their task's text page was not present\n",
+			(unsigned long long)l->ctl->ulost);
+	if (!l->o.text_check)
+		return;
+	d = live_utext_compare(l, &where, &pages);
+	if (d == 0)
+		fprintf(stderr, "machtrace: user text identical to the programs (%u pages)\n",
+			pages);
+	else
+		fprintf(stderr, "machtrace: user text DIFFERS from the program at 0x%llx\n",
+			(unsigned long long)where);
+}
+
 static void live_detach(struct mt_target *t)
 {
 	struct live *l = t->priv;
@@ -341,6 +386,7 @@ static void live_detach(struct mt_target *t)
 				(l->ctl->k.text_end - l->ctl->k.text_start) :
 				(unsigned long long)where);
 		}
+		user_report(l);
 		if (getenv("MACHTRACE_LIVE_STATS"))
 			fprintf(stderr, "machtrace: live: %llu firings, %llu tsc in the runtime "
 				"(%llu per firing), %llu ticks, %llu int3 hits\n",
@@ -362,6 +408,9 @@ static void live_detach(struct mt_target *t)
 	l->cb = NULL;
 	l->guest_ended = l->stopped = l->begun = l->rebooting = 0;
 	sites_free(&l->ss);
+	free(l->us);
+	l->us = NULL;
+	l->nus = 0;
 }
 
 /* As dtrace: "mod`func+0x10", "mod`0xaddr" in the module but no function;
@@ -443,9 +492,7 @@ static void live_free(struct mt_target *t)
 
 	for (int i = 0; i < l->numods; i++)
 		usyms_free(l->umods[i]);
-	for (uint32_t i = 0; i < l->nprobes; i++)
-		free(l->probes[i].locs);
-	free(l->probes);
+	probes_free(l);
 	if (l->k)
 		mt_kimg_close(l->k);
 	free(l);
@@ -527,7 +574,7 @@ struct mt_target *mt_mach_target_new(const struct mt_live_opts *o, char *err,
 fail:
 	if (l->k)
 		mt_kimg_close(l->k);
-	free(l->probes);
+	probes_free(l);
 	free(l);
 	free(t);
 	return NULL;

@@ -10,6 +10,7 @@
 #include "machtrace/mach.h"
 #include "machtrace/lkabi.h"
 #include "targets/mach/live/sdt.h"
+#include "targets/mach/live/umod.h"
 
 /* A site request before sorting and merging (one per probe or hook). */
 struct site_req {
@@ -87,6 +88,10 @@ struct lprobe {
 	const struct sdt_probe *sdt;	/* an SDT probe (sdt.h), or NULL */
 	struct sdt_loc *locs;		/* sdt: its sites in this kernel */
 	uint32_t nlocs;
+	const struct umod *um;		/* usdt, pid: the task's program */
+	struct lk_usite *usites;	/* usdt, pid: its user sites (all but
+					   probe filled in; malloc'd) */
+	uint32_t nusites;
 };
 
 /* The target's private state (t->priv).  Host code, single-threaded. */
@@ -97,6 +102,13 @@ struct live {
 	struct mt_kimg *k;
 	struct lprobe *probes;
 	uint32_t nprobes, cap, next_id;
+	/* user programs (usdt, pid): the boot modules, loaded at creation */
+	struct umod *uprogs;
+	int nuprogs;
+	char **names;			/* provider names made ("machload1") */
+	int nnames;
+	struct lk_usite *us;		/* set up at attach: the user sites */
+	uint32_t nus;
 	/* set up at attach */
 	struct site_set ss;
 	struct mt_boot *b;
@@ -146,7 +158,20 @@ struct live_provider {
 };
 
 extern const struct live_provider live_prov_dtrace, live_prov_fbt,
-	live_prov_profile, live_prov_mach_trap, live_prov_sdt, live_prov_kinst;
+	live_prov_profile, live_prov_mach_trap, live_prov_sdt, live_prov_kinst,
+	live_prov_usdt, live_prov_pid;
+
+/* uprobes.c: the boot modules' programs (l->uprogs), and names kept for
+   the target's life; -1 only when out of memory */
+int live_uprogs_load(struct live *l);
+void live_uprogs_free(struct live *l);
+const char *live_name(struct live *l, const char *fmt, ...);
+/* Whether a provider description may name a usdt or pid provider
+   (machtrace's target rule, without a target). */
+int live_user_prov(const char *prov);
+/* After STOP: every page the user sites patched against its program's
+   ELF; 0 identical (*pages compared), 1 with *where, -1 if unknown. */
+int live_utext_compare(struct live *l, uint64_t *where, uint32_t *pages);
 
 /* sdt.c: the SDT providers' tables (prov_*.c) and their common part */
 extern const struct sdt_provider sdt_sched, sdt_ipc, sdt_proc, sdt_vm, sdt_vminfo;

@@ -5,7 +5,8 @@
  * clock_interrupt (timer service, deadman), host_reboot (hold a
  * rebooting kernel until the host drained), pcb_terminate and
  * machine_task_terminate (a destroyed thread's or task's pid/tid number
- * is forgotten).
+ * is forgotten, its user sites removed), build_args_and_stack (a boot
+ * module's task gets its user sites, only when there are some).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -293,6 +294,56 @@ static int plan_tick(struct mt_target *t, struct lk_ctl *c, uint32_t probe, uint
 	return 0;
 }
 
+/* The user sites of p (usdt, pid), firing image probe `probe`. */
+static int plan_user(struct mt_target *t, const struct lprobe *p, uint32_t probe)
+{
+	struct live *l = t->priv;
+	struct lk_usite *nv;
+
+	if (l->nus + p->nusites > LK_USITES_MAX)
+		return plan_err(t, "too many user probe sites (%u at most)", LK_USITES_MAX);
+	if (!(nv = realloc(l->us, (l->nus + p->nusites) * sizeof *nv)))
+		return plan_err(t, "out of memory");
+	l->us = nv;
+	for (uint32_t k = 0; k < p->nusites; k++) {
+		nv[l->nus] = p->usites[k];
+		nv[l->nus++].probe = probe;
+	}
+	return 0;
+}
+
+static int cmp_usite(const void *a, const void *b)
+{
+	const struct lk_usite *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->probe < y->probe ? -1 : x->probe > y->probe;
+}
+
+/*
+ * User sites trap from user mode to the thread's rsp0, the top of its
+ * pcb->iss (struct i386_saved_state), and entry.S saves 120 bytes below
+ * the CPU's frame there: the frame (rip .. ss, 40 bytes) must end the
+ * saved state and leave those bytes inside it.
+ */
+static int user_trap_room(struct live *l, char *why, size_t len)
+{
+	uint64_t size = 0, rip = 0;
+	char type[64];
+
+	if (mt_kimg_struct_size(l->k, "i386_saved_state", &size) < 0 ||
+	    mt_kimg_member(l->k, "i386_saved_state", "eip", &rip, type, sizeof type) < 0)
+		return snprintf(why, len, "the kernel's DWARF lacks struct i386_saved_state"), -1;
+	if (rip + 40 != size || rip < 120)
+		return snprintf(why, len, "struct i386_saved_state (%llu bytes, eip at %llu) leaves "
+				"no room for the blob's 120-byte register save below the trap frame",
+				(unsigned long long)size, (unsigned long long)rip), -1;
+	return 0;
+}
+
 /* Site requests for every probe of the image, plus the blob's hooks. */
 static int plan(struct mt_target *t, const struct mt_image *img, struct lk_ctl *c,
 		const uint64_t *kv, size_t nk)
@@ -310,7 +361,9 @@ static int plan(struct mt_target *t, const struct mt_image *img, struct lk_ctl *
 		memset(&r, 0, sizeof r);
 		r.flags = LK_SF_FIRE;
 		r.probe = i;
-		if (p->sdt)
+		if (p->usites)
+			rc = plan_user(t, p, i);
+		else if (p->sdt)
 			rc = plan_sdt(t, p, i, img, &pr[i], kv, nk);
 		else if (p->kind == MT_PK_FBT_ENTRY)
 			rc = plan_entry(t, &r, p->f, img, &pr[i], kv, nk);
@@ -329,11 +382,22 @@ static int plan(struct mt_target *t, const struct mt_image *img, struct lk_ctl *
 		{ "clock_interrupt", LK_SF_INTERNAL_TICK },
 		{ "host_reboot", LK_SF_INTERNAL_END },
 		{ "pcb_terminate", LK_SF_INTERNAL_FORGET },
-		{ "machine_task_terminate", LK_SF_INTERNAL_FORGET },
+		{ "machine_task_terminate", LK_SF_INTERNAL_FORGET | LK_SF_INTERNAL_UREMOVE },
+		/* user sites (usdt, pid): a boot module's text is loaded,
+		   nothing of it has run (kern/bootstrap.c user_bootstrap) */
+		{ "build_args_and_stack", LK_SF_INTERNAL_UINSTALL },
 		{ "ipc_task_enable", LK_SF_INTERNAL_BORN_TASK },
 		{ "ipc_thread_enable", LK_SF_INTERNAL_BORN_THREAD },
 	};
+	if (l->nus) {
+		char why[200];
+		if (user_trap_room(l, why, sizeof why) < 0)
+			return plan_err(t, "user probes cannot be used: %s", why);
+		qsort(l->us, l->nus, sizeof *l->us, cmp_usite);
+	}
 	for (size_t i = 0; i < sizeof hooks / sizeof *hooks; i++) {
+		if (!hooks[i].fn || (hooks[i].flag & LK_SF_INTERNAL_UINSTALL && !l->nus))
+			continue;
 		f = mt_kimg_lookup(l->k, hooks[i].fn);
 		if (!f || f->patch == MT_PATCH_REFUSED)
 			return plan_err(t, "kernel function %s cannot be hooked", hooks[i].fn);

@@ -2,7 +2,8 @@
  * The live target's probe catalog.  Each provider (prov_*.c) adds its
  * fixed probes at creation, in this order, so that ids are those `machtrace
  * -l` prints: dtrace:::BEGIN/END/ERROR (1-3), fbt (from 4), the profile
- * defaults, mach_trap, the SDT providers (sdt.c).  Descriptions that match nothing may make probes on
+ * defaults, mach_trap, the SDT providers (sdt.c), the usdt probes of the
+ * boot modules' programs (prov_usdt.c).  Descriptions that match nothing may make probes on
  * demand (profile:::tick-N, kinst::FUNC:OFFSET).
  */
 #include <fnmatch.h>
@@ -14,7 +15,8 @@
 
 static const struct live_provider *const providers[] = {
 	&live_prov_dtrace, &live_prov_fbt, &live_prov_profile,
-	&live_prov_mach_trap, &live_prov_sdt, &live_prov_kinst,
+	&live_prov_mach_trap, &live_prov_sdt, &live_prov_kinst, &live_prov_usdt,
+	&live_prov_pid,
 };
 #define NPROVIDERS (sizeof providers / sizeof *providers)
 
@@ -65,7 +67,7 @@ int live_has_glob(const char *s)
 
 static const char *module_of(const struct lprobe *p)
 {
-	return p->f ? "gnumach" : "";
+	return p->um ? p->um->name : p->f ? "gnumach" : "";
 }
 
 int live_probe_report(const struct lprobe *p, mt_probe_cb cb, void *arg)
@@ -89,7 +91,9 @@ int live_probes(struct mt_target *t, const struct mt_pdesc *pd, int create,
 	for (uint32_t i = 0; i < l->nprobes; i++) {
 		struct lprobe *p = &l->probes[i];
 
-		if (!live_fmatch(pd->prov, p->prov) || !live_fmatch(pd->mod, module_of(p)) ||
+		if (!live_fmatch(pd->prov, p->prov) ||
+		    (!live_fmatch(pd->mod, module_of(p)) &&
+		     !(p->um && live_fmatch(pd->mod, "a.out"))) ||
 		    !live_fmatch(pd->func, p->func) || !live_fmatch(pd->name, p->name))
 			continue;
 		n++;
@@ -116,7 +120,8 @@ int mt_live_wants(const char *prov, int force)
 	if (!prov || !*prov)
 		return force;
 	if ((fnmatch(prov, "fbt", 0) == 0 || fnmatch(prov, "kinst", 0) == 0 ||
-	     fnmatch(prov, "mach_trap", 0) == 0 || sdt_is_provider(prov)) &&
+	     fnmatch(prov, "mach_trap", 0) == 0 || sdt_is_provider(prov) ||
+	     live_user_prov(prov)) &&
 	    strcmp(prov, "*") != 0)
 		return 1;
 	return force && (fnmatch(prov, "profile", 0) == 0 || fnmatch(prov, "dtrace", 0) == 0);

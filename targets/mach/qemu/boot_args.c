@@ -50,7 +50,7 @@ int mt_workload_check(const char *words, char *err, size_t len)
 {
 	static const char *const counted[] = {
 		"rt=", "pingpong=", "pages=", "threads=", "tasks=",
-		"ports=", "taskinfo=", "vmmaps=", "rpcs=", NULL
+		"ports=", "taskinfo=", "vmmaps=", "rpcs=", "forks=", NULL
 	};
 	const char *p = words ? words : "";
 
@@ -78,7 +78,7 @@ int mt_workload_check(const char *words, char *err, size_t len)
 		if (!ok) {
 			mt_seterr(err, len, "unknown workload word '%.*s' (machload "
 				  "knows rt=N pingpong=N pages=N threads=N "
-				  "tasks=N ports=N taskinfo=N vmmaps=N rpcs=N "
+				  "tasks=N ports=N taskinfo=N vmmaps=N rpcs=N forks=N "
 				  "panic hang exit)", (int)n, p);
 			return -1;
 		}
