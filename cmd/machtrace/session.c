@@ -565,7 +565,8 @@ kernel_matches(const struct cli *cl, const struct mt_pdesc *pd)
 
 /*
  * The target rule (README, machtrace -h): a description is the kernel's
- * when it names a kernel provider (fbt, kinst, mach_trap; a glob matching
+ * when it names a kernel provider (fbt, kinst, mach_trap, the Mach SDT
+ * providers, a guest task's pid<N> or usdt provider; a glob matching
  * one), or names no provider and only the kernel can match it (-f FUNC,
  * -m MODULE, -i of a kernel probe, `vm_fault:entry`), or --kernel,
  * --module or --mach is given (profile, tick and BEGIN/END then run in the
