@@ -479,9 +479,13 @@ uint64_t mt_plat_ucopy(const struct mt_pctx *ctx, void *dst, uint64_t src,
  * saved rbp, read through the task's page tables (a frame that cannot be
  * read, is misaligned, or does not move up the stack ends the walk).  A
  * frameless function (a trap stub) hides its caller: the first return
- * address is then that caller's caller's, as in illumos.
+ * address is then that caller's caller's, as in illumos.  At a pid entry
+ * probe (f->user with f->sp: the user rsp at the function's first
+ * instruction) the frame is not built yet: the caller's return address
+ * is at rsp and rbp is still the caller's, so it is taken from there
+ * first, as illumos does under CPU_DTRACE_ENTRY.
  */
-static uint32_t user_stack(uint64_t *pcs, uint32_t n)
+static uint32_t user_stack(const struct lk_fire *f, uint64_t *pcs, uint32_t n)
 {
 	uint64_t th = cur_thread(), pml4 = lk_task_pml4(th), fp = 0, fr[2];
 	struct lk_uregs_loc loc;
@@ -491,6 +495,9 @@ static uint32_t user_stack(uint64_t *pcs, uint32_t n)
 	    lk_user_reg(&loc, LK_UREG_RIP, &pcs[0]) != 1 || !pcs[0])
 		return 0;
 	i = 1;
+	if (f && f->user && f->sp && i < n &&
+	    lk_user_copy(pml4, &fr[1], f->sp, 8, 0) == 8 && fr[1])
+		pcs[i++] = fr[1];
 	if (lk_user_reg(&loc, LK_UREG_RBP, &fp) != 1)
 		return i;
 	while (i < n && fp && !(fp & 7) && fp < LK_USER_TOP) {
@@ -513,7 +520,7 @@ uint32_t mt_plat_stack(const struct mt_pctx *ctx, int user, uint64_t *pcs,
 	uint32_t i = 0;
 
 	if (user)
-		return user_stack(pcs, n);
+		return user_stack(f, pcs, n);
 	if (!f || !n)
 		return 0;
 	if (f->pc)

@@ -39,6 +39,7 @@ pid1:machload:rt_once:return { @r = count(); @ok = sum(arg1); }
 pid1:a.out:rt_once:$second { @o = count(); }
 pid1:machload:rt_once:entry /arg1 == 1/ { printf(\"regs %x %d %d\\n\", uregs[R_PC], uregs[R_RSI], uregs[R_RDI] == arg0); }
 machload1:::round-trip /arg0 == 2/ { ustack(); }
+pid1:machload:rt_once:entry /arg1 == 3/ { printf(\"entry-stack\"); ustack(); }
 END { printa(\"e %@d\n\", @e); printa(\"s %@d\n\", @s); printa(\"r %@d\n\", @r);
 	printa(\"ok %@d\n\", @ok); printa(\"o %@d\n\", @o); }"
 MACHTRACE_TEXTCHECK=1 live_run rt "rt=$N pages=3" "$prog" -q
@@ -72,6 +73,13 @@ if grep -q "^regs $base 1 1\$" "$TMP/rt.out" &&
 else
 	fail live-pid-uregs-ustack "want regs $base 1 1 and a stack through rt_once and do_rt: $(grep -v '^[a-z]* [0-9]*$' "$TMP/rt.out" | head -c 400)"
 fi
+# at an entry the frame is not built: the caller comes from rsp (illumos'
+# CPU_DTRACE_ENTRY rule), so do_rt is the second frame, not skipped
+estack=$(sed -n '/^entry-stack$/,/^$/p' "$TMP/rt.out" | sed -n '2,3p' | tr -s ' \n' ' ')
+case "$estack" in
+" machload\`rt_once machload\`do_rt+0x"*) pass live-pid-entry-ustack ;;
+*) fail live-pid-entry-ustack "want rt_once then do_rt, got '$estack'" ;;
+esac
 if grep -q "user text identical to the programs" "$TMP/rt.err" &&
    grep -q "kernel text identical to the image" "$TMP/rt.err"; then
 	pass live-pid-text-stock
