@@ -84,6 +84,23 @@ int lk_user_iss(uint64_t thread, struct lk_uregs_loc *loc);
    kernel does not save (ds, es, fs, gs) reads 0. */
 int lk_user_reg(const struct lk_uregs_loc *loc, uint64_t idx, uint64_t *v);
 
+/* Index of the first element at or above addr in arr[n] (elements of
+   `stride` bytes sorted by a leading uint64_t address), n if none. */
+static inline uint32_t lk_first_at(const void *arr, uint32_t n, uint32_t stride,
+				   uint64_t addr)
+{
+	uint32_t a = 0, b = n;
+
+	while (a < b) {
+		uint32_t m = a + (b - a) / 2;
+		if (*(const uint64_t *)((const uint8_t *)arr + (uint64_t)m * stride) < addr)
+			a = m + 1;
+		else
+			b = m;
+	}
+	return a;
+}
+
 /* fbt.c */
 int lk_sites_check(char *msg, uint32_t len);
 void lk_sites_install(void);

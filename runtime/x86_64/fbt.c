@@ -14,15 +14,8 @@
 
 static struct lk_site *lk_site_at(uint64_t addr)
 {
-	uint32_t a = 0, b = lk.nsites;
+	uint32_t a = lk_first_at(lk.sites, lk.nsites, sizeof *lk.sites, addr);
 
-	while (a < b) {
-		uint32_t m = a + (b - a) / 2;
-		if (lk.sites[m].addr < addr)
-			a = m + 1;
-		else
-			b = m;
-	}
 	if (a < lk.nsites && lk.sites[a].addr == addr)
 		return &lk.sites[a];
 	return 0;

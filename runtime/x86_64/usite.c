@@ -288,16 +288,7 @@ static void emulate(const struct lk_usite *s, struct lk_regs *r, uint64_t pml4, 
 /* First site at addr (sorted by addr), or nusites. */
 static uint32_t first_at(uint64_t addr)
 {
-	uint32_t a = 0, b = lk.nusites;
-
-	while (a < b) {
-		uint32_t m = a + (b - a) / 2;
-		if (lk.usites[m].addr < addr)
-			a = m + 1;
-		else
-			b = m;
-	}
-	return a;
+	return lk_first_at(lk.usites, lk.nusites, sizeof *lk.usites, addr);
 }
 
 /*
