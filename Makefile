@@ -51,6 +51,7 @@ include targets/targets.mk
 include targets/local/local.mk
 include runtime/runtime.mk
 include consumer/consumer.mk
+include output/output.mk
 include targets/mach/mach.mk
 include targets/mach/live/live.mk
 include targets/mach/shim/shim.mk

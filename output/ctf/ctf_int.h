@@ -1,0 +1,40 @@
+/*
+ * Internals of the CTF writer and reader (output/ctf/).
+ */
+#ifndef MT_CTF_INT_H
+#define MT_CTF_INT_H
+
+#include <stdio.h>
+#include "machtrace/trace.h"
+
+#define CTF_MAGIC	0xC1FC1FC1u
+#define CTF_PKT_HDR	60		/* packet header + context bytes */
+#define CTF_EV_HDR	12		/* event header bytes */
+#define MT_CTF_PACKET	(256 * 1024)	/* event bytes per packet */
+
+struct ctf_stream {
+	FILE *f;
+	uint8_t *buf;			/* the open packet's events */
+	size_t len, cap;
+	uint64_t pkt_begin, last_ts;
+	uint64_t seq, npkt_events;
+	uint64_t discarded, flushed_disc;
+};
+
+struct mt_trace_writer {
+	char *dir;
+	uint32_t ncpus;
+	struct ctf_stream *streams;
+	struct mt_trace_class *classes;
+	uint32_t nclasses;
+	struct mt_trace_env env;
+	uint64_t nevents, ndiscarded;
+};
+
+/* tsdl.c */
+/* A CTF identifier for a field name: "_" + [A-Za-z0-9_] (others '_');
+   an empty name becomes "_fI".  Malloc'ed. */
+char *ctf_ident(const char *name, uint32_t i);
+int ctf_write_metadata(const struct mt_trace_writer *w, const char *path);
+
+#endif

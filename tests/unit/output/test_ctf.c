@@ -1,0 +1,168 @@
+/*
+ * The CTF writer and reader: what the writer writes reads back (classes,
+ * values of every field type, timestamps merged across streams, drops),
+ * the metadata is CTF 1.8 with LTTng's kernel env, and time never goes
+ * backwards in a stream.
+ */
+#include <stdlib.h>
+#include <unistd.h>
+#include "machtrace/trace.h"
+#include "../mt_test.h"
+
+static char *
+tmpdir(void)
+{
+	static char path[64];
+
+	snprintf(path, sizeof(path), "/tmp/mt-ctf-XXXXXX");
+	if (mkdtemp(path) == NULL)
+		return NULL;
+	return path;
+}
+
+static void
+rmtrace(const char *dir)
+{
+	char cmd[256];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cannot remove %s\n", dir);
+}
+
+static const struct mt_trace_field sw_fields[] = {
+	{ "prev_comm", MT_TF_STR, 0 }, { "prev_tid", MT_TF_INT, 4 },
+	{ "prev_state", MT_TF_INT, 8 }, { "next_comm", MT_TF_STR, 0 },
+	{ "next_tid", MT_TF_INT, 4 }, { "addr", MT_TF_HEX, 8 },
+	{ "raw", MT_TF_BYTES, 3 }, { "small", MT_TF_INT, 1 },
+	{ "u16", MT_TF_UINT, 2 },
+};
+
+static int
+write_sample(const char *dir, uint32_t ncpus)
+{
+	struct mt_trace_env env = { "testhost", "sample", 1700000000123456789LL };
+	struct mt_trace_writer *w;
+	struct mt_trace_value v[9];
+	static const uint8_t raw[3] = { 1, 2, 0xff };
+	char err[256];
+	int sw, empty;
+
+	if ((w = mt_trace_create(dir, ncpus, &env, err, sizeof(err))) == NULL)
+		return -1;
+	sw = mt_trace_add_class(w, "sched_switch", sw_fields, 9);
+	empty = mt_trace_add_class(w, "BEGIN", NULL, 0);
+	memset(v, 0, sizeof(v));
+	v[0].s = "machload";
+	v[1].i = -7;
+	v[2].i = 1;
+	v[3].s = "";
+	v[4].i = 42;
+	v[5].i = (int64_t)0xffffffff81000000ULL;
+	v[6].bytes = raw;
+	v[7].i = -2;
+	v[8].i = 65535;
+	mt_trace_event(w, 0, 100, (uint32_t)empty, NULL);
+	mt_trace_event(w, 0, 300, (uint32_t)sw, v);
+	if (ncpus > 1) {
+		v[4].i = 43;
+		mt_trace_event(w, 1, 200, (uint32_t)sw, v);
+		v[4].i = 42;
+	}
+	mt_trace_event(w, 0, 250, (uint32_t)sw, v);	/* goes back: raised to 300 */
+	mt_trace_discarded(w, 0, 5);
+	if (mt_trace_nevents(w) != (ncpus > 1 ? 4u : 3u) || mt_trace_ndiscarded(w) != 5)
+		return -1;
+	return mt_trace_close(w, err, sizeof(err));
+}
+
+TEST(round_trip)
+{
+	char *dir = tmpdir(), err[256];
+	struct mt_trace *t;
+	struct mt_trace_event ev;
+	int64_t x;
+	uint64_t ts[4];
+	int n = 0;
+
+	CHECK(dir != NULL);
+	CHECK_EQ_INT(write_sample(dir, 2), 0);
+	t = mt_trace_open(dir, err, sizeof(err));
+	CHECK(t != NULL);
+	CHECK_EQ_INT(mt_trace_nclasses(t), 2);
+	CHECK_EQ_INT(mt_trace_ncpus(t), 2);
+	CHECK_EQ_STR(mt_trace_env_get(t, "domain"), "kernel");
+	CHECK_EQ_STR(mt_trace_env_get(t, "hostname"), "testhost");
+	CHECK_EQ_INT(mt_trace_clock_offset(t), 1700000000123456789LL);
+	CHECK_EQ_INT(mt_trace_discarded_total(t), 5);
+	CHECK(mt_trace_class_named(t, "sched_switch") != NULL);
+	while (mt_trace_next(t, &ev, err, sizeof(err)) == 1 && n < 4) {
+		ts[n++] = ev.ts;
+		if (n == 1) {
+			CHECK_EQ_STR(ev.cls->name, "BEGIN");
+			continue;
+		}
+		CHECK_EQ_STR(mt_trace_get_str(&ev, "prev_comm"), "machload");
+		CHECK_EQ_STR(mt_trace_get_str(&ev, "next_comm"), "");
+		CHECK(mt_trace_get_int(&ev, "prev_tid", &x) == 0 && x == -7);
+		CHECK(mt_trace_get_int(&ev, "addr", &x) == 0 &&
+		      (uint64_t)x == 0xffffffff81000000ULL);
+		CHECK(mt_trace_get_int(&ev, "small", &x) == 0 && x == -2);
+		CHECK(mt_trace_get_int(&ev, "u16", &x) == 0 && x == 65535);
+		CHECK(ev.vals[6].bytes[2] == 0xff);
+		CHECK(mt_trace_get_int(&ev, "next_tid", &x) == 0);
+		CHECK_EQ_INT(x, n == 2 ? 43 : 42);
+		CHECK_EQ_INT(ev.cpu, n == 2 ? 1 : 0);
+	}
+	CHECK_EQ_INT(n, 4);
+	CHECK(ts[0] == 100 && ts[1] == 200 && ts[2] == 300 && ts[3] == 300);
+	CHECK_EQ_INT(mt_trace_rewind(t, err, sizeof(err)), 0);
+	CHECK_EQ_INT(mt_trace_next(t, &ev, err, sizeof(err)), 1);
+	CHECK_EQ_INT(ev.ts, 100);
+	mt_trace_free(t);
+	rmtrace(dir);
+}
+
+TEST(metadata_text)
+{
+	char *dir = tmpdir(), path[128], buf[8192];
+	FILE *f;
+	size_t n;
+
+	CHECK(dir != NULL);
+	CHECK_EQ_INT(write_sample(dir, 1), 0);
+	snprintf(path, sizeof(path), "%s/metadata", dir);
+	CHECK((f = fopen(path, "r")) != NULL);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	CHECK(strncmp(buf, "/* CTF 1.8 */", 13) == 0);
+	CHECK(strstr(buf, "domain = \"kernel\";") != NULL);
+	CHECK(strstr(buf, "freq = 1000000000;") != NULL);
+	CHECK(strstr(buf, "uint64_t events_discarded;") != NULL);
+	CHECK(strstr(buf, "uint32_t cpu_id;") != NULL);
+	CHECK(strstr(buf, "string _prev_comm;") != NULL);
+	CHECK(strstr(buf, "offset_s = 1700000000;") != NULL);
+	rmtrace(dir);
+}
+
+TEST(refuses_nonempty_dir)
+{
+	char *dir = tmpdir(), err[256] = "";
+
+	CHECK(dir != NULL);
+	CHECK_EQ_INT(write_sample(dir, 1), 0);
+	CHECK(mt_trace_create(dir, 1, NULL, err, sizeof(err)) == NULL);
+	CHECK(strstr(err, "not empty") != NULL);
+	rmtrace(dir);
+}
+
+TEST(bad_trace)
+{
+	char err[256] = "";
+
+	CHECK(mt_trace_open("/nonexistent-trace", err, sizeof(err)) == NULL);
+	CHECK(strstr(err, "metadata") != NULL);
+}
+
+MT_TEST_MAIN()
