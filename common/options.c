@@ -37,7 +37,8 @@ enum opt_kind {
 	K_INT_NNEG,	/* atoi >= 0 */
 	K_MSGIDS,	/* machtrace: msgids paths, colon-separated; appends */
 	K_STDC, K_VERSION, K_IREGS, K_CPU, K_PRINTSIZE, K_LINKMODE,
-	K_LINKTYPE, K_EVALTIME, K_XLATE, K_DEBUGASSERT
+	K_LINKTYPE, K_EVALTIME, K_XLATE, K_DEBUGASSERT,
+	K_OFORMAT	/* text or json (FreeBSD's oformat) */
 };
 
 enum opt_class { C_COMPILE, C_RUNTIME, C_DYNAMIC };
@@ -131,6 +132,7 @@ static const struct opt_desc opt_table[] = {
 	{ "strsize", K_STRSIZE, C_RUNTIME, F(strsize), NULL },
 	{ "ustackframes", K_RUNTIME, C_RUNTIME, F(ustackframes), NULL },
 	{ "noresolve", K_FLAG, C_RUNTIME, F(noresolve), NULL },
+	{ "oformat", K_OFORMAT, C_RUNTIME, F(oformat), NULL },
 	/* dynamic run-time */
 	{ "aggrate", K_RATE, C_DYNAMIC, F(aggrate), NULL },
 	{ "aggsortkey", K_FLAG, C_DYNAMIC, F(aggsortkey), NULL },
@@ -548,6 +550,14 @@ opt_word(struct mt_opts *o, const struct opt_desc *d, const char *v,
 		if (v == NULL || strcmp(v, "mutexes"))
 			return fail(err, errlen, MT_OPTERR_VAL);
 		return 0;
+	case K_OFORMAT:
+		if (v != NULL && strcmp(v, "text") == 0)
+			o->oformat = MT_OFORMAT_TEXT;
+		else if (v != NULL && strcmp(v, "json") == 0)
+			o->oformat = MT_OFORMAT_JSON;
+		else
+			return fail(err, errlen, MT_OPTERR_VAL);
+		return 0;
 
 	default:
 		break;
@@ -629,6 +639,7 @@ opt_apply(struct mt_opts *o, const struct opt_desc *d, const char *v,
 	case K_EVALTIME:
 	case K_XLATE:
 	case K_DEBUGASSERT:
+	case K_OFORMAT:
 		return opt_word(o, d, v, err, errlen);
 	case K_CPP:
 	case K_STR_NOCTX:

@@ -36,9 +36,10 @@ make_args(const struct mt_consumer *c, const struct mt_action *a,
 }
 
 /* Format an action's printf-style string into a malloc'd buffer. */
+/* json: also emit it as a printf() value (-xoformat=json). */
 static char *
 format_action(struct mt_consumer *c, const struct mt_action *a,
-	      const struct mt_action_info *ai, const uint8_t *data)
+	      const struct mt_action_info *ai, const uint8_t *data, int json)
 {
 	struct mt_pfarg *args = make_args(c, a, data);
 	char *buf = NULL, err[128];
@@ -54,6 +55,8 @@ format_action(struct mt_consumer *c, const struct mt_action *a,
 	mt_printf(m, &c->syms, ai && ai->fmt ? ai->fmt : "", args, a->nrecs,
 		  err, sizeof(err));
 	fclose(m);
+	if (json && buf)
+		js_printf(c, buf, args, (int)a->nrecs);
 	free(args);
 	return buf;
 }
@@ -62,6 +65,8 @@ static void
 liberr(struct mt_consumer *c, uint32_t epid, const struct mt_probe *p,
        const char *msg)
 {
+	if (c->json)
+		js_text(c, "error", msg);
 	fprintf(c->err, "dtrace: error on enabled probe ID %u (ID %u: "
 		"%s:%s:%s:%s): %s\n", epid, p->id, img_str(c, p->prov),
 		img_str(c, p->mod), img_str(c, p->func), img_str(c, p->name),
@@ -149,6 +154,38 @@ rec_value(const struct mt_consumer *c, const struct mt_action *a, uint32_t i,
 	return datum_int(data + r->offset, r->size, 1);
 }
 
+static void act_print(struct mt_consumer *c, const struct mt_action *a,
+		      const uint8_t *data);
+
+/* print() as JSON: {"print": the text print_tdesc() lays out, "type"}. */
+static void
+print_json(struct mt_consumer *c, const struct mt_action *a,
+	   const struct mt_rec *r, const struct mt_rec_info *ri,
+	   const uint8_t *data)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len), *out = c->out;
+	int json = c->json, quiet = c->opts->quiet;
+
+	if (m == NULL)
+		return;
+	c->out = m;
+	c->json = 0;
+	c->opts->quiet = 1;
+	act_print(c, a, data);
+	c->opts->quiet = quiet;
+	c->json = json;
+	c->out = out;
+	fclose(m);
+	mt_json_open(&c->jw, NULL, 0);
+	if (ri->ctype)
+		mt_json_strz(&c->jw, "type", ri->ctype);
+	mt_json_str(&c->jw, "print", buf ? buf : "", len);
+	mt_json_close(&c->jw);
+	free(buf);
+}
+
 /*
  * print(): laid out by the value's type description (rec_info.tdesc, see
  * ptype.c), else like trace().  A pointer to a struct, union or array
@@ -166,7 +203,14 @@ act_print(struct mt_consumer *c, const struct mt_action *a,
 	if (r == NULL)
 		return;
 	if (ri == NULL || ri->tdesc == NULL) {
-		datum_trace(c, c->out, r, ri, data + r->offset);
+		if (c->json)
+			js_trace(c, r, ri, data + r->offset);
+		else
+			datum_trace(c, c->out, r, ri, data + r->offset);
+		return;
+	}
+	if (c->json) {
+		print_json(c, a, r, ri, data);
 		return;
 	}
 	if (!c->opts->quiet)
@@ -198,19 +242,26 @@ do_action(struct mt_consumer *c, uint32_t epid, const struct mt_probe *p,
 
 	switch (a->kind) {
 	case MT_ACT_TRACE:
-		if (r)
+		if (r && c->json)
+			js_trace(c, r, c->prog->rec_info ?
+				 &c->prog->rec_info[a->rec0] : NULL,
+				 data + r->offset);
+		else if (r)
 			datum_trace(c, c->out, r, c->prog->rec_info ?
 				    &c->prog->rec_info[a->rec0] : NULL,
 				    data + r->offset);
 		break;
 	case MT_ACT_PRINTF:
-		if ((s = format_action(c, a, ai, data)) != NULL) {
-			fputs(s, c->out);
+		if ((s = format_action(c, a, ai, data, c->json)) != NULL) {
+			if (!c->json)
+				fputs(s, c->out);
 			free(s);
 		}
 		break;
 	case MT_ACT_PRINTA:
-		if (ai)
+		if (ai && c->json)
+			js_printa(c, ai->fmt, ai->aggids, (int)ai->naggids);
+		else if (ai)
 			agg_printa(c, c->out, ai->fmt, ai->aggids,
 				   (int)ai->naggids);
 		break;
@@ -223,10 +274,15 @@ do_action(struct mt_consumer *c, uint32_t epid, const struct mt_probe *p,
 			c->exit_ts = h[-1].timestamp;
 		}
 		c->exited = 1;
+		if (c->json)
+			js_int(c, "exit", c->status);
 		break;
 	case MT_ACT_STACK:
 	case MT_ACT_USTACK:
-		if (r)
+		if (r && c->json)
+			js_stack(c, a->kind == MT_ACT_USTACK, data + r->offset,
+				 r->size);
+		else if (r)
 			datum_stack(c, c->out, a->kind == MT_ACT_USTACK,
 				    data + r->offset, r->size);
 		break;
@@ -238,7 +294,9 @@ do_action(struct mt_consumer *c, uint32_t epid, const struct mt_probe *p,
 			if (dn >= 0 && (uint64_t)dn < n)
 				n = (uint64_t)dn;
 		}
-		if (r)
+		if (r && c->json)
+			js_bytes(c, "tracemem", data + r->offset, n);
+		else if (r)
 			mt_print_rawbytes(c->out, data + r->offset, n);
 		break;
 	}
@@ -263,7 +321,10 @@ do_action(struct mt_consumer *c, uint32_t epid, const struct mt_probe *p,
 			act_setopt(c, epid, p, a, ai, data);
 		break;
 	case MT_ACT_SYSTEM:
-		if ((s = format_action(c, a, ai, data)) != NULL) {
+		if ((s = format_action(c, a, ai, data, 0)) != NULL && c->json) {
+			js_system(c, s);
+			free(s);
+		} else if (s != NULL) {
 			fflush(c->out);
 			fflush(c->err);
 			if (system(s) == -1)
@@ -272,11 +333,17 @@ do_action(struct mt_consumer *c, uint32_t epid, const struct mt_probe *p,
 		}
 		break;
 	case MT_ACT_FREOPEN:
-		s = format_action(c, a, ai, data);
-		act_freopen(c, s);
+		/* JSON: one document on one output, so no redirection */
+		s = format_action(c, a, ai, data, 0);
+		if (c->json)
+			js_text(c, "freopen", s ? s : "");
+		else
+			act_freopen(c, s);
 		free(s);
 		break;
 	case MT_ACT_FTRUNCATE:
+		if (c->json)
+			break;
 		fflush(c->out);
 		if (ftruncate(fileno(c->out), 0) == 0)
 			fseeko(c->out, 0, SEEK_SET);
@@ -294,7 +361,11 @@ do_action(struct mt_consumer *c, uint32_t epid, const struct mt_probe *p,
 				  a->kind == MT_ACT_MOD ? MT_TI_MOD :
 				  a->kind == MT_ACT_USYM ? MT_TI_USYM :
 				  a->kind == MT_ACT_UMOD ? MT_TI_UMOD : MT_TI_UADDR;
-			print_key_datum(c, c->out, &ri, data + r->offset);
+			if (c->json)
+				js_sym(c, &ri, data + r->offset);
+			else
+				print_key_datum(c, c->out, &ri,
+						data + r->offset);
 		}
 		break;
 	default:

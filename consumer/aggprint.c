@@ -58,6 +58,16 @@ print_row_fmt(struct mt_consumer *c, FILE *fp, const char *fmt,
 	free(args);
 }
 
+void
+agg_print_row(struct mt_consumer *c, FILE *fp, const char *fmt,
+	      const struct bundle *b, const uint32_t *aggids, int n)
+{
+	if (fmt)
+		print_row_fmt(c, fp, fmt, b, aggids, n);
+	else
+		print_row_default(c, fp, b, aggids, n);
+}
+
 int
 agg_printa(struct mt_consumer *c, FILE *fp, const char *fmt,
 	   const uint32_t *aggids, int n)

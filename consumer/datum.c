@@ -87,13 +87,33 @@ print_bytes(struct mt_consumer *c, FILE *fp, const uint8_t *p, uint32_t n,
 	mt_print_rawbytes(fp, p, n);
 }
 
+void
+sym_text(struct mt_consumer *c, const struct mt_rec_info *ri,
+	 const uint8_t *d, char *buf, size_t len)
+{
+	uint64_t v;
+
+	memcpy(&v, d + (ri->kind >= MT_TI_USYM && ri->size > 8 ? 8 : 0), 8);
+	if (ri->kind == MT_TI_SYM || ri->kind == MT_TI_MOD) {
+		mt_sym_format(&c->syms, v, ri->kind == MT_TI_SYM ? MT_SYM_FUNC :
+			      MT_SYM_MOD, buf, len);
+	} else if (ri->size > 8) {
+		int64_t pid;
+
+		memcpy(&pid, d, 8);
+		mt_usym_format(&c->syms, pid, v, ri->kind == MT_TI_USYM ?
+			       MT_SYM_FUNC : ri->kind == MT_TI_UMOD ?
+			       MT_SYM_MOD : MT_SYM_PC, buf, len);
+	} else {
+		snprintf(buf, len, "0x%llx", (unsigned long long)v);
+	}
+}
+
 /* An aggregation key element (dt_print_datum). */
 void
 print_key_datum(struct mt_consumer *c, FILE *fp, const struct mt_rec_info *ri,
 		const uint8_t *d)
 {
-	uint64_t v;
-
 	switch (ri->kind) {
 	case MT_TI_INT:
 	case MT_TI_UINT:
@@ -116,22 +136,7 @@ print_key_datum(struct mt_consumer *c, FILE *fp, const struct mt_rec_info *ri,
 	case MT_TI_UADDR: {
 		char buf[512];
 
-		memcpy(&v, d + (ri->kind >= MT_TI_USYM && ri->size > 8 ? 8 : 0),
-		       8);
-		if (ri->kind == MT_TI_SYM || ri->kind == MT_TI_MOD) {
-			mt_sym_format(&c->syms, v, ri->kind == MT_TI_SYM ? MT_SYM_FUNC :
-				      MT_SYM_MOD, buf, sizeof(buf));
-		} else if (ri->size > 8) {
-			int64_t pid;
-
-			memcpy(&pid, d, 8);
-			mt_usym_format(&c->syms, pid, v, ri->kind == MT_TI_USYM ?
-				       MT_SYM_FUNC : ri->kind == MT_TI_UMOD ?
-				       MT_SYM_MOD : MT_SYM_PC, buf, sizeof(buf));
-		} else {
-			snprintf(buf, sizeof(buf), "0x%llx",
-				 (unsigned long long)v);
-		}
+		sym_text(c, ri, d, buf, sizeof(buf));
 		fprintf(fp, "  %-50s", buf);
 		return;
 	}

@@ -8,12 +8,20 @@
 #include <unistd.h>
 #include "impl.h"
 
+/* kind, cpu: the DROP record of -xoformat=json (cpu -1: all CPUs). */
 static void
 drop_line(struct mt_consumer *c, const char *tag, uint64_t n, const char *what,
-	  const char *details, int plural_s)
+	  const char *details, int plural_s, int kind, int cpu)
 {
+	char msg[256];
+
 	if (n == 0)
 		return;
+	if (c->json) {
+		snprintf(msg, sizeof(msg), "%llu %s%s%s", (unsigned long long)n,
+			 what, plural_s && n > 1 ? "s" : "", details);
+		js_drop(c, kind, cpu, n, msg);
+	}
 	fflush(c->out);
 	fprintf(c->err, "dtrace: %s%s%s%llu %s%s%s\n",
 		c->opts->droptags ? "[" : "", c->opts->droptags ? tag : "",
@@ -65,7 +73,8 @@ mt_consume_drops(struct mt_consumer *c)
 		if (d) {
 			snprintf(what, sizeof(what), "drop%s on CPU %u",
 				 d > 1 ? "s" : "", cpu);
-			drop_line(c, "DTRACEDROP_PRINCIPAL", d, what, "", 0);
+			drop_line(c, "DTRACEDROP_PRINCIPAL", d, what, "", 0,
+				  JD_PRINCIPAL, (int)cpu);
 		}
 		if (st == NULL)
 			continue;
@@ -74,7 +83,8 @@ mt_consume_drops(struct mt_consumer *c)
 		if (d) {
 			snprintf(what, sizeof(what), "aggregation drop%s on "
 				 "CPU %u", d > 1 ? "s" : "", cpu);
-			drop_line(c, "DTRACEDROP_AGGREGATION", d, what, "", 0);
+			drop_line(c, "DTRACEDROP_AGGREGATION", d, what, "", 0,
+				  JD_AGGREGATION, (int)cpu);
 		}
 #define DELTA(f) tot.f += now.f - c->seen_stat[cpu].f
 		DELTA(dynvar_drops); DELTA(spec_drops); DELTA(spec_unavail);
@@ -82,11 +92,11 @@ mt_consume_drops(struct mt_consumer *c)
 		c->seen_stat[cpu] = now;
 	}
 	drop_line(c, "DTRACEDROP_DYNAMIC", tot.dynvar_drops,
-		  "dynamic variable drop", "", 1);
+		  "dynamic variable drop", "", 1, JD_DYNAMIC, -1);
 	drop_line(c, "DTRACEDROP_SPEC", tot.spec_drops, "speculative drop",
-		  "", 1);
+		  "", 1, JD_SPEC, -1);
 	drop_line(c, "DTRACEDROP_SPECUNAVAIL", tot.spec_unavail,
 		  "failed speculation", " (no speculative buffer available)",
-		  1);
+		  1, JD_SPECUNAVAIL, -1);
 	fflush(c->err);
 }

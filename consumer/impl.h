@@ -15,6 +15,10 @@
  * entry was removed by trunc(@, n): the entry stays hidden while the
  * runtime's values equal base, and shows the difference once they move.
  */
+/* dtrace's DTRACEDROP_* kinds, as the JSON drop records give them. */
+enum { JD_PRINCIPAL = 0, JD_AGGREGATION = 1, JD_DYNAMIC = 2, JD_SPEC = 5,
+       JD_SPECUNAVAIL = 7, MT_JSON_NDROPKINDS = 10 };
+
 struct agg_ent {
 	struct agg_ent *next;		/* hash chain */
 	uint32_t aggid, hash;
@@ -64,6 +68,13 @@ struct mt_consumer {
 	} *modkeys;
 	size_t nmodkeys;
 	uint8_t *keybuf;		/* a key being canonicalised */
+
+	/* -xoformat=json (jsonout.c): one document on out */
+	int json;			/* 1: JSON instead of dtrace's text */
+	struct mt_json jw;
+	int json_open;			/* the document's "probes" list is open */
+	int json_closed;		/* the document is complete */
+	uint64_t json_drops[MT_JSON_NDROPKINDS];	/* totals per kind */
 };
 
 /* agg.c */
@@ -104,6 +115,9 @@ struct bundle *make_bundles(struct mt_consumer *c, const uint32_t *aggids,
 			    int n, size_t *nbp);
 void free_bundles(struct bundle *b, size_t nb);
 int bundlecmp(const void *lp, const void *rp, void *arg);
+/* aggprint.c: one printa() row as text (fmt NULL: the default layout) */
+void agg_print_row(struct mt_consumer *c, FILE *fp, const char *fmt,
+		   const struct bundle *b, const uint32_t *aggids, int n);
 
 /* image.c */
 const char *img_str(const struct mt_consumer *c, uint32_t off);
@@ -124,6 +138,41 @@ void print_key_datum(struct mt_consumer *c, FILE *fp,
    record, NULL for a value) */
 void print_tdesc(FILE *fp, const char *tdesc, const uint8_t *ptr,
 		 const uint8_t *data, uint32_t have);
+
+/* datum.c: sym(), mod(), usym(), umod(), uaddr() values as text */
+void sym_text(struct mt_consumer *c, const struct mt_rec_info *ri,
+	      const uint8_t *d, char *buf, size_t len);
+
+/*
+ * jsonout.c: the -xoformat=json emitters, one per kind of output.  A
+ * record is a "probes" entry whose "output" list holds its actions'
+ * values (js_probe_begin ... js_probe_end).
+ */
+void js_probe_begin(struct mt_consumer *c, const struct mt_rechdr *h,
+		    uint32_t epid, const struct mt_probe *p);
+void js_probe_end(struct mt_consumer *c);
+void js_trace(struct mt_consumer *c, const struct mt_rec *r,
+	      const struct mt_rec_info *ri, const uint8_t *d);
+void js_printf(struct mt_consumer *c, const char *msg,
+	       const struct mt_pfarg *args, int nargs);
+void js_stack(struct mt_consumer *c, int user, const uint8_t *p,
+	      uint32_t size);
+void js_sym(struct mt_consumer *c, const struct mt_rec_info *ri,
+	    const uint8_t *d);
+void js_bytes(struct mt_consumer *c, const char *key, const uint8_t *p,
+	      size_t n);
+void js_text(struct mt_consumer *c, const char *key, const char *s);
+void js_int(struct mt_consumer *c, const char *key, int64_t v);
+void js_system(struct mt_consumer *c, const char *cmd);
+void js_printa(struct mt_consumer *c, const char *fmt, const uint32_t *aggids,
+	       int n);
+void js_error(struct mt_consumer *c, const struct mt_rechdr *h,
+	      const struct mt_errrec *e, const struct mt_probe *p,
+	      const char *fault, const char *msg);
+void js_drop(struct mt_consumer *c, int kind, int cpu, uint64_t n,
+	     const char *msg);
+/* The aggregations not printed yet, the exit status, the closing. */
+void js_finish(struct mt_consumer *c, int aggs);
 
 /* actions.c: run action ai of a record of probe p */
 void do_action(struct mt_consumer *c, uint32_t epid, const struct mt_probe *p,

@@ -10,6 +10,16 @@
 
 #define QLEN	40
 
+/*
+ * Where a distribution's rows go: dtrace's table on fp, or one call of
+ * fn per row (mt_dist_rows, for -xoformat=json).  Both see the same rows.
+ */
+struct dist_out {
+	FILE *fp;
+	mt_dist_rowfn fn;
+	void *arg;
+};
+
 static long double
 fabs_ld(long double x)
 {
@@ -53,10 +63,24 @@ quantline(FILE *fp, int64_t val, uint64_t normal, long double total,
 }
 
 static void
-dist_header(FILE *fp)
+dist_header(const struct dist_out *o)
 {
-	fprintf(fp, "\n%16s %41s %-9s\n", "value",
-		"------------- Distribution -------------", "count");
+	if (o->fp)
+		fprintf(o->fp, "\n%16s %41s %-9s\n", "value",
+			"------------- Distribution -------------", "count");
+}
+
+/* One row: its label right-aligned, then the bar and count. */
+static void
+dist_row(const struct dist_out *o, const char *label, int64_t val,
+	 uint64_t normal, long double total, int pos, int neg)
+{
+	if (o->fp == NULL) {
+		o->fn(o->arg, label, val / (int64_t)normal);
+		return;
+	}
+	fprintf(o->fp, "%16s ", label);
+	quantline(o->fp, val, normal, total, pos, neg);
 }
 
 static void
@@ -82,9 +106,10 @@ quantize_bucketval(int b)
 	return (int64_t)(1ULL << (b - MT_QUANTIZE_ZERO - 1));
 }
 
-void
-mt_print_quantize(FILE *fp, const int64_t *data, uint64_t normal)
+static void
+quantize_out(const struct dist_out *o, const int64_t *data, uint64_t normal)
 {
+	char c[32];
 	int n = MT_QUANTIZE_NBUCKETS, first = 0, last = n - 1, pos, neg;
 	long double total;
 
@@ -102,16 +127,16 @@ mt_print_quantize(FILE *fp, const int64_t *data, uint64_t normal)
 			last++;
 	}
 	dist_totals(data, first, last, &total, &pos, &neg);
-	dist_header(fp);
+	dist_header(o);
 	for (int i = first; i <= last; i++) {
-		fprintf(fp, "%16lld ", (long long)quantize_bucketval(i));
-		quantline(fp, data[i], normal, total, pos, neg);
+		snprintf(c, sizeof(c), "%lld", (long long)quantize_bucketval(i));
+		dist_row(o, c, data[i], normal, total, pos, neg);
 	}
 }
 
-void
-mt_print_lquantize(FILE *fp, const int64_t *data, const struct mt_agg *agg,
-		   uint64_t normal)
+static void
+lquantize_out(const struct dist_out *o, const int64_t *data,
+	      const struct mt_agg *agg, uint64_t normal)
 {
 	int base = (int)agg->param[0], step = (int)agg->param[2];
 	int levels = (int)agg->nvals - 2, first = 0, last = levels + 1;
@@ -133,18 +158,15 @@ mt_print_lquantize(FILE *fp, const int64_t *data, const struct mt_agg *agg,
 			last++;
 	}
 	dist_totals(data, first, last, &total, &pos, &neg);
-	dist_header(fp);
+	dist_header(o);
 	for (int i = first; i <= last; i++) {
-		if (i == 0) {
+		if (i == 0)
 			snprintf(c, sizeof(c), "< %d", base);
-			fprintf(fp, "%16s ", c);
-		} else if (i == levels + 1) {
+		else if (i == levels + 1)
 			snprintf(c, sizeof(c), ">= %d", base + levels * step);
-			fprintf(fp, "%16s ", c);
-		} else {
-			fprintf(fp, "%16d ", base + (i - 1) * step);
-		}
-		quantline(fp, data[i], normal, total, pos, neg);
+		else
+			snprintf(c, sizeof(c), "%d", base + (i - 1) * step);
+		dist_row(o, c, data[i], normal, total, pos, neg);
 	}
 }
 
@@ -164,7 +186,7 @@ ipow(uint64_t b, int e)
  * then the rows that have one are printed.
  */
 static void
-llquantize_signed(FILE *fp, const int64_t *data, int factor, int lmag,
+llquantize_signed(const struct dist_out *o, const int64_t *data, int factor, int lmag,
 		  int hmag, int steps, uint64_t normal)
 {
 	int sf = steps / factor, nbins = (int)((hmag - lmag + 1) *
@@ -184,7 +206,7 @@ llquantize_signed(FILE *fp, const int64_t *data, int factor, int lmag,
 			last--;
 	}
 	dist_totals(data, first, last, &total, &pos, &neg);
-	dist_header(fp);
+	dist_header(o);
 	if (first > 0)
 		first--;
 	if (last < nbins - 1)
@@ -248,15 +270,15 @@ llquantize_signed(FILE *fp, const int64_t *data, int factor, int lmag,
 	for (i = first; i <= last; i++) {
 		if (c[cw * (i - first + pad)] == 0)
 			continue;
-		fprintf(fp, "%16s ", c + cw * (i - first + pad));
-		quantline(fp, data[i], normal, total, pos, neg);
+		dist_row(o, c + cw * (i - first + pad), data[i], normal, total,
+			 pos, neg);
 	}
 	free(c);
 }
 
 /* illumos layout: bin 0 below factor^low, then each order's steps, top. */
 static void
-llquantize_illumos(FILE *fp, const int64_t *data, int nbins, int factor,
+llquantize_illumos(const struct dist_out *o, const int64_t *data, int nbins, int factor,
 		   int low, int high, int nsteps, uint64_t normal)
 {
 	int first = 0, last = nbins - 1, bin = 1, order, pos, neg;
@@ -278,20 +300,19 @@ llquantize_illumos(FILE *fp, const int64_t *data, int nbins, int factor,
 			last++;
 	}
 	dist_totals(data, first, last, &total, &pos, &neg);
-	dist_header(fp);
+	dist_header(o);
 	for (order = 0; order < low; order++)
 		value *= factor;
 	next = value * factor;
 	step = next > nsteps ? next / nsteps : 1;
 	if (first == 0) {
 		snprintf(c, sizeof(c), "< %lld", (long long)value);
-		fprintf(fp, "%16s ", c);
-		quantline(fp, data[0], normal, total, pos, neg);
+		dist_row(o, c, data[0], normal, total, pos, neg);
 	}
 	while (order <= high && bin < nbins) {
 		if (bin >= first && bin <= last) {
-			fprintf(fp, "%16lld ", (long long)value);
-			quantline(fp, data[bin], normal, total, pos, neg);
+			snprintf(c, sizeof(c), "%lld", (long long)value);
+			dist_row(o, c, data[bin], normal, total, pos, neg);
 		}
 		bin++;
 		if ((value += step) != next)
@@ -303,13 +324,12 @@ llquantize_illumos(FILE *fp, const int64_t *data, int nbins, int factor,
 	if (last < bin || bin >= nbins)
 		return;
 	snprintf(c, sizeof(c), ">= %lld", (long long)value);
-	fprintf(fp, "%16s ", c);
-	quantline(fp, data[bin], normal, total, pos, neg);
+	dist_row(o, c, data[bin], normal, total, pos, neg);
 }
 
-void
-mt_print_llquantize(FILE *fp, const int64_t *data, const struct mt_agg *agg,
-		    uint64_t normal)
+static void
+llquantize_out(const struct dist_out *o, const int64_t *data,
+	       const struct mt_agg *agg, uint64_t normal)
 {
 	int factor = (int)agg->param[0], lmag = (int)agg->param[1];
 	int hmag = (int)agg->param[2], steps = (int)agg->param[3];
@@ -318,10 +338,52 @@ mt_print_llquantize(FILE *fp, const int64_t *data, const struct mt_agg *agg,
 		return;
 	if ((int)agg->nvals ==
 	    (hmag - lmag + 1) * (steps - steps / factor) * 2 + 3)
-		llquantize_signed(fp, data, factor, lmag, hmag, steps, normal);
+		llquantize_signed(o, data, factor, lmag, hmag, steps, normal);
 	else
-		llquantize_illumos(fp, data, (int)agg->nvals, factor, lmag,
+		llquantize_illumos(o, data, (int)agg->nvals, factor, lmag,
 				   hmag, steps, normal);
+}
+
+void
+mt_print_quantize(FILE *fp, const int64_t *data, uint64_t normal)
+{
+	struct dist_out o = { fp, NULL, NULL };
+
+	quantize_out(&o, data, normal ? normal : 1);
+}
+
+void
+mt_print_lquantize(FILE *fp, const int64_t *data, const struct mt_agg *agg,
+		   uint64_t normal)
+{
+	struct dist_out o = { fp, NULL, NULL };
+
+	lquantize_out(&o, data, agg, normal ? normal : 1);
+}
+
+void
+mt_print_llquantize(FILE *fp, const int64_t *data, const struct mt_agg *agg,
+		    uint64_t normal)
+{
+	struct dist_out o = { fp, NULL, NULL };
+
+	llquantize_out(&o, data, agg, normal ? normal : 1);
+}
+
+void
+mt_dist_rows(const struct mt_agg *agg, const int64_t *vals, uint64_t normal,
+	     mt_dist_rowfn fn, void *arg)
+{
+	struct dist_out o = { NULL, fn, arg };
+
+	if (normal == 0)
+		normal = 1;
+	if (agg->func == MT_AGG_QUANTIZE)
+		quantize_out(&o, vals, normal);
+	else if (agg->func == MT_AGG_LQUANTIZE)
+		lquantize_out(&o, vals, agg, normal);
+	else if (agg->func == MT_AGG_LLQUANTIZE)
+		llquantize_out(&o, vals, agg, normal);
 }
 
 static unsigned __int128

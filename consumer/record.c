@@ -41,6 +41,7 @@ mt_consumer_new(const struct mt_prog *prog, const struct mt_image *img,
 	c->err = err;
 	c->syms.target = target && (target->ops->sym || target->ops->usym) ?
 			 target : NULL;
+	c->json = opts->oformat == MT_OFORMAT_JSON;
 	if (agg_setup(c) != 0) {
 		mt_consumer_free(c);
 		return NULL;
@@ -53,6 +54,8 @@ mt_consumer_free(struct mt_consumer *c)
 {
 	if (c == NULL)
 		return;
+	if (c->json)
+		js_finish(c, 0);	/* mt_consume_final() was skipped */
 	if (c->out != c->orig_out)
 		fclose(c->out);
 	agg_free(c);
@@ -149,13 +152,14 @@ print_prefix(struct mt_consumer *c, const struct mt_rechdr *h,
 }
 
 static void
-error_record(struct mt_consumer *c, const struct mt_errrec *e)
+error_record(struct mt_consumer *c, const struct mt_rechdr *h,
+	     const struct mt_errrec *e)
 {
 	const struct mt_ecb *ecb;
 	const struct mt_probe *p = probe_of_epid(c, e->epid, &ecb);
 	const char *ft = e->fault < sizeof(fault_text) / sizeof(*fault_text) &&
 		fault_text[e->fault] ? fault_text[e->fault] : "unknown fault";
-	char details[64] = "";
+	char details[64] = "", msg[1024];
 
 	if (e->fault == MT_FLT_BADADDR || e->fault == MT_FLT_BADALIGN ||
 	    e->fault == MT_FLT_BADSTACK || e->fault == MT_FLT_BADSIZE)
@@ -164,16 +168,19 @@ error_record(struct mt_consumer *c, const struct mt_errrec *e)
 	else if (e->fault == MT_FLT_BADINDEX)	/* the index, signed */
 		snprintf(details, sizeof(details), " (%lld)",
 			 (long long)e->addr);
+	if (p == NULL)
+		snprintf(msg, sizeof(msg), "error on enabled probe ID %u: "
+			 "%s%s at DIF offset %u", e->epid, ft, details, e->pc);
+	else
+		snprintf(msg, sizeof(msg), "error on enabled probe ID %u (ID "
+			 "%u: %s:%s:%s:%s): %s%s at DIF offset %u", e->epid,
+			 p->id, img_str(c, p->prov), img_str(c, p->mod),
+			 img_str(c, p->func), img_str(c, p->name), ft, details,
+			 e->pc);
+	if (c->json)
+		js_error(c, h, e, p, ft, msg);
 	fflush(c->out);
-	if (p == NULL) {
-		fprintf(c->err, "dtrace: error on enabled probe ID %u: %s%s at "
-			"DIF offset %u\n", e->epid, ft, details, e->pc);
-		return;
-	}
-	fprintf(c->err, "dtrace: error on enabled probe ID %u (ID %u: "
-		"%s:%s:%s:%s): %s%s at DIF offset %u\n", e->epid, p->id,
-		img_str(c, p->prov), img_str(c, p->mod), img_str(c, p->func),
-		img_str(c, p->name), ft, details, e->pc);
+	fprintf(c->err, "dtrace: %s\n", msg);
 	fflush(c->err);
 }
 
@@ -223,7 +230,7 @@ process_record(struct mt_consumer *c, const uint8_t *rec, uint64_t avail)
 	if (h->epid == MT_EPID_ERROR) {
 		size = sizeof(*h) + sizeof(struct mt_errrec);
 		if (size <= avail && !after_exit(c, h, (const void *)data))
-			error_record(c, (const void *)data);
+			error_record(c, h, (const void *)data);
 		return (size + 7) & ~7ULL;
 	}
 	if ((p = probe_of_epid(c, h->epid, &ecb)) == NULL ||
@@ -249,7 +256,9 @@ process_record(struct mt_consumer *c, const uint8_t *rec, uint64_t avail)
 	}
 	if (!cd_seen)
 		recording = 1;
-	if (recording)
+	if (recording && c->json)
+		js_probe_begin(c, h, h->epid, p);
+	else if (recording)
 		print_prefix(c, h, p);
 	for (uint32_t i = 0; i < cl->nacts; i++) {
 		const struct mt_action *a = &c->prog->actions[cl->act0 + i];
@@ -260,7 +269,9 @@ process_record(struct mt_consumer *c, const uint8_t *rec, uint64_t avail)
 		else
 			do_action(c, h->epid, p, cl->act0 + i, data);
 	}
-	if (recording && !c->opts->quiet)
+	if (recording && c->json)
+		js_probe_end(c);
+	else if (recording && !c->opts->quiet)
 		fputc('\n', c->out);
 	return size;
 }
@@ -363,6 +374,10 @@ mt_consume(struct mt_consumer *c)
 int
 mt_consume_final(struct mt_consumer *c)
 {
+	if (c->json) {
+		js_finish(c, 1);
+		return 0;
+	}
 	/* like dtrace(1), to the original output even after freopen() */
 	fflush(c->out);
 	fputc('\n', c->orig_out);

@@ -127,4 +127,36 @@ void mt_print_aggval(FILE *fp, const struct mt_agg *agg, const int64_t *vals,
 void mt_print_rawbytes(FILE *fp, const void *addr, size_t n);
 uint64_t mt_stddev(const int64_t *vals, uint64_t normal);
 
+/*
+ * The rows of a quantize(), lquantize() or llquantize() value as dtrace's
+ * table shows them (the same range, zero rows at the edges included):
+ * label ("16", "< 0", ">= 100", ...) and count (normalized).
+ */
+typedef void (*mt_dist_rowfn)(void *arg, const char *label, int64_t count);
+void mt_dist_rows(const struct mt_agg *agg, const int64_t *vals,
+		  uint64_t normal, mt_dist_rowfn fn, void *arg);
+
+/*
+ * The JSON writer of -xoformat=json (consumer/json.c).  Keys are ignored
+ * inside arrays; at most MT_JSON_DEPTH levels (what is deeper is left out,
+ * the document stays balanced, and err is set).  A string's n bytes are escaped so
+ * the output is valid JSON whatever they hold.
+ */
+#define MT_JSON_DEPTH	32
+struct mt_json {
+	FILE *fp;
+	int depth, overflow, err;
+	unsigned char first[MT_JSON_DEPTH];	/* no member yet at that level */
+	unsigned char array[MT_JSON_DEPTH];
+};
+void mt_json_init(struct mt_json *j, FILE *fp);
+void mt_json_open(struct mt_json *j, const char *key, int array);
+void mt_json_close(struct mt_json *j);
+void mt_json_int(struct mt_json *j, const char *key, int64_t v);
+void mt_json_uint(struct mt_json *j, const char *key, uint64_t v);
+void mt_json_str(struct mt_json *j, const char *key, const char *s, size_t n);
+void mt_json_strz(struct mt_json *j, const char *key, const char *s);
+/* s as a JSON string literal, quotes included. */
+void mt_json_escape(FILE *fp, const char *s, size_t n);
+
 #endif /* MACHTRACE_CONSUMER_H */

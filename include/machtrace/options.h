@@ -35,7 +35,11 @@ struct mt_opts {
 	int ncpp_args;			/* as cpp arguments ("-DX=1", ...) */
 	char **msgids;			/* -xmsgids=PATH[:PATH...], each time */
 	int nmsgids;			/* given: msgids files or directories */
+	int oformat;			/* MT_OFORMAT_*: -xoformat=text|json */
 };
+
+#define MT_OFORMAT_TEXT	0		/* dtrace's text (the default) */
+#define MT_OFORMAT_JSON	1		/* one JSON document (consumer/json*.c) */
 
 /* Defaults as dtrace uses them (bufsize 4m, aggsize 4m, strsize 256, ...). */
 void mt_opts_init(struct mt_opts *o);

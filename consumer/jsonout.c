@@ -1,0 +1,642 @@
+/*
+ * -xoformat=json: every output of a session as one JSON document, laid
+ * out as FreeBSD's dtrace does with libxo (dtrace(1), STRUCTURED OUTPUT):
+ *
+ *   {"dtrace": {"probes": [ RECORD... ], "aggregations": [ AGG... ],
+ *               "exit-status": N}}
+ *
+ * A RECORD has the probe's "timestamp", "cpu", "id", "enabled-probe-id",
+ * "provider", "module", "function", "name" and an "output" list, one
+ * object per value: {"value": ...} for trace(), {"message": ...} for
+ * printf() (its arguments, raw, in "args"), {"stack-frames": [...]},
+ * {"sym": ...}, {"aggregation-name": ..., "aggregation-data": [...]} for
+ * printa(), ...  Drops and errors are pseudo-probes of module and
+ * function "INTERNAL" named "DROP" and "ERROR" in the same list (and are
+ * reported on stderr as in text mode).  Values are the ones the text
+ * output shows, computed by the same code (print.c, datum.c, aggsort.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "impl.h"
+
+static void
+doc_open(struct mt_consumer *c)
+{
+	if (c->json_open || c->json_closed)
+		return;
+	mt_json_init(&c->jw, c->out);
+	mt_json_open(&c->jw, NULL, 0);
+	mt_json_open(&c->jw, "dtrace", 0);
+	mt_json_open(&c->jw, "probes", 1);
+	c->json_open = 1;
+}
+
+static void
+probe_desc(struct mt_consumer *c, const char *prov, const char *mod,
+	   const char *func, const char *name)
+{
+	mt_json_strz(&c->jw, "provider", prov);
+	mt_json_strz(&c->jw, "module", mod);
+	mt_json_strz(&c->jw, "function", func);
+	mt_json_strz(&c->jw, "name", name);
+}
+
+void
+js_probe_begin(struct mt_consumer *c, const struct mt_rechdr *h,
+	       uint32_t epid, const struct mt_probe *p)
+{
+	doc_open(c);
+	mt_json_open(&c->jw, NULL, 0);
+	mt_json_uint(&c->jw, "timestamp", h->timestamp);
+	mt_json_uint(&c->jw, "cpu", h->cpu);
+	mt_json_uint(&c->jw, "id", p->id);
+	mt_json_uint(&c->jw, "enabled-probe-id", epid);
+	probe_desc(c, img_str(c, p->prov), img_str(c, p->mod),
+		   img_str(c, p->func), img_str(c, p->name));
+	mt_json_open(&c->jw, "output", 1);
+}
+
+void
+js_probe_end(struct mt_consumer *c)
+{
+	mt_json_close(&c->jw);	/* output */
+	mt_json_close(&c->jw);	/* the probe */
+}
+
+/* {key: v} in the current list. */
+void
+js_int(struct mt_consumer *c, const char *key, int64_t v)
+{
+	mt_json_open(&c->jw, NULL, 0);
+	mt_json_int(&c->jw, key, v);
+	mt_json_close(&c->jw);
+}
+
+void
+js_text(struct mt_consumer *c, const char *key, const char *s)
+{
+	mt_json_open(&c->jw, NULL, 0);
+	mt_json_strz(&c->jw, key, s);
+	mt_json_close(&c->jw);
+}
+
+static void
+hex_member(struct mt_consumer *c, const char *key, const uint8_t *p, size_t n)
+{
+	char *hex = malloc(2 * n + 1);
+
+	if (hex == NULL)
+		return;
+	for (size_t i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", p[i]);
+	hex[2 * n] = '\0';
+	mt_json_str(&c->jw, key, hex, 2 * n);
+	free(hex);
+}
+
+/* {"bytes": "hex"}: what text shows as a byte dump. */
+static void
+js_hex(struct mt_consumer *c, const uint8_t *p, size_t n)
+{
+	mt_json_open(&c->jw, NULL, 0);
+	hex_member(c, "bytes", p, n);
+	mt_json_close(&c->jw);
+}
+
+/*
+ * The length of the string the bytes hold as dt_print_bytes sees one
+ * (printable text, then only NULs), or -1: they print as a byte dump.
+ */
+static long
+string_len(const uint8_t *p, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		if ((p[i] >= ' ' && p[i] <= '~') || (p[i] >= '\t' && p[i] <= '\r')
+		    || p[i] == '\b' || p[i] == '\a')
+			continue;
+		if (p[i] != '\0' || i == 0)
+			return -1;
+		for (j = i + 1; j < n && p[j] == '\0'; j++)
+			;
+		return j == n ? (long)i : -1;
+	}
+	return (long)n;
+}
+
+/* Bytes as text shows them: {"value": string} or {key: "hex"}. */
+void
+js_bytes(struct mt_consumer *c, const char *key, const uint8_t *p, size_t n)
+{
+	long len = c->opts->rawbytes ? -1 : string_len(p, n);
+
+	mt_json_open(&c->jw, NULL, 0);
+	if (len >= 0)
+		mt_json_str(&c->jw, "value", (const char *)p, (size_t)len);
+	else
+		hex_member(c, key, p, n);
+	mt_json_close(&c->jw);
+}
+
+/* One frame: "symbol" as text shows it, split into module, name, offset. */
+static void
+frame(struct mt_consumer *c, const char *sym)
+{
+	const char *tick = strchr(sym, '`'), *plus;
+
+	mt_json_open(&c->jw, NULL, 0);
+	mt_json_strz(&c->jw, "symbol", sym);
+	if (tick) {
+		mt_json_str(&c->jw, "module", sym, (size_t)(tick - sym));
+		plus = strchr(tick + 1, '+');
+		mt_json_str(&c->jw, "name", tick + 1, plus ? (size_t)(plus -
+			    tick - 1) : strlen(tick + 1));
+		if (plus)
+			mt_json_strz(&c->jw, "offset", plus + 1);
+	}
+	mt_json_close(&c->jw);
+}
+
+static void
+frames(struct mt_consumer *c, int user, const uint8_t *p, uint32_t size)
+{
+	uint64_t pc, pid = 0;
+	char sym[512];
+
+	mt_json_open(&c->jw, user ? "ustack-frames" : "stack-frames", 1);
+	if (user && size >= 8) {
+		memcpy(&pid, p, 8);
+		p += 8;
+		size -= 8;
+	}
+	for (uint32_t i = 0; i + 8 <= size; i += 8) {
+		memcpy(&pc, p + i, 8);
+		if (pc == 0)
+			break;
+		if (user)
+			mt_usym_format(&c->syms, (int64_t)pid, pc, MT_SYM_PC, sym,
+				       sizeof(sym));
+		else
+			mt_sym_format(&c->syms, pc, MT_SYM_PC, sym, sizeof(sym));
+		frame(c, sym);
+	}
+	mt_json_close(&c->jw);
+}
+
+void
+js_stack(struct mt_consumer *c, int user, const uint8_t *p, uint32_t size)
+{
+	mt_json_open(&c->jw, NULL, 0);
+	frames(c, user, p, size);
+	mt_json_close(&c->jw);
+}
+
+static const char *
+sym_key(uint16_t kind)
+{
+	switch (kind) {
+	case MT_TI_SYM: return "sym";
+	case MT_TI_MOD: return "mod";
+	case MT_TI_USYM: return "usym";
+	case MT_TI_UMOD: return "umod";
+	default: return "uaddr";
+	}
+}
+
+/* The members of a sym() ... uaddr() value ("object", "name" for sym). */
+static void
+sym_members(struct mt_consumer *c, const struct mt_rec_info *ri,
+	    const uint8_t *d)
+{
+	char buf[512];
+	const char *tick;
+
+	sym_text(c, ri, d, buf, sizeof(buf));
+	mt_json_strz(&c->jw, sym_key(ri->kind), buf);
+	if (ri->kind == MT_TI_SYM && (tick = strchr(buf, '`')) != NULL) {
+		mt_json_str(&c->jw, "object", buf, (size_t)(tick - buf));
+		mt_json_strz(&c->jw, "name", tick + 1);
+	}
+}
+
+void
+js_sym(struct mt_consumer *c, const struct mt_rec_info *ri, const uint8_t *d)
+{
+	mt_json_open(&c->jw, NULL, 0);
+	sym_members(c, ri, d);
+	mt_json_close(&c->jw);
+}
+
+static int
+is_symkind(uint16_t k)
+{
+	return k == MT_TI_SYM || k == MT_TI_MOD || k == MT_TI_USYM ||
+	       k == MT_TI_UMOD || k == MT_TI_UADDR;
+}
+
+/* trace(): the value datum_trace() prints, by size and sign. */
+void
+js_trace(struct mt_consumer *c, const struct mt_rec *r,
+	 const struct mt_rec_info *ri, const uint8_t *d)
+{
+	uint32_t size = r->size;
+	int sign;
+
+	if (c->opts->rawbytes) {
+		js_hex(c, d, size);
+		return;
+	}
+	if (r->kind == MT_REC_STR || (ri && ri->kind == MT_TI_STR)) {
+		mt_json_open(&c->jw, NULL, 0);
+		mt_json_str(&c->jw, "value", (const char *)d,
+			    strnlen((const char *)d, size));
+		mt_json_close(&c->jw);
+		return;
+	}
+	if (r->kind == MT_REC_STACK) {
+		js_stack(c, (r->flags & MT_RF_UPID) != 0, d, size);
+		return;
+	}
+	if (r->kind == MT_REC_MEM) {
+		/* char arrays as strings, other memory as a byte dump */
+		if (ri && ri->ctype && strncmp(ri->ctype, "char [", 6) == 0)
+			js_bytes(c, "bytes", d, size);
+		else
+			js_hex(c, d, size);
+		return;
+	}
+	if (ri && is_symkind(ri->kind)) {
+		js_sym(c, ri, d);
+		return;
+	}
+	sign = ri ? ri->kind == MT_TI_INT : (r->flags & MT_RF_SIGNED) != 0;
+	if (size != 1 && size != 2 && size != 4 && size != 8) {
+		js_hex(c, d, size);
+		return;
+	}
+	mt_json_open(&c->jw, NULL, 0);
+	if (sign)
+		mt_json_int(&c->jw, "value", datum_int(d, size, 1));
+	else
+		mt_json_uint(&c->jw, "value", (uint64_t)datum_int(d, size,
+			     size == 8));
+	mt_json_close(&c->jw);
+}
+
+/* One printf()/printa() argument, raw. */
+static void
+js_arg(struct mt_consumer *c, const struct mt_pfarg *a)
+{
+	const uint8_t *d = a->data;
+	struct mt_rec_info ri = { a->kind, 0, a->size, NULL, NULL };
+
+	switch (a->kind) {
+	case MT_TI_INT:
+	case MT_TI_UINT:
+		if (a->size == 1 || a->size == 2 || a->size == 4 ||
+		    a->size == 8) {
+			mt_json_open(&c->jw, NULL, 0);
+			if (a->kind == MT_TI_INT)
+				mt_json_int(&c->jw, "value",
+					    datum_int(d, a->size, 1));
+			else
+				mt_json_uint(&c->jw, "value", (uint64_t)
+					     datum_int(d, a->size, 0));
+			mt_json_close(&c->jw);
+			return;
+		}
+		break;
+	case MT_TI_STR:
+		mt_json_open(&c->jw, NULL, 0);
+		mt_json_str(&c->jw, "value", (const char *)d,
+			    strnlen((const char *)d, a->size));
+		mt_json_close(&c->jw);
+		return;
+	case MT_TI_STACK:
+	case MT_TI_USTACK:
+		js_stack(c, a->kind == MT_TI_USTACK, d, a->size);
+		return;
+	default:
+		if (is_symkind(a->kind)) {
+			js_sym(c, &ri, d);
+			return;
+		}
+		break;
+	}
+	js_bytes(c, "bytes", d, a->size);
+}
+
+void
+js_printf(struct mt_consumer *c, const char *msg, const struct mt_pfarg *args,
+	  int nargs)
+{
+	mt_json_open(&c->jw, NULL, 0);
+	mt_json_strz(&c->jw, "message", msg);
+	if (nargs > 0 && args) {
+		mt_json_open(&c->jw, "args", 1);
+		for (int i = 0; i < nargs; i++)
+			if (args[i].agg == NULL)
+				js_arg(c, &args[i]);
+		mt_json_close(&c->jw);
+	}
+	mt_json_close(&c->jw);
+}
+
+/* system(): the command's output is captured into the document. */
+void
+js_system(struct mt_consumer *c, const char *cmd)
+{
+	char *buf = NULL, chunk[4096];
+	size_t len = 0, n;
+	FILE *m = open_memstream(&buf, &len), *p;
+
+	fflush(c->out);
+	fflush(c->err);
+	if (m == NULL)
+		return;
+	if ((p = popen(cmd, "r")) == NULL) {
+		fprintf(c->err, "dtrace: system() failed\n");
+	} else {
+		while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
+			fwrite(chunk, 1, n, m);
+		pclose(p);
+	}
+	fclose(m);
+	mt_json_open(&c->jw, NULL, 0);
+	mt_json_strz(&c->jw, "system", cmd);
+	mt_json_str(&c->jw, "output", buf ? buf : "", len);
+	mt_json_close(&c->jw);
+	free(buf);
+}
+
+static uint64_t
+wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* An error record: the ERROR pseudo-probe (msg: stderr's words). */
+void
+js_error(struct mt_consumer *c, const struct mt_rechdr *h,
+	 const struct mt_errrec *e, const struct mt_probe *p,
+	 const char *fault, const char *msg)
+{
+	char desc[1024];
+
+	doc_open(c);
+	mt_json_open(&c->jw, NULL, 0);
+	mt_json_uint(&c->jw, "timestamp", h->timestamp);
+	mt_json_uint(&c->jw, "cpu", h->cpu);
+	mt_json_int(&c->jw, "id", -1);
+	probe_desc(c, "dtrace", "INTERNAL", "INTERNAL", "ERROR");
+	mt_json_uint(&c->jw, "enabled-probe-id", e->epid);
+	if (p) {
+		snprintf(desc, sizeof(desc), "%s:%s:%s:%s", img_str(c, p->prov),
+			 img_str(c, p->mod), img_str(c, p->func),
+			 img_str(c, p->name));
+		mt_json_uint(&c->jw, "probe-id", p->id);
+		mt_json_strz(&c->jw, "probe-description", desc);
+	}
+	mt_json_strz(&c->jw, "fault", fault);
+	mt_json_uint(&c->jw, "address", e->addr);
+	mt_json_uint(&c->jw, "offset", e->pc);
+	mt_json_strz(&c->jw, "msg", msg);
+	mt_json_close(&c->jw);
+}
+
+/* A drop report: the DROP pseudo-probe (cpu -1 for global counters). */
+void
+js_drop(struct mt_consumer *c, int kind, int cpu, uint64_t n, const char *msg)
+{
+	if (kind < 0 || kind >= MT_JSON_NDROPKINDS)
+		return;
+	c->json_drops[kind] += n;
+	doc_open(c);
+	mt_json_open(&c->jw, NULL, 0);
+	mt_json_int(&c->jw, "cpu", cpu);
+	mt_json_int(&c->jw, "id", -1);
+	probe_desc(c, "dtrace", "INTERNAL", "INTERNAL", "DROP");
+	mt_json_uint(&c->jw, "timestamp", wall_ns());
+	mt_json_uint(&c->jw, "count", n);
+	mt_json_uint(&c->jw, "total", c->json_drops[kind]);
+	mt_json_int(&c->jw, "kind", kind);
+	mt_json_strz(&c->jw, "msg", msg);
+	mt_json_close(&c->jw);
+}
+
+/* An aggregation key element as print_key_datum() shows it. */
+static void
+key_datum(struct mt_consumer *c, const struct mt_rec_info *ri,
+	  const uint8_t *d, uint32_t have)
+{
+	int64_t v;
+
+	switch (ri->kind) {
+	case MT_TI_INT:
+	case MT_TI_UINT:
+		v = ri->size == 1 ? d[0] : ri->size == 2 ? datum_int(d, 2, 0) :
+		    ri->size == 4 ? datum_int(d, 4, 1) : datum_int(d, 8, 1);
+		js_int(c, "value", v);
+		return;
+	case MT_TI_STR:
+		mt_json_open(&c->jw, NULL, 0);
+		mt_json_str(&c->jw, "value", (const char *)d,
+			    strnlen((const char *)d, have));
+		mt_json_close(&c->jw);
+		return;
+	case MT_TI_STACK:
+	case MT_TI_USTACK:
+		js_stack(c, ri->kind == MT_TI_USTACK, d, ri->size);
+		return;
+	default:
+		if (is_symkind(ri->kind))
+			js_sym(c, ri, d);
+		else
+			js_bytes(c, "bytes", d, ri->size);
+		return;
+	}
+}
+
+static const char *
+func_key(uint32_t func)
+{
+	switch (func) {
+	case MT_AGG_COUNT: return "count";
+	case MT_AGG_SUM: return "sum";
+	case MT_AGG_MIN: return "min";
+	case MT_AGG_MAX: return "max";
+	case MT_AGG_AVG: return "avg";
+	case MT_AGG_STDDEV: return "stddev";
+	default: return "value";
+	}
+}
+
+static void
+bucket(void *arg, const char *label, int64_t count)
+{
+	struct mt_consumer *c = arg;
+	char *end;
+	long long v = strtoll(label, &end, 10);
+
+	mt_json_open(&c->jw, NULL, 0);
+	if (*label && *end == '\0')
+		mt_json_int(&c->jw, "value", v);
+	else
+		mt_json_strz(&c->jw, "value", label);
+	mt_json_int(&c->jw, "count", count);
+	mt_json_close(&c->jw);
+}
+
+/* One aggregation's value in a row, as mt_print_aggval() shows it. */
+static void
+agg_value(struct mt_consumer *c, const struct mt_agg *a, const int64_t *v,
+	  uint64_t normal)
+{
+	if (normal == 0)
+		normal = 1;
+	switch (a->func) {
+	case MT_AGG_QUANTIZE:
+	case MT_AGG_LQUANTIZE:
+	case MT_AGG_LLQUANTIZE:
+		mt_json_open(&c->jw, "buckets", 1);
+		mt_dist_rows(a, v, normal, bucket, c);
+		mt_json_close(&c->jw);
+		break;
+	case MT_AGG_AVG:
+		mt_json_int(&c->jw, "avg", v[0] ? v[1] / (int64_t)normal / v[0] :
+			    0);
+		break;
+	case MT_AGG_STDDEV:
+		mt_json_uint(&c->jw, "stddev", mt_stddev(v, normal));
+		break;
+	default:
+		mt_json_int(&c->jw, func_key(a->func), v[0] / (int64_t)normal);
+		break;
+	}
+}
+
+/* The formatted text of one printa() row, or NULL. */
+static char *
+row_message(struct mt_consumer *c, const char *fmt, const struct bundle *b,
+	    const uint32_t *aggids, int n)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (m == NULL)
+		return NULL;
+	agg_print_row(c, m, fmt, b, aggids, n);
+	fclose(m);
+	return buf;
+}
+
+static void
+agg_row(struct mt_consumer *c, const char *fmt, const struct bundle *b,
+	const uint32_t *aggids, int n)
+{
+	const struct agg_ent *rep = b->rep;
+	const struct mt_agg_info *ai = info_of(c, rep->aggid);
+	char *msg;
+
+	mt_json_open(&c->jw, NULL, 0);
+	mt_json_open(&c->jw, "keys", 1);
+	for (uint32_t k = 0; ai && k < ai->nkeys; k++)
+		key_datum(c, &ai->keys[k], rep->key + c->keyoff[rep->aggid][k],
+			  c->keyoff[rep->aggid][k + 1] -
+			  c->keyoff[rep->aggid][k]);
+	mt_json_close(&c->jw);
+	if (n == 1) {
+		const struct mt_agg *a = agg_of(c, aggids[0]);
+
+		if (a)
+			agg_value(c, a, b->ent[0] ? b->ent[0]->vals : c->zeros,
+				  c->normal[aggids[0]]);
+	} else {
+		mt_json_open(&c->jw, "aggregations", 1);
+		for (int j = 0; j < n; j++) {
+			const struct mt_agg *a = agg_of(c, aggids[j]);
+			const struct mt_agg_info *aj = info_of(c, aggids[j]);
+
+			if (a == NULL)
+				continue;
+			mt_json_open(&c->jw, NULL, 0);
+			mt_json_strz(&c->jw, "aggregation-name",
+				     aj ? aj->name : "");
+			agg_value(c, a, b->ent[j] ? b->ent[j]->vals : c->zeros,
+				  c->normal[aggids[j]]);
+			mt_json_close(&c->jw);
+		}
+		mt_json_close(&c->jw);
+	}
+	if (fmt && (msg = row_message(c, fmt, b, aggids, n)) != NULL) {
+		mt_json_strz(&c->jw, "message", msg);
+		free(msg);
+	}
+	mt_json_close(&c->jw);
+}
+
+/* printa(): {"aggregation-name": ..., "aggregation-data": [rows]}. */
+static size_t
+agg_object(struct mt_consumer *c, const char *fmt, const uint32_t *aggids,
+	   int n)
+{
+	const struct mt_agg_info *ai = info_of(c, aggids[0]);
+	struct bundle *b;
+	size_t nb;
+
+	b = make_bundles(c, aggids, n, &nb);
+	mt_json_open(&c->jw, NULL, 0);
+	mt_json_strz(&c->jw, "aggregation-name", ai ? ai->name : "");
+	if (fmt)
+		mt_json_strz(&c->jw, "format", fmt);
+	mt_json_open(&c->jw, "aggregation-data", 1);
+	for (size_t i = 0; i < nb; i++)
+		agg_row(c, fmt, &b[i], aggids, n);
+	mt_json_close(&c->jw);
+	mt_json_close(&c->jw);
+	free_bundles(b, nb);
+	return nb;
+}
+
+void
+js_printa(struct mt_consumer *c, const char *fmt, const uint32_t *aggids,
+	  int n)
+{
+	if (n <= 0)
+		return;
+	agg_snapshot(c);
+	if (agg_object(c, fmt, aggids, n) > 0)
+		for (int j = 0; j < n; j++)
+			if (aggids[j] <= c->prog->naggs)
+				c->printed[aggids[j]] = 1;
+}
+
+void
+js_finish(struct mt_consumer *c, int aggs)
+{
+	if (c->json_closed)
+		return;
+	doc_open(c);
+	mt_json_close(&c->jw);	/* probes */
+	if (aggs) {
+		agg_snapshot(c);
+		mt_json_open(&c->jw, "aggregations", 1);
+		for (uint32_t id = 1; id <= c->prog->naggs; id++)
+			if (!c->printed[id])
+				agg_object(c, NULL, &id, 1);
+		mt_json_close(&c->jw);
+	}
+	if (c->exited)
+		mt_json_int(&c->jw, "exit-status", c->status);
+	mt_json_close(&c->jw);	/* dtrace */
+	mt_json_close(&c->jw);	/* the document */
+	fflush(c->out);
+	c->json_open = 0;
+	c->json_closed = 1;
+}
