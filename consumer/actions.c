@@ -295,7 +295,7 @@ do_action(struct mt_consumer *c, uint32_t epid, const struct mt_probe *p,
 				n = (uint64_t)dn;
 		}
 		if (r && c->json)
-			js_bytes(c, "tracemem", data + r->offset, n);
+			js_hex(c, "tracemem", data + r->offset, n);
 		else if (r)
 			mt_print_rawbytes(c->out, data + r->offset, n);
 		break;

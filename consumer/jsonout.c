@@ -95,12 +95,12 @@ hex_member(struct mt_consumer *c, const char *key, const uint8_t *p, size_t n)
 	free(hex);
 }
 
-/* {"bytes": "hex"}: what text shows as a byte dump. */
-static void
-js_hex(struct mt_consumer *c, const uint8_t *p, size_t n)
+/* {key: "hex"}: what text shows as a byte dump. */
+void
+js_hex(struct mt_consumer *c, const char *key, const uint8_t *p, size_t n)
 {
 	mt_json_open(&c->jw, NULL, 0);
-	hex_member(c, "bytes", p, n);
+	hex_member(c, key, p, n);
 	mt_json_close(&c->jw);
 }
 
@@ -126,9 +126,9 @@ string_len(const uint8_t *p, size_t n)
 	return (long)n;
 }
 
-/* Bytes as text shows them: {"value": string} or {key: "hex"}. */
+/* Bytes as text shows them: {"value": string} or {"bytes": "hex"}. */
 void
-js_bytes(struct mt_consumer *c, const char *key, const uint8_t *p, size_t n)
+js_bytes(struct mt_consumer *c, const uint8_t *p, size_t n)
 {
 	long len = c->opts->rawbytes ? -1 : string_len(p, n);
 
@@ -136,7 +136,7 @@ js_bytes(struct mt_consumer *c, const char *key, const uint8_t *p, size_t n)
 	if (len >= 0)
 		mt_json_str(&c->jw, "value", (const char *)p, (size_t)len);
 	else
-		hex_member(c, key, p, n);
+		hex_member(c, "bytes", p, n);
 	mt_json_close(&c->jw);
 }
 
@@ -245,7 +245,7 @@ js_trace(struct mt_consumer *c, const struct mt_rec *r,
 	int sign;
 
 	if (c->opts->rawbytes) {
-		js_hex(c, d, size);
+		js_hex(c, "bytes", d, size);
 		return;
 	}
 	if (r->kind == MT_REC_STR || (ri && ri->kind == MT_TI_STR)) {
@@ -262,9 +262,9 @@ js_trace(struct mt_consumer *c, const struct mt_rec *r,
 	if (r->kind == MT_REC_MEM) {
 		/* char arrays as strings, other memory as a byte dump */
 		if (ri && ri->ctype && strncmp(ri->ctype, "char [", 6) == 0)
-			js_bytes(c, "bytes", d, size);
+			js_bytes(c, d, size);
 		else
-			js_hex(c, d, size);
+			js_hex(c, "bytes", d, size);
 		return;
 	}
 	if (ri && is_symkind(ri->kind)) {
@@ -273,7 +273,7 @@ js_trace(struct mt_consumer *c, const struct mt_rec *r,
 	}
 	sign = ri ? ri->kind == MT_TI_INT : (r->flags & MT_RF_SIGNED) != 0;
 	if (size != 1 && size != 2 && size != 4 && size != 8) {
-		js_hex(c, d, size);
+		js_hex(c, "bytes", d, size);
 		return;
 	}
 	mt_json_open(&c->jw, NULL, 0);
@@ -325,7 +325,7 @@ js_arg(struct mt_consumer *c, const struct mt_pfarg *a)
 		}
 		break;
 	}
-	js_bytes(c, "bytes", d, a->size);
+	js_bytes(c, d, a->size);
 }
 
 void
@@ -457,7 +457,7 @@ key_datum(struct mt_consumer *c, const struct mt_rec_info *ri,
 		if (is_symkind(ri->kind))
 			js_sym(c, ri, d);
 		else
-			js_bytes(c, "bytes", d, ri->size);
+			js_bytes(c, d, ri->size);
 		return;
 	}
 }
