@@ -159,7 +159,6 @@ void js_stack(struct mt_consumer *c, int user, const uint8_t *p,
 	      uint32_t size);
 void js_sym(struct mt_consumer *c, const struct mt_rec_info *ri,
 	    const uint8_t *d);
-void js_bytes(struct mt_consumer *c, const uint8_t *p, size_t n);
 void js_hex(struct mt_consumer *c, const char *key, const uint8_t *p,
 	    size_t n);
 void js_text(struct mt_consumer *c, const char *key, const char *s);

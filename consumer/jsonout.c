@@ -127,7 +127,7 @@ string_len(const uint8_t *p, size_t n)
 }
 
 /* Bytes as text shows them: {"value": string} or {"bytes": "hex"}. */
-void
+static void
 js_bytes(struct mt_consumer *c, const uint8_t *p, size_t n)
 {
 	long len = c->opts->rawbytes ? -1 : string_len(p, n);
