@@ -334,6 +334,8 @@ stability_report(const struct cli *cl, const struct mt_prog *prog,
 		 const struct cli_cmd *cmd, const char *name)
 {
 	struct attr desc = { S_STANDARD, S_STANDARD, C_COMMON }, args;
+	/* -xoformat=json keeps stdout for the session's document */
+	FILE *out = cl->opts.oformat == MT_OFORMAT_JSON ? stderr : cl->out;
 	struct attr stmt = { prog->stmt_attr[0], prog->stmt_attr[1],
 			     prog->stmt_attr[2] };
 
@@ -343,12 +345,12 @@ stability_report(const struct cli *cl, const struct mt_prog *prog,
 		for (uint32_t j = 0; j < ci->npdescs; j++)
 			desc = attr_min(desc, pdesc_attr(&ci->pdescs[j], &args));
 	}
-	fprintf(cl->out, "\nStability attributes for %s %s:\n",
+	fprintf(out, "\nStability attributes for %s %s:\n",
 		cmd->is_file ? "script" : "description", name);
-	print_attr(cl->out, "Minimum Probe Description Attributes", desc);
-	print_attr(cl->out, "Minimum Statement Attributes", stmt);
+	print_attr(out, "Minimum Probe Description Attributes", desc);
+	print_attr(out, "Minimum Statement Attributes", stmt);
 	if (cl->exec) {
-		fprintf(cl->out, "\n");
+		fprintf(out, "\n");
 		return;
 	}
 	for (uint32_t i = 0; i < prog->nclauses; i++) {
@@ -358,13 +360,13 @@ stability_report(const struct cli *cl, const struct mt_prog *prog,
 			const struct mt_pdesc *pd = &ci->pdescs[j];
 			struct attr a = pdesc_attr(pd, &args);
 
-			fprintf(cl->out, "\n%s:%s:%s:%s\n",
+			fprintf(out, "\n%s:%s:%s:%s\n",
 				pd->prov ? pd->prov : "", pd->mod ? pd->mod : "",
 				pd->func ? pd->func : "",
 				pd->name ? pd->name : "");
-			print_attr(cl->out, "Probe Description Attributes", a);
-			print_attr(cl->out, "Argument Attributes", args);
-			fprintf(cl->out, "\n\tArgument Types\n\t\tNone\n\n");
+			print_attr(out, "Probe Description Attributes", a);
+			print_attr(out, "Argument Attributes", args);
+			fprintf(out, "\n\tArgument Types\n\t\tNone\n\n");
 		}
 	}
 }

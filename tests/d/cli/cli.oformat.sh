@@ -53,4 +53,9 @@ assert e[0]["fault"] == "invalid address" and e[0]["address"] == 8, e
 assert "dtrace: " + e[0]["msg"] + "\n" in err, (e, err)
 assert d["exit-status"] == 2, d
 PY
+
+# -v's stability report goes to stderr: stdout stays one document
+"$MT" -v -x oformat=json -n 'BEGIN { exit(0); }' >"$T/doc3" 2>"$T/err3"
+json_ok "$T/doc3" "-v"
+grep -q "Stability attributes" "$T/err3" || { echo "-v: no report"; exit 1; }
 exit 0
