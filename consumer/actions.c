@@ -61,6 +61,15 @@ format_action(struct mt_consumer *c, const struct mt_action *a,
 	return buf;
 }
 
+char *
+mt_consumer_format(struct mt_consumer *c, uint32_t action, const uint8_t *data)
+{
+	if (action >= c->prog->nactions)
+		return NULL;
+	return format_action(c, &c->prog->actions[action], c->prog->action_info ?
+			     &c->prog->action_info[action] : NULL, data, 0);
+}
+
 static void
 liberr(struct mt_consumer *c, uint32_t epid, const struct mt_probe *p,
        const char *msg)

@@ -39,6 +39,8 @@ struct mt_consumer {
 	struct mt_symsrc syms;		/* for stack(), sym(), %a ... */
 	FILE *out, *err;
 	FILE *orig_out;			/* out before any freopen() */
+	mt_rechook rechook;		/* recording: records go there */
+	void *rechook_arg;
 	struct mt_cb *cb;
 	char errmsg[512];
 

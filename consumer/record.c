@@ -75,6 +75,33 @@ mt_consumer_attach(struct mt_consumer *c, struct mt_cb *cb)
 			      sizeof(struct mt_cpustat));
 }
 
+void
+mt_consumer_set_rechook(struct mt_consumer *c, mt_rechook fn, void *arg)
+{
+	c->rechook = fn;
+	c->rechook_arg = arg;
+}
+
+const struct mt_symsrc *
+mt_consumer_symsrc(const struct mt_consumer *c)
+{
+	return &c->syms;
+}
+
+/* Actions whose only effect is printing the record's data. */
+static int
+prints_data(uint16_t kind)
+{
+	switch (kind) {
+	case MT_ACT_TRACE: case MT_ACT_PRINTF: case MT_ACT_STACK:
+	case MT_ACT_USTACK: case MT_ACT_TRACEMEM: case MT_ACT_PRINT:
+	case MT_ACT_PRINTM: case MT_ACT_SYM: case MT_ACT_MOD:
+	case MT_ACT_USYM: case MT_ACT_UMOD: case MT_ACT_UADDR:
+		return 1;
+	}
+	return 0;
+}
+
 int mt_consumer_exited(const struct mt_consumer *c) { return c->exited; }
 int mt_consumer_done(const struct mt_consumer *c) { return c->exited || c->filled; }
 int mt_consumer_status(const struct mt_consumer *c) { return c->status; }
@@ -256,6 +283,10 @@ process_record(struct mt_consumer *c, const uint8_t *rec, uint64_t avail)
 	}
 	if (!cd_seen)
 		recording = 1;
+	if (c->rechook && recording)
+		c->rechook(c->rechook_arg, h, p, ecb->clause, data);
+	if (c->rechook)
+		recording = 0;
 	if (recording && c->json)
 		js_probe_begin(c, h, h->epid, p);
 	else if (recording)
@@ -266,7 +297,7 @@ process_record(struct mt_consumer *c, const uint8_t *rec, uint64_t avail)
 		if (a->kind == MT_ACT_SKIP || (a->kind == MT_ACT_IF &&
 		    !if_taken(c, a, data, cl->recsize)))
 			i += (uint32_t)a->arg;
-		else
+		else if (!c->rechook || !prints_data(a->kind))
 			do_action(c, h->epid, p, cl->act0 + i, data);
 	}
 	if (recording && c->json)

@@ -46,6 +46,13 @@ struct cli {
 	const char *cmd_c;
 	int have_target;
 	long long target_pid;
+	/* machtrace record: the trace directory (-o), --events groups and
+	   the number of clauses they generated (compiled first) */
+	int record;
+	const char *record_dir;
+	unsigned events;
+	uint32_t events_nclauses;
+	struct cli_rec *rec;
 	/* Kernel types for args[] once the live target exists, else NULL. */
 	const struct mt_ctypes *ctypes;
 };
@@ -71,6 +78,16 @@ int cli_desc_wants_kernel(const struct cli *cl, const struct mt_pdesc *pd);
    "Not enough space" */
 struct mt_image;
 int cli_fit_host_memory(struct cli *cl, struct mt_image *img);
+/* record.c: recording the session's records as a CTF trace */
+struct mt_cb;
+struct mt_consumer;
+int cli_record_start(struct cli *cl, const struct mt_prog *prog,
+		     const struct mt_image *img, struct mt_cb *cb,
+		     struct mt_consumer *c);
+void cli_record_poll(struct cli *cl);
+int cli_record_finish(struct cli *cl);
+/* export.c: machtrace export DIR --format F [-o FILE] */
+int cli_export_main(int argc, char **argv);
 /* list.c */
 int cli_list(struct cli *cl);
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "cli.h"
+#include "record.h"
 #include "machtrace/live.h"
 #include "machtrace/mach.h"
 #include "machtrace/msgids.h"
@@ -82,7 +83,12 @@ usage(FILE *fp, const char *pname)
 		"pid 1 ($target);\n\t-p PID: a task by machtrace's pid "
 		"(creation order: the workload is 1)\n"
 		"\t%s boot ...   boot GNU Mach under QEMU (%s boot --help)"
-		"\n", pname, pname);
+		"\n"
+		"\t%s record -o DIR [--events sched,ipc,vm,proc,trap] [options] "
+		"[program]\n\t    write the records as a CTF trace (babeltrace2, "
+		"Trace Compass)\n"
+		"\t%s export DIR --format chrome|folded|flamegraph|speedscope "
+		"[-o FILE]\n", pname, pname, pname, pname);
 	return E_USAGE;
 }
 
@@ -338,7 +344,8 @@ static int
 take_long_options(struct cli *cl, int *argcp, char **argv)
 {
 	static const char *const valued[] = {
-		"--kernel", "--module", "--workload", "--timeout", NULL
+		"--kernel", "--module", "--workload", "--timeout", "--events",
+		NULL
 	};
 	int argc = *argcp, j = 1;
 	char err[256];
@@ -393,6 +400,16 @@ take_long_options(struct cli *cl, int *argcp, char **argv)
 				return -1;
 			}
 			cl->workload = v;
+		} else if (k == 4) {
+			if (!cl->record) {
+				fprintf(stderr, "dtrace: --events is an option of "
+					"machtrace record\n");
+				return -1;
+			}
+			if (rec_events_parse(v, &cl->events, err, sizeof(err))) {
+				fprintf(stderr, "machtrace: record: %s\n", err);
+				return -1;
+			}
 		} else if (parse_timeout(v, &cl->timeout_ms) != 0) {
 			return -1;
 		}
@@ -424,6 +441,40 @@ check_msgids(struct cli *cl)
 	return 0;
 }
 
+/*
+ * record: -o names the trace directory; --events' clauses are compiled
+ * first (record.c knows them by their index).
+ */
+static int
+record_setup(struct cli *cl)
+{
+	struct cli_cmd gen;
+	char *text;
+
+	if (cl->ofile == NULL) {
+		fprintf(stderr, "machtrace: record: -o DIR is required\n");
+		return -1;
+	}
+	cl->record_dir = cl->ofile;
+	cl->ofile = NULL;
+	if (cl->events) {
+		if ((text = rec_events_program(cl->events,
+					       &cl->events_nclauses)) == NULL)
+			return -1;
+		add_cmd(cl, 1, strdup("--events"));
+		gen = cl->cmds[cl->ncmds - 1];
+		gen.text = text;
+		memmove(cl->cmds + 1, cl->cmds, (cl->ncmds - 1) * sizeof(gen));
+		cl->cmds[0] = gen;
+	}
+	if (cl->ncmds == 0) {
+		fprintf(stderr, "machtrace: record: nothing to record: give "
+			"--events or a D program (-n, -s, -P, ...)\n");
+		return -1;
+	}
+	return 0;
+}
+
 static int
 unsupported(const char *what)
 {
@@ -442,6 +493,14 @@ main(int argc, char **argv)
 	if (argc >= 2 && (strcmp(argv[1], "boot") == 0 ||
 			  strcmp(argv[1], "kernel-info") == 0))
 		return mt_mach_main(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "export") == 0)
+		return cli_export_main(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "record") == 0) {
+		/* the session's own options follow */
+		memmove(argv + 1, argv + 2, (size_t)(argc - 1) * sizeof(*argv));
+		argc--;
+		cl.record = 1;
+	}
 	if (argc == 1)
 		return usage(stderr, cl.pname);
 	if (take_long_options(&cl, &argc, argv) != 0)
@@ -505,6 +564,8 @@ main(int argc, char **argv)
 		return E_ERROR;
 	if (check_msgids(&cl) != 0)
 		return E_ERROR;
+	if (cl.record && !cl.list && record_setup(&cl) != 0)
+		return E_USAGE;
 	if (help) {
 		if (cl.ncmds == 0) {
 			usage(stdout, cl.pname);
@@ -517,6 +578,8 @@ main(int argc, char **argv)
 	for (int i = 0; i < cl.ncmds; i++) {
 		struct cli_cmd *cmd = &cl.cmds[i];
 
+		if (cmd->text != NULL)
+			continue;	/* generated (record --events) */
 		if (!cmd->is_file) {
 			cmd->text = cmd->arg;
 			continue;

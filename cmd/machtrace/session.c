@@ -434,6 +434,7 @@ run_loop(struct cli *cl, struct mt_target *t, struct mt_consumer *c)
 			break;
 		}
 		mt_consume_drops(c);
+		cli_record_poll(cl);
 		if (rc != 0 || mt_consumer_done(c)) {
 			/* the first status check is right after BEGIN */
 			if (rc >= 0 && mt_consumer_exited(c) && !first)
@@ -890,6 +891,10 @@ cli_run(struct cli *cl)
 	if (t->ops->sym == NULL && wants_kernel(cl, prog))
 		cli_kernel_symbols(cl, c);
 	mt_consumer_attach(c, t->ops->cb(t));
+	if (cl->record && cli_record_start(cl, prog, img, t->ops->cb(t), c) != 0) {
+		t->ops->detach(t);
+		return E_ERROR;
+	}
 	if (cl->opts.destructive && !cl->opts.quiet)
 		fprintf(stderr, "dtrace: allowing destructive actions\n");
 	if (t->ops->begin(t) != 0) {
@@ -899,6 +904,8 @@ cli_run(struct cli *cl)
 		return E_ERROR;
 	}
 	failed = run_loop(cl, t, c);
+	if (cl->record && cli_record_finish(cl) != 0)
+		failed = 1;
 	status = mt_consumer_exited(c) ? mt_consumer_status(c) : 0;
 	fflush(cl->out);
 	if (!failed && cli_target_report(cl, t) != 0)

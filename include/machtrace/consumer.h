@@ -90,6 +90,24 @@ void mt_usym_format(const struct mt_symsrc *src, int64_t pid, uint64_t pc,
 /* pc's offset in its function; -1 when no function is known. */
 int mt_sym_offset(const struct mt_symsrc *src, uint64_t pc, uint64_t *off);
 
+/*
+ * Recording (machtrace record): each record of a clause goes to fn instead
+ * of being printed; fn gets its header, probe, clause index and data (the
+ * clause's recs at their offsets).  The actions that print a record's
+ * data (trace, printf, stack, ...) are then not run; the others are
+ * (exit, clear, trunc, printa, setopt, ...), so the session behaves as it
+ * would printing.
+ */
+typedef void (*mt_rechook)(void *arg, const struct mt_rechdr *h,
+			   const struct mt_probe *p, uint32_t clause,
+			   const uint8_t *data);
+void mt_consumer_set_rechook(struct mt_consumer *c, mt_rechook fn, void *arg);
+/* A printf()-like action's text for a record's data (malloc'ed), or NULL. */
+char *mt_consumer_format(struct mt_consumer *c, uint32_t action,
+			 const uint8_t *data);
+/* The consumer's symbol source (for a hook formatting stacks). */
+const struct mt_symsrc *mt_consumer_symsrc(const struct mt_consumer *c);
+
 /* ------------------------------------------------------------------------
  * Lower-level pieces, exposed for the unit tests.
  * ------------------------------------------------------------------------ */

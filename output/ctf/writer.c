@@ -213,6 +213,12 @@ mt_trace_event(struct mt_trace_writer *w, uint32_t cpu, uint64_t ts,
 }
 
 void
+mt_trace_set_clock_offset(struct mt_trace_writer *w, int64_t ns)
+{
+	w->env.clock_offset_ns = ns;
+}
+
+void
 mt_trace_discarded(struct mt_trace_writer *w, uint32_t cpu, uint64_t n)
 {
 	if (cpu < w->ncpus) {
