@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# record: a CTF trace of the live kernel that Debian's babeltrace2 reads.
+# With --events sched,ipc,proc,trap and a small machload workload: the
+# trace reads without error, babeltrace2 prints as many events as
+# machtrace says it recorded, sched_switch equals sched:::off-cpu counted
+# by an aggregation in the same session, ipc_send of machload_echo equals
+# machload's own RPC count.  A D program's trace()/printf() records read
+# back with their values (machload's round-trip indexes).
+set -u
+. "$(dirname "$0")/live_lib.sh"
+need_live live-record
+if ! command -v babeltrace2 >/dev/null; then
+	echo "SKIP live-record: babeltrace2 is not installed (make setup)"
+	exit 0
+fi
+
+# rec_run NAME WORDS PROGRAM [record options...], as live_run (record
+# is the first word of the command line)
+rec_run() {
+	local name=$1 words=$2 prog=$3
+	shift 3
+	MACHTRACE_CONSOLE_LOG=$TMP/$name.con timeout 240 "$MACHTRACE" record "$@" \
+		--timeout 200 --workload "$words" -n "$prog" >"$TMP/$name.out" 2>"$TMP/$name.err"
+}
+
+R=5
+prog='sched:::off-cpu { @sw = count(); } END { printa("sw %@d\n", @sw); }'
+rec_run rec "rpcs=$R threads=2 tasks=1" "$prog" -q --mach -o "$TMP/trace" \
+	--events sched,ipc,proc,trap
+rc=$?
+workload_ok live-record-workload-completes "$TMP/rec.con"
+n=$(sed -n 's/^machtrace: recorded \([0-9]*\) events, \([0-9]*\) dropped.*/\1/p' "$TMP/rec.err")
+d=$(sed -n 's/^machtrace: recorded \([0-9]*\) events, \([0-9]*\) dropped.*/\2/p' "$TMP/rec.err")
+sw=$(val sw "$TMP/rec.out")
+babeltrace2 "$TMP/trace" >"$TMP/bt.out" 2>"$TMP/bt.err"
+bt=$?
+lines=$(wc -l <"$TMP/bt.out")
+if [ $rc = 0 ] && [ $bt = 0 ] && [ ! -s "$TMP/bt.err" ] && [ -n "$n" ] && [ "$n" -gt 0 ] &&
+   [ "$lines" = "$n" ]; then
+	pass live-record-babeltrace2-reads-all
+else
+	fail live-record-babeltrace2-reads-all "machtrace exit $rc, recorded ${n:-?}; babeltrace2 exit $bt, $lines events: $(head -c 300 "$TMP/bt.err") $(head -c 300 "$TMP/rec.err")"
+fi
+nsw=$(grep -c '\] (+[?0-9.]*) [^ ]* sched_switch: ' "$TMP/bt.out")
+if [ "${d:-x}" = 0 ] && [ -n "$sw" ] && [ "$nsw" = "$sw" ] && [ "$sw" -gt 0 ]; then
+	pass live-record-sched-switch-equals-provider
+else
+	fail live-record-sched-switch-equals-provider "sched_switch $nsw, sched:::off-cpu aggregation ${sw:-none}, dropped ${d:-?}"
+fi
+echo_s=$(grep -c ' ipc_send: .*msg_name = "machload_echo",' "$TMP/bt.out")
+if [ "$echo_s" = $R ] && grep -q ' sched_process_fork: .*child_comm = "machload"' "$TMP/bt.out" &&
+   grep -q ' syscall_entry_mach_msg_trap: ' "$TMP/bt.out" &&
+   grep -q ' sched_switch: .*prev_comm = "machload", prev_tid = [0-9]*, prev_prio = [0-9]*, prev_state = 1, next_comm = ' "$TMP/bt.out"; then
+	pass live-record-lttng-events
+else
+	fail live-record-lttng-events "ipc_send machload_echo $echo_s (machload sent $R); $(grep -m3 -E 'sched_switch|fork' "$TMP/bt.out" | tr '\n' ' ')"
+fi
+if grep -q 'domain = "kernel";' "$TMP/trace/metadata" && head -n 1 "$TMP/trace/metadata" | grep -q '^/\* CTF 1.8' &&
+   [ -f "$TMP/trace/stream_0" ]; then
+	pass live-record-metadata
+else
+	fail live-record-metadata "$(head -n 3 "$TMP/trace/metadata" | tr '\n' ' ')"
+fi
+
+# A D program's records: trace() and printf() values.
+rec_run recd "rt=4" 'machload*:::round-trip { trace(arg0); printf("rt %d\n", (int)arg0); }' \
+	--mach -o "$TMP/dtrace"
+rc=$?
+babeltrace2 "$TMP/dtrace" >"$TMP/btd.out" 2>"$TMP/btd.err"
+bt=$?
+got=$(sed -n 's/.*round-trip: { cpu_id = 0 }, { trace0 = \([0-9]*\), printf1 = "rt \1\\n", printf1_0 = \1 }$/\1/p' "$TMP/btd.out" | tr '\n' ' ')
+if [ $rc = 0 ] && [ $bt = 0 ] && [ "$got" = "0 1 2 3 " ]; then
+	pass live-record-d-program-values
+else
+	fail live-record-d-program-values "exit $rc, babeltrace2 $bt, values '$got': $(head -n 2 "$TMP/btd.out") $(head -c 300 "$TMP/recd.err")"
+fi
+
+# Bad uses: no -o, an unknown group, a directory that holds files.
+"$MACHTRACE" record --events sched >/dev/null 2>"$TMP/e1"; r1=$?
+"$MACHTRACE" record -o "$TMP/x" --events sched,bogus >/dev/null 2>"$TMP/e2"; r2=$?
+"$MACHTRACE" record -o "$TMP" --events sched >/dev/null 2>"$TMP/e3"; r3=$?
+if [ $r1 != 0 ] && grep -q -- '-o DIR is required' "$TMP/e1" && [ $r2 != 0 ] &&
+   grep -q "unknown event group 'bogus'" "$TMP/e2" && [ $r3 != 0 ] && grep -q 'not empty' "$TMP/e3"; then
+	pass live-record-bad-uses
+else
+	fail live-record-bad-uses "exits $r1 $r2 $r3: $(cat "$TMP/e1" "$TMP/e2" "$TMP/e3" | tr '\n' ' ')"
+fi
