@@ -85,3 +85,16 @@ if [ $r1 != 0 ] && grep -q -- '-o DIR is required' "$TMP/e1" && [ $r2 != 0 ] &&
 else
 	fail live-record-bad-uses "exits $r1 $r2 $r3: $(cat "$TMP/e1" "$TMP/e2" "$TMP/e3" | tr '\n' ' ')"
 fi
+
+# export of the live trace: Chrome JSON that parses, with a flow per
+# machload_echo request at least; an unknown format is an error.
+"$MACHTRACE" export "$TMP/trace" --format chrome -o "$TMP/trace.json" 2>"$TMP/ex.err"; r1=$?
+flows=$(grep -c '"ph":"f"' "$TMP/trace.json")
+"$MACHTRACE" export "$TMP/trace" --format pdf >/dev/null 2>"$TMP/ex2.err"; r2=$?
+if [ $r1 = 0 ] && python3 -m json.tool "$TMP/trace.json" >/dev/null && [ "$flows" -ge $R ] &&
+   grep -q '"name":"running"' "$TMP/trace.json" && [ $r2 != 0 ] &&
+   grep -q "unknown format 'pdf'" "$TMP/ex2.err"; then
+	pass live-record-export-chrome
+else
+	fail live-record-export-chrome "exit $r1 ($(head -c 200 "$TMP/ex.err")), $flows flows; bad format exit $r2"
+fi

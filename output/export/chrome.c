@@ -1,0 +1,380 @@
+/*
+ * --format chrome: Chrome's trace-event JSON (the "JSON Object Format"
+ * Perfetto UI and chrome://tracing load).  Tracks are tasks (pid) and
+ * threads (tid), named by metadata events.
+ *
+ *   sched_switch    complete events ("X") per thread: "running" while on
+ *                   CPU, "waiting" (left to wait, prev_state 1) or
+ *                   "preempted" (prev_state 0) while off it
+ *   ipc_send/receive  a zero-length slice "send NAME"/"receive NAME" on the
+ *                   sender's / receiver's thread joined by a flow arrow
+ *                   ("s" then "f", one id per message: the kmsg address
+ *                   between a send and its receive); counter "ipc in flight"
+ *   anything else   an instant event ("i") with the fields as args, on the
+ *                   event's tid field, else the thread the CPU runs
+ *
+ * Two passes: the first learns each thread's task and names (from the
+ * events with both tid and pid, and forks), the second writes.  Times are
+ * microseconds from the first event.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "export_int.h"
+
+struct chrome {
+	FILE *out;
+	int nout;			/* events written (for the commas) */
+	uint64_t t0;
+	struct imap threads;		/* tid -> a: pid, b: on-cpu since + 1 or
+					   0, c: off-cpu since + 1 (sign: reason) */
+	struct imap comms;		/* hash(comm) -> a: pid */
+	struct imap procs;		/* pid -> name */
+	struct imap flows;		/* kmsg -> a: flow id */
+	int64_t *cur;			/* [ncpus] tid on each CPU, -1 unknown */
+	uint32_t ncpus;
+	int64_t next_flow, in_flight, next_fake_pid;
+};
+
+static int64_t
+str_key(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	while (s && *s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return (int64_t)h;
+}
+
+static void
+set_name(struct imap_ent *e, const char *name)
+{
+	if (e && name && *name && (e->name == NULL || strcmp(e->name, name) != 0)) {
+		free(e->name);
+		e->name = strdup(name);
+	}
+}
+
+/* Thread tid is in task pid (pid < 0: unknown yet), named comm. */
+static void
+learn(struct chrome *c, int64_t tid, int64_t pid, const char *comm)
+{
+	struct imap_ent *t = imap_get(&c->threads, tid, 1);
+
+	if (t == NULL)
+		return;
+	if (pid >= 0) {
+		t->a = pid + 1;
+		set_name(imap_get(&c->procs, pid, 1), comm);
+		if (comm && *comm) {
+			struct imap_ent *k = imap_get(&c->comms, str_key(comm), 1);
+			if (k && !k->a)
+				k->a = pid + 1;
+		}
+	}
+	set_name(imap_get(&c->threads, tid, 0), comm);
+}
+
+static void
+learn_event(struct chrome *c, const struct mt_trace_event *ev)
+{
+	const char *n = ev->cls->name;
+	int64_t tid, pid;
+
+	if (strcmp(n, "sched_process_fork") == 0) {
+		if (mt_trace_get_int(ev, "parent_tid", &tid) == 0 &&
+		    mt_trace_get_int(ev, "parent_pid", &pid) == 0)
+			learn(c, tid, pid, mt_trace_get_str(ev, "parent_comm"));
+		if (mt_trace_get_int(ev, "child_tid", &tid) == 0 &&
+		    mt_trace_get_int(ev, "child_pid", &pid) == 0)
+			learn(c, tid, pid, mt_trace_get_str(ev, "child_comm"));
+	} else if (strcmp(n, "sched_switch") == 0) {
+		if (mt_trace_get_int(ev, "prev_tid", &tid) == 0)
+			learn(c, tid, -1, mt_trace_get_str(ev, "prev_comm"));
+		if (mt_trace_get_int(ev, "next_tid", &tid) == 0)
+			learn(c, tid, -1, mt_trace_get_str(ev, "next_comm"));
+	} else if (mt_trace_get_int(ev, "tid", &tid) == 0) {
+		if (mt_trace_get_int(ev, "pid", &pid) != 0)
+			pid = -1;
+		learn(c, tid, pid, mt_trace_get_str(ev, "comm"));
+	}
+}
+
+/* The task of tid: learnt, else that of a thread with its name, else a
+   made-up one per name (kernel threads of one task share a name). */
+static int64_t
+pid_of(struct chrome *c, int64_t tid)
+{
+	struct imap_ent *t = imap_get(&c->threads, tid, 1), *k;
+
+	if (t == NULL)
+		return 0;
+	if (t->a)
+		return t->a - 1;
+	if (t->name && (k = imap_get(&c->comms, str_key(t->name), 1)) != NULL) {
+		if (!k->a) {
+			k->a = ++c->next_fake_pid + 1;
+			set_name(imap_get(&c->procs, k->a - 1, 1), t->name);
+			k = imap_get(&c->comms, str_key(t->name), 0);
+		}
+		t = imap_get(&c->threads, tid, 0);
+		t->a = k->a;
+		return t->a - 1;
+	}
+	return 0;
+}
+
+static void
+begin_event(struct chrome *c)
+{
+	fputs(c->nout++ ? ",\n" : "\n", c->out);
+}
+
+static double
+us(const struct chrome *c, uint64_t ts)
+{
+	return ts >= c->t0 ? (ts - c->t0) / 1000.0 : 0;
+}
+
+static void
+slice(struct chrome *c, int64_t tid, const char *name, const char *cat,
+      uint64_t from, uint64_t to)
+{
+	int64_t pid = pid_of(c, tid);
+
+	begin_event(c);
+	fprintf(c->out, "{\"ph\":\"X\",\"cat\":\"%s\",\"name\":", cat);
+	json_str(c->out, name);
+	fprintf(c->out, ",\"pid\":%lld,\"tid\":%lld,\"ts\":%.3f,\"dur\":%.3f}",
+		(long long)pid, (long long)tid, us(c, from), us(c, to) - us(c, from));
+}
+
+static void
+args_of(struct chrome *c, const struct mt_trace_event *ev)
+{
+	fputs(",\"args\":{", c->out);
+	for (uint32_t i = 0; i < ev->cls->nfields; i++) {
+		const struct mt_trace_field *f = &ev->cls->fields[i];
+
+		fprintf(c->out, "%s", i ? "," : "");
+		json_str(c->out, f->name);
+		fputc(':', c->out);
+		if (f->type == MT_TF_STR)
+			json_str(c->out, ev->vals[i].s);
+		else if (f->type == MT_TF_BYTES)
+			fprintf(c->out, "\"%u bytes\"", f->size);
+		else if (f->type == MT_TF_HEX)
+			fprintf(c->out, "\"0x%llx\"", (unsigned long long)ev->vals[i].i);
+		else if (f->type == MT_TF_UINT)
+			fprintf(c->out, "%llu", (unsigned long long)ev->vals[i].i);
+		else
+			fprintf(c->out, "%lld", (long long)ev->vals[i].i);
+	}
+	fputc('}', c->out);
+}
+
+static void
+sched_switch(struct chrome *c, const struct mt_trace_event *ev)
+{
+	int64_t prev, next, state = 1;
+	struct imap_ent *t;
+
+	if (mt_trace_get_int(ev, "prev_tid", &prev) != 0 ||
+	    mt_trace_get_int(ev, "next_tid", &next) != 0)
+		return;
+	mt_trace_get_int(ev, "prev_state", &state);
+	if ((t = imap_get(&c->threads, prev, 1)) != NULL) {
+		uint64_t since = t->b ? (uint64_t)t->b - 1 : c->t0;
+
+		slice(c, prev, "running", "sched", since, ev->ts);
+		t = imap_get(&c->threads, prev, 0);
+		t->b = 0;
+		t->c = state ? -(int64_t)(ev->ts + 1) : (int64_t)(ev->ts + 1);
+	}
+	if ((t = imap_get(&c->threads, next, 1)) != NULL) {
+		if (t->c) {
+			uint64_t since = (uint64_t)(t->c < 0 ? -t->c : t->c) - 1;
+
+			slice(c, next, t->c < 0 ? "waiting" : "preempted", "sched",
+			      since, ev->ts);
+			t = imap_get(&c->threads, next, 0);
+		}
+		t->c = 0;
+		t->b = (int64_t)ev->ts + 1;
+	}
+	if (ev->cpu < c->ncpus)
+		c->cur[ev->cpu] = next;
+}
+
+static void
+counter(struct chrome *c, const char *name, int64_t v, uint64_t ts)
+{
+	begin_event(c);
+	fputs("{\"ph\":\"C\",\"pid\":0,\"name\":", c->out);
+	json_str(c->out, name);
+	fprintf(c->out, ",\"ts\":%.3f,\"args\":{\"value\":%lld}}", us(c, ts),
+		(long long)v);
+}
+
+static void
+ipc(struct chrome *c, const struct mt_trace_event *ev, int send)
+{
+	const char *name = mt_trace_get_str(ev, "msg_name");
+	int64_t tid, kmsg, pid, id;
+	struct imap_ent *f;
+	char title[300];
+
+	if (mt_trace_get_int(ev, "tid", &tid) != 0 ||
+	    mt_trace_get_int(ev, "kmsg", &kmsg) != 0)
+		return;
+	pid = pid_of(c, tid);
+	if (send) {
+		id = ++c->next_flow;
+		if ((f = imap_get(&c->flows, kmsg, 1)) != NULL) {
+			c->in_flight += f->a == 0;
+			f->a = id;
+		}
+	} else {
+		f = imap_get(&c->flows, kmsg, 0);
+		id = f ? f->a : 0;
+		if (f) {
+			imap_del(&c->flows, kmsg);
+			c->in_flight--;
+		}
+	}
+	snprintf(title, sizeof(title), "%s %s", send ? "send" : "receive",
+		 name ? name : "?");
+	begin_event(c);
+	fputs("{\"ph\":\"X\",\"cat\":\"ipc\",\"name\":", c->out);
+	json_str(c->out, title);
+	fprintf(c->out, ",\"pid\":%lld,\"tid\":%lld,\"ts\":%.3f,\"dur\":0",
+		(long long)pid, (long long)tid, us(c, ev->ts));
+	args_of(c, ev);
+	fputc('}', c->out);
+	if (id) {
+		begin_event(c);
+		fprintf(c->out, "{\"ph\":\"%s\",\"cat\":\"ipc\",\"name\":\"ipc\","
+			"\"id\":%lld,\"pid\":%lld,\"tid\":%lld,\"ts\":%.3f%s}",
+			send ? "s" : "f", (long long)id, (long long)pid,
+			(long long)tid, us(c, ev->ts), send ? "" : ",\"bp\":\"e\"");
+	}
+	counter(c, "ipc in flight", c->in_flight, ev->ts);
+}
+
+static void
+instant(struct chrome *c, const struct mt_trace_event *ev)
+{
+	int64_t tid = -1;
+
+	if (mt_trace_get_int(ev, "tid", &tid) != 0 && ev->cpu < c->ncpus)
+		tid = c->cur[ev->cpu];
+	if (tid < 0)
+		tid = 0;
+	begin_event(c);
+	fputs("{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"event\",\"name\":", c->out);
+	json_str(c->out, ev->cls->name);
+	fprintf(c->out, ",\"pid\":%lld,\"tid\":%lld,\"ts\":%.3f",
+		(long long)pid_of(c, tid), (long long)tid, us(c, ev->ts));
+	args_of(c, ev);
+	fputc('}', c->out);
+}
+
+static void
+write_event(struct chrome *c, const struct mt_trace_event *ev)
+{
+	const char *n = ev->cls->name;
+
+	if (strcmp(n, "sched_switch") == 0)
+		sched_switch(c, ev);
+	else if (strcmp(n, "ipc_send") == 0)
+		ipc(c, ev, 1);
+	else if (strcmp(n, "ipc_receive") == 0)
+		ipc(c, ev, 0);
+	else
+		instant(c, ev);
+}
+
+/* The slices still open at the end, then the names of tasks and threads. */
+static void
+finish(struct chrome *c, uint64_t last)
+{
+	for (size_t i = 0; i < c->threads.cap; i++) {
+		struct imap_ent *t = &c->threads.e[i];
+
+		if (!t->used)
+			continue;
+		if (t->b)
+			slice(c, t->key, "running", "sched", (uint64_t)t->b - 1, last);
+		else if (t->c)
+			slice(c, t->key, t->c < 0 ? "waiting" : "preempted", "sched",
+			      (uint64_t)(t->c < 0 ? -t->c : t->c) - 1, last);
+	}
+	for (size_t i = 0; i < c->threads.cap; i++) {
+		struct imap_ent *t = &c->threads.e[i];
+
+		if (!t->used)
+			continue;
+		begin_event(c);
+		fprintf(c->out, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%lld,"
+			"\"tid\":%lld,\"args\":{\"name\":", (long long)(t->a ? t->a - 1 : 0),
+			(long long)t->key);
+		json_str(c->out, t->name ? t->name : "?");
+		fputs("}}", c->out);
+	}
+	for (size_t i = 0; i < c->procs.cap; i++) {
+		struct imap_ent *p = &c->procs.e[i];
+
+		if (!p->used)
+			continue;
+		begin_event(c);
+		fprintf(c->out, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%lld,"
+			"\"args\":{\"name\":", (long long)p->key);
+		json_str(c->out, p->name ? p->name : "?");
+		fputs("}}", c->out);
+	}
+}
+
+int
+mt_export_chrome(struct mt_trace *t, FILE *out, const struct mt_export_opts *o,
+		 char *err, size_t errlen)
+{
+	struct chrome c;
+	struct mt_trace_event ev;
+	uint64_t nev = 0, last = 0;
+	int rc;
+
+	memset(&c, 0, sizeof(c));
+	c.out = out;
+	c.ncpus = mt_trace_ncpus(t);
+	c.next_fake_pid = 1 << 20;
+	if ((c.cur = malloc((c.ncpus + 1) * sizeof(*c.cur))) == NULL)
+		return -1;
+	for (uint32_t i = 0; i <= c.ncpus; i++)
+		c.cur[i] = -1;
+	rc = mt_trace_rewind(t, err, errlen);
+	while (rc == 0 && (rc = mt_trace_next(t, &ev, err, errlen)) == 1) {
+		if (nev++ == 0)
+			c.t0 = ev.ts;
+		learn_event(&c, &ev);
+		rc = 0;
+	}
+	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"machtrace\"},"
+	      "\"traceEvents\":[", out);
+	nev = 0;
+	if (rc == 0)
+		rc = mt_trace_rewind(t, err, errlen);
+	while (rc == 0 && (rc = mt_trace_next(t, &ev, err, errlen)) == 1) {
+		write_event(&c, &ev);
+		last = ev.ts;
+		export_progress(t, o, ++nev);
+		rc = 0;
+	}
+	if (rc == 0)
+		finish(&c, last);
+	fputs("\n]}\n", out);
+	imap_free(&c.threads);
+	imap_free(&c.comms);
+	imap_free(&c.procs);
+	imap_free(&c.flows);
+	free(c.cur);
+	return rc;
+}

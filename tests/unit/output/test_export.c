@@ -1,0 +1,203 @@
+/*
+ * The exporters on a small hand-made trace: two threads of machload
+ * switching, one IPC message from one to the other, stacks.  Chrome's JSON
+ * parses (python3 -m json.tool) and has the on/off-CPU slices and one
+ * flow from the sender to the receiver; folded lines are root first with
+ * counts; the SVG is well-formed XML (xml.etree) with a rect per frame;
+ * speedscope's JSON has its schema's required fields.
+ */
+#include <stdlib.h>
+#include <unistd.h>
+#include "machtrace/export.h"
+#include "../mt_test.h"
+
+static const struct mt_trace_field sw_f[] = {
+	{ "prev_comm", MT_TF_STR, 0 }, { "prev_tid", MT_TF_INT, 4 },
+	{ "prev_prio", MT_TF_INT, 4 }, { "prev_state", MT_TF_INT, 8 },
+	{ "next_comm", MT_TF_STR, 0 }, { "next_tid", MT_TF_INT, 4 },
+	{ "next_prio", MT_TF_INT, 4 },
+};
+static const struct mt_trace_field ipc_f[] = {
+	{ "msg_id", MT_TF_INT, 4 }, { "msg_name", MT_TF_STR, 0 },
+	{ "kmsg", MT_TF_HEX, 8 }, { "comm", MT_TF_STR, 0 },
+	{ "tid", MT_TF_INT, 4 }, { "pid", MT_TF_INT, 4 },
+};
+static const struct mt_trace_field stk_f[] = {
+	{ "trace0", MT_TF_INT, 4 }, { "stack1", MT_TF_STR, 0 },
+};
+
+static char dir[64];
+
+static void
+sw(struct mt_trace_writer *w, int id, uint64_t ts, int prev, int state, int next)
+{
+	struct mt_trace_value v[7] = { { 0, "machload", 0 }, { prev, 0, 0 },
+		{ 31, 0, 0 }, { state, 0, 0 }, { 0, "machload", 0 }, { next, 0, 0 },
+		{ 31, 0, 0 } };
+
+	mt_trace_event(w, 0, ts, (uint32_t)id, v);
+}
+
+static void
+msg(struct mt_trace_writer *w, int id, uint64_t ts, int tid)
+{
+	struct mt_trace_value v[6] = { { 4242, 0, 0 }, { 0, "machload_echo", 0 },
+		{ (int64_t)0xffff8000dead0000LL, 0, 0 }, { 0, "machload", 0 },
+		{ tid, 0, 0 }, { 1, 0, 0 } };
+
+	mt_trace_event(w, 0, ts, (uint32_t)id, v);
+}
+
+static void
+stk(struct mt_trace_writer *w, int id, uint64_t ts, const char *s)
+{
+	struct mt_trace_value v[2] = { { 1, 0, 0 }, { 0, s, 0 } };
+
+	mt_trace_event(w, 0, ts, (uint32_t)id, v);
+}
+
+static int
+make_trace(void)
+{
+	struct mt_trace_writer *w;
+	char err[256];
+	int s, snd, rcv, k;
+
+	snprintf(dir, sizeof(dir), "/tmp/mt-export-XXXXXX");
+	if (mkdtemp(dir) == NULL)
+		return -1;
+	if ((w = mt_trace_create(dir, 1, NULL, err, sizeof(err))) == NULL)
+		return -1;
+	s = mt_trace_add_class(w, "sched_switch", sw_f, 7);
+	snd = mt_trace_add_class(w, "ipc_send", ipc_f, 6);
+	rcv = mt_trace_add_class(w, "ipc_receive", ipc_f, 6);
+	k = mt_trace_add_class(w, "fbt::vm_fault:entry", stk_f, 2);
+	sw(w, s, 1000, 10, 0, 11);		/* 11 runs from 1 us */
+	msg(w, snd, 2000, 11);			/* 11 sends */
+	sw(w, s, 3000, 11, 1, 10);		/* 11 waits, 10 runs */
+	msg(w, rcv, 4000, 10);			/* 10 receives */
+	stk(w, k, 5000, "gnumach`vm_fault+0x10;gnumach`user_trap+0x2");
+	stk(w, k, 6000, "gnumach`vm_fault+0x14;gnumach`user_trap+0x2");
+	stk(w, k, 7000, "gnumach`kmem_alloc;gnumach`vm_fault;gnumach`user_trap");
+	sw(w, s, 8000, 10, 0, 11);
+	return mt_trace_close(w, err, sizeof(err));
+}
+
+/* Export trace dir in format fn into a file; its path. */
+static const char *
+export_to(int (*fn)(struct mt_trace *, FILE *, const struct mt_export_opts *,
+		    char *, size_t), const char *suffix)
+{
+	static char path[128];
+	struct mt_trace *t;
+	char err[256];
+	FILE *f;
+	int rc;
+
+	if (dir[0] == '\0' && make_trace() != 0)
+		return NULL;
+	snprintf(path, sizeof(path), "%s.%s", dir, suffix);
+	if ((t = mt_trace_open(dir, err, sizeof(err))) == NULL ||
+	    (f = fopen(path, "w")) == NULL)
+		return NULL;
+	rc = fn(t, f, NULL, err, sizeof(err));
+	fclose(f);
+	mt_trace_free(t);
+	return rc == 0 ? path : NULL;
+}
+
+static char *
+slurp(const char *path)
+{
+	static char buf[65536];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (f == NULL)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static int
+run(const char *fmt, const char *path)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd), fmt, path);
+	return system(cmd);
+}
+
+TEST(chrome_slices_and_flow)
+{
+	const char *p = export_to(mt_export_chrome, "json");
+	char *s;
+
+	CHECK(p != NULL);
+	CHECK_EQ_INT(run("python3 -m json.tool %s >/dev/null", p), 0);
+	s = slurp(p);
+	CHECK(s != NULL);
+	/* 11 runs 1..3 us, waits 3..8 us; 10 is preempted 1..3 us */
+	CHECK(strstr(s, "\"name\":\"running\",\"pid\":1,\"tid\":11,\"ts\":0.000,\"dur\":2.000") != NULL);
+	CHECK(strstr(s, "\"name\":\"waiting\",\"pid\":1,\"tid\":11,\"ts\":2.000,\"dur\":5.000") != NULL);
+	CHECK(strstr(s, "\"name\":\"preempted\",\"pid\":1,\"tid\":10,\"ts\":0.000,\"dur\":2.000") != NULL);
+	CHECK(strstr(s, "{\"ph\":\"s\",\"cat\":\"ipc\",\"name\":\"ipc\",\"id\":1,\"pid\":1,\"tid\":11,\"ts\":1.000}") != NULL);
+	CHECK(strstr(s, "{\"ph\":\"f\",\"cat\":\"ipc\",\"name\":\"ipc\",\"id\":1,\"pid\":1,\"tid\":10,\"ts\":3.000,\"bp\":\"e\"}") != NULL);
+	CHECK(strstr(s, "\"name\":\"send machload_echo\"") != NULL);
+	CHECK(strstr(s, "\"ph\":\"C\",\"pid\":0,\"name\":\"ipc in flight\"") != NULL);
+	CHECK(strstr(s, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"args\":{\"name\":\"machload\"}}") != NULL);
+	CHECK(strstr(s, "\"name\":\"thread_name\",\"pid\":1,\"tid\":10,") != NULL);
+}
+
+TEST(folded_lines)
+{
+	const char *p = export_to(mt_export_folded, "folded");
+	char *s;
+
+	CHECK(p != NULL);
+	s = slurp(p);
+	CHECK(s != NULL);
+	CHECK_EQ_STR(s, "gnumach`user_trap;gnumach`vm_fault 2\n"
+		     "gnumach`user_trap;gnumach`vm_fault;gnumach`kmem_alloc 1\n");
+}
+
+TEST(flamegraph_svg)
+{
+	const char *p = export_to(mt_export_flamegraph, "svg");
+
+	CHECK(p != NULL);
+	/* a background rect and one per frame: user_trap, vm_fault, kmem_alloc */
+	CHECK_EQ_INT(run("python3 -c 'import sys, xml.etree.ElementTree as E; "
+			 "r = E.parse(sys.argv[1]).getroot(); "
+			 "n = len(r.findall(\".//{http://www.w3.org/2000/svg}rect\")); "
+			 "t = [x.text for x in r.iter(\"{http://www.w3.org/2000/svg}title\")]; "
+			 "sys.exit(0 if n == 4 and any(\"kmem_alloc\" in x for x in t) else 1)' %s", p), 0);
+}
+
+TEST(speedscope_schema_fields)
+{
+	const char *p = export_to(mt_export_speedscope, "speedscope.json");
+
+	CHECK(p != NULL);
+	CHECK_EQ_INT(run("python3 -c 'import sys, json; d = json.load(open(sys.argv[1])); "
+			 "assert d[\"$schema\"] == \"https://www.speedscope.app/file-format-schema.json\"; "
+			 "fr = d[\"shared\"][\"frames\"]; assert all(\"name\" in f for f in fr); "
+			 "p = d[\"profiles\"][0]; "
+			 "assert all(k in p for k in (\"type\", \"name\", \"unit\", \"startValue\", \"endValue\", \"samples\", \"weights\")); "
+			 "assert p[\"type\"] == \"sampled\" and len(p[\"samples\"]) == len(p[\"weights\"]) == 2; "
+			 "assert [fr[i][\"name\"] for i in p[\"samples\"][1]] == [\"gnumach`user_trap\", \"gnumach`vm_fault\", \"gnumach`kmem_alloc\"]; "
+			 "assert sum(p[\"weights\"]) == p[\"endValue\"] == 3' %s", p), 0);
+}
+
+TEST(cleanup)
+{
+	char cmd[256];
+
+	CHECK(dir[0] != '\0');
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s.*", dir, dir);
+	CHECK_EQ_INT(system(cmd), 0);
+}
+
+MT_TEST_MAIN()
