@@ -93,8 +93,10 @@ cli_export_main(int argc, char **argv)
 		eo.progress = progress;
 	eo.title = mt_trace_env_get(t, "trace_name");
 	rc = fn(t, out, &eo, err, sizeof(err));
-	if (isatty(2))
+	if (eo.progress) {
+		progress(NULL, mt_trace_bytes_read(t), mt_trace_stream_bytes(t));
 		fputc('\n', stderr);
+	}
 	if (fflush(out) != 0 || ferror(out)) {
 		snprintf(err, sizeof(err), "write error");
 		rc = -1;

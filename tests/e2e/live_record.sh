@@ -98,3 +98,16 @@ if [ $r1 = 0 ] && python3 -m json.tool "$TMP/trace.json" >/dev/null && [ "$flows
 else
 	fail live-record-export-chrome "exit $r1 ($(head -c 200 "$TMP/ex.err")), $flows flows; bad format exit $r2"
 fi
+
+# Progress: on stderr when it is a terminal (script(1) gives one), never
+# otherwise (the runs above wrote stderr to files).
+script -qec "$MACHTRACE record -o $TMP/tty --events sched --timeout 200 --workload rpcs=2" \
+	/dev/null >"$TMP/tty.out" 2>&1
+script -qec "$MACHTRACE export $TMP/tty --format folded -o $TMP/tty.folded" /dev/null >"$TMP/tty2.out" 2>&1
+if grep -q 'machtrace: recording: [0-9.]* s, [0-9]* events, 0 dropped' "$TMP/tty.out" &&
+   grep -q 'machtrace: export: 100%' "$TMP/tty2.out" && ! grep -q 'recording:' "$TMP/rec.err" &&
+   [ ! -s "$TMP/ex.err" ]; then
+	pass live-record-progress-on-terminal-only
+else
+	fail live-record-progress-on-terminal-only "$(tr '\r' '\n' <"$TMP/tty.out" | head -n 4 | tr '\n' ' ') / $(head -c 200 "$TMP/rec.err")"
+fi
