@@ -64,10 +64,15 @@ img_string(const struct mt_image *img, uint32_t off)
 	       (const char *)img + img->strtab_off + off : "";
 }
 
+/* At most REC_MAXFIELDS fields per event: on_record's value array. */
+#define REC_MAXFIELDS	256
+
 static void
 add_field(struct clause_plan *pl, const char *name, uint16_t type,
 	  uint32_t size, struct fplan f)
 {
+	if (pl->n >= REC_MAXFIELDS)
+		return;
 	pl->f[pl->n] = f;
 	pl->fields[pl->n].name = strdup(name);
 	pl->fields[pl->n].type = type;
@@ -315,8 +320,8 @@ on_record(void *arg, const struct mt_rechdr *h, const struct mt_probe *p,
 	  uint32_t clause, const uint8_t *data)
 {
 	struct cli_rec *rs = arg;
-	struct mt_trace_value vals[256];
-	char *owned[256];
+	struct mt_trace_value vals[REC_MAXFIELDS];
+	char *owned[REC_MAXFIELDS];
 	struct clause_plan *pl;
 	int id;
 
@@ -333,12 +338,12 @@ on_record(void *arg, const struct mt_rechdr *h, const struct mt_probe *p,
 	}
 	pl = &rs->plans[clause];
 	memset(vals, 0, sizeof(vals));
-	for (uint32_t i = 0; i < pl->n && i < 256; i++)
+	for (uint32_t i = 0; i < pl->n; i++)
 		field_value(rs, &pl->f[i], data, &vals[i], &owned[i]);
 	if (mt_trace_event(rs->w, h->cpu < rs->cb->ncpus ? h->cpu : 0,
 			   h->timestamp, (uint32_t)id, vals) != 0)
 		rs->failed = 1;
-	for (uint32_t i = 0; i < pl->n && i < 256; i++)
+	for (uint32_t i = 0; i < pl->n; i++)
 		free(owned[i]);
 }
 
