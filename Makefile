@@ -57,6 +57,7 @@ include targets/mach/live/live.mk
 include targets/mach/shim/shim.mk
 include msgids/msgids.mk
 include targets/mach/guest/guest.mk
+include output/report/report.mk
 include cmd/machtrace/cmd.mk
 include tests/tests.mk
 include bench/bench.mk

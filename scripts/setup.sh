@@ -8,6 +8,7 @@ top=$(dirname "$here")
 missing=()
 while read -r pkg; do
 	case "$pkg" in ''|'#'*) continue ;; esac
+	[ "$pkg" = npm ] && command -v npm >/dev/null && continue
 	dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'ok installed' || missing+=("$pkg")
 done < "$here/packages.txt"
 
