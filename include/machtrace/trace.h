@@ -119,6 +119,13 @@ uint64_t mt_trace_stream_bytes(const struct mt_trace *t);
 /* Bytes of the stream files consumed so far. */
 uint64_t mt_trace_bytes_read(const struct mt_trace *t);
 
+/* Every env entry, in the metadata's order: 0, or -1 past the end. */
+uint32_t mt_trace_nenv(const struct mt_trace *t);
+int mt_trace_env_at(const struct mt_trace *t, uint32_t i, const char **key,
+		    const char **val);
+/* cpu's events_discarded (its streams' last packets'). */
+uint64_t mt_trace_discarded_cpu(const struct mt_trace *t, uint32_t cpu);
+
 /*
  * The next event, all streams merged in timestamp order (ties: lower CPU
  * first).  1 with *ev filled, 0 at the end, -1 on a malformed stream
