@@ -62,6 +62,8 @@ int cli_take_target(struct cli *cl, int opt, const char *arg);
 int cli_target_module(struct cli *cl);
 struct mt_target;
 int cli_target_report(const struct cli *cl, struct mt_target *t);
+/* report.c: machtrace report */
+int cli_report_main(int argc, char **argv);
 /* session.c */
 int cli_run(struct cli *cl);
 struct mt_prog *cli_compile(struct cli *cl, int first, int n,

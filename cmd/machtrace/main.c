@@ -501,6 +501,8 @@ main(int argc, char **argv)
 		argc--;
 		cl.record = 1;
 	}
+	if (argc >= 2 && strcmp(argv[1], "report") == 0)
+		return cli_report_main(argc - 1, argv + 1);
 	if (argc == 1)
 		return usage(stderr, cl.pname);
 	if (take_long_options(&cl, &argc, argv) != 0)
