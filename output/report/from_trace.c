@@ -1,9 +1,11 @@
 /*
  * Feeding the report's model from a recorded trace (the CTF reader of
  * include/machtrace/trace.h).  Events are recognised by their LTTng names
- * (`machtrace record --events`); a thread id is the event's tid field
- * (or LTTng's context names for it).  A stack sample is a string field
- * named stack or ustack, frames one per line from the leaf.
+ * (`machtrace record --events`).  An event's thread is its tid field
+ * (or LTTng's context names for it), else the thread its CPU runs by the
+ * last sched_switch there (the syscall events carry no tid), else unknown.
+ * A stack sample is a string field stackN or ustackN (record's stack() and
+ * ustack()), frames separated by ';' or newlines, from the leaf.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +16,7 @@
 #define MAX_FRAMES	256
 
 static int64_t
-event_tid(const struct mt_trace_event *ev)
+event_tid(struct rp *r, const struct mt_trace_event *ev)
 {
 	static const char *const names[] = { "tid", "vtid", "_tid", "_vtid" };
 	int64_t v;
@@ -22,7 +24,7 @@ event_tid(const struct mt_trace_event *ev)
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (mt_trace_get_int(ev, names[i], &v) == 0)
 			return v;
-	return -1;
+	return rp_cpu_thread(r, (int)ev->cpu);
 }
 
 static const char *
@@ -60,8 +62,8 @@ stack_sample(struct rp *r, const char *text)
 
 	if (copy == NULL)
 		return -1;
-	for (tok = strtok_r(copy, "\n", &save); tok != NULL && n < MAX_FRAMES;
-	     tok = strtok_r(NULL, "\n", &save)) {
+	for (tok = strtok_r(copy, ";\n", &save); tok != NULL && n < MAX_FRAMES;
+	     tok = strtok_r(NULL, ";\n", &save)) {
 		tok += strspn(tok, " \t");
 		if (*tok)
 			frames[n++] = tok;
@@ -71,14 +73,23 @@ stack_sample(struct rp *r, const char *text)
 	return rc;
 }
 
+/* "stack", "ustack", or either followed by digits. */
+static int
+is_stack_field(const char *name)
+{
+	size_t n = strncmp(name, "stack", 5) == 0 ? 5 :
+		strncmp(name, "ustack", 6) == 0 ? 6 : 0;
+
+	return n != 0 && name[n + strspn(name + n, "0123456789")] == '\0';
+}
+
 static int
 stacks(struct rp *r, const struct mt_trace_event *ev)
 {
 	for (uint32_t i = 0; i < ev->cls->nfields; i++) {
 		const struct mt_trace_field *f = &ev->cls->fields[i];
 
-		if (f->type == MT_TF_STR && (strcmp(f->name, "stack") == 0 ||
-					     strcmp(f->name, "ustack") == 0) &&
+		if (f->type == MT_TF_STR && is_stack_field(f->name) &&
 		    stack_sample(r, ev->vals[i].s) != 0)
 			return -1;
 	}
@@ -97,12 +108,12 @@ feed(struct rp *r, const struct mt_trace_event *ev)
 	if (strcmp(name, "ipc_send") == 0 || strcmp(name, "ipc_receive") == 0) {
 		s = ipc_routine(ev);
 		return s == NULL ? 0 : rp_ipc(r, ev->ts, name[4] == 's',
-					      event_tid(ev), s);
+					      event_tid(r, ev), s);
 	}
 	if (strncmp(name, "syscall_entry_", 14) == 0)
-		return rp_syscall(r, ev->ts, 1, event_tid(ev), name + 14);
+		return rp_syscall(r, ev->ts, 1, event_tid(r, ev), name + 14);
 	if (strncmp(name, "syscall_exit_", 13) == 0)
-		return rp_syscall(r, ev->ts, 0, event_tid(ev), name + 13);
+		return rp_syscall(r, ev->ts, 0, event_tid(r, ev), name + 13);
 	return stacks(r, ev);
 }
 

@@ -352,6 +352,14 @@ rp_sched_switch(struct rp *r, uint64_t ts, int cpu, int64_t prev_tid,
 	return 0;
 }
 
+int64_t
+rp_cpu_thread(struct rp *r, int cpu)
+{
+	if (cpu < 0 || (size_t)cpu >= r->ncpus || !r->cpus[cpu].running)
+		return -1;
+	return r->cpus[cpu].cur_tid;
+}
+
 struct row_ctx {
 	struct rp_lat_table *t;
 	const char *name;

@@ -30,6 +30,8 @@ int rp_drops(struct rp *r, int cpu, uint64_t discarded);
 int rp_sched_switch(struct rp *r, uint64_t ts, int cpu,
 		    int64_t prev_tid, const char *prev_comm,
 		    int64_t next_tid, const char *next_comm);
+/* The thread cpu runs by its last sched_switch, or -1 when unknown. */
+int64_t rp_cpu_thread(struct rp *r, int cpu);
 /* An IPC message seen by thread tid; routine is rpctrace's name
    ("ROUTINE" for a request, "ROUTINE-reply" for its reply). */
 int rp_ipc(struct rp *r, uint64_t ts, int is_send, int64_t tid,

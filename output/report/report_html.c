@@ -310,7 +310,8 @@ put_json(struct rp *r, FILE *fp, const char *title)
 		      "ipc_send / ipc_receive: a thread's send of ROUTINE to "
 		      "its receive of ROUTINE-reply");
 	put_lat_table(&r->lat[RP_LAT_TRAP], fp, "traps",
-		      "syscall_entry_* / syscall_exit_* of the same thread");
+		      "syscall_entry_* to syscall_exit_* of one thread (the "
+		      "event's tid, else its CPU's thread by sched_switch)");
 	if (put_heatmap(r, fp) != 0)
 		return -1;
 	fprintf(fp, "\"samples\":%" PRIu64 ",\"flame\":", r->nsamples);

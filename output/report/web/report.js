@@ -44,7 +44,11 @@ function header() {
   root.append("h1").text(data.title);
   const s = section("traced", "What was traced");
   const span = data.span;
-  const rows = data.meta.concat([
+  /* what a reader looks for here, said plainly when the trace lacks it */
+  const missing = ["program", "workload", "kernel"]
+    .filter(k => !data.meta.some(m => m[0].toLowerCase().includes(k)))
+    .map(k => [k, "(not stored in this trace)"]);
+  const rows = data.meta.concat(missing, [
     ["duration", ms(span.t1 - span.t0)],
     ["events", String(span.events)],
     ["CPUs", String(data.cpus.length)]]);

@@ -18,8 +18,9 @@ static const struct mt_trace_field sw[] = {
 static const struct mt_trace_field ipc[] = {
 	{ "tid", MT_TF_INT, 4 }, { "routine", MT_TF_STR, 0 },
 };
-static const struct mt_trace_field sys[] = { { "tid", MT_TF_INT, 4 } };
-static const struct mt_trace_field prof[] = { { "stack", MT_TF_STR, 0 } };
+/* as record writes them: no tid (the CPU's thread from sched_switch) */
+static const struct mt_trace_field sys[] = { { "arg0", MT_TF_HEX, 8 } };
+static const struct mt_trace_field prof[] = { { "stack0", MT_TF_STR, 0 } };
 
 static int
 write_trace(const char *dir)
@@ -48,7 +49,7 @@ write_trace(const char *dir)
 	v[1].s = "machload_echo-reply";
 	mt_trace_event(w, 1, 1300, (uint32_t)c_rcv, v);
 	mt_trace_event(w, 0, 1400, (uint32_t)c_out, v);
-	v[0].s = "thread_invoke\nthread_block\n  mach_msg_trap\n";
+	v[0].s = "thread_invoke;thread_block;mach_msg_trap";
 	mt_trace_event(w, 1, 1500, (uint32_t)c_prof, v);
 	v[0].s = "machload"; v[1].i = 12; v[4].s = "swapper"; v[5].i = 0;
 	mt_trace_event(w, 0, 2000, (uint32_t)c_sw, v);
