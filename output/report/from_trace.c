@@ -5,7 +5,8 @@
  * (or LTTng's context names for it), else the thread its CPU runs by the
  * last sched_switch there (the syscall events carry no tid), else unknown.
  * A stack sample is a string field stackN or ustackN (record's stack() and
- * ustack()), frames separated by ';' or newlines, from the leaf.
+ * ustack()), frames separated by ';' or newlines, from the leaf; a
+ * frame is its function (offsets dropped).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,14 @@ event_tid(struct rp *r, const struct mt_trace_event *ev)
 		if (mt_trace_get_int(ev, names[i], &v) == 0)
 			return v;
 	return rp_cpu_thread(r, (int)ev->cpu);
+}
+
+static uint64_t
+field_u64(const struct mt_trace_event *ev, const char *name)
+{
+	int64_t v;
+
+	return mt_trace_get_int(ev, name, &v) == 0 ? (uint64_t)v : 0;
 }
 
 static const char *
@@ -52,6 +61,21 @@ sched_switch(struct rp *r, const struct mt_trace_event *ev)
 			       mt_trace_get_str(ev, "next_comm"));
 }
 
+/*
+ * "mod`func+0x1f" -> "mod`func": a flame graph's frame is a function, its
+ * samples at every offset together.
+ */
+static void
+strip_offset(char *frame)
+{
+	char *plus = strrchr(frame, '+');
+
+	if (plus != NULL && plus != frame && plus[1] == '0' && plus[2] == 'x' &&
+	    plus[3] != '\0' &&
+	    plus[3 + strspn(plus + 3, "0123456789abcdefABCDEF")] == '\0')
+		*plus = '\0';
+}
+
 /* Split a stack string into frames (leaf first) and add it. */
 static int
 stack_sample(struct rp *r, const char *text)
@@ -65,6 +89,7 @@ stack_sample(struct rp *r, const char *text)
 	for (tok = strtok_r(copy, ";\n", &save); tok != NULL && n < MAX_FRAMES;
 	     tok = strtok_r(NULL, ";\n", &save)) {
 		tok += strspn(tok, " \t");
+		strip_offset(tok);
 		if (*tok)
 			frames[n++] = tok;
 	}
@@ -108,7 +133,9 @@ feed(struct rp *r, const struct mt_trace_event *ev)
 	if (strcmp(name, "ipc_send") == 0 || strcmp(name, "ipc_receive") == 0) {
 		s = ipc_routine(ev);
 		return s == NULL ? 0 : rp_ipc(r, ev->ts, name[4] == 's',
-					      event_tid(r, ev), s);
+					      event_tid(r, ev), s,
+					      field_u64(ev, "remote_port"),
+					      field_u64(ev, "local_port"));
 	}
 	if (strncmp(name, "syscall_entry_", 14) == 0)
 		return rp_syscall(r, ev->ts, 1, event_tid(r, ev), name + 14);

@@ -54,12 +54,18 @@ struct rp_row {
 	size_t nlat, lat_cap;
 };
 
-/* A thread's call in flight. */
+/* A call in flight, by its thread or by its reply port. */
 struct rp_pend {
-	int64_t tid;
+	int64_t key;
 	long row;
 	uint64_t ts;
 	int active;
+};
+
+struct rp_pendtab {
+	struct rp_pend *pend;
+	size_t npend, pend_cap;
+	struct rp_map map;
 };
 
 struct rp_point {
@@ -73,9 +79,7 @@ struct rp_lat_table {
 	struct rp_row *rows;
 	size_t nrows, rows_cap;
 	struct rp_map row_map;
-	struct rp_pend *pend;
-	size_t npend, pend_cap;
-	struct rp_map pend_map;
+	struct rp_pendtab by_tid, by_port;
 	struct rp_point *points;
 	size_t npoints, points_cap;
 };

@@ -143,8 +143,10 @@ rp_free(struct rp *r)
 		}
 		free(t->rows);
 		free(t->row_map.slots);
-		free(t->pend);
-		free(t->pend_map.slots);
+		free(t->by_tid.pend);
+		free(t->by_tid.map.slots);
+		free(t->by_port.pend);
+		free(t->by_port.map.slots);
 		free(t->points);
 	}
 	free(r->cpus);
@@ -404,8 +406,8 @@ get_row(struct rp_lat_table *t, const char *name, size_t len)
 }
 
 struct pend_ctx {
-	struct rp_lat_table *t;
-	int64_t tid;
+	struct rp_pendtab *t;
+	int64_t key;
 };
 
 static int
@@ -413,27 +415,27 @@ pend_eq(void *p, size_t i)
 {
 	struct pend_ctx *c = p;
 
-	return c->t->pend[i].tid == c->tid;
+	return c->t->pend[i].key == c->key;
 }
 
 static long
 pend_add(void *p)
 {
 	struct pend_ctx *c = p;
-	struct rp_lat_table *t = c->t;
+	struct rp_pendtab *t = c->t;
 
 	if (rp_grow(&t->pend, &t->pend_cap, t->npend, sizeof(*t->pend)))
 		return -1;
 	memset(&t->pend[t->npend], 0, sizeof(t->pend[0]));
-	t->pend[t->npend].tid = c->tid;
+	t->pend[t->npend].key = c->key;
 	return (long)t->npend++;
 }
 
 static struct rp_pend *
-get_pend(struct rp_lat_table *t, int64_t tid)
+get_pend(struct rp_pendtab *t, int64_t key)
 {
-	struct pend_ctx c = { t, tid };
-	long i = map_find(&t->pend_map, hash_int(tid), pend_eq, pend_add, &c);
+	struct pend_ctx c = { t, key };
+	long i = map_find(&t->map, hash_int(key), pend_eq, pend_add, &c);
 
 	return i < 0 ? NULL : &t->pend[i];
 }
@@ -457,20 +459,23 @@ add_latency(struct rp_lat_table *t, struct rp_row *row, uint64_t start,
 }
 
 /*
- * An RPC's latency is its client's wait: from the thread's send of request
- * ROUTINE to the same thread's receive of "ROUTINE-reply".  Another send
- * by the thread in between (a one-way message, a new request) replaces the
+ * An RPC's latency is its client's wait: from the send of request ROUTINE
+ * to the receive of "ROUTINE-reply".  They are paired by the reply port
+ * (the request's local port is the reply's remote port: the same kernel
+ * port object) when the events carry ports, else by the thread (a
+ * receive's thread is not always the receiver: the fast handoff path
+ * fires in the sender).  A new request on the same key replaces the
  * pending one.
  */
 int
 rp_ipc(struct rp *r, uint64_t ts, int is_send, int64_t tid,
-       const char *routine)
+       const char *routine, uint64_t remote_port, uint64_t local_port)
 {
 	struct rp_lat_table *t = &r->lat[RP_LAT_RPC];
-	static const char reply[] = "-reply";
 	size_t len = strlen(routine);
-	int is_reply = len > 6 && strcmp(routine + len - 6, reply) == 0;
-	struct rp_row *row;
+	int is_reply = len > 6 && strcmp(routine + len - 6, "-reply") == 0;
+	uint64_t port = is_send ? local_port : remote_port;
+	struct rp_row *row, *req;
 	struct rp_pend *p;
 
 	row = get_row(t, routine, len);
@@ -481,27 +486,26 @@ rp_ipc(struct rp *r, uint64_t ts, int is_send, int64_t tid,
 	else
 		row->receives++;
 	t->present = 1;
-	if (tid < 0)
+	if (is_send == is_reply || (port == 0 && tid < 0))
 		return 0;
-	p = get_pend(t, tid);
+	p = port != 0 ? get_pend(&t->by_port, (int64_t)port) :
+		get_pend(&t->by_tid, tid);
 	if (p == NULL)
 		return -1;
-	if (is_send && !is_reply) {
+	if (is_send) {
 		p->row = (long)(row - t->rows);
 		p->ts = ts;
 		p->active = 1;
 		return 0;
 	}
-	if (!is_send && is_reply && p->active && p->ts <= ts) {
-		struct rp_row *req = &t->rows[p->row];
-
-		if (strlen(req->name) == len - 6 &&
-		    strncmp(req->name, routine, len - 6) == 0) {
-			p->active = 0;
-			return add_latency(t, req, p->ts, ts);
-		}
-	}
-	return 0;
+	if (!p->active || p->ts > ts)
+		return 0;
+	req = &t->rows[p->row];
+	if (strlen(req->name) != len - 6 ||
+	    strncmp(req->name, routine, len - 6) != 0)
+		return 0;
+	p->active = 0;
+	return add_latency(t, req, p->ts, ts);
 }
 
 /* A trap's latency: entry to the exit of the same trap by the thread. */
@@ -522,7 +526,7 @@ rp_syscall(struct rp *r, uint64_t ts, int is_entry, int64_t tid,
 		row->receives++;
 	if (tid < 0)
 		return 0;
-	p = get_pend(t, tid);
+	p = get_pend(&t->by_tid, tid);
 	if (p == NULL)
 		return -1;
 	if (is_entry) {

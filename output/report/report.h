@@ -32,10 +32,11 @@ int rp_sched_switch(struct rp *r, uint64_t ts, int cpu,
 		    int64_t next_tid, const char *next_comm);
 /* The thread cpu runs by its last sched_switch, or -1 when unknown. */
 int64_t rp_cpu_thread(struct rp *r, int cpu);
-/* An IPC message seen by thread tid; routine is rpctrace's name
-   ("ROUTINE" for a request, "ROUTINE-reply" for its reply). */
+/* An IPC message seen by thread tid (-1: unknown); routine is rpctrace's
+   name ("ROUTINE" for a request, "ROUTINE-reply" for its reply); the
+   message's destination and reply ports, 0 when unknown. */
 int rp_ipc(struct rp *r, uint64_t ts, int is_send, int64_t tid,
-	   const char *routine);
+	   const char *routine, uint64_t remote_port, uint64_t local_port);
 /* A Mach trap entered or left by thread tid. */
 int rp_syscall(struct rp *r, uint64_t ts, int is_entry, int64_t tid,
 	       const char *trap);

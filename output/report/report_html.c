@@ -307,8 +307,9 @@ put_json(struct rp *r, FILE *fp, const char *title)
 		return -1;
 	put_timeline(r, fp);
 	put_lat_table(&r->lat[RP_LAT_RPC], fp, "rpc",
-		      "ipc_send / ipc_receive: a thread's send of ROUTINE to "
-		      "its receive of ROUTINE-reply");
+		      "ipc_send / ipc_receive: the send of request ROUTINE to "
+		      "the receive of ROUTINE-reply, paired by the reply port "
+		      "(else by thread)");
 	put_lat_table(&r->lat[RP_LAT_TRAP], fp, "traps",
 		      "syscall_entry_* to syscall_exit_* of one thread (the "
 		      "event's tid, else its CPU's thread by sched_switch)");

@@ -75,12 +75,17 @@ TEST(rpc_latency)
 	struct rp *r = rp_new();
 	char *s;
 
-	CHECK(rp_ipc(r, 100, 1, 7, "machload_echo") == 0);
-	CHECK(rp_ipc(r, 120, 0, 9, "machload_echo") == 0);
-	CHECK(rp_ipc(r, 130, 1, 9, "machload_echo-reply") == 0);
-	CHECK(rp_ipc(r, 350, 0, 7, "machload_echo-reply") == 0);
+	/* by the reply port 0xa000: the reply's receive fires in the
+	   server's thread 9 (the fast handoff), not in the client 7 */
+	CHECK(rp_ipc(r, 100, 1, 7, "machload_echo", 0xb000, 0xa000) == 0);
+	CHECK(rp_ipc(r, 120, 0, 9, "machload_echo", 0xb000, 0xa000) == 0);
+	CHECK(rp_ipc(r, 130, 1, 9, "machload_echo-reply", 0xa000, 0) == 0);
+	CHECK(rp_ipc(r, 350, 0, 9, "machload_echo-reply", 0xa000, 0) == 0);
 	/* a reply nobody waits for is counted, not timed */
-	CHECK(rp_ipc(r, 400, 0, 7, "machload_echo-reply") == 0);
+	CHECK(rp_ipc(r, 360, 0, 7, "machload_echo-reply", 0xa000, 0) == 0);
+	/* without ports, by the thread */
+	CHECK(rp_ipc(r, 370, 1, 3, "task_info", 0, 0) == 0);
+	CHECK(rp_ipc(r, 400, 0, 3, "task_info-reply", 0, 0) == 0);
 	CHECK(rp_event(r, 100, 0, "ipc_send") == 0);
 	CHECK(rp_event(r, 400, 0, "ipc_receive") == 0);
 	s = page(r);
@@ -91,8 +96,11 @@ TEST(rpc_latency)
 		     "\"p95\":250,\"max\":250,\"mean\":250}") != NULL);
 	CHECK(strstr(s, "{\"name\":\"machload_echo-reply\",\"sends\":1,"
 		     "\"receives\":2,\"calls\":0}") != NULL);
+	CHECK(strstr(s, "{\"name\":\"task_info\",\"sends\":1,"
+		     "\"receives\":0,\"calls\":1,\"min\":30,") != NULL);
 	CHECK(strstr(s, "\"heatmap\":{\"source\":\"rpc\"") != NULL);
-	CHECK(strstr(s, "\"calls\":1,\"cells\":[[62,0,1]]") != NULL);
+	/* 80 columns of 4 ns from 100: 400 in column 75, 350 in 62 */
+	CHECK(strstr(s, "\"calls\":2,\"cells\":[[75,0,1],[62,3,1]]") != NULL);
 	free(s);
 }
 

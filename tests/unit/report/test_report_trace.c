@@ -15,8 +15,10 @@ static const struct mt_trace_field sw[] = {
 	{ "next_comm", MT_TF_STR, 0 }, { "next_tid", MT_TF_INT, 4 },
 	{ "next_prio", MT_TF_INT, 4 },
 };
+/* as record writes them (cmd/machtrace/events.c) */
 static const struct mt_trace_field ipc[] = {
-	{ "tid", MT_TF_INT, 4 }, { "routine", MT_TF_STR, 0 },
+	{ "tid", MT_TF_INT, 4 }, { "msg_name", MT_TF_STR, 0 },
+	{ "remote_port", MT_TF_HEX, 8 }, { "local_port", MT_TF_HEX, 8 },
 };
 /* as record writes them: no tid (the CPU's thread from sched_switch) */
 static const struct mt_trace_field sys[] = { { "arg0", MT_TF_HEX, 8 } };
@@ -35,21 +37,23 @@ write_trace(const char *dir)
 	if (w == NULL)
 		return -1;
 	c_sw = mt_trace_add_class(w, "sched_switch", sw, 7);
-	c_snd = mt_trace_add_class(w, "ipc_send", ipc, 2);
-	c_rcv = mt_trace_add_class(w, "ipc_receive", ipc, 2);
+	c_snd = mt_trace_add_class(w, "ipc_send", ipc, 4);
+	c_rcv = mt_trace_add_class(w, "ipc_receive", ipc, 4);
 	c_in = mt_trace_add_class(w, "syscall_entry_mach_msg_trap", sys, 1);
 	c_out = mt_trace_add_class(w, "syscall_exit_mach_msg_trap", sys, 1);
 	c_prof = mt_trace_add_class(w, "profile", prof, 1);
 	memset(v, 0, sizeof(v));
 	v[0].s = "swapper"; v[1].i = 0; v[4].s = "machload"; v[5].i = 12;
 	mt_trace_event(w, 0, 1000, (uint32_t)c_sw, v);
-	v[0].i = 12; v[1].s = "machload_echo";
+	v[0].i = 12; v[1].s = "machload_echo"; v[2].i = 0xb0; v[3].i = 0xa0;
 	mt_trace_event(w, 0, 1100, (uint32_t)c_in, v);
 	mt_trace_event(w, 0, 1200, (uint32_t)c_snd, v);
-	v[1].s = "machload_echo-reply";
+	/* the reply to port 0xa0, seen in the server's thread 13 */
+	v[0].i = 13; v[1].s = "machload_echo-reply"; v[2].i = 0xa0; v[3].i = 0;
 	mt_trace_event(w, 1, 1300, (uint32_t)c_rcv, v);
 	mt_trace_event(w, 0, 1400, (uint32_t)c_out, v);
-	v[0].s = "thread_invoke;thread_block;mach_msg_trap";
+	v[0].s = "gnumach`thread_invoke+0x1f;gnumach`thread_block+0x8;"
+		"gnumach`mach_msg_trap+0x2a0";
 	mt_trace_event(w, 1, 1500, (uint32_t)c_prof, v);
 	v[0].s = "machload"; v[1].i = 12; v[4].s = "swapper"; v[5].i = 0;
 	mt_trace_event(w, 0, 2000, (uint32_t)c_sw, v);
@@ -91,9 +95,10 @@ TEST(trace_to_page)
 		     "\"receives\":0,\"calls\":1,\"min\":100,") != NULL);
 	CHECK(strstr(buf, "{\"name\":\"mach_msg_trap\",\"sends\":1,"
 		     "\"receives\":1,\"calls\":1,\"min\":300,") != NULL);
-	CHECK(strstr(buf, "{\"name\":\"mach_msg_trap\",\"value\":1,\"children\":"
-		     "[{\"name\":\"thread_block\",\"value\":1,\"children\":"
-		     "[{\"name\":\"thread_invoke\"") != NULL);
+	CHECK(strstr(buf, "{\"name\":\"gnumach`mach_msg_trap\",\"value\":1,"
+		     "\"children\":[{\"name\":\"gnumach`thread_block\",\"value"
+		     "\":1,\"children\":[{\"name\":\"gnumach`thread_invoke\"")
+	      != NULL);
 	free(buf);
 }
 
