@@ -93,7 +93,8 @@ stack_sample(struct rp *r, const char *text)
 		if (*tok)
 			frames[n++] = tok;
 	}
-	rc = n > 0 ? rp_stack(r, frames, n, 1) : 0;
+	/* a sample with no frame still counts (in the root) */
+	rc = rp_stack(r, frames, n, 1);
 	free(copy);
 	return rc;
 }

@@ -55,6 +55,9 @@ write_trace(const char *dir)
 	v[0].s = "gnumach`thread_invoke+0x1f;gnumach`thread_block+0x8;"
 		"gnumach`mach_msg_trap+0x2a0";
 	mt_trace_event(w, 1, 1500, (uint32_t)c_prof, v);
+	/* a tick in user mode: no kernel frame, still a sample */
+	v[0].s = "";
+	mt_trace_event(w, 1, 1600, (uint32_t)c_prof, v);
 	v[0].s = "machload"; v[1].i = 12; v[4].s = "swapper"; v[5].i = 0;
 	mt_trace_event(w, 0, 2000, (uint32_t)c_sw, v);
 	mt_trace_discarded(w, 1, 4);
@@ -87,7 +90,9 @@ TEST(trace_to_page)
 		rc = 0;
 	CHECK(rc);
 	CHECK(strstr(buf, "[\"domain\",\"kernel\"]") != NULL);
-	CHECK(strstr(buf, "{\"cpu\":1,\"events\":2,\"discarded\":4}") != NULL);
+	CHECK(strstr(buf, "{\"cpu\":1,\"events\":3,\"discarded\":4}") != NULL);
+	CHECK(strstr(buf, "\"samples\":2,\"flame\":{\"name\":\"all\",\"value\":2,")
+	      != NULL);
 	CHECK(strstr(buf, "{\"cpu\":0,\"events\":5,\"discarded\":0}") != NULL);
 	CHECK(strstr(buf, "\"tid\":12,\"comm\":\"machload\",\"oncpu\":1000,"
 		     "\"nslices\":1,\"slices\":[[0,1000,0]]") != NULL);
