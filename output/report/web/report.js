@@ -128,20 +128,35 @@ function timeline() {
     .text("Colour: CPU. Scroll to zoom, drag to pan.");
 }
 
+/* Replies ("ROUTINE-reply") go on their request's row. */
+function foldReplies(rows) {
+  const byName = new Map(rows.map(r => [r.name, r]));
+  return rows.filter(r => {
+    const req = r.name.endsWith("-reply") && byName.get(r.name.slice(0, -6));
+    if (req) req.reply = r;
+    return !req;
+  });
+}
+
 function latTable(s, id, lt, what) {
   s.append("p").attr("class", "note").text("Source: " + lt.source);
-  const rows = lt.rows.slice().sort((a, b) => b.sends - a.sends);
-  table(s, id, [
+  const rpc = id === "rpc-table";
+  const rows = (rpc ? foldReplies(lt.rows) : lt.rows.slice())
+    .sort((a, b) => b.sends - a.sends);
+  const cols = [
     [what, r => r.name],
-    [id === "rpc-table" ? "sent" : "entries", r => r.sends, true,
-      ["data-routine", r => r.name]],
-    [id === "rpc-table" ? "received" : "exits", r => r.receives, true],
+    [rpc ? "sent" : "entries", r => r.sends, true, ["data-routine", r => r.name]],
+    [rpc ? "received" : "exits", r => r.receives, true]];
+  if (rpc)
+    cols.push(["replies sent", r => r.reply ? r.reply.sends : "", true],
+      ["replies received", r => r.reply ? r.reply.receives : "", true]);
+  table(s, id, cols.concat([
     ["calls timed", r => r.calls, true],
     ["min µs", r => us(r.min), true],
     ["p50 µs", r => us(r.p50), true],
     ["p95 µs", r => us(r.p95), true],
     ["max µs", r => us(r.max), true],
-    ["mean µs", r => us(r.mean), true]], rows);
+    ["mean µs", r => us(r.mean), true]]), rows);
 }
 
 function rpc() {
