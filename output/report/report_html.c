@@ -87,7 +87,8 @@ put_meta(struct rp *r, FILE *fp)
 static void
 put_events(struct rp *r, FILE *fp)
 {
-	qsort(r->names, r->nnames, sizeof(*r->names), cmp_name_count);
+	if (r->nnames > 0)
+		qsort(r->names, r->nnames, sizeof(*r->names), cmp_name_count);
 	/* the name map's indexes are stale from here on */
 	free(r->name_map.slots);
 	memset(&r->name_map, 0, sizeof(r->name_map));
