@@ -88,7 +88,9 @@ usage(FILE *fp, const char *pname)
 		"[program]\n\t    write the records as a CTF trace (babeltrace2, "
 		"Trace Compass)\n"
 		"\t%s export DIR --format chrome|folded|flamegraph|speedscope "
-		"[-o FILE]\n", pname, pname, pname, pname);
+		"[-o FILE]\n"
+		"\t%s report DIR -o FILE.html   a self-contained HTML report "
+		"of a trace\n", pname, pname, pname, pname, pname);
 	return E_USAGE;
 }
 
