@@ -52,12 +52,12 @@ include targets/local/local.mk
 include runtime/runtime.mk
 include consumer/consumer.mk
 include output/output.mk
+include output/report/report.mk
 include targets/mach/mach.mk
 include targets/mach/live/live.mk
 include targets/mach/shim/shim.mk
 include msgids/msgids.mk
 include targets/mach/guest/guest.mk
-include output/report/report.mk
 include cmd/machtrace/cmd.mk
 include tests/tests.mk
 include bench/bench.mk
