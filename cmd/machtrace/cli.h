@@ -51,6 +51,7 @@ struct cli {
 	int record;
 	const char *record_dir;
 	unsigned events;
+	const char *events_list;	/* --events as given */
 	uint32_t events_nclauses;
 	struct cli_rec *rec;
 	/* Kernel types for args[] once the live target exists, else NULL. */

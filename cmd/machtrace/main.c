@@ -408,6 +408,7 @@ take_long_options(struct cli *cl, int *argcp, char **argv)
 					"machtrace record\n");
 				return -1;
 			}
+			cl->events_list = v;
 			if (rec_events_parse(v, &cl->events, err, sizeof(err))) {
 				fprintf(stderr, "machtrace: record: %s\n", err);
 				return -1;

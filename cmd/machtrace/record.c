@@ -347,13 +347,39 @@ on_record(void *arg, const struct mt_rechdr *h, const struct mt_probe *p,
 		free(owned[i]);
 }
 
+/*
+ * What was traced, for the trace's env (the report shows it): the user's
+ * program texts (-n's descriptions, -s's paths), --events, the workload
+ * (-c's command, --workload or machload's defaults, --module's), the kernel.
+ */
+static void
+rec_env(const struct cli *cl, struct mt_trace_env *env, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	memset(env, 0, sizeof(*env));
+	buf[0] = '\0';
+	for (int i = cl->events ? 1 : 0; i < cl->ncmds && n < len; i++) {
+		const struct cli_cmd *cmd = &cl->cmds[i];
+		int k = snprintf(buf + n, len - n, "%s%s%s", n ? "  " : "",
+				 cmd->is_file ? "-s " : "", cmd->is_file ? cmd->arg : cmd->text);
+		n += k > 0 ? (size_t)k : 0;
+	}
+	env->program = buf[0] ? buf : NULL;
+	env->events = cl->events_list;
+	env->workload = cl->cmd_c ? cl->cmd_c : cl->nmodules ? cl->modules[0] :
+		cl->workload ? cl->workload : "machload (its default words)";
+	env->kernel = cl->kernel ? cl->kernel : "Debian's gnumach-image-1.8-amd64-up-dbg";
+}
+
 int
 cli_record_start(struct cli *cl, const struct mt_prog *prog,
 		 const struct mt_image *img, struct mt_cb *cb,
 		 struct mt_consumer *c)
 {
 	struct cli_rec *rs = calloc(1, sizeof(*rs));
-	char err[512];
+	struct mt_trace_env env;
+	char err[512], prog_text[4096];
 
 	if (rs == NULL)
 		return -1;
@@ -376,7 +402,8 @@ cli_record_start(struct cli *cl, const struct mt_prog *prog,
 	}
 	for (uint32_t i = 0; i <= img->necbs; i++)
 		rs->class_of[i] = -1;
-	rs->w = mt_trace_create(cl->record_dir, cb->ncpus ? cb->ncpus : 1, NULL,
+	rec_env(cl, &env, prog_text, sizeof(prog_text));
+	rs->w = mt_trace_create(cl->record_dir, cb->ncpus ? cb->ncpus : 1, &env,
 				err, sizeof(err));
 	if (rs->w == NULL) {
 		fprintf(stderr, "machtrace: record: %s\n", err);

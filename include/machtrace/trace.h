@@ -52,6 +52,9 @@ struct mt_trace_env {
 	const char *hostname;		/* NULL: gethostname() */
 	const char *trace_name;		/* NULL: the directory's basename */
 	int64_t clock_offset_ns;	/* the clock's offset from the epoch */
+	/* what was traced: env entries machtrace_program, _events,
+	   _workload, _kernel (NULL: not written) */
+	const char *program, *events, *workload, *kernel;
 };
 
 /* ------------------------------------------------------------------ writer */

@@ -41,7 +41,7 @@ put_str(FILE *f, const char *s)
 	for (; s && *s; s++) {
 		if (*s == '"' || *s == '\\')
 			fputc('\\', f);
-		fputc(*s >= ' ' ? *s : '?', f);
+		fputc(*s == '\n' || *s == '\t' ? ' ' : *s >= ' ' ? *s : '?', f);
 	}
 	fputc('"', f);
 }
@@ -73,6 +73,10 @@ put_env(FILE *f, const struct mt_trace_writer *w)
 	const char *name = w->env.trace_name, *slash;
 	struct utsname u;
 	time_t now = time(NULL);
+	const struct { const char *k, *v; } what[] = {
+		{ "program", w->env.program }, { "events", w->env.events },
+		{ "workload", w->env.workload }, { "kernel", w->env.kernel },
+	};
 	struct tm tm;
 
 	if (w->env.hostname)
@@ -96,7 +100,15 @@ put_env(FILE *f, const struct mt_trace_writer *w)
 	fprintf(f, ";\n\ttrace_creation_datetime = \"%s\";\n"
 		"\tproduct = \"machtrace\";\n\thost_sysname = ", date);
 	put_str(f, u.sysname);
-	fprintf(f, ";\n};\n\n");
+	fprintf(f, ";\n");
+	for (size_t i = 0; i < sizeof(what) / sizeof(what[0]); i++) {
+		if (what[i].v == NULL)
+			continue;
+		fprintf(f, "\tmachtrace_%s = ", what[i].k);
+		put_str(f, what[i].v);
+		fprintf(f, ";\n");
+	}
+	fprintf(f, "};\n\n");
 }
 
 int

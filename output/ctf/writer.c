@@ -79,6 +79,10 @@ mt_trace_create(const char *dir, uint32_t ncpus,
 		w->env = *env;
 		w->env.hostname = env->hostname ? strdup(env->hostname) : NULL;
 		w->env.trace_name = env->trace_name ? strdup(env->trace_name) : NULL;
+		w->env.program = env->program ? strdup(env->program) : NULL;
+		w->env.events = env->events ? strdup(env->events) : NULL;
+		w->env.workload = env->workload ? strdup(env->workload) : NULL;
+		w->env.kernel = env->kernel ? strdup(env->kernel) : NULL;
 	}
 	for (uint32_t i = 0; i < ncpus; i++) {
 		snprintf(path, sizeof(path), "%s/stream_%u", dir, i);
@@ -248,6 +252,10 @@ free_writer(struct mt_trace_writer *w)
 	free(w->streams);
 	free((char *)w->env.hostname);
 	free((char *)w->env.trace_name);
+	free((char *)w->env.program);
+	free((char *)w->env.events);
+	free((char *)w->env.workload);
+	free((char *)w->env.kernel);
 	free(w->dir);
 	free(w);
 }

@@ -55,7 +55,11 @@ if [ "$echo_s" = $R ] && grep -q ' sched_process_fork: .*child_comm = "machload"
 else
 	fail live-record-lttng-events "ipc_send machload_echo $echo_s (machload sent $R); $(grep -m3 -E 'sched_switch|fork' "$TMP/bt.out" | tr '\n' ' ')"
 fi
+# what was traced is in the env: the program, --events, the workload
 if grep -q 'domain = "kernel";' "$TMP/trace/metadata" && head -n 1 "$TMP/trace/metadata" | grep -q '^/\* CTF 1.8' &&
+   grep -qF 'machtrace_program = "sched:::off-cpu { @sw = count(); } END { printa(' "$TMP/trace/metadata" &&
+   grep -qF 'machtrace_events = "sched,ipc,proc,trap";' "$TMP/trace/metadata" &&
+   grep -qF "machtrace_workload = \"rpcs=$R threads=2 tasks=1\";" "$TMP/trace/metadata" &&
    [ -f "$TMP/trace/stream_0" ]; then
 	pass live-record-metadata
 else

@@ -146,6 +146,36 @@ TEST(metadata_text)
 	rmtrace(dir);
 }
 
+/* what was traced goes into the env and reads back; a newline in a D
+   program becomes a space, a quote stays (escaped in the TSDL) */
+TEST(env_what_was_traced)
+{
+	struct mt_trace_env env = { "h", "t", 0, "BEGIN {\n\tx = \"a\"; }", "sched",
+				    "rt=3", NULL };
+	char *dir = tmpdir(), err[256];
+	struct mt_trace_writer *w;
+	struct mt_trace *t;
+	const char *k, *v;
+	int seen = 0;
+
+	CHECK(dir != NULL);
+	CHECK((w = mt_trace_create(dir, 1, &env, err, sizeof(err))) != NULL);
+	CHECK_EQ_INT(mt_trace_close(w, err, sizeof(err)), 0);
+	CHECK((t = mt_trace_open(dir, err, sizeof(err))) != NULL);
+	for (uint32_t i = 0; t && mt_trace_env_at(t, i, &k, &v) == 0; i++) {
+		if (strcmp(k, "machtrace_program") == 0)
+			seen += strcmp(v, "BEGIN {  x = \"a\"; }") == 0;
+		if (strcmp(k, "machtrace_events") == 0)
+			seen += strcmp(v, "sched") == 0;
+		if (strcmp(k, "machtrace_workload") == 0)
+			seen += strcmp(v, "rt=3") == 0;
+		CHECK(strcmp(k, "machtrace_kernel") != 0);
+	}
+	CHECK_EQ_INT(seen, 3);
+	mt_trace_free(t);
+	rmtrace(dir);
+}
+
 TEST(refuses_nonempty_dir)
 {
 	char *dir = tmpdir(), err[256] = "";
