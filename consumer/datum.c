@@ -21,33 +21,28 @@ datum_int(const uint8_t *p, uint32_t size, int sign)
 	return 0;
 }
 
+struct stack_out {
+	FILE *fp;
+	int indent;
+};
+
+static void
+stack_line(void *arg, const char *sym)
+{
+	struct stack_out *o = arg;
+
+	fprintf(o->fp, "%*s%s\n", o->indent, "", sym);
+}
+
 void
 datum_stack(struct mt_consumer *c, FILE *fp, int user, const uint8_t *p,
 	    uint32_t size)
 {
-	int indent = (int)(c->opts->stackindent == MT_OPT_UNSET ? 0 :
-			   c->opts->stackindent);
-	uint64_t pc, pid = 0;
+	struct stack_out o = { fp, (int)(c->opts->stackindent == MT_OPT_UNSET ? 0 :
+					  c->opts->stackindent) };
 
 	fputc('\n', fp);
-	if (user && size >= 8) {
-		memcpy(&pid, p, 8);
-		p += 8;
-		size -= 8;
-	}
-	for (uint32_t i = 0; i + 8 <= size; i += 8) {
-		memcpy(&pc, p + i, 8);
-		if (pc == 0)
-			break;
-		char sym[512];
-
-		if (user)
-			mt_usym_format(&c->syms, (int64_t)pid, pc, MT_SYM_PC, sym,
-				       sizeof(sym));
-		else
-			mt_sym_format(&c->syms, pc, MT_SYM_PC, sym, sizeof(sym));
-		fprintf(fp, "%*s%s\n", indent, "", sym);
-	}
+	mt_stack_frames(&c->syms, user, p, size, stack_line, &o);
 }
 
 /* dt_print_bytes: a string if it looks like one, else a hex dump. */

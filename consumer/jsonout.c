@@ -160,28 +160,16 @@ frame(struct mt_consumer *c, const char *sym)
 }
 
 static void
+frame_cb(void *arg, const char *sym)
+{
+	frame(arg, sym);
+}
+
+static void
 frames(struct mt_consumer *c, int user, const uint8_t *p, uint32_t size)
 {
-	uint64_t pc, pid = 0;
-	char sym[512];
-
 	mt_json_open(&c->jw, user ? "ustack-frames" : "stack-frames", 1);
-	if (user && size >= 8) {
-		memcpy(&pid, p, 8);
-		p += 8;
-		size -= 8;
-	}
-	for (uint32_t i = 0; i + 8 <= size; i += 8) {
-		memcpy(&pc, p + i, 8);
-		if (pc == 0)
-			break;
-		if (user)
-			mt_usym_format(&c->syms, (int64_t)pid, pc, MT_SYM_PC, sym,
-				       sizeof(sym));
-		else
-			mt_sym_format(&c->syms, pc, MT_SYM_PC, sym, sizeof(sym));
-		frame(c, sym);
-	}
+	mt_stack_frames(&c->syms, user, p, size, frame_cb, c);
 	mt_json_close(&c->jw);
 }
 

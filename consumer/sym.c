@@ -100,3 +100,29 @@ mt_sym_offset(const struct mt_symsrc *src, uint64_t pc, uint64_t *off)
 		return -1;
 	return 0;
 }
+
+uint32_t
+mt_stack_frames(const struct mt_symsrc *src, int user, const uint8_t *p,
+		uint32_t size, void (*fn)(void *arg, const char *sym), void *arg)
+{
+	uint64_t pc, pid = 0;
+	uint32_t n = 0;
+	char sym[512];
+
+	if (user && size >= 8) {
+		memcpy(&pid, p, 8);
+		p += 8;
+		size -= 8;
+	}
+	for (uint32_t i = 0; i + 8 <= size; i += 8, n++) {
+		memcpy(&pc, p + i, 8);
+		if (pc == 0)
+			break;
+		if (user)
+			mt_usym_format(src, (int64_t)pid, pc, MT_SYM_PC, sym, sizeof(sym));
+		else
+			mt_sym_format(src, pc, MT_SYM_PC, sym, sizeof(sym));
+		fn(arg, sym);
+	}
+	return n;
+}

@@ -218,36 +218,32 @@ class_for(struct cli_rec *rs, uint32_t epid, const struct mt_probe *p,
 	return id;
 }
 
+struct joined {
+	FILE *m;
+	int first;
+};
+
+static void
+join_frame(void *arg, const char *sym)
+{
+	struct joined *j = arg;
+
+	fprintf(j->m, "%s%s", j->first ? "" : ";", sym);
+	j->first = 0;
+}
+
 /* A stack rec as "frame;frame;..." (leaf first), malloc'ed. */
 static char *
 stack_text(struct cli_rec *rs, int user, const uint8_t *p, uint32_t size)
 {
-	const struct mt_symsrc *syms = mt_consumer_symsrc(rs->c);
-	char *buf = NULL, sym[512];
+	char *buf = NULL;
 	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-	uint64_t pc, pid = 0;
-	int first = 1;
+	struct joined j = { open_memstream(&buf, &len), 1 };
 
-	if (m == NULL)
+	if (j.m == NULL)
 		return NULL;
-	if (user && size >= 8) {
-		memcpy(&pid, p, 8);
-		p += 8;
-		size -= 8;
-	}
-	for (uint32_t i = 0; i + 8 <= size; i += 8) {
-		memcpy(&pc, p + i, 8);
-		if (pc == 0)
-			break;
-		if (user)
-			mt_usym_format(syms, (int64_t)pid, pc, MT_SYM_PC, sym, sizeof(sym));
-		else
-			mt_sym_format(syms, pc, MT_SYM_PC, sym, sizeof(sym));
-		fprintf(m, "%s%s", first ? "" : ";", sym);
-		first = 0;
-	}
-	fclose(m);
+	mt_stack_frames(mt_consumer_symsrc(rs->c), user, p, size, join_frame, &j);
+	fclose(j.m);
 	return buf;
 }
 

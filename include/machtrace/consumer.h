@@ -87,6 +87,12 @@ void mt_sym_format(const struct mt_symsrc *src, uint64_t pc, int style,
    target's ops->usym, else hex ("0x..."), in the same styles. */
 void mt_usym_format(const struct mt_symsrc *src, int64_t pid, uint64_t pc,
 		    int style, char *buf, size_t len);
+/* The frames of a stack() / ustack() record (ustack's starts with the
+   pid; a 0 pc ends either), leaf first, each as MT_SYM_PC text passed to
+   fn; returns how many. */
+uint32_t mt_stack_frames(const struct mt_symsrc *src, int user, const uint8_t *p,
+			 uint32_t size, void (*fn)(void *arg, const char *sym),
+			 void *arg);
 /* pc's offset in its function; -1 when no function is known. */
 int mt_sym_offset(const struct mt_symsrc *src, uint64_t pc, uint64_t *off);
 

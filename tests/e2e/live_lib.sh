@@ -20,6 +20,15 @@ live_run() {
 		--workload "$words" "$@" -n "$prog" >"$TMP/$name.out" 2>"$TMP/$name.err"
 }
 
+# rec_run NAME WORDS PROGRAM [record options...], as live_run with
+# machtrace record
+rec_run() {
+	local name=$1 words=$2 prog=$3
+	shift 3
+	MACHTRACE_CONSOLE_LOG=$TMP/$name.con timeout 240 "$MACHTRACE" record "$@" \
+		--timeout 200 --workload "$words" -n "$prog" >"$TMP/$name.out" 2>"$TMP/$name.err"
+}
+
 # The workload ran to its end with every phase OK, and the kernel never
 # stopped in its debugger.
 workload_ok() {	# test name, console log

@@ -14,14 +14,6 @@ if ! command -v babeltrace2 >/dev/null; then
 	exit 0
 fi
 
-# rec_run NAME WORDS PROGRAM [record options...], as live_run (record
-# is the first word of the command line)
-rec_run() {
-	local name=$1 words=$2 prog=$3
-	shift 3
-	MACHTRACE_CONSOLE_LOG=$TMP/$name.con timeout 240 "$MACHTRACE" record "$@" \
-		--timeout 200 --workload "$words" -n "$prog" >"$TMP/$name.out" 2>"$TMP/$name.err"
-}
 
 R=5
 prog='sched:::off-cpu { @sw = count(); } END { printa("sw %@d\n", @sw); }'

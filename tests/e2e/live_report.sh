@@ -17,18 +17,7 @@ for cmd in babeltrace2 node chromium; do
 		exit 0
 	fi
 done
-if ! "$MACHTRACE" -h 2>&1 | grep -q 'record -o DIR'; then
-	echo "SKIP live-report: this machtrace has no record command"
-	exit 0
-fi
 
-# rec_run NAME WORDS PROGRAM [record options...], as live_run
-rec_run() {
-	local name=$1 words=$2 prog=$3
-	shift 3
-	MACHTRACE_CONSOLE_LOG=$TMP/$name.con timeout 240 "$MACHTRACE" record "$@" \
-		--timeout 200 --workload "$words" -n "$prog" >"$TMP/$name.out" 2>"$TMP/$name.err"
-}
 
 # page_val KIND KEY...: the value a report_page.js line gives
 page_val() {
