@@ -25,7 +25,7 @@ static int usage(const char *msg)
 		"                      [--log FILE] [--reserve PHYS:SIZE] [--quiet] [-- WORD...]\n"
 		"       machtrace kernel-info [--kernel FILE] [FUNCTION | STRUCT.MEMBER]...\n"
 		"machload words: rt=N pingpong=N pages=N threads=N tasks=N ports=N\n"
-		"  taskinfo=N vmmaps=N rpcs=N forks=N panic hang exit\n");
+		"  taskinfo=N vmmaps=N rpcs=N forks=N panic hang exit serve[=MS]\n");
 	return EXIT_USAGE;
 }
 

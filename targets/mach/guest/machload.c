@@ -24,6 +24,12 @@
  *   hang        spin forever (for time-limit tests)
  *   exit        at the end, terminate this task instead of rebooting the
  *               machine (the machine stays up: -c tests end on the exit)
+ *   serve[=MS]  a system that stays busy: run the other counted words
+ *               (else rt=100 rpcs=20 pingpong=10 pages=8 threads=1
+ *               tasks=1) as one round, then pause MS ms (default 1000),
+ *               forever; round k runs between phase-start and
+ *               phase-done ("serve", k) and prints "machload: serve
+ *               round=k".  Only stopping the machine ends it.
  * Without words: rt=1000 pingpong=100 pages=256 threads=4 tasks=4.
  *
  * Every kernel RPC goes through MIG's user stubs (build/guest/mig/).
@@ -486,6 +492,8 @@ static void run_word(const char *w, mach_port_t host_priv)
 	if (streq(w, "panic")) {
 		con_puts("machload: entering the kernel debugger\n");
 		host_reboot(host_priv, RB_DEBUGGER);
+	} else if (prefix(w, "serve")) {
+		/* serve_rounds() takes it before any word runs */
 	} else if (streq(w, "exit")) {
 		exit_at_end = 1;
 	} else if (streq(w, "hang")) {
@@ -496,6 +504,53 @@ static void run_word(const char *w, mach_port_t host_priv)
 		con_puts("machload: unknown word ");
 		con_puts(w);
 		con_puts("\n");
+	}
+}
+
+/* A counted word (NAME=N): one of the phases. */
+static int counted(const char *w)
+{
+	for (; *w; w++)
+		if (*w == '=')
+			return 1;
+	return 0;
+}
+
+/*
+ * serve[=MS] among words[0..n): the round's words (the counted ones, in
+ * order) forever, a pause of MS ms after each round.  Returns only when
+ * there is no serve word.
+ */
+static void serve_rounds(char **words, long n, mach_port_t host_priv)
+{
+	static const char *const mix[] = {
+		"rt=100", "rpcs=20", "pingpong=10", "pages=8", "threads=1", "tasks=1",
+	};
+	const char *const *round = mix;
+	const char *own[64];
+	long nround = sizeof mix / sizeof mix[0], nown = 0, ms = -1;
+
+	for (long i = 0; i < n; i++) {
+		const char *v = prefix(words[i], "serve");
+		if (v && (*v == 0 || *v == '='))
+			ms = *v ? (long)atou(v + 1) : 1000;
+		else if (counted(words[i]) && nown < 64)
+			own[nown++] = words[i];
+	}
+	if (ms < 0)
+		return;
+	if (nown)
+		round = own, nround = nown;
+	for (u32 k = 1;; k++) {
+		DTRACE_PROBE2(machload, phase__start, "serve", k);
+		for (long i = 0; i < nround; i++)
+			run_word(round[i], host_priv);
+		DTRACE_PROBE2(machload, phase__done, "serve", k);
+		con_puts("machload: serve round=");
+		con_dec((long)k);
+		con_puts("\n");
+		if (ms)
+			receive_int(new_port(), (u32)ms);
 	}
 }
 
@@ -512,6 +567,7 @@ void task_main(long *sp)
 	task = mach_task_self();
 	con_open(master);
 	con_puts("machload: start\n");
+	serve_rounds(argv + 3, argc > 3 ? argc - 3 : 0, host_priv);
 	if (argc > 3)
 		for (long i = 3; i < argc; i++)
 			run_word(argv[i], host_priv);

@@ -43,7 +43,7 @@ int mt_module_path(const char *module, char *path, size_t len)
 
 /*
  * The words machload knows (guest/machload.c run_word): NAME=N for its
- * counted phases, "panic", "hang" and "exit".  machload only prints an unknown word
+ * counted phases, "panic", "hang", "exit" and "serve[=MS]".  machload only prints an unknown word
  * on the guest console, so the host refuses it before booting.
  */
 int mt_workload_check(const char *words, char *err, size_t len)
@@ -62,7 +62,10 @@ int mt_workload_check(const char *words, char *err, size_t len)
 			p++;
 			continue;
 		}
-		if ((n == 5 && strncmp(p, "panic", 5) == 0) ||
+		if ((n >= 5 && strncmp(p, "serve", 5) == 0 &&
+		     (n == 5 || (p[5] == '=' && n > 6 && n <= 11 &&
+				 strspn(p + 6, "0123456789") == n - 6))) ||
+		    (n == 5 && strncmp(p, "panic", 5) == 0) ||
 		    (n == 4 && strncmp(p, "hang", 4) == 0) ||
 		    (n == 4 && strncmp(p, "exit", 4) == 0))
 			ok = 1;
@@ -79,7 +82,7 @@ int mt_workload_check(const char *words, char *err, size_t len)
 			mt_seterr(err, len, "unknown workload word '%.*s' (machload "
 				  "knows rt=N pingpong=N pages=N threads=N "
 				  "tasks=N ports=N taskinfo=N vmmaps=N rpcs=N forks=N "
-				  "panic hang exit)", (int)n, p);
+				  "panic hang exit serve[=MS])", (int)n, p);
 			return -1;
 		}
 		p += n;
