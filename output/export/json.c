@@ -1,25 +1,16 @@
 /*
  * Escaping for the exporters' JSON and SVG output.
  */
+#include <string.h>
+#include "machtrace/consumer.h"
 #include "export_int.h"
 
+/* The consumer's JSON escaper: valid UTF-8 passes, other bytes \u00XX. */
 void
 json_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", f);
-		else if (*p == '\t')
-			fputs("\\t", f);
-		else if (*p < 0x20 || *p >= 0x7f)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
+	s = s ? s : "";
+	mt_json_escape(f, s, strlen(s));
 }
 
 void

@@ -71,32 +71,17 @@ static void entry_args(const struct lk_regs *r, uint64_t sp, uint64_t *a)
 }
 
 /* DWARF x86-64 register n at a site (rsp: its value before the trap). */
-static uint64_t dwarf_reg(const struct lk_regs *r, uint64_t sp, uint8_t n)
+static uint64_t dwarf_reg(struct lk_regs *r, uint64_t sp, uint8_t n)
 {
-	switch (n) {
-	case 0: return r->rax;
-	case 1: return r->rdx;
-	case 2: return r->rcx;
-	case 3: return r->rbx;
-	case 4: return r->rsi;
-	case 5: return r->rdi;
-	case 6: return r->rbp;
-	case 7: return sp;
-	case 8: return r->r8;
-	case 9: return r->r9;
-	case 10: return r->r10;
-	case 11: return r->r11;
-	case 12: return r->r12;
-	case 13: return r->r13;
-	case 14: return r->r14;
-	case 15: return r->r15;
-	case LK_REG_CURTHREAD: return mt_plat_var(0, MT_VAR_CURTHREAD);
-	default: return 0;
-	}
+	if (n == 7)
+		return sp;
+	if (n == LK_REG_CURTHREAD)
+		return mt_plat_var(0, MT_VAR_CURTHREAD);
+	return n < 16 ? *lk_dwarf_slot(r, n) : 0;
 }
 
 /* LK_SF_REGARGS: the registers the host named (lkabi.h). */
-static void reg_args(const struct lk_site *s, const struct lk_regs *r, uint64_t sp,
+static void reg_args(const struct lk_site *s, struct lk_regs *r, uint64_t sp,
 		     uint64_t *a)
 {
 	for (uint32_t i = 0; i < 10; i++)

@@ -38,31 +38,9 @@ static volatile uint8_t *usite_ram(uint64_t pa)
 }
 #endif
 
-static uint64_t *reg_slot(struct lk_regs *r, uint8_t n)
-{
-	switch (n) {
-	case 0: return &r->rax;
-	case 1: return &r->rdx;
-	case 2: return &r->rcx;
-	case 3: return &r->rbx;
-	case 4: return &r->rsi;
-	case 5: return &r->rdi;
-	case 6: return &r->rbp;
-	case 7: return &r->u.t.rsp;
-	case 8: return &r->r8;
-	case 9: return &r->r9;
-	case 10: return &r->r10;
-	case 11: return &r->r11;
-	case 12: return &r->r12;
-	case 13: return &r->r13;
-	case 14: return &r->r14;
-	default: return &r->r15;
-	}
-}
-
 static uint64_t reg_val(struct lk_regs *r, uint8_t n)
 {
-	return n < 16 ? *reg_slot(r, n) : 0;
+	return n < 16 ? *lk_dwarf_slot(r, n) : 0;
 }
 
 /* Direct-map pointer to 8 user bytes at va (in one page), 0 if none. */
@@ -263,14 +241,14 @@ static void emulate(const struct lk_usite *s, struct lk_regs *r, uint64_t pml4, 
 		if ((w = user_word(pml4, r->u.t.rsp, 0))) {
 			v = *w;
 			r->u.t.rsp += 8;
-			*reg_slot(r, s->reg) = v;
+			*lk_dwarf_slot(r, s->reg) = v;
 		}
 		break;
 	case LK_UE_MOV:
-		*reg_slot(r, s->reg) = reg_val(r, s->reg2);
+		*lk_dwarf_slot(r, s->reg) = reg_val(r, s->reg2);
 		break;
 	case LK_UE_MOV32:
-		*reg_slot(r, s->reg) = (uint32_t)reg_val(r, s->reg2);
+		*lk_dwarf_slot(r, s->reg) = (uint32_t)reg_val(r, s->reg2);
 		break;
 	case LK_UE_ADD_RSP:
 	case LK_UE_SUB_RSP:

@@ -23,6 +23,30 @@ struct lk_regs {
 	} u;
 };
 
+/* DWARF x86-64 register n (0-15) in a trap frame's save area; rsp (7) is
+   the CPU's int3 frame's, so a jmp entry's caller supplies its own. */
+static inline uint64_t *lk_dwarf_slot(struct lk_regs *r, uint8_t n)
+{
+	switch (n) {
+	case 0: return &r->rax;
+	case 1: return &r->rdx;
+	case 2: return &r->rcx;
+	case 3: return &r->rbx;
+	case 4: return &r->rsi;
+	case 5: return &r->rdi;
+	case 6: return &r->rbp;
+	case 7: return &r->u.t.rsp;
+	case 8: return &r->r8;
+	case 9: return &r->r9;
+	case 10: return &r->r10;
+	case 11: return &r->r11;
+	case 12: return &r->r12;
+	case 13: return &r->r13;
+	case 14: return &r->r14;
+	default: return &r->r15;
+	}
+}
+
 static inline uint64_t lk_rdtsc(void)
 {
 	uint32_t lo, hi;
