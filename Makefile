@@ -55,6 +55,7 @@ include output/output.mk
 include output/report/report.mk
 include targets/mach/mach.mk
 include targets/mach/live/live.mk
+include targets/mach/vm/vm.mk
 include targets/mach/shim/shim.mk
 include msgids/msgids.mk
 include targets/mach/guest/guest.mk

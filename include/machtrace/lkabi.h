@@ -53,7 +53,7 @@
 
 /* ---- blob header: the first bytes of the blob module ---- */
 #define LK_BLOB_MAGIC		0x4c42544du	/* "MTBL" */
-#define LK_BLOB_VERSION		11
+#define LK_BLOB_VERSION		12
 #define LK_BLOB_HDR_REST	160	/* bytes after hook_name (shim's part) */
 /* A jmp trampoline: "push $site_index; jmp lk_fbt_entry" (10 bytes), then
    the relocated displaced instructions and a jmp back. */
@@ -335,6 +335,12 @@ struct lk_kdesc {
 	uint32_t off_thread_pcb;	/* [h] thread.pcb */
 	uint32_t off_pcb_iss;		/* [h] pcb.iss (struct i386_saved_state) */
 	uint16_t iss_off[LK_UREG_N];	/* [h] */
+	uint16_t pad_k;
+	/* every task (a VM's tasks existed long before GO): the queue head
+	   &default_pset.tasks and a task's link in it (task.pset_tasks);
+	   0 when the kernel's DWARF lacks them */
+	uint32_t off_task_pset_link;	/* [h] */
+	uint64_t all_tasks;		/* [h] &default_pset.tasks */
 };
 
 struct lk_ctl {
@@ -377,6 +383,18 @@ struct lk_ctl {
 					   stack (the host warns) */
 	volatile uint64_t ulost;	/* [b] user sites never armed: their
 					   text page was not present */
+	/* attach to a running kernel (machtrace --vm): the blob idles
+	   resident, nothing patched, since its boot hook was answered
+	   LK_CMD_SKIP; the host writes everything as at boot, then puts the
+	   tick site (tick_site) in through QEMU's gdbstub, which invalidates
+	   translated code.  INIT and GO then arrive in lk_tick.  Before the
+	   sites go in the blob rewrites the first tramp_used trampoline bytes
+	   (a guest write invalidates what an earlier session left translated
+	   at those addresses; the host's writes through the RAM file do not) */
+	uint32_t attach;		/* [h] 1: INIT/GO through the tick hook */
+	uint32_t tick_site;		/* [h] the LK_SF_INTERNAL_TICK site's index */
+	uint64_t tramp_used;		/* [h] trampoline bytes written */
+	volatile uint64_t sessions;	/* [b] attach sessions started (GO) */
 	char msg[256];			/* [b] why FAILED */
 };
 
@@ -389,8 +407,8 @@ _Static_assert(sizeof(struct lk_usite) == 256, "lk_usite layout");
 _Static_assert(LK_USITES_OFF + LK_USITES_MAX * sizeof(struct lk_usite) <= LK_AREA_OFF &&
 	       LK_TRAMP_OFF + LK_TRAMP_MAX <= LK_USITES_OFF,
 	       "the user sites fit between the trampolines and the area");
-_Static_assert(sizeof(struct lk_kdesc) == 240 + 32 * LK_KFN_MAX, "lk_kdesc layout");
-_Static_assert(sizeof(struct lk_ctl) == 1440 + 32 * LK_KFN_MAX, "lk_ctl layout");
+_Static_assert(sizeof(struct lk_kdesc) == 256 + 32 * LK_KFN_MAX, "lk_kdesc layout");
+_Static_assert(sizeof(struct lk_ctl) == 1480 + 32 * LK_KFN_MAX, "lk_ctl layout");
 _Static_assert(LK_VEC_FBT_ENTRY == sizeof(struct lk_blob_hdr),
 	       "the entry vectors follow the blob header");
 

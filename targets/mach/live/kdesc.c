@@ -121,6 +121,23 @@ static void kthreads(struct mt_kimg *k, struct lk_kdesc *d)
 	}
 }
 
+/* Every task: default_pset.tasks, chained through task.pset_tasks (GNU
+   Mach has one processor set on a uniprocessor); 0s when missing. */
+static void all_tasks(struct mt_kimg *k, struct lk_kdesc *d)
+{
+	char err[128];
+	uint64_t pset = 0;
+	uint32_t off = 0;
+
+	if (mt_kimg_symbol(k, "default_pset", &pset) < 0 ||
+	    member(k, "processor_set", "tasks", &off, NULL, 0, err, sizeof err) ||
+	    member(k, "task", "pset_tasks", &d->off_task_pset_link, NULL, 0, err, sizeof err)) {
+		d->off_task_pset_link = 0;
+		return;
+	}
+	d->all_tasks = pset + off;
+}
+
 /* pid/tid numbering and kernel threads' names: 0s when missing. */
 static void ids(struct mt_kimg *k, struct lk_kdesc *d)
 {
@@ -140,6 +157,7 @@ static void ids(struct mt_kimg *k, struct lk_kdesc *d)
 		   err, sizeof err) == 0 && (br = strchr(type, '[')) != NULL)
 		d->thread_name_size = (uint32_t)strtoul(br + 1, NULL, 10);
 	kthreads(k, d);
+	all_tasks(k, d);
 }
 
 /*
