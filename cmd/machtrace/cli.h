@@ -41,6 +41,11 @@ struct cli {
 	const char *workload;
 	unsigned timeout_ms;
 	int force_kernel;
+	/* --disk IMAGE [--snapshot]: the kernel, its command line and the
+	   modules come from the image's grub.cfg (disk.c) */
+	const char *disk;
+	int disk_snapshot;
+	const char *kernel_args;
 	/* -c 'PROGRAM ARGS' (a boot module, the first: pid 1) or -p PID: the
 	   target, $target; tracing ends when it exits */
 	const char *cmd_c;
@@ -58,6 +63,8 @@ struct cli {
 	const struct mt_ctypes *ctypes;
 };
 
+/* disk.c: --disk; -1 after saying what is wrong */
+int cli_disk_setup(struct cli *cl);
 /* target.c: -c / -p */
 int cli_take_target(struct cli *cl, int opt, const char *arg);
 int cli_target_module(struct cli *cl);

@@ -79,6 +79,9 @@ usage(FILE *fp, const char *pname)
 		"\t--kernel FILE  --module 'PATH args'  --workload 'WORDS'\n"
 		"\t--timeout SEC  --mach (BEGIN, END, profile, tick in the "
 		"kernel too)\n"
+		"\t--disk IMAGE [--snapshot]: boot what the raw disk image's "
+		"/boot/grub/grub.cfg\n\tboots, with the image attached "
+		"(docs/disk.md)\n"
 		"\t-c 'machload WORDS' or -c 'PATH ARGS': the first boot module, "
 		"pid 1 ($target);\n\t-p PID: a task by machtrace's pid "
 		"(creation order: the workload is 1)\n"
@@ -347,7 +350,7 @@ take_long_options(struct cli *cl, int *argcp, char **argv)
 {
 	static const char *const valued[] = {
 		"--kernel", "--module", "--workload", "--timeout", "--events",
-		NULL
+		"--disk", NULL
 	};
 	int argc = *argcp, j = 1;
 	char err[256];
@@ -370,6 +373,15 @@ take_long_options(struct cli *cl, int *argcp, char **argv)
 				return -1;
 			}
 			cl->force_kernel = 1;
+			continue;
+		}
+		if (n == 10 && strncmp(a, "--snapshot", n) == 0) {
+			if (eq) {
+				fprintf(stderr, "dtrace: option --snapshot takes no "
+					"value\n");
+				return -1;
+			}
+			cl->disk_snapshot = 1;
 			continue;
 		}
 		for (k = 0; valued[k]; k++)
@@ -402,6 +414,8 @@ take_long_options(struct cli *cl, int *argcp, char **argv)
 				return -1;
 			}
 			cl->workload = v;
+		} else if (k == 5) {
+			cl->disk = v;
 		} else if (k == 4) {
 			if (!cl->record) {
 				fprintf(stderr, "dtrace: --events is an option of "
@@ -565,6 +579,8 @@ main(int argc, char **argv)
 			printf("This is machtrace, DTrace for GNU Mach\n");
 		return E_SUCCESS;
 	}
+	if (cli_disk_setup(&cl) != 0)
+		return E_USAGE;
 	if (apply_options(&cl, argc, argv) != 0)
 		return E_ERROR;
 	if (check_msgids(&cl) != 0)

@@ -745,6 +745,9 @@ new_mach_target(const struct cli *cl, int quiet)
 
 	memset(&lo, 0, sizeof(lo));
 	lo.kernel = cl->kernel;
+	lo.kernel_args = cl->kernel_args;
+	lo.disk = cl->disk;
+	lo.disk_snapshot = cl->disk_snapshot;
 	for (int i = 0; i < cl->nmodules; i++)
 		lo.modules[i] = cl->modules[i];
 	lo.nmodules = cl->nmodules;

@@ -25,6 +25,8 @@ struct mt_live_opts {
 	const char *modules[14];
 	int nmodules;
 	const char *workload;		/* machload words, NULL: its defaults */
+	const char *disk;		/* raw disk image on IDE 0, NULL: none */
+	int disk_snapshot;		/* the guest's writes are not kept */
 	const char *shim;		/* NULL: $BUILD/boot/shim.elf */
 	const char *blob;		/* NULL: $BUILD/live/blob.bin */
 	unsigned timeout_ms;		/* guest time limit, 0: none */

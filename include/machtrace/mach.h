@@ -50,6 +50,11 @@ struct mt_boot_opts {
 	const char *modules[MT_BOOT_MAX_MODULES];
 	int nmodules;
 	const char *workload;           /* machload words, NULL: its defaults */
+	/* A raw disk image attached as the first IDE disk (NULL: none).  The
+	 * guest's writes go to the image unless disk_snapshot, which puts
+	 * them in a temporary overlay that QEMU drops on exit. */
+	const char *disk;
+	int disk_snapshot;
 	const char *shim;               /* NULL: $BUILD/boot/shim.elf */
 	unsigned timeout_ms;            /* 0: no limit */
 	unsigned mem_mb;                /* 0: 512 */

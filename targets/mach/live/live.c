@@ -126,6 +126,8 @@ static int start_guest(struct mt_target *t)
 	memset(&bo, 0, sizeof bo);
 	bo.kernel = l->o.kernel;
 	bo.kernel_args = l->o.kernel_args;
+	bo.disk = l->o.disk;
+	bo.disk_snapshot = l->o.disk_snapshot;
 	if (l->o.nmodules == 0) {
 		mt_build_dir(build, sizeof build);
 		snprintf(l->workload, sizeof l->workload,

@@ -7,6 +7,7 @@
  *     -machine pc,memory-backend=ram0
  *     -kernel SHIM [-append reserve=PA:SIZE]
  *     -initrd 'KERNEL console=com0,MODULE args,...'
+ *     [-drive file=IMAGE,format=raw,if=ide,index=0,media=disk[,snapshot=on]]
  *
  * Every file is checked before QEMU starts so that errors name the file.
  */
@@ -138,5 +139,18 @@ int mt_qemu_cmd(const struct mt_boot_opts *o, const char *shm, struct qemu_cmd *
 		add(c, "-append"), add(c, c->append);
 	}
 	add(c, "-initrd"), add(c, c->initrd);
+	if (o->disk) {
+		if (strchr(o->disk, ',')) {
+			mt_seterr(err, errlen, "disk image %s: a comma in its path is not "
+				  "supported", o->disk);
+			return -1;
+		}
+		if (readable(o->disk, "disk image", err, errlen) < 0)
+			return -1;
+		snprintf(c->drive, sizeof c->drive,
+			 "file=%s,format=raw,if=ide,index=0,media=disk%s", o->disk,
+			 o->disk_snapshot ? ",snapshot=on" : "");
+		add(c, "-drive"), add(c, c->drive);
+	}
 	return 0;
 }

@@ -1,0 +1,135 @@
+/*
+ * --disk IMAGE: trace the system a Hurd-style disk image boots.  The
+ * kernel, its command line and the boot modules are the default entry of
+ * the image's /boot/grub/grub.cfg (targets/mach/disk/), extracted to a
+ * temporary directory that is removed when machtrace exits; the image is
+ * attached as the guest's first IDE disk (--snapshot: its writes are
+ * dropped when QEMU exits).
+ */
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/machtrace/cli.h"
+#include "machtrace/disk.h"
+
+/* The plan whose directory atexit() removes (one per process). */
+static struct mt_disk_plan *disk_plan;
+
+static void remove_plan(void)
+{
+	if (disk_plan)
+		mt_disk_plan_free(disk_plan);
+}
+
+/* Does the ELF file have a section named name (and is it an ELF at all)? */
+static int elf_sections(const char *path, int *symtab, int *debug_info)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), r = -1;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	Elf *e;
+
+	*symtab = *debug_info = 0;
+	if (fd < 0)
+		return -1;
+	elf_version(EV_CURRENT);
+	e = elf_begin(fd, ELF_C_READ, NULL);
+	if (e && elf_kind(e) == ELF_K_ELF && elf_getshdrstrndx(e, &shstrndx) == 0) {
+		while ((scn = elf_nextscn(e, scn)) != NULL) {
+			GElf_Shdr sh;
+			const char *name;
+
+			if (!gelf_getshdr(scn, &sh))
+				continue;
+			name = elf_strptr(e, shstrndx, sh.sh_name);
+			if (sh.sh_type == SHT_SYMTAB)
+				*symtab = 1;
+			if (name && strcmp(name, ".debug_info") == 0)
+				*debug_info = 1;
+		}
+		r = 0;
+	}
+	if (e)
+		elf_end(e);
+	close(fd);
+	return r;
+}
+
+static int check_kernel(const struct mt_disk_plan *p)
+{
+	int symtab, dwarf;
+
+	if (elf_sections(p->kernel, &symtab, &dwarf) < 0) {
+		fprintf(stderr, "dtrace: --disk %s: the kernel of '%s' is not an ELF "
+			"file (GNU Mach for x86_64 is)\n", p->image, p->title);
+		return -1;
+	}
+	if (!symtab) {
+		fprintf(stderr, "dtrace: --disk %s: the kernel of '%s' has no symbol "
+			"table: machtrace cannot place probes in it (install a "
+			"debug gnumach, docs/disk.md)\n", p->image, p->title);
+		return -1;
+	}
+	if (!dwarf)
+		fprintf(stderr, "dtrace: --disk %s: the kernel of '%s' has no DWARF: "
+			"fbt probes work by symbol, but args[] have no types and "
+			"kernel types are unknown (install a debug gnumach, "
+			"docs/disk.md)\n", p->image, p->title);
+	return 0;
+}
+
+int
+cli_disk_setup(struct cli *cl)
+{
+	char err[1024];
+
+	if (!cl->disk) {
+		if (cl->disk_snapshot) {
+			fprintf(stderr, "dtrace: --snapshot goes with --disk IMAGE\n");
+			return -1;
+		}
+		return 0;
+	}
+	if (cl->kernel || cl->nmodules || cl->cmd_c || cl->workload) {
+		fprintf(stderr, "dtrace: --disk boots the kernel and modules its "
+			"grub.cfg names: it does not go with %s\n",
+			cl->kernel ? "--kernel" : cl->nmodules ? "--module" :
+			cl->cmd_c ? "-c" : "--workload");
+		return -1;
+	}
+	if (!(disk_plan = malloc(sizeof(*disk_plan)))) {
+		fprintf(stderr, "dtrace: out of memory\n");
+		return -1;
+	}
+	if (mt_disk_plan(cl->disk, disk_plan, err, sizeof(err)) != 0) {
+		fprintf(stderr, "dtrace: --disk: %s\n", err);
+		free(disk_plan);
+		disk_plan = NULL;
+		return -1;
+	}
+	atexit(remove_plan);
+	if ((size_t)disk_plan->nmodules > sizeof(cl->modules) / sizeof(cl->modules[0])) {
+		fprintf(stderr, "dtrace: --disk %s: '%s' has %d modules, machtrace "
+			"boots at most %zu\n", disk_plan->image, disk_plan->title,
+			disk_plan->nmodules, sizeof(cl->modules) / sizeof(cl->modules[0]));
+		return -1;
+	}
+	if (check_kernel(disk_plan) != 0)
+		return -1;
+	cl->kernel = disk_plan->kernel;
+	cl->kernel_args = disk_plan->kernel_args;
+	for (int i = 0; i < disk_plan->nmodules; i++)
+		cl->modules[i] = disk_plan->modules[i];
+	cl->nmodules = disk_plan->nmodules;
+	cl->disk = disk_plan->image;
+	if (cl->verbose)
+		fprintf(stderr, "dtrace: --disk %s: booting '%s' (file system at "
+			"byte %llu), %d module(s)%s\n", disk_plan->image,
+			disk_plan->title, (unsigned long long)disk_plan->fs_offset,
+			disk_plan->nmodules, cl->disk_snapshot ? ", writes dropped" : "");
+	return 0;
+}
