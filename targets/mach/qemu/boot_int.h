@@ -40,7 +40,7 @@ struct qemu_cmd {
 	char mem[32], object[PATH_MAX + 128], append[96];
 	char initrd[16384];
 	char shim[PATH_MAX + 32], kernel[PATH_MAX], workload[8192];
-	char drive[PATH_MAX + 96];
+	char drive[2 * PATH_MAX + 96];
 };
 
 int mt_qemu_cmd(const struct mt_boot_opts *o, const char *shm, struct qemu_cmd *c,

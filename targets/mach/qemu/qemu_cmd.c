@@ -140,16 +140,23 @@ int mt_qemu_cmd(const struct mt_boot_opts *o, const char *shm, struct qemu_cmd *
 	}
 	add(c, "-initrd"), add(c, c->initrd);
 	if (o->disk) {
-		if (strchr(o->disk, ',')) {
-			mt_seterr(err, errlen, "disk image %s: a comma in its path is not "
-				  "supported", o->disk);
-			return -1;
-		}
+		char file[2 * PATH_MAX];
+		size_t n = 0;
+
 		if (readable(o->disk, "disk image", err, errlen) < 0)
 			return -1;
-		snprintf(c->drive, sizeof c->drive,
-			 "file=%s,format=raw,if=ide,index=0,media=disk%s", o->disk,
-			 o->disk_snapshot ? ",snapshot=on" : "");
+		for (const char *s = o->disk; *s && n + 3 < sizeof file; s++) {
+			if (*s == ',')          /* QEMU's option syntax: ",," is a comma */
+				file[n++] = ',';
+			file[n++] = *s;
+		}
+		file[n] = 0;
+		if (snprintf(c->drive, sizeof c->drive,
+			     "file=%s,format=raw,if=ide,index=0,media=disk%s", file,
+			     o->disk_snapshot ? ",snapshot=on" : "") >= (int)sizeof c->drive) {
+			mt_seterr(err, errlen, "disk image path too long");
+			return -1;
+		}
 		add(c, "-drive"), add(c, c->drive);
 	}
 	return 0;

@@ -1,6 +1,8 @@
 /* The QEMU command line the launcher builds (no QEMU is started). */
+#include <errno.h>
 #include <limits.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "machtrace/mach.h"
 #include "targets/mach/qemu/boot_int.h"
@@ -71,6 +73,34 @@ TEST(qemu_cmd_bad_input)
 	o.nmodules = 1;
 	CHECK(mt_qemu_cmd(&o, "/dev/shm/z", &c, err, sizeof err) < 0);
 	CHECK(strstr(err, "module /nonexistent/mod: No such file"));
+}
+
+/* --disk: the image is IDE disk 0, raw; snapshot=on only when asked */
+TEST(qemu_cmd_disk)
+{
+	static struct qemu_cmd c;
+	struct mt_boot_opts o = { .disk = "/bin/sh" };
+	char err[512];
+
+	CHECK(mt_qemu_cmd(&o, "/dev/shm/d", &c, err, sizeof err) == 0);
+	CHECK(has_arg(&c, "-drive", "file=/bin/sh,format=raw,if=ide,index=0,media=disk"));
+	o.disk_snapshot = 1;
+	CHECK(mt_qemu_cmd(&o, "/dev/shm/d", &c, err, sizeof err) == 0);
+	CHECK(has_arg(&c, "-drive", "file=/bin/sh,format=raw,if=ide,index=0,media=disk,snapshot=on"));
+	o.disk = "/nonexistent/disk.img";
+	CHECK(mt_qemu_cmd(&o, "/dev/shm/d", &c, err, sizeof err) < 0);
+	CHECK(strstr(err, "disk image /nonexistent/disk.img: No such file"));
+	if (symlink("/bin/sh", "/tmp/mt-unit-a,b.img") == 0 || errno == EEXIST) {
+		o.disk_snapshot = 0;
+		o.disk = "/tmp/mt-unit-a,b.img";
+		CHECK(mt_qemu_cmd(&o, "/dev/shm/d", &c, err, sizeof err) == 0);
+		unlink("/tmp/mt-unit-a,b.img");
+		CHECK(has_arg(&c, "-drive", "file=/tmp/mt-unit-a,,b.img,format=raw,if=ide,"
+			      "index=0,media=disk"));
+	}
+	o.disk = NULL;
+	CHECK(mt_qemu_cmd(&o, "/dev/shm/d", &c, err, sizeof err) == 0);
+	CHECK(!has_arg(&c, "-drive", NULL));
 }
 
 MT_TEST_MAIN()
