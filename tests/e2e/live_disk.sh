@@ -126,13 +126,18 @@ else
 	fail live-disk-attached "QEMU has '$drive'"
 fi
 
-# errors: each a clear message and a non-zero exit, before QEMU starts
+# errors: each a clear message and a non-zero exit, before QEMU starts,
+# and nothing left in TMPDIR
 bad() {	# name, image, expected message, [options]
 	local name=$1 img=$2 msg=$3
 	shift 3
-	"$MACHTRACE" --disk "$img" "$@" -n 'fbt::mach_msg_trap:entry' >/dev/null 2>"$TMP/$name.err"
+	mkdir -p "$TMP/tmp-bad"
+	TMPDIR=$TMP/tmp-bad "$MACHTRACE" --disk "$img" "$@" -n 'fbt::mach_msg_trap:entry' \
+		>/dev/null 2>"$TMP/$name.err"
 	local rc=$?
-	if [ $rc != 0 ] && grep -qF -- "$msg" "$TMP/$name.err"; then
+	if [ -n "$(ls -A "$TMP/tmp-bad")" ]; then
+		fail "live-disk-error-$name" "files left in TMPDIR: $(ls -A "$TMP/tmp-bad")"
+	elif [ $rc != 0 ] && grep -qF -- "$msg" "$TMP/$name.err"; then
 		pass "live-disk-error-$name"
 	else
 		fail "live-disk-error-$name" "exit $rc: $(cat "$TMP/$name.err")"
@@ -159,3 +164,25 @@ bad qcow2 "$TMP/q.qcow2" "is qcow2: machtrace reads raw images only (convert it:
 bad no-image "$TMP/nonexistent.img" "disk image $TMP/nonexistent.img: No such file or directory"
 bad with-kernel "$TMP/whole.img" "--disk boots the kernel and modules its grub.cfg names: it does not go with --kernel" --kernel "$KERNEL"
 bad with-c "$TMP/whole.img" "it does not go with -c" -c 'machload rt=1'
+
+# a stripped kernel is refused; one without DWARF is a warning (listed by
+# symbol, no QEMU needed)
+if command -v strip >/dev/null; then
+	root "$TMP/r6" "$cfg"
+	zcat "$TMP/r6/boot/gnumach.gz" >"$TMP/k"
+	strip -s -o "$TMP/k.s" "$TMP/k" && gzip -c "$TMP/k.s" >"$TMP/r6/boot/gnumach.gz"
+	mke2fs -q -F -t ext2 -d "$TMP/r6" "$TMP/stripped.img" 16M >/dev/null
+	bad no-symbols "$TMP/stripped.img" "has no symbol table: machtrace cannot place probes in it"
+	strip -g -o "$TMP/k.g" "$TMP/k" && gzip -c "$TMP/k.g" >"$TMP/r6/boot/gnumach.gz"
+	mke2fs -q -F -t ext2 -d "$TMP/r6" "$TMP/nodwarf.img" 16M >/dev/null
+	"$MACHTRACE" -l --disk "$TMP/nodwarf.img" -n 'fbt::vm_fault:entry' >"$TMP/nodwarf.out" 2>"$TMP/nodwarf.err"
+	rc=$?
+	if [ $rc = 0 ] && grep -q "vm_fault entry" "$TMP/nodwarf.out" &&
+	   grep -q "has no DWARF: fbt probes work by symbol" "$TMP/nodwarf.err"; then
+		pass live-disk-no-dwarf-warning
+	else
+		fail live-disk-no-dwarf-warning "exit $rc: $(cat "$TMP/nodwarf.out" "$TMP/nodwarf.err" | head -c 300)"
+	fi
+else
+	echo "SKIP live-disk-no-symbols: no strip"
+fi
