@@ -126,6 +126,30 @@ else
 	fail live-disk-attached "QEMU has '$drive'"
 fi
 
+# A GPT disk (protective MBR, header at LBA 1, entries at LBA 2): the file
+# system is entry 2 at 4 MiB.  Planned only (-l lists the image kernel's
+# probes without booting it).
+dd if=/dev/zero of="$TMP/gpt.img" bs=1M count=20 status=none
+dd if="$TMP/part.fs" of="$TMP/gpt.img" bs=1M seek=4 conv=notrunc status=none
+printf '\0\0\0\0\xee\0\0\0\x01\0\0\0\xff\xff\xff\xff' |
+	dd of="$TMP/gpt.img" bs=1 seek=446 conv=notrunc status=none
+printf '\x55\xaa' | dd of="$TMP/gpt.img" bs=1 seek=510 conv=notrunc status=none
+printf 'EFI PART' | dd of="$TMP/gpt.img" bs=1 seek=512 conv=notrunc status=none
+# PartitionEntryLBA 2, 128 entries of 128 bytes
+printf '\x02\0\0\0\0\0\0\0\x80\0\0\0\x80\0\0\0' |
+	dd of="$TMP/gpt.img" bs=1 seek=$((512 + 72)) conv=notrunc status=none
+# entry 2: a type GUID (not all zero), first LBA 8192
+printf '\xaf\x3d\xc6\x0f' | dd of="$TMP/gpt.img" bs=1 seek=$((1024 + 128)) conv=notrunc status=none
+printf '\0\x20\0\0\0\0\0\0' | dd of="$TMP/gpt.img" bs=1 seek=$((1024 + 128 + 32)) conv=notrunc status=none
+"$MACHTRACE" -v -l --disk "$TMP/gpt.img" -n 'fbt::vm_fault:entry' >"$TMP/gpt.out" 2>"$TMP/gpt.err"
+rc=$?
+if [ $rc = 0 ] && grep -q "vm_fault entry" "$TMP/gpt.out" &&
+   grep -q "booting 'Debian GNU/Hurd (machtrace test)' (file system at byte 4194304), 1 module" "$TMP/gpt.err"; then
+	pass live-disk-gpt
+else
+	fail live-disk-gpt "exit $rc: $(head -c 300 "$TMP/gpt.err")"
+fi
+
 # errors: each a clear message and a non-zero exit, before QEMU starts,
 # and nothing left in TMPDIR
 bad() {	# name, image, expected message, [options]

@@ -358,10 +358,12 @@ static ext2_filsys find_fs(struct mt_disk_plan *p, char *err, size_t errlen)
 		}
 		ext2fs_close_free(&fs);
 	}
-	if (nfs == 0)
+	if (nfs == 0 && n == 1)
 		mt_seterr(err, errlen, "disk image %s: no ext2/3/4 file system on the whole disk "
-			  "or in its %d MBR/GPT partition(s) (is it a raw disk image?)", p->image,
-			  n - 1);
+			  "and no MBR or GPT partition table (is it a raw disk image?)", p->image);
+	else if (nfs == 0)
+		mt_seterr(err, errlen, "disk image %s: no ext2/3/4 file system on the whole disk "
+			  "or in its %d partition(s)", p->image, n - 1);
 	else
 		mt_seterr(err, errlen, "disk image %s: none of its %d ext2/3/4 file system(s) "
 			  "holds %s", p->image, nfs, GRUB_CFG);
