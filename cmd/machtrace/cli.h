@@ -46,6 +46,7 @@ struct cli {
 	const char *disk;
 	int disk_snapshot;
 	const char *kernel_args;
+	const char *disk_entry;		/* "IMAGE, entry 'TITLE'" */
 	/* -c 'PROGRAM ARGS' (a boot module, the first: pid 1) or -p PID: the
 	   target, $target; tracing ends when it exits */
 	const char *cmd_c;

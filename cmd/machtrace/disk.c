@@ -85,7 +85,7 @@ static int check_kernel(const struct mt_disk_plan *p)
 int
 cli_disk_setup(struct cli *cl)
 {
-	char err[1024];
+	char err[1024], *entry;
 
 	if (!cl->disk) {
 		if (cl->disk_snapshot) {
@@ -126,6 +126,9 @@ cli_disk_setup(struct cli *cl)
 		cl->modules[i] = disk_plan->modules[i];
 	cl->nmodules = disk_plan->nmodules;
 	cl->disk = disk_plan->image;
+	if ((entry = malloc(sizeof(disk_plan->image) + sizeof(disk_plan->title) + 32)))
+		sprintf(entry, "%s, entry '%s'", disk_plan->image, disk_plan->title);
+	cl->disk_entry = entry;
 	if (cl->verbose)
 		fprintf(stderr, "dtrace: --disk %s: booting '%s' (file system at "
 			"byte %llu), %d module(s)%s\n", disk_plan->image,

@@ -365,7 +365,8 @@ rec_env(const struct cli *cl, struct mt_trace_env *env, char *buf, size_t len)
 	env->events = cl->events_list;
 	env->workload = cl->cmd_c ? cl->cmd_c : cl->nmodules ? cl->modules[0] :
 		cl->workload ? cl->workload : "machload (its default words)";
-	env->kernel = cl->kernel ? cl->kernel : "Debian's gnumach-image-1.8-amd64-up-dbg";
+	env->kernel = cl->disk_entry ? cl->disk_entry : cl->kernel ? cl->kernel :
+		"Debian's gnumach-image-1.8-amd64-up-dbg";
 }
 
 int

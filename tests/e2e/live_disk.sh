@@ -88,6 +88,16 @@ else
 	fail live-disk-no-files-left "left in TMPDIR: $(ls -A "$TMP/tmp-whole")"
 fi
 
+# machtrace record names the image and the entry as the trace's kernel
+timeout 240 "$MACHTRACE" record -o "$TMP/trace" --timeout 200 --disk "$TMP/whole.img" \
+	-n 'machload1:::round-trip {}' >"$TMP/rec.out" 2>"$TMP/rec.err"
+rc=$?
+if [ $rc = 0 ] && grep -qF "machtrace_kernel = \"$TMP/whole.img, entry 'Debian GNU/Hurd (machtrace test)'\";" "$TMP/trace/metadata"; then
+	pass live-disk-record-env
+else
+	fail live-disk-record-env "exit $rc: $(grep -a machtrace_kernel "$TMP/trace/metadata" 2>/dev/null) $(head -c 300 "$TMP/rec.err")"
+fi
+
 # An MBR disk: partition 1 is not ext2, the file system with grub.cfg is
 # partition 2 at 2 MiB; machload is gzip'd too (GRUB unzips modules).
 root "$TMP/r2" "$(printf '%s' "$cfg" | sed 's|/boot/machload machload|/boot/machload.gz machload|')"
