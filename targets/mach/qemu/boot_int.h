@@ -33,6 +33,10 @@ struct mt_boot {
 
 #define QEMU_MAX_ARGS 40
 
+/* The shim's string buffers (STR_MAX of targets/mach/shim/shim.c): the
+   kernel's command line and each module's string, NUL included. */
+#define SHIM_STR_MAX 1024
+
 struct qemu_cmd {
 	char *argv[QEMU_MAX_ARGS];
 	int argc;

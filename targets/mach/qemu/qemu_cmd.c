@@ -52,6 +52,18 @@ static int default_workload(const struct mt_boot_opts *o, struct qemu_cmd *c,
 	return 0;
 }
 
+/* A module string's length once the shim has reduced its path to the basename. */
+static size_t shim_string_len(const char *module)
+{
+	size_t n = strcspn(module, " ");
+	const char *base = module;
+
+	for (size_t i = 0; i < n; i++)
+		if (module[i] == '/')
+			base = module + i + 1;
+	return strlen(base);
+}
+
 static int build_initrd(const struct mt_boot_opts *o, struct qemu_cmd *c,
 			char *err, size_t errlen)
 {
@@ -59,6 +71,11 @@ static int build_initrd(const struct mt_boot_opts *o, struct qemu_cmd *c,
 
 	snprintf(kmod, sizeof kmod, "%s %s", c->kernel,
 		 o->kernel_args ? o->kernel_args : "console=com0");
+	if (strlen(kmod) >= SHIM_STR_MAX) {
+		mt_seterr(err, errlen, "kernel path and command line longer than the boot "
+			  "shim's %d bytes", SHIM_STR_MAX - 1);
+		return -1;
+	}
 	c->initrd[0] = 0;
 	if (mt_initrd_append(c->initrd, sizeof c->initrd, kmod, 1) < 0)
 		goto too_long;
@@ -75,6 +92,11 @@ static int build_initrd(const struct mt_boot_opts *o, struct qemu_cmd *c,
 		}
 		if (readable(path, "module", err, errlen) < 0)
 			return -1;
+		if (shim_string_len(o->modules[i]) >= SHIM_STR_MAX) {
+			mt_seterr(err, errlen, "module string of %s longer than the boot shim's "
+				  "%d bytes", path, SHIM_STR_MAX - 1);
+			return -1;
+		}
 		if (mt_initrd_append(c->initrd, sizeof c->initrd, o->modules[i], 0) < 0)
 			goto too_long;
 	}

@@ -69,6 +69,18 @@ TEST(qemu_cmd_bad_input)
 	CHECK(mt_qemu_cmd(&o, "/dev/shm/z", &c, err, sizeof err) < 0);
 	CHECK(strstr(err, "not an x86_64 ELF64 executable"));
 	o.kernel = NULL;
+	/* the shim keeps 1023 bytes of a module string (its path's basename on) */
+	static char longmod[1100];
+	memset(longmod, 'x', sizeof longmod - 1);
+	memcpy(longmod, "/bin/sh ", 8);
+	longmod[1023 + 5] = 0;          /* "sh " + 1020 more: 1023, fits */
+	o.modules[0] = longmod;
+	o.nmodules = 1;
+	CHECK(mt_qemu_cmd(&o, "/dev/shm/z", &c, err, sizeof err) == 0);
+	longmod[1023 + 5] = 'x';
+	longmod[1024 + 5] = 0;
+	CHECK(mt_qemu_cmd(&o, "/dev/shm/z", &c, err, sizeof err) < 0);
+	CHECK(strstr(err, "module string of /bin/sh longer than the boot shim's 1023 bytes"));
 	o.modules[0] = "/nonexistent/mod x";
 	o.nmodules = 1;
 	CHECK(mt_qemu_cmd(&o, "/dev/shm/z", &c, err, sizeof err) < 0);
