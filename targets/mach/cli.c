@@ -3,6 +3,7 @@
  *
  *   machtrace boot [--kernel FILE] [--module 'PATH args']... [--timeout SEC]
  *                  [--log FILE] [--reserve PHYS:SIZE] [--quiet] [-- WORD...]
+ *   machtrace boot --disk IMAGE [--snapshot] [--timeout SEC] [--log FILE] [--quiet]
  *   machtrace kernel-info [--kernel FILE] [FUNCTION | STRUCT.MEMBER]...
  */
 #include <getopt.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "machtrace/disk.h"
 #include "machtrace/kimg.h"
 #include "machtrace/mach.h"
 #include "targets/mach/mach_int.h"
@@ -23,6 +25,7 @@ static int usage(const char *msg)
 	fprintf(stderr,
 		"usage: machtrace boot [--kernel FILE] [--module 'PATH args']... [--timeout SEC]\n"
 		"                      [--log FILE] [--reserve PHYS:SIZE] [--quiet] [-- WORD...]\n"
+		"       machtrace boot --disk IMAGE [--snapshot] [--timeout SEC] [--log FILE] [--quiet]\n"
 		"       machtrace kernel-info [--kernel FILE] [FUNCTION | STRUCT.MEMBER]...\n"
 		"machload words: rt=N pingpong=N pages=N threads=N tasks=N ports=N\n"
 		"  taskinfo=N vmmaps=N rpcs=N forks=N panic hang exit serve[=MS]\n");
@@ -86,6 +89,41 @@ static int boot_exit_code(const struct mt_boot_result *r)
 	return EXIT_INPUT;
 }
 
+/* boot --disk: what the image's grub.cfg boots, the image attached. */
+static int boot_disk(struct mt_boot_opts *o, int words)
+{
+	struct mt_disk_plan *p = malloc(sizeof *p);
+	struct mt_boot_result r;
+	char err[1024];
+	int rc;
+
+	if (!o->disk)
+		return usage("--snapshot goes with --disk IMAGE");
+	if (o->kernel || o->nmodules || words)
+		return usage("--disk boots the kernel and modules its grub.cfg names: it does "
+			     "not go with --kernel, --module or workload words");
+	if (!p) {
+		fprintf(stderr, "machtrace: out of memory\n");
+		return EXIT_INPUT;
+	}
+	if (mt_disk_plan(o->disk, p, err, sizeof err) < 0) {
+		fprintf(stderr, "machtrace: --disk: %s\n", err);
+		free(p);
+		return EXIT_INPUT;
+	}
+	mt_disk_boot_opts(p, o);
+	o->workload = NULL;
+	if (mt_boot_run(o, &r, err, sizeof err) < 0) {
+		fprintf(stderr, "machtrace: %s\n", err);
+		rc = EXIT_INPUT;
+	} else {
+		rc = boot_exit_code(&r);
+	}
+	mt_disk_plan_free(p);
+	free(p);
+	return rc;
+}
+
 static int cmd_boot(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -95,6 +133,8 @@ static int cmd_boot(int argc, char **argv)
 		{ "log", required_argument, NULL, 'l' },
 		{ "reserve", required_argument, NULL, 'r' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "disk", required_argument, NULL, 'd' },
+		{ "snapshot", no_argument, NULL, 's' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -107,6 +147,8 @@ static int cmd_boot(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
 		switch (c) {
 		case 'k': o.kernel = optarg; break;
+		case 'd': o.disk = optarg; break;
+		case 's': o.disk_snapshot = 1; break;
 		case 'l': o.log_path = optarg; break;
 		case 'q': o.echo = NULL; break;
 		case 'm':
@@ -137,6 +179,8 @@ static int cmd_boot(int argc, char **argv)
 	o.workload = words;
 	if (mt_workload_check(words, err, sizeof err) < 0)
 		return usage(err);
+	if (o.disk || o.disk_snapshot)
+		return boot_disk(&o, optind < argc);
 	if (mt_boot_run(&o, &r, err, sizeof err) < 0) {
 		fprintf(stderr, "machtrace: %s\n", err);
 		return EXIT_INPUT;

@@ -88,6 +88,16 @@ else
 	fail live-disk-no-files-left "left in TMPDIR: $(ls -A "$TMP/tmp-whole")"
 fi
 
+# machtrace boot --disk: just boot it (the guest reboots when machload is done)
+timeout 240 "$MACHTRACE" boot --disk "$TMP/whole.img" --snapshot --quiet --timeout 200 \
+	--log "$TMP/boot.con" 2>"$TMP/boot.err"
+rc=$?
+if [ $rc = 0 ] && grep -q "^machload: rt n=$N ok=$N " "$TMP/boot.con"; then
+	pass live-disk-boot-subcommand
+else
+	fail live-disk-boot-subcommand "exit $rc: $(head -c 300 "$TMP/boot.err")"
+fi
+
 # machtrace record names the image and the entry as the trace's kernel
 timeout 240 "$MACHTRACE" record -o "$TMP/trace" --timeout 200 --disk "$TMP/whole.img" \
 	-n 'machload1:::round-trip {}' >"$TMP/rec.out" 2>"$TMP/rec.err"
