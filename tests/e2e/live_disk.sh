@@ -98,6 +98,32 @@ else
 	fail live-disk-boot-subcommand "exit $rc: $(head -c 300 "$TMP/boot.err")"
 fi
 
+# Ctrl-C ends a session on a system that never stops by itself (machload
+# serve), and the extracted files go with it
+root "$TMP/r9" "$(printf '%s' "$cfg" | sed 's|"rt=$rounds" pingpong=0|serve=20|')"
+mke2fs -q -F -t ext2 -d "$TMP/r9" "$TMP/serve.img" 16M >/dev/null
+# (timeout relays the SIGINT: a bash subshell in the background ignores it)
+mkdir -p "$TMP/tmp-serve"
+TMPDIR=$TMP/tmp-serve MACHTRACE_CONSOLE_LOG=$TMP/serve.con timeout 240 "$MACHTRACE" \
+	--timeout 200 --disk "$TMP/serve.img" -q \
+	-n 'fbt::mach_msg_trap:entry { @ = count(); } END { printa("msgs %@d\n", @); }' \
+	>"$TMP/serve.out" 2>"$TMP/serve.err" &
+pid=$!
+for _ in $(seq 2000); do
+	grep -q '^machload: serve round=1$' "$TMP/serve.con" 2>/dev/null && break
+	kill -0 $pid 2>/dev/null || break
+	sleep 0.1
+done
+kill -INT $pid 2>/dev/null
+wait $pid
+rc=$?
+m=$(val msgs "$TMP/serve.out")
+if [ $rc = 0 ] && [ "${m:-0}" -gt 0 ] && [ -z "$(ls -A "$TMP/tmp-serve")" ]; then
+	pass live-disk-interrupted-cleans-up
+else
+	fail live-disk-interrupted-cleans-up "exit $rc, msgs ${m:-none}, left: $(ls -A "$TMP/tmp-serve") $(head -c 300 "$TMP/serve.err")"
+fi
+
 # machtrace record names the image and the entry as the trace's kernel
 timeout 240 "$MACHTRACE" record -o "$TMP/trace" --timeout 200 --disk "$TMP/whole.img" \
 	-n 'machload1:::round-trip {}' >"$TMP/rec.out" 2>"$TMP/rec.err"
