@@ -47,6 +47,9 @@ struct cli {
 	int disk_snapshot;
 	const char *kernel_args;
 	const char *disk_entry;		/* "IMAGE, entry 'TITLE'" */
+	/* --vm NAME (or $MACHTRACE_VM): attach to that running VM
+	   (machtrace vm start) instead of booting a kernel */
+	const char *vm;
 	/* -c 'PROGRAM ARGS' (a boot module, the first: pid 1) or -p PID: the
 	   target, $target; tracing ends when it exits */
 	const char *cmd_c;
@@ -71,6 +74,11 @@ int cli_take_target(struct cli *cl, int opt, const char *arg);
 int cli_target_module(struct cli *cl);
 struct mt_target;
 int cli_target_report(const struct cli *cl, struct mt_target *t);
+/* vm.c: machtrace vm start|list|stop|console */
+int cli_vm_main(int argc, char **argv);
+int cli_vm_options(struct cli *cl);
+struct mt_vm;
+int cli_vm_console(const struct mt_vm *vm, int follow);
 /* report.c: machtrace report */
 int cli_report_main(int argc, char **argv);
 /* session.c */

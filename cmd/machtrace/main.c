@@ -350,7 +350,7 @@ take_long_options(struct cli *cl, int *argcp, char **argv)
 {
 	static const char *const valued[] = {
 		"--kernel", "--module", "--workload", "--timeout", "--events",
-		"--disk", NULL
+		"--disk", "--vm", NULL
 	};
 	int argc = *argcp, j = 1;
 	char err[256];
@@ -416,6 +416,9 @@ take_long_options(struct cli *cl, int *argcp, char **argv)
 			cl->workload = v;
 		} else if (k == 5) {
 			cl->disk = v;
+		} else if (k == 6) {
+			cl->vm = v;
+			cl->force_kernel = 1;
 		} else if (k == 4) {
 			if (!cl->record) {
 				fprintf(stderr, "dtrace: --events is an option of "
@@ -510,6 +513,8 @@ main(int argc, char **argv)
 	if (argc >= 2 && (strcmp(argv[1], "boot") == 0 ||
 			  strcmp(argv[1], "kernel-info") == 0))
 		return mt_mach_main(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "vm") == 0)
+		return cli_vm_main(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "export") == 0)
 		return cli_export_main(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "record") == 0) {
@@ -611,6 +616,8 @@ main(int argc, char **argv)
 			return E_ERROR;
 		}
 	}
+	if (cli_vm_options(&cl) != 0)
+		return E_USAGE;
 	if (cli_target_module(&cl) != 0)
 		return E_ERROR;
 	if (cl.list)

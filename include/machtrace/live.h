@@ -39,6 +39,9 @@ struct mt_live_opts {
 	int survive;			/* QEMU outlives a killed machtrace */
 	int has_target;			/* -c / -p: tracing ends when the task */
 	int64_t target_pid;		/* with this pid exits */
+	const char *vm;			/* attach to this running VM (machtrace
+					   vm start) instead of booting; kernel
+					   and modules must be the VM's */
 };
 
 /*

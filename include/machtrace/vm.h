@@ -23,6 +23,7 @@
 #include <limits.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #define MT_VM_NAME_MAX	32
@@ -35,12 +36,42 @@ struct mt_vm {
 	pid_t qemu_pid;			/* 0 when unknown */
 	/* from the info file */
 	char kernel[PATH_MAX];
-	char modules[8192];		/* the module strings, ',' separated */
+	char modules[8192];		/* the boot modules (not the blob), '\n' separated */
 	unsigned mem_mb;
 	uint64_t resv_pa, resv_size;
 	char blob_id[72];		/* hash of the blob file it was booted with */
 	double started;			/* wall clock seconds */
 };
+
+struct mt_vm_opts {
+	const char *name;		/* NULL: MT_VM_DEFAULT */
+	const char *kernel;		/* NULL: the stock kernel */
+	const char *kernel_args;	/* NULL: "console=com0" */
+	const char *modules[14];	/* "PATH args"; none: machload serve */
+	int nmodules;
+	const char *workload;		/* machload's words (serve added) */
+	const char *disk;		/* a disk image attached as the IDE disk */
+	unsigned mem_mb;		/* 0: 256 */
+	unsigned timeout_ms;		/* boot limit, 0: 60 s */
+	const char *blob;		/* NULL: $BUILD/live/blob.bin */
+};
+#define MT_VM_MEM_MB	256
+
+/*
+ * Boot VM o->name: QEMU daemonized (it outlives us), the runtime blob
+ * loaded and answered LK_CMD_SKIP at its boot hook (resident, idle,
+ * nothing patched); returns once the workload printed its start marker
+ * ("machload: start", without modules of the user's) or the blob let the
+ * kernel go on (with them).  *vm filled.  -1 with err (QEMU's message, the
+ * kernel's panic line), nothing left behind.
+ */
+int mt_vm_start(const struct mt_vm_opts *o, struct mt_vm *vm, char *err, size_t errlen);
+/* Quit VM name's QEMU (QMP quit, then SIGKILL), remove its RAM file and
+   state directory.  Refuses (-1, err) while a session is attached. */
+int mt_vm_stop(const char *name, char *err, size_t errlen);
+
+/* Map the VM's guest RAM (mem_mb MiB, shared); NULL with err. */
+void *mt_vm_map_ram(const struct mt_vm *vm, size_t *size, char *err, size_t errlen);
 
 /* Is name a valid VM name ([A-Za-z0-9_.-]{1,32}, not starting with '.')? */
 int mt_vm_name_ok(const char *name);
@@ -75,5 +106,45 @@ int mt_vm_file_id(const char *path, char *buf, size_t len);
 int mt_vm_lock(const struct mt_vm *vm, int *fd, char *err, size_t errlen);
 void mt_vm_unlock(const struct mt_vm *vm, int fd);
 pid_t mt_vm_session_pid(const struct mt_vm *vm);
+
+/*
+ * Write guest memory through QEMU's gdbstub (TCG then drops translated
+ * code of those bytes, which writes through the RAM file do not make it
+ * do).  The VM is stopped for the writes and runs again after.  pa:
+ * guest physical addresses; kva_base: the kernel VA of physical 0, used
+ * when the stub has no physical mode.  -1 with err.
+ */
+struct mt_vm_poke {
+	uint64_t pa;
+	const uint8_t *bytes;
+	uint32_t len;
+};
+int mt_vm_gdb_write(const struct mt_vm *vm, const struct mt_vm_poke *p, int n,
+		    uint64_t kva_base, char *err, size_t errlen);
+
+/* The VM's run state from QMP ("running", "paused", ...), NULL if QMP
+   does not answer; mt_vm_cont resumes a paused VM (0, or -1 with err). */
+const char *mt_vm_status(const struct mt_vm *vm, char *buf, size_t len);
+int mt_vm_cont(const struct mt_vm *vm, char *err, size_t errlen);
+
+/*
+ * Following the VM's console.log: new complete lines are copied to echo
+ * (if any) and scanned as the launcher scans a console (a panic line, the
+ * KDB prompt, the marker).  from_end: only what comes after now.
+ */
+struct mt_vm_log {
+	int fd;
+	FILE *echo, *copy;		/* new lines go to both (NULL: not) */
+	const char *marker;		/* a line containing it sets seen_marker */
+	int seen_marker;
+	int kdb;			/* the KDB prompt appeared */
+	char panic[256];		/* the last panic / debugger / trap line */
+	char line[4096];
+	size_t used;
+};
+int mt_vm_log_open(const struct mt_vm *vm, struct mt_vm_log *l, int from_end);
+/* Read what is new; 1 if the KDB prompt has appeared (now or before). */
+int mt_vm_log_poll(struct mt_vm_log *l);
+void mt_vm_log_close(struct mt_vm_log *l);
 
 #endif /* MACHTRACE_VM_H */

@@ -37,6 +37,7 @@ struct lk_glob {
 	uint64_t hb_last, hb_tsc;	/* deadman: last heartbeat seen, when */
 	uint64_t deadman_tsc;
 	int tracing;
+	int attached;			/* the host put the tick hook in (attach mode) */
 	uint32_t begin_probe, end_probe;	/* image probe index + 1 */
 };
 extern struct lk_glob lk;
@@ -49,6 +50,10 @@ int lk_load64(uint64_t addr, uint64_t *v);
 /* Physical address of a kernel VA (direct map or page tables), ~0 if none. */
 uint64_t lk_kva_pa(uint64_t va);
 void lk_ids_start(void);
+/* Attach mode (a VM): keep the numbers of earlier sessions, number every
+   existing task (and its threads) not numbered yet in creation order, and
+   arm the user sites of each (they were running before GO). */
+void lk_ids_attach(void);
 /* A task or thread is being destroyed: its number is not reused for
    the next object at its address (pcb_terminate, machine_task_terminate). */
 void lk_ids_forget(uint64_t obj);
@@ -72,6 +77,8 @@ uint64_t lk_user_copy(uint64_t pml4_pa, void *dst, uint64_t va, uint64_t n,
 /* Physical address of the top-level table of the thread's task, 0 for a
    thread of kernel_task (no user memory) or when unknown. */
 uint64_t lk_task_pml4(uint64_t thread);
+/* The same for a task (0 for kernel_task). */
+uint64_t lk_task_pml4_of(uint64_t task);
 /* Where the thread's user registers were saved at its entry to the kernel. */
 struct lk_uregs_loc {
 	uint64_t iss;			/* kernel VA of struct i386_saved_state */
@@ -104,6 +111,7 @@ static inline uint32_t lk_first_at(const void *arr, uint32_t n, uint32_t stride,
 /* fbt.c */
 int lk_sites_check(char *msg, uint32_t len);
 void lk_sites_install(void);
+int lk_site_adopt(uint32_t i);
 void lk_sites_remove(void);
 void lk_fast_disarm(void);
 void lk_fire_probe(uint32_t probe, struct lk_fire *f, const uint64_t *args,
@@ -111,6 +119,9 @@ void lk_fire_probe(uint32_t probe, struct lk_fire *f, const uint64_t *args,
 
 /* usite.c: user sites (usdt, pid) */
 void lk_usites_install(uint64_t pid);
+/* Arm task pid's sites in the address space at pml4_pa (a task that was
+   running before GO, in a VM). */
+void lk_usites_install_in(uint64_t pid, uint64_t pml4_pa);
 void lk_usites_remove(int64_t pid);
 
 /* kmain.c */

@@ -143,7 +143,10 @@ static void start_tracing(void)
 		c->ticks[i].next_tsc = now + c->ticks[i].interval_ns / 1000 *
 			(c->k.tsc_hz / 1000000);
 	heartbeat_reset();
-	lk_ids_start();
+	if (c->attach)
+		lk_ids_attach();
+	else
+		lk_ids_start();
 	lk.tracing = 1;
 	fire_special(lk.begin_probe);
 	lk_sites_install();
@@ -185,6 +188,9 @@ uint64_t lk_boot(struct lk_regs *r)
 	lk.resv_end = lk.resv_va + h->resv_size;
 	restore_boot_patches(h);
 	c = lk.ctl = (struct lk_ctl *)(lk.resv_va + LK_CTL_OFF);
+	/* fixed places: the tick hook of an attach reaches its site before INIT */
+	lk.sites = (struct lk_site *)(lk.resv_va + LK_SITES_OFF);
+	lk.usites = (struct lk_usite *)(lk.resv_va + LK_USITES_OFF);
 	c->version = LK_BLOB_VERSION;
 	c->cmd_ack = 0;
 	c->error = 0;
@@ -278,14 +284,82 @@ static void run_ticks(struct lk_regs *r)
 	}
 }
 
+/*
+ * Attach mode: the trampolines the host wrote through the RAM file are
+ * read and written back by the guest, which makes QEMU drop whatever it
+ * translated at those addresses in an earlier session (its writes through
+ * the file invalidate nothing).
+ */
+static void tramp_refresh(void)
+{
+	volatile uint8_t *p = (volatile uint8_t *)(lk.resv_va + LK_TRAMP_OFF);
+	uint64_t n = lk.ctl->tramp_used < LK_TRAMP_MAX ? lk.ctl->tramp_used : LK_TRAMP_MAX;
+
+	for (uint64_t i = 0; i < n; i++)
+		p[i] = p[i];
+}
+
+/* Attach mode without tracing: take the tick hook out, back to idle. */
+static void attach_abort(uint32_t state)
+{
+	lk_sites_remove();
+	lk_idt_unhook();
+	lk.cb = 0;
+	lk.ctl->state = state;
+}
+
+/*
+ * Attach mode (a running VM), before GO: the host put the tick hook in
+ * through QEMU's gdbstub; INIT and GO arrive here.  A STOP before GO, or
+ * the host's silence, takes the hook out again.
+ */
+static void attach_tick(void)
+{
+	struct lk_ctl *c = lk.ctl;
+	uint32_t cmd = c->cmd;
+
+	c->tsc_now = lk_rdtsc();
+	if (cmd == LK_CMD_INIT && c->cmd_ack != LK_CMD_INIT) {
+		heartbeat_reset();
+		if (lk_site_adopt(c->tick_site) != 0)
+			fail("the tick hook is not in place");
+		else if (init_runtime() == 0)
+			c->state = LK_ST_READY;
+		if (c->state != LK_ST_READY)
+			attach_abort(LK_ST_FAILED);
+		else
+			tramp_refresh();
+		c->cmd_ack = LK_CMD_INIT;
+		return;
+	}
+	if (cmd == LK_CMD_GO && c->cmd_ack == LK_CMD_INIT && c->state == LK_ST_READY) {
+		c->sessions++;
+		start_tracing();
+		c->cmd_ack = LK_CMD_GO;
+		return;
+	}
+	if (cmd == LK_CMD_STOP || cmd == LK_CMD_RELEASE) {
+		attach_abort(LK_ST_STOPPED);
+		c->cmd_ack = LK_CMD_STOP;
+		return;
+	}
+	if (c->heartbeat != lk.hb_last)
+		heartbeat_reset();
+	else if (lk.deadman_tsc && lk_rdtsc() - lk.hb_tsc > lk.deadman_tsc)
+		attach_abort(LK_ST_DEADMAN);
+}
+
 /* The timer hook: every clock tick while the blob has sites in. */
 void lk_tick(struct lk_regs *r)
 {
 	struct lk_ctl *c = lk.ctl;
 
 	c->ticks_seen++;
-	if (!lk.tracing)
+	if (!lk.tracing) {
+		if (c->attach)
+			attach_tick();
 		return;
+	}
 	deadman();
 	if (!lk.tracing)
 		return;

@@ -292,6 +292,85 @@ void lk_ids_start(void)
 }
 
 /*
+ * Attach mode: the tables live in the blob's .bss, which stays resident
+ * between sessions, so a task keeps its number across sessions (its
+ * entry is validated by creation_time).  Tasks born between sessions
+ * were not seen by the creation hooks: at GO every task on the
+ * kernel's list (default_pset.tasks) is numbered in creation order (the
+ * boot modules, created first, are 1, 2, ... as in a boot session), its
+ * threads after it, and its user sites are armed (it runs already).
+ */
+#define LK_GO_TASKS	256
+
+static int ids_ready;
+
+static void number_threads(uint64_t task)
+{
+	static uint64_t th[LK_GO_THREADS], st[LK_GO_THREADS];
+	const struct lk_kdesc *k = &lk.ctl->k;
+	uint64_t head = task + k->off_task_threads, t = 0;
+	uint32_t n = 0;
+
+	if (!lk_load64(head, &t))
+		return;
+	while (t && t != head && n < LK_GO_THREADS) {
+		uint32_t i = n++;
+
+		th[i] = t;
+		st[i] = ctime_stamp(t, k->off_thread_ctime);
+		for (; i > 0 && st[i - 1] > st[i]; i--) {
+			uint64_t a = th[i], b = st[i];
+			th[i] = th[i - 1], st[i] = st[i - 1];
+			th[i - 1] = a, st[i - 1] = b;
+		}
+		if (!lk_load64(t + k->off_thread_link, &t))
+			break;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		thread_ent(th[i]);
+}
+
+void lk_ids_attach(void)
+{
+	static uint64_t tk[LK_GO_TASKS], st[LK_GO_TASKS];
+	const struct lk_kdesc *k = &lk.ctl->k;
+	uint64_t head = k->all_tasks, t = 0, kt = kernel_task();
+	uint32_t n = 0;
+
+	if (!ids_ready) {
+		lk_ids_start();
+		ids_ready = 1;
+	} else if (kt) {
+		target_mark(0, LK_TGT_RUNNING);
+	}
+	if (!head || !k->off_task_pset_link || !lk_load64(head, &t))
+		return;
+	while (t && t != head && n < LK_GO_TASKS) {
+		uint32_t i = n++;
+
+		tk[i] = t;
+		st[i] = ctime_stamp(t, k->off_task_ctime);
+		for (; i > 0 && st[i - 1] > st[i]; i--) {
+			uint64_t a = tk[i], b = st[i];
+			tk[i] = tk[i - 1], st[i] = st[i - 1];
+			tk[i - 1] = a, st[i - 1] = b;
+		}
+		if (!lk_load64(t + k->off_task_pset_link, &t))
+			break;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		int64_t pid;
+
+		if (tk[i] == kt)
+			continue;
+		pid = task_id(tk[i]);
+		target_mark(pid, LK_TGT_RUNNING);
+		number_threads(tk[i]);
+		lk_usites_install_in((uint64_t)pid, lk_task_pml4_of(tk[i]));
+	}
+}
+
+/*
  * errno, uid, gid and ppid have no GNU Mach meaning (no errno in a
  * microkernel's traps, users live in the Hurd's auth server, a task does
  * not record its parent): -1, documented, rather than a plausible 0.

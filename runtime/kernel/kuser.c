@@ -125,10 +125,15 @@ static uint64_t user_task(uint64_t thread)
 
 uint64_t lk_task_pml4(uint64_t thread)
 {
-	const struct lk_kdesc *k;
-	uint64_t task = user_task(thread), map = 0, pmap = 0, l4 = 0;
+	return lk_task_pml4_of(user_task(thread));
+}
 
-	if (!task || !lk.ctl->k.off_map_pmap)
+uint64_t lk_task_pml4_of(uint64_t task)
+{
+	const struct lk_kdesc *k;
+	uint64_t map = 0, pmap = 0, l4 = 0;
+
+	if (!task || task == kernel_task_ptr() || !lk.ctl->k.off_map_pmap)
 		return 0;
 	k = &lk.ctl->k;
 	if (!lk_load64(task + k->off_task_map, &map) || !map ||

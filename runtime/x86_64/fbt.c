@@ -287,7 +287,8 @@ int lk_sites_check(char *msg, uint32_t len)
 
 	for (uint32_t i = 0; i < lk.nsites; i++) {
 		struct lk_site *s = &lk.sites[i];
-		if (s->plen == 0 || s->plen > 8 || bytes_eq(s->addr, s->orig, s->plen))
+		if (s->installed || s->plen == 0 || s->plen > 8 ||
+		    bytes_eq(s->addr, s->orig, s->plen))
 			continue;
 		if (len > sizeof txt + 16) {
 			for (uint32_t k = 0; k < sizeof txt - 1; k++)
@@ -296,6 +297,25 @@ int lk_sites_check(char *msg, uint32_t len)
 			msg[sizeof txt - 1 + 16] = 0;
 		}
 		return -1;
+	}
+	return 0;
+}
+
+/* Attach mode: site i was put in by the host (the tick hook); it is ours
+   to remove now.  -1 if its bytes are not there. */
+int lk_site_adopt(uint32_t i)
+{
+	struct lk_site *s;
+
+	if (i >= lk.ctl->nsites || i >= LK_SITES_MAX)
+		return -1;
+	s = &lk.sites[i];
+	if (!(s->flags & LK_SF_INTERNAL_TICK) || s->plen == 0 || s->plen > 8 ||
+	    !bytes_eq(s->addr, s->patch, s->plen))
+		return -1;
+	if (!s->installed) {
+		s->installed = 1;
+		lk.ctl->patched++;
 	}
 	return 0;
 }

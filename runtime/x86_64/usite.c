@@ -71,8 +71,11 @@ static uint64_t cur_pid(void)
 /* Arm the sites of task pid (the current task), its page tables pml4. */
 void lk_usites_install(uint64_t pid)
 {
-	uint64_t pml4 = lk_task_pml4(cur_thread());
+	lk_usites_install_in(pid, lk_task_pml4(cur_thread()));
+}
 
+void lk_usites_install_in(uint64_t pid, uint64_t pml4)
+{
 	for (uint32_t i = 0; i < lk.nusites; i++) {
 		struct lk_usite *s = &lk.usites[i];
 		uint64_t span, pa;

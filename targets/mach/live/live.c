@@ -54,6 +54,8 @@ static void *region(struct live *l, uint64_t off)
 /* Let the guest run for up to ms; 0 once it ended (status recorded). */
 static int guest_run(struct live *l, int ms)
 {
+	if (l->vm)
+		return vma_run(l, ms);
 	if (l->guest_ended || !l->b)
 		return 0;
 	if (l->ctl)
@@ -110,6 +112,12 @@ static int blob_waiting(struct live *l)
 static int acked_init(struct live *l) { return l->ctl->cmd_ack == LK_CMD_INIT; }
 static int acked_go(struct live *l) { return l->ctl->cmd_ack == LK_CMD_GO; }
 static int acked_stop(struct live *l) { return l->ctl->cmd_ack == LK_CMD_STOP; }
+/* attach mode: the blob took its tick hook out (STOP, a failed INIT, deadman) */
+static int vm_unhooked(struct live *l)
+{
+	return l->ctl->cmd_ack == LK_CMD_STOP || l->ctl->state == LK_ST_FAILED ||
+	       l->ctl->state == LK_ST_DEADMAN;
+}
 
 static void send(struct live *l, uint32_t cmd)
 {
@@ -190,15 +198,20 @@ static int live_attach(struct mt_target *t, const struct mt_image *img)
 		return seterr(t, "Enabling exceeds size of buffer");
 	l->resv_pa = LK_RESV_PA;
 	l->resv_size = need < LK_RESV_SIZE ? LK_RESV_SIZE : (need + 0xfffff) & ~0xfffffull;
+	if (l->vm && l->resv_size > l->vm->resv_size)
+		return seterr(t, "the enabling needs %llu MiB of reserved memory; vm %s has %llu",
+			      (unsigned long long)(l->resv_size >> 20), l->vm->name,
+			      (unsigned long long)(l->vm->resv_size >> 20));
 	memset(&c, 0, sizeof c);
 	l->ss.tramp_va = LK_KERNEL_MAP_BASE + l->resv_pa + LK_TRAMP_OFF;
 	l->ss.fbt_entry_va = LK_KERNEL_MAP_BASE + l->resv_pa + LK_VEC_FBT_ENTRY;
 	l->ss.fbt_ret_va = LK_KERNEL_MAP_BASE + l->resv_pa + LK_VEC_FBT_RET;
 	if (live_plan(t, img, &c) < 0)
 		goto fail;
-	if (kdesc_fill(l->k, &c.k, (uint64_t)MEM_MB << 20, t->err, sizeof t->err) < 0)
+	if (kdesc_fill(l->k, &c.k, (uint64_t)(l->vm ? l->vm->mem_mb : MEM_MB) << 20, t->err,
+		       sizeof t->err) < 0)
 		goto fail;
-	if (start_guest(t) < 0)
+	if ((l->vm ? vma_open(t) : start_guest(t)) < 0)
 		goto fail;
 	/* test hook (tests/e2e/live_leftovers.sh): hold the kernel in its
 	   boot hook, waiting for INIT, until we are killed */
@@ -223,7 +236,14 @@ static int live_attach(struct mt_target *t, const struct mt_image *img)
 	memcpy((void *)l->ctl->ticks, c.ticks, sizeof c.ticks);
 	l->ctl->target_pid = l->o.has_target ? (int32_t)l->o.target_pid : -1;
 	l->ctl->target_state = LK_TGT_UNSEEN;
+	l->ctl->attach = l->vm != NULL;
+	l->ctl->tramp_used = l->ss.tramp_used;
 	send(l, LK_CMD_INIT);
+	if (l->vm) {
+		if (vma_hook(t) < 0)
+			goto fail;
+		l->vm_hooked = 1;
+	}
 	if (wait_for(l, acked_init, WAIT_CMD_MS) < 0) {
 		seterr(t, "the runtime in the kernel did not answer%s%s",
 		       l->status[0] ? ": " : "", l->status);
@@ -372,31 +392,59 @@ static void user_report(struct live *l)
 			(unsigned long long)where);
 }
 
+/* After STOP: the text check, the user sites, the statistics. */
+static void detach_report(struct live *l)
+{
+	uint64_t where;
+
+	if (l->o.text_check && l->ctl->k.text_end) {
+		int d = text_compare(l, &where);
+		fprintf(stderr, d == 0 ? "machtrace: kernel text identical to the image "
+			"(%llu bytes)\n" : "machtrace: kernel text DIFFERS from the image "
+			"at 0x%llx\n", d == 0 ? (unsigned long long)
+			(l->ctl->k.text_end - l->ctl->k.text_start) :
+			(unsigned long long)where);
+	}
+	user_report(l);
+	if (getenv("MACHTRACE_LIVE_STATS"))
+		fprintf(stderr, "machtrace: live: %llu firings, %llu tsc in the runtime "
+			"(%llu per firing), %llu ticks, %llu int3 hits\n",
+			(unsigned long long)l->ctl->fires,
+			(unsigned long long)l->ctl->fire_tsc,
+			(unsigned long long)(l->ctl->fires ? l->ctl->fire_tsc / l->ctl->fires : 0),
+			(unsigned long long)l->ctl->ticks_seen,
+			(unsigned long long)l->ctl->int3_hits);
+}
+
+/* A VM session: whatever went in comes out (STOP, also before GO); the
+   VM runs on. */
+static void vm_detach(struct mt_target *t)
+{
+	struct live *l = t->priv;
+
+	if (l->ctl && !l->guest_ended && l->vm_hooked) {
+		if (l->begun && !l->stopped) {
+			live_end(t);
+		} else if (!l->begun) {
+			send(l, LK_CMD_STOP);
+			wait_for(l, vm_unhooked, WAIT_CMD_MS);
+		}
+		detach_report(l);
+	}
+	l->vm_hooked = 0;
+	vma_close(l);
+}
+
 static void live_detach(struct mt_target *t)
 {
 	struct live *l = t->priv;
-	uint64_t where;
 
-	if (l->b && l->ctl && !l->guest_ended) {
+	if (l->vm) {
+		vm_detach(t);
+	} else if (l->b && l->ctl && !l->guest_ended) {
 		if (l->begun && !l->stopped)
 			live_end(t);
-		if (l->o.text_check && l->ctl->k.text_end) {
-			int d = text_compare(l, &where);
-			fprintf(stderr, d == 0 ? "machtrace: kernel text identical to the image "
-				"(%llu bytes)\n" : "machtrace: kernel text DIFFERS from the image "
-				"at 0x%llx\n", d == 0 ? (unsigned long long)
-				(l->ctl->k.text_end - l->ctl->k.text_start) :
-				(unsigned long long)where);
-		}
-		user_report(l);
-		if (getenv("MACHTRACE_LIVE_STATS"))
-			fprintf(stderr, "machtrace: live: %llu firings, %llu tsc in the runtime "
-				"(%llu per firing), %llu ticks, %llu int3 hits\n",
-				(unsigned long long)l->ctl->fires,
-				(unsigned long long)l->ctl->fire_tsc,
-				(unsigned long long)(l->ctl->fires ? l->ctl->fire_tsc / l->ctl->fires : 0),
-				(unsigned long long)l->ctl->ticks_seen,
-				(unsigned long long)l->ctl->int3_hits);
+		detach_report(l);
 		send(l, LK_CMD_RELEASE);
 		/* a workload that finished reboots the guest by itself */
 		for (int i = 0; l->rebooting && i < 100 && guest_run(l, 20); i++)
@@ -497,6 +545,7 @@ static void live_free(struct mt_target *t)
 	probes_free(l);
 	if (l->k)
 		mt_kimg_close(l->k);
+	vma_free(l);
 	free(l);
 }
 
@@ -548,6 +597,10 @@ struct mt_target *mt_mach_target_new(const struct mt_live_opts *o, char *err,
 		l->o.text_check = 1;
 	if (getenv("MACHTRACE_DEADMAN_MS"))
 		l->o.deadman_ns = strtoull(getenv("MACHTRACE_DEADMAN_MS"), NULL, 10) * 1000000ull;
+	l->vm_lock = -1;
+	l->vmlog.fd = -1;
+	if (l->o.vm && vma_setup(l, err, errlen) < 0)
+		goto fail;
 	mt_build_dir(build, sizeof build);
 	if (l->o.kernel)
 		snprintf(l->kernel, sizeof l->kernel, "%s", l->o.kernel);
@@ -577,6 +630,7 @@ fail:
 	if (l->k)
 		mt_kimg_close(l->k);
 	probes_free(l);
+	vma_free(l);
 	free(l);
 	free(t);
 	return NULL;

@@ -9,6 +9,7 @@
 #include "machtrace/live.h"
 #include "machtrace/mach.h"
 #include "machtrace/lkabi.h"
+#include "machtrace/vm.h"
 #include "targets/mach/live/sdt.h"
 #include "targets/mach/live/umod.h"
 
@@ -127,7 +128,22 @@ struct live {
 	   use: umods[k - 1] is bootstrap module k's ELF (NULL: unreadable) */
 	struct usyms *umods[16];
 	int numods, umods_loaded;
+	/* machtrace --vm: the running VM (vmattach.c), NULL for a boot */
+	struct mt_vm *vm;
+	int vm_lock;
+	int vm_hooked;			/* the tick hook went in (vma_hook) */
+	struct mt_vm_log vmlog;
+	FILE *vmcopy;			/* o.console_log, written */
+	char *vmmods[14];		/* the VM's boot modules */
 };
+
+/* vmattach.c: a session on a running VM */
+int vma_open(struct mt_target *t);
+int vma_hook(struct mt_target *t);
+int vma_run(struct live *l, int ms);
+void vma_close(struct live *l);
+int vma_setup(struct live *l, char *err, size_t errlen);
+void vma_free(struct live *l);
 
 /* usyms.c: a guest program's symbols, for ustack() and usym() */
 struct usyms;

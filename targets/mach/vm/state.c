@@ -135,8 +135,10 @@ static void info_line(struct mt_vm *vm, char *line)
 	v[strcspn(v, "\n")] = 0;
 	if (strcmp(line, "kernel") == 0)
 		snprintf(vm->kernel, sizeof vm->kernel, "%s", v);
-	else if (strcmp(line, "modules") == 0)
-		snprintf(vm->modules, sizeof vm->modules, "%s", v);
+	else if (strcmp(line, "module") == 0)
+		snprintf(vm->modules + strlen(vm->modules),
+			 sizeof vm->modules - strlen(vm->modules), "%s%s",
+			 vm->modules[0] ? "\n" : "", v);
 	else if (strcmp(line, "memory") == 0)
 		vm->mem_mb = (unsigned)strtoul(v, NULL, 10);
 	else if (strcmp(line, "resv_pa") == 0)

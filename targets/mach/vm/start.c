@@ -1,0 +1,273 @@
+/*
+ * machtrace vm start: a GNU Mach guest that outlives the command.
+ *
+ * QEMU runs daemonized (-daemonize: it detaches from us and from our
+ * session, and reports its start-up errors before its parent exits) with
+ *   - guest RAM in the file /dev/shm/machtrace-vm-UID-NAME (shared), which
+ *     sessions map (offset = guest physical address);
+ *   - the serial console on a socket chardev with a logfile: `vm console`
+ *     connects to console.sock, console.log keeps everything;
+ *   - QMP on qmp.sock, the gdbstub on gdb.sock;
+ *   - the runtime blob as the last boot module with the reserved region,
+ *     as a boot session has it.
+ * At its boot hook the blob waits for the host: we answer LK_CMD_SKIP, so
+ * the kernel boots with nothing patched and the blob stays resident and
+ * idle until a session attaches (live/vmattach.c).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "machtrace/lkabi.h"
+#include "machtrace/mach.h"
+#include "machtrace/vm.h"
+#include "targets/mach/mach_int.h"
+#include "targets/mach/qemu/boot_int.h"
+#include "targets/mach/vm/vm_int.h"
+
+#define VM_MAX_ARGS	72
+
+struct vm_boot {
+	struct mt_vm *vm;
+	char *argv[VM_MAX_ARGS];
+	int argc;
+	char con[2 * PATH_MAX + 128], gdb[PATH_MAX + 64], qmp[PATH_MAX + 64];
+	char pidfile[PATH_MAX], errfile[PATH_MAX], name[64], drive[PATH_MAX + 64];
+	char machload[8400], blob[PATH_MAX];
+	struct qemu_cmd cmd;
+};
+
+static double wall(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void add(struct vm_boot *b, const char *a)
+{
+	if (b->argc < VM_MAX_ARGS - 1)
+		b->argv[b->argc++] = (char *)a;
+	b->argv[b->argc] = NULL;
+}
+
+/* machload with serve: the default workload of a VM. */
+static void default_module(struct vm_boot *b, const char *words)
+{
+	char build[PATH_MAX];
+	int has_serve = 0;
+
+	for (const char *p = words; p && *p; ) {
+		p += strspn(p, " \t");
+		if (strncmp(p, "serve", 5) == 0 && (p[5] == 0 || p[5] == '=' || p[5] == ' '))
+			has_serve = 1;
+		p += strcspn(p, " \t");
+	}
+	snprintf(b->machload, sizeof b->machload,
+		 "%s/guest/machload ${host-port} ${device-port}%s%s%s $(task-create) "
+		 "$(task-resume)", mt_build_dir(build, sizeof build),
+		 words && *words ? " " : "", words ? words : "", has_serve ? "" : " serve");
+}
+
+/* The boot's QEMU command line: the launcher's, with our chardevs. */
+static int vm_cmdline(const struct mt_vm_opts *o, struct vm_boot *b, char *err, size_t errlen)
+{
+	struct mt_boot_opts bo;
+	char build[PATH_MAX];
+	int n = 0;
+
+	memset(&bo, 0, sizeof bo);
+	bo.kernel = o->kernel;
+	bo.kernel_args = o->kernel_args;
+	if (o->nmodules == 0) {
+		default_module(b, o->workload);
+		bo.modules[n++] = b->machload;
+	}
+	for (int i = 0; i < o->nmodules && n < MT_BOOT_MAX_MODULES - 1; i++)
+		bo.modules[n++] = o->modules[i];
+	for (int i = 0; i < n; i++)	/* the info file's module= lines */
+		snprintf(b->vm->modules + strlen(b->vm->modules),
+			 sizeof b->vm->modules - strlen(b->vm->modules), "%s%s",
+			 i ? "\n" : "", bo.modules[i]);
+	if (o->blob)
+		snprintf(b->blob, sizeof b->blob, "%s", o->blob);
+	else
+		snprintf(b->blob, sizeof b->blob, "%s/live/blob.bin",
+			 mt_build_dir(build, sizeof build));
+	bo.modules[n++] = b->blob;
+	bo.nmodules = n;
+	bo.mem_mb = o->mem_mb ? o->mem_mb : MT_VM_MEM_MB;
+	bo.reserve_pa = LK_RESV_PA;
+	bo.reserve_size = LK_RESV_SIZE;
+	if (mt_qemu_cmd(&bo, b->vm->shm, &b->cmd, err, errlen) < 0)
+		return -1;
+	for (int i = 0; i < b->cmd.argc; i++) {
+		if (i > 0 && strcmp(b->cmd.argv[i - 1], "-serial") == 0)
+			add(b, "chardev:con0");
+		else
+			add(b, b->cmd.argv[i]);
+	}
+	mt_vm_path(b->vm, "qemu.pid", b->pidfile, sizeof b->pidfile);
+	mt_vm_path(b->vm, "qemu.err", b->errfile, sizeof b->errfile);
+	snprintf(b->con, sizeof b->con, "socket,id=con0,path=%s/console.sock,server=on,"
+		 "wait=off,logfile=%s/console.log", b->vm->dir, b->vm->dir);
+	snprintf(b->gdb, sizeof b->gdb, "socket,id=gdb0,path=%s/gdb.sock,server=on,wait=off",
+		 b->vm->dir);
+	snprintf(b->qmp, sizeof b->qmp, "unix:%s/qmp.sock,server=on,wait=off", b->vm->dir);
+	snprintf(b->name, sizeof b->name, "machtrace-vm-%s", b->vm->name);
+	add(b, "-chardev"), add(b, b->con);
+	add(b, "-chardev"), add(b, b->gdb);
+	add(b, "-gdb"), add(b, "chardev:gdb0");
+	add(b, "-qmp"), add(b, b->qmp);
+	add(b, "-name"), add(b, b->name);
+	if (o->disk) {
+		snprintf(b->drive, sizeof b->drive, "file=%s,format=raw,if=ide", o->disk);
+		add(b, "-drive"), add(b, b->drive);
+	}
+	add(b, "-pidfile"), add(b, b->pidfile);
+	add(b, "-daemonize");
+	snprintf(b->vm->kernel, sizeof b->vm->kernel, "%s", b->cmd.kernel);
+	b->vm->mem_mb = b->cmd.mem_mb;
+	return 0;
+}
+
+/* The RAM file QEMU maps: ours, created afresh. */
+static int make_shm(const struct mt_vm *vm, unsigned mem_mb, char *err, size_t errlen)
+{
+	int fd;
+
+	unlink(vm->shm);
+	fd = open(vm->shm, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0 || ftruncate(fd, (off_t)mem_mb << 20) < 0) {
+		mt_seterr(err, errlen, "guest RAM %s: %s", vm->shm, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+/* Run QEMU; it daemonizes, its parent's status says whether it started. */
+static int spawn(struct vm_boot *b, char *err, size_t errlen)
+{
+	int st;
+	pid_t pid = fork();
+
+	if (pid < 0) {
+		mt_seterr(err, errlen, "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		int in = open("/dev/null", O_RDONLY), out = open(b->errfile,
+			O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		dup2(in, 0);
+		dup2(out, 1);
+		dup2(out, 2);
+		for (int fd = 3; fd < 1024; fd++)	/* no lock of the caller's */
+			close(fd);
+		setsid();
+		execvp(b->argv[0], b->argv);
+		fprintf(stderr, "cannot run %s: %s (install qemu-system-x86)\n", b->argv[0],
+			strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		return 0;
+	{
+		char msg[512] = "";
+		FILE *f = fopen(b->errfile, "r");
+		if (f) {
+			size_t n = fread(msg, 1, sizeof msg - 1, f);
+			msg[n] = 0;
+			fclose(f);
+		}
+		msg[strcspn(msg, "\n")] = 0;
+		mt_seterr(err, errlen, "QEMU failed to start: %s", msg[0] ? msg :
+			  "(no message)");
+	}
+	return -1;
+}
+
+static void write_info(const struct mt_vm *vm, const struct vm_boot *b)
+{
+	char path[PATH_MAX], tmp[PATH_MAX + 8];
+	FILE *f;
+
+	mt_vm_path(vm, "info", path, sizeof path);
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	if (!(f = fopen(tmp, "w")))
+		return;
+	fprintf(f, "name=%s\nkernel=%s\n", vm->name, vm->kernel);
+	for (const char *m = vm->modules; *m; ) {
+		size_t n = strcspn(m, "\n");
+		fprintf(f, "module=%.*s\n", (int)n, m);
+		m += n + (m[n] == '\n');
+	}
+	fprintf(f, "memory=%u\nresv_pa=0x%llx\n"
+		"resv_size=0x%llx\nblob=%s\nblob_id=%s\nstarted=%.3f\n", vm->mem_mb, (unsigned long long)vm->resv_pa,
+		(unsigned long long)vm->resv_size, b->blob, vm->blob_id, vm->started);
+	fclose(f);
+	rename(tmp, path);
+}
+
+int mt_vm_start(const struct mt_vm_opts *o, struct mt_vm *vm, char *err, size_t errlen)
+{
+	struct vm_boot *b;
+	struct mt_vm old;
+	char e2[256];
+	int rc = -1;
+
+	if (mt_vm_find(o->name ? o->name : MT_VM_DEFAULT, &old, e2, sizeof e2) == 0) {
+		mt_seterr(err, errlen, "vm %s is already running (QEMU pid %d); machtrace vm "
+			  "stop %s first", old.name, (int)old.qemu_pid, old.name);
+		return -1;
+	}
+	if (vm_init(vm, o->name ? o->name : MT_VM_DEFAULT, err, errlen) < 0)
+		return -1;
+	if (!(b = calloc(1, sizeof *b))) {
+		mt_seterr(err, errlen, "out of memory");
+		return -1;
+	}
+	b->vm = vm;
+	vm_remove_state(vm);	/* a dead VM's leftovers */
+	if (vm_mkdirs(vm->dir) < 0) {
+		mt_seterr(err, errlen, "cannot create %s: %s", vm->dir, strerror(errno));
+		goto out;
+	}
+	if (vm_cmdline(o, b, err, errlen) < 0 || make_shm(vm, b->cmd.mem_mb, err, errlen) < 0)
+		goto fail;
+	vm->resv_pa = LK_RESV_PA;
+	vm->resv_size = LK_RESV_SIZE;
+	if (mt_vm_file_id(b->blob, vm->blob_id, sizeof vm->blob_id) < 0) {
+		mt_seterr(err, errlen, "runtime blob %s: %s (run make)", b->blob, strerror(errno));
+		goto fail;
+	}
+	vm->started = wall();
+	if (spawn(b, err, errlen) < 0)
+		goto fail;
+	vm->qemu_pid = vm_read_pid(b->pidfile);
+	if (vm_boot_wait(vm, o, err, errlen) < 0)
+		goto fail;
+	write_info(vm, b);
+	rc = 0;
+	goto out;
+fail:
+	if (vm->qemu_pid > 0)
+		vm_kill(vm);
+	vm_remove_state(vm);
+out:
+	free(b);
+	return rc;
+}
