@@ -46,6 +46,9 @@ boot_runs=$(pick "boot runs" boot.out 's/.*median of \([0-9]*\) runs.*/\1/p')
 fbt_e=$(pick "fbt entry count" tools.out 's/.*fbt probes.*: \([0-9]*\) entry.*/\1/p')
 fbt_r=$(pick "fbt return count" tools.out 's/.*fbt probes.*, \([0-9]*\) return.*/\1/p')
 list_ms=$(pick "machtrace -l time" tools.out 's/^tools: machtrace -l .*: \([0-9]*\) ms$/\1/p')
+vm_begin=$(pick "vm attach latency" vm.out 's/^vm attach: session start to BEGIN \([0-9.]*\) s.*/\1/p')
+vm_whole=$(pick "vm session time" vm.out 's/.*whole BEGIN { exit(0); } session \([0-9.]*\) s.*/\1/p')
+vm_reps=$(pick "vm sessions" vm.out 's/.*(median of \([0-9]*\) sessions.*/\1/p')
 fetch_ms=$(pick "fetch give-up time" tools.out 's/^tools: fetch-kernel .*: \([0-9]*\) ms$/\1/p')
 idle=$(live_ratio live-icount.out "runtime in the kernel, no fbt probe")
 count=$(live_ratio live-icount.out "fbt::mach_msg_trap:entry { @ = count(); }")
@@ -91,6 +94,7 @@ the best of ${tsc_runs} interleaved runs.
 | IPC round trip with entry+return probes, predicate, thread-local, quantize (\`-icount\`) | x${entret} (host TSC: x${entret_tsc}) | \`bench-live\` |
 | runtime, ns per firing: false predicate / trace(arg0) / count() by key / quantize | ${ns[0]} / ${ns[1]} / ${ns[2]} / ${ns[3]} ns (${rmin}x to ${rmax}x an empty call) | \`bench-probe\` (bench/probe_bench.c) |
 | runtime, ns per firing: count() keyed by \`mach_msgname(id)\` / by \`lltostr(id)\` (the same string key without the msgids lookup) | ${msgname} / ${lltostr} ns (the lookup adds ${lookup} ns) | \`bench-probe\` |
+| attaching to a running VM (\`machtrace --vm\`): session start to BEGIN / a whole \`BEGIN { exit(0); }\` session (median of ${vm_reps}) | ${vm_begin} s / ${vm_whole} s | \`bench-vm\` (bench/vm_bench.sh) |
 | \`machtrace -l\`, the full kernel catalog (median of 5) | ${list_ms} ms | \`bench-tools\` |
 | \`scripts/fetch-kernel.sh\` giving up on an unreachable mirror | ${fetch_ms} ms | \`bench-tools\` |
 

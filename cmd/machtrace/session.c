@@ -882,8 +882,13 @@ cli_run(struct cli *cl)
 	if (!wants_kernel(cl, prog) && cli_fit_host_memory(cl, img) != 0)
 		return E_ERROR;
 	if (t->ops->attach(t, img) != 0) {
-		fprintf(stderr, "dtrace: could not enable tracing: %s\n",
-			mt_target_error(t));
+		/* a VM's own state (another session, its deadman) is not
+		   dtrace's message */
+		if (cl->vm && strncmp(mt_target_error(t), "vm ", 3) == 0)
+			fprintf(stderr, "machtrace: %s\n", mt_target_error(t));
+		else
+			fprintf(stderr, "dtrace: could not enable tracing: %s\n",
+				mt_target_error(t));
 		return E_ERROR;
 	}
 	c = mt_consumer_new(prog, img, &cl->opts, t, cl->out, stderr);

@@ -8,3 +8,9 @@ $(BUILD)/lib/libmtvm.a: $(VM_OBJS)
 	rm -f $@ && $(AR) rcs $@ $^
 
 MT_LIBS := $(BUILD)/lib/libmtvm.a $(MT_LIBS)
+
+# make bench: attach latency to a running VM (bench/vm_bench.sh)
+.PHONY: bench-vm
+BENCH_STEPS += bench-vm
+bench-vm: $(BUILD)/bin/machtrace $(BUILD)/live/blob.bin $(BUILD)/boot/shim.elf
+	$(call bench_keep,vm,bench/vm_bench.sh)
