@@ -25,7 +25,7 @@
 static int vm_usage(void)
 {
 	fprintf(stderr, "usage: machtrace vm start [--name N] [--kernel FILE] "
-		"[--module 'PATH args']... [--disk IMAGE] [--workload WORDS] "
+		"[--module 'PATH args']... [--disk IMAGE [--snapshot]] [--workload WORDS] "
 		"[--memory MIB] [--timeout SEC]\n"
 		"       machtrace vm list\n"
 		"       machtrace vm stop [NAME]\n"
@@ -65,6 +65,8 @@ static int start_opts(int argc, char **argv, struct mt_vm_opts *o)
 			o->kernel = v;
 		else if ((v = opt_val(argc, argv, &i, "--disk", &bad)))
 			o->disk = v;
+		else if (strcmp(argv[i], "--snapshot") == 0)
+			o->disk_snapshot = 1;
 		else if ((v = opt_val(argc, argv, &i, "--module", &bad))) {
 			if (o->nmodules >= 14) {
 				fprintf(stderr, "machtrace: vm start: too many --module\n");
@@ -95,6 +97,16 @@ static int start_opts(int argc, char **argv, struct mt_vm_opts *o)
 		}
 		if (bad)
 			return -1;
+	}
+	if (o->disk && (o->kernel || o->nmodules || o->workload)) {
+		fprintf(stderr, "machtrace: vm start: --disk boots the kernel and modules its "
+			"grub.cfg names: it does not go with %s\n", o->kernel ? "--kernel" :
+			o->nmodules ? "--module" : "--workload");
+		return -1;
+	}
+	if (o->disk_snapshot && !o->disk) {
+		fprintf(stderr, "machtrace: vm start: --snapshot goes with --disk IMAGE\n");
+		return -1;
 	}
 	if (o->workload && o->nmodules) {
 		fprintf(stderr, "machtrace: vm start: --workload gives machload's words; "

@@ -41,6 +41,8 @@ struct mt_vm {
 	uint64_t resv_pa, resv_size;
 	char blob_id[72];		/* hash of the blob file it was booted with */
 	double started;			/* wall clock seconds */
+	char disk_dir[PATH_MAX / 2];	/* --disk: the kernel and modules taken out
+					   of the image (removed with the VM) */
 };
 
 struct mt_vm_opts {
@@ -50,7 +52,9 @@ struct mt_vm_opts {
 	const char *modules[14];	/* "PATH args"; none: machload serve */
 	int nmodules;
 	const char *workload;		/* machload's words (serve added) */
-	const char *disk;		/* a disk image attached as the IDE disk */
+	const char *disk;		/* a Hurd-style disk image: its grub.cfg's
+					   kernel and modules boot, it is IDE disk 0 */
+	int disk_snapshot;		/* the guest's writes to it are not kept */
 	unsigned mem_mb;		/* 0: 256 */
 	unsigned timeout_ms;		/* boot limit, 0: 60 s */
 	const char *blob;		/* NULL: $BUILD/live/blob.bin */

@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "machtrace/disk.h"
 #include "machtrace/lkabi.h"
 #include "machtrace/mach.h"
 #include "machtrace/vm.h"
@@ -40,9 +41,10 @@ struct vm_boot {
 	char *argv[VM_MAX_ARGS];
 	int argc;
 	char con[2 * PATH_MAX + 128], gdb[PATH_MAX + 64], qmp[PATH_MAX + 64];
-	char pidfile[PATH_MAX], errfile[PATH_MAX], name[64], drive[PATH_MAX + 64];
+	char pidfile[PATH_MAX], errfile[PATH_MAX], name[64];
 	char machload[8400], blob[PATH_MAX];
 	struct qemu_cmd cmd;
+	struct mt_disk_plan plan;	/* --disk */
 };
 
 static double wall(void)
@@ -88,7 +90,14 @@ static int vm_cmdline(const struct mt_vm_opts *o, struct vm_boot *b, char *err, 
 	memset(&bo, 0, sizeof bo);
 	bo.kernel = o->kernel;
 	bo.kernel_args = o->kernel_args;
-	if (o->nmodules == 0) {
+	if (o->disk) {
+		if (mt_disk_plan(o->disk, &b->plan, err, errlen) < 0)
+			return -1;
+		snprintf(b->vm->disk_dir, sizeof b->vm->disk_dir, "%s", b->plan.dir);
+		mt_disk_boot_opts(&b->plan, &bo);
+		bo.disk_snapshot = o->disk_snapshot;
+		n = bo.nmodules;
+	} else if (o->nmodules == 0) {
 		default_module(b, o->workload);
 		bo.modules[n++] = b->machload;
 	}
@@ -129,10 +138,6 @@ static int vm_cmdline(const struct mt_vm_opts *o, struct vm_boot *b, char *err, 
 	add(b, "-gdb"), add(b, "chardev:gdb0");
 	add(b, "-qmp"), add(b, b->qmp);
 	add(b, "-name"), add(b, b->name);
-	if (o->disk) {
-		snprintf(b->drive, sizeof b->drive, "file=%s,format=raw,if=ide", o->disk);
-		add(b, "-drive"), add(b, b->drive);
-	}
 	add(b, "-pidfile"), add(b, b->pidfile);
 	add(b, "-daemonize");
 	snprintf(b->vm->kernel, sizeof b->vm->kernel, "%s", b->cmd.kernel);
@@ -216,8 +221,8 @@ static void write_info(const struct mt_vm *vm, const struct vm_boot *b)
 		m += n + (m[n] == '\n');
 	}
 	fprintf(f, "memory=%u\nresv_pa=0x%llx\n"
-		"resv_size=0x%llx\nblob=%s\nblob_id=%s\nstarted=%.3f\n", vm->mem_mb, (unsigned long long)vm->resv_pa,
-		(unsigned long long)vm->resv_size, b->blob, vm->blob_id, vm->started);
+		"resv_size=0x%llx\nblob=%s\nblob_id=%s\nstarted=%.3f\ndisk_dir=%s\n", vm->mem_mb, (unsigned long long)vm->resv_pa,
+		(unsigned long long)vm->resv_size, b->blob, vm->blob_id, vm->started, vm->disk_dir);
 	fclose(f);
 	rename(tmp, path);
 }
@@ -267,6 +272,7 @@ fail:
 	if (vm->qemu_pid > 0)
 		vm_kill(vm);
 	vm_remove_state(vm);
+	mt_disk_plan_free(&b->plan);
 out:
 	free(b);
 	return rc;

@@ -7,6 +7,7 @@
  */
 #include <ctype.h>
 #include <dirent.h>
+#include <ftw.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -149,6 +150,8 @@ static void info_line(struct mt_vm *vm, char *line)
 		snprintf(vm->blob_id, sizeof vm->blob_id, "%s", v);
 	else if (strcmp(line, "started") == 0)
 		vm->started = strtod(v, NULL);
+	else if (strcmp(line, "disk_dir") == 0)
+		snprintf(vm->disk_dir, sizeof vm->disk_dir, "%s", v);
 }
 
 int vm_read_info(struct mt_vm *vm)
@@ -196,6 +199,7 @@ int mt_vm_find(const char *name, struct mt_vm *vm, char *err, size_t errlen)
 	mt_vm_path(vm, "qemu.pid", path, sizeof path);
 	vm->qemu_pid = vm_read_pid(path);
 	if (!vm_qemu_alive(vm->qemu_pid, vm->shm)) {
+		vm_read_info(vm);	/* what to remove */
 		vm_remove_state(vm);
 		mt_seterr(err, errlen, "no VM named %s: its QEMU is gone (state removed)", name);
 		return -1;
@@ -322,7 +326,15 @@ void mt_vm_unlock(const struct mt_vm *vm, int fd)
 	close(fd);
 }
 
-/* Every file of the state directory, the directory, the RAM file. */
+static int remove_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb, (void)flag, (void)ftw;
+	remove(path);
+	return 0;
+}
+
+/* Every file of the state directory, the directory, the RAM file, the
+   files --disk took out of its image. */
 void vm_remove_state(const struct mt_vm *vm)
 {
 	static const char *const files[] = {
@@ -336,4 +348,6 @@ void vm_remove_state(const struct mt_vm *vm)
 			unlink(path);
 	rmdir(vm->dir);
 	unlink(vm->shm);
+	if (vm->disk_dir[0] && strstr(vm->disk_dir, "/machtrace-disk-"))
+		nftw(vm->disk_dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
 }
