@@ -154,7 +154,7 @@ static void info_line(struct mt_vm *vm, char *line)
 		snprintf(vm->disk_dir, sizeof vm->disk_dir, "%s", v);
 }
 
-int vm_read_info(struct mt_vm *vm)
+static int vm_read_info(struct mt_vm *vm)
 {
 	char path[PATH_MAX], line[9000];
 	FILE *f;
