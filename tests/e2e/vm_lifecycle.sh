@@ -69,6 +69,18 @@ else
 	fail vm-start-qemu-error "exit $rc: $(cat "$TMP/bad2")"
 fi
 
+# a kernel that panics during boot (a boot module that is no program):
+# KDB's message, nothing left
+echo "not a program" >"$TMP/garbage"
+"$MACHTRACE" vm start --name "bad3-$$" --module "$TMP/garbage \${host-port} \$(task-create) \$(task-resume)" \
+	>/dev/null 2>"$TMP/bad3"; rc=$?
+if [ $rc != 0 ] && grep -q "the kernel stopped in its debugger (KDB) during boot: panic" "$TMP/bad3" &&
+   [ ! -e "${VMDIR%/*}/bad3-$$" ] && [ ! -e "/dev/shm/machtrace-vm-$(id -u)-bad3-$$" ]; then
+	pass vm-start-kernel-panic
+else
+	fail vm-start-kernel-panic "exit $rc: $(cat "$TMP/bad3")"
+fi
+
 "$MACHTRACE" vm stop "$VM" >"$TMP/stop" 2>&1; rc=$?
 if [ $rc = 0 ]; then
 	nothing_left vm-stop-nothing-left
