@@ -141,13 +141,14 @@ struct mt_vm_log {
 	FILE *echo, *copy;		/* new lines go to both (NULL: not) */
 	const char *marker;		/* a line containing it sets seen_marker */
 	int seen_marker;
-	int kdb;			/* the KDB prompt appeared */
+	int kdb;			/* the log ends at the KDB prompt */
 	char panic[256];		/* the last panic / debugger / trap line */
 	char line[4096];
 	size_t used;
 };
 int mt_vm_log_open(const struct mt_vm *vm, struct mt_vm_log *l, int from_end);
-/* Read what is new; 1 if the KDB prompt has appeared (now or before). */
+/* Read what is new; 1 if the log ends at the KDB prompt (the kernel waits
+   in its debugger). */
 int mt_vm_log_poll(struct mt_vm_log *l);
 void mt_vm_log_close(struct mt_vm_log *l);
 

@@ -96,10 +96,8 @@ int vm_boot_wait(const struct mt_vm *vm, const struct mt_vm_opts *o, char *err,
 
 	if (!(ram = mt_vm_map_ram(vm, &size, err, errlen)))
 		return -1;
-	if (mt_vm_log_open(vm, &log, 0) < 0) {
-		log.fd = -1;
-	}
-	log.marker = o->nmodules == 0 ? "machload: start" : NULL;
+	mt_vm_log_open(vm, &log, 0);	/* QEMU made it: fd -1 if not */
+	log.marker = o->nmodules == 0 && !o->disk ? "machload: start" : NULL;
 	while (rc == 0) {
 		rc = boot_step(vm, &log, (volatile struct lk_ctl *)(ram + vm->resv_pa + LK_CTL_OFF),
 			       &skipped, &nomark, err, errlen);
@@ -110,8 +108,6 @@ int vm_boot_wait(const struct mt_vm *vm, const struct mt_vm_opts *o, char *err,
 			rc = -1;
 		}
 		if (rc == 0) {
-			if (log.fd < 0)
-				mt_vm_log_open(vm, &log, 0);
 			usleep(5000);
 		}
 	}

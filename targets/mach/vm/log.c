@@ -29,6 +29,10 @@ int mt_vm_log_open(const struct mt_vm *vm, struct mt_vm_log *l, int from_end)
 static void log_line(struct mt_vm_log *l, char *line, int partial)
 {
 	mt_console_clean(line);
+	/* in KDB = the log ends at its prompt: a line after it (the user's
+	   command at `vm console`, the kernel continuing) ends that */
+	if (!partial && mt_console_classify(line) != MT_CON_PROMPT)
+		l->kdb = 0;
 	if (!partial) {
 		if (l->echo)
 			fprintf(l->echo, "%s\n", line), fflush(l->echo);
