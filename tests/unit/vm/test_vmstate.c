@@ -135,6 +135,10 @@ TEST(vm_log_kdb)
 	put(vm.dir, "console.log", "machload: start\r\npanic: oops\r\nStopped at Debugger\r\ndb> ");
 	CHECK_EQ_INT(mt_vm_log_poll(&l), 1);
 	CHECK(strcmp(l.panic, "panic: oops") == 0);
+	/* continued at the console: no longer in KDB */
+	put(vm.dir, "console.log", "machload: start\r\npanic: oops\r\nStopped at Debugger\r\n"
+	    "db> c\r\nmachload: serve round=9\r\n");
+	CHECK_EQ_INT(mt_vm_log_poll(&l), 0);
 	mt_vm_log_close(&l);
 }
 
