@@ -82,18 +82,21 @@ usage(FILE *fp, const char *pname)
 		"\t--disk IMAGE [--snapshot]: boot what the raw disk image's "
 		"/boot/grub/grub.cfg\n\tboots, with the image attached "
 		"(docs/disk.md)\n"
+		"\t--vm NAME (or $MACHTRACE_VM): attach to a running VM instead of "
+		"booting\n\t(docs/vm.md)\n"
 		"\t-c 'machload WORDS' or -c 'PATH ARGS': the first boot module, "
 		"pid 1 ($target);\n\t-p PID: a task by machtrace's pid "
 		"(creation order: the workload is 1)\n"
 		"\t%s boot ...   boot GNU Mach under QEMU (%s boot --help)"
 		"\n"
+		"\t%s vm start|list|stop|console ...   persistent VMs (docs/vm.md)\n"
 		"\t%s record -o DIR [--events sched,ipc,vm,proc,trap] [options] "
 		"[program]\n\t    write the records as a CTF trace (babeltrace2, "
 		"Trace Compass)\n"
 		"\t%s export DIR --format chrome|folded|flamegraph|speedscope "
 		"[-o FILE]\n"
 		"\t%s report DIR -o FILE.html   a self-contained HTML report "
-		"of a trace\n", pname, pname, pname, pname, pname);
+		"of a trace\n", pname, pname, pname, pname, pname, pname);
 	return E_USAGE;
 }
 

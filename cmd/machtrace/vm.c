@@ -251,7 +251,7 @@ int cli_vm_main(int argc, char **argv)
 }
 
 /*
- * --vm NAME, or $MACHTRACE_VM when the kernel is traced: a session on
+ * --vm NAME, or $MACHTRACE_VM (the same): a session on
  * that running VM, whose kernel and boot modules are fixed (--kernel,
  * --module, --workload and -c, which boot one, do not go with it).
  * Without either, machtrace boots a fresh kernel as always.
@@ -262,8 +262,10 @@ int cli_vm_options(struct cli *cl)
 	struct mt_vm vm;
 	char err[512];
 
-	if (!cl->vm && env && *env)
+	if (!cl->vm && env && *env) {
 		cl->vm = env;
+		cl->force_kernel = 1;
+	}
 	if (!cl->vm)
 		return 0;
 	if (cl->cmd_c || cl->kernel || cl->nmodules || cl->workload || cl->disk) {
