@@ -80,6 +80,23 @@ else
 	fail vm-attach-waits-for-deadman "exit $rc, count ${n:-none}: $(head -c 300 "$TMP/waited.err")"
 fi
 
+# a client of the gdbstub that went away without detaching (a session
+# killed while it held the VM) leaves the VM paused: vm list says so, the
+# next session resumes it (QMP cont)
+python3 -c 'import socket, sys
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.settimeout(3)
+s.sendall(b"$?#3f"); s.recv(64); s.close()' "$VMDIR/gdb.sock"
+"$MACHTRACE" vm list >"$TMP/plist" 2>&1
+session resumed "$PROG"; rc=$?
+n=$(val count "$TMP/resumed.out")
+"$MACHTRACE" vm list >"$TMP/rlist" 2>&1
+if grep -qE "^$VM +paused " "$TMP/plist" && [ $rc = 0 ] && [ "${n:-0}" -gt 0 ] &&
+   grep -qE "^$VM +running " "$TMP/rlist"; then
+	pass vm-resumes-paused
+else
+	fail vm-resumes-paused "exit $rc, count ${n:-none}: $(cat "$TMP/plist" "$TMP/rlist" | tr '\n' ' ') $(head -c 200 "$TMP/resumed.err")"
+fi
+
 # SIGINT ends a session as dtrace's: END runs, the aggregation prints
 MACHTRACE_TEXTCHECK=1 "$MACHTRACE" --vm "$VM" -q -n 'fbt::mach_msg_trap:entry { @n = count(); }
 END { printa("count %@d\n", @n); }' >"$TMP/int.out" 2>"$TMP/int.err" &
