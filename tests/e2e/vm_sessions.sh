@@ -36,7 +36,15 @@ MACHTRACE_TEXTCHECK=1 "$MACHTRACE" --vm "$VM" -q -n 'tick-3s { exit(0); }' >/dev
 first=$!
 for i in $(seq 1 100); do [ -s "$VMDIR/session.pid" ] && break; sleep 0.05; done
 "$MACHTRACE" --vm "$VM" -q -n 'BEGIN { exit(0); }' >/dev/null 2>"$TMP/second"; rc=$?
+"$MACHTRACE" vm list >"$TMP/alist" 2>&1
+"$MACHTRACE" vm stop "$VM" >/dev/null 2>"$TMP/astop"; rcs=$?
 wait $first; rc1=$?
+if grep -qE "^$VM +running +[0-9]+ +[0-9:]+ +$first " "$TMP/alist" && [ $rcs = 1 ] &&
+   grep -q "vm $VM: a session (pid $first) is attached; end it first" "$TMP/astop"; then
+	pass vm-list-stop-attached
+else
+	fail vm-list-stop-attached "stop exit $rcs: $(cat "$TMP/alist" "$TMP/astop" | tr '\n' ' ')"
+fi
 if [ $rc = 1 ] && [ $rc1 = 0 ] &&
    grep -q "vm $VM: a session (pid $first) is attached; one session at a time" "$TMP/second"; then
 	pass vm-second-consumer-refused
