@@ -53,7 +53,7 @@
 
 /* ---- blob header: the first bytes of the blob module ---- */
 #define LK_BLOB_MAGIC		0x4c42544du	/* "MTBL" */
-#define LK_BLOB_VERSION		12
+#define LK_BLOB_VERSION		13
 #define LK_BLOB_HDR_REST	160	/* bytes after hook_name (shim's part) */
 /* A jmp trampoline: "push $site_index; jmp lk_fbt_entry" (10 bytes), then
    the relocated displaced instructions and a jmp back. */
@@ -271,6 +271,19 @@ enum lk_cmd {
 	LK_CMD_SKIP,			/* no tracing: continue boot */
 };
 
+/* ctl->tick_src: what fires tick-N / profile-N */
+enum lk_tick_src { LK_TS_CLOCK = 0, LK_TS_LAPIC };
+/* ctl->apic_why: why the local APIC timer is not used (LK_TS_CLOCK) */
+enum lk_apic_why {
+	LK_AW_OK = 0,
+	LK_AW_NOT_ASKED,		/* the host did not ask (no ticks, or off) */
+	LK_AW_DISABLED,			/* IA32_APIC_BASE: APIC off, or x2APIC mode */
+	LK_AW_NO_MAPPING,		/* no 4 KiB page table entry to borrow */
+	LK_AW_NO_APIC,			/* its registers read as no APIC */
+	LK_AW_NO_VECTOR,		/* no free IDT vector */
+	LK_AW_NO_COUNT,			/* the timer does not count */
+};
+
 #define LK_KFN_MAX		24
 /* dtrace-utils' x86-64 uregs[] indices, which the kernel description maps
    to the saved user state (0..20 in Linux's pt_regs order, then the
@@ -341,6 +354,11 @@ struct lk_kdesc {
 	   0 when the kernel's DWARF lacks them */
 	uint32_t off_task_pset_link;	/* [h] */
 	uint64_t all_tasks;		/* [h] &default_pset.tasks */
+	/* the kernel's local APIC pointer (i386/i386/apic.c `lapic`: its
+	   mapping of the APIC, or &dummy_lapic when it never mapped one);
+	   0 when the kernel has no such symbols */
+	uint64_t lapic_var;		/* [h] &lapic */
+	uint64_t dummy_lapic;		/* [h] &dummy_lapic */
 };
 
 struct lk_ctl {
@@ -395,6 +413,14 @@ struct lk_ctl {
 	uint32_t tick_site;		/* [h] the LK_SF_INTERNAL_TICK site's index */
 	uint64_t tramp_used;		/* [h] trampoline bytes written */
 	volatile uint64_t sessions;	/* [b] attach sessions started (GO) */
+	/* tick/profile probes from the local APIC timer (runtime/x86_64/
+	   apic.c): the host asks, the blob says at GO whether it could */
+	uint32_t tick_lapic;		/* [h] 1: use the local APIC timer */
+	volatile uint32_t tick_src;	/* [b] LK_TS_* in use since GO */
+	volatile uint32_t apic_why;	/* [b] LK_AW_*: why not the APIC */
+	volatile uint32_t apic_vec;	/* [b] the IDT vector it took */
+	volatile uint64_t apic_hz;	/* [b] its timer's rate (calibrated) */
+	volatile uint64_t apic_ints;	/* [k] timer interrupts taken */
 	char msg[256];			/* [b] why FAILED */
 };
 
@@ -407,8 +433,8 @@ _Static_assert(sizeof(struct lk_usite) == 256, "lk_usite layout");
 _Static_assert(LK_USITES_OFF + LK_USITES_MAX * sizeof(struct lk_usite) <= LK_AREA_OFF &&
 	       LK_TRAMP_OFF + LK_TRAMP_MAX <= LK_USITES_OFF,
 	       "the user sites fit between the trampolines and the area");
-_Static_assert(sizeof(struct lk_kdesc) == 256 + 32 * LK_KFN_MAX, "lk_kdesc layout");
-_Static_assert(sizeof(struct lk_ctl) == 1480 + 32 * LK_KFN_MAX, "lk_ctl layout");
+_Static_assert(sizeof(struct lk_kdesc) == 272 + 32 * LK_KFN_MAX, "lk_kdesc layout");
+_Static_assert(sizeof(struct lk_ctl) == 1528 + 32 * LK_KFN_MAX, "lk_ctl layout");
 _Static_assert(LK_VEC_FBT_ENTRY == sizeof(struct lk_blob_hdr),
 	       "the entry vectors follow the blob header");
 

@@ -49,6 +49,8 @@ uint64_t lk_ns(uint64_t tsc);
 int lk_load64(uint64_t addr, uint64_t *v);
 /* Physical address of a kernel VA (direct map or page tables), ~0 if none. */
 uint64_t lk_kva_pa(uint64_t va);
+/* The page-table entry mapping kernel va (*level 1: 4 KiB; 2, 3: large). */
+volatile uint64_t *lk_kpte(uint64_t va, int *level);
 void lk_ids_start(void);
 /* Attach mode (a VM): keep the numbers of earlier sessions, number every
    existing task (and its threads) not numbered yet in creation order, and
@@ -123,9 +125,25 @@ void lk_usites_install(uint64_t pid);
    running before GO, in a VM). */
 void lk_usites_install_in(uint64_t pid, uint64_t pml4_pa);
 void lk_usites_remove(int64_t pid);
+/* A trap from user mode: the user registers u (a copy of entry.S's save
+   area r) go to the thread's pcb->iss, as the kernel's own trap entry
+   puts them (trap number trapno), so that uregs[] and ustack() read them;
+   0 when iss is not where the trap landed.  Clobbers r: lk_regs_copy(r,
+   u) puts entry.S's layout back before returning to it. */
+int lk_iss_fill(struct lk_regs *r, const struct lk_regs *u, uint64_t trapno);
+void lk_regs_copy(struct lk_regs *to, const struct lk_regs *from);
+
+/* apic.c: tick/profile probes from the local APIC timer */
+void lk_apic_start(void);
+void lk_apic_stop(void);
+int lk_apic_active(void);
 
 /* kmain.c */
 void lk_tick(struct lk_regs *r);
+/* Fire the tick/profile probes due now (f, args: the interrupted
+   context; catchup: each missed interval too); returns the TSC at which
+   the next one is due (~0: none). */
+uint64_t lk_ticks_run(struct lk_fire *f, const uint64_t *args, int catchup);
 void lk_ending(struct lk_regs *r);
 
 #endif

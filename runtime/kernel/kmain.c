@@ -140,8 +140,8 @@ static void start_tracing(void)
 
 	c->tsc_go = now;
 	for (uint32_t i = 0; i < c->nticks && i < 32; i++)
-		c->ticks[i].next_tsc = now + c->ticks[i].interval_ns / 1000 *
-			(c->k.tsc_hz / 1000000);
+		c->ticks[i].next_tsc = now + c->ticks[i].interval_ns *
+			(c->k.tsc_hz / 1000000) / 1000;
 	heartbeat_reset();
 	if (c->attach)
 		lk_ids_attach();
@@ -150,6 +150,7 @@ static void start_tracing(void)
 	lk.tracing = 1;
 	fire_special(lk.begin_probe);
 	lk_sites_install();
+	lk_apic_start();
 	c->state = LK_ST_TRACING;
 }
 
@@ -158,6 +159,7 @@ static void stop_tracing(uint32_t state)
 {
 	if (!lk.tracing)
 		return;
+	lk_apic_stop();
 	fire_special(lk.end_probe);
 	lk.tracing = 0;
 	lk_sites_remove();
@@ -261,27 +263,52 @@ static void intr_frame(struct lk_regs *r, uint64_t pc, struct lk_fire *f)
 	}
 }
 
-static void run_ticks(struct lk_regs *r)
+/*
+ * A tick/profile probe fires when its next_tsc is reached, which then
+ * moves on by one interval.  With `catchup` (the local APIC timer, whose
+ * interrupt may come late: interrupts held off, the emulator not
+ * scheduled) each interval missed fires now, as illumos' cyclics do, so
+ * the counts follow the guest's clock; a probe more than a second behind
+ * skips to its next boundary instead.  Without (the clock interrupt, at
+ * hz) it fires at most once per call, and skips what it missed.
+ */
+uint64_t lk_ticks_run(struct lk_fire *f, const uint64_t *args, int catchup)
 {
 	struct lk_ctl *c = lk.ctl;
-	uint64_t now = lk_rdtsc(), tpn = c->k.tsc_hz / 1000000;
+	uint64_t now = lk_rdtsc(), tpn = c->k.tsc_hz / 1000000, next = ~0ull;
 
 	for (uint32_t i = 0; i < c->nticks && i < 32 && lk.tracing; i++) {
-		uint64_t iv = c->ticks[i].interval_ns / 1000 * tpn;
-		/* clock_interrupt(usec, usermode, basepri, pc): profile's
-		   arg0 = kernel pc, arg1 = user pc */
-		uint64_t pc = r->rcx, user = r->rsi != 0;
-		struct lk_fire f;
-		uint64_t a[2] = { user ? 0 : pc, user ? pc : 0 };
-
-		if (now < c->ticks[i].next_tsc)
-			continue;
-		intr_frame(r, a[0], &f);
-		c->ticks[i].next_tsc += iv ? iv : 1;
-		if (c->ticks[i].next_tsc <= now)
-			c->ticks[i].next_tsc = now + iv;
-		lk_fire_probe(c->ticks[i].probe, &f, a, 2);
+		uint64_t iv = c->ticks[i].interval_ns * tpn / 1000;
+		if (!iv)
+			iv = 1;
+		while (now >= c->ticks[i].next_tsc && lk.tracing) {
+			uint64_t late = now - c->ticks[i].next_tsc;
+			if (!catchup || late > c->k.tsc_hz) {
+				c->ticks[i].next_tsc += (late / iv + 1) * iv;
+				if (catchup)
+					continue;
+			} else {
+				c->ticks[i].next_tsc += iv;
+			}
+			lk_fire_probe(c->ticks[i].probe, f, args, 2);
+		}
+		if (c->ticks[i].next_tsc < next)
+			next = c->ticks[i].next_tsc;
 	}
+	return next;
+}
+
+/* From the clock interrupt: the fallback when the local APIC is not used. */
+static void run_ticks(struct lk_regs *r)
+{
+	/* clock_interrupt(usec, usermode, basepri, pc): profile's
+	   arg0 = kernel pc, arg1 = user pc */
+	uint64_t pc = r->rcx, user = r->rsi != 0;
+	uint64_t a[2] = { user ? 0 : pc, user ? pc : 0 };
+	struct lk_fire f;
+
+	intr_frame(r, a[0], &f);
+	lk_ticks_run(&f, a, 0);
 }
 
 /*
@@ -374,7 +401,8 @@ void lk_tick(struct lk_regs *r)
 	}
 	if (lk.cb->state != MT_CB_ACTIVE)
 		lk_fast_disarm();	/* exit(): counting stops as dtrace's */
-	run_ticks(r);
+	if (!lk_apic_active())
+		run_ticks(r);
 }
 
 /* The reboot hook: hold the kernel until the host took everything. */

@@ -46,6 +46,25 @@ static uint64_t translate(uint64_t va, uint64_t *span)
 	return ~0ull;
 }
 
+/* The entry that maps va in the current page tables (through the direct
+   map): *level 1 for a 4 KiB page, 2 or 3 for a large one; 0 if none. */
+volatile uint64_t *lk_kpte(uint64_t va, int *level)
+{
+	uint64_t t = lk_cr3() & PTE_ADDR, e = 0;
+
+	for (int lvl = 4; lvl >= 1; lvl--) {
+		uint32_t idx = (uint32_t)((va >> (12 + 9 * (lvl - 1))) & 511);
+		if (!pt_entry(t, idx, &e))
+			return 0;
+		if (lvl == 1 || ((lvl == 2 || lvl == 3) && (e & PTE_PS))) {
+			*level = lvl;
+			return (volatile uint64_t *)LK_KVA(t + 8ull * idx);
+		}
+		t = e & PTE_ADDR;
+	}
+	return 0;
+}
+
 /* Bytes loadable at addr (page tables, RAM only), at most size. */
 static uint64_t lk_loadable(uint64_t addr, uint64_t size)
 {

@@ -12,6 +12,9 @@
  *                   by lk_int3_fire (kernel) or lk_uint3_fire (user
  *                   tasks), which edit the iret frame; any other
  *                   breakpoint goes to the kernel's handler unchanged
+ *   lk_apic_entry   the local APIC timer's vector while the blob owns it
+ *                   (apic.c): lk_apic_fire fires the due tick/profile
+ *                   probes, re-arms the timer and sends the EOI
  */
 #include "machtrace/lkabi.h"
 
@@ -170,6 +173,20 @@ lk_int3:
 	test	%eax, %eax
 	RESTORE
 	jz	1b
+	iretq
+
+/*
+ * The APIC timer's interrupt gate (IF = 0), from kernel or user mode (the
+ * C side looks at the frame's cs).  From user mode the CPU is at the
+ * thread's rsp0, the top of its pcb->iss, and SAVE stays inside iss as
+ * at lk_int3 (the host checked the layout, plan.c).  Interrupt frame
+ * with rsp aligned to 16 first: as at lk_int3, 0 mod 16 after SAVE.
+ */
+	.globl lk_apic_entry
+lk_apic_entry:
+	SAVE
+	CALL_ON_STACK lk_apic_fire
+	RESTORE
 	iretq
 
 	.bss

@@ -282,7 +282,7 @@ static uint32_t first_at(uint64_t addr)
  * probes fire, then entry.S's layout is put back.  0 when the thread's
  * iss is not where the trap landed (the probes then see stale uregs[]).
  */
-static int iss_fill(struct lk_regs *r, const struct lk_regs *u)
+int lk_iss_fill(struct lk_regs *r, const struct lk_regs *u, uint64_t trapno)
 {
 	static const uint8_t gpr[15] = {	/* lk_regs order: r15 .. rax */
 		LK_UREG_R15, LK_UREG_R14, LK_UREG_R13, LK_UREG_R12, LK_UREG_RBP,
@@ -301,13 +301,13 @@ static int iss_fill(struct lk_regs *r, const struct lk_regs *u)
 		if (k->iss_off[gpr[i]] < rip)
 			*(volatile uint64_t *)(loc.iss + k->iss_off[gpr[i]]) = g[i];
 	if (k->iss_off[LK_UREG_TRAPNO] < rip)
-		*(volatile uint64_t *)(loc.iss + k->iss_off[LK_UREG_TRAPNO]) = 3;
+		*(volatile uint64_t *)(loc.iss + k->iss_off[LK_UREG_TRAPNO]) = trapno;
 	if (k->iss_off[LK_UREG_ERR] < rip)
 		*(volatile uint64_t *)(loc.iss + k->iss_off[LK_UREG_ERR]) = 0;
 	return 1;
 }
 
-static void regs_copy(struct lk_regs *to, const struct lk_regs *from)
+void lk_regs_copy(struct lk_regs *to, const struct lk_regs *from)
 {
 	volatile uint64_t *t = (volatile uint64_t *)to;
 	const uint64_t *f = (const uint64_t *)from;
@@ -324,8 +324,8 @@ static void fire_all(struct lk_regs *r, uint32_t i0, uint64_t at, uint64_t pa, u
 	int filled;
 
 	r->u.t.rip = at;		/* uregs[R_PC]: the probe's address */
-	regs_copy(&u, r);
-	filled = iss_fill(r, &u);
+	lk_regs_copy(&u, r);
+	filled = lk_iss_fill(r, &u, 3);
 	for (uint32_t i = i0; i < lk.nusites && lk.usites[i].addr == at; i++) {
 		struct lk_usite *s = &lk.usites[i];
 		/* an entry: ustack() finds the return address at rsp */
@@ -338,7 +338,7 @@ static void fire_all(struct lk_regs *r, uint32_t i0, uint64_t at, uint64_t pa, u
 		lk_fire_probe(s->probe, &f, a, n);
 	}
 	if (filled)
-		regs_copy(r, &u);
+		lk_regs_copy(r, &u);
 }
 
 /* An int3 from user mode (entry.S): 1 if it was ours (frame edited). */

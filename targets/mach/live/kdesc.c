@@ -244,6 +244,11 @@ int kdesc_fill(struct mt_kimg *k, struct lk_kdesc *d, uint64_t ram_bytes,
 	user_state(k, d);
 	if (mt_kimg_symbol(k, "Panic", &d->panic_fn) < 0)
 		d->panic_fn = 0;
+	/* the kernel's local APIC mapping, if it made one (runtime/x86_64/
+	   apic.c borrows a page of its own otherwise) */
+	if (mt_kimg_symbol(k, "lapic", &d->lapic_var) < 0 ||
+	    mt_kimg_symbol(k, "dummy_lapic", &d->dummy_lapic) < 0)
+		d->lapic_var = d->dummy_lapic = 0;
 	d->kernel_map_base = LK_KERNEL_MAP_BASE;
 	d->directmap_end = ram_bytes < 0x60000000ull ? ram_bytes : 0x60000000ull;
 	d->tsc_hz = tsc_hz();

@@ -234,6 +234,7 @@ static int live_attach(struct mt_target *t, const struct mt_image *img)
 	l->ctl->deadman_ns = l->o.deadman_ns ? l->o.deadman_ns : 10000000000ull;
 	l->ctl->nticks = c.nticks;
 	memcpy((void *)l->ctl->ticks, c.ticks, sizeof c.ticks);
+	l->ctl->tick_lapic = c.tick_lapic;
 	l->ctl->target_pid = l->o.has_target ? (int32_t)l->o.target_pid : -1;
 	l->ctl->target_state = LK_TGT_UNSEEN;
 	l->ctl->attach = l->vm != NULL;
@@ -265,6 +266,45 @@ static struct mt_cb *live_cb(struct mt_target *t)
 	return ((struct live *)t->priv)->cb;
 }
 
+static const char *apic_why(uint32_t why)
+{
+	switch (why) {
+	case LK_AW_DISABLED: return "the local APIC is disabled or in x2APIC mode";
+	case LK_AW_NO_MAPPING: return "no 4 KiB page to map the local APIC through";
+	case LK_AW_NO_APIC: return "no local APIC answers";
+	case LK_AW_NO_VECTOR: return "no free interrupt vector";
+	case LK_AW_NO_COUNT: return "the local APIC timer does not count";
+	default: return "the runtime did not take it";
+	}
+}
+
+/*
+ * After GO: tick/profile probes faster than the kernel's clock (hz) fire
+ * at most hz times a second unless the blob took the local APIC timer;
+ * say so once, with the reason.
+ */
+static void tick_report(struct live *l)
+{
+	uint64_t hz_va = 0, fastest = ~0ull;
+	const uint8_t *b;
+	uint32_t hz = 100, v;
+
+	if (!l->ctl->nticks || l->ctl->tick_src == LK_TS_LAPIC)
+		return;
+	if (mt_kimg_symbol(l->k, "hz", &hz_va) == 0 && (b = mt_kimg_bytes(l->k, hz_va, 4)) &&
+	    (v = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+		 (uint32_t)b[3] << 24) != 0)
+		hz = v;
+	for (uint32_t i = 0; i < l->ctl->nticks && i < 32; i++)
+		if (l->ctl->ticks[i].interval_ns < fastest)
+			fastest = l->ctl->ticks[i].interval_ns;
+	if (fastest >= 1000000000ull / hz)
+		return;
+	fprintf(stderr, "machtrace: warning: tick-N/profile-N fire at most %u times a second "
+		"(the kernel's clock): the local APIC timer is not used: %s\n", hz,
+		l->tick_why[0] ? l->tick_why : apic_why(l->ctl->apic_why));
+}
+
 static int live_begin(struct mt_target *t)
 {
 	struct live *l = t->priv;
@@ -281,6 +321,7 @@ static int live_begin(struct mt_target *t)
 		return seterr(t, "the runtime in the kernel did not start tracing%s%s",
 			      l->status[0] ? ": " : "", l->status);
 	l->begun = 1;
+	tick_report(l);
 	return 0;
 }
 
@@ -408,12 +449,15 @@ static void detach_report(struct live *l)
 	user_report(l);
 	if (getenv("MACHTRACE_LIVE_STATS"))
 		fprintf(stderr, "machtrace: live: %llu firings, %llu tsc in the runtime "
-			"(%llu per firing), %llu ticks, %llu int3 hits\n",
+			"(%llu per firing), %llu ticks, %llu int3 hits, "
+			"%llu apic interrupts (vector 0x%x, %llu Hz)\n",
 			(unsigned long long)l->ctl->fires,
 			(unsigned long long)l->ctl->fire_tsc,
 			(unsigned long long)(l->ctl->fires ? l->ctl->fire_tsc / l->ctl->fires : 0),
 			(unsigned long long)l->ctl->ticks_seen,
-			(unsigned long long)l->ctl->int3_hits);
+			(unsigned long long)l->ctl->int3_hits,
+			(unsigned long long)l->ctl->apic_ints, l->ctl->apic_vec,
+			(unsigned long long)l->ctl->apic_hz);
 }
 
 /* A VM session: whatever went in comes out (STOP, also before GO); the

@@ -108,6 +108,9 @@ struct live {
 	int nuprogs;
 	char **names;			/* provider names made ("machload1") */
 	int nnames;
+	/* tick/profile probes: why the host did not ask for the local APIC
+	   timer ("" when it did: then ctl->apic_why says) */
+	char tick_why[200];
 	struct lk_usite *us;		/* set up at attach: the user sites */
 	uint32_t nus;
 	/* set up at attach */

@@ -344,6 +344,28 @@ static int user_trap_room(struct live *l, char *why, size_t len)
 	return 0;
 }
 
+/*
+ * tick/profile probes from the local APIC timer (runtime/x86_64/apic.c),
+ * unless MACHTRACE_NO_LAPIC is set or a timer interrupt from user mode
+ * could not save its registers as the user int3 does; the blob may still
+ * decline at GO.  Otherwise they stay on the kernel's clock interrupt.
+ */
+static int tick_lapic(struct live *l)
+{
+	char why[160];
+
+	l->tick_why[0] = 0;
+	if (getenv("MACHTRACE_NO_LAPIC")) {
+		snprintf(l->tick_why, sizeof l->tick_why, "MACHTRACE_NO_LAPIC is set");
+		return 0;
+	}
+	if (user_trap_room(l, why, sizeof why) < 0) {
+		snprintf(l->tick_why, sizeof l->tick_why, "%s", why);
+		return 0;
+	}
+	return 1;
+}
+
 /* Site requests for every probe of the image, plus the blob's hooks. */
 static int plan(struct mt_target *t, const struct mt_image *img, struct lk_ctl *c,
 		const uint64_t *kv, size_t nk)
@@ -389,6 +411,8 @@ static int plan(struct mt_target *t, const struct mt_image *img, struct lk_ctl *
 		{ "ipc_task_enable", LK_SF_INTERNAL_BORN_TASK },
 		{ "ipc_thread_enable", LK_SF_INTERNAL_BORN_THREAD },
 	};
+	if (c->nticks)
+		c->tick_lapic = tick_lapic(l);
 	if (l->nus) {
 		char why[200];
 		if (user_trap_room(l, why, sizeof why) < 0)
