@@ -239,6 +239,7 @@ static void finish(void)
 	give_vector();
 	unmap_regs();
 	ap.state = AP_OFF;
+	lk.ctl->tick_src = LK_TS_CLOCK;
 }
 
 static int setup(void)

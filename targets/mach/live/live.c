@@ -28,6 +28,8 @@
 #define WAIT_CMD_MS	20000
 #define MEM_MB		512
 
+static void idt_save(struct live *l);
+
 static int seterr(struct mt_target *t, const char *fmt, ...)
 {
 	va_list ap;
@@ -239,6 +241,8 @@ static int live_attach(struct mt_target *t, const struct mt_image *img)
 	l->ctl->target_state = LK_TGT_UNSEEN;
 	l->ctl->attach = l->vm != NULL;
 	l->ctl->tramp_used = l->ss.tramp_used;
+	if (l->o.text_check)
+		idt_save(l);
 	send(l, LK_CMD_INIT);
 	if (l->vm) {
 		if (vma_hook(t) < 0)
@@ -381,6 +385,44 @@ static int live_aggclear(struct mt_target *t, uint32_t aggid, int trunc)
 	return 0;
 }
 
+/*
+ * The IDT, which the blob changes while tracing (vector 3, the APIC
+ * timer's vector), before INIT and after STOP.  A timer interrupt latched
+ * at STOP keeps the blob's vector until the kernel takes it (apic.c): the
+ * guest runs a little until the blob says it gave the APIC back.
+ */
+static void idt_save(struct live *l)
+{
+	uint64_t pa;
+
+	l->idt_va = 0;
+	if (mt_kimg_symbol(l->k, "idt", &l->idt_va) < 0 || l->idt_va < LK_KERNEL_MAP_BASE ||
+	    (pa = l->idt_va - LK_KERNEL_MAP_BASE) + sizeof l->idt0 > l->ram_size) {
+		l->idt_va = 0;
+		return;
+	}
+	memcpy(l->idt0, l->ram + pa, sizeof l->idt0);
+}
+
+static void idt_report(struct live *l)
+{
+	const uint8_t *now;
+
+	if (!l->idt_va)
+		return;
+	for (int i = 0; i < 40 && l->ctl->tick_src == LK_TS_LAPIC; i++)
+		if (!guest_run(l, 5))
+			break;
+	now = l->ram + (l->idt_va - LK_KERNEL_MAP_BASE);
+	for (uint32_t i = 0; i < sizeof l->idt0; i++)
+		if (now[i] != l->idt0[i]) {
+			fprintf(stderr, "machtrace: kernel IDT DIFFERS from before tracing at "
+				"vector 0x%x\n", i / 16);
+			return;
+		}
+	fprintf(stderr, "machtrace: kernel IDT identical to before tracing\n");
+}
+
 /* Kernel text in guest RAM against the image; 0 identical. */
 static int text_compare(struct live *l, uint64_t *where)
 {
@@ -445,6 +487,7 @@ static void detach_report(struct live *l)
 			"at 0x%llx\n", d == 0 ? (unsigned long long)
 			(l->ctl->k.text_end - l->ctl->k.text_start) :
 			(unsigned long long)where);
+		idt_report(l);
 	}
 	user_report(l);
 	if (getenv("MACHTRACE_LIVE_STATS"))

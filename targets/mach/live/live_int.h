@@ -111,6 +111,10 @@ struct live {
 	/* tick/profile probes: why the host did not ask for the local APIC
 	   timer ("" when it did: then ctl->apic_why says) */
 	char tick_why[200];
+	/* with the text check: the kernel's IDT before INIT (4 KiB, 0 when the
+	   kernel has no `idt` symbol), compared after STOP */
+	uint64_t idt_va;
+	uint8_t idt0[4096];
 	struct lk_usite *us;		/* set up at attach: the user sites */
 	uint32_t nus;
 	/* set up at attach */
