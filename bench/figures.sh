@@ -56,6 +56,7 @@ nofast=$(live_ratio live-nofast.out "fbt::mach_msg_trap:entry { @ = count(); } (
 count_tsc=$(live_ratio live-tsc.out "fbt::mach_msg_trap:entry { @ = count(); }")
 entret=$(live_ratio live-icount.out "entry+return, predicate, quantize")
 entret_tsc=$(live_ratio live-tsc.out "entry+return, predicate, quantize")
+pfire=$(pick "profile firing cost" live-icount.out 's/^  profile-4999 .*: [0-9]* firings, \([0-9]*\) guest instructions per firing$/\1/p')
 tsc_runs=$(pick "host TSC runs" live-tsc.out 's/.*(N=[0-9]*, \([0-9]*\) runs each.*/\1/p')
 ns=() ratios=()
 for c in a b c d; do
@@ -92,6 +93,7 @@ the best of ${tsc_runs} interleaved runs.
 | IPC round trip with \`fbt::mach_msg_trap:entry { @ = count(); }\` (\`-icount\`) | x${count} (x${nofast} without the count() fast path) | \`bench-live\` |
 | the same, host TSC | x${count_tsc} | \`bench-live\` |
 | IPC round trip with entry+return probes, predicate, thread-local, quantize (\`-icount\`) | x${entret} (host TSC: x${entret_tsc}) | \`bench-live\` |
+| one profile-4999 firing: the local APIC timer's interrupt, the blob's handler, a predicate and count() (\`-icount\`) | ${pfire} guest instructions | \`bench-live\` |
 | runtime, ns per firing: false predicate / trace(arg0) / count() by key / quantize | ${ns[0]} / ${ns[1]} / ${ns[2]} / ${ns[3]} ns (${rmin}x to ${rmax}x an empty call) | \`bench-probe\` (bench/probe_bench.c) |
 | runtime, ns per firing: count() keyed by \`mach_msgname(id)\` / by \`lltostr(id)\` (the same string key without the msgids lookup) | ${msgname} / ${lltostr} ns (the lookup adds ${lookup} ns) | \`bench-probe\` |
 | attaching to a running VM (\`machtrace --vm\`): session start to BEGIN / a whole \`BEGIN { exit(0); }\` session (median of ${vm_reps}) | ${vm_begin} s / ${vm_whole} s | \`bench-vm\` (bench/vm_bench.sh) |
