@@ -325,7 +325,6 @@ int lk_apic_active(void)
 }
 
 /* The timer's interrupt (entry.S lk_apic_entry, IF = 0, any mode). */
-void lk_apic_fire(struct lk_regs *r);
 void lk_apic_fire(struct lk_regs *r)
 {
 	uint64_t rip = r->u.t.rip, next, a[2];

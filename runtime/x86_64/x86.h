@@ -103,12 +103,14 @@ extern uint64_t lk_orig_int3;
 
 /*
  * The C handlers entry.S calls (CALL_ON_STACK) with the saved registers:
- * fbt.c's probe and trap handlers, kmain.c's boot hook.
+ * fbt.c's probe and trap handlers, kmain.c's boot hook, apic.c's timer
+ * interrupt.
  */
 uint64_t lk_fbt_fire(struct lk_regs *r);
 uint64_t lk_fbt_ret_fire(struct lk_regs *r);
 int lk_int3_fire(struct lk_regs *r);
 int lk_uint3_fire(struct lk_regs *r);
 uint64_t lk_boot(struct lk_regs *r);
+void lk_apic_fire(struct lk_regs *r);
 
 #endif
