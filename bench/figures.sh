@@ -58,6 +58,31 @@ entret=$(live_ratio live-icount.out "entry+return, predicate, quantize")
 entret_tsc=$(live_ratio live-tsc.out "entry+return, predicate, quantize")
 pfire=$(pick "profile firing cost" live-icount.out 's/^  profile-4999 .*: [0-9]* firings, \([0-9]*\) guest instructions per firing$/\1/p')
 tsc_runs=$(pick "host TSC runs" live-tsc.out 's/.*(N=[0-9]*, \([0-9]*\) runs each.*/\1/p')
+# bench/firing_bench.sh: guest instructions per firing, host ns beside
+firing() {	# clause name
+	pick "firing $1" firing.out "s/^firing $1 instructions \([0-9]*\)\$/\1/p"
+}
+host_ns() {	# clause name
+	pick "host $1" firing.out "s/^host $1 ns \([0-9.]*\)\$/\1/p"
+}
+firing_row() {	# clause name, what the clause is
+	printf '| %s (`%s`) | %s | %s |\n' "$2" "$1" "$(firing "$1")" "$(host_ns "$1")"
+}
+firing_rows=$(
+	firing_row count '`@ = count()`, general path'
+	firing_row false-predicate '`/arg0 == 0xdeadbeef/ { @ = count(); }`, false'
+	firing_row execname-predicate '`/execname == "machload"/ { @ = count(); }`'
+	firing_row key-execname '`@[execname] = count()`'
+	firing_row key-probefunc '`@[probefunc] = count()`'
+	firing_row trace '`trace(arg0)`'
+	firing_row printf '`printf("%d %d\n", arg0, arg1)`'
+	firing_row latency-pair 'entry `self->ts = timestamp`, return `quantize(timestamp - self->ts)`, per firing'
+	printf '| %s (`%s`) | %s | %s |\n' '`@ = count()` on the trampoline'"'"'s increment' \
+		fast-count "$(firing fast-count)" "-"
+)
+rt_stock=$(pick "stock round trip" firing.out 's/^round trip stock instructions \([0-9]*\) .*/\1/p')
+rt_bench=$(pick "entry+return round trip" firing.out \
+	's/^round trip entry+return+predicate+thread-local+quantize instructions \([0-9]*\) ratio \([0-9.]*\)$/\1 (x\2)/p')
 ns=() ratios=()
 for c in a b c d; do
 	ns+=("$(probe_ns $c)")
@@ -99,6 +124,22 @@ the best of ${tsc_runs} interleaved runs.
 | attaching to a running VM (\`machtrace --vm\`): session start to BEGIN / a whole \`BEGIN { exit(0); }\` session (median of ${vm_reps}) | ${vm_begin} s / ${vm_whole} s | \`bench-vm\` (bench/vm_bench.sh) |
 | \`machtrace -l\`, the full kernel catalog (median of 5) | ${list_ms} ms | \`bench-tools\` |
 | \`scripts/fetch-kernel.sh\` giving up on an unreachable mirror | ${fetch_ms} ms | \`bench-tools\` |
+
+## Cost per probe firing
+
+Guest instructions per firing of each clause on \`fbt::mach_msg_trap\`
+(\`bench-firing\`, bench/firing_bench.sh: machload's IPC round trips under
+\`-icount\`, traced minus stock, two entry firings per round trip; the
+latency pair's four firings are its entry and return, twice), beside the
+interpreter's ns per firing for the same clause on the host (local
+target, \`bench/probe_bench --firing\`; BEGIN stands for the entry, END for
+the return).  Stock round trip: ${rt_stock} instructions; with the
+entry+return, predicate, thread-local and quantize program of
+\`bench-live\`: ${rt_bench}.
+
+| clause (bench name) | guest instructions per firing | host ns per firing |
+|---|---|---|
+${firing_rows}
 
 The count() figure relies on a fast path: a probe whose only clause is an
 unpredicated, keyless \`@ = count()\` becomes a single increment in its

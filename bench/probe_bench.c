@@ -3,6 +3,11 @@
  * target: ns per mt_rt_probe() for six D clauses, each next to the cost
  * of an empty (noinline) function call measured in the same run.
  *
+ * `probe_bench --firing` instead prints, for the clause shapes of
+ * bench/firing_bench.sh, "host NAME ns N": the interpreter's ns per firing
+ * here beside the guest instructions per firing there.  Its latency pair
+ * fires BEGIN as the entry and END as the return, alternately.
+ *
  * The images come from the real compiler (mt_compile + mt_link against
  * dtrace:::BEGIN); if that fails, from hand-assembled bytecode.  The
  * principal buffer uses the ring policy so that every trace() record is
@@ -24,6 +29,9 @@
 struct bcase {
 	const char *label, *src;
 };
+struct fcase {
+	const char *name, *src;
+};
 
 static const struct bcase cases[] = {
 	{ "(a) false predicate        ", "BEGIN /arg0 == 0xdeadbeef/ { trace(arg0); }" },
@@ -38,6 +46,21 @@ static const struct bcase cases[] = {
 	  "BEGIN { @[lltostr(2000 + (arg0 & 0xff))] = count(); }" },
 };
 #define NHANDMADE	4	/* cases handmade() can build */
+
+/* bench/firing_bench.sh's clauses, with BEGIN for fbt::mach_msg_trap:entry
+   and END for its return */
+static const struct fcase firing_cases[] = {
+	{ "count", "BEGIN { @ = count(); }" },
+	{ "false-predicate", "BEGIN /arg0 == 0xdeadbeef/ { @ = count(); }" },
+	{ "execname-predicate", "BEGIN /execname == \"probe_bench\"/ { @ = count(); }" },
+	{ "key-execname", "BEGIN { @[execname] = count(); }" },
+	{ "key-probefunc", "BEGIN { @[probefunc] = count(); }" },
+	{ "trace", "BEGIN { trace(arg0); }" },
+	{ "printf", "BEGIN { printf(\"%d %d\\n\", arg0, arg1); }" },
+	{ "latency-pair", "BEGIN { self->ts = timestamp; } "
+	  "END /self->ts/ { @ = quantize(timestamp - self->ts); self->ts = 0; }" },
+};
+#define FIRING_ITERS	500000
 
 __attribute__((noinline)) static void empty_call(uint64_t x)
 {
@@ -161,9 +184,67 @@ static double time_probe(struct mt_cb *cb, uint32_t pi)
 	return best;
 }
 
-int main(void)
+/* ns per firing, best round; pair >= 0: alternate with that probe */
+static double time_firing(struct mt_cb *cb, uint32_t pi, int pair)
+{
+	struct mt_pctx ctx;
+	double best = 1e18;
+
+	memset(&ctx, 0, sizeof(ctx));
+	for (int r = 0; r < ROUNDS; r++) {
+		double t0 = now_ns();
+		for (uint64_t i = 0; i < FIRING_ITERS; i++) {
+			ctx.arg[0] = i * 2654435761u >> 7;
+			ctx.arg[1] = i;
+			mt_rt_probe(cb, pi, &ctx);
+			if (pair >= 0)
+				mt_rt_probe(cb, (uint32_t)pair, &ctx);
+		}
+		double dt = (now_ns() - t0) / FIRING_ITERS / (pair >= 0 ? 2 : 1);
+		if (dt < best)
+			best = dt;
+	}
+	return best;
+}
+
+static int firing(void)
+{
+	for (size_t c = 0; c < sizeof(firing_cases) / sizeof(firing_cases[0]); c++) {
+		struct mt_target *t = mt_local_target_new();
+		struct mt_image *img = compiled(firing_cases[c].src, t);
+
+		if (!img || t->ops->attach(t, img) != 0) {
+			fprintf(stderr, "bench: %s: %s\n", firing_cases[c].name,
+				img ? mt_target_error(t) : "no image");
+			return 1;
+		}
+		free(img);
+		struct mt_cb *cb = t->ops->cb(t);
+		int pi = mt_rt_probe_index(cb, MT_PROBE_BEGIN);
+		int pe = strstr(firing_cases[c].src, "END") ?
+			mt_rt_probe_index(cb, MT_PROBE_END) : -1;
+		if (pi < 0) {
+			fprintf(stderr, "bench: no BEGIN probe in image\n");
+			return 1;
+		}
+		printf("host %s ns %.1f\n", firing_cases[c].name,
+		       time_firing(cb, (uint32_t)pi, pe));
+		t->ops->detach(t);
+		mt_target_free(t);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
 {
 	int hand = 0;
+
+	if (argc > 1 && strcmp(argv[1], "--firing") == 0)
+		return firing();
+	if (argc > 1) {
+		fprintf(stderr, "usage: probe_bench [--firing]\n");
+		return 2;
+	}
 
 	printf("runtime probe firing (local target, %d firings x %d rounds, "
 	       "best round)\n", ITERS, ROUNDS);

@@ -51,3 +51,11 @@ bench-live: $(BUILD)/bin/machtrace $(BUILD)/live/blob.bin $(BUILD)/boot/shim.elf
 		bench/live_bench.sh | grep 'count()' | \
 		sed 's/count(); }   /count(); } (no fast path)/')
 	$(call bench_keep,live-tsc,bench/live_bench.sh)
+# make bench: guest instructions per firing of each clause shape on
+# fbt::mach_msg_trap (bench/firing_bench.sh, -icount), the round trips'
+# ratios, and the interpreter's ns per firing on the host beside them.
+.PHONY: bench-firing
+BENCH_STEPS += bench-firing
+bench-firing: $(BUILD)/bin/machtrace $(BUILD)/live/blob.bin $(BUILD)/boot/shim.elf \
+		$(BUILD)/bench/probe_bench
+	$(call bench_keep,firing,PROBE_BENCH=$(BUILD)/bench/probe_bench bench/firing_bench.sh)

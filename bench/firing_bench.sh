@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# Guest instructions per probe firing on fbt::mach_msg_trap, one line per
+# clause shape:
+#   firing NAME instructions N
+# then the round trips they come from, with their ratio to stock, and
+# (PROBE_BENCH set) the interpreter's ns per firing for the same clauses on
+# the host (bench/probe_bench.c --firing) beside them.
+#
+# Method: machload's rt word times N IPC round trips with rdtsc; with
+# MACHTRACE_ICOUNT=shift=0 the guest's TSC counts the instructions it
+# executes, so a run repeats exactly.  Each round trip enters mach_msg_trap
+# twice, so a clause on its entry costs (traced - stock) / 2N instructions
+# per firing; latency-pair's clauses are on the entry and the return, four
+# firings per round trip, (traced - stock) / 4N.  `count` is the general
+# path (MACHTRACE_NOFAST=1); `fast-count` is the same clause on the
+# trampoline's increment.  One QEMU at a time, one after the other.
+#   bench/firing_bench.sh        (N=100000 by default)
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+N=${N:-100000}
+words="rt=$N pingpong=0 pages=0 threads=0 tasks=0"
+TMP=$(mktemp -d /tmp/mt-firing-bench.XXXXXX)
+trap 'rm -rf "$TMP"' EXIT
+
+# A private copy of what the runs use (the build tree may be rebuilt
+# while the benchmark runs), as live_bench.sh.
+mkdir -p "$TMP/b/bin" "$TMP/b/live" "$TMP/b/boot" "$TMP/b/guest" "$TMP/b/kernel"
+cp "$BUILD/bin/machtrace" "$TMP/b/bin/" && cp "$BUILD/live/blob.bin" "$TMP/b/live/" &&
+	cp "$BUILD/boot/shim.elf" "$TMP/b/boot/" && cp "$BUILD/guest/machload" "$TMP/b/guest/" &&
+	ln -s "$(cd "$BUILD/kernel" && pwd)/gnumach-dbg" "$TMP/b/kernel/gnumach-dbg" || exit 1
+M=$TMP/b/bin/machtrace
+export MACHTRACE_BUILD=$TMP/b MACHTRACE_ICOUNT=shift=0
+
+E='fbt::mach_msg_trap:entry'
+R='fbt::mach_msg_trap:return'
+# NAME|firings per round trip|nofast|program
+variants=(
+	"count|2|1|$E { @ = count(); }"
+	"false-predicate|2|1|$E /arg0 == 0xdeadbeef/ { @ = count(); }"
+	"execname-predicate|2|1|$E /execname == \"machload\"/ { @ = count(); }"
+	"key-execname|2|1|$E { @[execname] = count(); }"
+	"key-probefunc|2|1|$E { @[probefunc] = count(); }"
+	"trace|2|1|$E { trace(arg0); }"
+	"printf|2|1|$E { printf(\"%d %d\\n\", arg0, arg1); }"
+	"latency-pair|4|1|$E { self->ts = timestamp; } $R /self->ts/ { @ = quantize(timestamp - self->ts); self->ts = 0; }"
+	"fast-count|2|0|$E { @ = count(); }"
+)
+# live_bench.sh's entry+return program (the issue's round-trip figure)
+bench_prog="$E /execname == \"machload\"/ { self->ts = timestamp; }
+	$R /self->ts/ { @ = quantize(timestamp - self->ts); self->ts = 0; }"
+
+cycles() {	# console log -> instructions over the N round trips
+	sed -n "s/^machload: rt n=$N ok=$N cycles=\([0-9]*\) per=[0-9]* OK$/\1/p" "$1"
+}
+run() {	# nofast, program ('' = stock): prints the round trips' instructions
+	local c
+	rm -f "$TMP/c.log"
+	if [ -z "$2" ]; then
+		"$M" boot --quiet --timeout 120 --log "$TMP/c.log" -- $words >/dev/null 2>"$TMP/err"
+	elif [ "$1" = 1 ]; then
+		MACHTRACE_NOFAST=1 MACHTRACE_CONSOLE_LOG=$TMP/c.log "$M" -q --timeout 120 \
+			--workload "$words" -n "$2" >/dev/null 2>"$TMP/err"
+	else
+		MACHTRACE_CONSOLE_LOG=$TMP/c.log "$M" -q --timeout 120 \
+			--workload "$words" -n "$2" >/dev/null 2>"$TMP/err"
+	fi
+	c=$([ -f "$TMP/c.log" ] && cycles "$TMP/c.log")
+	if [ -z "$c" ]; then
+		echo "firing: run failed: $(tail -n 1 "$TMP/err")" >&2
+		return 1
+	fi
+	if grep -qi 'drop' "$TMP/err"; then
+		echo "firing: records dropped (the figure would be too low): $(grep -i drop "$TMP/err" | head -n 1)" >&2
+		return 1
+	fi
+	echo "$c"
+}
+
+stock=$(run 0 '') || exit 1
+echo "guest instructions per firing on fbt::mach_msg_trap (-icount shift=0;"
+echo "  machload rt=$N, stock round trip $(( (stock + N / 2) / N )) instructions)"
+declare -A rt
+for v in "${variants[@]}"; do
+	IFS='|' read -r name per nofast prog <<<"$v"
+	c=$(run "$nofast" "$prog") || exit 1
+	rt[$name]=$c
+	awk -v n="$name" -v c="$c" -v s="$stock" -v k=$((per * N)) \
+		'BEGIN { printf "firing %s instructions %.0f\n", n, (c - s) / k }'
+done
+c=$(run 0 "$bench_prog") || exit 1
+rt[bench]=$c
+ratio() {	# label, instructions
+	awk -v l="$1" -v c="$2" -v s="$stock" -v n="$N" \
+		'BEGIN { printf "round trip %s instructions %.0f ratio %.3f\n", l, c / n, c / s }'
+}
+ratio stock "$stock"
+ratio fast-count "${rt[fast-count]}"
+ratio count "${rt[count]}"
+ratio entry+return+predicate+thread-local+quantize "${rt[bench]}"
+if [ -n "${PROBE_BENCH:-}" ]; then
+	echo "the same clauses, interpreter on the host (local target, $PROBE_BENCH --firing):"
+	"$PROBE_BENCH" --firing || exit 1
+fi
