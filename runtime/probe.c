@@ -360,6 +360,61 @@ static void map_args(struct rt *rt, const struct mt_probe *pr, const struct mt_p
 	}
 }
 
+/* 1 + the highest raw argument a DIFO reads (MT_NARGS for args[]). */
+static uint32_t difo_nargs(const struct rt *rt, uint32_t difo1)
+{
+	const struct mt_difo *d;
+	uint32_t n = 0;
+
+	if (difo1 == 0)
+		return 0;
+	d = &rt->difos[difo1 - 1];
+	for (uint32_t i = 0; i < d->ntext; i++) {
+		mt_instr_t in = rt->text[d->text0 + i];
+		uint32_t v = MT_V16(in);
+
+		if (MT_OP(in) == MT_OP_LDGA && MT_R1(in) == MT_VAR_ARGS)
+			return MT_NARGS;
+		if (MT_OP(in) == MT_OP_LDGS && v >= MT_VAR_ARG0 && v <= MT_VAR_ARG9 &&
+		    v - MT_VAR_ARG0 + 1 > n)
+			n = v - MT_VAR_ARG0 + 1;
+	}
+	return n;
+}
+
+/*
+ * Every DIFO a firing of the probe can run is a clause's predicate or an
+ * action's rec (agg keys and values included), and interp.c reads the
+ * arguments only through LDGS argN and LDGA args[] (ERROR's clauses run
+ * with a context of their own).
+ */
+uint32_t mt_rt_probe_nargs(struct mt_cb *cb, uint32_t pi)
+{
+	struct rt *rt = rt_get(cb);
+	const struct mt_probe *pr;
+	uint32_t n = 0;
+
+	if (pi >= rt->img->nprobes)
+		return 0;
+	pr = &rt->probes[pi];
+	if (pr->nmap)
+		return MT_NARGS;
+	for (uint32_t e = 0; e < pr->necbs && n < MT_NARGS; e++) {
+		const struct mt_clause *cl = &rt->clauses[rt->ecbs[pr->ecb0 + e].clause];
+		uint32_t k = difo_nargs(rt, cl->pred_difo);
+
+		n = k > n ? k : n;
+		for (uint32_t a = 0; a < cl->nacts; a++) {
+			const struct mt_action *act = &rt->actions[cl->act0 + a];
+			for (uint32_t r = 0; r < act->nrecs; r++) {
+				k = difo_nargs(rt, rt->recs[act->rec0 + r].difo);
+				n = k > n ? k : n;
+			}
+		}
+	}
+	return n;
+}
+
 void mt_rt_probe(struct mt_cb *cb, uint32_t pi, const struct mt_pctx *ctx)
 {
 	struct rt *rt = rt_get(cb);

@@ -53,7 +53,7 @@
 
 /* ---- blob header: the first bytes of the blob module ---- */
 #define LK_BLOB_MAGIC		0x4c42544du	/* "MTBL" */
-#define LK_BLOB_VERSION		13
+#define LK_BLOB_VERSION		14
 #define LK_BLOB_HDR_REST	160	/* bytes after hook_name (shim's part) */
 /* A jmp trampoline: "push $site_index; jmp lk_fbt_entry" (10 bytes), then
    the relocated displaced instructions and a jmp back. */
@@ -175,7 +175,9 @@ struct lk_site {
 					   indices (kernel VA in the trampolines) */
 	uint64_t cnt_addr;		/* [h] LK_SF_COUNTER */
 	int32_t cnt_inc;		/* [h] LK_SF_COUNTER */
-	uint32_t pad2;
+	uint32_t nargs;			/* [b] arguments its probes read (arg0
+					   .. arg[nargs - 1]), the only ones a
+					   firing fetches; set at INIT */
 };
 #define LK_SITE_EXTRA_MAX	16
 #define LK_FAST_INCQ_LEN	8	/* 48 ff 04 25 disp32 */
@@ -361,6 +363,10 @@ struct lk_kdesc {
 	uint64_t dummy_lapic;		/* [h] &dummy_lapic */
 };
 
+/* lk_ctl.flags */
+#define LK_CTL_STATS		0x1	/* count fires and fire_tsc (two rdtscs
+					   a firing: MACHTRACE_LIVE_STATS) */
+
 struct lk_ctl {
 	uint32_t magic, version;	/* [b] at the boot hook: LK_CTL_MAGIC,
 					   LK_BLOB_VERSION */
@@ -376,16 +382,18 @@ struct lk_ctl {
 	struct lk_kdesc k;		/* [h] */
 	/* tick/profile probes: [h] image probe index and interval, [b] the
 	   next due TSC (set at GO, advanced by its tick) */
-	uint32_t nticks, pad2;		/* [h] */
+	uint32_t nticks;		/* [h] */
+	uint32_t flags;			/* [h] LK_CTL_* */
 	struct { uint32_t probe, pad; uint64_t interval_ns, next_tsc; } ticks[32];
 	/* blob statistics (the host reads them) */
 	volatile uint64_t ticks_seen;	/* [b] */
-	volatile uint64_t fires;	/* [k] */
+	volatile uint64_t fires;	/* [k] with LK_CTL_STATS */
 	volatile uint64_t int3_hits;	/* [k] */
 	volatile uint64_t int3_foreign;	/* [k] int3s that were not ours */
 	volatile uint64_t patched;	/* [b] */
 	volatile uint64_t tsc_go;	/* [b] tsc at GO */
-	volatile uint64_t fire_tsc;	/* [k] TSC ticks spent in mt_rt_probe */
+	volatile uint64_t fire_tsc;	/* [k] TSC ticks spent in mt_rt_probe,
+					   with LK_CTL_STATS */
 	volatile uint64_t tsc_now;	/* [b] its TSC, stored while it waits
 					   for a command (the host pairs it with
 					   its wall clock before GO) */

@@ -66,9 +66,17 @@ int mt_rt_init(void *area, uint64_t size, const struct mt_image *img,
 /* Check an image (structure and every DIFO); 0 or -1 with a reason. */
 int mt_rt_verify(const struct mt_image *img, char *err, uint32_t errlen);
 
-/* A probe fired: run its ECBs.  probe_index indexes the image's probes[]. */
+/* A probe fired: run its ECBs.  probe_index indexes the image's probes[].
+   ctx->arg[i] is read only for i < mt_rt_probe_nargs(cb, probe_index): a
+   caller may leave the others unset. */
 void mt_rt_probe(struct mt_cb *cb, uint32_t probe_index,
 		 const struct mt_pctx *ctx);
+
+/* How many of a firing's raw arguments (arg0 ..) the probe's clauses can
+   read: 1 + the highest argN they name, MT_NARGS with args[] or an
+   argument mapping, 0 for none (or no such probe).  From the verified
+   image, once per site rather than per firing. */
+uint32_t mt_rt_probe_nargs(struct mt_cb *cb, uint32_t probe_index);
 
 /* Stamp the time for the current thread (mt_plat_var CURTHREAD of ctx):
    the start of the interval a later MT_ARGMAP_ELAPSED argument of a

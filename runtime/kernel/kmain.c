@@ -106,6 +106,7 @@ static int init_runtime(void)
 		return -1;
 	}
 	lk.cb = (struct mt_cb *)lk.area_va;
+	lk_sites_prepare();
 	img = mt_rt_image(lk.cb);
 	pr = (const struct mt_probe *)((const uint8_t *)img + img->probes_off);
 	for (uint32_t i = 0; i < img->nprobes; i++) {

@@ -21,24 +21,40 @@ static struct lk_site *lk_site_at(uint64_t addr)
 	return 0;
 }
 
-void lk_fire_probe(uint32_t probe, struct lk_fire *f, const uint64_t *args,
-		   uint32_t nargs)
+/*
+ * Run probe's clauses on ctx.  The statistics (firings, TSC ticks in the
+ * runtime) cost two rdtscs a firing: only when the host asked for them
+ * (LK_CTL_STATS).
+ */
+void lk_fire_ctx(uint32_t probe, const struct mt_pctx *ctx)
 {
-	struct mt_pctx ctx;
+	uint64_t t0;
 
 	if (!lk.cb || !lk.tracing)
 		return;
 	if (lk.cb->req != MT_REQ_NONE)
 		lk_fast_disarm();	/* the runtime services it now */
-	for (uint32_t i = 0; i < 10; i++)
+	if (!(lk.ctl->flags & LK_CTL_STATS)) {
+		mt_rt_probe(lk.cb, probe, ctx);
+		return;
+	}
+	t0 = lk_rdtsc();
+	lk.ctl->fires++;
+	mt_rt_probe(lk.cb, probe, ctx);
+	lk.ctl->fire_tsc += lk_rdtsc() - t0;
+}
+
+void lk_fire_probe(uint32_t probe, struct lk_fire *f, const uint64_t *args,
+		   uint32_t nargs)
+{
+	struct mt_pctx ctx;
+
+	for (uint32_t i = 0; i < MT_NARGS; i++)
 		ctx.arg[i] = i < nargs ? args[i] : 0;
 	ctx.argdata = 0;
 	ctx.argdata_size = 0;
 	ctx.plat = f;
-	uint64_t t0 = lk_rdtsc();
-	lk.ctl->fires++;
-	mt_rt_probe(lk.cb, probe, &ctx);
-	lk.ctl->fire_tsc += lk_rdtsc() - t0;
+	lk_fire_ctx(probe, &ctx);
 }
 
 /* An LK_SF_STAMP site: the start of the current thread's interval. */
@@ -50,22 +66,32 @@ static void lk_stamp(struct lk_fire *f)
 		mt_rt_stamp(lk.cb, &ctx);
 }
 
-/* arg0..arg9 at a function entry: six registers, then the stack. */
-static void entry_args(const struct lk_regs *r, uint64_t sp, uint64_t *a)
+/*
+ * arg0 .. arg[n - 1] at a function entry: six registers, then the stack.
+ * The others stay unset: no clause of the site's probes reads them
+ * (lk_sites_prepare).
+ */
+static void entry_args(const struct lk_regs *r, uint64_t sp, uint64_t *a, uint32_t n)
 {
-	a[0] = r->rdi;
-	a[1] = r->rsi;
-	a[2] = r->rdx;
-	a[3] = r->rcx;
-	a[4] = r->r8;
-	a[5] = r->r9;
+	switch (n < 6 ? n : 6) {
+	case 6: a[5] = r->r9;		/* fallthrough */
+	case 5: a[4] = r->r8;		/* fallthrough */
+	case 4: a[3] = r->rcx;		/* fallthrough */
+	case 3: a[2] = r->rdx;		/* fallthrough */
+	case 2: a[1] = r->rsi;		/* fallthrough */
+	case 1: a[0] = r->rdi;		/* fallthrough */
+	default: break;
+	}
+	if (n <= 6)
+		return;
 	/* the stack page holding sp is mapped: no walk when the args share it */
 	if (((sp + 32) & ~0xfffull) == (sp & ~0xfffull)) {
 		const uint64_t *st = (const uint64_t *)sp;
-		a[6] = st[1], a[7] = st[2], a[8] = st[3], a[9] = st[4];
+		for (uint32_t i = 6; i < n; i++)
+			a[i] = st[i - 5];
 		return;
 	}
-	for (int i = 6; i < 10; i++)
+	for (uint32_t i = 6; i < n; i++)
 		if (!lk_load64(sp + 8 * (uint64_t)(i - 5), &a[i]))
 			a[i] = 0;
 }
@@ -80,11 +106,11 @@ static uint64_t dwarf_reg(struct lk_regs *r, uint64_t sp, uint8_t n)
 	return n < 16 ? *lk_dwarf_slot(r, n) : 0;
 }
 
-/* LK_SF_REGARGS: the registers the host named (lkabi.h). */
+/* LK_SF_REGARGS: the registers the host named (lkabi.h), the first n. */
 static void reg_args(const struct lk_site *s, struct lk_regs *r, uint64_t sp,
-		     uint64_t *a)
+		     uint64_t *a, uint32_t n)
 {
-	for (uint32_t i = 0; i < 10; i++)
+	for (uint32_t i = 0; i < n; i++)
 		a[i] = i < LK_SITE_NREGARGS ? dwarf_reg(r, sp, s->argreg[i]) : 0;
 }
 
@@ -115,29 +141,37 @@ static void site_frame(const struct lk_site *s, struct lk_regs *r, uint64_t sp,
 		f->fp = lk_load64(cfa + (uint64_t)(int64_t)s->rbp_off, &v) ? v : 0;
 }
 
-/* The probes first: the reboot hook may end tracing. */
+/*
+ * The probes first: the reboot hook may end tracing.  One context for
+ * every probe of the site, its arguments read once, straight from the
+ * saved registers, and only the first s->nargs.
+ */
 static void fire_entry(struct lk_site *s, struct lk_regs *r, uint64_t sp)
 {
 	struct lk_fire f;
-	uint64_t a[10];
-	uint32_t nargs = (s->flags & LK_SF_COUNTER) ? 2 : 10;
+	struct mt_pctx ctx;
 
 	site_frame(s, r, sp, &f);
-
-	if (s->flags & LK_SF_COUNTER) {
-		a[0] = (uint64_t)(int64_t)s->cnt_inc;
-		a[1] = s->cnt_addr;
-	} else if ((s->flags & (LK_SF_FIRE | LK_SF_FIRE2)) && (s->flags & LK_SF_REGARGS)) {
-		reg_args(s, r, sp, a);
-	} else if (s->flags & (LK_SF_FIRE | LK_SF_FIRE2)) {
-		entry_args(r, sp, a);
-	}
-	if (s->flags & LK_SF_FIRE)
-		lk_fire_probe(s->probe, &f, a, nargs);
-	if (s->flags & LK_SF_FIRE2) {
-		lk_fire_probe(s->probe2, &f, a, nargs);
-		for (uint32_t k = 0; k < s->nextra && k < LK_SITE_EXTRA_MAX; k++)
-			lk_fire_probe(((const uint32_t *)s->extra)[k], &f, a, nargs);
+	if (s->flags & (LK_SF_FIRE | LK_SF_FIRE2)) {
+		ctx.argdata = 0;
+		ctx.argdata_size = 0;
+		ctx.plat = &f;
+		if (s->flags & LK_SF_COUNTER) {
+			uint64_t c[2] = { (uint64_t)(int64_t)s->cnt_inc, s->cnt_addr };
+			for (uint32_t i = 0; i < s->nargs; i++)
+				ctx.arg[i] = i < 2 ? c[i] : 0;
+		} else if (s->flags & LK_SF_REGARGS) {
+			reg_args(s, r, sp, ctx.arg, s->nargs);
+		} else {
+			entry_args(r, sp, ctx.arg, s->nargs);
+		}
+		if (s->flags & LK_SF_FIRE)
+			lk_fire_ctx(s->probe, &ctx);
+		if (s->flags & LK_SF_FIRE2) {
+			lk_fire_ctx(s->probe2, &ctx);
+			for (uint32_t k = 0; k < s->nextra && k < LK_SITE_EXTRA_MAX; k++)
+				lk_fire_ctx(((const uint32_t *)s->extra)[k], &ctx);
+		}
 	}
 	if (s->flags & LK_SF_STAMP)
 		lk_stamp(&f);
@@ -153,6 +187,22 @@ static void fire_entry(struct lk_site *s, struct lk_regs *r, uint64_t sp)
 		lk_tick(r);
 	if (s->flags & LK_SF_INTERNAL_END)
 		lk_ending(r);
+}
+
+/* A return probe: arg0 = the ret's offset in its function, arg1 = rax. */
+static void fire_return(const struct lk_site *s, uint32_t probe, struct lk_fire *f,
+			uint64_t rax)
+{
+	struct mt_pctx ctx;
+
+	ctx.argdata = 0;
+	ctx.argdata_size = 0;
+	ctx.plat = f;
+	ctx.arg[0] = s->func_off;
+	ctx.arg[1] = rax;
+	for (uint32_t i = 2; i < s->nargs; i++)
+		ctx.arg[i] = 0;
+	lk_fire_ctx(probe, &ctx);
 }
 
 /* The value of aggregation aggid's keyless entry on CPU 0, 0 if none. */
@@ -224,10 +274,9 @@ uint64_t lk_fbt_ret_fire(struct lk_regs *r)
 	struct lk_site *s = &lk.sites[r->u.j.slot];
 	uint64_t sp = (uint64_t)r->u.j.entry_sp;
 	struct lk_fire f = { r, s->addr + s->len - 1, sp, r->rbp, 0 };
-	uint64_t a[2] = { s->func_off, r->rax };
 
 	if (s->flags & LK_SF_FIRE)
-		lk_fire_probe(s->probe, &f, a, 2);
+		fire_return(s, s->probe, &f, r->rax);
 	return 0;
 }
 
@@ -251,12 +300,10 @@ int lk_int3_fire(struct lk_regs *r)
 	if (s->flags & LK_SF_FIRE_RET) {	/* entry and return at once */
 		fire_entry(s, r, r->u.t.rsp);
 		struct lk_fire f = { r, s->addr, r->u.t.rsp, r->rbp, 0 };
-		uint64_t a[2] = { s->func_off, r->rax };
-		lk_fire_probe(s->rprobe, &f, a, 2);
+		fire_return(s, s->rprobe, &f, r->rax);
 	} else if (s->flags & LK_SF_FIRE) {
 		struct lk_fire f = { r, s->addr, r->u.t.rsp, r->rbp, 0 };
-		uint64_t a[2] = { s->func_off, r->rax };
-		lk_fire_probe(s->probe, &f, a, 2);
+		fire_return(s, s->probe, &f, r->rax);
 	}
 	ret = *(volatile uint64_t *)r->u.t.rsp;
 	r->u.t.rsp += 8 + s->ret_imm;
@@ -318,6 +365,37 @@ int lk_site_adopt(uint32_t i)
 		lk.ctl->patched++;
 	}
 	return 0;
+}
+
+static uint32_t max_nargs(uint32_t n, uint32_t probe)
+{
+	uint32_t k = mt_rt_probe_nargs(lk.cb, probe);
+
+	return k > n ? k : n;
+}
+
+/*
+ * Once per session, after the runtime is initialised: how many arguments
+ * each site fetches, the most any of its probes reads (return sites: the
+ * zeroes after arg1).
+ */
+void lk_sites_prepare(void)
+{
+	for (uint32_t i = 0; i < lk.nsites; i++) {
+		struct lk_site *s = &lk.sites[i];
+		uint32_t n = 0;
+
+		if (s->flags & LK_SF_FIRE)
+			n = max_nargs(n, s->probe);
+		if (s->flags & LK_SF_FIRE_RET)
+			n = max_nargs(n, s->rprobe);
+		if (s->flags & LK_SF_FIRE2) {
+			n = max_nargs(n, s->probe2);
+			for (uint32_t k = 0; k < s->nextra && k < LK_SITE_EXTRA_MAX; k++)
+				n = max_nargs(n, ((const uint32_t *)s->extra)[k]);
+		}
+		s->nargs = n;
+	}
 }
 
 void lk_sites_install(void)
