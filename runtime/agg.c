@@ -175,20 +175,56 @@ static void update(const struct mt_agg *a, int64_t *vals, int64_t v,
 	}
 }
 
-/* Build the key of act into key[keysize]; -1 on fault. */
+/*
+ * A key built in scratch is only partly written: its spans, the 8-aligned
+ * parts that say what it is (the aggregation id, integers, each string up
+ * to the word holding its NUL, zeroes after it, memory and stacks whole).
+ * A string's padding to its size is not written, hashed or compared:
+ * keys cost their strings' lengths, not strsize.  Two keys of one
+ * aggregation are equal when their spans are (a string's end is where
+ * both have their NUL), and an entry's key is zero outside them, as the
+ * consumer reads it.
+ */
+#define RT_KEY_SPANS	8
+struct key_spans {
+	uint32_t n;
+	uint32_t off[RT_KEY_SPANS], len[RT_KEY_SPANS];
+};
+
+/* Beyond RT_KEY_SPANS the last span grows over the gap, zeroed. */
+static void span_add(struct key_spans *ks, uint8_t *key, uint32_t off, uint32_t len)
+{
+	uint32_t *last = ks->n ? &ks->len[ks->n - 1] : 0;
+
+	if (last && ks->off[ks->n - 1] + *last == off) {
+		*last += len;
+	} else if (ks->n < RT_KEY_SPANS) {
+		ks->off[ks->n] = off;
+		ks->len[ks->n++] = len;
+	} else {
+		uint32_t end = ks->off[ks->n - 1] + *last;
+		rt_memset(key + end, 0, off - end);
+		*last = off + len - ks->off[ks->n - 1];
+	}
+}
+
+/* Build the key of act into key[keysize] (its spans); -1 on fault. */
 static int build_key(struct rt_mstate *ms, const struct mt_action *act,
-		     const struct mt_agg *a, uint8_t *key, int64_t *v,
-		     int64_t *incr)
+		     const struct mt_agg *a, uint8_t *key, struct key_spans *ks,
+		     int64_t *v, int64_t *incr)
 {
 	uint32_t n = 8, nv = 0;
 
-	rt_memset(key, 0, a->keysize);
-	*(uint32_t *)key = (uint32_t)act->arg;
+	((uint32_t *)key)[0] = (uint32_t)act->arg;
+	((uint32_t *)key)[1] = 0;
+	ks->n = 0;
+	span_add(ks, key, 0, 8);
 	*v = 0;
 	*incr = 1;
 	for (uint32_t i = 0; i < act->nrecs; i++) {
 		const struct mt_rec *rec = &ms->rt->recs[act->rec0 + i];
 		uint64_t val = 0;
+		int64_t w;
 
 		if (rec->difo && rt_exec(ms, rec->difo, &val))
 			return -1;
@@ -204,6 +240,7 @@ static int build_key(struct rt_mstate *ms, const struct mt_action *act,
 				return 0;
 			*(uint64_t *)(key + n) = mt_plat_var(ms->ctx, MT_VAR_PID);
 			*(uint64_t *)(key + n + 8) = val;
+			span_add(ks, key, n, 16);
 			n += 16;
 		} else if (rec->kind == MT_REC_INT) {
 			if (n + 8 > a->keysize)
@@ -215,37 +252,68 @@ static int build_key(struct rt_mstate *ms, const struct mt_action *act,
 					(val << sh) >> sh;
 			}
 			*(uint64_t *)(key + n) = val;
+			span_add(ks, key, n, 8);
 			n += 8;
 		} else {
-			if (rec->size > a->keysize - n)
+			uint32_t sz = (uint32_t)RT_ALIGN(rec->size, 8);
+			if (sz > a->keysize - n)
 				return 0;
 			if (rec->kind == MT_REC_STR) {
-				if (rt_copy_str(ms, (char *)key + n, val, rec->size))
+				if ((w = rt_copy_strw(ms, (char *)key + n, val, rec->size)) < 0)
 					return -1;
+				span_add(ks, key, n, (uint32_t)w);
 			} else if (rec->kind == MT_REC_STACK) {
 				rt_rec_stack(ms, rec, key + n);
+				span_add(ks, key, n, sz);
 			} else if (rt_copy_in(ms, key + n, val, rec->size)) {
 				return -1;
+			} else {
+				rt_memset(key + n + rec->size, 0, sz - rec->size);
+				span_add(ks, key, n, sz);
 			}
-			n += (uint32_t)RT_ALIGN(rec->size, 8);
+			n += sz;
 		}
 	}
 	return 0;
 }
 
+static uint32_t key_hash(const uint8_t *key, const struct key_spans *ks)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+
+	for (uint32_t s = 0; s < ks->n; s++) {
+		const uint64_t *w = (const uint64_t *)(key + ks->off[s]);
+		for (uint32_t i = 0; i < ks->len[s] / 8; i++) {
+			x ^= w[i];
+			x *= 0xff51afd7ed558ccdull;
+			x ^= x >> 32;
+		}
+	}
+	return (uint32_t)(x ^ (x >> 29));
+}
+
+static int key_eq(const uint8_t *ekey, const uint8_t *key, const struct key_spans *ks)
+{
+	for (uint32_t s = 0; s < ks->n; s++)
+		if (rt_memcmp(ekey + ks->off[s], key + ks->off[s], ks->len[s]) != 0)
+			return 0;
+	return 1;
+}
+
 static int64_t *lookup(struct rt_mstate *ms, const struct mt_agg *a,
-		       const uint8_t *key)
+		       const uint8_t *key, const struct key_spans *ks)
 {
 	struct mt_aggbuf *ab = &ms->rt->aggbuf[ms->cpu];
 	uint8_t *data = ms->c->aggdata;
-	uint32_t hash = rt_hash(key, a->keysize, 0);
+	uint32_t hash = key_hash(key, ks);
 	uint32_t *head = &ms->c->agghash[hash & (ab->nbuckets - 1)];
 	uint32_t sz = entsize(a);
 	struct mt_aggent *e;
 
 	for (uint32_t o = *head; o; o = e->next) {
 		e = (struct mt_aggent *)(data + o - 1);
-		if (e->hash == hash && rt_memcmp(e + 1, key, a->keysize) == 0) {
+		if (e->hash == hash && e->aggid == *(const uint32_t *)key &&
+		    key_eq((const uint8_t *)(e + 1), key, ks)) {
 			e->gen++;
 			return (int64_t *)((uint8_t *)(e + 1) + a->keysize);
 		}
@@ -258,7 +326,9 @@ static int64_t *lookup(struct rt_mstate *ms, const struct mt_agg *a,
 	e->hash = hash;
 	e->aggid = *(const uint32_t *)key;
 	e->gen = 1;
-	rt_memcpy(e + 1, key, a->keysize);
+	rt_memset(e + 1, 0, a->keysize);
+	for (uint32_t s = 0; s < ks->n; s++)
+		rt_memcpy((uint8_t *)(e + 1) + ks->off[s], key + ks->off[s], ks->len[s]);
 	init_vals(a, (int64_t *)((uint8_t *)(e + 1) + a->keysize));
 	e->next = *head;
 	*head = (uint32_t)ab->used + 1;
@@ -270,13 +340,14 @@ void rt_aggregate(struct rt_mstate *ms, const struct mt_action *act)
 {
 	const struct mt_agg *a = &ms->rt->aggs[act->arg - 1];
 	uint64_t mark = ms->scratch_used;
-	uint8_t *key = (uint8_t *)(uintptr_t)rt_alloc(ms, a->keysize);
+	uint8_t *key = (uint8_t *)(uintptr_t)rt_alloc_raw(ms, a->keysize);
+	struct key_spans ks;
 	int64_t v, incr, *vals;
 
 	if (!key)
 		return;
-	if (build_key(ms, act, a, key, &v, &incr) == 0) {
-		vals = lookup(ms, a, key);
+	if (build_key(ms, act, a, key, &ks, &v, &incr) == 0) {
+		vals = lookup(ms, a, key, &ks);
 		if (vals)
 			update(a, vals, v, incr);
 	}

@@ -7,10 +7,12 @@
  */
 #include "rt.h"
 
+/* The platform writes the string and its NUL: the rest of the strsize
+   bytes is left as it was (every string reader stops at the NUL). */
 static uint64_t str_builtin(struct rt_mstate *ms, uint32_t id)
 {
 	uint32_t n = ms->rt->strsize;
-	uint64_t p = rt_alloc(ms, n);
+	uint64_t p = rt_alloc_raw(ms, n);
 
 	if (p)
 		mt_plat_strvar(ms->ctx, id, (char *)(uintptr_t)p, n);

@@ -194,6 +194,22 @@ int rt_copy_str(struct rt_mstate *ms, char *dst, uint64_t src, uint64_t size)
 	return 0;
 }
 
+int64_t rt_copy_strw(struct rt_mstate *ms, char *dst, uint64_t src, uint64_t size)
+{
+	int64_t len;
+	uint64_t end;
+
+	if (size == 0)
+		return 0;
+	len = rt_strlen(ms, src, size - 1);
+	if (len < 0)
+		return -1;
+	end = RT_ALIGN((uint64_t)len + 1, 8);
+	rt_memcpy(dst, (const void *)(uintptr_t)src, (uint64_t)len);
+	rt_memset(dst + len, 0, end - (uint64_t)len);
+	return (int64_t)end;
+}
+
 /* alloca(): scratch within the user's scratchsize budget for the clause. */
 uint64_t rt_alloca(struct rt_mstate *ms, uint64_t size)
 {

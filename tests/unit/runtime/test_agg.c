@@ -241,6 +241,103 @@ TEST(stack_key)
 	rt_stop(&R);
 }
 
+/* Probe pi aggregates count() keyed by the string s (clause of its own). */
+static void str_key_clause(struct ib *b, uint32_t pi, uint32_t id, const char *s)
+{
+	uint32_t d = IB_DIFO(b, MT_RT_STRING, RV(SETS, ib_str(b, s), 1), R(RET, 0, 0, 1));
+
+	b->clauses[ib_clause(b, pi, 0, 0)].flags = 0;
+	ib_action(b, MT_ACT_AGG, id);
+	ib_rec(b, d, MT_REC_STR, 0, 32, 0);
+}
+
+/*
+ * A string key is copied, hashed and compared up to its NUL, not its
+ * size, and the scratch key buffer is not cleared between firings: a
+ * short string after a long one must still be its own key, and every
+ * entry's key must read as the string zero-padded to its size (the
+ * consumer reads whole keys).  7 and 8 characters: the NUL at the end of
+ * a word and at the start of the next.
+ */
+TEST(string_key_up_to_nul)
+{
+	static const char *str[] = { "abcdefghijklmnopqrstuvwxyz01234",
+				     "ab", "abcdefg", "abcdefgh" };
+	static const int times[] = { 1, 3, 2, 1 };
+	static const uint32_t probe[] = { 3, 1, 0, 2 };
+	struct ib b;
+
+	ib_init(&b);
+	uint32_t id = ib_agg(&b, MT_AGG_COUNT, 1, 8 + 32, 1, 0, 0, 0, 0);
+	for (int i = 0; i < 4; i++)
+		str_key_clause(&b, probe[i], id, str[i]);
+	b.error_probe = 0;
+	CHECK_EQ_INT(rt_start(&R, &b), 0);
+	rt_fire(&R, 3, 0);	/* the long one first: it stays in scratch */
+	rt_fire(&R, 1, 0);
+	rt_fire(&R, 0, 0);
+	rt_fire(&R, 1, 0);
+	rt_fire(&R, 2, 0);
+	rt_fire(&R, 0, 0);
+	rt_fire(&R, 1, 0);
+	for (int i = 0; i < 4; i++) {
+		char key[32] = { 0 };
+		strcpy(key, str[i]);
+		int64_t *v = rt_aggvals(&R, id, key, 32);
+		CHECK(v != NULL);
+		CHECK_EQ_INT(v[0], times[i]);
+	}
+	CHECK_EQ_INT(rt_stat(&R)->aggdrops, 0);
+	rt_stop(&R);
+}
+
+/* More parts than the runtime tracks separately (nine strings, each
+   followed by an integer: ten spans of written bytes): the key is still
+   exact. */
+#define NPAIRS	9
+TEST(string_key_many_parts)
+{
+	struct ib b;
+	static const char *s[NPAIRS] = { "x", "yy", "zzzzzzzzz", "w", "v", "u", "t", "ss", "r" };
+	uint8_t key[NPAIRS * 40];
+	uint32_t keyd[NPAIRS];
+
+	ib_init(&b);
+	b.error_probe = 0;
+	uint32_t id = ib_agg(&b, MT_AGG_COUNT, 2 * NPAIRS, 8 + sizeof key, 1, 0, 0, 0, 0);
+	uint32_t a0 = IB_DIFO(&b, MT_RT_INT, RV(LDGS, MT_VAR_ARG0, 1), R(RET, 0, 0, 1));
+	for (int i = 0; i < NPAIRS; i++)
+		keyd[i] = IB_DIFO(&b, MT_RT_STRING, RV(SETS, ib_str(&b, s[i]), 1),
+				  R(RET, 0, 0, 1));
+	uint32_t other = IB_DIFO(&b, MT_RT_STRING, RV(SETS, ib_str(&b, "rr"), 1), R(RET, 0, 0, 1));
+	for (uint32_t pi = 0; pi < 2; pi++) {	/* END: "rr" for the last string */
+		b.clauses[ib_clause(&b, pi, 0, 0)].flags = 0;
+		ib_action(&b, MT_ACT_AGG, id);
+		for (int i = 0; i < NPAIRS; i++) {
+			ib_rec(&b, pi && i == NPAIRS - 1 ? other : keyd[i], MT_REC_STR, 0, 32, 0);
+			ib_rec(&b, a0, MT_REC_INT, 0, 8, 0);
+		}
+	}
+	CHECK_EQ_INT(rt_start(&R, &b), 0);
+	rt_fire(&R, 0, 7);
+	rt_fire(&R, 1, 7);
+	rt_fire(&R, 0, 7);
+	rt_fire(&R, 0, 8);
+	memset(key, 0, sizeof key);
+	for (int i = 0; i < NPAIRS; i++) {
+		strcpy((char *)key + 40 * i, s[i]);
+		*(uint64_t *)(key + 40 * i + 32) = 7;
+	}
+	int64_t *v = rt_aggvals(&R, id, key, sizeof key);
+	CHECK(v != NULL);
+	CHECK_EQ_INT(v[0], 2);
+	strcpy((char *)key + 40 * (NPAIRS - 1), "rr");
+	v = rt_aggvals(&R, id, key, sizeof key);
+	CHECK(v != NULL);
+	CHECK_EQ_INT(v[0], 1);
+	rt_stop(&R);
+}
+
 TEST(aggsize_too_small)
 {
 	struct ib b;
