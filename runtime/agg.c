@@ -336,21 +336,66 @@ static int64_t *lookup(struct rt_mstate *ms, const struct mt_agg *a,
 	return (int64_t *)((uint8_t *)(e + 1) + a->keysize);
 }
 
-void rt_aggregate(struct rt_mstate *ms, const struct mt_action *act)
+/*
+ * A keyless aggregation (@ = count(), sum(x), quantize(x) ...) has one
+ * entry per CPU, which stays where it is until a truncation: after the
+ * first update it is found at c->aggent, with no key and no hash.
+ */
+static int keyless(struct rt_mstate *ms, const struct mt_action *act,
+		   const struct mt_agg *a)
 {
-	const struct mt_agg *a = &ms->rt->aggs[act->arg - 1];
-	uint64_t mark = ms->scratch_used;
-	uint8_t *key = (uint8_t *)(uintptr_t)rt_alloc_raw(ms, a->keysize);
+	uint32_t o = ms->c->aggent[act->arg - 1];
+	struct mt_aggent *e;
+	int64_t v = 0, incr = 1;
+	uint32_t nv = 0;
+
+	if (o == 0)
+		return 0;
+	for (uint32_t i = 0; i < act->nrecs; i++) {
+		const struct mt_rec *rec = &ms->rt->recs[act->rec0 + i];
+		uint64_t val = 0;
+
+		if (rec->difo && rt_exec(ms, rec->difo, &val))
+			return 1;
+		if (nv++ == 0)
+			v = (int64_t)val;
+		else
+			incr = (int64_t)val;
+	}
+	e = (struct mt_aggent *)(ms->c->aggdata + o - 1);
+	e->gen++;
+	update(a, (int64_t *)((uint8_t *)(e + 1) + 8), v, incr);
+	return 1;
+}
+
+/* The key built, its entry found or made, updated. */
+static __attribute__((noinline)) void keyed(struct rt_mstate *ms, const struct mt_action *act,
+					    const struct mt_agg *a)
+{
+	uint8_t *key;
 	struct key_spans ks;
 	int64_t v, incr, *vals;
 
+	key = (uint8_t *)(uintptr_t)rt_alloc_raw(ms, a->keysize);
 	if (!key)
 		return;
 	if (build_key(ms, act, a, key, &ks, &v, &incr) == 0) {
 		vals = lookup(ms, a, key, &ks);
 		if (vals)
 			update(a, vals, v, incr);
+		if (vals && a->nkeys == 0 && a->keysize == 8)
+			ms->c->aggent[act->arg - 1] = (uint32_t)((uint8_t *)vals - 8 -
+				sizeof(struct mt_aggent) - ms->c->aggdata) + 1;
 	}
+}
+
+void rt_aggregate(struct rt_mstate *ms, const struct mt_action *act)
+{
+	const struct mt_agg *a = &ms->rt->aggs[act->arg - 1];
+	uint64_t mark = ms->scratch_used;
+
+	if (!(a->nkeys == 0 && a->keysize == 8 && keyless(ms, act, a)))
+		keyed(ms, act, a);
 	ms->scratch_used = mark;
 }
 
@@ -380,6 +425,8 @@ static void clear_cpu(struct rt *rt, uint32_t cpu, uint32_t aggid, int trunc)
 	}
 	if (!trunc)
 		return;
+	for (uint32_t i = 0; i < rt->img->naggs; i++)
+		rt->cpu[cpu].aggent[i] = 0;	/* entries moved */
 	for (uint32_t b = 0; b < ab->nbuckets; b++)
 		rt->cpu[cpu].agghash[b] = 0;
 	for (uint64_t o = 0; o < out;) {

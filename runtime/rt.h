@@ -18,7 +18,8 @@
  *   mt_cb | mt_cpubuf[ncpus] | mt_cpustat[ncpus] | mt_aggbuf[ncpus] |
  *   struct rt | struct rt_cpu[ncpus] | varslots[3][nslots] | image copy |
  *   globals | dynvar (hash heads + chunks) | rt_spec[nspec] |
- *   per CPU: principal data, agg data + agg hash heads, scratch,
+ *   per CPU: principal data, agg data + agg hash heads + keyless
+ *            entries, scratch,
  *            clause locals, staging record |
  *   per spec per CPU: speculation data
  *
@@ -80,6 +81,9 @@ struct rt_cpu {
 	uint8_t *buf;			/* principal buffer data */
 	uint8_t *aggdata;
 	uint32_t *agghash;
+	uint32_t *aggent;		/* [naggs]: a keyless aggregation's
+					   entry, offset + 1 in aggdata (0: not
+					   yet, or moved by a truncation) */
 	uint8_t *scratch;		/* scratch base */
 	uint8_t *locals;		/* clause-local storage */
 	uint8_t *stage;			/* record being built */

@@ -338,6 +338,39 @@ TEST(string_key_many_parts)
 	rt_stop(&R);
 }
 
+/*
+ * A keyless aggregation's entry is found again without its key (struct
+ * rt_cpu aggent) until a truncation moves it: @k[arg0] = count() first,
+ * then @ = sum(arg0); truncating @k moves @'s entry to the front, where
+ * the next sum must land (one entry, the running total).
+ */
+TEST(keyless_entry_moves_at_trunc)
+{
+	struct ib b;
+
+	ib_init(&b);
+	b.error_probe = 0;
+	uint32_t a0 = IB_DIFO(&b, MT_RT_INT, RV(LDGS, MT_VAR_ARG0, 1), R(RET, 0, 0, 1));
+	uint32_t k = ib_agg(&b, MT_AGG_COUNT, 1, 16, 1, 0, 0, 0, 0);
+	uint32_t s = ib_agg(&b, MT_AGG_SUM, 0, 8, 1, 0, 0, 0, 0);
+	b.clauses[ib_clause(&b, 0, 0, 0)].flags = 0;
+	ib_action(&b, MT_ACT_AGG, k);
+	ib_rec(&b, a0, MT_REC_INT, 0, 8, 0);
+	ib_action(&b, MT_ACT_AGG, s);
+	ib_rec(&b, a0, MT_REC_INT, 0, 8, MT_RF_AGGVAL);
+	CHECK_EQ_INT(rt_start(&R, &b), 0);
+	rt_fire(&R, 0, 5);
+	rt_fire(&R, 0, 6);
+	CHECK_EQ_INT(rt_aggvals(&R, s, 0, 0)[0], 11);
+	mt_rt_aggclear(R.cb, k, 1);
+	CHECK(rt_aggvals(&R, k, 0, 0) == NULL);
+	rt_fire(&R, 0, 7);
+	CHECK_EQ_INT(rt_aggvals(&R, s, 0, 0)[0], 18);
+	struct mt_aggbuf *ab = (void *)((uint8_t *)R.cb + R.cb->aggbuf_off);
+	CHECK_EQ_INT(ab->used, 2 * sizeof(struct mt_aggent) + 24 + 16);	/* @k[7], @ */
+	rt_stop(&R);
+}
+
 TEST(aggsize_too_small)
 {
 	struct ib b;
