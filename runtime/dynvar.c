@@ -35,10 +35,12 @@ static struct rt_dvar *chunk(struct rt *rt, uint32_t idx1)
 }
 
 uint8_t *rt_key(struct rt_mstate *ms, const struct rt_varslot *sl,
-		uint32_t scope, uint32_t id, int tls, uint32_t *keylen)
+		uint32_t scope, uint32_t id, int tls, uint32_t *keylen,
+		uint64_t small[2])
 {
 	struct rt *rt = ms->rt;
-	uint8_t *key = (uint8_t *)(uintptr_t)rt_alloc_raw(ms, rt->dyn_keycap);
+	uint8_t *key = sl->kind == MT_VK_ASSOC ?
+		(uint8_t *)(uintptr_t)rt_alloc_raw(ms, rt->dyn_keycap) : (uint8_t *)small;
 	uint32_t n = 8;
 
 	if (!key)

@@ -118,9 +118,10 @@ static uint64_t dyn_load(struct rt_mstate *ms, uint32_t scope, uint32_t id,
 	const struct rt_varslot *sl = rt_slot(ms->rt, scope, id);
 	uint64_t mark = ms->scratch_used, v = 0;
 	uint32_t klen;
+	uint64_t small[2];
 	uint8_t *key, *p;
 
-	if (!sl || !(key = rt_key(ms, sl, scope, id, tls, &klen)))
+	if (!sl || !(key = rt_key(ms, sl, scope, id, tls, &klen, small)))
 		return 0;
 	p = rt_dvar_get(ms, key, klen, 0);
 	if (p)
@@ -135,9 +136,10 @@ static void dyn_store(struct rt_mstate *ms, uint32_t scope, uint32_t id,
 	const struct rt_varslot *sl = rt_slot(ms->rt, scope, id);
 	uint64_t mark = ms->scratch_used;
 	uint32_t klen;
+	uint64_t small[2];
 	uint8_t *key, *p;
 
-	if (!sl || !(key = rt_key(ms, sl, scope, id, tls, &klen)))
+	if (!sl || !(key = rt_key(ms, sl, scope, id, tls, &klen, small)))
 		return;
 	if (v == 0) {
 		rt_dvar_del(ms, key, klen);
@@ -185,6 +187,7 @@ static int64_t scmp(struct rt_mstate *ms, uint64_t a, uint64_t b)
 	uint64_t max = ms->rt->strsize;
 	int64_t la, lb;
 	const uint8_t *x, *y;
+	int c;
 
 	if (a == b)
 		return 0;
@@ -196,13 +199,11 @@ static int64_t scmp(struct rt_mstate *ms, uint64_t a, uint64_t b)
 		return 0;
 	x = (const uint8_t *)(uintptr_t)a;
 	y = (const uint8_t *)(uintptr_t)b;
-	for (int64_t i = 0;; i++) {
-		int cx = i < la ? x[i] : 0, cy = i < lb ? y[i] : 0;
-		if (cx != cy)
-			return cx - cy;
-		if (cx == 0)
-			return 0;
-	}
+	/* equal up to the shorter one's end: its NUL sorts first */
+	c = rt_memcmp(x, y, (uint64_t)(la < lb ? la : lb));
+	if (c)
+		return c;
+	return la == lb ? 0 : la < lb ? -1 : 1;
 }
 
 /*

@@ -166,10 +166,16 @@ void rt_rec_stack(struct rt_mstate *ms, const struct mt_rec *rec, uint8_t *p)
  */
 int64_t rt_strlen(struct rt_mstate *ms, uint64_t addr, uint64_t max)
 {
-	uint64_t n = rt_loadable(ms, addr, max);
+	uint64_t n = rt_loadable(ms, addr, max), i = 0;
 	const char *s = (const char *)(uintptr_t)addr;
 
-	for (uint64_t i = 0; i < n; i++)
+	/* a word at a time while a whole word is loadable: has it a 0 byte? */
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w = *(const rt_u64u *)(s + i);
+		if ((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull)
+			break;
+	}
+	for (; i < n; i++)
 		if (s[i] == '\0')
 			return (int64_t)i;
 	if (n < max) {

@@ -330,8 +330,11 @@ uint64_t rt_msgname(struct rt_mstate *ms, int64_t id, int subsystem);
 int64_t rt_copy_strw(struct rt_mstate *ms, char *dst, uint64_t src, uint64_t size);
 
 /* dynvar.c */
+/* The key of a dynamic variable: in scratch for an associative array,
+   else (at most 16 bytes) in small. */
 uint8_t *rt_key(struct rt_mstate *ms, const struct rt_varslot *sl,
-		uint32_t scope, uint32_t id, int tls, uint32_t *keylen);
+		uint32_t scope, uint32_t id, int tls, uint32_t *keylen,
+		uint64_t small[2]);
 uint8_t *rt_dvar_get(struct rt_mstate *ms, const uint8_t *key,
 		     uint32_t keylen, int alloc);
 void rt_dvar_del(struct rt_mstate *ms, const uint8_t *key, uint32_t keylen);
