@@ -141,6 +141,11 @@ static void site_frame(const struct lk_site *s, struct lk_regs *r, uint64_t sp,
 		f->fp = lk_load64(cfa + (uint64_t)(int64_t)s->rbp_off, &v) ? v : 0;
 }
 
+#define SF_AFTER (LK_SF_STAMP | LK_SF_INTERNAL_UINSTALL | LK_SF_INTERNAL_UREMOVE | \
+		  LK_SF_INTERNAL_FORGET | LK_SF_INTERNAL_BORN_TASK | \
+		  LK_SF_INTERNAL_BORN_THREAD | LK_SF_INTERNAL_TICK | LK_SF_INTERNAL_END)
+static void after_probes(struct lk_site *s, struct lk_regs *r, struct lk_fire *f);
+
 /*
  * The probes first: the reboot hook may end tracing.  One context for
  * every probe of the site, its arguments read once, straight from the
@@ -173,8 +178,16 @@ static void fire_entry(struct lk_site *s, struct lk_regs *r, uint64_t sp)
 				lk_fire_ctx(((const uint32_t *)s->extra)[k], &ctx);
 		}
 	}
+	if (s->flags & SF_AFTER)
+		after_probes(s, r, &f);
+}
+
+/* The blob's own work at a site, after its probes (SF_AFTER: one test
+   on the probes' path). */
+static void after_probes(struct lk_site *s, struct lk_regs *r, struct lk_fire *f)
+{
 	if (s->flags & LK_SF_STAMP)
-		lk_stamp(&f);
+		lk_stamp(f);
 	if (s->flags & LK_SF_INTERNAL_UINSTALL)
 		lk_usites_install(mt_plat_var(0, MT_VAR_PID));
 	if (s->flags & LK_SF_INTERNAL_UREMOVE)
