@@ -368,6 +368,92 @@ static int keyless(struct rt_mstate *ms, const struct mt_action *act,
 	return 1;
 }
 
+/*
+ * A key made of the probe's names alone (@[probefunc], @[probemod,
+ * probename]: each key DIFO is "LDGS probeX; RET") is the same at every
+ * firing of one ECB: after the first, the ECB's entry is used without
+ * running those DIFOs or building the key (c->ecbent).
+ */
+static int probe_named_key(const struct rt *rt, const struct mt_action *act)
+{
+	for (uint32_t i = 0; i < act->nrecs; i++) {
+		const struct mt_rec *rec = &rt->recs[act->rec0 + i];
+		const struct mt_difo *d;
+		const mt_instr_t *t;
+		uint32_t v;
+
+		if (rec->flags & MT_RF_AGGVAL)
+			continue;
+		if (rec->kind != MT_REC_STR || rec->difo == 0)
+			return 0;
+		d = &rt->difos[rec->difo - 1];
+		t = rt->text + d->text0;
+		v = MT_V16(t[0]);
+		if (d->ntext != 2 || MT_OP(t[0]) != MT_OP_LDGS ||
+		    (v != MT_VAR_PROBEPROV && v != MT_VAR_PROBEMOD &&
+		     v != MT_VAR_PROBEFUNC && v != MT_VAR_PROBENAME) ||
+		    MT_OP(t[1]) != MT_OP_RET || MT_RD(t[1]) != MT_RD(t[0]))
+			return 0;
+	}
+	return 1;
+}
+
+/* The values of act (its AGGVAL recs): -1 on fault. */
+static int agg_values(struct rt_mstate *ms, const struct mt_action *act,
+		      int64_t *v, int64_t *incr)
+{
+	uint32_t nv = 0;
+
+	*v = 0;
+	*incr = 1;
+	for (uint32_t i = 0; i < act->nrecs; i++) {
+		const struct mt_rec *rec = &ms->rt->recs[act->rec0 + i];
+		uint64_t val = 0;
+
+		if (!(rec->flags & MT_RF_AGGVAL))
+			continue;
+		if (rec->difo && rt_exec(ms, rec->difo, &val))
+			return -1;
+		if (nv++ == 0)
+			*v = (int64_t)val;
+		else
+			*incr = (int64_t)val;
+	}
+	return 0;
+}
+
+static int probe_named(struct rt_mstate *ms, const struct mt_action *act,
+		       const struct mt_agg *a)
+{
+	const struct rt_ecbent *c = &ms->c->ecbent[ms->epid - 1];
+	struct mt_aggent *e;
+	int64_t v, incr;
+
+	if (c->act != (uint32_t)(act - ms->rt->actions) + 1 || c->off == 0)
+		return 0;
+	if (agg_values(ms, act, &v, &incr) == 0) {
+		e = (struct mt_aggent *)(ms->c->aggdata + c->off - 1);
+		e->gen++;
+		update(a, (int64_t *)((uint8_t *)(e + 1) + a->keysize), v, incr);
+	}
+	return 1;
+}
+
+/* After a keyed update: the ECB's entry if its key is probe-named; else
+   that it is not (off 0), so that the next firing does not look again. */
+static void remember(struct rt_mstate *ms, const struct mt_action *act,
+		     const struct mt_agg *a, const int64_t *vals)
+{
+	struct rt_ecbent *c = &ms->c->ecbent[ms->epid - 1];
+	uint32_t ai = (uint32_t)(act - ms->rt->actions) + 1;
+
+	if (c->act == ai)
+		return;
+	c->act = ai;
+	c->off = probe_named_key(ms->rt, act) ? (uint32_t)((const uint8_t *)vals -
+		a->keysize - sizeof(struct mt_aggent) - ms->c->aggdata) + 1 : 0;
+}
+
 /* The key built, its entry found or made, updated. */
 static __attribute__((noinline)) void keyed(struct rt_mstate *ms, const struct mt_action *act,
 					    const struct mt_agg *a)
@@ -386,6 +472,8 @@ static __attribute__((noinline)) void keyed(struct rt_mstate *ms, const struct m
 		if (vals && a->nkeys == 0 && a->keysize == 8)
 			ms->c->aggent[act->arg - 1] = (uint32_t)((uint8_t *)vals - 8 -
 				sizeof(struct mt_aggent) - ms->c->aggdata) + 1;
+		else if (vals && ms->epid && ms->epid <= ms->rt->img->necbs)
+			remember(ms, act, a, vals);
 	}
 }
 
@@ -394,7 +482,8 @@ void rt_aggregate(struct rt_mstate *ms, const struct mt_action *act)
 	const struct mt_agg *a = &ms->rt->aggs[act->arg - 1];
 	uint64_t mark = ms->scratch_used;
 
-	if (!(a->nkeys == 0 && a->keysize == 8 && keyless(ms, act, a)))
+	if (a->nkeys == 0 && a->keysize == 8 ? !keyless(ms, act, a) :
+	    !(ms->epid && ms->epid <= ms->rt->img->necbs && probe_named(ms, act, a)))
 		keyed(ms, act, a);
 	ms->scratch_used = mark;
 }
@@ -427,6 +516,8 @@ static void clear_cpu(struct rt *rt, uint32_t cpu, uint32_t aggid, int trunc)
 		return;
 	for (uint32_t i = 0; i < rt->img->naggs; i++)
 		rt->cpu[cpu].aggent[i] = 0;	/* entries moved */
+	for (uint32_t i = 0; i < rt->img->necbs; i++)
+		rt->cpu[cpu].ecbent[i].act = rt->cpu[cpu].ecbent[i].off = 0;
 	for (uint32_t b = 0; b < ab->nbuckets; b++)
 		rt->cpu[cpu].agghash[b] = 0;
 	for (uint64_t o = 0; o < out;) {

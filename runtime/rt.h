@@ -19,7 +19,7 @@
  *   struct rt | struct rt_cpu[ncpus] | varslots[3][nslots] | image copy |
  *   globals | dynvar (hash heads + chunks) | rt_spec[nspec] |
  *   per CPU: principal data, agg data + agg hash heads + keyless
- *            entries, scratch,
+ *            entries + probe-named entries, scratch,
  *            clause locals, staging record |
  *   per spec per CPU: speculation data
  *
@@ -73,6 +73,14 @@ struct rt_spec {
 	uint64_t used[];		/* [ncpus] */
 };
 
+/* An aggregation entry whose key is the probe's names alone
+   (@[probefunc]), per ECB: action (index + 1) and entry (offset + 1; 0:
+   the action's key is not probe-named). */
+struct rt_ecbent {
+	uint32_t act;
+	uint32_t off;
+};
+
 /* Per-CPU runtime state; touched only by its own CPU in probe context. */
 struct rt_cpu {
 	uint32_t busy;			/* a firing is in progress (no nesting) */
@@ -84,6 +92,7 @@ struct rt_cpu {
 	uint32_t *aggent;		/* [naggs]: a keyless aggregation's
 					   entry, offset + 1 in aggdata (0: not
 					   yet, or moved by a truncation) */
+	struct rt_ecbent *ecbent;	/* [necbs]; reset by a truncation */
 	uint8_t *scratch;		/* scratch base */
 	uint8_t *locals;		/* clause-local storage */
 	uint8_t *stage;			/* record being built */

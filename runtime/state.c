@@ -12,7 +12,8 @@
 struct layout {
 	uint64_t cpubuf, cpustat, aggbuf, rt, cpus, slots[3], image;
 	uint64_t globals, dynhash, dyn, specs, percpu, stride, specdata, total;
-	uint64_t pc_buf, pc_agg, pc_agghash, pc_aggent, pc_scratch, pc_locals, pc_stage;
+	uint64_t pc_buf, pc_agg, pc_agghash, pc_aggent, pc_ecbent, pc_scratch, pc_locals,
+		 pc_stage;
 	uint64_t bufsize, aggsize, dynvarsize, specsize, scratchsize;
 	uint64_t alloca_limit, bufsize_opt;
 	uint32_t minrec, maxrec;
@@ -174,7 +175,8 @@ static uint64_t layout(const struct mt_image *img, struct layout *L)
 	L->pc_agg = RT_ALIGN(L->bufsize, 64);
 	L->pc_agghash = RT_ALIGN(L->pc_agg + L->aggsize, 64);
 	L->pc_aggent = RT_ALIGN(L->pc_agghash + 4ull * L->agg_nbuckets, 64);
-	L->pc_scratch = RT_ALIGN(L->pc_aggent + 4ull * img->naggs, 64);
+	L->pc_ecbent = RT_ALIGN(L->pc_aggent + 4ull * img->naggs, 64);
+	L->pc_scratch = RT_ALIGN(L->pc_ecbent + 8ull * img->necbs, 64);
 	L->pc_locals = RT_ALIGN(L->pc_scratch + L->scratchsize, 64);
 	L->pc_stage = RT_ALIGN(L->pc_locals + L->locals_size, 64);
 	L->stride = RT_ALIGN(L->pc_stage + L->stagesize, 64);
@@ -309,6 +311,7 @@ static void setup_cpus(struct rt *rt, const struct layout *L)
 		c->aggdata = pc + L->pc_agg;
 		c->agghash = (uint32_t *)(pc + L->pc_agghash);
 		c->aggent = (uint32_t *)(pc + L->pc_aggent);
+		c->ecbent = (struct rt_ecbent *)(pc + L->pc_ecbent);
 		c->scratch = pc + L->pc_scratch;
 		c->locals = pc + L->pc_locals;
 		c->stage = pc + L->pc_stage;

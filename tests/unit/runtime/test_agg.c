@@ -371,6 +371,47 @@ TEST(keyless_entry_moves_at_trunc)
 	rt_stop(&R);
 }
 
+/*
+ * @[probename] = count() in one clause of BEGIN and END: after its first
+ * firing an ECB finds its entry without the key (struct rt_cpu ecbent),
+ * each probe its own; a truncation of another aggregation moves the
+ * entries, and the counts must go on in the moved ones.
+ */
+TEST(probe_named_key_per_ecb)
+{
+	struct ib b;
+
+	ib_init(&b);
+	b.error_probe = 0;
+	uint32_t a0 = IB_DIFO(&b, MT_RT_INT, RV(LDGS, MT_VAR_ARG0, 1), R(RET, 0, 0, 1));
+	uint32_t pn = IB_DIFO(&b, MT_RT_STRING, RV(LDGS, MT_VAR_PROBENAME, 2), R(RET, 0, 0, 2));
+	uint32_t k = ib_agg(&b, MT_AGG_COUNT, 1, 16, 1, 0, 0, 0, 0);
+	uint32_t n = ib_agg(&b, MT_AGG_COUNT, 1, 8 + 32, 1, 0, 0, 0, 0);
+	uint32_t cl = ib_clause(&b, 0, 0, 0);
+	b.clauses[cl].flags = 0;
+	ib_action(&b, MT_ACT_AGG, k);
+	ib_rec(&b, a0, MT_REC_INT, 0, 8, 0);
+	ib_action(&b, MT_ACT_AGG, n);
+	ib_rec(&b, pn, MT_REC_STR, 0, 32, 0);
+	b.ecbs[b.necbs].probe = 1;	/* END: the same clause */
+	b.ecbs[b.necbs++].clause = cl;
+	CHECK_EQ_INT(rt_start(&R, &b), 0);
+	rt_fire(&R, 0, 1);
+	rt_fire(&R, 1, 2);
+	rt_fire(&R, 0, 3);
+	char begin[32] = "BEGIN", end[32] = "END";
+	CHECK_EQ_INT(rt_aggvals(&R, n, begin, 32)[0], 2);
+	CHECK_EQ_INT(rt_aggvals(&R, n, end, 32)[0], 1);
+	mt_rt_aggclear(R.cb, k, 1);
+	rt_fire(&R, 0, 4);
+	rt_fire(&R, 1, 5);
+	rt_fire(&R, 1, 6);
+	CHECK_EQ_INT(rt_aggvals(&R, n, begin, 32)[0], 3);
+	CHECK_EQ_INT(rt_aggvals(&R, n, end, 32)[0], 3);
+	CHECK_EQ_INT(rt_aggvals(&R, k, 0, 0)[0], 1);
+	rt_stop(&R);
+}
+
 TEST(aggsize_too_small)
 {
 	struct ib b;
