@@ -117,7 +117,6 @@ int lk_site_adopt(uint32_t i);
 void lk_sites_remove(void);
 void lk_fast_disarm(void);
 void lk_sites_prepare(void);
-void lk_fire_ctx(uint32_t probe, const struct mt_pctx *ctx);
 void lk_fire_probe(uint32_t probe, struct lk_fire *f, const uint64_t *args,
 		   uint32_t nargs);
 

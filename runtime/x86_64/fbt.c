@@ -26,7 +26,7 @@ static struct lk_site *lk_site_at(uint64_t addr)
  * runtime) cost two rdtscs a firing: only when the host asked for them
  * (LK_CTL_STATS).
  */
-void lk_fire_ctx(uint32_t probe, const struct mt_pctx *ctx)
+static void lk_fire_ctx(uint32_t probe, const struct mt_pctx *ctx)
 {
 	uint64_t t0;
 
