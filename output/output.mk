@@ -1,6 +1,6 @@
 # Trace output: the CTF writer and reader (output/ctf/), the exporters
-# (output/export/).
-OUT_SRCS := $(wildcard output/ctf/*.c output/export/*.c)
+# (output/export/), statistics over samples (output/stats/).
+OUT_SRCS := $(wildcard output/ctf/*.c output/export/*.c output/stats/*.c)
 OUT_OBJS := $(OUT_SRCS:%.c=$(BUILD)/obj/%.o)
 $(BUILD)/lib/libmtout.a: $(OUT_OBJS)
 	@mkdir -p $(dir $@)
