@@ -5,6 +5,10 @@
  *
  * argv = {"machload", host_priv name, device master name, WORD...}.  Words:
  *   rt=N        N IPC round trips to a port of our own (send, then receive)
+ *   spin=N      a known cost on rt's server side: each later rt round trip
+ *               spins N iterations of a volatile loop between its send
+ *               and its receive, while the message waits in the queue
+ *               (machtrace baseline's regression test; docs/baselines.md)
  *   pingpong=N  N round trips with a second thread: both sides block in
  *               receive, so every round trip switches threads twice
  *   pages=N     vm_allocate N pages, touch each (one fault per page), free
@@ -73,6 +77,7 @@ enum { WORK_EXIT, WORK_PONG, WORK_SERVE, WORK_FORK };
 static mach_port_t task;
 static int exit_at_end;                 /* the word "exit" */
 static kern_return_t first_error;       /* of the current phase */
+static u32 rt_spin;                     /* the word spin=N */
 
 static kern_return_t check(kern_return_t kr)
 {
@@ -246,10 +251,24 @@ static kern_return_t thread_reap(struct thread *t)
  * provider's e2e test (tests/e2e/live_pid.sh) counts its entries and
  * returns against rt=N.
  */
+/* spin=N: N iterations the compiler cannot drop or fold (a volatile
+   counter), so the instructions they take are the same every time. */
+static __attribute__((noinline)) void spin(u32 n)
+{
+	volatile u32 k = 0;
+
+	while (k < n)
+		k = k + 1;
+}
+
 __attribute__((noipa)) int rt_once(mach_port_t p, u32 i)
 {
 	DTRACE_PROBE1(machload, round__trip, i);
-	return !send_int(p, i) && receive_int(p, 0) == (long)i;
+	if (send_int(p, i))
+		return 0;
+	if (rt_spin)
+		spin(rt_spin);
+	return receive_int(p, 0) == (long)i;
 }
 
 /* The phases stay functions of their own (noinline), so that ustack()
@@ -496,6 +515,11 @@ static void run_word(const char *w, mach_port_t host_priv)
 		/* serve_rounds() takes it before any word runs */
 	} else if (streq(w, "exit")) {
 		exit_at_end = 1;
+	} else if (prefix(w, "spin=")) {
+		rt_spin = (u32)atou(w + 5);
+		con_puts("machload: spin n=");
+		con_dec((long)rt_spin);
+		con_puts(" OK\n");
 	} else if (streq(w, "hang")) {
 		con_puts("machload: hanging\n");
 		for (;;)
@@ -510,6 +534,8 @@ static void run_word(const char *w, mach_port_t host_priv)
 /* A counted word (NAME=N): one of the phases. */
 static int counted(const char *w)
 {
+	if (prefix(w, "spin="))
+		return 0;
 	for (; *w; w++)
 		if (*w == '=')
 			return 1;
@@ -539,6 +565,9 @@ static void serve_rounds(char **words, long n, mach_port_t host_priv)
 	}
 	if (ms < 0)
 		return;
+	for (long i = 0; i < n; i++)
+		if (prefix(words[i], "spin="))
+			run_word(words[i], host_priv);
 	if (nown)
 		round = own, nround = nown;
 	for (u32 k = 1;; k++) {

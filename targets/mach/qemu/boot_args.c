@@ -43,14 +43,14 @@ int mt_module_path(const char *module, char *path, size_t len)
 
 /*
  * The words machload knows (guest/machload.c run_word): NAME=N for its
- * counted phases, "panic", "hang", "exit" and "serve[=MS]".  machload only prints an unknown word
+ * counted phases, spin=N (rt's server cost), "panic", "hang", "exit" and "serve[=MS]".  machload only prints an unknown word
  * on the guest console, so the host refuses it before booting.
  */
 int mt_workload_check(const char *words, char *err, size_t len)
 {
 	static const char *const counted[] = {
 		"rt=", "pingpong=", "pages=", "threads=", "tasks=",
-		"ports=", "taskinfo=", "vmmaps=", "rpcs=", "forks=", NULL
+		"ports=", "taskinfo=", "vmmaps=", "rpcs=", "forks=", "spin=", NULL
 	};
 	const char *p = words ? words : "";
 
@@ -81,7 +81,7 @@ int mt_workload_check(const char *words, char *err, size_t len)
 		if (!ok) {
 			mt_seterr(err, len, "unknown workload word '%.*s' (machload "
 				  "knows rt=N pingpong=N pages=N threads=N "
-				  "tasks=N ports=N taskinfo=N vmmaps=N rpcs=N forks=N "
+				  "tasks=N ports=N taskinfo=N vmmaps=N rpcs=N forks=N spin=N "
 				  "panic hang exit serve[=MS])", (int)n, p);
 			return -1;
 		}
