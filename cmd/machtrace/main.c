@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "cli.h"
+#include "baseline.h"
 #include "record.h"
 #include "machtrace/live.h"
 #include "machtrace/mach.h"
@@ -96,7 +97,11 @@ usage(FILE *fp, const char *pname)
 		"\t%s export DIR --format chrome|folded|flamegraph|speedscope "
 		"[-o FILE]\n"
 		"\t%s report DIR -o FILE.html   a self-contained HTML report "
-		"of a trace\n", pname, pname, pname, pname, pname, pname);
+		"of a trace\n"
+		"\t%s baseline save|compare NAME [--workload 'WORDS'] [-d SEC] "
+		"[--icount]\n\t    store a measurement, or compare one with it "
+		"(exit 3: a regression;\n\t    docs/baselines.md)\n",
+		pname, pname, pname, pname, pname, pname, pname);
 	return E_USAGE;
 }
 
@@ -520,6 +525,8 @@ main(int argc, char **argv)
 		return cli_vm_main(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "export") == 0)
 		return cli_export_main(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "baseline") == 0)
+		return cli_baseline_main(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "record") == 0) {
 		/* the session's own options follow */
 		memmove(argv + 1, argv + 2, (size_t)(argc - 1) * sizeof(*argv));

@@ -31,4 +31,19 @@ int mt_export_speedscope(struct mt_trace *t, FILE *out,
 			 const struct mt_export_opts *o, char *err,
 			 size_t errlen);
 
+/*
+ * A differential flame graph (difffolded.pl's): stacks v[0..n) (root
+ * first, frames joined by ';') drawn with widths from count, coloured
+ * red where a frame's share of the events is larger than its share of
+ * other (the other run's counts), blue where smaller.  Drawing it
+ * again with count and other swapped gives the other view.  0, or -1.
+ */
+struct mt_flame_diff {
+	const char *stack;
+	uint64_t count, other;
+};
+
+int mt_flame_diff_svg(FILE *out, const char *title,
+		      const struct mt_flame_diff *v, size_t n);
+
 #endif

@@ -17,6 +17,7 @@ void xml_str(FILE *f, const char *s);
 struct folded {
 	char *stack;
 	uint64_t count;
+	uint64_t other;		/* a differential graph's other run */
 };
 struct folded_set {
 	struct folded *v;

@@ -1,0 +1,451 @@
+/*
+ * machtrace baseline save|compare NAME [--workload WORDS] [-d SECONDS]
+ *                                      [--dir DIR] [--icount] [--vm N]
+ *
+ * One fixed measurement session on a fresh boot (docs/baselines.md): a
+ * D program over the ipc, sched, vm and usdt providers, run by this
+ * same binary as a child session, prints one line per latency sample
+ * and the counts and stacks of its aggregations at END.  save stores
+ * them as DIR/NAME.json; compare measures again and tests each metric
+ * against the stored one (output/stats: Mann-Whitney U, a bootstrap
+ * interval of the median difference), draws a differential flame graph
+ * both ways, and exits 3 when a metric regressed.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "cli.h"
+#include "baseline.h"
+#include "machtrace/export.h"
+#include "machtrace/stats.h"
+
+#define E_REGRESSED	3
+
+/*
+ * The measurement.  Latency: an ipc message from its send to its
+ * receive (same kmsg), labelled with machload's phase and the
+ * message's name; an rt round trip from one usdt round-trip firing to
+ * the next.  Counts: context switches (on-cpu), faults by type,
+ * messages sent.  Stacks: machload's user stacks sampled by profile.
+ */
+static const char measure_prog[] =
+	"string ph;\n"
+	"BEGIN { ph = \"-\"; }\n"
+	"machload1:::phase-start { ph = copyinstr(arg0); }\n"
+	"machload1:::phase-done { ph = \"-\"; rtlast = 0; }\n"
+	"machload1:::round-trip /rtlast/ { printf(\"R %s %d\\n\", ph, "
+	"timestamp - rtlast); }\n"
+	"machload1:::round-trip { rtlast = timestamp; }\n"
+	"ipc:::send { snd[args[0]->msg_addr] = timestamp; @c[\"messages\"] = count(); }\n"
+	"ipc:::receive /snd[args[0]->msg_addr]/ { printf(\"L %s %s %d\\n\", ph, "
+	"args[0]->msg_name, timestamp - snd[args[0]->msg_addr]); "
+	"snd[args[0]->msg_addr] = 0; }\n"
+	"sched:::on-cpu { @c[\"context switches\"] = count(); }\n"
+	"vm:::fault { @c[args[1] & 2 ? \"faults (write)\" : args[1] & 4 ? "
+	"\"faults (execute)\" : args[1] ? \"faults (read)\" : \"faults (wire)\"] = count(); }\n"
+	"profile-997 /pid == 1/ { @st[ustack()] = count(); }\n"
+	"END { printa(\"C %s %@d\\n\", @c); printa(\"S%k\\nN %@d\\n\", @st); }\n";
+
+struct bl_opts {
+	const char *verb, *name, *workload, *dir;
+	long seconds;
+	int icount;
+	char path[4200];
+};
+
+static int
+bl_usage(const char *msg)
+{
+	if (msg)
+		fprintf(stderr, "machtrace: baseline: %s\n", msg);
+	fprintf(stderr, "usage: machtrace baseline save|compare NAME [--workload "
+		"'WORDS'] [-d SECONDS] [--dir DIR] [--icount]\n");
+	return E_USAGE;
+}
+
+static int
+name_ok(const char *s)
+{
+	if (*s == '\0' || *s == '.')
+		return 0;
+	for (; *s; s++)
+		if (!(('a' <= *s && *s <= 'z') || ('A' <= *s && *s <= 'Z') ||
+		      ('0' <= *s && *s <= '9') || *s == '-' || *s == '_' || *s == '.'))
+			return 0;
+	return 1;
+}
+
+/* --dir, else $XDG_DATA_HOME/machtrace/baselines, else
+   ~/.local/share/machtrace/baselines. */
+static int
+bl_dir(struct bl_opts *o, char *dir, size_t len)
+{
+	const char *x = getenv("XDG_DATA_HOME"), *h = getenv("HOME");
+
+	if (o->dir)
+		snprintf(dir, len, "%s", o->dir);
+	else if (x && *x)
+		snprintf(dir, len, "%s/machtrace/baselines", x);
+	else if (h && *h)
+		snprintf(dir, len, "%s/.local/share/machtrace/baselines", h);
+	else {
+		fprintf(stderr, "machtrace: baseline: no --dir, $XDG_DATA_HOME or $HOME\n");
+		return -1;
+	}
+	return 0;
+}
+
+static int
+mkdirs(char *path)
+{
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+			*p = '/';
+			return -1;
+		}
+		*p = '/';
+	}
+	return mkdir(path, 0777) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+/* The temporary files of one measurement. */
+struct bl_tmp {
+	char dir[64], out[128], err[128], con[128];
+};
+
+static void
+tmp_free(struct bl_tmp *t)
+{
+	unlink(t->out);
+	unlink(t->err);
+	unlink(t->con);
+	rmdir(t->dir);
+}
+
+static void
+show_tail(const char *path, const char *what)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+	long n = 0;
+
+	if (f == NULL)
+		return;
+	while (fgets(line, sizeof(line), f))
+		n++;
+	rewind(f);
+	for (long i = 0; fgets(line, sizeof(line), f); i++)
+		if (i >= n - 8)
+			fprintf(stderr, "  %s: %s", what, line);
+	fclose(f);
+}
+
+/* The console shows every phase OK (and machload's end unless -d cut
+   the session short). */
+static int
+workload_ok(const char *con, int timed)
+{
+	char line[512];
+	FILE *f = fopen(con, "r");
+	int done = 0, bad = 0;
+
+	if (f == NULL)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "machload: done", 14) == 0)
+			done = 1;
+		if (strstr(line, "FAIL") || strstr(line, "panic") || strstr(line, "db>") ||
+		    strstr(line, "unknown word"))
+			bad = 1;
+	}
+	fclose(f);
+	return !bad && (done || timed);
+}
+
+/* Runs the measurement session: its stdout in t->out. */
+static int
+run_session(const struct bl_opts *o, struct bl_tmp *t)
+{
+	char self[4096], prog[sizeof(measure_prog) + 64];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	pid_t pid;
+	int st;
+
+	if (n <= 0) {
+		fprintf(stderr, "machtrace: baseline: cannot find this program: %s\n",
+			strerror(errno));
+		return -1;
+	}
+	self[n] = '\0';
+	snprintf(prog, sizeof(prog), "%s", measure_prog);
+	if (o->seconds > 0)
+		snprintf(prog + strlen(prog), sizeof(prog) - strlen(prog),
+			 "tick-%lds { exit(0); }\n", o->seconds);
+	fflush(stdout);
+	if ((pid = fork()) < 0) {
+		fprintf(stderr, "machtrace: baseline: fork: %s\n", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		const char *argv[] = { self, "--workload", o->workload, "-q",
+			"-x", "bufsize=16m", "-x", "dynvarsize=4m", "-n", prog, NULL };
+
+		if (freopen(t->out, "w", stdout) == NULL ||
+		    freopen(t->err, "w", stderr) == NULL)
+			_exit(127);
+		setenv("MACHTRACE_CONSOLE_LOG", t->con, 1);
+		if (o->icount && getenv("MACHTRACE_ICOUNT") == NULL)
+			setenv("MACHTRACE_ICOUNT", "shift=0", 1);
+		execv(self, (char **)argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		fprintf(stderr, "machtrace: baseline: the measurement session failed "
+			"(exit %d):\n", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+		show_tail(t->err, "session");
+		return -1;
+	}
+	if (!workload_ok(t->con, o->seconds > 0)) {
+		fprintf(stderr, "machtrace: baseline: the workload '%s' did not complete "
+			"with every phase OK:\n", o->workload);
+		show_tail(t->con, "console");
+		return -1;
+	}
+	return 0;
+}
+
+#define BL_MAXFRAMES 128
+
+/* frames[0..n), leaf first as printa prints them, folded root first. */
+static int
+fold_add(struct bl_run *r, char **frames, int n, uint64_t count)
+{
+	size_t len = 1;
+	char *s;
+	int rc;
+
+	for (int i = 0; i < n; i++)
+		len += strlen(frames[i]) + 1;
+	if ((s = malloc(len)) == NULL)
+		return -1;
+	s[0] = '\0';
+	for (int i = n - 1; i >= 0; i--) {
+		strcat(s, frames[i]);
+		if (i)
+			strcat(s, ";");
+	}
+	rc = n ? bl_stack_add(r, s, count) : 0;
+	free(s);
+	return rc;
+}
+
+/* "R PHASE NS": an rt round trip; "L PHASE MSGNAME NS": an ipc
+   latency; "C NAME N": a count; "S", frames, "N count": a stack. */
+static int
+parse_output(FILE *f, struct bl_run *r)
+{
+	char line[1024], name[512], *frames[BL_MAXFRAMES];
+	long long v;
+	int in_stack = 0, nf = 0, rc = 0;
+
+	while (rc == 0 && fgets(line, sizeof(line), f)) {
+		char ph[128], msg[256], *p;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (in_stack) {
+			if (sscanf(line, "N %lld", &v) == 1) {
+				rc = fold_add(r, frames, nf, (uint64_t)v);
+				while (nf > 0)
+					free(frames[--nf]);
+				in_stack = 0;
+				continue;
+			}
+			for (p = line; *p == ' ' || *p == '\t'; p++)
+				;
+			p[strcspn(p, "+ ;")] = '\0';	/* offsets dropped */
+			if (*p && nf < BL_MAXFRAMES && (frames[nf] = strdup(p)) != NULL)
+				nf++;
+		} else if (strcmp(line, "S") == 0) {
+			in_stack = 1;
+		} else if (sscanf(line, "R %127s %lld", ph, &v) == 2) {
+			snprintf(name, sizeof(name), "round-trip latency of %s", ph);
+			rc = bl_sample_add(r, name, BL_LATENCY, (double)v);
+		} else if (sscanf(line, "L %127s %255s %lld", ph, msg, &v) == 3) {
+			snprintf(name, sizeof(name), "ipc latency of %s (%s)", ph, msg);
+			rc = bl_sample_add(r, name, BL_LATENCY, (double)v);
+		} else if (strncmp(line, "C ", 2) == 0 && (p = strrchr(line, ' ')) != NULL &&
+			   p > line + 2) {
+			*p = '\0';
+			rc = bl_sample_add(r, line + 2, BL_COUNT, strtod(p + 1, NULL));
+		}
+	}
+	while (nf > 0)
+		free(frames[--nf]);
+	return rc;
+}
+
+static int
+measure(struct bl_opts *o, struct bl_run *r)
+{
+	struct bl_tmp t;
+	FILE *f;
+	int rc;
+
+	snprintf(t.dir, sizeof(t.dir), "/tmp/mt-baseline.XXXXXX");
+	if (mkdtemp(t.dir) == NULL) {
+		fprintf(stderr, "machtrace: baseline: temporary directory: %s\n",
+			strerror(errno));
+		return -1;
+	}
+	snprintf(t.out, sizeof(t.out), "%s/out", t.dir);
+	snprintf(t.err, sizeof(t.err), "%s/err", t.dir);
+	snprintf(t.con, sizeof(t.con), "%s/con", t.dir);
+	fprintf(stderr, "machtrace: baseline: measuring '%s'%s%s\n", o->workload,
+		getenv("MACHTRACE_ICOUNT") || o->icount ? " under -icount" : "",
+		o->seconds > 0 ? " for a fixed time" : "");
+	rc = run_session(o, &t);
+	if (rc == 0) {
+		if ((f = fopen(t.out, "r")) == NULL)
+			rc = -1;
+		else {
+			rc = parse_output(f, r);
+			fclose(f);
+		}
+		if (rc != 0)
+			fprintf(stderr, "machtrace: baseline: cannot read the session's "
+				"output\n");
+	}
+	tmp_free(&t);
+	return rc;
+}
+
+static int
+do_save(struct bl_opts *o)
+{
+	struct bl_run r;
+	char err[512];
+	int rc;
+
+	bl_run_init(&r, o->workload, o->seconds,
+		    getenv("MACHTRACE_ICOUNT") ? getenv("MACHTRACE_ICOUNT") :
+		    o->icount ? "shift=0" : "");
+	if (measure(o, &r) != 0) {
+		bl_run_free(&r);
+		return E_ERROR;
+	}
+	rc = bl_write(&r, o->path, err, sizeof(err));
+	if (rc != 0)
+		fprintf(stderr, "machtrace: baseline: %s\n", err);
+	else
+		printf("baseline %s saved: %zu metrics, %zu stacks, in %s\n", o->name,
+		       r.nmetrics, r.nstacks, o->path);
+	bl_run_free(&r);
+	return rc ? E_ERROR : E_SUCCESS;
+}
+
+static int
+do_compare(struct bl_opts *o, const char *dir)
+{
+	struct bl_run old, cur;
+	char err[512], svg[4300];
+	int rc, regressed;
+
+	if (bl_read(&old, o->path, err, sizeof(err)) != 0) {
+		fprintf(stderr, "machtrace: baseline: %s\n", err);
+		return E_ERROR;
+	}
+	if (!o->workload)
+		o->workload = old.workload;
+	if (o->seconds < 0)
+		o->seconds = old.seconds;
+	if (!o->icount && old.icount[0] && getenv("MACHTRACE_ICOUNT") == NULL)
+		setenv("MACHTRACE_ICOUNT", old.icount, 1);
+	bl_run_init(&cur, o->workload, o->seconds, getenv("MACHTRACE_ICOUNT") ?
+		    getenv("MACHTRACE_ICOUNT") : o->icount ? "shift=0" : "");
+	if (measure(o, &cur) != 0) {
+		bl_run_free(&old);
+		bl_run_free(&cur);
+		return E_ERROR;
+	}
+	regressed = bl_compare(&old, &cur, stdout);
+	rc = regressed ? E_REGRESSED : E_SUCCESS;
+	snprintf(svg, sizeof(svg), "%s/%s", dir, o->name);
+	if (bl_flame_both(&old, &cur, svg, err, sizeof(err)) != 0)
+		fprintf(stderr, "machtrace: baseline: flame graph: %s\n", err);
+	else
+		printf("differential flame graphs: %s.new.svg (widths: this run, red "
+		       "grew), %s.old.svg (widths: the baseline, blue shrank)\n", svg, svg);
+	bl_run_free(&old);
+	bl_run_free(&cur);
+	return rc;
+}
+
+int
+cli_baseline_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "workload", required_argument, NULL, 'w' },
+		{ "dir", required_argument, NULL, 'D' },
+		{ "icount", no_argument, NULL, 'i' },
+		{ "vm", required_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct bl_opts o = { NULL, NULL, NULL, NULL, -1, 0, "" };
+	char dir[4000], *end;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'w': o.workload = optarg; break;
+		case 'D': o.dir = optarg; break;
+		case 'i': o.icount = 1; break;
+		case 'd':
+			o.seconds = strtol(optarg, &end, 10);
+			if (*optarg == '\0' || *end || o.seconds <= 0 || o.seconds > 3600)
+				return bl_usage("-d wants whole seconds, 1 to 3600");
+			break;
+		case 'v':
+			fprintf(stderr, "machtrace: baseline: --vm is not yet supported: "
+				"a baseline boots a fresh machine for each measurement\n");
+			return E_USAGE;
+		case 'h': bl_usage(NULL); return E_SUCCESS;
+		default: return bl_usage(NULL);
+		}
+	}
+	/* GNU getopt moves the operands last: options go anywhere */
+	if (optind + 2 != argc)
+		return bl_usage(optind == argc ? "save or compare?" :
+				optind + 1 == argc ? "no baseline NAME" : "too many operands");
+	o.verb = argv[optind];
+	o.name = argv[optind + 1];
+	if (strcmp(o.verb, "save") && strcmp(o.verb, "compare"))
+		return bl_usage("the verbs are save and compare");
+	if (!name_ok(o.name))
+		return bl_usage("a NAME is letters, digits, '-', '_' and '.', not "
+				"starting with '.'");
+	if (bl_dir(&o, dir, sizeof(dir)) != 0)
+		return E_ERROR;
+	snprintf(o.path, sizeof(o.path), "%s/%s.json", dir, o.name);
+	if (strcmp(o.verb, "compare") == 0)
+		return do_compare(&o, dir);
+	if (o.workload == NULL)
+		o.workload = "rt=300 pages=16 rpcs=20";
+	if (o.seconds < 0)
+		o.seconds = 0;
+	if (mkdirs(dir) != 0) {
+		fprintf(stderr, "machtrace: baseline: cannot create %s: %s\n", dir,
+			strerror(errno));
+		return E_ERROR;
+	}
+	return do_save(&o);
+}

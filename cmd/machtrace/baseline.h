@@ -1,0 +1,57 @@
+/*
+ * machtrace baseline's data (cmd/machtrace/bldata.c): one measurement's
+ * metrics and folded stacks, stored as JSON, and the comparison of two.
+ */
+#ifndef MT_CMD_BASELINE_H
+#define MT_CMD_BASELINE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+enum bl_kind { BL_LATENCY, BL_COUNT };
+
+/* A latency metric holds one sample per event (ns of the guest clock:
+   instructions under -icount shift=0); a count holds one value. */
+struct bl_metric {
+	char *name;
+	enum bl_kind kind;
+	double *v;
+	size_t n, cap;
+};
+
+struct bl_stack {
+	char *stack;		/* root first, frames joined by ';' */
+	uint64_t count;
+};
+
+struct bl_run {
+	char workload[1024];
+	long seconds;		/* 0: until the workload ends */
+	char icount[64];	/* MACHTRACE_ICOUNT of the run, "" without */
+	struct bl_metric *m;
+	size_t nmetrics, mcap;
+	struct bl_stack *st;
+	size_t nstacks, scap;
+};
+
+void bl_run_init(struct bl_run *r, const char *workload, long seconds,
+		 const char *icount);
+void bl_run_free(struct bl_run *r);
+int bl_sample_add(struct bl_run *r, const char *name, enum bl_kind kind, double v);
+int bl_stack_add(struct bl_run *r, const char *stack, uint64_t count);
+
+/* 0, or -1 with a message in err. */
+int bl_write(const struct bl_run *r, const char *path, char *err, size_t len);
+int bl_read(struct bl_run *r, const char *path, char *err, size_t len);
+
+/* Prints each metric that moved; 1 when one regressed. */
+int bl_compare(const struct bl_run *old, const struct bl_run *cur, FILE *out);
+
+/* PREFIX.new.svg and PREFIX.old.svg: the differential flame graph
+   drawn both ways. */
+int bl_flame_both(const struct bl_run *old, const struct bl_run *cur,
+		  const char *prefix, char *err, size_t len);
+
+int cli_baseline_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,29 @@
+#!/bin/sh
+# machtrace baseline's errors, before any machine boots (docs/baselines.md):
+# an unknown baseline, a corrupt file, a bad name or verb, --vm (not yet),
+# a bad -d and an unknown workload word are each refused, non-zero, with
+# the reason; the usage line is in machtrace -h.
+D=$T/baselines
+mkdir -p "$D"
+refuse() {	# want-rc what-to-find args...
+	want=$1 msg=$2
+	shift 2
+	"$MT" baseline "$@" >"$T/out" 2>"$T/err"; rc=$?
+	[ $rc -eq "$want" ] && grep -q -- "$msg" "$T/err" ||
+		{ echo "baseline $*: exit $rc (want $want), stderr: $(cat "$T/err")"; exit 1; }
+}
+refuse 1 "no baseline $D/nope.json" compare nope --dir "$D"
+printf '{"machtrace-baseline": 1, "workload": "rt=1", "metrics": [' >"$D/cut.json"
+refuse 1 "cut.json is not a machtrace baseline" compare cut --dir "$D"
+printf '{"machtrace-baseline": 2, "workload": "rt=1", "metrics": [], "stacks": []}' >"$D/v2.json"
+refuse 1 "v2.json is not a machtrace baseline" compare v2 --dir "$D"
+refuse 2 "NAME is letters" save ../up --dir "$D"
+refuse 2 "the verbs are save and compare" frob x --dir "$D"
+refuse 2 "not yet supported" save x --vm 1 --dir "$D"
+refuse 2 "-d wants whole seconds" save x -d 0 --dir "$D"
+refuse 2 "too many operands" save x y --dir "$D"
+refuse 1 "unknown workload word 'bogus=1'" save x --workload bogus=1 --dir "$D"
+[ ! -e "$D/x.json" ] || { echo "a failed save left $D/x.json"; exit 1; }
+"$MT" -h 2>&1 | grep -q 'baseline save|compare NAME' ||
+	{ echo "machtrace -h does not show baseline"; exit 1; }
+exit 0

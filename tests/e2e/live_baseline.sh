@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# machtrace baseline (issue 14 items 4 and 5, docs/baselines.md), under
+# QEMU's instruction counting (the guest clock counts instructions, so a
+# run repeats): a baseline of rt=N compared with an identical run finds
+# no regression (exit 0); with machload's spin=S, which makes rt's
+# server side spin S iterations between send and receive, it reports the
+# IPC latency of the rt routine (machload's message 4242) and rt's round
+# trip as regressed (exit 3), each by at least S instructions at the
+# median (the loop takes several per iteration), and writes the
+# differential flame graphs.  machload reports the word like the others.
+set -u
+. "$(dirname "$0")/live_lib.sh"
+need_live live-baseline
+export MACHTRACE_ICOUNT=shift=0
+N=200
+S=3000
+W="rt=$N pages=8"
+D=$TMP/baselines
+bl() {	# name, machtrace baseline arguments...
+	local name=$1
+	shift
+	timeout 200 "$MACHTRACE" baseline "$@" --dir "$D" >"$TMP/$name.out" 2>"$TMP/$name.err"
+}
+
+bl save save t --workload "$W"
+rc=$?
+rtn=$(grep -o '"name": "ipc latency of rt (4242)", "kind": "latency", "samples": \[[^]]*' \
+	"$D/t.json" 2>/dev/null | sed 's/.*\[//' | tr ',' '\n' | grep -c .)
+if [ $rc = 0 ] && [ "$rtn" = $N ] && grep -q '"name": "round-trip latency of rt"' "$D/t.json" &&
+   grep -q '"name": "context switches"' "$D/t.json" && grep -q '"stacks": \[$' "$D/t.json"; then
+	pass live-baseline-save
+else
+	fail live-baseline-save "exit $rc, rt ipc samples ${rtn:-none} (want $N): $(tail -n 3 "$TMP/save.err")"
+fi
+
+bl same compare t
+rc=$?
+if [ $rc = 0 ] && grep -q '^no regression: ' "$TMP/same.out" &&
+   ! grep -q '^regressed' "$TMP/same.out"; then
+	pass live-baseline-identical
+else
+	fail live-baseline-identical "exit $rc: $(head -n 5 "$TMP/same.out") $(tail -n 3 "$TMP/same.err")"
+fi
+
+bl spin compare t --workload "spin=$S $W"
+rc=$?
+ipc=$(sed -n 's/^regressed: ipc latency of rt (4242) p50 +\([0-9]*\) ns .*/\1/p' "$TMP/spin.out")
+rtt=$(sed -n 's/^regressed: round-trip latency of rt p50 +\([0-9]*\) ns .*/\1/p' "$TMP/spin.out")
+if [ $rc = 3 ] && [ "${ipc:-0}" -ge $S ] && [ "${rtt:-0}" -ge $S ] &&
+   grep -q '^REGRESSION: ' "$TMP/spin.out"; then
+	pass live-baseline-spin-regressed
+else
+	fail live-baseline-spin-regressed "exit $rc (want 3), ipc +${ipc:-none} rt +${rtt:-none} (want >= $S): $(head -n 5 "$TMP/spin.out") $(tail -n 3 "$TMP/spin.err")"
+fi
+if [ -s "$D/t.new.svg" ] && [ -s "$D/t.old.svg" ] && grep -q '</svg>' "$D/t.new.svg"; then
+	pass live-baseline-flame
+else
+	fail live-baseline-flame "no differential flame graphs in $D: $(ls "$D")"
+fi
