@@ -176,6 +176,35 @@ TEST(flamegraph_svg)
 			 "sys.exit(0 if n == 4 and any(\"kmem_alloc\" in x for x in t) else 1)' %s", p), 0);
 }
 
+/*
+ * The differential flame graph: a: 2 -> 6 samples (its share grew from
+ * 2/4 to 6/8), b: 2 -> 2 (shrank), c only in the other run (width 0,
+ * not drawn).  a's frame is red (blue lowered), b's blue (red lowered),
+ * their root "r" white-ish; the other run's count is in each tooltip.
+ */
+TEST(flamegraph_diff_svg)
+{
+	struct mt_flame_diff v[] = {
+		{ "r;b", 2, 2 }, { "r;a", 6, 2 }, { "r;c", 0, 1 },
+	};
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&s, &len);
+
+	CHECK(f != NULL);
+	CHECK_EQ_INT(mt_flame_diff_svg(f, "t", v, 3), 0);
+	fclose(f);
+	CHECK(strstr(s, "a (6 events, 75.00%; other run 2, 40.00%)") != NULL);
+	CHECK(strstr(s, "b (2 events, 25.00%; other run 2, 40.00%)") != NULL);
+	CHECK(strstr(s, "c (") == NULL);
+	/* a: share 0.75 vs 0.4: d = 0.35/0.75, k = 97 (truncated) -> rgb(255,158,158) */
+	CHECK(strstr(s, "fill=\"rgb(255,158,158)\"") != NULL);
+	/* b: 0.25 vs 0.4: d = 0.15/0.4, k = 78 -> rgb(177,177,255) */
+	CHECK(strstr(s, "fill=\"rgb(177,177,255)\"") != NULL);
+	CHECK(strstr(s, "</svg>") != NULL);
+	free(s);
+}
+
 TEST(speedscope_schema_fields)
 {
 	const char *p = export_to(mt_export_speedscope, "speedscope.json");
