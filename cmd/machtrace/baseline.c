@@ -382,7 +382,7 @@ do_compare(struct bl_opts *o, const char *dir)
 		fprintf(stderr, "machtrace: baseline: flame graph: %s\n", err);
 	else
 		printf("differential flame graphs: %s.new.svg (widths: this run, red "
-		       "grew), %s.old.svg (widths: the baseline, blue shrank)\n", svg, svg);
+		       "grew), %s.old.svg (widths: the baseline, red shrank since)\n", svg, svg);
 	bl_run_free(&old);
 	bl_run_free(&cur);
 	return rc;

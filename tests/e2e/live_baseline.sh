@@ -57,3 +57,15 @@ if [ -s "$D/t.new.svg" ] && [ -s "$D/t.old.svg" ] && grep -q '</svg>' "$D/t.new.
 else
 	fail live-baseline-flame "no differential flame graphs in $D: $(ls "$D")"
 fi
+
+# machload reports the word, and rt still makes every round trip
+live_run word "spin=50 rt=3" 'machload1:::round-trip { @n = count(); }
+END { printa("n %@d\n", @n); }' -q
+rc=$?
+if [ $rc = 0 ] && [ "$(val n "$TMP/word.out")" = 3 ] &&
+   grep -q '^machload: spin n=50 OK$' "$TMP/word.con" &&
+   grep -q '^machload: rt n=3 ok=3 ' "$TMP/word.con"; then
+	pass live-baseline-spin-word
+else
+	fail live-baseline-spin-word "exit $rc: $(grep machload "$TMP/word.con" | tr '\n' ' ')"
+fi
