@@ -170,6 +170,23 @@ workload_ok(const char *con, int timed)
 	return !bad && (done || timed);
 }
 
+/* A session that dropped records measured less than it saw: say so
+   (its drop lines), the samples it kept are still compared. */
+static void
+warn_drops(const char *err)
+{
+	char line[512];
+	FILE *f = fopen(err, "r");
+
+	if (f == NULL)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "drop"))
+			fprintf(stderr, "machtrace: baseline: warning: the measurement "
+				"session: %s", line);
+	fclose(f);
+}
+
 /* Runs the measurement session: its stdout in t->out. */
 static int
 run_session(const struct bl_opts *o, struct bl_tmp *t)
@@ -213,6 +230,7 @@ run_session(const struct bl_opts *o, struct bl_tmp *t)
 		show_tail(t->err, "session");
 		return -1;
 	}
+	warn_drops(t->err);
 	if (!workload_ok(t->con, o->seconds > 0)) {
 		fprintf(stderr, "machtrace: baseline: the workload '%s' did not complete "
 			"with every phase OK:\n", o->workload);
@@ -368,6 +386,9 @@ do_compare(struct bl_opts *o, const char *dir)
 		o->seconds = old.seconds;
 	if (!o->icount && old.icount[0] && getenv("MACHTRACE_ICOUNT") == NULL)
 		setenv("MACHTRACE_ICOUNT", old.icount, 1);
+	if (!old.icount[0] && (o->icount || getenv("MACHTRACE_ICOUNT")))
+		fprintf(stderr, "machtrace: baseline: warning: %s was measured without "
+			"icount, this run with it: latencies are not comparable\n", o->name);
 	bl_run_init(&cur, o->workload, o->seconds, getenv("MACHTRACE_ICOUNT") ?
 		    getenv("MACHTRACE_ICOUNT") : o->icount ? "shift=0" : "");
 	if (measure(o, &cur) != 0) {
