@@ -27,7 +27,7 @@ rc=$?
 rtn=$(grep -o '"name": "ipc latency of rt (4242)", "kind": "latency", "samples": \[[^]]*' \
 	"$D/t.json" 2>/dev/null | sed 's/.*\[//' | tr ',' '\n' | grep -c .)
 if [ $rc = 0 ] && [ "$rtn" = $N ] && grep -q '"name": "round-trip latency of rt"' "$D/t.json" &&
-   grep -q '"name": "context switches"' "$D/t.json" && grep -q '"stacks": \[$' "$D/t.json"; then
+   grep -q '"name": "context switches"' "$D/t.json" && grep -q '"stacks": \[' "$D/t.json"; then
 	pass live-baseline-save
 else
 	fail live-baseline-save "exit $rc, rt ipc samples ${rtn:-none} (want $N): $(tail -n 3 "$TMP/save.err")"
