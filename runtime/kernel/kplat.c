@@ -272,17 +272,53 @@ void lk_ids_forget(uint64_t obj)
 }
 
 /*
- * At GO (outside probe context, before BEGIN): empty tables, kernel_task
- * pid 0, its threads numbered by creation time.  The queue links hold
- * the next thread's address (Mach's queue_enter); the walk is bounded and
- * every load checked.
+ * The objects on a Mach queue (head: its queue_head_t; each object's
+ * chain at link, whose first word is the next object's address, as
+ * queue_enter links them) sorted by creation time, at most max.  The
+ * walk is bounded and every load checked.
  */
-void lk_ids_start(void)
+static uint32_t queue_sorted(uint64_t head, uint32_t link, uint32_t ctime,
+			     uint64_t *obj, uint64_t *st, uint32_t max)
+{
+	uint64_t t = 0;
+	uint32_t n = 0;
+
+	if (!lk_load64(head, &t))
+		return 0;
+	while (t && t != head && n < max) {
+		uint32_t i = n++;
+
+		obj[i] = t;
+		st[i] = ctime_stamp(t, ctime);
+		for (; i > 0 && st[i - 1] > st[i]; i--) {
+			uint64_t a = obj[i], b = st[i];
+			obj[i] = obj[i - 1], st[i] = st[i - 1];
+			obj[i - 1] = a, st[i - 1] = b;
+		}
+		if (!lk_load64(t + link, &t))
+			break;
+	}
+	return n;
+}
+
+/* A task's threads numbered in creation order. */
+static void number_threads(uint64_t task)
 {
 	static uint64_t th[LK_GO_THREADS], st[LK_GO_THREADS];
 	const struct lk_kdesc *k = &lk.ctl->k;
-	uint64_t kt = kernel_task(), head, t = 0;
-	uint32_t n = 0;
+	uint32_t n = queue_sorted(task + k->off_task_threads, k->off_thread_link,
+				  k->off_thread_ctime, th, st, LK_GO_THREADS);
+
+	for (uint32_t i = 0; i < n; i++)
+		thread_ent(th[i]);
+}
+
+/* At GO (outside probe context, before BEGIN): empty tables, kernel_task
+   pid 0, its threads numbered by creation time. */
+void lk_ids_start(void)
+{
+	const struct lk_kdesc *k = &lk.ctl->k;
+	uint64_t kt = kernel_task();
 
 	mt_idtab_init(&tasks, task_ents, LK_TASKS_CAP, 1);
 	mt_idtab_init(&threads, thread_ents, LK_THREADS_CAP, 1);
@@ -290,24 +326,7 @@ void lk_ids_start(void)
 		return;
 	mt_idtab_enter(&tasks, kt, ctime_stamp(kt, k->off_task_ctime), 0, 0);
 	target_mark(0, LK_TGT_RUNNING);
-	head = kt + k->off_task_threads;
-	if (!lk_load64(head, &t))
-		return;
-	while (t && t != head && n < LK_GO_THREADS) {
-		uint32_t i = n++;
-
-		th[i] = t;
-		st[i] = ctime_stamp(t, k->off_thread_ctime);
-		for (; i > 0 && st[i - 1] > st[i]; i--) {
-			uint64_t a = th[i], b = st[i];
-			th[i] = th[i - 1], st[i] = st[i - 1];
-			th[i - 1] = a, st[i - 1] = b;
-		}
-		if (!lk_load64(t + k->off_thread_link, &t))
-			break;
-	}
-	for (uint32_t i = 0; i < n; i++)
-		thread_ent(th[i]);
+	number_threads(kt);
 }
 
 /*
@@ -323,38 +342,12 @@ void lk_ids_start(void)
 
 static int ids_ready;
 
-static void number_threads(uint64_t task)
-{
-	static uint64_t th[LK_GO_THREADS], st[LK_GO_THREADS];
-	const struct lk_kdesc *k = &lk.ctl->k;
-	uint64_t head = task + k->off_task_threads, t = 0;
-	uint32_t n = 0;
-
-	if (!lk_load64(head, &t))
-		return;
-	while (t && t != head && n < LK_GO_THREADS) {
-		uint32_t i = n++;
-
-		th[i] = t;
-		st[i] = ctime_stamp(t, k->off_thread_ctime);
-		for (; i > 0 && st[i - 1] > st[i]; i--) {
-			uint64_t a = th[i], b = st[i];
-			th[i] = th[i - 1], st[i] = st[i - 1];
-			th[i - 1] = a, st[i - 1] = b;
-		}
-		if (!lk_load64(t + k->off_thread_link, &t))
-			break;
-	}
-	for (uint32_t i = 0; i < n; i++)
-		thread_ent(th[i]);
-}
-
 void lk_ids_attach(void)
 {
 	static uint64_t tk[LK_GO_TASKS], st[LK_GO_TASKS];
 	const struct lk_kdesc *k = &lk.ctl->k;
-	uint64_t head = k->all_tasks, t = 0, kt = kernel_task();
-	uint32_t n = 0;
+	uint64_t head = k->all_tasks, kt = kernel_task();
+	uint32_t n;
 
 	if (!ids_ready) {
 		lk_ids_start();
@@ -362,21 +355,10 @@ void lk_ids_attach(void)
 	} else if (kt) {
 		target_mark(0, LK_TGT_RUNNING);
 	}
-	if (!head || !k->off_task_pset_link || !lk_load64(head, &t))
+	if (!head || !k->off_task_pset_link)
 		return;
-	while (t && t != head && n < LK_GO_TASKS) {
-		uint32_t i = n++;
-
-		tk[i] = t;
-		st[i] = ctime_stamp(t, k->off_task_ctime);
-		for (; i > 0 && st[i - 1] > st[i]; i--) {
-			uint64_t a = tk[i], b = st[i];
-			tk[i] = tk[i - 1], st[i] = st[i - 1];
-			tk[i - 1] = a, st[i - 1] = b;
-		}
-		if (!lk_load64(t + k->off_task_pset_link, &t))
-			break;
-	}
+	n = queue_sorted(head, k->off_task_pset_link, k->off_task_ctime, tk, st,
+			 LK_GO_TASKS);
 	for (uint32_t i = 0; i < n; i++) {
 		int64_t pid;
 
