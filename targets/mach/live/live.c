@@ -30,7 +30,7 @@
 
 static void idt_save(struct live *l);
 
-static int seterr(struct mt_target *t, const char *fmt, ...)
+int live_err(struct mt_target *t, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -40,7 +40,7 @@ static int seterr(struct mt_target *t, const char *fmt, ...)
 	return -1;
 }
 
-static uint64_t now_ns(int clock)
+uint64_t live_now_ns(int clock)
 {
 	struct timespec ts;
 
@@ -83,12 +83,12 @@ static int guest_run(struct live *l, int ms)
 /* Wait until cond(l) holds, the guest ends, or ms pass. */
 static int wait_for(struct live *l, int (*cond)(struct live *), int ms)
 {
-	uint64_t end = now_ns(CLOCK_MONOTONIC) + (uint64_t)ms * 1000000ull;
+	uint64_t end = live_now_ns(CLOCK_MONOTONIC) + (uint64_t)ms * 1000000ull;
 
 	while (!cond(l)) {
 		if (!guest_run(l, 5))
 			return cond(l) ? 0 : -1;
-		if (now_ns(CLOCK_MONOTONIC) > end)
+		if (live_now_ns(CLOCK_MONOTONIC) > end)
 			return -1;
 	}
 	return 0;
@@ -163,11 +163,11 @@ static int start_guest(struct mt_target *t)
 	if (!l->b)
 		return -1;
 	if (wait_for(l, blob_waiting, WAIT_BOOT_MS) < 0)
-		return seterr(t, "the kernel did not reach the runtime's boot hook%s%s",
+		return live_err(t, "the kernel did not reach the runtime's boot hook%s%s",
 			      l->status[0] ? ": " : "", l->status);
 	l->ctl = region(l, LK_CTL_OFF);
 	if (l->ctl->version != LK_BLOB_VERSION)
-		return seterr(t, "runtime blob %s is version %u, machtrace expects %u (run make)",
+		return live_err(t, "runtime blob %s is version %u, machtrace expects %u (run make)",
 			      l->blob, l->ctl->version, LK_BLOB_VERSION);
 	return 0;
 }
@@ -193,15 +193,15 @@ static int live_attach(struct mt_target *t, const struct mt_image *img)
 	live_detach(t);
 	area = mt_rt_size(img);
 	if (area == 0)
-		return seterr(t, "invalid enabling image");
+		return live_err(t, "invalid enabling image");
 	image_off = (area + 4095) & ~4095ull;
 	need = LK_AREA_OFF + image_off + img->size;
 	if (need > 0x10000000ull)
-		return seterr(t, "Enabling exceeds size of buffer");
+		return live_err(t, "Enabling exceeds size of buffer");
 	l->resv_pa = LK_RESV_PA;
 	l->resv_size = need < LK_RESV_SIZE ? LK_RESV_SIZE : (need + 0xfffff) & ~0xfffffull;
 	if (l->vm && l->resv_size > l->vm->resv_size)
-		return seterr(t, "the enabling needs %llu MiB of reserved memory; vm %s has %llu",
+		return live_err(t, "the enabling needs %llu MiB of reserved memory; vm %s has %llu",
 			      (unsigned long long)(l->resv_size >> 20), l->vm->name,
 			      (unsigned long long)(l->vm->resv_size >> 20));
 	memset(&c, 0, sizeof c);
@@ -251,12 +251,12 @@ static int live_attach(struct mt_target *t, const struct mt_image *img)
 		l->vm_hooked = 1;
 	}
 	if (wait_for(l, acked_init, WAIT_CMD_MS) < 0) {
-		seterr(t, "the runtime in the kernel did not answer%s%s",
+		live_err(t, "the runtime in the kernel did not answer%s%s",
 		       l->status[0] ? ": " : "", l->status);
 		goto fail;
 	}
 	if (l->ctl->state != LK_ST_READY) {
-		seterr(t, "%s", (const char *)l->ctl->msg);
+		live_err(t, "%s", (const char *)l->ctl->msg);
 		goto fail;
 	}
 	l->cb = region(l, LK_AREA_OFF);
@@ -315,15 +315,15 @@ static int live_begin(struct mt_target *t)
 	struct live *l = t->priv;
 
 	if (!l->cb)
-		return seterr(t, "not attached");
+		return live_err(t, "not attached");
 	/* the wall clock's base before GO: BEGIN and the first firings read
 	   it (the blob stores its TSC while it waits for the command) */
-	l->ctl->k.boot_walltime_ns = now_ns(CLOCK_REALTIME) -
+	l->ctl->k.boot_walltime_ns = live_now_ns(CLOCK_REALTIME) -
 		(uint64_t)((double)l->ctl->tsc_now * 1e9 / (double)l->ctl->k.tsc_hz);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	send(l, LK_CMD_GO);
 	if (wait_for(l, acked_go, WAIT_CMD_MS) < 0 || l->ctl->state != LK_ST_TRACING)
-		return seterr(t, "the runtime in the kernel did not start tracing%s%s",
+		return live_err(t, "the runtime in the kernel did not start tracing%s%s",
 			      l->status[0] ? ": " : "", l->status);
 	l->begun = 1;
 	tick_report(l);
@@ -336,15 +336,15 @@ static int live_poll(struct mt_target *t, uint64_t max_ns)
 	int ms = (int)(max_ns / 1000000ull);
 
 	if (!l->cb)
-		return seterr(t, "not attached");
+		return live_err(t, "not attached");
 	if (!guest_run(l, ms > 0 ? ms : 1)) {
 		/* a reboot ends a workload; anything else is the kernel's end */
 		if (l->res.status != MT_BOOT_REBOOTED && l->res.status != MT_BOOT_INTERRUPTED)
-			return seterr(t, "%s", l->status);
+			return live_err(t, "%s", l->status);
 		return 1;
 	}
 	if (l->ctl->state == LK_ST_DEADMAN)
-		return seterr(t, "Abort due to systemic unresponsiveness");
+		return live_err(t, "Abort due to systemic unresponsiveness");
 	if (l->ctl->state == LK_ST_ENDING)
 		l->rebooting = 1;
 	/* -c/-p: tracing ends when the target task does */
@@ -357,7 +357,7 @@ static int live_end(struct mt_target *t)
 	struct live *l = t->priv;
 
 	if (!l->cb)
-		return seterr(t, "not attached");
+		return live_err(t, "not attached");
 	if (l->stopped || l->guest_ended)
 		return 0;
 	l->stopped = 1;
@@ -365,7 +365,7 @@ static int live_end(struct mt_target *t)
 		return 0;
 	send(l, LK_CMD_STOP);
 	if (wait_for(l, acked_stop, WAIT_CMD_MS) < 0)
-		return seterr(t, "the kernel did not stop tracing%s%s",
+		return live_err(t, "the kernel did not stop tracing%s%s",
 			      l->status[0] ? ": " : "", l->status);
 	return 0;
 }
@@ -375,7 +375,7 @@ static int live_aggclear(struct mt_target *t, uint32_t aggid, int trunc)
 	struct live *l = t->priv;
 
 	if (!l->cb)
-		return seterr(t, "not attached");
+		return live_err(t, "not attached");
 	/* The runtime services requests at the next tick; wait for the ack. */
 	l->cb->req_arg = aggid;
 	__atomic_store_n(&l->cb->req, trunc ? MT_REQ_AGGTRUNC : MT_REQ_AGGCLEAR,

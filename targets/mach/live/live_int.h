@@ -144,6 +144,11 @@ struct live {
 	char *vmmods[14];		/* the VM's boot modules */
 };
 
+/* live.c: t->err from fmt, returns -1; a clock's time in ns */
+int live_err(struct mt_target *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+uint64_t live_now_ns(int clock);
+
 /* vmattach.c: a session on a running VM */
 int vma_open(struct mt_target *t);
 int vma_hook(struct mt_target *t);

@@ -8,22 +8,11 @@
  * is forgotten, its user sites removed), build_args_and_stack (a boot
  * module's task gets its user sites, only when there are some).
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "targets/mach/live/live_int.h"
-
-static int plan_err(struct mt_target *t, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(t->err, sizeof t->err, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /*
  * The fast path: a probe whose only clause is an unpredicated, keyless
@@ -172,7 +161,7 @@ static void entry_kind(struct live *l, struct site_req *r, const struct mt_kfunc
 
 static int add_req(struct mt_target *t, const struct site_req *r)
 {
-	return sites_add(&((struct live *)t->priv)->ss, r) < 0 ? plan_err(t, "out of memory") : 0;
+	return sites_add(&((struct live *)t->priv)->ss, r) < 0 ? live_err(t, "out of memory") : 0;
 }
 
 /* An entry probe of f (r: its probe and flags). */
@@ -287,7 +276,7 @@ static int plan_sdt(struct mt_target *t, const struct lprobe *p, uint32_t probe,
 static int plan_tick(struct mt_target *t, struct lk_ctl *c, uint32_t probe, uint64_t ns)
 {
 	if (c->nticks >= 32)
-		return plan_err(t, "too many tick/profile probes (32 at most)");
+		return live_err(t, "too many tick/profile probes (32 at most)");
 	c->ticks[c->nticks].probe = probe;
 	c->ticks[c->nticks].interval_ns = ns;
 	c->nticks++;
@@ -301,9 +290,9 @@ static int plan_user(struct mt_target *t, const struct lprobe *p, uint32_t probe
 	struct lk_usite *nv;
 
 	if (l->nus + p->nusites > LK_USITES_MAX)
-		return plan_err(t, "too many user probe sites (%u at most)", LK_USITES_MAX);
+		return live_err(t, "too many user probe sites (%u at most)", LK_USITES_MAX);
 	if (!(nv = realloc(l->us, (l->nus + p->nusites) * sizeof *nv)))
-		return plan_err(t, "out of memory");
+		return live_err(t, "out of memory");
 	l->us = nv;
 	for (uint32_t k = 0; k < p->nusites; k++) {
 		nv[l->nus] = p->usites[k];
@@ -416,7 +405,7 @@ static int plan(struct mt_target *t, const struct mt_image *img, struct lk_ctl *
 	if (l->nus) {
 		char why[200];
 		if (user_trap_room(l, why, sizeof why) < 0)
-			return plan_err(t, "user probes cannot be used: %s", why);
+			return live_err(t, "user probes cannot be used: %s", why);
 		qsort(l->us, l->nus, sizeof *l->us, cmp_usite);
 	}
 	for (size_t i = 0; i < sizeof hooks / sizeof *hooks; i++) {
@@ -424,14 +413,14 @@ static int plan(struct mt_target *t, const struct mt_image *img, struct lk_ctl *
 			continue;
 		f = mt_kimg_lookup(l->k, hooks[i].fn);
 		if (!f || f->patch == MT_PATCH_REFUSED)
-			return plan_err(t, "kernel function %s cannot be hooked", hooks[i].fn);
+			return live_err(t, "kernel function %s cannot be hooked", hooks[i].fn);
 		memset(&r, 0, sizeof r);
 		r.addr = f->addr;
 		r.f = f;
 		entry_kind(l, &r, f, kv, nk);
 		r.flags = hooks[i].flag;
 		if (sites_add(&l->ss, &r) < 0)
-			return plan_err(t, "out of memory");
+			return live_err(t, "out of memory");
 	}
 	if (sites_build(&l->ss, l->k, t->err, sizeof t->err) < 0)
 		return -1;
@@ -445,7 +434,7 @@ int live_plan(struct mt_target *t, const struct mt_image *img, struct lk_ctl *c)
 	int rc;
 
 	if (!kv)
-		return plan_err(t, "out of memory");
+		return live_err(t, "out of memory");
 	rc = plan(t, img, c, kv, nk);
 	free(kv);
 	return rc;

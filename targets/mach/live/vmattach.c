@@ -18,7 +18,6 @@
  * STOP takes every site out, the tick hook too: the text is stock again.
  */
 #include <signal.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -30,24 +29,6 @@
 #include "targets/mach/mach_int.h"
 
 #define DEADMAN_SLACK_MS	3000
-
-static int vseterr(struct mt_target *t, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(t->err, sizeof t->err, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-static uint64_t mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 static volatile struct lk_ctl *vm_ctl(struct live *l)
 {
@@ -89,12 +70,12 @@ static int wait_idle(struct mt_target *t)
 {
 	struct live *l = t->priv;
 	volatile struct lk_ctl *c = vm_ctl(l);
-	uint64_t limit = c->deadman_ns / 1000000 + DEADMAN_SLACK_MS, t0 = mono_ms();
+	uint64_t limit = c->deadman_ns / 1000000 + DEADMAN_SLACK_MS, t0 = live_now_ns(CLOCK_MONOTONIC) / 1000000;
 	char st[32], err[256];
 
 	if (mt_vm_status(l->vm, st, sizeof st) && strcmp(st, "paused") == 0 &&
 	    mt_vm_cont(l->vm, err, sizeof err) < 0)
-		return vseterr(t, "%s", err);
+		return live_err(t, "%s", err);
 	if (idle(l))
 		return 0;
 	fprintf(stderr, "machtrace: vm %s: an earlier session did not end; waiting for "
@@ -102,11 +83,11 @@ static int wait_idle(struct mt_target *t)
 		(unsigned long long)limit);
 	while (!idle(l)) {
 		if (mt_vm_log_poll(&l->vmlog))
-			return vseterr(t, "vm %s: the kernel stopped in its debugger (KDB): %s "
+			return live_err(t, "vm %s: the kernel stopped in its debugger (KDB): %s "
 				       "(machtrace vm console %s)", l->vm->name,
 				       l->vmlog.panic[0] ? l->vmlog.panic : "db>", l->vm->name);
-		if (mono_ms() - t0 > limit)
-			return vseterr(t, "vm %s: the runtime is still tracing for a session "
+		if (live_now_ns(CLOCK_MONOTONIC) / 1000000 - t0 > limit)
+			return live_err(t, "vm %s: the runtime is still tracing for a session "
 				       "that is gone; restart the VM", l->vm->name);
 		usleep(10000);
 	}
@@ -119,12 +100,12 @@ static int check_blob(struct mt_target *t)
 	char id[72];
 
 	if (mt_vm_file_id(l->blob, id, sizeof id) < 0)
-		return vseterr(t, "runtime blob %s missing (run make)", l->blob);
+		return live_err(t, "runtime blob %s missing (run make)", l->blob);
 	if (strcmp(id, l->vm->blob_id) != 0)
-		return vseterr(t, "vm %s runs the runtime blob of another build (%s has "
+		return live_err(t, "vm %s runs the runtime blob of another build (%s has "
 			       "changed since vm start); restart the VM", l->vm->name, l->blob);
 	if (vm_ctl(l)->magic != LK_CTL_MAGIC || vm_ctl(l)->version != LK_BLOB_VERSION)
-		return vseterr(t, "vm %s: no runtime of version %u in its memory; restart "
+		return live_err(t, "vm %s: no runtime of version %u in its memory; restart "
 			       "the VM", l->vm->name, LK_BLOB_VERSION);
 	return 0;
 }
@@ -141,10 +122,10 @@ int vma_open(struct mt_target *t)
 		return -1;
 	l->ram_size = size;
 	if (mt_vm_log_open(l->vm, &l->vmlog, 0) < 0)
-		return vseterr(t, "vm %s: no console log", l->vm->name);
+		return live_err(t, "vm %s: no console log", l->vm->name);
 	mt_vm_log_poll(&l->vmlog);	/* a KDB prompt already there? */
 	if (l->vmlog.kdb)
-		return vseterr(t, "vm %s: the kernel is in its debugger (KDB): %s (machtrace "
+		return live_err(t, "vm %s: the kernel is in its debugger (KDB): %s (machtrace "
 			       "vm console %s)", l->vm->name, l->vmlog.panic[0] ?
 			       l->vmlog.panic : "db>", l->vm->name);
 	l->vmlog.echo = l->o.console;
@@ -169,7 +150,7 @@ int vma_hook(struct mt_target *t)
 	uint32_t i;
 
 	if (!(s = tick_site(l, &i)) || s->kind != LK_SK_JMP)
-		return vseterr(t, "the kernel's clock_interrupt takes no jmp hook: "
+		return live_err(t, "the kernel's clock_interrupt takes no jmp hook: "
 			       "sessions cannot attach to a running kernel");
 	l->ctl->tick_site = i;
 	off = s->ool - l->ss.tramp_va;
