@@ -9,6 +9,9 @@
 void mt_seterr(char *err, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* err.c: all n bytes of buf to fd, -1 on error */
+int mt_write_all(int fd, const void *buf, size_t n);
+
 /* console.c: what a console line of GNU Mach means */
 enum mt_con_kind {
 	MT_CON_PLAIN,

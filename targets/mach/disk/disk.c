@@ -161,22 +161,6 @@ static int read_file(ext2_filsys fs, ext2_ino_t ino, uint64_t max, char **data,
 	return 0;
 }
 
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* Writes data to fd, inflating it when it is gzip (concatenated members too). */
 static int write_unzipped(int fd, const unsigned char *data, size_t len, int unzip,
 			  const char *path, char *err, size_t errlen)
@@ -191,7 +175,7 @@ static int write_unzipped(int fd, const unsigned char *data, size_t len, int unz
 				  "(unxz it in the image)", path);
 			return -1;
 		}
-		if (write_all(fd, data, len) < 0)
+		if (mt_write_all(fd, data, len) < 0)
 			goto wfail;
 		return 0;
 	}
@@ -208,7 +192,7 @@ static int write_unzipped(int fd, const unsigned char *data, size_t len, int unz
 		r = inflate(&z, Z_NO_FLUSH);
 		if (r != Z_OK && r != Z_STREAM_END)
 			break;
-		if (write_all(fd, out, sizeof out - z.avail_out) < 0) {
+		if (mt_write_all(fd, out, sizeof out - z.avail_out) < 0) {
 			inflateEnd(&z);
 			goto wfail;
 		}

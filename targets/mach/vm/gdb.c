@@ -42,7 +42,7 @@ static int gdb_packet(int fd, char *ans, size_t len)
 	ans[used] = 0;
 	if (gdb_getc(fd) < 0 || gdb_getc(fd) < 0)
 		return -1;
-	return vm_sock_write(fd, "+", 1);
+	return mt_write_all(fd, "+", 1);
 }
 
 /*
@@ -58,7 +58,7 @@ static int gdb_cmd(int fd, const char *pkt, char *ans, size_t len)
 	for (const char *p = pkt; *p; p++)
 		cs += (unsigned char)*p;
 	snprintf(buf, sizeof buf, "$%s#%02x", pkt, cs & 0xff);
-	if (vm_sock_write(fd, buf, strlen(buf)) < 0)
+	if (mt_write_all(fd, buf, strlen(buf)) < 0)
 		return -1;
 	do
 		if (gdb_packet(fd, ans, len) < 0)

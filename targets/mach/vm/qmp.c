@@ -38,7 +38,7 @@ static int qmp_exec(int fd, const char *cmd, char *ans, size_t len)
 	char req[256];
 
 	snprintf(req, sizeof req, "{\"execute\": \"%s\"}\n", cmd);
-	if (vm_sock_write(fd, req, strlen(req)) < 0)
+	if (mt_write_all(fd, req, strlen(req)) < 0)
 		return -1;
 	return qmp_line(fd, ans, len);
 }

@@ -48,19 +48,3 @@ ssize_t vm_sock_read(int fd, void *buf, size_t n, int ms)
 		return -1;
 	return read(fd, buf, n);
 }
-
-int vm_sock_write(int fd, const void *buf, size_t n)
-{
-	const char *p = buf;
-
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}

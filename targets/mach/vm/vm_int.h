@@ -19,7 +19,6 @@ void vm_remove_state(const struct mt_vm *vm);
 /* sock.c */
 int vm_sock_connect(const char *path, char *err, size_t errlen);
 ssize_t vm_sock_read(int fd, void *buf, size_t n, int ms);
-int vm_sock_write(int fd, const void *buf, size_t n);
 
 /* qmp.c: run one QMP command ("quit", "cont", "query-status"); its answer
    line in ans.  -1 with err when QMP does not answer or says error. */
