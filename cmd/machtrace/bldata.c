@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "baseline.h"
+#include "machtrace/consumer.h"
 #include "machtrace/export.h"
 #include "machtrace/stats.h"
 
@@ -134,23 +135,6 @@ seterr(char *err, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-static void
-put_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 int
 bl_write(const struct bl_run *r, const char *path, char *err, size_t len)
 {
@@ -163,13 +147,13 @@ bl_write(const struct bl_run *r, const char *path, char *err, size_t len)
 		return -1;
 	}
 	fprintf(f, "{\"machtrace-baseline\": 1, \"workload\": ");
-	put_str(f, r->workload);
+	mt_json_escape(f, r->workload, strlen(r->workload));
 	fprintf(f, ", \"seconds\": %ld, \"icount\": ", r->seconds);
-	put_str(f, r->icount);
+	mt_json_escape(f, r->icount, strlen(r->icount));
 	fprintf(f, ",\n \"metrics\": [");
 	for (size_t i = 0; i < r->nmetrics; i++) {
 		fprintf(f, "%s\n  {\"name\": ", i ? "," : "");
-		put_str(f, r->m[i].name);
+		mt_json_escape(f, r->m[i].name, strlen(r->m[i].name));
 		fprintf(f, ", \"kind\": \"%s\", \"samples\": [",
 			r->m[i].kind == BL_LATENCY ? "latency" : "count");
 		for (size_t k = 0; k < r->m[i].n; k++)
@@ -179,7 +163,7 @@ bl_write(const struct bl_run *r, const char *path, char *err, size_t len)
 	fprintf(f, "],\n \"stacks\": [");
 	for (size_t i = 0; i < r->nstacks; i++) {
 		fprintf(f, "%s\n  {\"stack\": ", i ? "," : "");
-		put_str(f, r->st[i].stack);
+		mt_json_escape(f, r->st[i].stack, strlen(r->st[i].stack));
 		fprintf(f, ", \"count\": %llu}", (unsigned long long)r->st[i].count);
 	}
 	fprintf(f, "]}\n");
@@ -233,7 +217,8 @@ peek(struct jp *j, char c)
 	return *j->p == c;
 }
 
-/* A string into buf (escapes \" \\ \/ \n \t \uXXXX below 0x80). */
+/* A string into buf: the escapes mt_json_escape writes (\uXXXX below
+   0x100, a byte that is not UTF-8 among them) and \/. */
 static void
 jstr(struct jp *j, char *buf, size_t len)
 {
@@ -245,21 +230,24 @@ jstr(struct jp *j, char *buf, size_t len)
 		char c = *j->p++;
 
 		if (c == '\\') {
-			c = *j->p++;
-			if (c == 'n')
-				c = '\n';
-			else if (c == 't')
-				c = '\t';
-			else if (c == 'u') {
-				unsigned v;
+			unsigned v;
 
-				if (sscanf(j->p, "%4x", &v) != 1 || v >= 0x80) {
+			switch (c = *j->p++) {
+			case 'n': c = '\n'; break;
+			case 't': c = '\t'; break;
+			case 'r': c = '\r'; break;
+			case 'b': c = '\b'; break;
+			case 'f': c = '\f'; break;
+			case '"': case '\\': case '/': break;
+			case 'u':
+				if (sscanf(j->p, "%4x", &v) != 1 || v >= 0x100) {
 					j->bad = 1;
 					return;
 				}
 				c = (char)v;
 				j->p += 4;
-			} else if (c != '"' && c != '\\' && c != '/') {
+				break;
+			default:
 				j->bad = 1;
 				return;
 			}
