@@ -214,15 +214,21 @@ uint64_t lk_boot(struct lk_regs *r)
 	return (uint64_t)h->hook_cont;
 }
 
-static void deadman(void)
+/* Has the host been silent (no heartbeat) for longer than the deadman? */
+static int host_silent(void)
 {
 	uint64_t now = lk_rdtsc();
 
 	if (lk.ctl->heartbeat != lk.hb_last) {
 		heartbeat_reset();
-		return;
+		return 0;
 	}
-	if (lk.deadman_tsc && now - lk.hb_tsc > lk.deadman_tsc)
+	return lk.deadman_tsc && now - lk.hb_tsc > lk.deadman_tsc;
+}
+
+static void deadman(void)
+{
+	if (host_silent())
 		stop_tracing(LK_ST_DEADMAN);
 }
 
@@ -371,9 +377,7 @@ static void attach_tick(void)
 		c->cmd_ack = LK_CMD_STOP;
 		return;
 	}
-	if (c->heartbeat != lk.hb_last)
-		heartbeat_reset();
-	else if (lk.deadman_tsc && lk_rdtsc() - lk.hb_tsc > lk.deadman_tsc)
+	if (host_silent())
 		attach_abort(LK_ST_DEADMAN);
 }
 
