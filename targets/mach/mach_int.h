@@ -24,6 +24,9 @@ enum mt_con_kind {
 enum mt_con_kind mt_console_classify(const char *line);
 /* Removes '\r' and trailing blanks in place; returns line. */
 char *mt_console_clean(char *line);
+#define MT_CON_LINE	4096		/* the longest line kept whole */
+void mt_console_feed(char *line, size_t cap, size_t *used, const char *chunk, size_t n,
+		     void (*fn)(void *arg, char *line, int partial), void *arg);
 
 /* boot_args.c: the -initrd string */
 int mt_initrd_append(char *buf, size_t len, const char *module, int first);

@@ -170,8 +170,10 @@ static void kill_qemu(struct mt_boot *b)
 }
 
 /* One complete console line (or the pending prompt). */
-static void console_line(struct mt_boot *b, char *line, int partial)
+static void console_line(void *arg, char *line, int partial)
 {
+	struct mt_boot *b = arg;
+
 	mt_console_clean(line);
 	if (!partial) {
 		if (b->echo)
@@ -218,24 +220,9 @@ static int read_console(struct mt_boot *b)
 
 	if (n == 0)
 		return 0;
-	if (n < 0)
-		return 1;
-	for (ssize_t i = 0; i < n; i++) {
-		if (chunk[i] == '\n' || b->used == sizeof b->line - 1) {
-			b->line[b->used] = 0;
-			console_line(b, b->line, 0);
-			b->used = 0;
-			if (chunk[i] == '\n')
-				continue;
-		}
-		b->line[b->used++] = chunk[i];
-	}
-	b->line[b->used] = 0;
-	if (strncmp(b->line + strspn(b->line, "\r"), "db>", 3) == 0) {
-		char tmp[sizeof b->line];
-		memcpy(tmp, b->line, b->used + 1);
-		console_line(b, tmp, 1);
-	}
+	if (n > 0)
+		mt_console_feed(b->line, sizeof b->line, &b->used, chunk, (size_t)n,
+				console_line, b);
 	return 1;
 }
 

@@ -6,6 +6,7 @@
  * trap "Kernel <name> trap, eip ...".  Our boot shim reports why it cannot
  * load the kernel as "shim: error: WHY" and halts.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "targets/mach/mach_int.h"
@@ -43,4 +44,32 @@ char *mt_console_clean(char *line)
 	while (n && (line[n - 1] == ' ' || line[n - 1] == '\n'))
 		line[--n] = 0;
 	return line;
+}
+
+/*
+ * Console output cut into lines (line: cap bytes, *used pending): fn(arg,
+ * line, 0) for each complete line or full buffer; then, when what is
+ * pending is the KDB prompt "db>" (a partial line: the debugger waits for
+ * input), fn(arg, a copy of it, 1).  fn may change the line it is given.
+ */
+void mt_console_feed(char *line, size_t cap, size_t *used, const char *chunk, size_t n,
+		     void (*fn)(void *arg, char *line, int partial), void *arg)
+{
+	char tmp[MT_CON_LINE];
+
+	for (size_t i = 0; i < n; i++) {
+		if (chunk[i] == '\n' || *used == cap - 1) {
+			line[*used] = 0;
+			fn(arg, line, 0);
+			*used = 0;
+			if (chunk[i] == '\n')
+				continue;
+		}
+		line[(*used)++] = chunk[i];
+	}
+	line[*used] = 0;
+	if (strncmp(line + strspn(line, "\r"), "db>", 3) == 0) {
+		snprintf(tmp, sizeof tmp, "%s", line);
+		fn(arg, tmp, 1);
+	}
 }

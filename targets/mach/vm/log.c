@@ -26,8 +26,10 @@ int mt_vm_log_open(const struct mt_vm *vm, struct mt_vm_log *l, int from_end)
 	return 0;
 }
 
-static void log_line(struct mt_vm_log *l, char *line, int partial)
+static void log_line(void *arg, char *line, int partial)
 {
+	struct mt_vm_log *l = arg;
+
 	mt_console_clean(line);
 	/* in KDB = the log ends at its prompt: a line after it (the user's
 	   command at `vm console`, the kernel continuing) ends that */
@@ -63,24 +65,9 @@ int mt_vm_log_poll(struct mt_vm_log *l)
 
 	if (l->fd < 0)
 		return l->kdb;
-	while ((n = read(l->fd, chunk, sizeof chunk)) > 0) {
-		for (ssize_t i = 0; i < n; i++) {
-			if (chunk[i] == '\n' || l->used == sizeof l->line - 1) {
-				l->line[l->used] = 0;
-				log_line(l, l->line, 0);
-				l->used = 0;
-				if (chunk[i] == '\n')
-					continue;
-			}
-			l->line[l->used++] = chunk[i];
-		}
-	}
-	l->line[l->used] = 0;
-	if (l->used && strncmp(l->line + strspn(l->line, "\r"), "db>", 3) == 0) {
-		char tmp[sizeof l->line];
-		memcpy(tmp, l->line, l->used + 1);
-		log_line(l, tmp, 1);
-	}
+	while ((n = read(l->fd, chunk, sizeof chunk)) > 0)
+		mt_console_feed(l->line, sizeof l->line, &l->used, chunk, (size_t)n,
+				log_line, l);
 	return l->kdb;
 }
 
