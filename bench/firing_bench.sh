@@ -23,14 +23,9 @@ words="rt=$N pingpong=0 pages=0 threads=0 tasks=0"
 TMP=$(mktemp -d /tmp/mt-firing-bench.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 
-# A private copy of what the runs use (the build tree may be rebuilt
-# while the benchmark runs), as live_bench.sh.
-mkdir -p "$TMP/b/bin" "$TMP/b/live" "$TMP/b/boot" "$TMP/b/guest" "$TMP/b/kernel"
-cp "$BUILD/bin/machtrace" "$TMP/b/bin/" && cp "$BUILD/live/blob.bin" "$TMP/b/live/" &&
-	cp "$BUILD/boot/shim.elf" "$TMP/b/boot/" && cp "$BUILD/guest/machload" "$TMP/b/guest/" &&
-	ln -s "$(cd "$BUILD/kernel" && pwd)/gnumach-dbg" "$TMP/b/kernel/gnumach-dbg" || exit 1
-M=$TMP/b/bin/machtrace
-export MACHTRACE_BUILD=$TMP/b MACHTRACE_ICOUNT=shift=0
+. bench/private_build.sh
+private_build "$TMP" || exit 1
+export MACHTRACE_ICOUNT=shift=0
 
 E='fbt::mach_msg_trap:entry'
 R='fbt::mach_msg_trap:return'

@@ -19,21 +19,14 @@
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
-M=$BUILD/bin/machtrace
 N=${N:-100000}
 REPS=${REPS:-9}
 words="rt=$N pingpong=0 pages=0 threads=0 tasks=0"
 TMP=$(mktemp -d /tmp/mt-live-bench.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 
-# A private copy of what the runs use: the shared build tree may be rebuilt
-# while the benchmark runs.
-mkdir -p "$TMP/b/bin" "$TMP/b/live" "$TMP/b/boot" "$TMP/b/guest" "$TMP/b/kernel"
-cp "$M" "$TMP/b/bin/" && cp "$BUILD/live/blob.bin" "$TMP/b/live/" &&
-	cp "$BUILD/boot/shim.elf" "$TMP/b/boot/" && cp "$BUILD/guest/machload" "$TMP/b/guest/" &&
-	ln -s "$(cd "$BUILD/kernel" && pwd)/gnumach-dbg" "$TMP/b/kernel/gnumach-dbg" || exit 1
-M=$TMP/b/bin/machtrace
-export MACHTRACE_BUILD=$TMP/b
+. bench/private_build.sh
+private_build "$TMP" || exit 1
 
 per() {	# console log -> cycles per round trip
 	sed -n "s/^machload: rt n=$N ok=$N cycles=[0-9]* per=\([0-9]*\) OK$/\1/p" "$1"
