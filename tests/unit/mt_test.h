@@ -23,7 +23,9 @@ extern int mt_test_failed_now;
 	static struct mt_test mt_test_rec_##name = { #name, test_##name, 0 }; \
 	__attribute__((constructor)) static void mt_test_reg_##name(void) \
 	{ struct mt_test **p = &mt_tests_head;				\
-	  while (*p) p = &(*p)->next; *p = &mt_test_rec_##name; }	\
+	  while (*p)							\
+		p = &(*p)->next;					\
+	  *p = &mt_test_rec_##name; }					\
 	static void test_##name(void)
 
 #define CHECK(expr) do {						\

@@ -59,7 +59,7 @@ static char *fake_decls(void *arg, const char *ctype)
 TEST(sema_typed_args)
 {
 	int ncalls = 0;
-	struct mt_ctypes ct = { &ncalls, fake_argtype, fake_decls };
+	struct mt_ctypes ct = { .arg = &ncalls, .argtype = fake_argtype, .decls = fake_decls };
 	static struct mt_opts o;
 	mt_opts_init(&o);
 	const char *text = "fbt::f:entry { trace(args[0]->h->id); trace(args[1]); "

@@ -115,7 +115,7 @@ static void
 rec(int ri, int kind, uint32_t off, uint32_t size, int tikind, int tisize)
 {
 	F.recs[ri] = (struct mt_rec){ 0, kind, 0, off, size };
-	F.rinfo[ri] = (struct mt_rec_info){ tikind, 0, tisize, NULL };
+	F.rinfo[ri] = (struct mt_rec_info){ .kind = tikind, .size = tisize };
 	if ((uint32_t)ri + 1 > F.prog.nrecs)
 		F.prog.nrecs = ri + 1;
 }
@@ -225,7 +225,7 @@ static void
 one_agg(int func, int nvals)
 {
 	F.aggs[0] = (struct mt_agg){ func, 16, nvals, 1, { 0 } };
-	F.keyinfo[0] = (struct mt_rec_info){ MT_TI_INT, 0, 4, NULL };
+	F.keyinfo[0] = (struct mt_rec_info){ .kind = MT_TI_INT, .size = 4 };
 	F.agginfo[0] = (struct mt_agg_info){ "a", 1, F.keyinfo };
 	F.prog.naggs = 1;
 }

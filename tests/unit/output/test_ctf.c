@@ -41,7 +41,8 @@ static const struct mt_trace_field sw_fields[] = {
 static int
 write_sample(const char *dir, uint32_t ncpus)
 {
-	struct mt_trace_env env = { "testhost", "sample", 1700000000123456789LL };
+	struct mt_trace_env env = { .hostname = "testhost", .trace_name = "sample",
+				     .clock_offset_ns = 1700000000123456789LL };
 	struct mt_trace_writer *w;
 	struct mt_trace_value v[9];
 	static const uint8_t raw[3] = { 1, 2, 0xff };

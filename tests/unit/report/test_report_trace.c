@@ -27,7 +27,7 @@ static const struct mt_trace_field prof[] = { { "stack0", MT_TF_STR, 0 } };
 static int
 write_trace(const char *dir)
 {
-	struct mt_trace_env env = { "h", "unit", 0 };
+	struct mt_trace_env env = { .hostname = "h", .trace_name = "unit" };
 	struct mt_trace_writer *w;
 	struct mt_trace_value v[7];
 	char err[256];
