@@ -462,3 +462,54 @@ agg_clear(struct mt_consumer *c, uint32_t aggid)
 		}
 	}
 }
+
+/*
+ * mt_consumer_agg_walk: the entries of one aggregation as values, for
+ * programs that compute with them (machtrace top) instead of printing.
+ * A fresh snapshot is taken so that everything the probes added before
+ * the call is in it.
+ */
+int
+mt_consumer_agg_walk(struct mt_consumer *c, const char *name,
+		     mt_aggwalk_fn fn, void *arg)
+{
+	struct mt_aggkey keys[MT_AGGWALK_MAXKEYS];
+	uint32_t aggid = 0;
+
+	for (uint32_t i = 0; c->prog->agg_info && i < c->prog->naggs; i++)
+		if (strcmp(c->prog->agg_info[i].name, name) == 0)
+			aggid = i + 1;
+	if (aggid == 0) {
+		snprintf(c->errmsg, sizeof(c->errmsg), "no aggregation @%s", name);
+		return -1;
+	}
+	c->snap_valid = 0;
+	if (agg_snapshot(c) != 0)
+		return -1;
+	for (size_t i = 0; i < c->nents; i++) {
+		const struct agg_ent *e = c->ents[i];
+		const struct mt_agg_info *ai = info_of(c, aggid);
+		uint32_t nk = ai->nkeys < MT_AGGWALK_MAXKEYS ? ai->nkeys :
+			MT_AGGWALK_MAXKEYS;
+
+		if (e->aggid != aggid)
+			continue;
+		for (uint32_t k = 0; k < nk; k++) {
+			const uint8_t *p = e->key + c->keyoff[aggid][k];
+
+			keys[k].s = NULL;
+			keys[k].len = 0;
+			keys[k].i = 0;
+			if (ai->keys[k].kind == MT_TI_STR) {
+				keys[k].s = (const char *)p;
+				keys[k].len = c->keyoff[aggid][k + 1] -
+					c->keyoff[aggid][k];
+			}
+			else
+				memcpy(&keys[k].i, p, 8);
+		}
+		if (fn(arg, agg_of(c, aggid), keys, nk, e->vals) != 0)
+			break;
+	}
+	return 0;
+}

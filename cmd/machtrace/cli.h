@@ -65,6 +65,24 @@ struct cli {
 	struct cli_rec *rec;
 	/* Kernel types for args[] once the live target exists, else NULL. */
 	const struct mt_ctypes *ctypes;
+	/* machtrace top/health (top.c): the session's program is theirs */
+	struct cli_hook *hook;
+};
+
+/*
+ * A command built on a session (top.c): start() once the consumer is
+ * attached (before BEGIN), poll() after each drain of the loop (non-zero:
+ * end the session).  With a hook the session prints no aggregation at
+ * its end but what the program's own printa() prints.
+ */
+struct mt_target;
+struct mt_consumer;
+struct mt_prog;
+struct cli_hook {
+	void *arg;
+	int (*start)(void *arg, const struct mt_prog *prog,
+		     struct mt_target *t, struct mt_consumer *c);
+	int (*poll)(void *arg, struct mt_consumer *c);
 };
 
 /* disk.c: --disk; -1 after saying what is wrong */
@@ -109,5 +127,7 @@ int cli_record_finish(struct cli *cl);
 int cli_export_main(int argc, char **argv);
 /* list.c */
 int cli_list(struct cli *cl);
+/* top.c: machtrace top, machtrace health */
+int cli_top_main(int argc, char **argv, int health);
 
 #endif

@@ -525,11 +525,8 @@ main(int argc, char **argv)
 		return cli_vm_main(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "export") == 0)
 		return cli_export_main(argc - 1, argv + 1);
-	if (argc >= 2 && strcmp(argv[1], "top") == 0) {
-		fprintf(stderr, "machtrace: top: not there yet; for now a D program with "
-			"tick-1s { printa(@); clear(@); }, or the toolkit's rpctop/faulttop\n");
-		return 1;
-	}
+	if (argc >= 2 && (strcmp(argv[1], "top") == 0 || strcmp(argv[1], "health") == 0))
+		return cli_top_main(argc - 1, argv + 1, strcmp(argv[1], "health") == 0);
 	if (argc >= 2 && strcmp(argv[1], "baseline") == 0)
 		return cli_baseline_main(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "record") == 0) {

@@ -435,6 +435,8 @@ run_loop(struct cli *cl, struct mt_target *t, struct mt_consumer *c)
 		}
 		mt_consume_drops(c);
 		cli_record_poll(cl);
+		if (cl->hook && cl->hook->poll(cl->hook->arg, c) != 0)
+			break;
 		if (rc != 0 || mt_consumer_done(c)) {
 			/* the first status check is right after BEGIN */
 			if (rc >= 0 && mt_consumer_exited(c) && !first)
@@ -465,7 +467,7 @@ run_loop(struct cli *cl, struct mt_target *t, struct mt_consumer *c)
 	}
 	mt_consume_drops(c);
 	/* a second interrupt means: stop now, skip the aggregations */
-	if (g_intr < 2)
+	if (g_intr < 2 && cl->hook == NULL)
 		mt_consume_final(c);
 	return failed;
 }
@@ -900,6 +902,10 @@ cli_run(struct cli *cl)
 	if (t->ops->sym == NULL && wants_kernel(cl, prog))
 		cli_kernel_symbols(cl, c);
 	mt_consumer_attach(c, t->ops->cb(t));
+	if (cl->hook && cl->hook->start(cl->hook->arg, prog, t, c) != 0) {
+		t->ops->detach(t);
+		return E_ERROR;
+	}
 	if (cl->record && cli_record_start(cl, prog, img, t->ops->cb(t), c) != 0) {
 		t->ops->detach(t);
 		return E_ERROR;

@@ -114,6 +114,27 @@ char *mt_consumer_format(struct mt_consumer *c, uint32_t action,
 /* The consumer's symbol source (for a hook formatting stacks). */
 const struct mt_symsrc *mt_consumer_symsrc(const struct mt_consumer *c);
 
+/*
+ * The entries of aggregation @name (without '@') as values: for each, fn
+ * gets the key elements (a string key's s, else its 64-bit value in i;
+ * at most MT_AGGWALK_MAXKEYS) and the raw values (nvals of agg, as the
+ * runtime keeps them: count's count, sum's sum, avg's count then sum,
+ * the quantizes' buckets).  Values are those since tracing began (the
+ * walk ignores clear()).  fn returns non-zero to stop.  -1 (message in
+ * mt_consumer_error) when there is no such aggregation.
+ */
+#define MT_AGGWALK_MAXKEYS	8
+struct mt_aggkey {
+	const char *s;			/* a string key, else NULL */
+	uint32_t len;			/* s's bytes (NUL-padded, maybe unterminated) */
+	int64_t i;			/* any other key: its 8 bytes */
+};
+typedef int (*mt_aggwalk_fn)(void *arg, const struct mt_agg *agg,
+			     const struct mt_aggkey *keys, uint32_t nkeys,
+			     const int64_t *vals);
+int mt_consumer_agg_walk(struct mt_consumer *c, const char *name,
+			 mt_aggwalk_fn fn, void *arg);
+
 /* ------------------------------------------------------------------------
  * Lower-level pieces, exposed for the unit tests.
  * ------------------------------------------------------------------------ */

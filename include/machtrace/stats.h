@@ -87,4 +87,45 @@ int mt_bootstrap_median_diff(const double *a, size_t na, const double *b,
 			     size_t nb, unsigned iters, double conf,
 			     uint64_t seed, struct mt_boot *r);
 
+/*
+ * Health (output/stats/health.c; docs/top.md).  A rule is one line
+ *   METRIC OP NUMBER [for N intervals] -> MESSAGE
+ * (OP one of > >= < <= == !=; '#' starts a comment line; blank lines are
+ * skipped).  It fires when the metric satisfies the comparison in each of
+ * the last N intervals (default 1).
+ */
+enum mt_rule_op { MT_OP_GT, MT_OP_GE, MT_OP_LT, MT_OP_LE, MT_OP_EQ, MT_OP_NE };
+
+struct mt_rule {
+	char metric[64];
+	enum mt_rule_op op;
+	double threshold;
+	int nfor;		/* intervals in a row, >= 1 */
+	char message[256];
+	int line;		/* in the rules text, from 1 */
+};
+
+/* Every rule of text into *rules (malloc'd; free()); -1 with "line L,
+   column C: what" in err for the first bad line. */
+int mt_rules_parse(const char *text, struct mt_rule **rules, size_t *nrules,
+		   char *err, size_t len);
+/* Does v satisfy r's comparison (NaN: never)? */
+int mt_rule_holds(const struct mt_rule *r, double v);
+const char *mt_rule_op_text(enum mt_rule_op op);
+
+/* A penalty ramp: 0 up to x0, max from x1 on, linear between. */
+double mt_ramp(double x, double x0, double x1, double max);
+
+/* 100 minus the positive deductions, at least 0. */
+double mt_health_score(const double *points, size_t n);
+
+/*
+ * The robust z-score of x against win[0..n) (median/MAD, mt_robust_z),
+ * 0 with fewer than MT_WINDOW_MIN values.  The MAD is floored at 5% of
+ * |median| and at 1, so that a metric that stayed constant does not make
+ * every small change an infinite anomaly.
+ */
+#define MT_WINDOW_MIN	5
+double mt_window_z(const double *win, size_t n, double x);
+
 #endif

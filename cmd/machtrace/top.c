@@ -1,0 +1,1321 @@
+/*
+ * machtrace top [--vm N] [-d SECONDS] [-b] [-n COUNT] [--rules FILE]
+ *               [--workload WORDS] [-s FILE] [--explain]
+ * machtrace health [--vm N] [-d SECONDS] [--rules FILE] [--workload WORDS]
+ *
+ * One internal D program (the ipc, sched, vm, vminfo and fbt providers
+ * into aggregations) runs as an ordinary session (session.c, with a
+ * hook).  Every aggregation is keyed first by the interval's slot,
+ * top_tv & 3, where top_tv counts the program's tick-N firings: in probe
+ * context, so an event belongs to exactly the interval whose tick
+ * followed it, whenever the host reads.  The tick clause records the
+ * interval's number, its guest-clock length and the free page count;
+ * when the consumer hands that record to our hook we read the
+ * interval's slot through the consumer's aggregation API
+ * (mt_consumer_agg_walk) and subtract what the same slot held four
+ * intervals earlier (the runtime's values only grow).  That is exact as
+ * long as we read a slot before the program comes back to it, three
+ * intervals later; @top_now (the latest interval number) tells when we
+ * did not, and the refresh says so.  docs/top.md.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+#include "cli.h"
+#include "machtrace/consumer.h"
+#include "machtrace/kimg.h"
+#include "machtrace/mach.h"
+#include "machtrace/runtime.h"
+#include "machtrace/stats.h"
+#include "machtrace/vm.h"
+
+#define NSLOTS		4
+#define MAXTASKS	256
+#define MAXRPCS		256
+#define WINDOW		30	/* intervals the anomaly window holds */
+
+/* ---- the program ------------------------------------------------------- */
+
+/*
+ * %1$s: the tick's period ("1s"), %2$s: the free page expression.
+ * Interrupt time: the handlers of the interrupts a QEMU PC with
+ * machload takes (clock, serial, keyboard).  Lock waits: a complex lock
+ * (lock_read/lock_write; simple locks are empty on this uniprocessor
+ * kernel) whose caller went to sleep before getting it.
+ */
+static const char top_prog[] =
+	"int top_tv;\n"
+	"uint64_t top_t0;\n"
+	"BEGIN { top_t0 = timestamp; }\n"
+	"sched:::on-cpu { self->top_on = timestamp; "
+	"@top_sys[top_tv & 3, \"ctxsw\"] = sum(1); "
+	"@top_thr[top_tv & 3, pid, execname] = avg(curpsinfo->pr_nlwp); }\n"
+	"sched:::off-cpu /self->top_on/ { @top_cpu[top_tv & 3, pid, execname, "
+	"(curthread->state & 0x80) != 0] = sum(timestamp - self->top_on); "
+	"self->top_on = 0; }\n"
+	"sched:::enqueue { top_q[arg0] = timestamp; }\n"
+	"sched:::on-cpu /top_q[(int64_t)curthread]/ { @top_rq[top_tv & 3] = "
+	"llquantize(timestamp - top_q[(int64_t)curthread], 10, 3, 9, 20); "
+	"top_q[(int64_t)curthread] = 0; }\n"
+	"ipc:::send { top_snd[args[0]->msg_addr] = timestamp; "
+	"@top_rpc[top_tv & 3, args[0]->msg_name] = count(); "
+	"@top_sys[top_tv & 3, \"msgs\"] = sum(1); }\n"
+	"ipc:::send /arg1/ { @top_tsnd[top_tv & 3, args[1]->pr_pid, "
+	"stringof(args[1]->pr_fname)] = count(); }\n"
+	"ipc:::receive { @top_trcv[top_tv & 3, pid, execname] = count(); }\n"
+	"ipc:::receive /top_snd[args[0]->msg_addr]/ { "
+	"this->l = timestamp - top_snd[args[0]->msg_addr]; "
+	"@top_rlat[top_tv & 3, args[0]->msg_name] = llquantize(this->l, 10, 3, 9, 20); "
+	"@top_ilat[top_tv & 3] = llquantize(this->l, 10, 3, 9, 20); "
+	"top_snd[args[0]->msg_addr] = 0; }\n"
+	"vm:::fault { @top_tflt[top_tv & 3, pid, execname] = count(); "
+	"@top_sys[top_tv & 3, args[1] & 2 ? \"fault-write\" : args[1] & 4 ? "
+	"\"fault-exec\" : args[1] ? \"fault-read\" : \"fault-wire\"] = sum(1); }\n"
+	"vm:::fault-done { @top_ns[top_tv & 3, \"fault\"] = sum(args[1]); }\n"
+	"vminfo:::zfod { @top_sys[top_tv & 3, \"zfod\"] = sum(arg0); }\n"
+	"vminfo:::cow_fault { @top_sys[top_tv & 3, \"cow\"] = sum(arg0); }\n"
+	"vminfo:::pgin { @top_sys[top_tv & 3, \"pgin\"] = sum(arg0); }\n"
+	"vminfo:::pgout { @top_sys[top_tv & 3, \"pgout\"] = sum(arg0); }\n"
+	"fbt::hardclock:entry, fbt::comintr:entry, fbt::kdintr:entry "
+	"{ self->top_ih = timestamp; }\n"
+	"fbt::hardclock:return, fbt::comintr:return, fbt::kdintr:return "
+	"/self->top_ih/ { @top_ns[top_tv & 3, \"intr\"] = sum(timestamp - self->top_ih); "
+	"@top_sys[top_tv & 3, \"intrs\"] = sum(1); self->top_ih = 0; }\n"
+	"fbt::lock_read:entry, fbt::lock_write:entry { self->top_lk = timestamp; "
+	"self->top_lks = 0; }\n"
+	"sched:::sleep /self->top_lk/ { self->top_lks = 1; }\n"
+	"fbt::lock_read:return, fbt::lock_write:return /self->top_lk && self->top_lks/ "
+	"{ @top_ns[top_tv & 3, \"lockwait\"] = sum(timestamp - self->top_lk); "
+	"@top_sys[top_tv & 3, \"lockwaits\"] = sum(1); }\n"
+	"fbt::lock_read:return, fbt::lock_write:return { self->top_lk = 0; }\n"
+	"tick-%1$s /self->top_on/ { @top_cpu[top_tv & 3, pid, execname, "
+	"(curthread->state & 0x80) != 0] = sum(timestamp - self->top_on); "
+	"self->top_on = timestamp; }\n"
+	"tick-%1$s { trace(top_tv); trace(timestamp - top_t0); trace(%2$s); "
+	"top_t0 = timestamp; top_tv++; @top_now = max(top_tv); }\n";
+
+/* ---- one interval's figures ------------------------------------------- */
+
+struct task {
+	int64_t pid;
+	char name[20];
+	double cpu_ns, snd, rcv, flt, thr_sum, thr_n;
+};
+
+struct rpc {
+	char name[64];
+	double count, lat_n, p50, p99;
+};
+
+/* System figures of an interval, by name: what rules and health read. */
+enum {
+	M_CPU, M_CTXSW, M_MSGS, M_FAULTS, M_FAULT_PCT, M_ZFOD, M_COW, M_PGIN,
+	M_PGOUT, M_INTR_PCT, M_RQ_P50, M_RQ_P99, M_IPC_P50, M_IPC_P99,
+	M_LOCKWAITS, M_LOCK_PCT, M_FILL, M_FREE, M_DROPS, M_INSNS, M_NMETRICS
+};
+
+static const struct metric_def {
+	const char *name, *unit;
+	int trend;		/* in the anomaly window */
+} metric_defs[M_NMETRICS] = {
+	[M_CPU] = { "cpu_pct", "%", 1 },
+	[M_CTXSW] = { "ctxsw_per_s", "/s", 1 },
+	[M_MSGS] = { "msgs_per_s", "/s", 1 },
+	[M_FAULTS] = { "faults_per_s", "/s", 1 },
+	[M_FAULT_PCT] = { "fault_time_pct", "%", 1 },
+	[M_ZFOD] = { "zfod_per_s", "/s", 0 },
+	[M_COW] = { "cow_per_s", "/s", 0 },
+	[M_PGIN] = { "pgin_per_s", "/s", 0 },
+	[M_PGOUT] = { "pgout_per_s", "/s", 0 },
+	[M_INTR_PCT] = { "intr_pct", "%", 1 },
+	[M_RQ_P50] = { "runq_p50_us", "us", 0 },
+	[M_RQ_P99] = { "runq_p99_us", "us", 1 },
+	[M_IPC_P50] = { "ipc_p50_us", "us", 0 },
+	[M_IPC_P99] = { "ipc_p99_us", "us", 1 },
+	[M_LOCKWAITS] = { "lock_waits_per_s", "/s", 0 },
+	[M_LOCK_PCT] = { "lock_wait_pct", "%", 0 },
+	[M_FILL] = { "page_fill_kib_per_s", "KiB/s", 0 },
+	[M_FREE] = { "free_pages", "", 0 },
+	[M_DROPS] = { "drops", "", 0 },
+	[M_INSNS] = { "insns_per_s", "/s", 0 },
+};
+
+struct interval {
+	int64_t tv;
+	double dt_ns;
+	int late;		/* read after the slot was reused */
+	struct task tasks[MAXTASKS];
+	size_t ntasks;
+	struct rpc rpcs[MAXRPCS];
+	size_t nrpcs;
+	double sys[32];		/* by sys_names index */
+	double ns_intr, ns_fault, ns_lock;
+	double m[M_NMETRICS];	/* NaN: unavailable */
+};
+
+static const char *const sys_names[] = {
+	"ctxsw", "msgs", "fault-read", "fault-write", "fault-exec", "fault-wire",
+	"zfod", "cow", "pgin", "pgout", "intrs", "lockwaits", NULL
+};
+enum { S_CTXSW, S_MSGS, S_FREAD, S_FWRITE, S_FEXEC, S_FWIRE, S_ZFOD, S_COW,
+       S_PGIN, S_PGOUT, S_INTRS, S_LOCKWAITS };
+
+/* ---- earlier raw values, per aggregation entry ------------------------ */
+
+struct prev {
+	struct prev *next;
+	char *key;
+	int64_t *vals;
+	uint32_t nvals;
+};
+
+#define NPREV	4096
+
+struct top {
+	/* options */
+	const char *vm, *workload, *rules_file, *extra_file;
+	long seconds, count;
+	int batch, health, explain, show_program;
+	/* the session */
+	struct cli cl;
+	const struct mt_prog *prog;
+	struct mt_consumer *c;
+	struct mt_cb *cb;
+	uint32_t tick_clause;
+	const struct mt_rec *tick_recs[3];
+	int icount_shift;	/* -1: no instruction counting */
+	char icount_text[64];
+	/* state across intervals */
+	struct prev *prev[NPREV];
+	uint64_t drops_seen;
+	long refreshes;
+	int stop;
+	struct interval iv;
+	double win[M_NMETRICS][WINDOW];
+	size_t nwin;
+	struct mt_ewma ewma[M_NMETRICS];
+	struct mt_rule *rules;
+	size_t nrules;
+	int *streak;
+	/* health: the run's deductions, by cause (summed over intervals) */
+	double total_points[16];
+	char total_why[16][160];
+	long total_n[16];
+	size_t ntotal;
+	double sum_m[M_NMETRICS];
+	long n_m[M_NMETRICS];
+	double last_score;
+	/* the terminal, interactive mode */
+	int tty;
+	struct termios saved;
+};
+
+static uint32_t
+str_hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 16777619u;
+	return h;
+}
+
+/* The values of key when last read (zeros the first time), then key's
+   values become vals.  Returns the previous values (static storage of
+   the entry) or NULL when memory runs out. */
+static const int64_t *
+prev_swap(struct top *tp, const char *key, const int64_t *vals, uint32_t nvals,
+	  int64_t *out)
+{
+	uint32_t h = str_hash(key) % NPREV;
+	struct prev *p;
+
+	for (p = tp->prev[h]; p; p = p->next)
+		if (strcmp(p->key, key) == 0 && p->nvals == nvals)
+			break;
+	if (p == NULL) {
+		if ((p = calloc(1, sizeof(*p))) == NULL)
+			return NULL;
+		p->key = strdup(key);
+		p->vals = calloc(nvals, sizeof(int64_t));
+		if (p->key == NULL || p->vals == NULL) {
+			free(p->key);
+			free(p->vals);
+			free(p);
+			return NULL;
+		}
+		p->nvals = nvals;
+		p->next = tp->prev[h];
+		tp->prev[h] = p;
+	}
+	memcpy(out, p->vals, nvals * sizeof(int64_t));
+	memcpy(p->vals, vals, nvals * sizeof(int64_t));
+	return out;
+}
+
+static void
+prev_free(struct top *tp)
+{
+	for (size_t i = 0; i < NPREV; i++)
+		while (tp->prev[i]) {
+			struct prev *p = tp->prev[i];
+
+			tp->prev[i] = p->next;
+			free(p->key);
+			free(p->vals);
+			free(p);
+		}
+}
+
+/* ---- distributions ----------------------------------------------------- */
+
+/* The runtime's bin of v for llquantize agg a (runtime.h's two layouts). */
+static int64_t
+ll_bin(const struct mt_agg *a, int64_t v)
+{
+	uint16_t f = (uint16_t)a->param[0], lo = (uint16_t)a->param[1],
+		hi = (uint16_t)a->param[2], st = (uint16_t)a->param[3];
+
+	if (a->nvals == 2u * (hi - lo + 1u) * (st - st / f) + 3u)
+		return mt_llquantize_bin(f, lo, hi, st, v);
+	return mt_llquantize_bucket(f, lo, hi, st, v);
+}
+
+/* The smallest v >= 0 whose bin is at least b (bins grow with v). */
+static double
+ll_lower(const struct mt_agg *a, int64_t b)
+{
+	int64_t lo = 0, hi = (int64_t)1 << 50;
+
+	if (ll_bin(a, 0) >= b)
+		return 0;
+	if (ll_bin(a, hi) < b)
+		return (double)hi;
+	while (hi - lo > 1) {
+		int64_t mid = lo + (hi - lo) / 2;
+
+		if (ll_bin(a, mid) >= b)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return (double)hi;
+}
+
+/*
+ * The q-quantile of a llquantize() distribution (counts per bin): the
+ * bin holding rank q*N, and a linear interpolation between that bin's
+ * lower and upper bounds by the rank's place among the bin's counts (an
+ * overflow bin gives its lower bound).  The error is below the bin's
+ * width: 0.5 * 10^k ns in [10^k, 10^(k+1)) with 20 steps per decade.
+ */
+static double
+ll_quantile(const struct mt_agg *a, const double *counts, double q)
+{
+	double n = 0, cum = 0, rank;
+
+	for (uint32_t b = 0; b < a->nvals; b++)
+		n += counts[b];
+	if (n <= 0)
+		return NAN;
+	rank = q * n;
+	for (uint32_t b = 0; b < a->nvals; b++) {
+		double lo, hi;
+
+		if (counts[b] <= 0 || cum + counts[b] < rank) {
+			cum += counts[b];
+			continue;
+		}
+		lo = ll_lower(a, b);
+		hi = b + 1 < a->nvals ? ll_lower(a, b + 1) : lo;
+		if (hi < lo)
+			hi = lo;
+		return lo + (hi - lo) * (rank - cum) / counts[b];
+	}
+	return NAN;
+}
+
+/* ---- reading one interval --------------------------------------------- */
+
+struct walk {
+	struct top *tp;
+	const char *agg;
+	int64_t slot;
+	double *dist;		/* the ipc/runq distribution being summed */
+	const struct mt_agg *dist_agg;
+};
+
+static struct task *
+task_of(struct interval *iv, int64_t pid, const char *name, uint32_t len)
+{
+	size_t n = len < sizeof(iv->tasks[0].name) - 1 ? len : sizeof(iv->tasks[0].name) - 1;
+
+	for (size_t i = 0; i < iv->ntasks; i++)
+		if (iv->tasks[i].pid == pid && strncmp(iv->tasks[i].name, name, n) == 0)
+			return &iv->tasks[i];
+	if (iv->ntasks == MAXTASKS)
+		return NULL;
+	memset(&iv->tasks[iv->ntasks], 0, sizeof(iv->tasks[0]));
+	iv->tasks[iv->ntasks].pid = pid;
+	snprintf(iv->tasks[iv->ntasks].name, sizeof(iv->tasks[0].name), "%.*s",
+		 (int)strnlen(name, n), name);
+	return &iv->tasks[iv->ntasks++];
+}
+
+static struct rpc *
+rpc_of(struct interval *iv, const char *name, uint32_t len)
+{
+	char nm[64];
+
+	snprintf(nm, sizeof(nm), "%.*s", (int)strnlen(name, len), name);
+	for (size_t i = 0; i < iv->nrpcs; i++)
+		if (strcmp(iv->rpcs[i].name, nm) == 0)
+			return &iv->rpcs[i];
+	if (iv->nrpcs == MAXRPCS)
+		return NULL;
+	memset(&iv->rpcs[iv->nrpcs], 0, sizeof(iv->rpcs[0]));
+	iv->rpcs[iv->nrpcs].p50 = iv->rpcs[iv->nrpcs].p99 = NAN;
+	snprintf(iv->rpcs[iv->nrpcs].name, sizeof(iv->rpcs[0].name), "%s", nm);
+	return &iv->rpcs[iv->nrpcs++];
+}
+
+/* The entry's key as text, for prev_swap. */
+static void
+key_text(const char *agg, const struct mt_aggkey *k, uint32_t nk, char *buf,
+	 size_t len)
+{
+	size_t o = (size_t)snprintf(buf, len, "%s", agg);
+
+	for (uint32_t i = 0; i < nk && o < len; i++)
+		o += (size_t)(k[i].s ? snprintf(buf + o, len - o, "|%.*s",
+						(int)strnlen(k[i].s, k[i].len), k[i].s) :
+			      snprintf(buf + o, len - o, "|%lld", (long long)k[i].i));
+}
+
+static int
+on_entry(void *arg, const struct mt_agg *a, const struct mt_aggkey *k,
+	 uint32_t nk, const int64_t *vals)
+{
+	struct walk *w = arg;
+	struct interval *iv = &w->tp->iv;
+	int64_t old[256];
+	double d[256];
+	char key[512];
+	int any = 0;
+
+	if (nk < 1 || k[0].i != w->slot || a->nvals > 256)
+		return 0;
+	key_text(w->agg, k, nk, key, sizeof(key));
+	if (prev_swap(w->tp, key, vals, a->nvals, old) == NULL)
+		return 0;
+	for (uint32_t i = 0; i < a->nvals; i++)
+		any |= (d[i] = (double)(vals[i] - old[i])) != 0;
+	if (!any)
+		return 0;
+	if (strcmp(w->agg, "top_cpu") == 0 && nk == 4 && k[2].s) {
+		struct task *t = task_of(iv, k[1].i, k[2].s, k[2].len);
+
+		/* the idle thread's time is not the task's */
+		if (t && !k[3].i)
+			t->cpu_ns += d[0];
+	} else if (nk == 3 && k[2].s && strncmp(w->agg, "top_t", 5) == 0) {
+		struct task *t = task_of(iv, k[1].i, k[2].s, k[2].len);
+
+		if (t == NULL)
+			return 0;
+		if (strcmp(w->agg, "top_tsnd") == 0)
+			t->snd += d[0];
+		else if (strcmp(w->agg, "top_trcv") == 0)
+			t->rcv += d[0];
+		else if (strcmp(w->agg, "top_tflt") == 0)
+			t->flt += d[0];
+		else if (strcmp(w->agg, "top_thr") == 0) {
+			t->thr_n += d[0];
+			t->thr_sum += d[1];
+		}
+	} else if (strcmp(w->agg, "top_rpc") == 0 && nk == 2 && k[1].s) {
+		struct rpc *r = rpc_of(iv, k[1].s, k[1].len);
+
+		if (r)
+			r->count += d[0];
+	} else if (strcmp(w->agg, "top_rlat") == 0 && nk == 2 && k[1].s) {
+		struct rpc *r = rpc_of(iv, k[1].s, k[1].len);
+
+		if (r) {
+			for (uint32_t i = 0; i < a->nvals; i++)
+				r->lat_n += d[i];
+			r->p50 = ll_quantile(a, d, 0.5);
+			r->p99 = ll_quantile(a, d, 0.99);
+		}
+	} else if (strcmp(w->agg, "top_sys") == 0 && nk == 2 && k[1].s) {
+		for (int i = 0; sys_names[i]; i++)
+			if (strncmp(sys_names[i], k[1].s, k[1].len) == 0 &&
+			    strlen(sys_names[i]) <= k[1].len &&
+			    k[1].s[strlen(sys_names[i])] == '\0')
+				iv->sys[i] += d[0];
+	} else if (strcmp(w->agg, "top_ns") == 0 && nk == 2 && k[1].s) {
+		if (strcmp(k[1].s, "intr") == 0)
+			iv->ns_intr += d[0];
+		else if (strcmp(k[1].s, "fault") == 0)
+			iv->ns_fault += d[0];
+		else if (strcmp(k[1].s, "lockwait") == 0)
+			iv->ns_lock += d[0];
+	} else if (w->dist && nk == 1) {
+		for (uint32_t i = 0; i < a->nvals; i++)
+			w->dist[i] += d[i];
+		w->dist_agg = a;
+	}
+	return 0;
+}
+
+static int
+walk_agg(struct top *tp, const char *name, int64_t slot, double *dist,
+	 const struct mt_agg **dist_agg)
+{
+	struct walk w = { tp, name, slot, dist, NULL };
+
+	if (mt_consumer_agg_walk(tp->c, name, on_entry, &w) != 0) {
+		fprintf(stderr, "machtrace: top: %s\n", mt_consumer_error(tp->c));
+		return -1;
+	}
+	if (dist_agg)
+		*dist_agg = w.dist_agg;
+	return 0;
+}
+
+static int
+latest_cb(void *arg, const struct mt_agg *a, const struct mt_aggkey *k,
+	  uint32_t nk, const int64_t *vals)
+{
+	*(int64_t *)arg = vals[0];
+	return 1;
+}
+
+/* Records and firings the runtime could not keep, since tracing began. */
+static uint64_t
+drops_now(const struct top *tp)
+{
+	const struct mt_cb *cb = tp->cb;
+	const struct mt_cpubuf *b;
+	const struct mt_cpustat *s;
+	uint64_t n = 0;
+
+	if (cb == NULL || cb->cpubuf_off == 0 || cb->cpustat_off == 0)
+		return 0;
+	b = (const void *)((const char *)cb + cb->cpubuf_off);
+	s = (const void *)((const char *)cb + cb->cpustat_off);
+	for (uint32_t i = 0; i < cb->ncpus; i++)
+		n += __atomic_load_n(&b[i].drops, __ATOMIC_ACQUIRE) +
+		     __atomic_load_n(&s[i].aggdrops, __ATOMIC_ACQUIRE) +
+		     __atomic_load_n(&s[i].dynvar_drops, __ATOMIC_ACQUIRE) +
+		     __atomic_load_n(&s[i].nested, __ATOMIC_ACQUIRE);
+	return n;
+}
+
+static int
+cmp_task(const void *a, const void *b)
+{
+	const struct task *x = a, *y = b;
+
+	if (x->cpu_ns != y->cpu_ns)
+		return x->cpu_ns < y->cpu_ns ? 1 : -1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+static int
+cmp_rpc(const void *a, const void *b)
+{
+	const struct rpc *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+/* Every figure of interval tv (slot tv & 3), from the aggregations. */
+static int
+read_interval(struct top *tp, int64_t tv, double dt_ns, double free_pages)
+{
+	static const char *const plain[] = { "top_cpu", "top_tsnd", "top_trcv",
+		"top_tflt", "top_thr", "top_rpc", "top_rlat", "top_sys", "top_ns", NULL };
+	struct interval *iv = &tp->iv;
+	double rq[256], il[256], s, busy = 0;
+	const struct mt_agg *rqa = NULL, *ila = NULL;
+	int64_t latest = 0;
+	uint64_t drops;
+
+	memset(iv, 0, sizeof(*iv));
+	iv->tv = tv;
+	iv->dt_ns = dt_ns;
+	memset(rq, 0, sizeof(rq));
+	memset(il, 0, sizeof(il));
+	for (int i = 0; plain[i]; i++)
+		if (walk_agg(tp, plain[i], tv & 3, NULL, NULL) != 0)
+			return -1;
+	if (walk_agg(tp, "top_rq", tv & 3, rq, &rqa) != 0 ||
+	    walk_agg(tp, "top_ilat", tv & 3, il, &ila) != 0)
+		return -1;
+	if (mt_consumer_agg_walk(tp->c, "top_now", latest_cb, &latest) == 0 &&
+	    latest >= tv + NSLOTS)
+		iv->late = 1;
+	qsort(iv->tasks, iv->ntasks, sizeof(iv->tasks[0]), cmp_task);
+	qsort(iv->rpcs, iv->nrpcs, sizeof(iv->rpcs[0]), cmp_rpc);
+	s = dt_ns > 0 ? dt_ns / 1e9 : NAN;
+	for (size_t i = 0; i < iv->ntasks; i++)
+		busy += iv->tasks[i].cpu_ns;
+	iv->m[M_CPU] = dt_ns > 0 ? 100 * busy / dt_ns : NAN;
+	iv->m[M_CTXSW] = iv->sys[S_CTXSW] / s;
+	iv->m[M_MSGS] = iv->sys[S_MSGS] / s;
+	iv->m[M_FAULTS] = (iv->sys[S_FREAD] + iv->sys[S_FWRITE] + iv->sys[S_FEXEC] +
+			   iv->sys[S_FWIRE]) / s;
+	iv->m[M_FAULT_PCT] = 100 * iv->ns_fault / dt_ns;
+	iv->m[M_ZFOD] = iv->sys[S_ZFOD] / s;
+	iv->m[M_COW] = iv->sys[S_COW] / s;
+	iv->m[M_PGIN] = iv->sys[S_PGIN] / s;
+	iv->m[M_PGOUT] = iv->sys[S_PGOUT] / s;
+	iv->m[M_INTR_PCT] = 100 * iv->ns_intr / dt_ns;
+	iv->m[M_RQ_P50] = rqa ? ll_quantile(rqa, rq, 0.5) / 1e3 : NAN;
+	iv->m[M_RQ_P99] = rqa ? ll_quantile(rqa, rq, 0.99) / 1e3 : NAN;
+	iv->m[M_IPC_P50] = ila ? ll_quantile(ila, il, 0.5) / 1e3 : NAN;
+	iv->m[M_IPC_P99] = ila ? ll_quantile(ila, il, 0.99) / 1e3 : NAN;
+	iv->m[M_LOCKWAITS] = iv->sys[S_LOCKWAITS] / s;
+	iv->m[M_LOCK_PCT] = 100 * iv->ns_lock / dt_ns;
+	iv->m[M_FILL] = (iv->sys[S_ZFOD] + iv->sys[S_COW]) * 4 / s;
+	iv->m[M_FREE] = free_pages >= 0 ? free_pages : NAN;
+	drops = drops_now(tp);
+	iv->m[M_DROPS] = (double)(drops - tp->drops_seen);
+	tp->drops_seen = drops;
+	iv->m[M_INSNS] = tp->icount_shift >= 0 ?
+		ldexp(dt_ns, -tp->icount_shift) / s : NAN;
+	return 0;
+}
+
+/* ---- health ------------------------------------------------------------ */
+
+struct deduction {
+	const char *cause;
+	double points;
+	char why[400];
+};
+
+static void
+deduct(struct deduction *d, size_t *n, const char *cause, double pts,
+       const char *fmt, double v)
+{
+	if (!(pts > 0) || *n >= 32)
+		return;
+	d[*n].cause = cause;
+	d[*n].points = pts;
+	snprintf(d[*n].why, sizeof(d[*n].why), fmt, v);
+	(*n)++;
+}
+
+/*
+ * The deductions of one interval (docs/top.md, Health):
+ *   VM pressure       time in page faults: 0 at 2%, 40 points at 20%
+ *   scheduling        run-queue p99: 0 at 10 ms, 20 points at 100 ms
+ *   IPC latency       message p99: 0 at 10 ms, 20 points at 100 ms
+ *   interrupts        interrupt time: 0 at 10%, 15 points at 50%
+ *   lock contention   lock wait time: 0 at 1%, 15 points at 20%
+ *   drops             10 points when any record or firing was lost
+ *   late              10 points: the interval was read too late
+ *   anomaly           3 points per metric whose robust z-score against
+ *                     the window is beyond 3.5 (at most 15)
+ *   rules             10 points per rule that fires
+ */
+static size_t
+interval_deductions(struct top *tp, struct deduction *d)
+{
+	const struct interval *iv = &tp->iv;
+	size_t n = 0;
+	double anom = 0;
+
+	deduct(d, &n, "VM pressure", mt_ramp(iv->m[M_FAULT_PCT], 2, 20, 40),
+	       "%.1f%% of the time in page faults", iv->m[M_FAULT_PCT]);
+	deduct(d, &n, "scheduling latency", mt_ramp(iv->m[M_RQ_P99], 10e3, 100e3, 20),
+	       "run-queue p99 %.0f us", iv->m[M_RQ_P99]);
+	deduct(d, &n, "IPC latency", mt_ramp(iv->m[M_IPC_P99], 10e3, 100e3, 20),
+	       "message p99 %.0f us", iv->m[M_IPC_P99]);
+	deduct(d, &n, "interrupt overhead", mt_ramp(iv->m[M_INTR_PCT], 10, 50, 15),
+	       "%.1f%% of the time in interrupt handlers", iv->m[M_INTR_PCT]);
+	deduct(d, &n, "lock contention", mt_ramp(iv->m[M_LOCK_PCT], 1, 20, 15),
+	       "%.1f%% of the time waiting for complex locks", iv->m[M_LOCK_PCT]);
+	deduct(d, &n, "drops", iv->m[M_DROPS] > 0 ? 10 : 0,
+	       "%.0f records or firings lost", iv->m[M_DROPS]);
+	deduct(d, &n, "late", iv->late ? 10 : 0,
+	       "read after its slot was reused (%.0f or more intervals late)", 3);
+	for (int m = 0; m < M_NMETRICS && tp->nwin >= MT_WINDOW_MIN; m++) {
+		double w[WINDOW], z;
+		size_t k = tp->nwin < WINDOW ? tp->nwin : WINDOW;
+
+		if (!metric_defs[m].trend || isnan(iv->m[m]))
+			continue;
+		for (size_t i = 0; i < k; i++)
+			w[i] = tp->win[m][i];
+		z = mt_window_z(w, k, iv->m[m]);
+		if (fabs(z) > 3.5 && anom < 15) {
+			char why[64];
+
+			snprintf(why, sizeof(why), "%s z=%%.1f", metric_defs[m].name);
+			deduct(d, &n, "anomaly", 3, why, z);
+			anom += 3;
+		}
+	}
+	for (size_t r = 0; r < tp->nrules; r++) {
+		const struct mt_rule *ru = &tp->rules[r];
+		double v = NAN;
+
+		for (int m = 0; m < M_NMETRICS; m++)
+			if (strcmp(metric_defs[m].name, ru->metric) == 0)
+				v = iv->m[m];
+		tp->streak[r] = mt_rule_holds(ru, v) ? tp->streak[r] + 1 : 0;
+		if (tp->streak[r] >= ru->nfor && n < 32) {
+			d[n].cause = "rule";
+			d[n].points = 10;
+			snprintf(d[n].why, sizeof(d[n].why), "line %d: %s (%s = %.4g)",
+				 ru->line, ru->message, ru->metric, v);
+			n++;
+		}
+	}
+	return n;
+}
+
+static double
+score_of(const struct deduction *d, size_t n)
+{
+	double pts[32];
+
+	for (size_t i = 0; i < n; i++)
+		pts[i] = d[i].points;
+	return mt_health_score(pts, n);
+}
+
+/* The interval joins the window and the EWMAs after it was judged. */
+static void
+remember(struct top *tp)
+{
+	size_t slot = tp->nwin % WINDOW;
+
+	for (int m = 0; m < M_NMETRICS; m++) {
+		double v = tp->iv.m[m];
+
+		tp->win[m][slot] = v;
+		if (!isnan(v)) {
+			mt_ewma_add(&tp->ewma[m], v);
+			tp->sum_m[m] += v;
+			tp->n_m[m]++;
+		}
+	}
+	tp->nwin++;
+}
+
+/* health: each cause's points summed over the run's intervals. */
+static void
+total_add(struct top *tp, const struct deduction *d, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t j;
+
+		for (j = 0; j < tp->ntotal; j++)
+			if (strcmp(tp->total_why[j], d[i].cause) == 0)
+				break;
+		if (j == tp->ntotal) {
+			if (j == 16)
+				continue;
+			snprintf(tp->total_why[j], sizeof(tp->total_why[j]), "%s", d[i].cause);
+			tp->total_points[j] = 0;
+			tp->total_n[j] = 0;
+			tp->ntotal++;
+		}
+		tp->total_points[j] += d[i].points;
+		tp->total_n[j]++;
+	}
+}
+
+/* ---- printing ---------------------------------------------------------- */
+
+static void
+fmt_num(char *buf, size_t len, double v, const char *unit)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (strcmp(unit, "us") == 0)
+		snprintf(buf, len, v >= 10000 ? "%.0fms" : "%.0fus",
+			 v >= 10000 ? v / 1e3 : v);
+	else if (fabs(v) >= 1e7)
+		snprintf(buf, len, "%.3g", v);
+	else
+		snprintf(buf, len, v == floor(v) ? "%.0f" : "%.1f", v);
+}
+
+static void
+print_refresh(struct top *tp, const struct deduction *d, size_t nd, double score)
+{
+	const struct interval *iv = &tp->iv;
+	double s = iv->dt_ns / 1e9;
+	char a[32], b[32], c[32], e[32];
+
+	if (!tp->batch)
+		fputs("\033[H\033[2J", stdout);
+	printf("machtrace top: refresh %ld, interval %lld, %.3f s of guest time%s%s%s\n",
+	       tp->refreshes, (long long)iv->tv + 1, s, tp->vm ? ", vm " : "",
+	       tp->vm ? tp->vm : "", iv->late ? " (LATE: figures may include the "
+	       "next use of this slot)" : "");
+	printf("SYSTEM   cpu %.1f%%  ctxsw %.0f (%.0f/s)  msgs %.0f (%.0f/s)  "
+	       "intr %.2f%%  drops %.0f\n", iv->m[M_CPU], iv->sys[S_CTXSW],
+	       iv->m[M_CTXSW], iv->sys[S_MSGS], iv->m[M_MSGS], iv->m[M_INTR_PCT],
+	       iv->m[M_DROPS]);
+	printf("FAULTS   %.0f/s: read %.0f write %.0f exec %.0f wire %.0f; zfod %.0f "
+	       "cow %.0f pgin %.0f pgout %.0f; %.2f%% of the time\n", iv->m[M_FAULTS],
+	       iv->sys[S_FREAD], iv->sys[S_FWRITE], iv->sys[S_FEXEC], iv->sys[S_FWIRE],
+	       iv->sys[S_ZFOD], iv->sys[S_COW], iv->sys[S_PGIN], iv->sys[S_PGOUT],
+	       iv->m[M_FAULT_PCT]);
+	fmt_num(a, sizeof a, iv->m[M_RQ_P50], "us");
+	fmt_num(b, sizeof b, iv->m[M_RQ_P99], "us");
+	fmt_num(c, sizeof c, iv->m[M_FREE], "");
+	printf("SCHED    run-queue latency p50 %s p99 %s  free pages %s\n", a, b, c);
+	fmt_num(a, sizeof a, iv->m[M_IPC_P50], "us");
+	fmt_num(b, sizeof b, iv->m[M_IPC_P99], "us");
+	fmt_num(c, sizeof c, iv->m[M_FILL], "");
+	if (tp->icount_shift >= 0) {
+		fmt_num(e, sizeof e, iv->m[M_INSNS], "");
+		strcat(e, "/s");
+	} else {
+		snprintf(e, sizeof e, "unavailable (no -icount)");
+	}
+	printf("COUNTERS ipc-latency p50 %s p99 %s | sched-latency above | vm-pressure "
+	       "above | interrupt-overhead %.2f%% | lock-contention %.0f waits %.2f%% | "
+	       "page-fill %s KiB/s | instructions %s | cache-misses, "
+	       "branch-mispredicts, tlb-misses: unavailable (TCG)\n", a, b,
+	       iv->m[M_INTR_PCT], iv->sys[S_LOCKWAITS], iv->m[M_LOCK_PCT], c, e);
+	printf("HEALTH   %.0f/100", score);
+	for (size_t i = 0; i < nd; i++)
+		printf("%s -%.0f %s (%s)", i ? "," : "", d[i].points, d[i].cause, d[i].why);
+	printf("\n\n");
+	printf("%6s %-16s %6s %7s %8s %7s %8s %6s %7s %5s\n", "PID", "COMMAND", "CPU%",
+	       "SENT", "SENT/s", "RECV", "RECV/s", "FLT", "FLT/s", "THR");
+	for (size_t i = 0; i < iv->ntasks; i++) {
+		const struct task *t = &iv->tasks[i];
+
+		printf("%6lld %-16s %6.1f %7.0f %8.1f %7.0f %8.1f %6.0f %7.1f %5.1f\n",
+		       (long long)t->pid, t->name, 100 * t->cpu_ns / iv->dt_ns, t->snd,
+		       t->snd / s, t->rcv, t->rcv / s, t->flt, t->flt / s,
+		       t->thr_n > 0 ? t->thr_sum / t->thr_n : 0.0);
+	}
+	printf("\n%-32s %7s %9s %8s %8s\n", "ROUTINE", "SENT", "SENT/s", "P50", "P99");
+	for (size_t i = 0; i < iv->nrpcs; i++) {
+		const struct rpc *r = &iv->rpcs[i];
+
+		if (r->count == 0)
+			continue;
+		fmt_num(a, sizeof a, r->p50 / 1e3, "us");
+		fmt_num(b, sizeof b, r->p99 / 1e3, "us");
+		printf("%-32s %7.0f %9.1f %8s %8s\n", r->name, r->count, r->count / s, a, b);
+	}
+	printf("\n");
+	fflush(stdout);
+}
+
+static void
+print_health(struct top *tp)
+{
+	double pts[16], score;
+	long n = tp->refreshes > 0 ? tp->refreshes : 1;
+
+	for (size_t i = 0; i < tp->ntotal; i++)
+		pts[i] = tp->total_points[i] / n;
+	score = mt_health_score(pts, tp->ntotal);
+	printf("machtrace health: %.0f/100 over %ld interval%s%s%s\n", score,
+	       tp->refreshes, tp->refreshes == 1 ? "" : "s", tp->vm ? ", vm " : "",
+	       tp->vm ? tp->vm : "");
+	for (size_t i = 0; i < tp->ntotal; i++)
+		printf("  -%.1f %s (in %ld of %ld intervals)\n", pts[i], tp->total_why[i],
+		       tp->total_n[i], tp->refreshes);
+	if (tp->ntotal == 0)
+		printf("  nothing lowers it\n");
+	printf("metrics (mean over the run, EWMA alpha 0.3):\n");
+	for (int m = 0; m < M_NMETRICS; m++) {
+		if (tp->n_m[m] == 0) {
+			printf("  %-20s unavailable\n", metric_defs[m].name);
+			continue;
+		}
+		printf("  %-20s %12.4g  ewma %12.4g\n", metric_defs[m].name,
+		       tp->sum_m[m] / tp->n_m[m], tp->ewma[m].value);
+	}
+	tp->last_score = score;
+	fflush(stdout);
+}
+
+/* ---- the session hook -------------------------------------------------- */
+
+static int64_t
+rec_int(const struct mt_rec *r, const uint8_t *data)
+{
+	int64_t v = 0;
+
+	if (r->size == 8)
+		memcpy(&v, data + r->offset, 8);
+	else if (r->size == 4) {
+		int32_t x;
+
+		memcpy(&x, data + r->offset, 4);
+		v = x;
+	}
+	return v;
+}
+
+static void
+on_record(void *arg, const struct mt_rechdr *h, const struct mt_probe *p,
+	  uint32_t clause, const uint8_t *data)
+{
+	struct top *tp = arg;
+	struct deduction d[32];
+	size_t nd;
+	double score;
+
+	if (clause != tp->tick_clause || tp->stop)
+		return;
+	if (read_interval(tp, rec_int(tp->tick_recs[0], data),
+			  (double)rec_int(tp->tick_recs[1], data),
+			  (double)rec_int(tp->tick_recs[2], data)) != 0) {
+		tp->stop = 1;
+		return;
+	}
+	tp->refreshes++;
+	nd = interval_deductions(tp, d);
+	score = score_of(d, nd);
+	if (tp->health)
+		total_add(tp, d, nd);
+	else
+		print_refresh(tp, d, nd, score);
+	remember(tp);
+	if (tp->count > 0 && tp->refreshes >= tp->count)
+		tp->stop = 1;
+}
+
+static int
+hook_start(void *arg, const struct mt_prog *prog, struct mt_target *t,
+	   struct mt_consumer *c)
+{
+	struct top *tp = arg;
+
+	tp->prog = prog;
+	tp->c = c;
+	tp->cb = t->ops->cb(t);
+	/* top's clauses come first: its tick clause is the first one whose
+	   actions are three trace()s */
+	tp->tick_clause = UINT32_MAX;
+	for (uint32_t i = 0; i < prog->nclauses && tp->tick_clause == UINT32_MAX; i++) {
+		const struct mt_clause *cl = &prog->clauses[i];
+		uint32_t nt = 0;
+
+		for (uint32_t j = 0; j < cl->nacts; j++)
+			if (prog->actions[cl->act0 + j].kind == MT_ACT_TRACE && nt < 3)
+				tp->tick_recs[nt++] = &prog->recs[prog->actions[cl->act0 + j].rec0];
+		if (nt == 3)
+			tp->tick_clause = i;
+	}
+	if (tp->tick_clause == UINT32_MAX) {
+		fprintf(stderr, "machtrace: top: the program has no tick clause\n");
+		return -1;
+	}
+	mt_consumer_set_rechook(c, on_record, tp);
+	return 0;
+}
+
+static int
+hook_poll(void *arg, struct mt_consumer *c)
+{
+	struct top *tp = arg;
+	char ch;
+
+	(void)c;
+	while (tp->tty && read(0, &ch, 1) == 1)
+		if (ch == 'q' || ch == 'Q')
+			tp->stop = 1;
+	return tp->stop;
+}
+
+/* ---- setup ------------------------------------------------------------- */
+
+/* Free pages: the sum of the kernel's vm_page_segs[].nr_free_pages (what
+   vm_page_mem_free() adds up; a static array, so by its address). */
+static void
+free_expr(const struct cli *cl, char *buf, size_t len)
+{
+	char kp[4096], err[256];
+	const char *kernel = cl->kernel ? cl->kernel : mt_stock_kernel(kp, sizeof(kp));
+	struct mt_kimg *k = mt_kimg_open(kernel, err, sizeof(err));
+	uint64_t segs = 0, nsegs = 0;
+	size_t o;
+
+	snprintf(buf, len, "-1");
+	if (k == NULL)
+		return;
+	if (mt_kimg_symbol(k, "vm_page_segs", &segs) == 0 &&
+	    mt_kimg_symbol(k, "vm_page_segs_size", &nsegs) == 0 && segs && nsegs) {
+		o = (size_t)snprintf(buf, len, "(int64_t)0");
+		for (int i = 0; i < 4 && o < len; i++)
+			o += (size_t)snprintf(buf + o, len - o, " + (`vm_page_segs_size > %d ? "
+					      "((struct vm_page_seg *)0x%llx)[%d].nr_free_pages : 0)",
+					      i, (unsigned long long)segs, i);
+	}
+	mt_kimg_close(k);
+}
+
+/* Instruction counting: MACHTRACE_ICOUNT for a boot, the VM's QEMU
+   command line for --vm.  shift=N: one instruction is 2^N ns. */
+static void
+icount_of(struct top *tp)
+{
+	const char *env = getenv("MACHTRACE_ICOUNT");
+	char buf[8192], path[64];
+	struct mt_vm vm;
+	ssize_t n = 0;
+	int fd;
+
+	tp->icount_shift = -1;
+	tp->icount_text[0] = '\0';
+	if (tp->vm) {
+		env = NULL;
+		if (mt_vm_find(tp->vm, &vm, buf, sizeof(buf)) == 0 && vm.qemu_pid > 0) {
+			snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)vm.qemu_pid);
+			if ((fd = open(path, O_RDONLY)) >= 0) {
+				n = read(fd, buf, sizeof(buf) - 1);
+				close(fd);
+			}
+			for (ssize_t i = 0; i + 1 < n; i += (ssize_t)strlen(buf + i) + 1)
+				if (strcmp(buf + i, "-icount") == 0 &&
+				    i + 7 + 1 < n)
+					env = buf + i + 8;
+		}
+	}
+	if (env == NULL || *env == '\0')
+		return;
+	snprintf(tp->icount_text, sizeof(tp->icount_text), "%s", env);
+	if (strncmp(env, "shift=", 6) == 0 && env[6] >= '0' && env[6] <= '9')
+		tp->icount_shift = atoi(env + 6);
+}
+
+static const char explain_text[] =
+"machtrace top: what each figure is, from which events (docs/top.md)\n"
+"\n"
+"Every figure is per interval: from one tick-N firing of top's D program to\n"
+"the next (guest clock), read exactly (aggregations keyed by the interval).\n"
+"\n"
+"Per task (pid, execname):\n"
+"  CPU%       sum over the task's threads of (sched:::off-cpu - sched:::on-cpu)\n"
+"             timestamps, a running thread charged up to each tick; the idle\n"
+"             thread (TH_IDLE) excluded; / interval length\n"
+"  SENT       ipc:::send by the sender (args[1]), RECV ipc:::receive by the\n"
+"             receiver (curthread): every Mach message, requests and replies\n"
+"  FLT        vm:::fault of the task's threads\n"
+"  THR        mean of pr_nlwp over the task's sched:::on-cpu firings\n"
+"Per RPC routine (mach_msgname() of ipc:::send): SENT, SENT/s, and the\n"
+"  latency from ipc:::send to ipc:::receive of the same kmsg, as\n"
+"  llquantize(ns, 10, 3, 9, 20); p50/p99: the bucket holding the rank,\n"
+"  linearly interpolated inside it (error < the bucket width, 5-50%%)\n"
+"System:\n"
+"  ctxsw      sched:::on-cpu count        msgs  ipc:::send count\n"
+"  faults     vm:::fault by args[1] (write, exec, read, wire); zfod, cow, pgin,\n"
+"             pgout from vminfo (arg0 summed)\n"
+"  free pages the kernel's vm_page_segs[].nr_free_pages, read at the tick\n"
+"  drops      principal and aggregation buffer drops, dynamic variable drops,\n"
+"             firings missed inside the runtime\n"
+"\n"
+"The ten counters:\n"
+"  1 IPC latency          ipc:::send -> ipc:::receive of the same message (p50,\n"
+"                         p99 as above); messages to kernel objects are served,\n"
+"                         never received, and have none\n"
+"  2 scheduling latency   sched:::enqueue -> sched:::on-cpu of that thread\n"
+"                         (run-queue latency p50/p99); handoffs never queue\n"
+"  3 VM pressure          sum of vm:::fault-done latencies / interval (%% of\n"
+"                         the time in page faults), faults/s by type\n"
+"  4 interrupt overhead   fbt entry->return of hardclock, comintr, kdintr (the\n"
+"                         clock, serial and keyboard handlers a QEMU PC with\n"
+"                         machload takes) / interval\n"
+"  5 lock contention      GNU Mach here is uniprocessor: simple locks compile to\n"
+"                         nothing and are never contended; complex locks\n"
+"                         (lock_read, lock_write) can make a thread sleep: waits\n"
+"                         = calls that hit sched:::sleep before returning, their\n"
+"                         time / interval\n"
+"  6 memory bandwidth     not measurable under QEMU TCG (no memory model); shown\n"
+"                         instead: page-fill bandwidth, (vminfo zfod + cow_fault)\n"
+"                         x 4 KiB per second, the bytes the kernel zeroed or\n"
+"                         copied for faults\n"
+"  7 instructions         with QEMU instruction counting (MACHTRACE_ICOUNT=shift=N,\n"
+"                         or a VM started with it) one instruction is 2^N ns of\n"
+"                         guest time: instructions/s = 1e9 / 2^N, a task's\n"
+"                         instructions = its CPU ns / 2^N; without -icount:\n"
+"                         unavailable\n"
+"  8 cache misses         unavailable: QEMU's TCG does not model caches\n"
+"  9 branch mispredicts   unavailable: TCG does not model branch prediction\n"
+" 10 TLB misses           unavailable: TCG's softmmu TLB is QEMU's, not the\n"
+"                         guest CPU's; no guest TLB miss is observable\n"
+"\n"
+"Health (0-100): 100 minus, per interval: VM pressure 0..40 points (2%% to 20%%\n"
+"of the time in faults), run-queue p99 0..20 (10 ms to 100 ms), IPC p99 0..20\n"
+"(10 ms to 100 ms), interrupts 0..15 (10%% to 50%%), lock waits 0..15 (1%% to\n"
+"20%%), drops 10, a late read 10, 3 per metric whose robust z-score\n"
+"0.6745 (x - median) / MAD over the last 30 intervals is beyond 3.5 (at most\n"
+"15; MAD floored at max(1, 5%% of |median|)), 10 per firing --rules rule.\n"
+"health reports the mean deduction per cause over its intervals.\n";
+
+static int
+top_usage(int health, const char *msg)
+{
+	if (msg)
+		fprintf(stderr, "machtrace: %s: %s\n", health ? "health" : "top", msg);
+	if (health)
+		fprintf(stderr, "usage: machtrace health [--vm NAME] [-d SECONDS] [--rules FILE] "
+			"[--workload 'WORDS']\n");
+	else
+		fprintf(stderr, "usage: machtrace top [--vm NAME] [-d SECONDS] [-b] [-n COUNT] "
+			"[--rules FILE] [--workload 'WORDS'] [-s FILE] [--explain]\n");
+	return E_USAGE;
+}
+
+static char *
+slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL, *nb;
+	size_t n = 0, cap = 0, r;
+
+	if (f == NULL)
+		return NULL;
+	for (;;) {
+		if (cap - n < 4096) {
+			if ((nb = realloc(buf, cap = cap * 2 + 4096)) == NULL)
+				break;
+			buf = nb;
+		}
+		if ((r = fread(buf + n, 1, cap - n - 1, f)) == 0)
+			break;
+		n += r;
+	}
+	if (buf)
+		buf[n] = '\0';
+	if (ferror(f)) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+static int
+load_rules(struct top *tp)
+{
+	char *text, err[256];
+
+	if (tp->rules_file == NULL)
+		return 0;
+	if ((text = slurp(tp->rules_file)) == NULL) {
+		fprintf(stderr, "machtrace: cannot read %s: %s\n", tp->rules_file,
+			strerror(errno));
+		return -1;
+	}
+	if (mt_rules_parse(text, &tp->rules, &tp->nrules, err, sizeof(err)) != 0) {
+		fprintf(stderr, "machtrace: %s: %s\n", tp->rules_file, err);
+		free(text);
+		return -1;
+	}
+	free(text);
+	for (size_t i = 0; i < tp->nrules; i++) {
+		int m;
+
+		for (m = 0; m < M_NMETRICS; m++)
+			if (strcmp(metric_defs[m].name, tp->rules[i].metric) == 0)
+				break;
+		if (m == M_NMETRICS) {
+			fprintf(stderr, "machtrace: %s: line %d, column 1: unknown metric "
+				"'%s' (machtrace top --explain; docs/top.md lists them)\n",
+				tp->rules_file, tp->rules[i].line, tp->rules[i].metric);
+			return -1;
+		}
+	}
+	if ((tp->streak = calloc(tp->nrules + 1, sizeof(int))) == NULL)
+		return -1;
+	return 0;
+}
+
+static void
+tty_raw(struct top *tp)
+{
+	struct termios t;
+
+	if (tp->batch || !isatty(0) || tcgetattr(0, &tp->saved) != 0)
+		return;
+	t = tp->saved;
+	t.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+	t.c_cc[VMIN] = 0;
+	t.c_cc[VTIME] = 0;
+	if (tcsetattr(0, TCSANOW, &t) == 0)
+		tp->tty = 1;
+}
+
+static void
+tty_restore(struct top *tp)
+{
+	if (tp->tty)
+		tcsetattr(0, TCSANOW, &tp->saved);
+	tp->tty = 0;
+}
+
+/* The session: top's program (and -s FILE's) on the VM or a fresh boot. */
+static int
+run(struct top *tp)
+{
+	struct cli *cl = &tp->cl;
+	struct cli_hook hook = { tp, hook_start, hook_poll };
+	char period[32], freex[1024], *prog;
+	size_t plen;
+	int rc;
+
+	memset(cl, 0, sizeof(*cl));
+	cl->pname = "machtrace";
+	mt_opts_init(&cl->opts);
+	cl->opts.quiet = 1;
+	cl->exec = 1;
+	cl->out = stdout;
+	cl->force_kernel = 1;
+	cl->vm = tp->vm;
+	cl->workload = tp->workload;
+	if ((cl->args = calloc(2, sizeof(char *))) == NULL)
+		return E_ERROR;
+	cl->args[cl->nargs++] = (char *)"machtrace";
+	if (mt_opts_set(&cl->opts, "bufsize", "4m", NULL, freex, sizeof(freex)) != 0 ||
+	    mt_opts_set(&cl->opts, "aggsize", "16m", NULL, freex, sizeof(freex)) != 0 ||
+	    mt_opts_set(&cl->opts, "dynvarsize", "4m", NULL, freex, sizeof(freex)) != 0) {
+		fprintf(stderr, "machtrace: top: %s\n", freex);
+		return E_ERROR;
+	}
+	if (cli_vm_options(cl) != 0)
+		return E_USAGE;
+	free_expr(cl, freex, sizeof(freex));
+	snprintf(period, sizeof(period), "%lds", tp->seconds);
+	plen = sizeof(top_prog) + 4 * strlen(period) + strlen(freex) + 64;
+	if ((prog = malloc(plen)) == NULL)
+		return E_ERROR;
+	snprintf(prog, plen, top_prog, period, freex);
+	if (tp->show_program) {
+		fputs(prog, stdout);
+		free(prog);
+		return E_SUCCESS;
+	}
+	if ((cl->cmds = calloc(2, sizeof(*cl->cmds))) == NULL)
+		return E_ERROR;
+	cl->cmds[0].is_file = 1;
+	cl->cmds[0].arg = (char *)"machtrace top";
+	cl->cmds[0].text = prog;
+	cl->ncmds = 1;
+	if (tp->extra_file) {
+		cl->cmds[1].is_file = 1;
+		cl->cmds[1].arg = (char *)tp->extra_file;
+		if ((cl->cmds[1].text = slurp(tp->extra_file)) == NULL) {
+			fprintf(stderr, "machtrace: top: cannot read %s: %s\n",
+				tp->extra_file, strerror(errno));
+			return E_ERROR;
+		}
+		cl->ncmds = 2;
+	}
+	cl->hook = &hook;
+	icount_of(tp);
+	for (int m = 0; m < M_NMETRICS; m++)
+		mt_ewma_init(&tp->ewma[m], 0.3);
+	tty_raw(tp);
+	rc = cli_run(cl);
+	tty_restore(tp);
+	if (tp->health && tp->refreshes > 0)
+		print_health(tp);
+	else if (tp->health) {
+		fprintf(stderr, "machtrace: health: no interval completed\n");
+		rc = rc ? rc : E_ERROR;
+	}
+	prev_free(tp);
+	free(prog);
+	free(tp->rules);
+	free(tp->streak);
+	return rc;
+}
+
+int
+cli_top_main(int argc, char **argv, int health)
+{
+	static const struct option opts[] = {
+		{ "vm", required_argument, NULL, 'v' },
+		{ "workload", required_argument, NULL, 'w' },
+		{ "rules", required_argument, NULL, 'r' },
+		{ "explain", no_argument, NULL, 'e' },
+		{ "program", no_argument, NULL, 'P' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static struct top tp;
+	char *end, err[256];
+	int c;
+
+	memset(&tp, 0, sizeof(tp));
+	tp.health = health;
+	tp.seconds = 1;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, health ? "d:h" : "d:bn:s:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'v': tp.vm = optarg; break;
+		case 'w':
+			if (mt_workload_check(optarg, err, sizeof(err)) != 0)
+				return top_usage(health, err);
+			tp.workload = optarg;
+			break;
+		case 'r': tp.rules_file = optarg; break;
+		case 'e':
+			if (health)
+				return top_usage(health, "--explain is top's");
+			tp.explain = 1;
+			break;
+		case 'b': tp.batch = 1; break;
+		case 'P': tp.show_program = 1; break;
+		case 's': tp.extra_file = optarg; break;
+		case 'd': case 'n': {
+			long v = strtol(optarg, &end, 10);
+
+			if (*optarg == '\0' || *end || v <= 0 || v > 3600)
+				return top_usage(health, c == 'd' ? "-d wants whole seconds, "
+						 "1 to 3600" : "-n wants a count, 1 to 3600");
+			if (c == 'd')
+				tp.seconds = v;
+			else
+				tp.count = v;
+			break;
+		}
+		case 'h': top_usage(health, NULL); return E_SUCCESS;
+		default: return top_usage(health, NULL);
+		}
+	}
+	if (optind != argc)
+		return top_usage(health, "no operands");
+	if (tp.explain) {
+		fputs(explain_text, stdout);
+		return E_SUCCESS;
+	}
+	if (health) {
+		/* -d S: the run's length, in one-second intervals */
+		tp.count = tp.seconds > 1 ? tp.seconds : 2;
+		tp.seconds = 1;
+		tp.batch = 1;
+	}
+	if (tp.vm && tp.workload)
+		return top_usage(health, "--workload boots a kernel; a VM's workload is "
+				 "fixed at vm start");
+	if (!tp.vm && !getenv("MACHTRACE_VM") && !tp.workload)
+		tp.workload = "serve";
+	if (load_rules(&tp) != 0)
+		return E_USAGE;
+	return run(&tp);
+}
