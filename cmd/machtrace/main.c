@@ -98,10 +98,15 @@ usage(FILE *fp, const char *pname)
 		"[-o FILE]\n"
 		"\t%s report DIR -o FILE.html   a self-contained HTML report "
 		"of a trace\n"
-		"\t%s baseline save|compare NAME [--workload 'WORDS'] [-d SEC] "
-		"[--icount]\n\t    store a measurement, or compare one with it "
-		"(exit 3: a regression;\n\t    docs/baselines.md)\n",
-		pname, pname, pname, pname, pname, pname, pname);
+		"\t%s baseline save|compare NAME [--workload 'WORDS' | --vm NAME] "
+		"[-d SEC]\n\t    [--icount]   store a measurement, or compare one "
+		"with it (exit 3: a\n\t    regression; docs/baselines.md)\n"
+		"\t%s top [--vm NAME] [-d SEC] [-b] [-n COUNT] [--rules FILE] "
+		"[--explain]\n\t    a live view per task, RPC routine and system, "
+		"counters, health\n\t    (docs/top.md)\n"
+		"\t%s health [--vm NAME] [-d SEC] [--rules FILE]   one health report "
+		"(0-100)\n",
+		pname, pname, pname, pname, pname, pname, pname, pname, pname);
 	return E_USAGE;
 }
 

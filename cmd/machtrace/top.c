@@ -204,7 +204,8 @@ struct top {
 	int *streak;
 	/* health: the run's deductions, by cause (summed over intervals) */
 	double total_points[16];
-	char total_why[16][160];
+	char total_why[16][160];	/* the cause */
+	char total_last[16][400];	/* its latest reason */
 	long total_n[16];
 	size_t ntotal;
 	double sum_m[M_NMETRICS];
@@ -734,6 +735,7 @@ total_add(struct top *tp, const struct deduction *d, size_t n)
 		}
 		tp->total_points[j] += d[i].points;
 		tp->total_n[j]++;
+		snprintf(tp->total_last[j], sizeof(tp->total_last[j]), "%s", d[i].why);
 	}
 }
 
@@ -834,8 +836,8 @@ print_health(struct top *tp)
 	       tp->refreshes, tp->refreshes == 1 ? "" : "s", tp->vm ? ", vm " : "",
 	       tp->vm ? tp->vm : "");
 	for (size_t i = 0; i < tp->ntotal; i++)
-		printf("  -%.1f %s (in %ld of %ld intervals)\n", pts[i], tp->total_why[i],
-		       tp->total_n[i], tp->refreshes);
+		printf("  -%.1f %s (in %ld of %ld intervals; last: %s)\n", pts[i],
+		       tp->total_why[i], tp->total_n[i], tp->refreshes, tp->total_last[i]);
 	if (tp->ntotal == 0)
 		printf("  nothing lowers it\n");
 	printf("metrics (mean over the run, EWMA alpha 0.3):\n");
