@@ -75,16 +75,15 @@ parse_rule(const char *bol, const char *eol, int line, struct mt_rule *r,
 				"expected an operator (> >= < <= == !=)");
 	r->op = (enum mt_rule_op)k;
 	p = skip_ws(p + strlen(op_text[k]));
-	for (q = p; q < eol && *q != ' ' && *q != '\t'; q++)
-		;
-	n = (size_t)(q - p);
-	if (n == 0 || n >= sizeof(num))
-		return rule_err(err, len, line, p, bol, "expected a number");
-	memcpy(num, p, n);
-	num[n] = '\0';
+	/* the number ends where strtod stops ("5->x" is 5 then "->") */
+	for (q = p; q < eol && (size_t)(q - p) < sizeof(num) - 1; q++)
+		num[q - p] = *q;
+	num[q - p] = '\0';
 	r->threshold = strtod(num, &end);
-	if (end == num || *end != '\0' || !isfinite(r->threshold))
+	if (end == num || !isfinite(r->threshold) ||
+	    (*end && !strchr(" \t-", *end)))
 		return rule_err(err, len, line, p, bol, "expected a number");
+	q = p + (end - num);
 	p = skip_ws(q);
 	if ((size_t)(eol - p) >= 3 && strncmp(p, "for", 3) == 0 &&
 	    (p[3] == ' ' || p[3] == '\t')) {
