@@ -2,7 +2,9 @@
  * machtrace baseline save|compare NAME [--workload WORDS] [-d SECONDS]
  *                                      [--dir DIR] [--icount] [--vm N]
  *
- * One fixed measurement session on a fresh boot (docs/baselines.md): a
+ * One fixed measurement session on a fresh boot, or attached to a
+ * running VM with --vm (its workload fixed at vm start, the session
+ * -d SECONDS long) (docs/baselines.md): a
  * D program over the ipc, sched, vm and usdt providers, run by this
  * same binary as a child session, prints one line per latency sample
  * and the counts and stacks of its aggregations at END.  save stores
@@ -19,8 +21,10 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <fcntl.h>
 #include "cli.h"
 #include "baseline.h"
+#include "machtrace/vm.h"
 #include "machtrace/export.h"
 #include "machtrace/stats.h"
 
@@ -32,9 +36,13 @@
  * message's name; an rt round trip from one usdt round-trip firing to
  * the next.  Counts: context switches (on-cpu), faults by type,
  * messages sent.  Stacks: machload's user stacks sampled by profile.
+ * rtlast is declared: its first assignment (0) would make it an int, and
+ * a timestamp past 2^32 ns (a VM up for more than 4.3 s) would lose its
+ * high half.
  */
 static const char measure_prog[] =
 	"string ph;\n"
+	"uint64_t rtlast;\n"
 	"BEGIN { ph = \"-\"; }\n"
 	"machload1:::phase-start { ph = copyinstr(arg0); }\n"
 	"machload1:::phase-done { ph = \"-\"; rtlast = 0; }\n"
@@ -52,7 +60,7 @@ static const char measure_prog[] =
 	"END { printa(\"C %s %@d\\n\", @c); printa(\"S%k\\nN %@d\\n\", @st); }\n";
 
 struct bl_opts {
-	const char *verb, *name, *workload, *dir;
+	const char *verb, *name, *workload, *dir, *vm;
 	long seconds;
 	int icount;
 	char path[4200];
@@ -64,7 +72,7 @@ bl_usage(const char *msg)
 	if (msg)
 		fprintf(stderr, "machtrace: baseline: %s\n", msg);
 	fprintf(stderr, "usage: machtrace baseline save|compare NAME [--workload "
-		"'WORDS'] [-d SECONDS] [--dir DIR] [--icount]\n");
+		"'WORDS' | --vm NAME] [-d SECONDS] [--dir DIR] [--icount]\n");
 	return E_USAGE;
 }
 
@@ -116,9 +124,11 @@ mkdirs(char *path)
 	return mkdir(path, 0777) != 0 && errno != EEXIST ? -1 : 0;
 }
 
-/* The temporary files of one measurement. */
+/* The temporary files of one measurement; con_off: with --vm, the size
+   of the VM's console log when the session began. */
 struct bl_tmp {
 	char dir[64], out[128], err[128], con[128];
+	long con_off;
 };
 
 static void
@@ -187,6 +197,69 @@ warn_drops(const char *err)
 	fclose(f);
 }
 
+/* The VM's console log (its state directory's console.log). */
+static int
+vm_console_path(const char *vm, char *buf, size_t len)
+{
+	char dir[4096];
+
+	if (mt_vm_dir(vm, dir, sizeof(dir)) != 0)
+		return -1;
+	snprintf(buf, len, "%s/console.log", dir);
+	return 0;
+}
+
+static long
+vm_console_size(const char *vm)
+{
+	char path[4200];
+	struct stat st;
+
+	if (vm_console_path(vm, path, sizeof(path)) != 0 || stat(path, &st) != 0)
+		return 0;
+	return (long)st.st_size;
+}
+
+/* What the VM's console printed since off: no FAIL, panic or KDB. */
+static int
+vm_console_ok(const char *vm, long off)
+{
+	char path[4200], line[512];
+	FILE *f;
+	int bad = 0;
+
+	if (vm_console_path(vm, path, sizeof(path)) != 0 || (f = fopen(path, "r")) == NULL)
+		return 1;
+	fseek(f, off, SEEK_SET);
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "FAIL") || strstr(line, "panic") || strstr(line, "db>"))
+			bad = 1;
+	fclose(f);
+	return !bad;
+}
+
+/* The VM's -icount setting from its QEMU's command line ("" without). */
+static void
+vm_icount(const char *vm, char *buf, size_t len)
+{
+	char cmd[8192], path[64], err[256];
+	struct mt_vm v;
+	ssize_t n = 0;
+	int fd;
+
+	buf[0] = '\0';
+	if (mt_vm_find(vm, &v, err, sizeof(err)) != 0 || v.qemu_pid <= 0)
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/cmdline", (int)v.qemu_pid);
+	if ((fd = open(path, O_RDONLY)) < 0)
+		return;
+	n = read(fd, cmd, sizeof(cmd) - 1);
+	close(fd);
+	for (ssize_t i = 0; i + 1 < n; i += (ssize_t)strlen(cmd + i) + 1)
+		if (strcmp(cmd + i, "-icount") == 0 && i + 8 < n)
+			snprintf(buf, len, "%s", cmd + i + 8);
+}
+
 /* Runs the measurement session: its stdout in t->out. */
 static int
 run_session(const struct bl_opts *o, struct bl_tmp *t)
@@ -212,7 +285,8 @@ run_session(const struct bl_opts *o, struct bl_tmp *t)
 		return -1;
 	}
 	if (pid == 0) {
-		const char *argv[] = { self, "--workload", o->workload, "-q",
+		const char *argv[] = { self, o->vm ? "--vm" : "--workload",
+			o->vm ? o->vm : o->workload, "-q",
 			"-x", "bufsize=16m", "-x", "dynvarsize=4m", "-n", prog, NULL };
 
 		if (freopen(t->out, "w", stdout) == NULL ||
@@ -231,6 +305,14 @@ run_session(const struct bl_opts *o, struct bl_tmp *t)
 		return -1;
 	}
 	warn_drops(t->err);
+	if (o->vm) {
+		if (!vm_console_ok(o->vm, t->con_off)) {
+			fprintf(stderr, "machtrace: baseline: vm %s's console shows a failure "
+				"during the measurement (machtrace vm console %s)\n", o->vm, o->vm);
+			return -1;
+		}
+		return 0;
+	}
 	if (!workload_ok(t->con, o->seconds > 0)) {
 		fprintf(stderr, "machtrace: baseline: the workload '%s' did not complete "
 			"with every phase OK:\n", o->workload);
@@ -326,6 +408,11 @@ measure(struct bl_opts *o, struct bl_run *r)
 	snprintf(t.out, sizeof(t.out), "%s/out", t.dir);
 	snprintf(t.err, sizeof(t.err), "%s/err", t.dir);
 	snprintf(t.con, sizeof(t.con), "%s/con", t.dir);
+	t.con_off = o->vm ? vm_console_size(o->vm) : 0;
+	if (o->vm)
+		fprintf(stderr, "machtrace: baseline: measuring vm %s for %ld s%s\n", o->vm,
+			o->seconds, o->icount ? " under -icount" : "");
+	else
 	fprintf(stderr, "machtrace: baseline: measuring '%s'%s%s\n", o->workload,
 		getenv("MACHTRACE_ICOUNT") || o->icount ? " under -icount" : "",
 		o->seconds > 0 ? " for a fixed time" : "");
@@ -345,16 +432,39 @@ measure(struct bl_opts *o, struct bl_run *r)
 	return rc;
 }
 
+/* The workload a baseline records: the words, or "vm:NAME" for --vm. */
+static const char *
+run_workload(const struct bl_opts *o, char *buf, size_t len)
+{
+	if (o->vm == NULL)
+		return o->workload;
+	snprintf(buf, len, "vm:%s", o->vm);
+	return buf;
+}
+
+/* The icount setting of this run: the VM's, or the environment's. */
+static const char *
+run_icount(const struct bl_opts *o, char *buf, size_t len)
+{
+	if (o->vm) {
+		vm_icount(o->vm, buf, len);
+		return buf;
+	}
+	return getenv("MACHTRACE_ICOUNT") ? getenv("MACHTRACE_ICOUNT") :
+		o->icount ? "shift=0" : "";
+}
+
 static int
 do_save(struct bl_opts *o)
 {
 	struct bl_run r;
-	char err[512];
+	char err[512], wl[128], ic[64];
 	int rc;
 
-	bl_run_init(&r, o->workload, o->seconds,
-		    getenv("MACHTRACE_ICOUNT") ? getenv("MACHTRACE_ICOUNT") :
-		    o->icount ? "shift=0" : "");
+	bl_run_init(&r, run_workload(o, wl, sizeof(wl)), o->seconds,
+		    run_icount(o, ic, sizeof(ic)));
+	if (o->vm && ic[0])
+		o->icount = 1;
 	if (measure(o, &r) != 0) {
 		bl_run_free(&r);
 		return E_ERROR;
@@ -373,24 +483,37 @@ static int
 do_compare(struct bl_opts *o, const char *dir)
 {
 	struct bl_run old, cur;
-	char err[512], svg[4300];
+	char err[512], svg[4300], wl[128], ic[64];
 	int rc, regressed;
 
 	if (bl_read(&old, o->path, err, sizeof(err)) != 0) {
 		fprintf(stderr, "machtrace: baseline: %s\n", err);
 		return E_ERROR;
 	}
-	if (!o->workload)
+	if (strncmp(old.workload, "vm:", 3) == 0 && o->vm == NULL) {
+		fprintf(stderr, "machtrace: baseline: %s was measured on a running VM (%s): "
+			"compare it with --vm NAME\n", o->name, old.workload + 3);
+		bl_run_free(&old);
+		return E_USAGE;
+	}
+	if (o->vm && strncmp(old.workload, "vm:", 3) != 0)
+		fprintf(stderr, "machtrace: baseline: warning: %s was a fresh boot of '%s'; "
+			"this run attaches to vm %s, whose workload was fixed at vm start\n",
+			o->name, old.workload, o->vm);
+	if (!o->workload && !o->vm)
 		o->workload = old.workload;
 	if (o->seconds < 0)
-		o->seconds = old.seconds;
-	if (!o->icount && old.icount[0] && getenv("MACHTRACE_ICOUNT") == NULL)
+		o->seconds = old.seconds > 0 ? old.seconds : o->vm ? 5 : 0;
+	if (!o->vm && !o->icount && old.icount[0] && getenv("MACHTRACE_ICOUNT") == NULL)
 		setenv("MACHTRACE_ICOUNT", old.icount, 1);
-	if (!old.icount[0] && (o->icount || getenv("MACHTRACE_ICOUNT")))
-		fprintf(stderr, "machtrace: baseline: warning: %s was measured without "
-			"icount, this run with it: latencies are not comparable\n", o->name);
-	bl_run_init(&cur, o->workload, o->seconds, getenv("MACHTRACE_ICOUNT") ?
-		    getenv("MACHTRACE_ICOUNT") : o->icount ? "shift=0" : "");
+	bl_run_init(&cur, run_workload(o, wl, sizeof(wl)), o->seconds,
+		    run_icount(o, ic, sizeof(ic)));
+	if (o->vm && ic[0])
+		o->icount = 1;
+	if (strcmp(old.icount, cur.icount) != 0)
+		fprintf(stderr, "machtrace: baseline: warning: %s was measured with icount "
+			"'%s', this run with '%s': latencies are not comparable\n", o->name,
+			old.icount, cur.icount);
 	if (measure(o, &cur) != 0) {
 		bl_run_free(&old);
 		bl_run_free(&cur);
@@ -409,6 +532,34 @@ do_compare(struct bl_opts *o, const char *dir)
 	return rc;
 }
 
+/*
+ * --vm: the VM runs (its workload and instruction counting were fixed at
+ * vm start, so --workload and --icount cannot apply), the session
+ * attaches for -d SECONDS (default 5: serve never ends).
+ */
+static int
+bl_vm_check(const struct bl_opts *o)
+{
+	struct mt_vm vm;
+	char err[512];
+
+	if (o->workload) {
+		fprintf(stderr, "machtrace: baseline: --workload boots a kernel; vm %s's "
+			"workload was fixed at vm start (machtrace vm start --workload)\n", o->vm);
+		return -1;
+	}
+	if (o->icount) {
+		fprintf(stderr, "machtrace: baseline: vm %s's instruction counting was fixed "
+			"at vm start (MACHTRACE_ICOUNT=shift=0 machtrace vm start)\n", o->vm);
+		return -1;
+	}
+	if (mt_vm_find(o->vm, &vm, err, sizeof(err)) != 0) {
+		fprintf(stderr, "machtrace: baseline: vm: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
 int
 cli_baseline_main(int argc, char **argv)
 {
@@ -420,7 +571,7 @@ cli_baseline_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct bl_opts o = { NULL, NULL, NULL, NULL, -1, 0, "" };
+	struct bl_opts o = { NULL, NULL, NULL, NULL, NULL, -1, 0, "" };
 	char dir[4000], *end;
 	int c;
 
@@ -435,10 +586,7 @@ cli_baseline_main(int argc, char **argv)
 			if (*optarg == '\0' || *end || o.seconds <= 0 || o.seconds > 3600)
 				return bl_usage("-d wants whole seconds, 1 to 3600");
 			break;
-		case 'v':
-			fprintf(stderr, "machtrace: baseline: --vm is not yet supported: "
-				"a baseline boots a fresh machine for each measurement\n");
-			return E_USAGE;
+		case 'v': o.vm = optarg; break;
 		case 'h': bl_usage(NULL); return E_SUCCESS;
 		default: return bl_usage(NULL);
 		}
@@ -457,12 +605,14 @@ cli_baseline_main(int argc, char **argv)
 	if (bl_dir(&o, dir, sizeof(dir)) != 0)
 		return E_ERROR;
 	snprintf(o.path, sizeof(o.path), "%s/%s.json", dir, o.name);
+	if (o.vm && bl_vm_check(&o) != 0)
+		return E_USAGE;
 	if (strcmp(o.verb, "compare") == 0)
 		return do_compare(&o, dir);
-	if (o.workload == NULL)
+	if (o.workload == NULL && o.vm == NULL)
 		o.workload = "rt=300 pages=16 rpcs=20";
 	if (o.seconds < 0)
-		o.seconds = 0;
+		o.seconds = o.vm ? 5 : 0;
 	if (mkdirs(dir) != 0) {
 		fprintf(stderr, "machtrace: baseline: cannot create %s: %s\n", dir,
 			strerror(errno));

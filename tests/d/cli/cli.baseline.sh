@@ -1,6 +1,6 @@
 #!/bin/sh
 # machtrace baseline's errors, before any machine boots (docs/baselines.md):
-# an unknown baseline, a corrupt file, a bad name or verb, --vm (not yet),
+# an unknown baseline, a corrupt file, a bad name or verb, an unknown VM, --workload with --vm,
 # a bad -d and an unknown workload word are each refused, non-zero, with
 # the reason; the usage line is in machtrace -h.
 D=$T/baselines
@@ -19,7 +19,8 @@ printf '{"machtrace-baseline": 2, "workload": "rt=1", "metrics": [], "stacks": [
 refuse 1 "v2.json is not a machtrace baseline" compare v2 --dir "$D"
 refuse 2 "NAME is letters" save ../up --dir "$D"
 refuse 2 "the verbs are save and compare" frob x --dir "$D"
-refuse 2 "not yet supported" save x --vm 1 --dir "$D"
+refuse 2 "vm: no VM named nosuchvm" save x --vm nosuchvm --dir "$D"
+refuse 2 "workload was fixed at vm start" save x --vm nosuchvm --workload rt=1 --dir "$D"
 refuse 2 "-d wants whole seconds" save x -d 0 --dir "$D"
 refuse 2 "too many operands" save x y --dir "$D"
 refuse 1 "unknown workload word 'bogus=1'" save x --workload bogus=1 --dir "$D"
