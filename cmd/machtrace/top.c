@@ -30,6 +30,7 @@
 #include "machtrace/consumer.h"
 #include "machtrace/kimg.h"
 #include "machtrace/mach.h"
+#include "machtrace/msgids.h"
 #include "machtrace/runtime.h"
 #include "machtrace/stats.h"
 #include "machtrace/vm.h"
@@ -63,14 +64,15 @@ static const char top_prog[] =
 	"llquantize(timestamp - top_q[(int64_t)curthread], 10, 3, 9, 20); "
 	"top_q[(int64_t)curthread] = 0; }\n"
 	"ipc:::send { top_snd[args[0]->msg_addr] = timestamp; "
-	"@top_rpc[top_tv & 3, args[0]->msg_name] = count(); "
+	"@top_rpc[top_tv & 3, args[0]->msg_id] = count(); "
 	"@top_sys[top_tv & 3, \"msgs\"] = sum(1); }\n"
 	"ipc:::send /arg1/ { @top_tsnd[top_tv & 3, args[1]->pr_pid, "
 	"stringof(args[1]->pr_fname)] = count(); }\n"
 	"ipc:::receive { @top_trcv[top_tv & 3, pid, execname] = count(); }\n"
-	"ipc:::receive /top_snd[args[0]->msg_addr]/ { "
-	"this->l = timestamp - top_snd[args[0]->msg_addr]; "
-	"@top_rlat[top_tv & 3, args[0]->msg_name] = llquantize(this->l, 10, 3, 9, 20); "
+	"ipc:::receive { this->s = top_snd[args[0]->msg_addr]; }\n"
+	"ipc:::receive /this->s/ { "
+	"this->l = timestamp - this->s; "
+	"@top_rlat[top_tv & 3, args[0]->msg_id] = llquantize(this->l, 10, 3, 9, 20); "
 	"@top_ilat[top_tv & 3] = llquantize(this->l, 10, 3, 9, 20); "
 	"top_snd[args[0]->msg_addr] = 0; }\n"
 	"vm:::fault { @top_tflt[top_tv & 3, pid, execname] = count(); "
@@ -108,7 +110,7 @@ struct task {
 };
 
 struct rpc {
-	char name[64];
+	char name[96];
 	double count, lat_n, p50, p99;
 };
 
@@ -183,6 +185,7 @@ struct top {
 	int batch, health, explain, show_program;
 	/* the session */
 	struct cli cl;
+	struct mt_msgids *msgids;	/* names of message ids, or NULL */
 	const struct mt_prog *prog;
 	struct mt_consumer *c;
 	struct mt_cb *cb;
@@ -368,12 +371,19 @@ task_of(struct interval *iv, int64_t pid, const char *name, uint32_t len)
 	return &iv->tasks[iv->ntasks++];
 }
 
+/* Messages are counted by id in probe context (an int key costs less
+   than mach_msgname()'s string) and named here, by the same msgids. */
 static struct rpc *
-rpc_of(struct interval *iv, const char *name, uint32_t len)
+rpc_of(struct top *tp, int64_t id)
 {
-	char nm[64];
+	struct interval *iv = &tp->iv;
+	struct mt_msgid_name mn;
+	char nm[96];
 
-	snprintf(nm, sizeof(nm), "%.*s", (int)strnlen(name, len), name);
+	if (tp->msgids && mt_msgids_lookup(tp->msgids, (long)id, &mn) >= 0)
+		snprintf(nm, sizeof(nm), "%s", mn.routine);
+	else
+		snprintf(nm, sizeof(nm), "%lld", (long long)id);
 	for (size_t i = 0; i < iv->nrpcs; i++)
 		if (strcmp(iv->rpcs[i].name, nm) == 0)
 			return &iv->rpcs[i];
@@ -439,13 +449,13 @@ on_entry(void *arg, const struct mt_agg *a, const struct mt_aggkey *k,
 			t->thr_n += d[0];
 			t->thr_sum += d[1];
 		}
-	} else if (strcmp(w->agg, "top_rpc") == 0 && nk == 2 && k[1].s) {
-		struct rpc *r = rpc_of(iv, k[1].s, k[1].len);
+	} else if (strcmp(w->agg, "top_rpc") == 0 && nk == 2) {
+		struct rpc *r = rpc_of(w->tp, k[1].i);
 
 		if (r)
 			r->count += d[0];
-	} else if (strcmp(w->agg, "top_rlat") == 0 && nk == 2 && k[1].s) {
-		struct rpc *r = rpc_of(iv, k[1].s, k[1].len);
+	} else if (strcmp(w->agg, "top_rlat") == 0 && nk == 2) {
+		struct rpc *r = rpc_of(w->tp, k[1].i);
 
 		if (r) {
 			for (uint32_t i = 0; i < a->nvals; i++)
@@ -1018,7 +1028,8 @@ static const char explain_text[] =
 "             receiver (curthread): every Mach message, requests and replies\n"
 "  FLT        vm:::fault of the task's threads\n"
 "  THR        mean of pr_nlwp over the task's sched:::on-cpu firings\n"
-"Per RPC routine (mach_msgname() of ipc:::send): SENT, SENT/s, and the\n"
+"Per RPC routine (msg_id of ipc:::send, named as mach_msgname() names it):\n"
+"  SENT, SENT/s, and the\n"
 "  latency from ipc:::send to ipc:::receive of the same kmsg, as\n"
 "  llquantize(ns, 10, 3, 9, 20); p50/p99: the bucket holding the rank,\n"
 "  linearly interpolated inside it (error < the bucket width, 5-50%%)\n"
@@ -1194,7 +1205,8 @@ run(struct top *tp)
 	cl->args[cl->nargs++] = (char *)"machtrace";
 	if (mt_opts_set(&cl->opts, "bufsize", "4m", NULL, freex, sizeof(freex)) != 0 ||
 	    mt_opts_set(&cl->opts, "aggsize", "16m", NULL, freex, sizeof(freex)) != 0 ||
-	    mt_opts_set(&cl->opts, "dynvarsize", "4m", NULL, freex, sizeof(freex)) != 0) {
+	    mt_opts_set(&cl->opts, "dynvarsize", "4m", NULL, freex, sizeof(freex)) != 0 ||
+	    mt_opts_set(&cl->opts, "strsize", "64", NULL, freex, sizeof(freex)) != 0) {
 		fprintf(stderr, "machtrace: top: %s\n", freex);
 		return E_ERROR;
 	}
@@ -1229,6 +1241,9 @@ run(struct top *tp)
 	}
 	cl->hook = &hook;
 	icount_of(tp);
+	if ((tp->msgids = mt_msgids_open(MT_MSGIDS_SYSDIR, NULL, 0, freex,
+					 sizeof(freex))) == NULL)
+		fprintf(stderr, "machtrace: top: msgids: %s (routines shown by id)\n", freex);
 	for (int m = 0; m < M_NMETRICS; m++)
 		mt_ewma_init(&tp->ewma[m], 0.3);
 	tty_raw(tp);
@@ -1241,6 +1256,7 @@ run(struct top *tp)
 		rc = rc ? rc : E_ERROR;
 	}
 	prev_free(tp);
+	mt_msgids_free(tp->msgids);
 	free(prog);
 	free(tp->rules);
 	free(tp->streak);
