@@ -839,6 +839,24 @@ print_health(struct top *tp)
 	double pts[16], score;
 	long n = tp->refreshes > 0 ? tp->refreshes : 1;
 
+	/* the causes by what they cost, largest first */
+	for (size_t i = 1; i < tp->ntotal; i++)
+		for (size_t j = i; j > 0 && tp->total_points[j] > tp->total_points[j - 1]; j--) {
+			double p = tp->total_points[j];
+			long c = tp->total_n[j];
+			char w[160], l[400];
+
+			memcpy(w, tp->total_why[j], sizeof(w));
+			memcpy(l, tp->total_last[j], sizeof(l));
+			tp->total_points[j] = tp->total_points[j - 1];
+			tp->total_n[j] = tp->total_n[j - 1];
+			memcpy(tp->total_why[j], tp->total_why[j - 1], sizeof(w));
+			memcpy(tp->total_last[j], tp->total_last[j - 1], sizeof(l));
+			tp->total_points[j - 1] = p;
+			tp->total_n[j - 1] = c;
+			memcpy(tp->total_why[j - 1], w, sizeof(w));
+			memcpy(tp->total_last[j - 1], l, sizeof(l));
+		}
 	for (size_t i = 0; i < tp->ntotal; i++)
 		pts[i] = tp->total_points[i] / n;
 	score = mt_health_score(pts, tp->ntotal);
