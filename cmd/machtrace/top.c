@@ -1281,8 +1281,24 @@ run(struct top *tp)
 	return rc;
 }
 
+static int top_main(struct top *tp, int argc, char **argv, int health);
+
 int
 cli_top_main(int argc, char **argv, int health)
+{
+	struct top *tpp = calloc(1, sizeof(*tpp));
+	int rc;
+
+	if (tpp == NULL)
+		return E_ERROR;
+	rc = top_main(tpp, argc, argv, health);
+	free(tpp);
+	return rc;
+}
+
+/* The options, then the session (tp zeroed). */
+static int
+top_main(struct top *tp, int argc, char **argv, int health)
 {
 	static const struct option opts[] = {
 		{ "vm", required_argument, NULL, 'v' },
@@ -1293,31 +1309,29 @@ cli_top_main(int argc, char **argv, int health)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	static struct top tp;
 	char *end, err[256];
 	int c;
 
-	memset(&tp, 0, sizeof(tp));
-	tp.health = health;
-	tp.seconds = 1;
+	tp->health = health;
+	tp->seconds = 1;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, health ? "d:h" : "d:bn:s:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'v': tp.vm = optarg; break;
+		case 'v': tp->vm = optarg; break;
 		case 'w':
 			if (mt_workload_check(optarg, err, sizeof(err)) != 0)
 				return top_usage(health, err);
-			tp.workload = optarg;
+			tp->workload = optarg;
 			break;
-		case 'r': tp.rules_file = optarg; break;
+		case 'r': tp->rules_file = optarg; break;
 		case 'e':
 			if (health)
 				return top_usage(health, "--explain is top's");
-			tp.explain = 1;
+			tp->explain = 1;
 			break;
-		case 'b': tp.batch = 1; break;
-		case 'P': tp.show_program = 1; break;
-		case 's': tp.extra_file = optarg; break;
+		case 'b': tp->batch = 1; break;
+		case 'P': tp->show_program = 1; break;
+		case 's': tp->extra_file = optarg; break;
 		case 'd': case 'n': {
 			long v = strtol(optarg, &end, 10);
 
@@ -1325,9 +1339,9 @@ cli_top_main(int argc, char **argv, int health)
 				return top_usage(health, c == 'd' ? "-d wants whole seconds, "
 						 "1 to 3600" : "-n wants a count, 1 to 3600");
 			if (c == 'd')
-				tp.seconds = v;
+				tp->seconds = v;
 			else
-				tp.count = v;
+				tp->count = v;
 			break;
 		}
 		case 'h': top_usage(health, NULL); return E_SUCCESS;
@@ -1336,22 +1350,22 @@ cli_top_main(int argc, char **argv, int health)
 	}
 	if (optind != argc)
 		return top_usage(health, "no operands");
-	if (tp.explain) {
+	if (tp->explain) {
 		fputs(explain_text, stdout);
 		return E_SUCCESS;
 	}
 	if (health) {
 		/* -d S: the run's length, in one-second intervals */
-		tp.count = tp.seconds > 1 ? tp.seconds : 2;
-		tp.seconds = 1;
-		tp.batch = 1;
+		tp->count = tp->seconds > 1 ? tp->seconds : 2;
+		tp->seconds = 1;
+		tp->batch = 1;
 	}
-	if (tp.vm && tp.workload)
+	if (tp->vm && tp->workload)
 		return top_usage(health, "--workload boots a kernel; a VM's workload is "
 				 "fixed at vm start");
-	if (!tp.vm && !getenv("MACHTRACE_VM") && !tp.workload)
-		tp.workload = "serve";
-	if (load_rules(&tp) != 0)
+	if (!tp->vm && !getenv("MACHTRACE_VM") && !tp->workload)
+		tp->workload = "serve";
+	if (load_rules(tp) != 0)
 		return E_USAGE;
-	return run(&tp);
+	return run(tp);
 }

@@ -6,8 +6,8 @@
 # tick-1s firing as top's, so both cut time at the same events (no
 # timing assertion).  Compared: every RPC routine's count, messages and
 # context switches, faults by type, machload's (pid 1) sent, received and
-# faults.  After top (and after a SIGINT), the VM still runs and its
-# kernel text is stock.
+# faults.  After top (and after a SIGINT, or the q key on a terminal),
+# the VM still runs and its kernel text is stock.
 set -u
 . "$(dirname "$0")/vm_lib.sh"
 need_vm vm-top "rpcs=5 pages=3 serve=200"
@@ -77,6 +77,33 @@ if [ $rc = 0 ] && grep -q $'\033\[H\033\[2J' "$TMP/i.out" && text_stock &&
 	pass vm-top-sigint-clean
 else
 	fail vm-top-sigint-clean "exit $rc: $(head -c 300 "$TMP/i.err")"
+fi
+# on a terminal (a pty): the q key stops it after the second refresh
+cat >"$TMP/q.py" <<'PY'
+import os, pty, select, sys, time
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], sys.argv[1:])
+out, sent, t0 = b"", False, time.time()
+while time.time() - t0 < 60:
+    if select.select([fd], [], [], 0.2)[0]:
+        try:
+            d = os.read(fd, 65536)
+        except OSError:
+            break
+        if not d:
+            break
+        out += d
+    if not sent and b"refresh 2," in out:
+        os.write(fd, b"q")
+        sent = True
+print(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]), int(sent), out.count(b"\x1b[H\x1b[2J"))
+PY
+read -r qrc qsent qclears < <(python3 "$TMP/q.py" "$MACHTRACE" top --vm "$VM")
+if [ "$qrc" = 0 ] && [ "$qsent" = 1 ] && [ "${qclears:-0}" -ge 2 ] && text_stock; then
+	pass vm-top-q-key
+else
+	fail vm-top-q-key "exit $qrc, q sent $qsent, $qclears clears"
 fi
 "$MACHTRACE" vm stop "$VM" >/dev/null 2>&1
 nothing_left vm-top-nothing-left

@@ -554,4 +554,46 @@ TEST(symbols_per_consumer)
 	CHECK_EQ_STR(run(), "0x1010\n\n");
 }
 
+/* mt_consumer_agg_walk: the values of each key (entries merged), a fresh
+   snapshot at each call (what the probes added since is in it), -1 for
+   an unknown aggregation. */
+struct walked { int n; int64_t key[4], val[4]; };
+
+static int
+walk_fn(void *arg, const struct mt_agg *a, const struct mt_aggkey *k,
+	uint32_t nk, const int64_t *vals)
+{
+	struct walked *w = arg;
+
+	if (nk == 1 && k[0].s == NULL && w->n < 4) {
+		w->key[w->n] = k[0].i;
+		w->val[w->n++] = vals[0];
+	}
+	return 0;
+}
+
+TEST(agg_walk_values_fresh)
+{
+	int64_t v1 = 5, v2 = 7, v3 = 100;
+	struct walked w;
+
+	setup();
+	F.opts.quiet = 1;
+	one_agg(MT_AGG_SUM, 1);
+	aggput(1, 1, &v1, 1);
+	aggput(1, 1, &v2, 1);
+	F.c = mt_consumer_new(&F.prog, &F.im.img, &F.opts, NULL, F.fo, F.fe);
+	mt_consumer_attach(F.c, &F.st.cb);
+	memset(&w, 0, sizeof(w));
+	CHECK(mt_consumer_agg_walk(F.c, "a", walk_fn, &w) == 0);
+	CHECK(w.n == 1 && w.key[0] == 1 && w.val[0] == 12);
+	aggput(1, 2, &v3, 1);
+	memset(&w, 0, sizeof(w));
+	CHECK(mt_consumer_agg_walk(F.c, "a", walk_fn, &w) == 0);
+	CHECK_EQ_INT(w.n, 2);
+	CHECK((w.key[0] == 2 && w.val[0] == 100) || (w.key[1] == 2 && w.val[1] == 100));
+	CHECK(mt_consumer_agg_walk(F.c, "nope", walk_fn, &w) == -1);
+	CHECK_EQ_STR(mt_consumer_error(F.c), "no aggregation @nope");
+}
+
 MT_TEST_MAIN()
