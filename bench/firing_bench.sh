@@ -15,6 +15,8 @@
 # path (MACHTRACE_NOFAST=1); `fast-count` is the same clause on the
 # trampoline's increment.  One QEMU at a time, one after the other.
 #   bench/firing_bench.sh        (N=100000 by default)
+#   ONLY="latency-pair count" bench/firing_bench.sh   (those variants alone,
+#   and no round-trip ratios: for working on one figure)
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -78,11 +80,13 @@ echo "  machload rt=$N, stock round trip $(( (stock + N / 2) / N )) instructions
 declare -A rt
 for v in "${variants[@]}"; do
 	IFS='|' read -r name per nofast prog <<<"$v"
+	case " ${ONLY:-$name} " in *" $name "*) ;; *) continue ;; esac
 	c=$(run "$nofast" "$prog") || exit 1
 	rt[$name]=$c
 	awk -v n="$name" -v c="$c" -v s="$stock" -v k=$((per * N)) \
 		'BEGIN { printf "firing %s instructions %.0f\n", n, (c - s) / k }'
 done
+[ -n "${ONLY:-}" ] && exit 0
 c=$(run 0 "$bench_prog") || exit 1
 rt[bench]=$c
 ratio() {	# label, instructions

@@ -1,6 +1,8 @@
 /*
- * Dynamic variables (probe context): thread-locals (self->x) and
- * associative arrays, in the dynvarsize space.  Fixed-size chunks
+ * Dynamic variables (probe context): by-reference thread-locals (self->s
+ * of a string, struct or array type), thread-local and global associative
+ * arrays, in dynvarsize's share for them (scalar thread-locals have rows
+ * of their own, tls.c).  Fixed-size chunks
  * (header, key up to dyn_keycap bytes, value) from a free list, found
  * through a fixed hash table.  Allocation failure is a dynamic variable
  * drop (counted per CPU), never a fault.  Storing 0 frees the chunk.
@@ -48,11 +50,7 @@ uint8_t *rt_key(struct rt_mstate *ms, const struct rt_varslot *sl,
 	((uint32_t *)key)[0] = scope;
 	((uint32_t *)key)[1] = id;
 	if (tls) {
-		if (!ms->have_tid) {
-			ms->tid = mt_plat_var(ms->ctx, MT_VAR_TID);
-			ms->have_tid = 1;
-		}
-		*(uint64_t *)(key + 8) = ms->tid;
+		*(uint64_t *)(key + 8) = rt_tid(ms);
 		n = 16;
 	}
 	if (sl->kind == MT_VK_ASSOC) {

@@ -48,11 +48,7 @@ static uint64_t builtin(struct rt_mstate *ms, uint32_t id)
 	case MT_VAR_EXECNAME: case MT_VAR_ZONENAME: case MT_VAR_EXECARGS:
 		return str_builtin(ms, id);
 	case MT_VAR_TID:
-		if (!ms->have_tid) {
-			ms->tid = mt_plat_var(ms->ctx, MT_VAR_TID);
-			ms->have_tid = 1;
-		}
-		return ms->tid;
+		return rt_tid(ms);
 	default:
 		return mt_plat_var(ms->ctx, id);
 	}
@@ -149,6 +145,33 @@ static void dyn_store(struct rt_mstate *ms, uint32_t scope, uint32_t id,
 			slot_store(ms, sl, p, v);
 	}
 	ms->scratch_used = mark;
+}
+
+/* self->x: a scalar one in its thread's row (tls.c), a by-reference one
+   in dynamic variable space. */
+static uint64_t ldts(struct rt_mstate *ms, uint32_t id)
+{
+	const struct rt_varslot *sl = rt_slot(ms->rt, MT_VS_THREAD, id);
+	const int64_t *p;
+
+	if (sl && sl->tls) {
+		p = rt_tls_ref(ms, id, 0);
+		return p ? (uint64_t)*p : 0;
+	}
+	return dyn_load(ms, MT_VS_THREAD, id, 1);
+}
+
+static void stts(struct rt_mstate *ms, uint32_t id, uint64_t v)
+{
+	const struct rt_varslot *sl = rt_slot(ms->rt, MT_VS_THREAD, id);
+	int64_t *p;
+
+	if (sl && sl->tls) {
+		if ((p = rt_tls_ref(ms, id, v != 0)) != 0)
+			*p = (int64_t)v;
+		return;
+	}
+	dyn_store(ms, MT_VS_THREAD, id, 1, v);
 }
 
 static int push(struct rt_mstate *ms, uint32_t type, uint64_t val,
@@ -385,10 +408,16 @@ static inline void varop(struct rt_mstate *ms, mt_instr_t in, uint64_t *r)
 		if (sl)
 			var_store(ms, sl, ms->c->locals + sl->off, r[rd]);
 		break;
-	case MT_OP_LDTS: case MT_OP_LDTAA:
+	case MT_OP_LDTS:
+		r[rd] = ldts(ms, id);
+		break;
+	case MT_OP_STTS:
+		stts(ms, id, r[rd]);
+		break;
+	case MT_OP_LDTAA:
 		r[rd] = dyn_load(ms, MT_VS_THREAD, id, 1);
 		break;
-	case MT_OP_STTS: case MT_OP_STTAA:
+	case MT_OP_STTAA:
 		dyn_store(ms, MT_VS_THREAD, id, 1, r[rd]);
 		break;
 	case MT_OP_LDGAA:

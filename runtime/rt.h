@@ -17,7 +17,8 @@
  *
  *   mt_cb | mt_cpubuf[ncpus] | mt_cpustat[ncpus] | mt_aggbuf[ncpus] |
  *   struct rt | struct rt_cpu[ncpus] | varslots[3][nslots] | image copy |
- *   globals | dynvar (hash heads + chunks) | rt_spec[nspec] |
+ *   globals | dynvar (hash heads + chunks) | thread-local rows |
+ *   rt_spec[nspec] |
  *   per CPU: principal data, agg data + agg hash heads + keyless
  *            entries + probe-named entries, scratch,
  *            clause locals, staging record |
@@ -52,7 +53,9 @@ struct rt_varslot {
 	uint32_t size;
 	uint32_t flags;			/* MT_VF_* */
 	uint8_t kind;			/* MT_VK_* */
-	uint8_t pad[3];
+	uint8_t tls;			/* 1: a scalar thread-local, in
+					   column `off` of the rows (tls.c) */
+	uint8_t pad[2];
 	uint32_t keysize;
 };
 
@@ -155,6 +158,11 @@ struct rt {
 	uint32_t dyn_nbuckets, dyn_nchunks;
 	uint32_t dyn_chunksize, dyn_keycap;
 	uint32_t dyn_free;		/* free list head (chunk + 1) */
+	/* scalar thread-locals (tls.c) */
+	uint8_t *tls;			/* rows: tls_nrows x tls_stride */
+	uint32_t tls_nrows;		/* 0 or a power of two */
+	uint32_t tls_ncols;
+	uint32_t tls_stride;		/* 8 * (1 + tls_ncols) */
 	/* speculations */
 	uint8_t *specs;			/* struct rt_spec, stride spec_stride */
 	uint32_t spec_stride;
@@ -200,6 +208,16 @@ static inline struct rt *rt_get(struct mt_cb *cb)
 {
 	return (struct rt *)((uint8_t *)cb + RT_ALIGN(cb->aggbuf_off +
 		(uint64_t)cb->ncpus * sizeof(struct mt_aggbuf), 64));
+}
+
+/* The current thread's tid, taken on first use (once per firing). */
+static inline uint64_t rt_tid(struct rt_mstate *ms)
+{
+	if (!ms->have_tid) {
+		ms->tid = mt_plat_var(ms->ctx, MT_VAR_TID);
+		ms->have_tid = 1;
+	}
+	return ms->tid;
 }
 
 /* The firing's timestamp, taken on first use (once per firing). */
@@ -348,6 +366,58 @@ uint8_t *rt_dvar_get(struct rt_mstate *ms, const uint8_t *key,
 		     uint32_t keylen, int alloc);
 void rt_dvar_del(struct rt_mstate *ms, const uint8_t *key, uint32_t keylen);
 void rt_dyn_init(struct rt *rt);
+
+/*
+ * tls.c: scalar thread-locals (self->x of an integer or pointer type) in
+ * a row per thread, instead of a dynamic variable each.
+ *
+ * A row is { u64 thread; int64 values[tls_ncols] }; the table holds
+ * tls_nrows rows (a power of two) and a thread's row is one of the
+ * RT_TLS_PROBE rows from (thread * golden ratio) >> 32, wrapping.  The
+ * key is the `tid` built-in's value (mt_plat_var MT_VAR_TID), as the
+ * dynamic variables' is; thread 0 is stored as RT_TLS_THREAD0 since 0
+ * marks a free row.  Columns are the image's scalar thread-locals in
+ * vars[] order (rt_tls_column).
+ *
+ * Storing 0 is dtrace's delete: the value becomes 0 and a row whose
+ * values are all 0 may be taken by another thread (a later load of the
+ * first thread finds no row and gives 0).  A thread needs a new row only
+ * for a non-zero store (create): when none of its RT_TLS_PROBE rows is
+ * free or all 0, that is a dynamic variable drop (mt_cpustat.dynvar_drops),
+ * as a full dynamic variable space is.  Rows are never moved; free rows
+ * hold only zeroes.  Single writer per state area, as dynvar.c.
+ *
+ * Sizing (state.c): dynvarsize is shared with the dynamic variables in
+ * proportion to the number of variables: the rows get dynvarsize *
+ * ncols / (ncols + n), n the other variables in dynamic variable space
+ * (associative arrays, by-reference thread-locals), the chunks the rest;
+ * the rows' share buys share / tls_stride rows, rounded down to a power
+ * of two within [RT_TLS_MINROWS, RT_TLS_MAXROWS].
+ *
+ * For generated code: rt_tls_row(rt, tid, create) is the thread's row
+ * values (index them by column), NULL if it has none and !create, or if
+ * a row was needed and none was left (the drop counted on mt_plat_cpu()'s
+ * statistics); a store of 0 passes create = 0 and writes only through a
+ * row it found.  It keeps no state beyond the table.
+ */
+#define RT_TLS_PROBE		8
+#define RT_TLS_MINROWS		16
+#define RT_TLS_MAXROWS		(1u << 16)
+#define RT_TLS_THREAD0		(1ull << 63)
+int64_t *rt_tls_row(struct rt *rt, uint64_t thread, int create);
+/* The value of thread-local `var` (an id, MT_VAR_USER and up) for the
+   firing's thread; NULL if var is not a scalar thread-local, or as
+   rt_tls_row (the drop counted on ms->stat). */
+int64_t *rt_tls_ref(struct rt_mstate *ms, uint32_t var, int create);
+/* The column of thread-local `var` in img, -1 if it is not a scalar one
+   (host and probe context alike: a pure function of the image). */
+int32_t rt_tls_column(const struct mt_image *img, uint32_t var);
+/* Whether an image variable is a scalar thread-local (has a column). */
+static inline int rt_tls_var(const struct mt_var *v)
+{
+	return v->scope == MT_VS_THREAD && v->kind == MT_VK_SCALAR &&
+		!(v->flags & MT_VF_REF) && v->id >= MT_VAR_USER;
+}
 
 /* agg.c */
 void rt_aggregate(struct rt_mstate *ms, const struct mt_action *act);

@@ -11,7 +11,7 @@
 
 struct layout {
 	uint64_t cpubuf, cpustat, aggbuf, rt, cpus, slots[3], image;
-	uint64_t globals, dynhash, dyn, specs, percpu, stride, specdata, total;
+	uint64_t globals, dynhash, dyn, tls, specs, percpu, stride, specdata, total;
 	uint64_t pc_buf, pc_agg, pc_agghash, pc_aggent, pc_ecbent, pc_scratch, pc_locals,
 		 pc_stage;
 	uint64_t bufsize, aggsize, dynvarsize, specsize, scratchsize;
@@ -20,6 +20,7 @@ struct layout {
 	uint32_t ncpus, nspec, strsize;
 	uint32_t nslots[3], globals_size, locals_size, stagesize;
 	uint32_t dyn_nchunks, dyn_nbuckets, dyn_chunksize, dyn_keycap;
+	uint32_t tls_nrows, tls_ncols, tls_stride;
 	uint32_t spec_stride, agg_nbuckets;
 };
 
@@ -37,12 +38,33 @@ static uint32_t pow2_atmost(uint64_t n)
 	return p;
 }
 
+/*
+ * The scalar thread-locals' rows and their share of dynvarsize (rt.h,
+ * "tls.c"); the rest of dynvarsize, returned, is the dynamic variables'.
+ */
+static uint64_t tls_size(struct layout *L, uint32_t ndyn)
+{
+	uint64_t share, n;
+
+	if (L->tls_ncols == 0)
+		return L->dynvarsize;
+	L->tls_stride = 8 * (1 + L->tls_ncols);
+	share = ndyn ? L->dynvarsize / (L->tls_ncols + ndyn) * L->tls_ncols :
+		L->dynvarsize;
+	n = share / L->tls_stride;
+	if (n < RT_TLS_MINROWS)
+		n = RT_TLS_MINROWS;
+	L->tls_nrows = pow2_atmost(n > RT_TLS_MAXROWS ? RT_TLS_MAXROWS : n);
+	return L->dynvarsize - share;
+}
+
 static void var_sizes(const struct mt_image *img, struct layout *L)
 {
 	const struct mt_var *vars =
 		(const void *)((const uint8_t *)img + img->vars_off);
 	uint32_t maxkey = 0, maxval = 8;
-	int ndyn = 0;
+	uint32_t ndyn = 0;
+	uint64_t dynspace;
 
 	for (uint32_t i = 0; i < img->nvars; i++) {
 		const struct mt_var *v = &vars[i];
@@ -56,7 +78,9 @@ static void var_sizes(const struct mt_image *img, struct layout *L)
 			sz += 8;		/* the NULL flag, see rt_varslot */
 		if (slot + 1 > L->nslots[v->scope])
 			L->nslots[v->scope] = slot + 1;
-		if (v->scope == MT_VS_THREAD || v->kind == MT_VK_ASSOC) {
+		if (rt_tls_var(v)) {
+			L->tls_ncols++;
+		} else if (v->scope == MT_VS_THREAD || v->kind == MT_VK_ASSOC) {
 			ndyn++;
 			if (v->keysize > maxkey)
 				maxkey = v->keysize;
@@ -68,6 +92,7 @@ static void var_sizes(const struct mt_image *img, struct layout *L)
 			L->locals_size += sz;
 		}
 	}
+	dynspace = tls_size(L, ndyn);
 	if (maxkey < 64)
 		maxkey = 64;
 	L->dyn_keycap = (uint32_t)RT_ALIGN(16 + maxkey, 8);
@@ -80,7 +105,7 @@ static void var_sizes(const struct mt_image *img, struct layout *L)
 	 * values still hold a handful of variables (variables/tvar tests).
 	 */
 	if (ndyn) {
-		L->dyn_nchunks = (uint32_t)(L->dynvarsize /
+		L->dyn_nchunks = (uint32_t)(dynspace /
 			(L->dyn_chunksize + 4)) + RT_DYN_SPARE;
 		L->dyn_nbuckets = pow2_atmost(L->dyn_nchunks ? L->dyn_nchunks : 1);
 	}
@@ -166,6 +191,8 @@ static uint64_t layout(const struct mt_image *img, struct layout *L)
 	off = RT_ALIGN(off + (uint64_t)L->dyn_nbuckets * 4, 64);
 	L->dyn = off;
 	off = RT_ALIGN(off + (uint64_t)L->dyn_nchunks * L->dyn_chunksize, 64);
+	L->tls = off;
+	off = RT_ALIGN(off + (uint64_t)L->tls_nrows * L->tls_stride, 64);
 	L->spec_stride = (uint32_t)RT_ALIGN(sizeof(struct rt_spec) +
 					    8 * L->ncpus, 8);
 	L->specs = off;
@@ -249,7 +276,7 @@ uint64_t mt_rt_size(const struct mt_image *img)
 
 static void assign_slots(struct rt *rt, const struct layout *L)
 {
-	uint32_t goff = 0, loff = 0;
+	uint32_t goff = 0, loff = 0, col = 0;
 
 	for (int s = 0; s < 3; s++)
 		for (uint32_t i = 0; i < rt->nslots[s]; i++)
@@ -269,7 +296,10 @@ static void assign_slots(struct rt *rt, const struct layout *L)
 		sl->flags = v->flags;
 		sl->kind = v->kind;
 		sl->keysize = v->keysize;
-		if (v->scope == MT_VS_GLOBAL && v->kind == MT_VK_SCALAR) {
+		if (rt_tls_var(v)) {	/* the order of rt_tls_column */
+			sl->tls = 1;
+			sl->off = col++;
+		} else if (v->scope == MT_VS_GLOBAL && v->kind == MT_VK_SCALAR) {
 			sl->off = goff;
 			goff += sz;
 		} else if (v->scope == MT_VS_LOCAL && v->kind == MT_VK_SCALAR) {
@@ -405,6 +435,10 @@ int mt_rt_init(void *area, uint64_t size, const struct mt_image *img,
 	rt->dyn_nchunks = L.dyn_nchunks;
 	rt->dyn_chunksize = L.dyn_chunksize;
 	rt->dyn_keycap = L.dyn_keycap;
+	rt->tls = base + L.tls;
+	rt->tls_nrows = L.tls_nrows;
+	rt->tls_ncols = L.tls_ncols;
+	rt->tls_stride = L.tls_stride;
 	rt->specs = base + L.specs;
 	rt->spec_stride = L.spec_stride;
 	rt->nspec = L.nspec;

@@ -1,0 +1,210 @@
+/*
+ * Scalar thread-locals in a row per thread (runtime/tls.c): set, get,
+ * store-0 as delete, reuse of all-zero rows, the full table's drop count,
+ * many threads, the sizing from dynvarsize, and the interpreter's
+ * LDTS/STTS on the rows (by-reference thread-locals stay in dynvar).
+ */
+#include "../mt_test.h"
+#include "rtimg.h"
+#include "runtime/rt.h"
+
+static struct rtrun R;
+static uint32_t T, U, S;	/* self->t, self->u (scalars), self->s (string) */
+
+/*
+ * BEGIN clause 1: self->t = arg0; self->u = arg0 * 2 (0 deletes both);
+ * self->s = "x" when arg0 is odd.  BEGIN clause 2: trace(self->t),
+ * trace(self->u).  A global assoc a[] shares dynvarsize when `assoc`.
+ */
+static int setup(uint64_t dynvarsize, int assoc)
+{
+	struct ib b;
+
+	ib_init(&b);
+	b.opt.dynvarsize = dynvarsize;
+	T = ib_var(&b, MT_VS_THREAD, MT_VK_SCALAR, 0, 8, 0);
+	S = ib_var(&b, MT_VS_THREAD, MT_VK_SCALAR, MT_VF_REF | MT_VF_STRING, 32, 0);
+	U = ib_var(&b, MT_VS_THREAD, MT_VK_SCALAR, 0, 8, 0);
+	if (assoc)
+		ib_var(&b, MT_VS_GLOBAL, MT_VK_ASSOC, 0, 8, 8);
+	uint32_t st = IB_DIFO(&b, MT_RT_INT, RV(LDGS, MT_VAR_ARG0, 1),
+			      RV(STTS, T, 1), R(ADD, 1, 1, 2), RV(STTS, U, 2),
+			      R(RET, 0, 0, 0));
+	uint32_t lt = IB_DIFO(&b, MT_RT_INT, RV(LDTS, T, 1), R(RET, 0, 0, 1));
+	uint32_t lu = IB_DIFO(&b, MT_RT_INT, RV(LDTS, U, 1), R(RET, 0, 0, 1));
+	ib_clause(&b, 0, 0, 0);
+	b.clauses[0].flags = 0;
+	ib_action(&b, MT_ACT_DIFEXPR, 0);
+	ib_rec(&b, st, MT_REC_INT, 0, 0, 0);
+	ib_clause(&b, 0, 0, 16);
+	ib_action(&b, MT_ACT_TRACE, 0);
+	ib_rec(&b, lt, MT_REC_INT, 0, 8, 0);
+	ib_action(&b, MT_ACT_TRACE, 0);
+	ib_rec(&b, lu, MT_REC_INT, 8, 8, 0);
+	return rt_start(&R, &b);
+}
+
+static int64_t last(int field)
+{
+	int n = rt_nrecs(&R);
+	return ((int64_t *)rt_data(rt_rec(&R, n - 1)))[field];
+}
+
+static struct rt *RT(void)
+{
+	return rt_get(R.cb);
+}
+
+static uint64_t my_tid(void)
+{
+	return mt_plat_var(0, MT_VAR_TID);
+}
+
+TEST(set_get_delete)
+{
+	CHECK_EQ_INT(setup(4096, 0), 0);
+	rt_fire(&R, 0, 21);
+	CHECK_EQ_INT(last(0), 21);
+	CHECK_EQ_INT(last(1), 42);
+	rt_fire(&R, 0, 5);
+	CHECK_EQ_INT(last(0), 5);
+	CHECK_EQ_INT(last(1), 10);
+	/* the values are in this thread's row, columns in vars[] order */
+	int64_t *row = rt_tls_row(RT(), my_tid(), 0);
+	CHECK(row != NULL);
+	CHECK_EQ_INT(row[0], 5);
+	CHECK_EQ_INT(row[1], 10);
+	CHECK_EQ_INT(rt_tls_column(R.img, T), 0);
+	CHECK_EQ_INT(rt_tls_column(R.img, U), 1);
+	CHECK_EQ_INT(rt_tls_column(R.img, S), -1);
+	/* storing 0 deletes: loads give 0, the row is all zero */
+	rt_fire(&R, 0, 0);
+	CHECK_EQ_INT(last(0), 0);
+	CHECK_EQ_INT(last(1), 0);
+	CHECK_EQ_INT(row[0], 0);
+	CHECK_EQ_INT(row[1], 0);
+	/* no dynamic variable chunk was taken for them */
+	CHECK_EQ_INT(RT()->dyn_free, 1);
+	CHECK_EQ_INT(rt_stat(&R)->dynvar_drops, 0);
+	rt_stop(&R);
+}
+
+TEST(store_zero_takes_no_row)
+{
+	CHECK_EQ_INT(setup(4096, 0), 0);
+	rt_fire(&R, 0, 0);
+	CHECK_EQ_INT(last(0), 0);
+	CHECK(rt_tls_row(RT(), my_tid(), 0) == NULL);
+	CHECK_EQ_INT(rt_stat(&R)->dynvar_drops, 0);
+	rt_stop(&R);
+}
+
+TEST(sizing_from_dynvarsize)
+{
+	/* two columns (rows of 24 bytes) and self->s in dynamic variable
+	   space: the rows get 2/3 of 12000, 8000 / 24 = 333 -> 256 rows */
+	CHECK_EQ_INT(setup(12000, 0), 0);
+	CHECK_EQ_INT(RT()->tls_ncols, 2);
+	CHECK_EQ_INT(RT()->tls_stride, 24);
+	CHECK_EQ_INT(RT()->tls_nrows, 256);
+	rt_stop(&R);
+	/* with a[] too, 2/4: 6000 / 24 = 250 -> 128 rows */
+	CHECK_EQ_INT(setup(12000, 1), 0);
+	CHECK_EQ_INT(RT()->tls_nrows, 128);
+	rt_stop(&R);
+	/* a tiny dynvarsize still holds RT_TLS_MINROWS rows */
+	CHECK_EQ_INT(setup(15, 0), 0);
+	CHECK_EQ_INT(RT()->tls_nrows, RT_TLS_MINROWS);
+	rt_stop(&R);
+}
+
+TEST(many_threads)
+{
+	/* 1 MB, 2/3 of it: 16384 rows; 2000 threads keep their values */
+	CHECK_EQ_INT(setup(1 << 20, 0), 0);
+	struct rt *rt = RT();
+	CHECK_EQ_INT(rt->tls_nrows, 1 << 14);
+	for (uint64_t th = 1; th <= 2000; th++) {
+		int64_t *row = rt_tls_row(rt, th * 0x1000, 1);
+		CHECK(row != NULL);
+		row[0] = (int64_t)th;
+		row[1] = -(int64_t)th;
+	}
+	for (uint64_t th = 1; th <= 2000; th++) {
+		int64_t *row = rt_tls_row(rt, th * 0x1000, 0);
+		CHECK(row != NULL);
+		CHECK_EQ_INT(row[0], th);
+		CHECK_EQ_INT(row[1], -(int64_t)th);
+	}
+	CHECK(rt_tls_row(rt, 2001 * 0x1000, 0) == NULL);
+	/* thread 0 has a row of its own, not a free one */
+	int64_t *z = rt_tls_row(rt, 0, 1);
+	CHECK(z != NULL);
+	z[0] = 7;
+	CHECK(rt_tls_row(rt, 0, 0) == z);
+	CHECK_EQ_INT(rt_stat(&R)->dynvar_drops, 0);
+	rt_stop(&R);
+}
+
+TEST(full_table_drops_and_reuse)
+{
+	CHECK_EQ_INT(setup(15, 0), 0);	/* 16 rows */
+	struct rt *rt = RT();
+	uint64_t got[64], ngot = 0, drops = 0;
+
+	/* the interpreter's thread first, then 64 others: each thread's
+	   window is 8 of the 16 rows, so the table fills and the rest drop */
+	rt_fire(&R, 0, 3);
+	for (uint64_t th = 100; th < 164; th++) {
+		int64_t *row = rt_tls_row(rt, th, 1);
+		if (row) {
+			row[0] = 1;
+			got[ngot++] = th;
+		} else {
+			drops++;
+		}
+	}
+	CHECK_EQ_INT(ngot, 15);
+	CHECK_EQ_INT(drops, 64 - 15);
+	CHECK_EQ_INT(rt_stat(&R)->dynvar_drops, drops);
+	/* a load of a thread without a row is no drop */
+	CHECK(rt_tls_row(rt, 999, 0) == NULL);
+	CHECK_EQ_INT(rt_stat(&R)->dynvar_drops, drops);
+	/* the interpreter's thread kept its values */
+	rt_fire(&R, 0, 0);		/* its row now all zero: deleted */
+	CHECK_EQ_INT(last(0), 0);
+	/* so another thread may take that row; the first finds none */
+	int64_t *row = rt_tls_row(rt, 164, 1);
+	int found = 0;
+	for (uint64_t th = 165; !row && th < 400; th++)
+		row = rt_tls_row(rt, th, 1);
+	CHECK(row != NULL);
+	row[0] = 9;
+	CHECK(rt_tls_row(rt, my_tid(), 0) == NULL);
+	/* a zeroed row of the others is reusable too */
+	int64_t *old = rt_tls_row(rt, got[0], 0);
+	CHECK(old != NULL);
+	old[0] = 0;
+	for (uint64_t th = 400; th < 2000 && !found; th++) {
+		int64_t *r2 = rt_tls_row(rt, th, 1);
+		if (r2 == old)
+			found = 1;
+	}
+	CHECK(found);
+	CHECK(rt_tls_row(rt, got[0], 0) == NULL);
+	/* the interpreter's own store when its window is full: a drop, and
+	   its loads give 0 */
+	uint64_t before = rt_stat(&R)->dynvar_drops;
+	for (uint64_t th = 2000; th < 4000; th++) {
+		int64_t *r3 = rt_tls_row(rt, th, 1);
+		if (r3)
+			r3[1] = 1;
+	}
+	before = rt_stat(&R)->dynvar_drops;
+	rt_fire(&R, 0, 11);
+	CHECK_EQ_INT(last(0), 0);
+	CHECK_EQ_INT(rt_stat(&R)->dynvar_drops, before + 2);	/* t and u */
+	rt_stop(&R);
+}
+
+MT_TEST_MAIN()
