@@ -300,13 +300,13 @@ static int key_eq(const uint8_t *ekey, const uint8_t *key, const struct key_span
 	return 1;
 }
 
-static int64_t *lookup(struct rt_mstate *ms, const struct mt_agg *a,
+static int64_t *lookup(struct rt *rt, uint32_t cpu, const struct mt_agg *a,
 		       const uint8_t *key, const struct key_spans *ks)
 {
-	struct mt_aggbuf *ab = &ms->rt->aggbuf[ms->cpu];
-	uint8_t *data = ms->c->aggdata;
+	struct mt_aggbuf *ab = &rt->aggbuf[cpu];
+	uint8_t *data = rt->cpu[cpu].aggdata;
 	uint32_t hash = key_hash(key, ks);
-	uint32_t *head = &ms->c->agghash[hash & (ab->nbuckets - 1)];
+	uint32_t *head = &rt->cpu[cpu].agghash[hash & (ab->nbuckets - 1)];
 	uint32_t sz = entsize(a);
 	struct mt_aggent *e;
 
@@ -319,7 +319,7 @@ static int64_t *lookup(struct rt_mstate *ms, const struct mt_agg *a,
 		}
 	}
 	if (ab->used + sz > ab->size || ab->used + sz > 0xffffffffu) {
-		ms->stat->aggdrops++;
+		rt->cpustat[cpu].aggdrops++;
 		return 0;
 	}
 	e = (struct mt_aggent *)(data + ab->used);
@@ -339,33 +339,58 @@ static int64_t *lookup(struct rt_mstate *ms, const struct mt_agg *a,
 /*
  * A keyless aggregation (@ = count(), sum(x), quantize(x) ...) has one
  * entry per CPU, which stays where it is until a truncation: after the
- * first update it is found at c->aggent, with no key and no hash.
+ * first update it is found at c->aggent, with no key and no hash (the
+ * first, and the first after a truncation, look its key up as any other).
  */
-static int keyless(struct rt_mstate *ms, const struct mt_action *act,
-		   const struct mt_agg *a)
+int64_t *rt_agg_keyless(struct rt *rt, uint32_t cpu, uint32_t aggid)
 {
-	uint32_t o = ms->c->aggent[act->arg - 1];
+	struct rt_cpu *c = &rt->cpu[cpu];
+	const struct mt_agg *a = &rt->aggs[aggid - 1];
+	uint32_t o = c->aggent[aggid - 1];
+	struct key_spans ks = { 1, { 0 }, { 8 } };
+	uint64_t key = aggid;
 	struct mt_aggent *e;
-	int64_t v = 0, incr = 1;
+	int64_t *vals;
+
+	if (o) {
+		e = (struct mt_aggent *)(c->aggdata + o - 1);
+		e->gen++;
+		return (int64_t *)((uint8_t *)(e + 1) + 8);
+	}
+	vals = lookup(rt, cpu, a, (const uint8_t *)&key, &ks);
+	if (vals)
+		c->aggent[aggid - 1] = (uint32_t)((uint8_t *)vals - 8 -
+			sizeof(struct mt_aggent) - c->aggdata) + 1;
+	return vals;
+}
+
+void rt_agg_update(struct rt *rt, uint32_t aggid, int64_t *vals, int64_t v,
+		   int64_t incr)
+{
+	update(&rt->aggs[aggid - 1], vals, v, incr);
+}
+
+/* The values first: a fault makes no entry. */
+static void keyless(struct rt_mstate *ms, const struct mt_action *act,
+		    const struct mt_agg *a)
+{
+	int64_t v = 0, incr = 1, *vals;
 	uint32_t nv = 0;
 
-	if (o == 0)
-		return 0;
 	for (uint32_t i = 0; i < act->nrecs; i++) {
 		const struct mt_rec *rec = &ms->rt->recs[act->rec0 + i];
 		uint64_t val = 0;
 
 		if (rec->difo && rt_exec(ms, rec->difo, &val))
-			return 1;
+			return;
 		if (nv++ == 0)
 			v = (int64_t)val;
 		else
 			incr = (int64_t)val;
 	}
-	e = (struct mt_aggent *)(ms->c->aggdata + o - 1);
-	e->gen++;
-	update(a, (int64_t *)((uint8_t *)(e + 1) + 8), v, incr);
-	return 1;
+	vals = rt_agg_keyless(ms->rt, ms->cpu, (uint32_t)act->arg);
+	if (vals)
+		update(a, vals, v, incr);
 }
 
 /*
@@ -466,13 +491,10 @@ static __attribute__((noinline)) void keyed(struct rt_mstate *ms, const struct m
 	if (!key)
 		return;
 	if (build_key(ms, act, a, key, &ks, &v, &incr) == 0) {
-		vals = lookup(ms, a, key, &ks);
+		vals = lookup(ms->rt, ms->cpu, a, key, &ks);
 		if (vals)
 			update(a, vals, v, incr);
-		if (vals && a->nkeys == 0 && a->keysize == 8)
-			ms->c->aggent[act->arg - 1] = (uint32_t)((uint8_t *)vals - 8 -
-				sizeof(struct mt_aggent) - ms->c->aggdata) + 1;
-		else if (vals && ms->epid && ms->epid <= ms->rt->img->necbs)
+		if (vals && ms->epid && ms->epid <= ms->rt->img->necbs)
 			remember(ms, act, a, vals);
 	}
 }
@@ -482,8 +504,10 @@ void rt_aggregate(struct rt_mstate *ms, const struct mt_action *act)
 	const struct mt_agg *a = &ms->rt->aggs[act->arg - 1];
 	uint64_t mark = ms->scratch_used;
 
-	if (a->nkeys == 0 && a->keysize == 8 ? !keyless(ms, act, a) :
-	    !(ms->epid && ms->epid <= ms->rt->img->necbs && probe_named(ms, act, a)))
+	if (a->nkeys == 0 && a->keysize == 8)
+		keyless(ms, act, a);
+	else if (!(ms->epid && ms->epid <= ms->rt->img->necbs &&
+		   probe_named(ms, act, a)))
 		keyed(ms, act, a);
 	ms->scratch_used = mark;
 }

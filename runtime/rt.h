@@ -421,6 +421,19 @@ static inline int rt_tls_var(const struct mt_var *v)
 
 /* agg.c */
 void rt_aggregate(struct rt_mstate *ms, const struct mt_action *act);
+/*
+ * For generated code: the values of keyless aggregation aggid (1-based,
+ * nkeys 0) on cpu, its entry made on first use (min/max set to their
+ * identities) and then kept per CPU until a truncation; NULL when the
+ * aggregation buffer is full (an aggregation drop, counted).  The caller
+ * updates them: count vals[0] += 1, sum vals[0] += v, min/max compare
+ * vals[0], avg vals[0] += 1 and vals[1] += v; or rt_agg_update for any
+ * function (quantize/lquantize/llquantize buckets, stddev), incr being
+ * the quantizes' increment (1 if none).
+ */
+int64_t *rt_agg_keyless(struct rt *rt, uint32_t cpu, uint32_t aggid);
+void rt_agg_update(struct rt *rt, uint32_t aggid, int64_t *vals, int64_t v,
+		   int64_t incr);
 void rt_agg_init(struct rt *rt, uint32_t cpu);
 
 /* buf.c */
