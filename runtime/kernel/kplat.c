@@ -244,6 +244,28 @@ static int64_t thread_id(uint64_t th)
 	return e ? e->id : (int64_t)th;
 }
 
+/*
+ * The current thread's tid, asked by every firing that uses tid or a
+ * thread-local: the last thread asked and its number are kept, so a
+ * thread that fires again costs one compare instead of the table's
+ * lookup and creation stamp.  The pair is valid while that thread lives:
+ * its destruction hook (lk_ids_forget) and every session's start
+ * (lk_ids_attach) drop it, as the table forgets the thread.
+ */
+static uint64_t tid_thread;
+static int64_t tid_cached;
+
+static int64_t cur_tid(void)
+{
+	uint64_t th = cur_thread();
+
+	if (th && th == tid_thread)
+		return tid_cached;
+	tid_cached = thread_id(th);
+	tid_thread = th;
+	return tid_cached;
+}
+
 /* The -c/-p target (ctl->target_pid) is running once created (pid 0:
    at GO), exited once destroyed. */
 static void target_mark(int64_t pid, uint32_t state)
@@ -269,6 +291,8 @@ void lk_ids_forget(uint64_t obj)
 		target_mark(e->id, LK_TGT_EXITED);
 	mt_idtab_forget(&threads, obj);
 	mt_idtab_forget(&tasks, obj);
+	if (obj == tid_thread)
+		tid_thread = 0;
 }
 
 /*
@@ -320,6 +344,7 @@ void lk_ids_start(void)
 	const struct lk_kdesc *k = &lk.ctl->k;
 	uint64_t kt = kernel_task();
 
+	tid_thread = 0;
 	mt_idtab_init(&tasks, task_ents, LK_TASKS_CAP, 1);
 	mt_idtab_init(&threads, thread_ents, LK_THREADS_CAP, 1);
 	if (!kt)
@@ -349,6 +374,7 @@ void lk_ids_attach(void)
 	uint64_t head = k->all_tasks, kt = kernel_task();
 	uint32_t n;
 
+	tid_thread = 0;
 	if (!ids_ready) {
 		lk_ids_start();
 		ids_ready = 1;
@@ -385,7 +411,7 @@ uint64_t mt_plat_var(const struct mt_pctx *ctx, uint32_t var)
 	case MT_VAR_CURTHREAD:
 		return cur_thread();
 	case MT_VAR_TID:
-		return (uint64_t)thread_id(cur_thread());
+		return (uint64_t)cur_tid();
 	case MT_VAR_TASK:
 		return cur_task();
 	case MT_VAR_PID:
