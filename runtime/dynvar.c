@@ -9,8 +9,11 @@
  *
  * Key bytes: u32 scope, u32 variable id, then for thread scope the u64
  * thread id, then for associative arrays each tuple entry (8 bytes per
- * integer, strsize bytes per string NUL-padded, the size of memory
- * entries rounded up to 8).
+ * integer, a string up to the word holding its NUL, zero-padded, the size
+ * of memory entries rounded up to 8).  A string key so costs its length,
+ * not strsize, to build, hash and compare; the keys of two different
+ * tuples still differ (where the shorter string has its NUL the other has
+ * a character), and a tuple's types are the variable's.
  *
  * Single writer assumed per state area (GNU Mach is uniprocessor; the
  * local target is single-threaded).
@@ -62,11 +65,13 @@ uint8_t *rt_key(struct rt_mstate *ms, const struct rt_varslot *sl,
 				rt_fault(ms, MT_FLT_TUPOFLOW, 0);
 				return 0;
 			}
-			if (t->type == MT_TT_INT)
+			if (t->type == MT_TT_INT) {
 				*(uint64_t *)(key + n) = t->val;
-			else if (t->type == MT_TT_STR) {
-				if (rt_copy_str(ms, (char *)key + n, t->val, sz))
+			} else if (t->type == MT_TT_STR) {
+				int64_t w = rt_copy_strw(ms, (char *)key + n, t->val, sz);
+				if (w < 0)
 					return 0;
+				sz = (uint64_t)w;
 			} else if (rt_copy_in(ms, key + n, t->val, t->size)) {
 				return 0;
 			} else {

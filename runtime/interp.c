@@ -59,7 +59,7 @@ static void ref_store(struct rt_mstate *ms, uint8_t *dst,
 		      const struct rt_varslot *sl, uint64_t src)
 {
 	if (sl->flags & MT_VF_STRING)
-		rt_copy_str(ms, (char *)dst, src, sl->size);
+		rt_copy_str_over(ms, (char *)dst, src, sl->size);
 	else
 		rt_copy_in(ms, dst, src, sl->size);
 }

@@ -200,6 +200,55 @@ int rt_copy_str(struct rt_mstate *ms, char *dst, uint64_t src, uint64_t size)
 	return 0;
 }
 
+int rt_copy_str0(struct rt_mstate *ms, char *dst, uint64_t src, uint64_t size)
+{
+	int64_t len;
+
+	if (size == 0)
+		return 0;
+	len = rt_strlen(ms, src, size - 1);
+	if (len < 0)
+		return -1;
+	rt_memcpy(dst, (const void *)(uintptr_t)src, (uint64_t)len);
+	dst[len] = '\0';
+	return 0;
+}
+
+/* Length of a string in the runtime's own memory, at most max. */
+static uint64_t own_strnlen(const char *s, uint64_t max)
+{
+	uint64_t i = 0;
+
+	for (; i + 8 <= max; i += 8) {
+		uint64_t w = *(const rt_u64u *)(s + i);
+		if ((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull)
+			break;
+	}
+	for (; i < max && s[i]; i++)
+		;
+	return i;
+}
+
+int rt_copy_str_over(struct rt_mstate *ms, char *dst, uint64_t src,
+		     uint64_t size)
+{
+	uint64_t old, end;
+	int64_t len;
+
+	if (size == 0)
+		return 0;
+	len = rt_strlen(ms, src, size - 1);
+	if (len < 0)
+		return -1;
+	old = own_strnlen(dst, size);
+	rt_memcpy(dst, (const void *)(uintptr_t)src, (uint64_t)len);
+	end = old > (uint64_t)len ? old + 1 : (uint64_t)len + 1;
+	if (end > size)
+		end = size;
+	rt_memset(dst + len, 0, end - (uint64_t)len);
+	return 0;
+}
+
 int64_t rt_copy_strw(struct rt_mstate *ms, char *dst, uint64_t src, uint64_t size)
 {
 	int64_t len;

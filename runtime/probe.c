@@ -98,8 +98,8 @@ static int write_rec(struct rt_mstate *ms, const struct mt_rec *rec,
 		}
 		put_int(p, rec->size, val);
 		return 0;
-	case MT_REC_STR:
-		return rt_copy_str(ms, (char *)p, val, rec->size);
+	case MT_REC_STR:	/* the staging record is zeroed (run_ecb) */
+		return rt_copy_str0(ms, (char *)p, val, rec->size);
 	case MT_REC_MEM:
 		return rt_copy_in(ms, p, val, rec->size);
 	case MT_REC_STACK:

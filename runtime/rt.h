@@ -323,6 +323,18 @@ int rt_copy_ustr(struct rt_mstate *ms, char *dst, uint64_t src, uint64_t n);
 void rt_rec_stack(struct rt_mstate *ms, const struct mt_rec *rec, uint8_t *p);
 int64_t rt_strlen(struct rt_mstate *ms, uint64_t addr, uint64_t max);
 int rt_copy_str(struct rt_mstate *ms, char *dst, uint64_t src, uint64_t size);
+/* The string and its NUL only (at most size - 1 bytes): dst is zeroed
+   already (a record in the staging area); 0, or -1 on fault. */
+int rt_copy_str0(struct rt_mstate *ms, char *dst, uint64_t src, uint64_t size);
+/*
+ * Assign a string to a variable's storage dst[size], which holds a string
+ * and zeroes after it (made zeroed, written only here or cleared whole):
+ * the new string, its NUL, and zeroes only as far as the old string
+ * reached; 0, or -1 on fault (dst unchanged).  A short string costs its
+ * length and the old one's, not size.
+ */
+int rt_copy_str_over(struct rt_mstate *ms, char *dst, uint64_t src,
+		     uint64_t size);
 void rt_fault(struct rt_mstate *ms, uint32_t fault, uint64_t addr);
 uint64_t rt_alloc(struct rt_mstate *ms, uint64_t size);
 uint64_t rt_alloc_raw(struct rt_mstate *ms, uint64_t size);
