@@ -185,21 +185,6 @@ int64_t rt_strlen(struct rt_mstate *ms, uint64_t addr, uint64_t max)
 	return (int64_t)max;
 }
 
-/* Copy a string into dst[size] (NUL-padded, truncated to size - 1). */
-int rt_copy_str(struct rt_mstate *ms, char *dst, uint64_t src, uint64_t size)
-{
-	int64_t len;
-
-	if (size == 0)
-		return 0;
-	len = rt_strlen(ms, src, size - 1);
-	if (len < 0)
-		return -1;
-	rt_memcpy(dst, (const void *)(uintptr_t)src, (uint64_t)len);
-	rt_memset(dst + len, 0, size - (uint64_t)len);
-	return 0;
-}
-
 int rt_copy_str0(struct rt_mstate *ms, char *dst, uint64_t src, uint64_t size)
 {
 	int64_t len;

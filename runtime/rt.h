@@ -322,7 +322,6 @@ int rt_copy_ustr(struct rt_mstate *ms, char *dst, uint64_t src, uint64_t n);
    pid and user pcs (MT_RF_UPID), zero-padded. */
 void rt_rec_stack(struct rt_mstate *ms, const struct mt_rec *rec, uint8_t *p);
 int64_t rt_strlen(struct rt_mstate *ms, uint64_t addr, uint64_t max);
-int rt_copy_str(struct rt_mstate *ms, char *dst, uint64_t src, uint64_t size);
 /* The string and its NUL only (at most size - 1 bytes): dst is zeroed
    already (a record in the staging area); 0, or -1 on fault. */
 int rt_copy_str0(struct rt_mstate *ms, char *dst, uint64_t src, uint64_t size);
