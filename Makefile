@@ -54,6 +54,7 @@ include consumer/consumer.mk
 include output/output.mk
 include output/report/report.mk
 include targets/mach/mach.mk
+include jit/jit.mk
 include targets/mach/live/live.mk
 include targets/mach/vm/vm.mk
 include targets/mach/shim/shim.mk

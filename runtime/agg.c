@@ -581,3 +581,33 @@ void mt_rt_service(struct mt_cb *cb)
 	if (req != MT_REQ_NONE)
 		__atomic_store_n(&cb->req, MT_REQ_NONE, __ATOMIC_RELEASE);
 }
+
+/*
+ * Compiled code's cold path (runtime/jitrt.c): the entry of act's key
+ * (keyless or probe-named), found or made but not updated (the caller
+ * updates it); offset + 1 in the CPU's aggregation data, 0 when there
+ * is none (a drop, a fault).  It is remembered as keyed() does, so that
+ * the next firing finds it at once.
+ */
+uint32_t rt_agg_entry(struct rt_mstate *ms, const struct mt_action *act)
+{
+	const struct mt_agg *a = &ms->rt->aggs[act->arg - 1];
+	uint64_t mark = ms->scratch_used;
+	uint8_t *key = (uint8_t *)(uintptr_t)rt_alloc_raw(ms, a->keysize);
+	struct key_spans ks;
+	int64_t v, incr, *vals = 0;
+	uint32_t off = 0;
+
+	if (key && build_key(ms, act, a, key, &ks, &v, &incr) == 0)
+		vals = lookup(ms, a, key, &ks);
+	if (vals) {
+		off = (uint32_t)((uint8_t *)vals - a->keysize - sizeof(struct mt_aggent) -
+				 ms->c->aggdata) + 1;
+		if (a->nkeys == 0 && a->keysize == 8)
+			ms->c->aggent[act->arg - 1] = off;
+		else if (ms->epid && ms->epid <= ms->rt->img->necbs)
+			remember(ms, act, a, vals);
+	}
+	ms->scratch_used = mark;
+	return off;
+}

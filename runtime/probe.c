@@ -67,6 +67,11 @@ static void error(struct rt_mstate *ms, uint32_t action)
 	c->in_error = 0;
 }
 
+void rt_report_fault(struct rt_mstate *ms, uint32_t action)
+{
+	error(ms, action);
+}
+
 static void put_int(uint8_t *p, uint32_t size, uint64_t v)
 {
 	switch (size) {

@@ -446,6 +446,11 @@ int64_t *rt_agg_keyless(struct rt *rt, uint32_t cpu, uint32_t aggid);
 void rt_agg_update(struct rt *rt, uint32_t aggid, int64_t *vals, int64_t v,
 		   int64_t incr);
 void rt_agg_init(struct rt *rt, uint32_t cpu);
+uint32_t rt_agg_entry(struct rt_mstate *ms, const struct mt_action *act);
+
+/* probe.c: a fault of action `action` (-1: the predicate) reported as a
+   firing's: the error record, then dtrace:::ERROR */
+void rt_report_fault(struct rt_mstate *ms, uint32_t action);
 
 /* buf.c */
 int rt_buf_put(struct rt *rt, uint32_t cpu, const void *rec, uint32_t len,

@@ -53,7 +53,7 @@
 
 /* ---- blob header: the first bytes of the blob module ---- */
 #define LK_BLOB_MAGIC		0x4c42544du	/* "MTBL" */
-#define LK_BLOB_VERSION		14
+#define LK_BLOB_VERSION		15
 #define LK_BLOB_HDR_REST	160	/* bytes after hook_name (shim's part) */
 /* A jmp trampoline: "push $site_index; jmp lk_fbt_entry" (10 bytes), then
    the relocated displaced instructions and a jmp back. */
@@ -145,6 +145,13 @@ enum lk_site_kind {
 					   instruction run: arm its user sites */
 #define LK_SF_INTERNAL_UREMOVE	0x20000	/* machine_task_terminate: disarm
 					   arg0's user sites (before FORGET) */
+#define LK_SF_JIT		0x40000	/* JMP or JMPRET site of one probe
+					   compiled by the host (jit/): after
+					   the first firing the jmp goes to the
+					   code described by the struct lk_jit
+					   at `fast` (the blob fills in its
+					   relocations first), disarmed as
+					   LK_SF_FAST */
 
 struct lk_site {
 	uint64_t addr;			/* [h] kernel VA of the patched byte(s) */
@@ -162,9 +169,11 @@ struct lk_site {
 	uint32_t rprobe;		/* [h] return probe when probe is the entry */
 	uint32_t fast_aggid;		/* [h] LK_SF_FAST: the count() aggregation */
 	uint64_t fast;			/* [h] LK_SF_FAST: its trampoline; the
-					   incq's disp32 at fast + 4 */
+					   incq's disp32 at fast + 4; LK_SF_JIT:
+					   its struct lk_jit */
 	uint32_t fast_armed;		/* [k] the jmp goes to `fast` now ([b]
-					   disarms it at STOP) */
+					   disarms it at STOP); LK_JIT_BAD: a
+					   relocation cannot be resolved, never */
 	uint32_t probe2;		/* [h] LK_SF_FIRE2 */
 	int32_t cfa_off;		/* [h] LK_SF_FRAME */
 	int32_t rbp_off;		/* [h] LK_SF_RBP_SAVED */
@@ -180,6 +189,28 @@ struct lk_site {
 					   firing fetches; set at INIT */
 };
 #define LK_SITE_EXTRA_MAX	16
+#define LK_JIT_BAD		2
+
+/*
+ * A compiled probe's code in the trampoline area (LK_SF_JIT), written by
+ * the host: this header, nrel relocations, then at code_off (from the
+ * header) the bytes the site's jmp goes to.  Each relocation is a 4-byte
+ * field at code + at (machtrace/jitabi.h: kind, arg, addend) that the
+ * blob fills in before it points the jmp at the code; the host filled in
+ * the fields it knows (the jmp to the general path).
+ */
+struct lk_jit_rel {
+	uint32_t at;			/* [h] offset of the field from code */
+	uint16_t kind, pad;		/* [h] MT_JR_* */
+	uint32_t arg;			/* [h] */
+	int32_t addend;			/* [h] */
+};
+struct lk_jit {
+	uint32_t nrel;			/* [h] */
+	uint32_t code_off;		/* [h] from this header */
+	uint32_t code_len, pad;		/* [h] */
+	struct lk_jit_rel rel[];	/* [h] */
+};
 #define LK_FAST_INCQ_LEN	8	/* 48 ff 04 25 disp32 */
 
 /* ---- user sites (usdt and pid providers) ----
@@ -437,6 +468,8 @@ _Static_assert(LK_SITES_MAX * sizeof(struct lk_site) <= LK_TRAMP_OFF - LK_SITES_
 _Static_assert(sizeof(struct lk_ctl) <= 4096, "the control page is one page");
 _Static_assert(sizeof(struct lk_blob_hdr) == 232, "lk_blob_hdr layout");
 _Static_assert(sizeof(struct lk_site) == 128, "lk_site layout");
+_Static_assert(sizeof(struct lk_jit_rel) == 16 && sizeof(struct lk_jit) == 16,
+	       "lk_jit layout");
 _Static_assert(sizeof(struct lk_usite) == 256, "lk_usite layout");
 _Static_assert(LK_USITES_OFF + LK_USITES_MAX * sizeof(struct lk_usite) <= LK_AREA_OFF &&
 	       LK_TRAMP_OFF + LK_TRAMP_MAX <= LK_USITES_OFF,

@@ -116,6 +116,8 @@ void lk_sites_install(void);
 int lk_site_adopt(uint32_t i);
 void lk_sites_remove(void);
 void lk_fast_disarm(void);
+/* jitarm.c: point an LK_SF_JIT site's jmp at its compiled code */
+void lk_jit_arm(struct lk_site *s);
 void lk_sites_prepare(void);
 void lk_fire_probe(uint32_t probe, struct lk_fire *f, const uint64_t *args,
 		   uint32_t nargs);

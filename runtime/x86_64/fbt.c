@@ -262,7 +262,7 @@ void lk_fast_disarm(void)
 {
 	for (uint32_t i = 0; i < lk.nsites; i++) {
 		struct lk_site *s = &lk.sites[i];
-		if (!s->fast_armed)
+		if (s->fast_armed != 1)
 			continue;
 		s->fast_armed = 0;
 		if (s->installed)
@@ -270,14 +270,26 @@ void lk_fast_disarm(void)
 	}
 }
 
+/* After a general firing: may the site's jmp go to its fast or compiled
+   code now?  Not with the statistics, which only the general path counts. */
+static int can_arm(const struct lk_site *s)
+{
+	return !s->fast_armed && lk.tracing && s->installed && lk.cb &&
+		lk.cb->state == MT_CB_ACTIVE && lk.cb->req == MT_REQ_NONE &&
+		!(lk.ctl->flags & LK_CTL_STATS);
+}
+
 uint64_t lk_fbt_fire(struct lk_regs *r)
 {
 	struct lk_site *s = &lk.sites[r->u.j.slot];
 
 	fire_entry(s, r, (uint64_t)r->u.j.entry_sp);
-	if ((s->flags & LK_SF_FAST) && !s->fast_armed && lk.tracing && s->installed &&
-	    lk.cb->state == MT_CB_ACTIVE)
-		fast_arm(s);
+	if ((s->flags & (LK_SF_FAST | LK_SF_JIT)) && can_arm(s)) {
+		if (s->flags & LK_SF_JIT)
+			lk_jit_arm(s);
+		else
+			fast_arm(s);
+	}
 	return s->ool + LK_TRAMP_DISP;
 }
 
@@ -290,6 +302,8 @@ uint64_t lk_fbt_ret_fire(struct lk_regs *r)
 
 	if (s->flags & LK_SF_FIRE)
 		fire_return(s, s->probe, &f, r->rax);
+	if ((s->flags & LK_SF_JIT) && can_arm(s))
+		lk_jit_arm(s);
 	return 0;
 }
 

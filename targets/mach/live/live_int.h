@@ -2,6 +2,7 @@
 #ifndef TARGET_LIVE_INT_H
 #define TARGET_LIVE_INT_H
 
+#include "jit/jit.h"
 #include <stddef.h>
 #include <stdint.h>
 #include "targets/mach/x86_64/insn.h"
@@ -27,6 +28,7 @@ struct site_req {
 	uint8_t argreg[LK_SITE_NREGARGS];	/* LK_SF_REGARGS (lkabi.h) */
 	uint64_t cnt_addr;		/* LK_SF_COUNTER */
 	int32_t cnt_inc;		/* LK_SF_COUNTER */
+	struct jit_code *jit;		/* LK_SF_JIT: the probe's code (owned) */
 };
 
 /* Sites and trampolines as they will be written into the region. */

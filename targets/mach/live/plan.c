@@ -40,6 +40,45 @@ static uint32_t fast_count_aggid(const struct mt_image *img, const struct mt_pro
 	return (uint32_t)act->arg;
 }
 
+/*
+ * The probe's compiled code for a jmp site (LK_SF_JIT, jit/), unless
+ * MACHTRACE_NOJIT is set or a clause uses what the compiler does not
+ * translate: the interpreter runs the probe then.  Code the checker
+ * refuses is a compiler bug: said on stderr, the interpreter runs it.
+ * MACHTRACE_JIT_DEBUG: why each probe was not compiled, and the code.
+ */
+static void plan_jit(struct site_req *r, const struct mt_image *img, enum jit_site site)
+{
+	struct jit_opts o = { .site = site, .func_off = r->func_off };
+	struct jit_code *c;
+	char why[200];
+	int rc, debug = getenv("MACHTRACE_JIT_DEBUG") != NULL;
+
+	r->jit = NULL;
+	r->flags &= ~LK_SF_JIT;
+	if (!img || getenv("MACHTRACE_NOJIT") || !(c = calloc(1, sizeof *c)))
+		return;
+	rc = mt_jit_probe(img, r->probe, &o, c, why, sizeof why);
+	if (rc == 1 && mt_jit_check(c, why, sizeof why) < 0) {
+		fprintf(stderr, "machtrace: compiled probe %u refused by the checker (%s): "
+			"interpreted\n", r->probe, why);
+		rc = 0;
+	}
+	if (debug && rc != 1)
+		fprintf(stderr, "machtrace: probe %u not compiled: %s\n", r->probe, why);
+	if (rc != 1) {
+		mt_jit_free(c);
+		free(c);
+		return;
+	}
+	if (debug) {
+		fprintf(stderr, "machtrace: probe %u compiled, %u bytes:\n", r->probe, c->b.len);
+		mt_jit_disasm(c, 0, stderr);
+	}
+	r->jit = c;
+	r->flags |= LK_SF_JIT;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -188,12 +227,14 @@ static int plan_entry(struct mt_target *t, struct site_req *r, const struct mt_k
 	r->fast_aggid = r->kind == LK_SK_JMP && pr ? fast_count_aggid(img, pr) : 0;
 	if (r->fast_aggid)
 		r->flags |= LK_SF_FAST;
+	else if (r->kind == LK_SK_JMP && pr && (r->flags & LK_SF_FIRE))
+		plan_jit(r, img, JIT_SITE_ENTRY);
 	return add_req(t, r);
 }
 
 /* A return probe of f: a site at each of its rets. */
 static int plan_return(struct mt_target *t, struct site_req *r, const struct mt_kfunc *f,
-		       const uint64_t *kv, size_t nk)
+		       const struct mt_image *img, const uint64_t *kv, size_t nk)
 {
 	struct live *l = t->priv;
 
@@ -208,6 +249,9 @@ static int plan_return(struct mt_target *t, struct site_req *r, const struct mt_
 			r->range = 0;
 		r->kind = r->range ? LK_SK_JMPRET : LK_SK_RET;
 		r->addr = r->range ? start : r->ret_at;
+		r->jit = NULL;
+		if (r->kind == LK_SK_JMPRET && (r->flags & LK_SF_FIRE))
+			plan_jit(r, img, JIT_SITE_RETURN);
 		if (add_req(t, r) < 0)
 			return -1;
 	}
@@ -244,7 +288,7 @@ static int plan_sdt_sites(struct mt_target *t, const struct lprobe *p, uint32_t 
 			r.cnt_inc = lo->inc;
 		}
 		rc = lo->where == SDT_ENTRY ? plan_entry(t, &r, lo->f, img, pr, kv, nk) :
-			lo->where == SDT_RETURN ? plan_return(t, &r, lo->f, kv, nk) :
+			lo->where == SDT_RETURN ? plan_return(t, &r, lo->f, img, kv, nk) :
 			plan_insn(t, &r, lo->f, lo->addr);
 		if (rc < 0)
 			return -1;
@@ -379,7 +423,7 @@ static int plan(struct mt_target *t, const struct mt_image *img, struct lk_ctl *
 		else if (p->kind == MT_PK_FBT_ENTRY)
 			rc = plan_entry(t, &r, p->f, img, &pr[i], kv, nk);
 		else if (p->kind == MT_PK_FBT_RETURN)
-			rc = plan_return(t, &r, p->f, kv, nk);
+			rc = plan_return(t, &r, p->f, img, kv, nk);
 		else if (p->kind == MT_PK_OTHER && p->f)	/* kinst */
 			rc = plan_insn(t, &r, p->f, p->f->addr + p->arg);
 		else if (p->kind == MT_PK_TICK || p->kind == MT_PK_PROFILE)

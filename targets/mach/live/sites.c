@@ -42,6 +42,11 @@ int sites_add(struct site_set *s, const struct site_req *r)
 
 void sites_free(struct site_set *s)
 {
+	for (size_t i = 0; i < s->nreq; i++)
+		if (s->req[i].jit) {
+			mt_jit_free(s->req[i].jit);
+			free(s->req[i].jit);
+		}
 	free(s->targets);
 	free(s->req);
 	free(s->sites);
@@ -150,8 +155,58 @@ static int emit_displaced(struct mt_kimg *k, csh cs, uint64_t addr, unsigned len
 	return n;
 }
 
+/*
+ * A compiled probe's code (LK_SF_JIT): struct lk_jit, its relocations,
+ * then at code_off `pre` bytes already at *code (a return's displaced
+ * instructions, run first), the compiled code, and `room` bytes for the
+ * caller (an entry's displaced instructions).  The jmp to the general
+ * path (fallback) is resolved here; the blob resolves the rest.  The
+ * code's VA in *code_va, its end in *end; NULL if there is no room.
+ */
+static uint8_t *jit_place(struct site_set *s, struct lk_site *st, const struct jit_code *jc,
+			  const uint8_t *pre, uint32_t npre, uint64_t fallback, uint32_t room,
+			  uint64_t *end_va)
+{
+	const struct jit_buf *b = &jc->b;
+	uint32_t nrel = 0, code_off, i;
+	uint64_t va;
+	uint8_t *t, *code;
+	struct lk_jit *h;
+
+	for (i = 0; i < b->nrel; i++)
+		nrel += b->rel[i].kind != JIT_JR_FALLBACK;
+	code_off = (uint32_t)(sizeof *h + nrel * sizeof h->rel[0] + 15) & ~15u;
+	if (!(t = tramp_alloc(s, code_off + npre + b->len + room, &va)))
+		return NULL;
+	h = (struct lk_jit *)t;
+	h->nrel = nrel;
+	h->code_off = code_off;
+	h->code_len = npre + b->len;
+	code = t + code_off;
+	memcpy(code, pre, npre);
+	memcpy(code + npre, b->code, b->len);
+	for (i = 0, nrel = 0; i < b->nrel; i++) {
+		const struct jit_rel *r = &b->rel[i];
+		if (r->kind == JIT_JR_FALLBACK) {
+			int32_t d;
+			if (rel32(va + code_off + npre + r->at + 4, fallback, &d) < 0)
+				return NULL;
+			memcpy(code + npre + r->at, &d, 4);
+			continue;
+		}
+		h->rel[nrel].at = npre + r->at;
+		h->rel[nrel].kind = r->kind;
+		h->rel[nrel].arg = r->arg;
+		h->rel[nrel++].addend = r->addend;
+	}
+	st->fast = va;
+	*end_va = va + code_off + npre + b->len;
+	return code + npre + b->len;
+}
+
 static int jmp_entry(struct site_set *s, struct mt_kimg *k, csh cs, struct lk_site *st,
-		     uint32_t index, unsigned len, char *err, size_t errlen)
+		     uint32_t index, unsigned len, const struct jit_code *jit, char *err,
+		     size_t errlen)
 {
 	const uint8_t *code = mt_kimg_bytes(k, st->addr, len);
 	uint64_t va;
@@ -183,6 +238,12 @@ static int jmp_entry(struct site_set *s, struct mt_kimg *k, csh cs, struct lk_si
 			return mt_seterr(err, errlen, "cannot relocate the entry at 0x%llx",
 					 (unsigned long long)st->addr), -1;
 		st->fast = fva;
+	}
+	if ((st->flags & LK_SF_JIT) && jit) {	/* code; displaced; back */
+		uint64_t end;
+		uint8_t *e = jit_place(s, st, jit, NULL, 0, va, 16 * len + 5, &end);
+		if (!e || emit_displaced(k, cs, st->addr, len, e, end) < 0)
+			st->flags &= ~LK_SF_JIT;	/* the interpreter, then */
 	}
 	return 0;
 }
@@ -260,6 +321,14 @@ static int jmp_ret(struct site_set *s, struct mt_kimg *k, struct lk_site *st,
 	st->plen = 5;
 	st->len = r->range;
 	st->ool = va;
+	/* compiled: the displaced instructions, the code, its ret (only for
+	   a plain ret: the code's own) */
+	if (st->flags & LK_SF_JIT) {
+		uint64_t end;
+		if (!r->jit || pre + 1 != r->range || code[pre] != 0xc3 ||
+		    !jit_place(s, st, r->jit, code, pre, va + pre, 0, &end))
+			st->flags &= ~LK_SF_JIT;
+	}
 	return 0;
 }
 
@@ -356,7 +425,7 @@ int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen)
 				}
 				st->probe2 = r->probe;
 				st->flags |= (r->flags & ~LK_SF_FIRE) | LK_SF_FIRE2;
-				st->flags &= ~LK_SF_FAST;
+				st->flags &= ~(LK_SF_FAST | LK_SF_JIT);
 				if (r->flags & LK_SF_COUNTER) {
 					st->cnt_addr = r->cnt_addr;
 					st->cnt_inc = r->cnt_inc;
@@ -364,7 +433,7 @@ int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen)
 				continue;
 			}
 			st->flags |= r->flags;
-			st->flags &= ~LK_SF_FAST;
+			st->flags &= ~(LK_SF_FAST | LK_SF_JIT);
 			if (r->flags & LK_SF_FIRE)
 				st->probe = r->probe;
 			if (r->flags & LK_SF_COUNTER) {
@@ -389,10 +458,10 @@ int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen)
 		/* a later request for this address (internal hook, alias) must
 		   not lose the full path: decide FAST only if none follows */
 		if (i + 1 < s->nreq && s->req[i + 1].addr == r->addr)
-			st->flags &= ~LK_SF_FAST;
+			st->flags &= ~(LK_SF_FAST | LK_SF_JIT);
 		if (r->kind == LK_SK_JMP)
 			rc = jmp_entry(s, k, cs, st, n, r->range ? r->range : r->f->displaced,
-				       err, errlen);
+				       r->jit, err, errlen);
 		else if (r->kind == LK_SK_JMPRET)
 			rc = jmp_ret(s, k, st, n, r, err, errlen);
 		else if (r->kind == LK_SK_INT3) {

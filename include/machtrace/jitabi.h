@@ -1,0 +1,65 @@
+/*
+ * Compiled probes (jit/): what the host's x86-64 code for a probe asks
+ * the target to fill in when it arms the code.  Shared by the host
+ * compiler, the runtime (runtime/jitrt.c resolves the runtime's
+ * addresses and provides the helpers the code calls) and the GNU Mach
+ * blob (runtime/x86_64/jitarm.c resolves the platform's, writes them).
+ *
+ * A relocation names a 4-byte field of the code (at: its offset) and a
+ * value: the address `kind`/`arg` names plus `addend`, written as a
+ * sign-extended 32-bit immediate or displacement (absolute: the state
+ * area and the blob are in the kernel's top 2 GiB), or for the REL32
+ * kinds as the displacement from the field's end (a call or jmp).
+ */
+#ifndef MACHTRACE_JITABI_H
+#define MACHTRACE_JITABI_H
+
+#include <stdint.h>
+
+enum mt_jit_rel_kind {
+	MT_JR_NONE = 0,
+	/* the runtime's state (runtime/jitrt.c, mt_rt_jit_addr) */
+	MT_JR_CB,		/* the control block (+ addend: a field) */
+	MT_JR_BUSY,		/* CPU 0's rt_cpu.busy (uint32) */
+	MT_JR_AGGENT,		/* &aggent[arg - 1]: aggregation arg's keyless
+				   entry on CPU 0, offset + 1 (uint32, 0: none) */
+	MT_JR_AGGDATA,		/* CPU 0's aggregation data */
+	MT_JR_ECBENT,		/* &ecbent[arg]: ECB arg's probe-named entry */
+	MT_JR_CPUBUF,		/* CPU 0's struct mt_cpubuf */
+	MT_JR_BUFDATA,		/* CPU 0's principal buffer data */
+	MT_JR_STRTAB,		/* the image's string table (the runtime's copy) */
+	MT_JR_BUFSIZE,		/* the principal buffer's size (a value) */
+	MT_JR_GLOBALS,		/* global variables' storage */
+	MT_JR_HELPER,		/* REL32: runtime helper arg (MT_JH_*) */
+	MT_JR_STAGE,		/* CPU 0's staging record (a dropped record's
+				   values go there) */
+	/* the platform's (the blob) */
+	MT_JR_PLAT_TSCMULT = 64, /* uint64 ns = (tsc * [this]) >> 32 */
+	MT_JR_PLAT_FIRE,	/* REL32: the platform's general entry for this
+				   site (the blob: lk_jit_fallback) -- unused */
+	MT_JR__END
+};
+
+/* Runtime helpers compiled code calls (SysV ABI, from probe context with
+   interrupts off).  Each returns what its comment says. */
+enum mt_jit_helper {
+	/* uint32_t (struct mt_cb *cb, uint32_t aggid): the keyless entry of
+	   aggid on CPU 0, made if need be: offset + 1 in the aggregation
+	   data, 0 when the buffer is full (an aggregation drop) */
+	MT_JH_KEYLESS = 0,
+	/* uint32_t (struct mt_cb *cb, uint32_t ecb, uint32_t act): ECB
+	   ecb's entry for its probe-named key of action act (index into
+	   actions[]), as MT_JH_KEYLESS */
+	MT_JH_NAMED,
+	/* void (struct mt_cb *cb, uint32_t ecb, uint32_t act, const uint64_t
+	   *args): run action act of ECB ecb with the interpreter (an
+	   aggregation: its key and values), args[0..9] the probe's
+	   arguments; a fault is reported as the interpreter does */
+	MT_JH_ACTION,
+	/* uint64_t (struct mt_cb *cb): the current thread's execname, a
+	   NUL-terminated string in the runtime's scratch for the firing */
+	MT_JH_EXECNAME,
+	MT_JH__COUNT
+};
+
+#endif

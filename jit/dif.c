@@ -1,0 +1,443 @@
+/*
+ * DIF bytecode to x86-64, one instruction at a time (jit_int.h).  DIF
+ * registers live in callee-saved x86 registers (the pool), assigned in
+ * order of first use in the DIFO; a DIFO needing more than JIT_NPOOL of
+ * them, or an instruction this file does not translate, is not compiled.
+ * Scratch: rax (values, the result), rcx (shift counts), rdx (rdtsc).
+ *
+ * Condition codes: CMP and TST become x86 cmp/test, which set the flags
+ * the branches read.  They survive only moves: an instruction that
+ * changes the x86 flags, or a branch target between the compare and the
+ * branch, makes the DIFO uncompilable rather than guessing.
+ * A register read where it may not have been written on every path
+ * reads 0, as in the interpreter (which zeroes all sixteen): those are
+ * zeroed at the DIFO's start.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "jit/jit_int.h"
+
+static const enum jreg pool[JIT_NPOOL] = { X_RBX, X_R12, X_R13, X_R14, X_R15, X_RBP };
+
+int jit_fail(struct jit *j, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (j->why && j->whylen) {
+		va_start(ap, fmt);
+		vsnprintf(j->why, j->whylen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/* What an instruction reads and writes (DIF register bit masks). */
+static void uses(mt_instr_t in, uint32_t *rd_mask, uint32_t *wr_mask)
+{
+	uint32_t op = MT_OP(in), r1 = MT_R1(in), r2 = MT_R2(in), rd = MT_RD(in);
+
+	*rd_mask = *wr_mask = 0;
+	switch (op) {
+	case MT_OP_OR: case MT_OP_XOR: case MT_OP_AND: case MT_OP_SLL:
+	case MT_OP_SRL: case MT_OP_SRA: case MT_OP_SUB: case MT_OP_ADD:
+	case MT_OP_MUL: case MT_OP_SDIV: case MT_OP_UDIV: case MT_OP_SREM:
+	case MT_OP_UREM:
+		*rd_mask = 1u << r1 | 1u << r2;
+		*wr_mask = 1u << rd;
+		break;
+	case MT_OP_NOT: case MT_OP_MOV:
+		*rd_mask = 1u << r1;
+		*wr_mask = 1u << rd;
+		break;
+	case MT_OP_CMP: case MT_OP_SCMP:
+		*rd_mask = 1u << r1 | 1u << r2;
+		break;
+	case MT_OP_TST:
+		*rd_mask = 1u << r1;
+		break;
+	case MT_OP_RET:
+		*rd_mask = 1u << rd;
+		break;
+	case MT_OP_SETX: case MT_OP_SETS: case MT_OP_LDGS:
+		*wr_mask = 1u << rd;
+		break;
+	}
+	*rd_mask &= ~1u;
+	*wr_mask &= ~1u;
+}
+
+static int is_branch(uint32_t op)
+{
+	return op >= MT_OP_BA && op <= MT_OP_BLEU;
+}
+
+/* Supported?  The reason if not. */
+static const char *unsupported(const struct jit *j, mt_instr_t in)
+{
+	uint32_t op = MT_OP(in), v = MT_V16(in);
+
+	switch (op) {
+	case MT_OP_NOP: case MT_OP_OR: case MT_OP_XOR: case MT_OP_AND:
+	case MT_OP_SLL: case MT_OP_SRL: case MT_OP_SRA: case MT_OP_SUB:
+	case MT_OP_ADD: case MT_OP_MUL: case MT_OP_NOT: case MT_OP_MOV:
+	case MT_OP_CMP: case MT_OP_TST: case MT_OP_RET: case MT_OP_SETX:
+	case MT_OP_SETS:
+		return NULL;
+	case MT_OP_LDGS:
+		if (v >= MT_VAR_ARG0 && v <= MT_VAR_ARG9) {
+			uint32_t i = v - MT_VAR_ARG0;
+			if (j->o.site == JIT_SITE_ENTRY && i >= 6)
+				return "an argument on the stack";
+			return NULL;
+		}
+		switch (v) {
+		case MT_VAR_EPID: case MT_VAR_ID: case MT_VAR_PROBEPROV:
+		case MT_VAR_PROBEMOD: case MT_VAR_PROBEFUNC: case MT_VAR_PROBENAME:
+			return NULL;
+		case MT_VAR_TIMESTAMP: case MT_VAR_VTIMESTAMP:
+			return j->o.site == JIT_SITE_HOST ? "timestamp on the host" : NULL;
+		}
+		return "a built-in variable";
+	default:
+		if (is_branch(op))
+			return NULL;
+		return "an instruction";
+	}
+}
+
+/* DIF register -> pool index (map[r], -1: none); -1 if too many. */
+static int map_regs(const struct jit *j, const struct mt_difo *d, int map[MT_NREGS])
+{
+	int n = 0;
+
+	for (int r = 0; r < MT_NREGS; r++)
+		map[r] = -1;
+	for (uint32_t pc = 0; pc < d->ntext; pc++) {
+		uint32_t rm, wm;
+		uses(j->text[d->text0 + pc], &rm, &wm);
+		for (int r = 1; r < MT_NREGS; r++)
+			if (((rm | wm) >> r & 1) && map[r] < 0) {
+				if (n == JIT_NPOOL)
+					return -1;
+				map[r] = n++;
+			}
+	}
+	return n;
+}
+
+int jit_difo_needs(struct jit *j, uint32_t difo1, uint32_t *regs)
+{
+	const struct mt_difo *d = &j->difos[difo1 - 1];
+	int map[MT_NREGS], n;
+
+	for (uint32_t pc = 0; pc < d->ntext; pc++) {
+		mt_instr_t in = j->text[d->text0 + pc];
+		const char *w = unsupported(j, in);
+		uint32_t op = MT_OP(in), v = MT_V16(in);
+		if (w)
+			return jit_fail(j, "DIFO %u uses %s (opcode %u at %u)", difo1, w, op, pc);
+		if (op == MT_OP_SLL || op == MT_OP_SRL || op == MT_OP_SRA)
+			*regs |= 1u << X_RCX;
+		if (op == MT_OP_LDGS && (v == MT_VAR_TIMESTAMP || v == MT_VAR_VTIMESTAMP))
+			*regs |= 1u << X_RDX;
+	}
+	if ((n = map_regs(j, d, map)) < 0)
+		return jit_fail(j, "DIFO %u uses more than %d registers", difo1, JIT_NPOOL);
+	for (int i = 0; i < n; i++)
+		*regs |= 1u << pool[i];
+	*regs |= 1u << X_RAX;
+	return 0;
+}
+
+/* Registers read before they are written on some path: zeroed first. */
+static uint32_t maybe_unset(const struct jit *j, const struct mt_difo *d)
+{
+	uint32_t set[1024], need = 0;
+
+	if (d->ntext > 1024)
+		return 0xfffe;
+	for (uint32_t pc = 0; pc < d->ntext; pc++)
+		set[pc] = 0xffffffffu;
+	set[0] = 1;			/* r0 */
+	for (uint32_t pc = 0; pc < d->ntext; pc++) {
+		mt_instr_t in = j->text[d->text0 + pc];
+		uint32_t rm, wm, out, op = MT_OP(in);
+		uses(in, &rm, &wm);
+		need |= rm & ~set[pc];
+		out = set[pc] | wm;
+		if (is_branch(op) && MT_LABEL(in) < d->ntext)
+			set[MT_LABEL(in)] &= out;
+		if (op != MT_OP_BA && op != MT_OP_RET && pc + 1 < d->ntext)
+			set[pc + 1] &= out;
+	}
+	return need;
+}
+
+struct difo_em {
+	struct jit *j;
+	int map[MT_NREGS];
+	uint32_t labels[1024];		/* per DIF pc: a label if a branch goes there */
+	uint8_t target[1024];
+	uint32_t end;			/* label: after the DIFO */
+	int flags;			/* 0: x86 flags invalid; 1: cmp; 2: test */
+};
+
+static enum jreg reg(const struct difo_em *e, uint32_t r)
+{
+	return pool[e->map[r]];
+}
+
+/* x = DIF register r */
+static void get(struct difo_em *e, enum jreg x, uint32_t r)
+{
+	if (r == 0)
+		x_mov_ri(e->j->b, x, 0);
+	else if (reg(e, r) != x)
+		x_mov_rr(e->j->b, x, reg(e, r));
+}
+
+static void put(struct difo_em *e, uint32_t r, enum jreg x)
+{
+	if (r != 0 && reg(e, r) != x)
+		x_mov_rr(e->j->b, reg(e, r), x);
+}
+
+void jit_arg(struct jit *j, enum jreg r, uint32_t i)
+{
+	static const enum jreg entry[6] = { X_RDI, X_RSI, X_RDX, X_RCX, X_R8, X_R9 };
+	enum jreg src;
+
+	switch (j->o.site) {
+	case JIT_SITE_HOST:
+		x_load_m(j->b, 8, r, (struct x_mem){ X_RDI, (int32_t)(8 * i), 0, 0 });
+		return;
+	case JIT_SITE_RETURN:
+		if (i == 0) {
+			x_mov_ri(j->b, r, j->o.func_off);
+			return;
+		}
+		if (i != 1) {
+			x_mov_ri(j->b, r, 0);
+			return;
+		}
+		src = X_RAX;
+		break;
+	default:
+		src = entry[i];
+		break;
+	}
+	if (j->saved[src])
+		x_load_m(j->b, 8, r, (struct x_mem){ X_RSP, (int32_t)(j->saved[src] - 1), 0, 0 });
+	else if (src != r)
+		x_mov_rr(j->b, r, src);
+}
+
+void jit_timestamp(struct jit *j)
+{
+	struct jit_buf *b = j->b;
+	struct x_mem ts = { X_RSP, j->ts_off, 0, 0 };
+	uint32_t have = jit_label_new(b);
+
+	x_load_m(b, 8, X_RAX, ts);
+	x_test_rr(b, X_RAX, X_RAX);
+	x_jcc(b, CC_NE, have);
+	x_rdtsc(b);
+	x_shift_ri(b, 4, X_RDX, 32);
+	x_alu_rr(b, A_OR, X_RAX, X_RDX);
+	x_mul_abs(b, MT_JR_PLAT_TSCMULT, 0, 0);
+	x_shrd_ri(b, X_RAX, X_RDX, 32);
+	x_store_m(b, 8, X_RAX, ts);
+	jit_label_here(b, have);
+}
+
+/* A string of the image's strtab at offset off. */
+static void strtab_addr(struct jit *j, enum jreg x, uint32_t off)
+{
+	if (j->o.site == JIT_SITE_HOST)
+		x_mov_ri(j->b, x, (uint64_t)(uintptr_t)(j->strtab + off));
+	else
+		x_mov_rrel(j->b, x, MT_JR_STRTAB, 0, (int32_t)off);
+}
+
+static void ldgs(struct difo_em *e, uint32_t v, uint32_t rd)
+{
+	struct jit *j = e->j;
+	const struct mt_probe *pr = &j->probes[j->probe];
+	enum jreg x = rd ? reg(e, rd) : X_RAX;
+
+	if (v >= MT_VAR_ARG0 && v <= MT_VAR_ARG9) {
+		jit_arg(j, x, v - MT_VAR_ARG0);
+		return;
+	}
+	switch (v) {
+	case MT_VAR_EPID: x_mov_ri(j->b, x, j->epid); return;
+	case MT_VAR_ID: x_mov_ri(j->b, x, pr->id); return;
+	case MT_VAR_PROBEPROV: strtab_addr(j, x, pr->prov); return;
+	case MT_VAR_PROBEMOD: strtab_addr(j, x, pr->mod); return;
+	case MT_VAR_PROBEFUNC: strtab_addr(j, x, pr->func); return;
+	case MT_VAR_PROBENAME: strtab_addr(j, x, pr->name); return;
+	default:			/* timestamp */
+		jit_timestamp(j);
+		e->flags = 0;
+		put(e, rd, X_RAX);
+		return;
+	}
+}
+
+static const uint8_t alu_op[MT_OP__COUNT] = {
+	[MT_OP_OR] = A_OR, [MT_OP_XOR] = A_XOR, [MT_OP_AND] = A_AND,
+	[MT_OP_SUB] = A_SUB, [MT_OP_ADD] = A_ADD,
+};
+
+static void alu(struct difo_em *e, mt_instr_t in)
+{
+	struct jit_buf *b = e->j->b;
+	uint32_t op = MT_OP(in), r1 = MT_R1(in), r2 = MT_R2(in), rd = MT_RD(in);
+
+	get(e, X_RAX, r1);
+	switch (op) {
+	case MT_OP_OR: case MT_OP_XOR: case MT_OP_AND: case MT_OP_SUB: case MT_OP_ADD:
+		if (r2)
+			x_alu_rr(b, alu_op[op], X_RAX, reg(e, r2));
+		else
+			x_alu_ri(b, alu_op[op], X_RAX, 0);
+		break;
+	case MT_OP_MUL:
+		if (r2)
+			x_imul_rr(b, X_RAX, reg(e, r2));
+		else
+			x_mov_ri(b, X_RAX, 0);
+		break;
+	case MT_OP_NOT:
+		x_not(b, X_RAX);
+		break;
+	case MT_OP_MOV:
+		break;
+	default:			/* shifts: by r2 & 63, as the interpreter */
+		get(e, X_RCX, r2);
+		x_shift_cl(b, op == MT_OP_SLL ? 4 : op == MT_OP_SRL ? 5 : 7, X_RAX);
+		break;
+	}
+	put(e, rd, X_RAX);
+	if (op != MT_OP_MOV)
+		e->flags = 0;
+}
+
+/* The x86 condition for a DIF branch after cmp (flags 1) or test (2);
+   -1: always, -2: never. */
+static int cond(uint32_t op, int flags)
+{
+	static const int after_cmp[] = {
+		[MT_OP_BE] = CC_E, [MT_OP_BNE] = CC_NE, [MT_OP_BG] = CC_G,
+		[MT_OP_BGU] = CC_A, [MT_OP_BGE] = CC_GE, [MT_OP_BGEU] = CC_AE,
+		[MT_OP_BL] = CC_L, [MT_OP_BLU] = CC_B, [MT_OP_BLE] = CC_LE,
+		[MT_OP_BLEU] = CC_BE,
+	};
+
+	if (op == MT_OP_BA)
+		return -1;
+	if (flags == 1)
+		return after_cmp[op];
+	/* TST: n = c = 0, z = (r1 == 0) */
+	switch (op) {
+	case MT_OP_BE: case MT_OP_BLE: case MT_OP_BLEU: return CC_E;
+	case MT_OP_BNE: case MT_OP_BG: case MT_OP_BGU: return CC_NE;
+	case MT_OP_BGE: case MT_OP_BGEU: return -1;
+	default: return -2;		/* BL, BLU */
+	}
+}
+
+static int one(struct difo_em *e, const struct mt_difo *d, uint32_t pc, mt_instr_t in)
+{
+	struct jit *j = e->j;
+	struct jit_buf *b = j->b;
+	uint32_t op = MT_OP(in), rd = MT_RD(in);
+	int c;
+
+	switch (op) {
+	case MT_OP_NOP:
+		return 0;
+	case MT_OP_CMP:
+		get(e, X_RAX, MT_R1(in));
+		if (MT_R2(in))
+			x_alu_rr(b, A_CMP, X_RAX, reg(e, MT_R2(in)));
+		else
+			x_alu_ri(b, A_CMP, X_RAX, 0);
+		e->flags = 1;
+		return 0;
+	case MT_OP_TST:
+		get(e, X_RAX, MT_R1(in));
+		x_test_rr(b, X_RAX, X_RAX);
+		e->flags = 2;
+		return 0;
+	case MT_OP_RET:
+		get(e, X_RAX, rd);
+		if (pc + 1 < d->ntext)
+			x_jmp(b, e->end);
+		return 0;
+	case MT_OP_SETX:
+		if (rd)
+			x_mov_ri(b, reg(e, rd), j->ints[MT_V16(in)]);
+		return 0;
+	case MT_OP_SETS:
+		if (rd)
+			strtab_addr(j, reg(e, rd), MT_V16(in));
+		return 0;
+	case MT_OP_LDGS:
+		ldgs(e, MT_V16(in), rd);
+		return 0;
+	}
+	if (!is_branch(op)) {
+		alu(e, in);
+		return 0;
+	}
+	if (op != MT_OP_BA && !e->flags)
+		return jit_fail(j, "DIFO branch at %u after its compare's flags changed", pc);
+	c = cond(op, e->flags);
+	if (MT_LABEL(in) >= d->ntext)
+		return jit_fail(j, "DIFO branch past its end at %u", pc);
+	if (c == -1)
+		x_jmp(b, e->labels[MT_LABEL(in)]);
+	else if (c >= 0)
+		x_jcc(b, (enum jcc)c, e->labels[MT_LABEL(in)]);
+	return 0;
+}
+
+int jit_difo(struct jit *j, uint32_t difo1)
+{
+	const struct mt_difo *d = &j->difos[difo1 - 1];
+	struct difo_em e;
+	uint32_t zero, dummy = 0;
+
+	if (jit_difo_needs(j, difo1, &dummy) < 0)
+		return -1;
+	if (d->ntext > 1024)
+		return jit_fail(j, "DIFO %u is too long", difo1);
+	memset(&e, 0, sizeof e);
+	e.j = j;
+	map_regs(j, d, e.map);
+	for (uint32_t pc = 0; pc < d->ntext; pc++) {
+		mt_instr_t in = j->text[d->text0 + pc];
+		if (is_branch(MT_OP(in)) && MT_LABEL(in) < d->ntext && !e.target[MT_LABEL(in)]) {
+			e.target[MT_LABEL(in)] = 1;
+			e.labels[MT_LABEL(in)] = jit_label_new(j->b);
+		}
+	}
+	e.end = jit_label_new(j->b);
+	zero = maybe_unset(j, d);
+	for (int r = 1; r < MT_NREGS; r++)
+		if ((zero >> r & 1) && e.map[r] >= 0)
+			x_mov_ri(j->b, reg(&e, (uint32_t)r), 0);
+	for (uint32_t pc = 0; pc < d->ntext; pc++) {
+		if (e.target[pc]) {
+			jit_label_here(j->b, e.labels[pc]);
+			e.flags = 0;
+		}
+		if (one(&e, d, pc, j->text[d->text0 + pc]) < 0)
+			return -1;
+	}
+	jit_label_here(j->b, e.end);
+	return j->b->err ? jit_fail(j, "out of memory or labels") : 0;
+}

@@ -1,0 +1,71 @@
+/*
+ * The probe compiler: from a verified enabling image to x86-64 code for
+ * one probe, run instead of the interpreter at the probe's site (the GNU
+ * Mach target arms it in the blob, runtime/x86_64/jitarm.c).  A probe
+ * any of whose clauses uses something the compiler does not translate
+ * keeps the interpreter (mt_jit_probe returns 0 and says why); the
+ * interpreter stays the reference.
+ *
+ * What the code may do is checked after it is emitted (mt_jit_check):
+ * bounded (forward jumps only), no store outside the runtime's state
+ * area and its own stack frame, calls only to the runtime's helpers.
+ *
+ *   jit/dif.c        DIF bytecode -> x86-64 (predicates, values)
+ *   jit/probe.c      the probe: frame, guards, clauses, actions
+ *   jit/check.c      the emitted code's checker (Capstone)
+ *   jit/x86_64/emit.c  instruction encodings
+ */
+#ifndef MT_JIT_H
+#define MT_JIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "machtrace/abi.h"
+#include "jit/x86_64/emit.h"
+
+/* Where a firing's arguments are. */
+enum jit_site {
+	JIT_SITE_ENTRY = 1,		/* a function's entry: rdi, rsi, rdx, rcx,
+					   r8, r9 (arg6.. on the stack: not
+					   compiled) */
+	JIT_SITE_RETURN,		/* a ret: arg0 = func_off, arg1 = rax */
+	JIT_SITE_HOST,			/* a host function (unit tests):
+					   uint64_t f(const uint64_t *args) */
+};
+
+struct jit_opts {
+	enum jit_site site;
+	uint32_t func_off;		/* JIT_SITE_RETURN */
+};
+
+struct jit_code {
+	struct jit_buf b;		/* code and relocations (MT_JR_*, and
+					   JIT_JR_FALLBACK: the jmp to the
+					   general path) */
+};
+
+/* The host-resolved relocation: jmp rel32 to the site's general path. */
+#define JIT_JR_FALLBACK		0xfff0
+
+/*
+ * Compile probe pi of img for a site.  1: out holds the code (the stub
+ * ends where the site's continuation follows: the displaced
+ * instructions for an entry, after which the caller puts them; a
+ * return's stub ends with its ret); 0: not compiled, why says what;
+ * -1: out of memory.
+ */
+int mt_jit_probe(const struct mt_image *img, uint32_t pi, const struct jit_opts *o,
+		 struct jit_code *out, char *why, size_t whylen);
+/* One DIFO as a host function uint64_t f(const uint64_t *args) (the
+   unit tests compare it with the interpreter); same results. */
+int mt_jit_difo_host(const struct mt_image *img, uint32_t difo1, struct jit_code *out,
+		     char *why, size_t whylen);
+void mt_jit_free(struct jit_code *c);
+
+/* Check emitted code (jit/check.c): 0, or -1 and why. */
+int mt_jit_check(const struct jit_code *c, char *why, size_t whylen);
+/* Disassemble into f (Capstone), one instruction a line, relocations named. */
+void mt_jit_disasm(const struct jit_code *c, uint64_t va, FILE *f);
+
+#endif

@@ -1,0 +1,50 @@
+/* The probe compiler's shared state (jit/dif.c, jit/probe.c). */
+#ifndef MT_JIT_INT_H
+#define MT_JIT_INT_H
+
+#include "jit/jit.h"
+#include "machtrace/jitabi.h"
+
+/* The x86 registers DIF registers live in: callee-saved, so that they
+   survive the runtime helpers' calls. */
+#define JIT_NPOOL 6
+
+struct jit {
+	const struct mt_image *img;
+	const struct mt_probe *probes;
+	const struct mt_ecb *ecbs;
+	const struct mt_clause *clauses;
+	const struct mt_action *actions;
+	const struct mt_rec *recs;
+	const struct mt_agg *aggs;
+	const struct mt_difo *difos;
+	const mt_instr_t *text;
+	const uint64_t *ints;
+	const char *strtab;
+	struct jit_buf *b;
+	struct jit_opts o;
+	uint32_t probe, epid;
+	/* the frame: saved[r] = rsp offset + 1 of register r's saved value
+	   (0: not saved, so not clobbered), ts_off the timestamp slot */
+	uint32_t saved[16];
+	int32_t ts_off;
+	uint32_t frame;			/* bytes pushed after pushfq */
+	uint32_t clobber;		/* registers the body may write */
+	uint32_t fallback;		/* label: restore, then the general path */
+	int effects;			/* a side effect is emitted: no fallback
+					   after it */
+	char *why;
+	size_t whylen;
+};
+
+int jit_fail(struct jit *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Registers the DIFO needs (pool registers, scratch), before emitting. */
+int jit_difo_needs(struct jit *j, uint32_t difo1, uint32_t *regs);
+/* Emit DIFO difo1; its value in rax.  0, or -1 (jit_fail said why). */
+int jit_difo(struct jit *j, uint32_t difo1);
+/* Load argument i into r. */
+void jit_arg(struct jit *j, enum jreg r, uint32_t i);
+/* The firing's timestamp into rax (once a firing: the slot at ts_off). */
+void jit_timestamp(struct jit *j);
+
+#endif

@@ -1,0 +1,588 @@
+/*
+ * One probe's compiled code (jit.h), for a site of the GNU Mach blob:
+ *
+ *   pushfq; cli; push the registers the body writes; [push $0: the
+ *   firing's timestamp slot]
+ *   guards: the runtime is ACTIVE, no host request is pending, the CPU
+ *     is not in the runtime -- else the general path (the fallback:
+ *     restore everything, jmp to the site's ordinary trampoline)
+ *   each clause: predicate; actions (aggregations updated in place,
+ *     records written straight into the principal buffer)
+ *   nfirings++; restore; popfq; then the site's continuation (an entry:
+ *     the displaced instructions the caller appends; a return: ret)
+ *
+ * The fallback is only taken before the first side effect (the guards),
+ * so a firing is never done twice.  What it does not translate (jit_fail
+ * says what) leaves the probe to the interpreter.
+ *
+ * Aggregations: a keyless one's entry and an ECB's probe-named entry
+ * are found through the runtime's own pointers to them (aggent[],
+ * ecbent[]: a truncation resets those, the code then asks the runtime
+ * again, MT_JH_KEYLESS / MT_JH_NAMED, on a cold path); any other
+ * aggregation whose key and value need no argument runs through the
+ * interpreter's action (MT_JH_ACTION).
+ * Records: only the switch buffer policy and integer values of 4 or 8
+ * bytes; a record that does not fit is a drop, its values are written
+ * to the staging record instead, as the interpreter would build it.
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jit/jit_int.h"
+
+/* Push order of the registers a stub may save. */
+static const enum jreg save_order[] = {
+	X_RAX, X_RCX, X_RDX, X_RSI, X_RDI, X_R8, X_R9, X_R10, X_R11,
+	X_RBX, X_RBP, X_R12, X_R13, X_R14, X_R15
+};
+#define NSAVE (sizeof save_order / sizeof *save_order)
+/* Caller-saved registers but rax, pushed around a cold helper call. */
+static const enum jreg cold_save[] = {
+	X_RCX, X_RDX, X_RSI, X_RDI, X_R8, X_R9, X_R10, X_R11
+};
+
+#define RT_HDR		((uint32_t)sizeof(struct mt_rechdr))
+#define CB_FIELD(f)	((int32_t)offsetof(struct mt_cb, f))
+#define ENT_GEN		12	/* offsetof(struct mt_aggent, gen) */
+#define ENT_HDR		16
+
+static int difo_reads_args(const struct jit *j, uint32_t difo1)
+{
+	const struct mt_difo *d;
+
+	if (!difo1)
+		return 0;
+	d = &j->difos[difo1 - 1];
+	for (uint32_t pc = 0; pc < d->ntext; pc++) {
+		mt_instr_t in = j->text[d->text0 + pc];
+		uint32_t v = MT_V16(in);
+		if (MT_OP(in) == MT_OP_LDGA ||
+		    (MT_OP(in) == MT_OP_LDGS && v >= MT_VAR_ARG0 && v <= MT_VAR_ARG9) ||
+		    (MT_OP(in) == MT_OP_LDGS && (v == MT_VAR_TIMESTAMP || v == MT_VAR_VTIMESTAMP)))
+			return 1;
+	}
+	return 0;
+}
+
+/* The probe-named key of an aggregation action (runtime/agg.c's rule). */
+static int probe_named_key(const struct jit *j, const struct mt_action *act)
+{
+	for (uint32_t i = 0; i < act->nrecs; i++) {
+		const struct mt_rec *rec = &j->recs[act->rec0 + i];
+		const struct mt_difo *d;
+		const mt_instr_t *t;
+		uint32_t v;
+
+		if (rec->flags & MT_RF_AGGVAL)
+			continue;
+		if (rec->kind != MT_REC_STR || rec->difo == 0)
+			return 0;
+		d = &j->difos[rec->difo - 1];
+		t = j->text + d->text0;
+		v = MT_V16(t[0]);
+		if (d->ntext != 2 || MT_OP(t[0]) != MT_OP_LDGS ||
+		    (v != MT_VAR_PROBEPROV && v != MT_VAR_PROBEMOD &&
+		     v != MT_VAR_PROBEFUNC && v != MT_VAR_PROBENAME) ||
+		    MT_OP(t[1]) != MT_OP_RET || MT_RD(t[1]) != MT_RD(t[0]))
+			return 0;
+	}
+	return 1;
+}
+
+enum agg_how { AGG_INLINE_KEYLESS = 1, AGG_INLINE_NAMED, AGG_HELPER };
+
+/* How an aggregation action is compiled; 0 if it is not. */
+static int agg_how(struct jit *j, const struct mt_action *act, uint32_t *regs)
+{
+	const struct mt_agg *a = &j->aggs[act->arg - 1];
+	uint32_t nval = 0, valdifo = 0;
+
+	for (uint32_t i = 0; i < act->nrecs; i++) {
+		const struct mt_rec *rec = &j->recs[act->rec0 + i];
+		if (rec->flags & MT_RF_AGGVAL) {
+			nval++;
+			valdifo = rec->difo;
+		}
+	}
+	if (a->func == MT_AGG_COUNT || a->func == MT_AGG_SUM || a->func == MT_AGG_MIN ||
+	    a->func == MT_AGG_MAX || a->func == MT_AGG_QUANTIZE) {
+		int inl = (a->nkeys == 0 && a->keysize == 8) ? AGG_INLINE_KEYLESS :
+			probe_named_key(j, act) ? AGG_INLINE_NAMED : 0;
+		if (inl && nval <= (a->func == MT_AGG_COUNT ? 0u : 1u) &&
+		    (nval == 0 || (valdifo && jit_difo_needs(j, valdifo, regs) == 0))) {
+			*regs |= 1u << X_RAX;
+			if (nval)
+				*regs |= 1u << X_RCX;
+			if (a->func == MT_AGG_QUANTIZE)
+				*regs |= 1u << X_RDX;
+			return inl;
+		}
+	}
+	for (uint32_t i = 0; i < act->nrecs; i++)
+		if (difo_reads_args(j, j->recs[act->rec0 + i].difo))
+			return jit_fail(j, "an aggregation whose key or value reads the arguments "
+					"or the time"), 0;
+	*regs |= 1u << X_RAX;
+	for (size_t i = 0; i < sizeof cold_save / sizeof *cold_save; i++)
+		*regs |= 1u << cold_save[i];
+	return AGG_HELPER;
+}
+
+/* A record's values: integers of 4 or 8 bytes. */
+static int record_ok(struct jit *j, const struct mt_action *act, uint32_t *regs)
+{
+	for (uint32_t i = 0; i < act->nrecs; i++) {
+		const struct mt_rec *rec = &j->recs[act->rec0 + i];
+		if (rec->kind != MT_REC_INT || (rec->size != 8 && rec->size != 4) ||
+		    (rec->flags & MT_RF_UPID))
+			return jit_fail(j, "a record value other than a 4- or 8-byte integer");
+		if (rec->difo && jit_difo_needs(j, rec->difo, regs) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Pass 1: can every clause be compiled, which registers it writes. */
+static int needs(struct jit *j, uint32_t *regs, int *uses_ts)
+{
+	const struct mt_probe *pr = &j->probes[j->probe];
+
+	if (pr->nmap)
+		return jit_fail(j, "a probe with an argument mapping");
+	for (uint32_t e = 0; e < pr->necbs; e++) {
+		const struct mt_clause *cl = &j->clauses[j->ecbs[pr->ecb0 + e].clause];
+		int helper = 0, record = (cl->flags & MT_CF_NEEDS_RECORD) || cl->recsize ||
+			cl->nacts == 0;
+
+		if (cl->flags & MT_CF_SPECULATIVE)
+			return jit_fail(j, "a speculative clause");
+		if (cl->pred_difo && jit_difo_needs(j, cl->pred_difo, regs) < 0)
+			return -1;
+		for (uint32_t a = 0; a < cl->nacts; a++) {
+			const struct mt_action *act = &j->actions[cl->act0 + a];
+			int how;
+			switch (act->kind) {
+			case MT_ACT_AGG:
+				if (!(how = agg_how(j, act, regs)))
+					return -1;
+				helper |= how == AGG_HELPER;
+				break;
+			case MT_ACT_TRACE: case MT_ACT_PRINTF:
+				if (record_ok(j, act, regs) < 0)
+					return -1;
+				break;
+			default:
+				return jit_fail(j, "action kind %u", act->kind);
+			}
+		}
+		if (record) {
+			if (j->img->opt.bufpolicy != MT_BUFPOLICY_SWITCH)
+				return jit_fail(j, "a buffer policy other than switch");
+			if (helper)
+				return jit_fail(j, "a record and an aggregation through the runtime "
+						"in one clause");
+			*regs |= 1u << X_RAX | 1u << X_RCX | 1u << X_RDX | 1u << X_R10 |
+				1u << X_R11;
+			*uses_ts = 1;
+		}
+	}
+	if (*regs & (1u << X_RDX))
+		*uses_ts = 1;		/* only the timestamp or a record write rdx */
+	return 0;
+}
+
+/* A cold call of runtime helper h(cb, a1, a2): caller-saved registers
+   pushed around it; the result in rax. */
+static void cold_call(struct jit *j, uint32_t h, uint32_t a1, uint32_t a2, int nargs)
+{
+	struct jit_buf *b = j->b;
+	const size_t n = sizeof cold_save / sizeof *cold_save;
+
+	for (size_t i = 0; i < n; i++)
+		x_push(b, cold_save[i]);
+	x_mov_rrel(b, X_RDI, MT_JR_CB, 0, 0);
+	if (nargs > 1)
+		x_mov_ri(b, X_RSI, a1);
+	if (nargs > 2)
+		x_mov_ri(b, X_RDX, a2);
+	if (nargs > 3)
+		x_mov_ri(b, X_RCX, 0);
+	x_call_rel(b, MT_JR_HELPER, h);
+	for (size_t i = n; i-- > 0;)
+		x_pop(b, cold_save[i]);
+}
+
+/* rax = the entry (offset + 1 in the aggregation data), 0: none (drop). */
+static void agg_entry(struct jit *j, const struct mt_action *act, int how, uint32_t ecb)
+{
+	struct jit_buf *b = j->b;
+	uint32_t have = jit_label_new(b), cold = jit_label_new(b);
+	uint32_t ai = (uint32_t)(act - j->actions);
+
+	if (how == AGG_INLINE_KEYLESS) {
+		x_load_abs(b, 4, X_RAX, MT_JR_AGGENT, (uint32_t)act->arg, 0);
+	} else {
+		x_cmp_abs_imm(b, 4, MT_JR_ECBENT, ecb, 0, (int32_t)ai + 1);
+		x_jcc(b, CC_NE, cold);
+		x_load_abs(b, 4, X_RAX, MT_JR_ECBENT, ecb, 4);
+	}
+	x_test_rr(b, X_RAX, X_RAX);
+	x_jcc(b, CC_NE, have);
+	jit_label_here(b, cold);
+	if (how == AGG_INLINE_KEYLESS)
+		cold_call(j, MT_JH_KEYLESS, (uint32_t)act->arg, 0, 2);
+	else
+		cold_call(j, MT_JH_NAMED, ecb, ai, 3);
+	jit_label_here(b, have);
+}
+
+/* vals[0] op= rcx (the value), entry offset + 1 in rax. */
+static void agg_update(struct jit *j, const struct mt_agg *a)
+{
+	struct jit_buf *b = j->b;
+	int32_t vo = -1 + ENT_HDR + (int32_t)a->keysize;
+	struct x_mem val = { X_RAX, vo, MT_JR_AGGDATA, 0 };
+	uint32_t skip = jit_label_new(b);
+
+	x_inc_m(b, 4, (struct x_mem){ X_RAX, -1 + ENT_GEN, MT_JR_AGGDATA, 0 });
+	switch (a->func) {
+	case MT_AGG_COUNT:
+		x_inc_m(b, 8, val);
+		break;
+	case MT_AGG_SUM:
+		x_add_mr(b, val, X_RCX);
+		break;
+	case MT_AGG_MIN: case MT_AGG_MAX:
+		x_cmp_mr(b, val, X_RCX);
+		x_jcc(b, a->func == MT_AGG_MIN ? CC_LE : CC_GE, skip);
+		x_store_m(b, 8, X_RCX, val);
+		break;
+	default: {			/* quantize: agg.c mt_quantize_bucket */
+		uint32_t zero = jit_label_new(b), neg = jit_label_new(b), done = jit_label_new(b);
+		x_test_rr(b, X_RCX, X_RCX);
+		x_jcc(b, CC_E, zero);
+		x_jcc(b, CC_S, neg);
+		x_bsr(b, X_RDX, X_RCX);
+		x_alu_ri(b, A_ADD, X_RDX, MT_QUANTIZE_ZERO + 1);
+		x_jmp(b, done);
+		jit_label_here(b, neg);
+		x_mov_rr(b, X_RDX, X_RCX);
+		x_neg(b, X_RDX);
+		x_bsr(b, X_RDX, X_RDX);
+		x_neg(b, X_RDX);
+		x_alu_ri(b, A_ADD, X_RDX, MT_QUANTIZE_ZERO - 1);
+		x_jcc(b, CC_NS, done);
+		x_mov_ri(b, X_RDX, 0);
+		x_jmp(b, done);
+		jit_label_here(b, zero);
+		x_mov_ri(b, X_RDX, MT_QUANTIZE_ZERO);
+		jit_label_here(b, done);
+		x_shift_ri(b, 4, X_RDX, 3);
+		x_alu_rr(b, A_ADD, X_RDX, X_RAX);
+		x_inc_m(b, 8, (struct x_mem){ X_RDX, vo, MT_JR_AGGDATA, 0 });
+		break;
+	}
+	}
+	jit_label_here(b, skip);
+}
+
+static int agg(struct jit *j, const struct mt_action *act, uint32_t ecb)
+{
+	struct jit_buf *b = j->b;
+	const struct mt_agg *a = &j->aggs[act->arg - 1];
+	uint32_t dummy = 0, done;
+	int how = agg_how(j, act, &dummy);
+
+	if (how == AGG_HELPER) {
+		cold_call(j, MT_JH_ACTION, ecb, (uint32_t)(act - j->actions), 4);
+		return 0;
+	}
+	for (uint32_t i = 0; i < act->nrecs; i++) {
+		const struct mt_rec *rec = &j->recs[act->rec0 + i];
+		if ((rec->flags & MT_RF_AGGVAL) && rec->difo) {
+			if (jit_difo(j, rec->difo) < 0)
+				return -1;
+			x_mov_rr(b, X_RCX, X_RAX);
+		}
+	}
+	done = jit_label_new(b);
+	agg_entry(j, act, how, ecb);
+	x_test_rr(b, X_RAX, X_RAX);
+	x_jcc(b, CC_E, done);
+	agg_update(j, a);
+	jit_label_here(b, done);
+	return 0;
+}
+
+/*
+ * Reserve len bytes in the principal buffer (buf.c rt_buf_put, switch
+ * policy): r11 = where the record goes (the staging record if it does
+ * not fit: a drop), r10 = the head to publish (0: dropped).
+ */
+static void reserve(struct jit *j, uint32_t len)
+{
+	struct jit_buf *b = j->b;
+	uint32_t wrap = jit_label_new(b), drop = jit_label_new(b), ok = jit_label_new(b);
+	int32_t head = (int32_t)offsetof(struct mt_cpubuf, head);
+	int32_t tail = (int32_t)offsetof(struct mt_cpubuf, tail);
+
+	x_load_abs(b, 8, X_R10, MT_JR_CPUBUF, 0, head);
+	x_mov_rr(b, X_RAX, X_R10);
+	x_mov_ri(b, X_RDX, 0);
+	x_load_abs(b, 8, X_RCX, MT_JR_CPUBUF, 0, (int32_t)offsetof(struct mt_cpubuf, size));
+	x_div(b, X_RCX, 0);				/* rdx = head % size */
+	x_lea(b, X_RAX, (struct x_mem){ X_RDX, (int32_t)len, 0, 0 });
+	x_alu_rr(b, A_CMP, X_RAX, X_RCX);
+	x_jcc(b, CC_A, wrap);
+	/* fits before the end: head - tail + len <= size */
+	x_load_abs(b, 8, X_RAX, MT_JR_CPUBUF, 0, tail);
+	x_neg(b, X_RAX);
+	x_alu_rr(b, A_ADD, X_RAX, X_R10);
+	x_alu_ri(b, A_ADD, X_RAX, (int32_t)len);
+	x_alu_rr(b, A_CMP, X_RAX, X_RCX);
+	x_jcc(b, CC_A, drop);
+	x_lea(b, X_R11, (struct x_mem){ X_RDX, 0, MT_JR_BUFDATA, 0 });
+	x_alu_ri(b, A_ADD, X_R10, (int32_t)len);
+	x_jmp(b, ok);
+	/* the rest of the ring is padding (epid 0), the record at 0 */
+	jit_label_here(b, wrap);
+	x_mov_rr(b, X_R11, X_RCX);
+	x_alu_rr(b, A_SUB, X_R11, X_RDX);		/* pad */
+	x_load_abs(b, 8, X_RAX, MT_JR_CPUBUF, 0, tail);
+	x_neg(b, X_RAX);
+	x_alu_rr(b, A_ADD, X_RAX, X_R10);
+	x_alu_rr(b, A_ADD, X_RAX, X_R11);
+	x_alu_ri(b, A_ADD, X_RAX, (int32_t)len);
+	x_alu_rr(b, A_CMP, X_RAX, X_RCX);
+	x_jcc(b, CC_A, drop);
+	x_store_mi(b, 4, (struct x_mem){ X_RDX, 0, MT_JR_BUFDATA, 0 }, 0);
+	x_alu_rr(b, A_ADD, X_R10, X_R11);
+	x_alu_ri(b, A_ADD, X_R10, (int32_t)len);
+	x_mov_rrel(b, X_R11, MT_JR_BUFDATA, 0, 0);
+	x_jmp(b, ok);
+	jit_label_here(b, drop);
+	x_inc_abs(b, 8, MT_JR_CPUBUF, 0, (int32_t)offsetof(struct mt_cpubuf, drops));
+	x_mov_rrel(b, X_R11, MT_JR_STAGE, 0, 0);
+	x_mov_ri(b, X_R10, 0);
+	jit_label_here(b, ok);
+}
+
+/* Zero the record's 8-byte words no 8-byte value covers. */
+static void record_zero(struct jit *j, const struct mt_clause *cl)
+{
+	uint8_t full[512];
+	uint32_t n = cl->recsize / 8;
+
+	memset(full, 0, sizeof full);
+	for (uint32_t a = 0; a < cl->nacts; a++) {
+		const struct mt_action *act = &j->actions[cl->act0 + a];
+		if (act->kind == MT_ACT_AGG)
+			continue;
+		for (uint32_t i = 0; i < act->nrecs; i++) {
+			const struct mt_rec *rec = &j->recs[act->rec0 + i];
+			if (rec->size == 8 && rec->offset % 8 == 0 && rec->offset / 8 < sizeof full)
+				full[rec->offset / 8] = 1;
+		}
+	}
+	for (uint32_t w = 0; w < n; w++)
+		if (w >= sizeof full || !full[w])
+			x_store_mi(j->b, 8, (struct x_mem){ X_R11, (int32_t)(RT_HDR + 8 * w), 0, 0 }, 0);
+}
+
+static int clause(struct jit *j, uint32_t ecb)
+{
+	struct jit_buf *b = j->b;
+	const struct mt_clause *cl = &j->clauses[j->ecbs[ecb].clause];
+	int record = (cl->flags & MT_CF_NEEDS_RECORD) || cl->recsize || cl->nacts == 0;
+	uint32_t skip = jit_label_new(b);
+
+	j->epid = ecb + 1;
+	if (cl->pred_difo) {
+		if (jit_difo(j, cl->pred_difo) < 0)
+			return -1;
+		x_test_rr(b, X_RAX, X_RAX);
+		x_jcc(b, CC_E, skip);
+	}
+	j->effects = 1;
+	if (record) {
+		reserve(j, RT_HDR + cl->recsize);
+		x_mov_ri(b, X_RAX, j->epid);		/* epid, cpu 0 */
+		x_store_m(b, 8, X_RAX, (struct x_mem){ X_R11, 0, 0, 0 });
+		record_zero(j, cl);
+	}
+	for (uint32_t a = 0; a < cl->nacts; a++) {
+		const struct mt_action *act = &j->actions[cl->act0 + a];
+		if (act->kind == MT_ACT_AGG) {
+			if (agg(j, act, ecb) < 0)
+				return -1;
+			continue;
+		}
+		for (uint32_t i = 0; i < act->nrecs; i++) {
+			const struct mt_rec *rec = &j->recs[act->rec0 + i];
+			if (rec->difo) {
+				if (jit_difo(j, rec->difo) < 0)
+					return -1;
+			} else {
+				x_mov_ri(b, X_RAX, 0);
+			}
+			x_store_m(b, (int)rec->size, X_RAX,
+				  (struct x_mem){ X_R11, (int32_t)(RT_HDR + rec->offset), 0, 0 });
+		}
+	}
+	if (record) {
+		uint32_t dropped = jit_label_new(b);
+		jit_timestamp(j);
+		x_store_m(b, 8, X_RAX, (struct x_mem){ X_R11, 8, 0, 0 });
+		x_test_rr(b, X_R10, X_R10);
+		x_jcc(b, CC_E, dropped);
+		x_store_abs(b, 8, X_R10, MT_JR_CPUBUF, 0, (int32_t)offsetof(struct mt_cpubuf, head));
+		jit_label_here(b, dropped);
+	}
+	jit_label_here(b, skip);
+	return 0;
+}
+
+/* The frame: which registers are pushed, where each is. */
+static void frame(struct jit *j, uint32_t regs, int uses_ts)
+{
+	uint32_t n = 0;
+
+	j->clobber = regs;
+	for (size_t i = 0; i < NSAVE; i++)
+		if (regs >> save_order[i] & 1)
+			n++;
+	j->frame = 8 * (n + (uses_ts ? 1 : 0));
+	j->ts_off = uses_ts ? 0 : -1;
+	n = 0;
+	for (size_t i = 0; i < NSAVE; i++)
+		if (regs >> save_order[i] & 1)
+			j->saved[save_order[i]] = j->frame - 8 * ++n + 1;
+}
+
+static void restore(struct jit *j)
+{
+	if (j->ts_off >= 0)
+		x_lea(j->b, X_RSP, (struct x_mem){ X_RSP, 8, 0, 0 });
+	for (size_t i = NSAVE; i-- > 0;)
+		if (j->clobber >> save_order[i] & 1)
+			x_pop(j->b, save_order[i]);
+	x_popfq(j->b);
+}
+
+static void jit_init(struct jit *j, const struct mt_image *img, const struct jit_opts *o,
+		     struct jit_buf *b, char *why, size_t whylen)
+{
+	const uint8_t *base = (const uint8_t *)img;
+
+	memset(j, 0, sizeof *j);
+	j->img = img;
+	j->probes = (const void *)(base + img->probes_off);
+	j->ecbs = (const void *)(base + img->ecbs_off);
+	j->clauses = (const void *)(base + img->clauses_off);
+	j->actions = (const void *)(base + img->actions_off);
+	j->recs = (const void *)(base + img->recs_off);
+	j->aggs = (const void *)(base + img->aggs_off);
+	j->difos = (const void *)(base + img->difos_off);
+	j->text = (const void *)(base + img->text_off);
+	j->ints = (const void *)(base + img->ints_off);
+	j->strtab = (const char *)(base + img->strtab_off);
+	j->o = *o;
+	j->b = b;
+	j->why = why;
+	j->whylen = whylen;
+	j->ts_off = -1;
+}
+
+int mt_jit_probe(const struct mt_image *img, uint32_t pi, const struct jit_opts *o,
+		 struct jit_code *out, char *why, size_t whylen)
+{
+	struct jit j;
+	struct jit_buf *b = &out->b;
+	const struct mt_probe *pr;
+	uint32_t regs = 0, exit;
+	int uses_ts = 0;
+
+	jit_buf_init(b);
+	jit_init(&j, img, o, b, why, whylen);
+	if (pi >= img->nprobes)
+		return jit_fail(&j, "no probe %u", pi), 0;
+	if (o->site == JIT_SITE_HOST)
+		return jit_fail(&j, "a probe is not compiled for the host"), 0;
+	j.probe = pi;
+	pr = &j.probes[pi];
+	if (pr->necbs == 0)
+		return jit_fail(&j, "no clause"), 0;
+	if (needs(&j, &regs, &uses_ts) < 0)
+		return 0;
+	if (o->site == JIT_SITE_RETURN)
+		regs |= 1u << X_RAX;		/* arg1 is read from its slot */
+	frame(&j, regs, uses_ts);
+	j.fallback = jit_label_new(b);
+	exit = jit_label_new(b);
+	x_pushfq(b);
+	x_cli(b);
+	for (size_t i = 0; i < NSAVE; i++)
+		if (regs >> save_order[i] & 1)
+			x_push(b, save_order[i]);
+	if (uses_ts)
+		x_push_imm0(b);
+	x_cmp_abs_imm(b, 4, MT_JR_CB, 0, CB_FIELD(state), MT_CB_ACTIVE);
+	x_jcc(b, CC_NE, j.fallback);
+	x_cmp_abs_imm(b, 4, MT_JR_CB, 0, CB_FIELD(req), MT_REQ_NONE);
+	x_jcc(b, CC_NE, j.fallback);
+	x_cmp_abs_imm(b, 4, MT_JR_BUSY, 0, 0, 0);
+	x_jcc(b, CC_NE, j.fallback);
+	for (uint32_t e = 0; e < pr->necbs; e++)
+		if (clause(&j, pr->ecb0 + e) < 0) {
+			jit_buf_free(b);
+			return b->err ? -1 : 0;
+		}
+	x_inc_abs(b, 8, MT_JR_CB, 0, CB_FIELD(nfirings));
+	x_jmp(b, exit);
+	jit_label_here(b, j.fallback);
+	restore(&j);
+	x_jmp_rel(b, JIT_JR_FALLBACK, 0);
+	jit_label_here(b, exit);
+	restore(&j);
+	if (o->site == JIT_SITE_RETURN)
+		x_ret(b);
+	if (jit_buf_finish(b) < 0) {
+		jit_buf_free(b);
+		return -1;
+	}
+	return 1;
+}
+
+int mt_jit_difo_host(const struct mt_image *img, uint32_t difo1, struct jit_code *out,
+		     char *why, size_t whylen)
+{
+	struct jit j;
+	struct jit_buf *b = &out->b;
+	struct jit_opts o = { .site = JIT_SITE_HOST };
+	static const enum jreg keep[] = { X_RBX, X_RBP, X_R12, X_R13, X_R14, X_R15 };
+
+	jit_buf_init(b);
+	jit_init(&j, img, &o, b, why, whylen);
+	if (difo1 == 0 || difo1 > img->ndifos)
+		return jit_fail(&j, "no DIFO %u", difo1), 0;
+	for (size_t i = 0; i < 6; i++)
+		x_push(b, keep[i]);
+	if (jit_difo(&j, difo1) < 0) {
+		jit_buf_free(b);
+		return 0;
+	}
+	for (size_t i = 6; i-- > 0;)
+		x_pop(b, keep[i]);
+	x_ret(b);
+	if (jit_buf_finish(b) < 0) {
+		jit_buf_free(b);
+		return -1;
+	}
+	return 1;
+}
+
+void mt_jit_free(struct jit_code *c)
+{
+	jit_buf_free(&c->b);
+}

@@ -1,0 +1,105 @@
+/*
+ * The runtime's side of compiled probes (jit/, machtrace/jitabi.h): the
+ * addresses their relocations name, and the helpers they call (probe
+ * context, from the compiled code, interrupts off, CPU 0: the compiled
+ * code runs only on the GNU Mach blob, which is uniprocessor).  A helper
+ * sets up the machine state a firing of the ECB would have and does what
+ * the interpreter does for it.
+ */
+#include "rt.h"
+#include "machtrace/jitabi.h"
+
+uint32_t mt_rt_jit_keyless(struct mt_cb *cb, uint32_t aggid);
+uint32_t mt_rt_jit_named(struct mt_cb *cb, uint32_t ecb, uint32_t act);
+void mt_rt_jit_action(struct mt_cb *cb, uint32_t ecb, uint32_t act, const uint64_t *args);
+
+static const struct mt_pctx no_ctx;
+
+static void ms_init(struct rt_mstate *ms, struct rt *rt, uint32_t ecb,
+		    const struct mt_pctx *ctx)
+{
+	rt_memset(ms, 0, sizeof *ms);
+	ms->rt = rt;
+	ms->c = &rt->cpu[0];
+	ms->stat = &rt->cpustat[0];
+	ms->ctx = ctx;
+	ms->probe = rt->ecbs[ecb].probe;
+	ms->epid = ecb + 1;
+}
+
+uint32_t mt_rt_jit_keyless(struct mt_cb *cb, uint32_t aggid)
+{
+	struct rt *rt = rt_get(cb);
+	struct mt_action act = { MT_ACT_AGG, 0, 0, aggid };
+	struct rt_mstate ms;
+
+	if (aggid == 0 || aggid > rt->img->naggs)
+		return 0;
+	ms_init(&ms, rt, 0, &no_ctx);
+	ms.epid = 0;
+	return rt_agg_entry(&ms, &act);
+}
+
+uint32_t mt_rt_jit_named(struct mt_cb *cb, uint32_t ecb, uint32_t act)
+{
+	struct rt *rt = rt_get(cb);
+	struct rt_mstate ms;
+
+	if (ecb >= rt->img->necbs || act >= rt->img->nactions)
+		return 0;
+	ms_init(&ms, rt, ecb, &no_ctx);
+	return rt_agg_entry(&ms, &rt->actions[act]);
+}
+
+void mt_rt_jit_action(struct mt_cb *cb, uint32_t ecb, uint32_t act, const uint64_t *args)
+{
+	struct rt *rt = rt_get(cb);
+	const struct mt_clause *cl;
+	struct mt_pctx ctx = no_ctx;
+	struct rt_mstate ms;
+
+	if (ecb >= rt->img->necbs || act >= rt->img->nactions)
+		return;
+	if (args)
+		for (uint32_t i = 0; i < MT_NARGS; i++)
+			ctx.arg[i] = args[i];
+	ms_init(&ms, rt, ecb, &ctx);
+	cl = &rt->clauses[rt->ecbs[ecb].clause];
+	rt_aggregate(&ms, &rt->actions[act]);
+	if (ms.fault)
+		rt_report_fault(&ms, act - cl->act0);
+}
+
+static uint64_t helper(uint32_t h)
+{
+	switch (h) {
+	case MT_JH_KEYLESS: return (uint64_t)(uintptr_t)mt_rt_jit_keyless;
+	case MT_JH_NAMED: return (uint64_t)(uintptr_t)mt_rt_jit_named;
+	case MT_JH_ACTION: return (uint64_t)(uintptr_t)mt_rt_jit_action;
+	}
+	return 0;
+}
+
+uint64_t mt_rt_jit_addr(struct mt_cb *cb, uint32_t kind, uint32_t arg)
+{
+	struct rt *rt = rt_get(cb);
+	struct rt_cpu *c = &rt->cpu[0];
+
+	switch (kind) {
+	case MT_JR_CB: return (uint64_t)(uintptr_t)cb;
+	case MT_JR_BUSY: return (uint64_t)(uintptr_t)&c->busy;
+	case MT_JR_AGGENT:
+		return arg && arg <= rt->img->naggs ? (uint64_t)(uintptr_t)&c->aggent[arg - 1] : 0;
+	case MT_JR_AGGDATA: return (uint64_t)(uintptr_t)c->aggdata;
+	case MT_JR_ECBENT:
+		return arg < rt->img->necbs ? (uint64_t)(uintptr_t)&c->ecbent[arg] : 0;
+	case MT_JR_CPUBUF: return (uint64_t)(uintptr_t)&rt->cpubuf[0];
+	case MT_JR_BUFDATA: return (uint64_t)(uintptr_t)c->buf;
+	case MT_JR_STRTAB: return (uint64_t)(uintptr_t)rt->strtab;
+	case MT_JR_BUFSIZE: return rt->cpubuf[0].size;
+	case MT_JR_GLOBALS: return (uint64_t)(uintptr_t)rt->globals;
+	case MT_JR_STAGE: return (uint64_t)(uintptr_t)c->stage;
+	case MT_JR_HELPER: return helper(arg);
+	}
+	return 0;
+}

@@ -1,0 +1,58 @@
+/*
+ * Compiled probes in the blob (LK_SF_JIT, jit/ on the host): after a
+ * site's first general firing its relocations are filled in (the
+ * runtime's addresses, mt_rt_jit_addr; the platform's TSC multiplier)
+ * and its jmp goes to the compiled code, as fast_arm does for the
+ * counting trampoline.  lk_fast_disarm puts the general path back (STOP,
+ * a host request); the next firing arms it again.
+ */
+#include "runtime/kernel/kern.h"
+#include "machtrace/jitabi.h"
+
+/* The value of relocation r of code at va; 0 if it has none. */
+static int rel_value(const struct lk_jit_rel *r, uint64_t va, int32_t *out)
+{
+	uint64_t v;
+	int64_t d;
+
+	if (r->kind == MT_JR_PLAT_TSCMULT)
+		v = (uint64_t)&lk.tsc_mult;
+	else if (r->kind < MT_JR_PLAT_TSCMULT)
+		v = mt_rt_jit_addr(lk.cb, r->kind, r->arg);
+	else
+		return 0;
+	if (!v)
+		return 0;
+	v += (uint64_t)(int64_t)r->addend;
+	d = (int64_t)v;
+	if (r->kind == MT_JR_HELPER)
+		d = (int64_t)(v - (va + r->at + 4));
+	if (d != (int32_t)d)
+		return 0;
+	*out = (int32_t)d;
+	return 1;
+}
+
+void lk_jit_arm(struct lk_site *s)
+{
+	const struct lk_jit *h = (const struct lk_jit *)s->fast;
+	uint64_t code = s->fast + h->code_off;
+	int64_t rel = (int64_t)(code - (s->addr + 5));
+	uint8_t jmp[5];
+	int32_t v;
+
+	if (s->fast_armed || rel != (int32_t)rel)
+		return;
+	for (uint32_t i = 0; i < h->nrel; i++) {
+		if (h->rel[i].at + 4 > h->code_len || !rel_value(&h->rel[i], code, &v)) {
+			s->fast_armed = LK_JIT_BAD;
+			return;
+		}
+		*(volatile int32_t *)(code + h->rel[i].at) = v;
+	}
+	jmp[0] = 0xe9;
+	for (int i = 0; i < 4; i++)
+		jmp[1 + i] = (uint8_t)((uint64_t)rel >> (8 * i));
+	lk_text_write(s->addr, jmp, 5);
+	s->fast_armed = 1;
+}
