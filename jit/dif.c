@@ -60,8 +60,11 @@ static void uses(mt_instr_t in, uint32_t *rd_mask, uint32_t *wr_mask)
 	case MT_OP_RET:
 		*rd_mask = 1u << rd;
 		break;
-	case MT_OP_SETX: case MT_OP_SETS: case MT_OP_LDGS:
+	case MT_OP_SETX: case MT_OP_SETS: case MT_OP_LDGS: case MT_OP_LDTS:
 		*wr_mask = 1u << rd;
+		break;
+	case MT_OP_STTS:
+		*rd_mask = 1u << rd;
 		break;
 	}
 	*rd_mask &= ~1u;
@@ -73,12 +76,29 @@ static int is_branch(uint32_t op)
 	return op >= MT_OP_BA && op <= MT_OP_BLEU;
 }
 
+/* A thread-local scalar integer (not by reference)? */
+static int tls_scalar(const struct jit *j, uint32_t id)
+{
+	const struct mt_var *v = (const void *)((const uint8_t *)j->img + j->img->vars_off);
+
+	for (uint32_t i = 0; i < j->img->nvars; i++)
+		if (v[i].scope == MT_VS_THREAD && v[i].id == id)
+			return v[i].kind == MT_VK_SCALAR && !(v[i].flags & MT_VF_REF);
+	return 0;
+}
+
 /* Supported?  The reason if not. */
 static const char *unsupported(const struct jit *j, mt_instr_t in)
 {
 	uint32_t op = MT_OP(in), v = MT_V16(in);
 
 	switch (op) {
+	case MT_OP_LDTS: case MT_OP_STTS:
+		if (j->o.site == JIT_SITE_HOST)
+			return "a thread-local on the host";
+		return tls_scalar(j, v) ? NULL : "a thread-local other than an integer";
+	case MT_OP_SCMP:
+		return j->o.site == JIT_SITE_HOST ? "a string compare on the host" : NULL;
 	case MT_OP_NOP: case MT_OP_OR: case MT_OP_XOR: case MT_OP_AND:
 	case MT_OP_SLL: case MT_OP_SRL: case MT_OP_SRA: case MT_OP_SUB:
 	case MT_OP_ADD: case MT_OP_MUL: case MT_OP_NOT: case MT_OP_MOV:
@@ -93,6 +113,8 @@ static const char *unsupported(const struct jit *j, mt_instr_t in)
 			return NULL;
 		}
 		switch (v) {
+		case MT_VAR_EXECNAME:
+			return j->o.site == JIT_SITE_HOST ? "execname on the host" : NULL;
 		case MT_VAR_EPID: case MT_VAR_ID: case MT_VAR_PROBEPROV:
 		case MT_VAR_PROBEMOD: case MT_VAR_PROBEFUNC: case MT_VAR_PROBENAME:
 			return NULL;
@@ -142,6 +164,8 @@ int jit_difo_needs(struct jit *j, uint32_t difo1, uint32_t *regs)
 			*regs |= 1u << X_RCX;
 		if (op == MT_OP_LDGS && (v == MT_VAR_TIMESTAMP || v == MT_VAR_VTIMESTAMP))
 			*regs |= 1u << X_RDX;
+		if (op == MT_OP_SCMP)
+			*regs |= 1u << X_RCX | 1u << X_RDX;
 	}
 	if ((n = map_regs(j, d, map)) < 0)
 		return jit_fail(j, "DIFO %u uses more than %d registers", difo1, JIT_NPOOL);
@@ -175,14 +199,47 @@ static uint32_t maybe_unset(const struct jit *j, const struct mt_difo *d)
 	return need;
 }
 
+/* What a DIF register holds, for SCMP: a strtab string, or the
+   execname buffer (MT_JIT_STRBUF bytes of the runtime's). */
+enum { STR_NONE = 0, STR_CONST, STR_EXECNAME };
+
 struct difo_em {
 	struct jit *j;
 	int map[MT_NREGS];
+	uint8_t str[MT_NREGS];		/* STR_* */
+	uint32_t stroff[MT_NREGS];	/* STR_CONST: strtab offset */
 	uint32_t labels[1024];		/* per DIF pc: a label if a branch goes there */
 	uint8_t target[1024];
 	uint32_t end;			/* label: after the DIFO */
-	int flags;			/* 0: x86 flags invalid; 1: cmp; 2: test */
+	int flags;			/* 0: x86 flags invalid; 1: cmp; 2: test;
+					   3: ZF alone (an inline SCMP) */
 };
+
+static const enum jreg cold_save[] = {
+	X_RCX, X_RDX, X_RSI, X_RDI, X_R8, X_R9, X_R10, X_R11
+};
+#define NCOLD (sizeof cold_save / sizeof *cold_save)
+
+void jit_call(struct jit *j, uint32_t h, int nargs, uint64_t a1, uint64_t a2, int a3_reg,
+	      enum jreg a3)
+{
+	struct jit_buf *b = j->b;
+
+	for (size_t i = 0; i < NCOLD; i++)
+		x_push(b, cold_save[i]);
+	if (a3_reg && a3 != X_RDX)
+		x_mov_rr(b, X_RDX, a3);		/* a pool register: not pushed over */
+	x_mov_rrel(b, X_RDI, MT_JR_CB, 0, 0);
+	if (nargs > 1)
+		x_mov_ri(b, X_RSI, a1);
+	if (nargs > 2 && !a3_reg)
+		x_mov_ri(b, X_RDX, a2);
+	if (nargs > 3)
+		x_mov_ri(b, X_RCX, 0);
+	x_call_rel(b, MT_JR_HELPER, h);
+	for (size_t i = NCOLD; i-- > 0;)
+		x_pop(b, cold_save[i]);
+}
 
 static enum jreg reg(const struct difo_em *e, uint32_t r)
 {
@@ -278,6 +335,11 @@ static void ldgs(struct difo_em *e, uint32_t v, uint32_t rd)
 	case MT_VAR_PROBEMOD: strtab_addr(j, x, pr->mod); return;
 	case MT_VAR_PROBEFUNC: strtab_addr(j, x, pr->func); return;
 	case MT_VAR_PROBENAME: strtab_addr(j, x, pr->name); return;
+	case MT_VAR_EXECNAME:
+		jit_call(j, MT_JH_EXECNAME, 1, 0, 0, 0, X_RAX);
+		e->flags = 0;
+		put(e, rd, X_RAX);
+		return;
 	default:			/* timestamp */
 		jit_timestamp(j);
 		e->flags = 0;
@@ -338,6 +400,8 @@ static int cond(uint32_t op, int flags)
 
 	if (op == MT_OP_BA)
 		return -1;
+	if (flags == 3)
+		return op == MT_OP_BE ? CC_E : op == MT_OP_BNE ? CC_NE : -3;
 	if (flags == 1)
 		return after_cmp[op];
 	/* TST: n = c = 0, z = (r1 == 0) */
@@ -347,6 +411,53 @@ static int cond(uint32_t op, int flags)
 	case MT_OP_BGE: case MT_OP_BGEU: return -1;
 	default: return -2;		/* BL, BLU */
 	}
+}
+
+/*
+ * SCMP of the execname buffer with a string constant, only for == and
+ * != (ZF alone): the constant's bytes and its NUL against the buffer's,
+ * a word at a time (the buffer has MT_JIT_STRBUF bytes: a longer
+ * constant cannot be compiled).
+ */
+static int scmp(struct difo_em *e, uint32_t pc, uint32_t r1, uint32_t r2)
+{
+	struct jit *j = e->j;
+	struct jit_buf *b = j->b;
+	uint32_t c, x, done;
+	const char *s;
+	size_t n;
+
+	if (r1 && r2 && e->str[r1] == STR_CONST && e->str[r2] == STR_EXECNAME)
+		c = r1, x = r2;
+	else if (r1 && r2 && e->str[r2] == STR_CONST && e->str[r1] == STR_EXECNAME)
+		c = r2, x = r1;
+	else
+		return jit_fail(j, "a string compare other than execname with a constant");
+	s = j->strtab + e->stroff[c];
+	n = strnlen(s, j->img->strtab_size - e->stroff[c]) + 1;
+	if (n > MT_JIT_STRBUF - 8)
+		return jit_fail(j, "a string constant of %zu bytes", n);
+	done = jit_label_new(b);
+	get(e, X_RAX, x);
+	for (size_t o = 0; o < n; o += 8) {
+		size_t k = n - o < 8 ? n - o : 8;
+		uint64_t w = 0;
+		for (size_t i = 0; i < k; i++)
+			w |= (uint64_t)(uint8_t)(i + o + 1 == n ? 0 : s[o + i]) << (8 * i);
+		x_load_m(b, 8, X_RCX, (struct x_mem){ X_RAX, (int32_t)o, 0, 0 });
+		if (k < 8) {
+			x_shift_ri(b, 4, X_RCX, (uint8_t)(8 * (8 - k)));
+			w <<= 8 * (8 - k);
+		}
+		x_mov_ri(b, X_RDX, w);
+		x_alu_rr(b, A_CMP, X_RCX, X_RDX);
+		if (o + 8 < n)
+			x_jcc(b, CC_NE, done);
+	}
+	jit_label_here(b, done);
+	e->flags = 3;
+	(void)pc;
+	return 0;
 }
 
 static int one(struct difo_em *e, const struct mt_difo *d, uint32_t pc, mt_instr_t in)
@@ -372,6 +483,20 @@ static int one(struct difo_em *e, const struct mt_difo *d, uint32_t pc, mt_instr
 		x_test_rr(b, X_RAX, X_RAX);
 		e->flags = 2;
 		return 0;
+	case MT_OP_SCMP:
+		return scmp(e, pc, MT_R1(in), MT_R2(in));
+	case MT_OP_LDTS:
+		jit_call(j, MT_JH_TLS_LOAD, 2, MT_V16(in), 0, 0, X_RAX);
+		put(e, rd, X_RAX);
+		e->flags = 0;
+		return 0;
+	case MT_OP_STTS:
+		if (rd)
+			jit_call(j, MT_JH_TLS_STORE, 3, MT_V16(in), 0, 1, reg(e, rd));
+		else
+			jit_call(j, MT_JH_TLS_STORE, 3, MT_V16(in), 0, 0, X_RAX);
+		e->flags = 0;
+		return 0;
 	case MT_OP_RET:
 		get(e, X_RAX, rd);
 		if (pc + 1 < d->ntext)
@@ -382,11 +507,16 @@ static int one(struct difo_em *e, const struct mt_difo *d, uint32_t pc, mt_instr
 			x_mov_ri(b, reg(e, rd), j->ints[MT_V16(in)]);
 		return 0;
 	case MT_OP_SETS:
-		if (rd)
+		if (rd) {
 			strtab_addr(j, reg(e, rd), MT_V16(in));
+			e->str[rd] = STR_CONST;
+			e->stroff[rd] = MT_V16(in);
+		}
 		return 0;
 	case MT_OP_LDGS:
 		ldgs(e, MT_V16(in), rd);
+		if (rd && MT_V16(in) == MT_VAR_EXECNAME)
+			e->str[rd] = STR_EXECNAME;
 		return 0;
 	}
 	if (!is_branch(op)) {
@@ -396,6 +526,8 @@ static int one(struct difo_em *e, const struct mt_difo *d, uint32_t pc, mt_instr
 	if (op != MT_OP_BA && !e->flags)
 		return jit_fail(j, "DIFO branch at %u after its compare's flags changed", pc);
 	c = cond(op, e->flags);
+	if (c == -3)
+		return jit_fail(j, "a string ordering at %u", pc);
 	if (MT_LABEL(in) >= d->ntext)
 		return jit_fail(j, "DIFO branch past its end at %u", pc);
 	if (c == -1)

@@ -37,11 +37,6 @@ static const enum jreg save_order[] = {
 	X_RBX, X_RBP, X_R12, X_R13, X_R14, X_R15
 };
 #define NSAVE (sizeof save_order / sizeof *save_order)
-/* Caller-saved registers but rax, pushed around a cold helper call. */
-static const enum jreg cold_save[] = {
-	X_RCX, X_RDX, X_RSI, X_RDI, X_R8, X_R9, X_R10, X_R11
-};
-
 #define RT_HDR		((uint32_t)sizeof(struct mt_rechdr))
 #define CB_FIELD(f)	((int32_t)offsetof(struct mt_cb, f))
 #define ENT_GEN		12	/* offsetof(struct mt_aggent, gen) */
@@ -124,8 +119,6 @@ static int agg_how(struct jit *j, const struct mt_action *act, uint32_t *regs)
 			return jit_fail(j, "an aggregation whose key or value reads the arguments "
 					"or the time"), 0;
 	*regs |= 1u << X_RAX;
-	for (size_t i = 0; i < sizeof cold_save / sizeof *cold_save; i++)
-		*regs |= 1u << cold_save[i];
 	return AGG_HELPER;
 }
 
@@ -172,6 +165,12 @@ static int needs(struct jit *j, uint32_t *regs, int *uses_ts)
 				if (record_ok(j, act, regs) < 0)
 					return -1;
 				break;
+			case MT_ACT_DIFEXPR:
+				if (act->nrecs != 1 || j->recs[act->rec0].size != 0 ||
+				    (j->recs[act->rec0].difo &&
+				     jit_difo_needs(j, j->recs[act->rec0].difo, regs) < 0))
+					return jit_fail(j, "an expression statement");
+				break;
 			default:
 				return jit_fail(j, "action kind %u", act->kind);
 			}
@@ -192,27 +191,6 @@ static int needs(struct jit *j, uint32_t *regs, int *uses_ts)
 	return 0;
 }
 
-/* A cold call of runtime helper h(cb, a1, a2): caller-saved registers
-   pushed around it; the result in rax. */
-static void cold_call(struct jit *j, uint32_t h, uint32_t a1, uint32_t a2, int nargs)
-{
-	struct jit_buf *b = j->b;
-	const size_t n = sizeof cold_save / sizeof *cold_save;
-
-	for (size_t i = 0; i < n; i++)
-		x_push(b, cold_save[i]);
-	x_mov_rrel(b, X_RDI, MT_JR_CB, 0, 0);
-	if (nargs > 1)
-		x_mov_ri(b, X_RSI, a1);
-	if (nargs > 2)
-		x_mov_ri(b, X_RDX, a2);
-	if (nargs > 3)
-		x_mov_ri(b, X_RCX, 0);
-	x_call_rel(b, MT_JR_HELPER, h);
-	for (size_t i = n; i-- > 0;)
-		x_pop(b, cold_save[i]);
-}
-
 /* rax = the entry (offset + 1 in the aggregation data), 0: none (drop). */
 static void agg_entry(struct jit *j, const struct mt_action *act, int how, uint32_t ecb)
 {
@@ -231,9 +209,9 @@ static void agg_entry(struct jit *j, const struct mt_action *act, int how, uint3
 	x_jcc(b, CC_NE, have);
 	jit_label_here(b, cold);
 	if (how == AGG_INLINE_KEYLESS)
-		cold_call(j, MT_JH_KEYLESS, (uint32_t)act->arg, 0, 2);
+		jit_call(j, MT_JH_KEYLESS, 2, act->arg, 0, 0, X_RAX);
 	else
-		cold_call(j, MT_JH_NAMED, ecb, ai, 3);
+		jit_call(j, MT_JH_NAMED, 3, ecb, ai, 0, X_RAX);
 	jit_label_here(b, have);
 }
 
@@ -295,7 +273,7 @@ static int agg(struct jit *j, const struct mt_action *act, uint32_t ecb)
 	int how = agg_how(j, act, &dummy);
 
 	if (how == AGG_HELPER) {
-		cold_call(j, MT_JH_ACTION, ecb, (uint32_t)(act - j->actions), 4);
+		jit_call(j, MT_JH_ACTION, 4, ecb, (uint32_t)(act - j->actions), 0, X_RAX);
 		return 0;
 	}
 	for (uint32_t i = 0; i < act->nrecs; i++) {
@@ -415,6 +393,11 @@ static int clause(struct jit *j, uint32_t ecb)
 		const struct mt_action *act = &j->actions[cl->act0 + a];
 		if (act->kind == MT_ACT_AGG) {
 			if (agg(j, act, ecb) < 0)
+				return -1;
+			continue;
+		}
+		if (act->kind == MT_ACT_DIFEXPR) {
+			if (j->recs[act->rec0].difo && jit_difo(j, j->recs[act->rec0].difo) < 0)
 				return -1;
 			continue;
 		}

@@ -148,8 +148,8 @@ static void dyn_store(struct rt_mstate *ms, uint32_t scope, uint32_t id,
 }
 
 /* self->x: a scalar one in its thread's row (tls.c), a by-reference one
-   in dynamic variable space. */
-static uint64_t ldts(struct rt_mstate *ms, uint32_t id)
+   in dynamic variable space.  Compiled code's helpers (jitrt.c) too. */
+uint64_t rt_tls_load(struct rt_mstate *ms, uint32_t id)
 {
 	const struct rt_varslot *sl = rt_slot(ms->rt, MT_VS_THREAD, id);
 	const int64_t *p;
@@ -161,7 +161,7 @@ static uint64_t ldts(struct rt_mstate *ms, uint32_t id)
 	return dyn_load(ms, MT_VS_THREAD, id, 1);
 }
 
-static void stts(struct rt_mstate *ms, uint32_t id, uint64_t v)
+void rt_tls_store(struct rt_mstate *ms, uint32_t id, uint64_t v)
 {
 	const struct rt_varslot *sl = rt_slot(ms->rt, MT_VS_THREAD, id);
 	int64_t *p;
@@ -409,10 +409,10 @@ static inline void varop(struct rt_mstate *ms, mt_instr_t in, uint64_t *r)
 			var_store(ms, sl, ms->c->locals + sl->off, r[rd]);
 		break;
 	case MT_OP_LDTS:
-		r[rd] = ldts(ms, id);
+		r[rd] = rt_tls_load(ms, id);
 		break;
 	case MT_OP_STTS:
-		stts(ms, id, r[rd]);
+		rt_tls_store(ms, id, r[rd]);
 		break;
 	case MT_OP_LDTAA:
 		r[rd] = dyn_load(ms, MT_VS_THREAD, id, 1);

@@ -12,6 +12,11 @@
 uint32_t mt_rt_jit_keyless(struct mt_cb *cb, uint32_t aggid);
 uint32_t mt_rt_jit_named(struct mt_cb *cb, uint32_t ecb, uint32_t act);
 void mt_rt_jit_action(struct mt_cb *cb, uint32_t ecb, uint32_t act, const uint64_t *args);
+uint64_t mt_rt_jit_execname(struct mt_cb *cb);
+uint64_t mt_rt_jit_tls_load(struct mt_cb *cb, uint32_t id);
+void mt_rt_jit_tls_store(struct mt_cb *cb, uint32_t id, uint64_t v);
+
+_Static_assert(RT_JIT_STR == MT_JIT_STRBUF, "the execname buffer the code reads");
 
 static const struct mt_pctx no_ctx;
 
@@ -70,12 +75,42 @@ void mt_rt_jit_action(struct mt_cb *cb, uint32_t ecb, uint32_t act, const uint64
 		rt_report_fault(&ms, act - cl->act0);
 }
 
+uint64_t mt_rt_jit_execname(struct mt_cb *cb)
+{
+	struct rt *rt = rt_get(cb);
+
+	mt_plat_strvar(&no_ctx, MT_VAR_EXECNAME, rt->jit_str, RT_JIT_STR);
+	return (uint64_t)(uintptr_t)rt->jit_str;
+}
+
+/* The thread-locals' key holds the thread's tid (dynvar.c rt_key). */
+uint64_t mt_rt_jit_tls_load(struct mt_cb *cb, uint32_t id)
+{
+	struct rt *rt = rt_get(cb);
+	struct rt_mstate ms;
+
+	ms_init(&ms, rt, 0, &no_ctx);
+	return rt_tls_load(&ms, id);
+}
+
+void mt_rt_jit_tls_store(struct mt_cb *cb, uint32_t id, uint64_t v)
+{
+	struct rt *rt = rt_get(cb);
+	struct rt_mstate ms;
+
+	ms_init(&ms, rt, 0, &no_ctx);
+	rt_tls_store(&ms, id, v);
+}
+
 static uint64_t helper(uint32_t h)
 {
 	switch (h) {
 	case MT_JH_KEYLESS: return (uint64_t)(uintptr_t)mt_rt_jit_keyless;
 	case MT_JH_NAMED: return (uint64_t)(uintptr_t)mt_rt_jit_named;
 	case MT_JH_ACTION: return (uint64_t)(uintptr_t)mt_rt_jit_action;
+	case MT_JH_EXECNAME: return (uint64_t)(uintptr_t)mt_rt_jit_execname;
+	case MT_JH_TLS_LOAD: return (uint64_t)(uintptr_t)mt_rt_jit_tls_load;
+	case MT_JH_TLS_STORE: return (uint64_t)(uintptr_t)mt_rt_jit_tls_store;
 	}
 	return 0;
 }

@@ -40,6 +40,7 @@
 #define RT_HDRSIZE		((uint32_t)sizeof(struct mt_rechdr))
 #define RT_ERRRECSIZE		(RT_HDRSIZE + (uint32_t)sizeof(struct mt_errrec))
 #define RT_NOSLOT		0xffffffffu
+#define RT_JIT_STR		64	/* bytes of the execname compiled code reads */
 
 /*
  * Where a user variable lives (per scope, indexed by id - MT_VAR_USER).
@@ -170,6 +171,7 @@ struct rt {
 	uint8_t *specdata;		/* [nspec][ncpus] x specsize */
 	uint64_t specsize;
 	struct rt_stamp stamps[RT_NSTAMPS];	/* probe context */
+	char jit_str[RT_JIT_STR];	/* compiled code's execname (jitrt.c) */
 };
 
 /* Tuple stack entry. */
@@ -341,6 +343,8 @@ uint64_t rt_alloca(struct rt_mstate *ms, uint64_t size);
 
 /* interp.c */
 int rt_exec(struct rt_mstate *ms, uint32_t difo1, uint64_t *result);
+uint64_t rt_tls_load(struct rt_mstate *ms, uint32_t id);
+void rt_tls_store(struct rt_mstate *ms, uint32_t id, uint64_t v);
 
 /* subr.c, subr_str.c */
 void rt_subr(struct rt_mstate *ms, uint32_t subr, uint64_t *rd);

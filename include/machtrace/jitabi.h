@@ -57,9 +57,18 @@ enum mt_jit_helper {
 	   arguments; a fault is reported as the interpreter does */
 	MT_JH_ACTION,
 	/* uint64_t (struct mt_cb *cb): the current thread's execname, a
-	   NUL-terminated string in the runtime's scratch for the firing */
+	   NUL-terminated string in a buffer of MT_JIT_STRBUF bytes of the
+	   runtime's, valid until the next call */
 	MT_JH_EXECNAME,
+	/* uint64_t (struct mt_cb *cb, uint32_t id): scalar thread-local id
+	   of the current thread (0 if none) */
+	MT_JH_TLS_LOAD,
+	/* void (struct mt_cb *cb, uint32_t id, uint64_t v): store it (0:
+	   delete it) */
+	MT_JH_TLS_STORE,
 	MT_JH__COUNT
 };
+
+#define MT_JIT_STRBUF	64
 
 #endif
