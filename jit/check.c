@@ -94,7 +94,8 @@ static int check_one(const struct jit_code *c, const cs_insn *in, int last, char
 		return last ? 0 : seterr(why, n, in, "ret before the end");
 	if (in->id == X86_INS_CALL) {
 		r = rel_at(c, in->address + 1);
-		return in->size == 5 && r && r->kind == MT_JR_HELPER ? 0 :
+		return in->size == 5 && r && (r->kind == MT_JR_HELPER ||
+					      r->kind == MT_JR_PLAT_EXECNAME) ? 0 :
 			seterr(why, n, in, "a call to something else than a runtime helper");
 	}
 	if (in->id == X86_INS_JMP || (in->detail->groups_count &&
@@ -152,6 +153,8 @@ static const char *rel_name(uint16_t k)
 	};
 	if (k == MT_JR_PLAT_TSCMULT)
 		return "tsc_mult";
+	if (k == MT_JR_PLAT_EXECNAME)
+		return "execname";
 	if (k == JIT_JR_FALLBACK)
 		return "general path";
 	return k < sizeof names / sizeof *names && names[k] ? names[k] : "?";

@@ -200,7 +200,7 @@ static uint32_t maybe_unset(const struct jit *j, const struct mt_difo *d)
 }
 
 /* What a DIF register holds, for SCMP: a strtab string, or the
-   execname buffer (MT_JIT_STRBUF bytes of the runtime's). */
+   execname (MT_JIT_PLATNAME readable bytes). */
 enum { STR_NONE = 0, STR_CONST, STR_EXECNAME };
 
 struct difo_em {
@@ -220,23 +220,27 @@ static const enum jreg cold_save[] = {
 };
 #define NCOLD (sizeof cold_save / sizeof *cold_save)
 
-void jit_call(struct jit *j, uint32_t h, int nargs, uint64_t a1, uint64_t a2, int a3_reg,
+void jit_call(struct jit *j, uint16_t kind, uint32_t h, int nargs, uint64_t a1, uint64_t a2, int a3_reg,
 	      enum jreg a3)
 {
 	struct jit_buf *b = j->b;
 
+	/* the register argument is the last one: rdx (3 arguments) or rcx
+	   (4); it is rax or a pool register, which the pushes leave alone */
+	enum jreg last = nargs > 3 ? X_RCX : X_RDX;
+
 	for (size_t i = 0; i < NCOLD; i++)
 		x_push(b, cold_save[i]);
-	if (a3_reg && a3 != X_RDX)
-		x_mov_rr(b, X_RDX, a3);		/* a pool register: not pushed over */
+	if (a3_reg && a3 != last)
+		x_mov_rr(b, last, a3);
 	x_mov_rrel(b, X_RDI, MT_JR_CB, 0, 0);
 	if (nargs > 1)
 		x_mov_ri(b, X_RSI, a1);
-	if (nargs > 2 && !a3_reg)
+	if (nargs > 2 && (nargs > 3 || !a3_reg))
 		x_mov_ri(b, X_RDX, a2);
-	if (nargs > 3)
+	if (nargs > 3 && !a3_reg)
 		x_mov_ri(b, X_RCX, 0);
-	x_call_rel(b, MT_JR_HELPER, h);
+	x_call_rel(b, kind, h);
 	for (size_t i = NCOLD; i-- > 0;)
 		x_pop(b, cold_save[i]);
 }
@@ -336,7 +340,7 @@ static void ldgs(struct difo_em *e, uint32_t v, uint32_t rd)
 	case MT_VAR_PROBEFUNC: strtab_addr(j, x, pr->func); return;
 	case MT_VAR_PROBENAME: strtab_addr(j, x, pr->name); return;
 	case MT_VAR_EXECNAME:
-		jit_call(j, MT_JH_EXECNAME, 1, 0, 0, 0, X_RAX);
+		jit_call(j, MT_JR_PLAT_EXECNAME, 0, 0, 0, 0, 0, X_RAX);
 		e->flags = 0;
 		put(e, rd, X_RAX);
 		return;
@@ -415,9 +419,9 @@ static int cond(uint32_t op, int flags)
 
 /*
  * SCMP of the execname buffer with a string constant, only for == and
- * != (ZF alone): the constant's bytes and its NUL against the buffer's,
- * a word at a time (the buffer has MT_JIT_STRBUF bytes: a longer
- * constant cannot be compiled).
+ * != (ZF alone): the constant's bytes and its NUL against the name's,
+ * a word at a time (MT_JIT_PLATNAME bytes are readable there: a longer
+ * constant is not compiled).
  */
 static int scmp(struct difo_em *e, uint32_t pc, uint32_t r1, uint32_t r2)
 {
@@ -435,7 +439,7 @@ static int scmp(struct difo_em *e, uint32_t pc, uint32_t r1, uint32_t r2)
 		return jit_fail(j, "a string compare other than execname with a constant");
 	s = j->strtab + e->stroff[c];
 	n = strnlen(s, j->img->strtab_size - e->stroff[c]) + 1;
-	if (n > MT_JIT_STRBUF - 8)
+	if (n > MT_JIT_PLATNAME)
 		return jit_fail(j, "a string constant of %zu bytes", n);
 	done = jit_label_new(b);
 	get(e, X_RAX, x);
@@ -486,15 +490,15 @@ static int one(struct difo_em *e, const struct mt_difo *d, uint32_t pc, mt_instr
 	case MT_OP_SCMP:
 		return scmp(e, pc, MT_R1(in), MT_R2(in));
 	case MT_OP_LDTS:
-		jit_call(j, MT_JH_TLS_LOAD, 2, MT_V16(in), 0, 0, X_RAX);
+		jit_call(j, MT_JR_HELPER, MT_JH_TLS_LOAD, 2, MT_V16(in), 0, 0, X_RAX);
 		put(e, rd, X_RAX);
 		e->flags = 0;
 		return 0;
 	case MT_OP_STTS:
 		if (rd)
-			jit_call(j, MT_JH_TLS_STORE, 3, MT_V16(in), 0, 1, reg(e, rd));
+			jit_call(j, MT_JR_HELPER, MT_JH_TLS_STORE, 3, MT_V16(in), 0, 1, reg(e, rd));
 		else
-			jit_call(j, MT_JH_TLS_STORE, 3, MT_V16(in), 0, 0, X_RAX);
+			jit_call(j, MT_JR_HELPER, MT_JH_TLS_STORE, 3, MT_V16(in), 0, 0, X_RAX);
 		e->flags = 0;
 		return 0;
 	case MT_OP_RET:

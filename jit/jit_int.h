@@ -42,10 +42,11 @@ int jit_fail(struct jit *j, const char *fmt, ...) __attribute__((format(printf, 
 int jit_difo_needs(struct jit *j, uint32_t difo1, uint32_t *regs);
 /* Emit DIFO difo1; its value in rax.  0, or -1 (jit_fail said why). */
 int jit_difo(struct jit *j, uint32_t difo1);
-/* Call runtime helper h (MT_JH_*) with cb, a1, then a2 or register
+/* Call runtime helper h (kind MT_JR_HELPER, h MT_JH_*; or a platform
+   kind) with cb, a1, then a2 or register
    a3 (a3_reg: a pool register); caller-saved registers pushed around it,
    the result in rax. */
-void jit_call(struct jit *j, uint32_t h, int nargs, uint64_t a1, uint64_t a2, int a3_reg,
+void jit_call(struct jit *j, uint16_t kind, uint32_t h, int nargs, uint64_t a1, uint64_t a2, int a3_reg,
 	      enum jreg a3);
 /* Load argument i into r. */
 void jit_arg(struct jit *j, enum jreg r, uint32_t i);

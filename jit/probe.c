@@ -85,7 +85,25 @@ static int probe_named_key(const struct jit *j, const struct mt_action *act)
 	return 1;
 }
 
-enum agg_how { AGG_INLINE_KEYLESS = 1, AGG_INLINE_NAMED, AGG_HELPER };
+enum agg_how { AGG_INLINE_KEYLESS = 1, AGG_INLINE_NAMED, AGG_INLINE_STRKEY, AGG_HELPER };
+
+/* The DIFO of an aggregation's one string key, 0 if it has another key. */
+static uint32_t str_key_difo(const struct jit *j, const struct mt_action *act,
+			     const struct mt_agg *a)
+{
+	uint32_t d = 0, n = 0;
+
+	for (uint32_t i = 0; i < act->nrecs; i++) {
+		const struct mt_rec *rec = &j->recs[act->rec0 + i];
+		if (rec->flags & MT_RF_AGGVAL)
+			continue;
+		if (rec->kind != MT_REC_STR || !rec->difo)
+			return 0;
+		d = rec->difo;
+		n++;
+	}
+	return n == 1 && a->nkeys == 1 ? d : 0;
+}
 
 /* How an aggregation action is compiled; 0 if it is not. */
 static int agg_how(struct jit *j, const struct mt_action *act, uint32_t *regs)
@@ -102,8 +120,13 @@ static int agg_how(struct jit *j, const struct mt_action *act, uint32_t *regs)
 	}
 	if (a->func == MT_AGG_COUNT || a->func == MT_AGG_SUM || a->func == MT_AGG_MIN ||
 	    a->func == MT_AGG_MAX || a->func == MT_AGG_QUANTIZE) {
+		uint32_t kd = str_key_difo(j, act, a), kregs = 0;
 		int inl = (a->nkeys == 0 && a->keysize == 8) ? AGG_INLINE_KEYLESS :
-			probe_named_key(j, act) ? AGG_INLINE_NAMED : 0;
+			probe_named_key(j, act) ? AGG_INLINE_NAMED :
+			kd && jit_difo_needs(j, kd, &kregs) == 0 && !(kregs >> X_RCX & 1) ?
+			AGG_INLINE_STRKEY : 0;
+		if (inl == AGG_INLINE_STRKEY)
+			*regs |= kregs;
 		if (inl && nval <= (a->func == MT_AGG_COUNT ? 0u : 1u) &&
 		    (nval == 0 || (valdifo && jit_difo_needs(j, valdifo, regs) == 0))) {
 			*regs |= 1u << X_RAX;
@@ -198,6 +221,12 @@ static void agg_entry(struct jit *j, const struct mt_action *act, int how, uint3
 	uint32_t have = jit_label_new(b), cold = jit_label_new(b);
 	uint32_t ai = (uint32_t)(act - j->actions);
 
+	if (how == AGG_INLINE_STRKEY) {		/* the key's string in rax */
+		jit_call(j, MT_JR_HELPER, MT_JH_STRKEY, 4, ecb, ai, 1, X_RAX);
+		jit_label_here(b, have);
+		jit_label_here(b, cold);
+		return;
+	}
 	if (how == AGG_INLINE_KEYLESS) {
 		x_load_abs(b, 4, X_RAX, MT_JR_AGGENT, (uint32_t)act->arg, 0);
 	} else {
@@ -209,9 +238,9 @@ static void agg_entry(struct jit *j, const struct mt_action *act, int how, uint3
 	x_jcc(b, CC_NE, have);
 	jit_label_here(b, cold);
 	if (how == AGG_INLINE_KEYLESS)
-		jit_call(j, MT_JH_KEYLESS, 2, act->arg, 0, 0, X_RAX);
+		jit_call(j, MT_JR_HELPER, MT_JH_KEYLESS, 2, act->arg, 0, 0, X_RAX);
 	else
-		jit_call(j, MT_JH_NAMED, 3, ecb, ai, 0, X_RAX);
+		jit_call(j, MT_JR_HELPER, MT_JH_NAMED, 3, ecb, ai, 0, X_RAX);
 	jit_label_here(b, have);
 }
 
@@ -273,7 +302,7 @@ static int agg(struct jit *j, const struct mt_action *act, uint32_t ecb)
 	int how = agg_how(j, act, &dummy);
 
 	if (how == AGG_HELPER) {
-		jit_call(j, MT_JH_ACTION, 4, ecb, (uint32_t)(act - j->actions), 0, X_RAX);
+		jit_call(j, MT_JR_HELPER, MT_JH_ACTION, 4, ecb, (uint32_t)(act - j->actions), 0, X_RAX);
 		return 0;
 	}
 	for (uint32_t i = 0; i < act->nrecs; i++) {
@@ -284,6 +313,8 @@ static int agg(struct jit *j, const struct mt_action *act, uint32_t ecb)
 			x_mov_rr(b, X_RCX, X_RAX);
 		}
 	}
+	if (how == AGG_INLINE_STRKEY && jit_difo(j, str_key_difo(j, act, a)) < 0)
+		return -1;
 	done = jit_label_new(b);
 	agg_entry(j, act, how, ecb);
 	x_test_rr(b, X_RAX, X_RAX);

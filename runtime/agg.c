@@ -611,3 +611,38 @@ uint32_t rt_agg_entry(struct rt_mstate *ms, const struct mt_action *act)
 	ms->scratch_used = mark;
 	return off;
 }
+
+/*
+ * The same for an aggregation keyed by one string alone, the string at
+ * str (compiled code's value of the key, @[execname]): the key built
+ * from it without running the key's DIFO.
+ */
+uint32_t rt_agg_entry_str(struct rt_mstate *ms, const struct mt_action *act, uint64_t str)
+{
+	const struct mt_agg *a = &ms->rt->aggs[act->arg - 1];
+	const struct mt_rec *rec = 0;
+	uint64_t mark = ms->scratch_used;
+	uint8_t *key = (uint8_t *)(uintptr_t)rt_alloc_raw(ms, a->keysize);
+	struct key_spans ks;
+	int64_t *vals = 0, w;
+	uint32_t off = 0;
+
+	for (uint32_t i = 0; i < act->nrecs && !rec; i++)
+		if (!(ms->rt->recs[act->rec0 + i].flags & MT_RF_AGGVAL))
+			rec = &ms->rt->recs[act->rec0 + i];
+	if (key && rec && rec->kind == MT_REC_STR && 8 + RT_ALIGN(rec->size, 8) <= a->keysize) {
+		((uint32_t *)key)[0] = (uint32_t)act->arg;
+		((uint32_t *)key)[1] = 0;
+		ks.n = 0;
+		span_add(&ks, key, 0, 8);
+		if ((w = rt_copy_strw(ms, (char *)key + 8, str, rec->size)) >= 0) {
+			span_add(&ks, key, 8, (uint32_t)w);
+			vals = lookup(ms, a, key, &ks);
+		}
+	}
+	if (vals)
+		off = (uint32_t)((uint8_t *)vals - a->keysize - sizeof(struct mt_aggent) -
+				 ms->c->aggdata) + 1;
+	ms->scratch_used = mark;
+	return off;
+}

@@ -13,6 +13,7 @@ uint32_t mt_rt_jit_keyless(struct mt_cb *cb, uint32_t aggid);
 uint32_t mt_rt_jit_named(struct mt_cb *cb, uint32_t ecb, uint32_t act);
 void mt_rt_jit_action(struct mt_cb *cb, uint32_t ecb, uint32_t act, const uint64_t *args);
 uint64_t mt_rt_jit_execname(struct mt_cb *cb);
+uint32_t mt_rt_jit_strkey(struct mt_cb *cb, uint32_t ecb, uint32_t act, uint64_t str);
 uint64_t mt_rt_jit_tls_load(struct mt_cb *cb, uint32_t id);
 void mt_rt_jit_tls_store(struct mt_cb *cb, uint32_t id, uint64_t v);
 
@@ -75,6 +76,21 @@ void mt_rt_jit_action(struct mt_cb *cb, uint32_t ecb, uint32_t act, const uint64
 		rt_report_fault(&ms, act - cl->act0);
 }
 
+uint32_t mt_rt_jit_strkey(struct mt_cb *cb, uint32_t ecb, uint32_t act, uint64_t str)
+{
+	struct rt *rt = rt_get(cb);
+	struct rt_mstate ms;
+	uint32_t off;
+
+	if (ecb >= rt->img->necbs || act >= rt->img->nactions)
+		return 0;
+	ms_init(&ms, rt, ecb, &no_ctx);
+	off = rt_agg_entry_str(&ms, &rt->actions[act], str);
+	if (ms.fault)
+		rt_report_fault(&ms, act - rt->clauses[rt->ecbs[ecb].clause].act0);
+	return off;
+}
+
 uint64_t mt_rt_jit_execname(struct mt_cb *cb)
 {
 	struct rt *rt = rt_get(cb);
@@ -111,6 +127,7 @@ static uint64_t helper(uint32_t h)
 	case MT_JH_EXECNAME: return (uint64_t)(uintptr_t)mt_rt_jit_execname;
 	case MT_JH_TLS_LOAD: return (uint64_t)(uintptr_t)mt_rt_jit_tls_load;
 	case MT_JH_TLS_STORE: return (uint64_t)(uintptr_t)mt_rt_jit_tls_store;
+	case MT_JH_STRKEY: return (uint64_t)(uintptr_t)mt_rt_jit_strkey;
 	}
 	return 0;
 }

@@ -35,8 +35,11 @@ enum mt_jit_rel_kind {
 				   values go there) */
 	/* the platform's (the blob) */
 	MT_JR_PLAT_TSCMULT = 64, /* uint64 ns = (tsc * [this]) >> 32 */
-	MT_JR_PLAT_FIRE,	/* REL32: the platform's general entry for this
-				   site (the blob: lk_jit_fallback) -- unused */
+	MT_JR_PLAT_EXECNAME,	/* REL32: uint64_t fn(void): the current
+				   thread's execname, NUL-terminated, with
+				   MT_JIT_PLATNAME bytes readable (GNU Mach:
+				   the task's own name when it has one, the
+				   blob's copy otherwise) */
 	MT_JR__END
 };
 
@@ -66,9 +69,15 @@ enum mt_jit_helper {
 	/* void (struct mt_cb *cb, uint32_t id, uint64_t v): store it (0:
 	   delete it) */
 	MT_JH_TLS_STORE,
+	/* uint32_t (struct mt_cb *cb, uint32_t ecb, uint32_t act, uint64_t
+	   str): ECB ecb's entry for action act, an aggregation keyed by one
+	   string, the string at str; as MT_JH_KEYLESS (a fault is
+	   reported) */
+	MT_JH_STRKEY,
 	MT_JH__COUNT
 };
 
 #define MT_JIT_STRBUF	64
+#define MT_JIT_PLATNAME	32
 
 #endif

@@ -10,6 +10,7 @@
 #include "machtrace/runtime.h"
 #include "machtrace/lkabi.h"
 #include "runtime/x86_64/x86.h"
+#include "machtrace/jitabi.h"
 
 /* What a firing hands mt_plat_* through mt_pctx.plat. */
 struct lk_fire {
@@ -39,6 +40,7 @@ struct lk_glob {
 	int tracing;
 	int attached;			/* the host put the tick hook in (attach mode) */
 	uint32_t begin_probe, end_probe;	/* image probe index + 1 */
+	char jit_name[MT_JIT_PLATNAME];	/* lk_jit_execname's copy */
 };
 extern struct lk_glob lk;
 
@@ -116,6 +118,8 @@ void lk_sites_install(void);
 int lk_site_adopt(uint32_t i);
 void lk_sites_remove(void);
 void lk_fast_disarm(void);
+/* kplat.c: compiled code's execname (jitabi.h MT_JR_PLAT_EXECNAME) */
+uint64_t lk_jit_execname(void);
 /* jitarm.c: point an LK_SF_JIT site's jmp at its compiled code */
 void lk_jit_arm(struct lk_site *s);
 void lk_sites_prepare(void);

@@ -525,6 +525,26 @@ void mt_plat_objname(const struct mt_pctx *ctx, uint64_t th, char *buf,
 		copy_str("kernel_thread", 14, buf, len);
 }
 
+/*
+ * Compiled code's execname: a user task's own name in place (no copy:
+ * the task is not kernel_task, its name array has MT_JIT_PLATNAME bytes
+ * and they are loadable), else mt_plat_objname's copy in the blob.
+ */
+uint64_t lk_jit_execname(void)
+{
+	const struct lk_kdesc *k = &lk.ctl->k;
+	uint64_t th = cur_thread(), task = 0, name;
+
+	if (th && k->task_name_size >= MT_JIT_PLATNAME && k->kernel_task &&
+	    lk_load64(th + k->off_thread_task, &task) && task && task != kernel_task()) {
+		name = task + k->off_task_name;
+		if (lk_loadable(name, MT_JIT_PLATNAME) == MT_JIT_PLATNAME)
+			return name;
+	}
+	mt_plat_objname(0, th, lk.jit_name, sizeof lk.jit_name);
+	return (uint64_t)lk.jit_name;
+}
+
 void mt_plat_strvar(const struct mt_pctx *ctx, uint32_t var, char *buf,
 		    uint32_t len)
 {

@@ -17,6 +17,8 @@ static int rel_value(const struct lk_jit_rel *r, uint64_t va, int32_t *out)
 
 	if (r->kind == MT_JR_PLAT_TSCMULT)
 		v = (uint64_t)&lk.tsc_mult;
+	else if (r->kind == MT_JR_PLAT_EXECNAME)
+		v = (uint64_t)lk_jit_execname;
 	else if (r->kind < MT_JR_PLAT_TSCMULT)
 		v = mt_rt_jit_addr(lk.cb, r->kind, r->arg);
 	else
@@ -25,7 +27,7 @@ static int rel_value(const struct lk_jit_rel *r, uint64_t va, int32_t *out)
 		return 0;
 	v += (uint64_t)(int64_t)r->addend;
 	d = (int64_t)v;
-	if (r->kind == MT_JR_HELPER)
+	if (r->kind == MT_JR_HELPER || r->kind == MT_JR_PLAT_EXECNAME)
 		d = (int64_t)(v - (va + r->at + 4));
 	if (d != (int32_t)d)
 		return 0;
