@@ -23,6 +23,8 @@ struct lk_fire {
 					   (pcb->iss has not been written) */
 };
 
+#define LK_JIT_NAMES	16
+
 /* Blob state: written by the blob only, in probe context with IF = 0. */
 struct lk_glob {
 	struct lk_blob_hdr *hdr;
@@ -41,6 +43,7 @@ struct lk_glob {
 	int attached;			/* the host put the tick hook in (attach mode) */
 	uint32_t begin_probe, end_probe;	/* image probe index + 1 */
 	char jit_name[MT_JIT_PLATNAME];	/* lk_jit_execname's copy */
+	struct { uint64_t th, name; } jit_names[LK_JIT_NAMES];	/* its places */
 };
 extern struct lk_glob lk;
 

@@ -293,6 +293,8 @@ void lk_ids_forget(uint64_t obj)
 	mt_idtab_forget(&tasks, obj);
 	if (obj == tid_thread)
 		tid_thread = 0;
+	for (uint32_t i = 0; i < LK_JIT_NAMES; i++)
+		lk.jit_names[i].th = 0;		/* a thread or task goes: lk_jit_execname */
 }
 
 /*
@@ -529,17 +531,27 @@ void mt_plat_objname(const struct mt_pctx *ctx, uint64_t th, char *buf,
  * Compiled code's execname: a user task's own name in place (no copy:
  * the task is not kernel_task, its name array has MT_JIT_PLATNAME bytes
  * and they are loadable), else mt_plat_objname's copy in the blob.
+ * A thread's task never changes and its name stays where it is: the
+ * place is kept per thread (lk.jit_names, a small direct-mapped cache)
+ * until a thread or task is destroyed (lk_ids_forget empties it), which
+ * saves the page-table walks of the thread's and the task's loads.
  */
 uint64_t lk_jit_execname(void)
 {
 	const struct lk_kdesc *k = &lk.ctl->k;
 	uint64_t th = cur_thread(), task = 0, name;
+	uint32_t slot = (uint32_t)(th >> 6) % LK_JIT_NAMES;
 
+	if (th && lk.jit_names[slot].th == th)
+		return lk.jit_names[slot].name;
 	if (th && k->task_name_size >= MT_JIT_PLATNAME && k->kernel_task &&
 	    lk_load64(th + k->off_thread_task, &task) && task && task != kernel_task()) {
 		name = task + k->off_task_name;
-		if (lk_loadable(name, MT_JIT_PLATNAME) == MT_JIT_PLATNAME)
+		if (lk_loadable(name, MT_JIT_PLATNAME) == MT_JIT_PLATNAME) {
+			lk.jit_names[slot].th = th;
+			lk.jit_names[slot].name = name;
 			return name;
+		}
 	}
 	mt_plat_objname(0, th, lk.jit_name, sizeof lk.jit_name);
 	return (uint64_t)lk.jit_name;
