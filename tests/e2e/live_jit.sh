@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Compiled probes (jit/): the same programs with the compiled code and
+# with the interpreter (MACHTRACE_NOJIT=1) give the same output, every
+# probe of them is compiled, and the counts are machload's own: N round
+# trips are at least 2N mach_msg_trap entries of machload, each entry of
+# the latency pair has its return, the execname predicate and the
+# execname key count alike.
+set -u
+. "$(dirname "$0")/live_lib.sh"
+need_live live-jit
+
+N=500
+E='fbt::mach_msg_trap:entry'
+R='fbt::mach_msg_trap:return'
+prog="$E { @c = count(); @f[probefunc] = count(); }
+$E /arg0 == 0xdeadbeef/ { @never = count(); }
+$E /execname == \"machload\"/ { @m = count(); @k[execname] = count(); @s = sum(arg2); }
+$E /arg1 == 1 && arg2 == 48/ { trace(arg2); printf(\" send %d %d\\n\", arg1, arg2); }
+$E { self->ts = timestamp; }
+$R /self->ts/ { @lat = count(); @q = quantize(arg1); @mx = max(arg1); @mn = min(arg1); self->ts = 0; }
+END { printa(\"c %@d\\n\", @c); printa(\"f %s %@d\\n\", @f); printa(\"never %@d\\n\", @never);
+	printa(\"m %@d\\n\", @m); printa(\"k %s %@d\\n\", @k); printa(\"s %@d\\n\", @s);
+	printa(\"lat %@d\\n\", @lat); printa(\"mx %@d mn %@d\\n\", @mx, @mn); printa(@q); }"
+words="rt=$N pingpong=0 pages=0 threads=0 tasks=0"
+MACHTRACE_JIT_DEBUG=1 live_run jit "$words" "$prog" -q
+rc=$?
+MACHTRACE_NOJIT=1 live_run nojit "$words" "$prog" -q
+rc2=$?
+workload_ok live-jit-workload-completes "$TMP/jit.con"
+
+compiled=$(grep -c "compiled," "$TMP/jit.err")
+if [ "$compiled" = 2 ] && ! grep -q "not compiled\|refused" "$TMP/jit.err"; then
+	pass live-jit-probes-compiled
+else
+	fail live-jit-probes-compiled "$compiled of 2 probes compiled: $(grep -E 'not compiled|refused' "$TMP/jit.err" | head -n 3)"
+fi
+if [ $rc = 0 ] && [ $rc2 = 0 ] && [ -s "$TMP/jit.out" ] && cmp -s "$TMP/jit.out" "$TMP/nojit.out"; then
+	pass live-jit-same-output-as-interpreter
+else
+	fail live-jit-same-output-as-interpreter "exit $rc/$rc2: $(diff "$TMP/jit.out" "$TMP/nojit.out" | head -n 6)"
+fi
+m=$(val m "$TMP/jit.out"); k=$(sed -n 's/^k machload \([0-9]*\)$/\1/p' "$TMP/jit.out")
+c=$(val c "$TMP/jit.out"); f=$(sed -n 's/^f mach_msg_trap \([0-9]*\)$/\1/p' "$TMP/jit.out")
+sends=$(grep -c "48 send 1 48$" "$TMP/jit.out")
+if [ "${m:-0}" -ge $((2 * N)) ] && [ "$m" = "$k" ] && [ "${c:-0}" -ge "$m" ] && [ "$c" = "$f" ] &&
+   [ "$(val never "$TMP/jit.out")" = "" ] && [ "$sends" -ge $N ]; then
+	pass live-jit-counts-are-machloads
+else
+	fail live-jit-counts-are-machloads "machload $m, key $k, all $c, probefunc $f, sends $sends (want >= $((2 * N)), >= $N)"
+fi
+lat=$(val lat "$TMP/jit.out")
+if [ "${lat:-0}" -ge $((2 * N)) ] && [ "$lat" -le "${c:-0}" ]; then
+	pass live-jit-latency-pair
+else
+	fail live-jit-latency-pair "returns after an entry $lat, entries $c"
+fi
