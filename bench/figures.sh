@@ -62,11 +62,15 @@ tsc_runs=$(pick "host TSC runs" live-tsc.out 's/.*(N=[0-9]*, \([0-9]*\) runs eac
 firing() {	# clause name
 	pick "firing $1" firing.out "s/^firing $1 instructions \([0-9]*\)\$/\1/p"
 }
+firing_interp() {	# clause name: the interpreter's (MACHTRACE_NOJIT=1)
+	pick "firing $1 interpreter" firing.out "s/^firing $1 interpreter instructions \([0-9]*\)\$/\1/p"
+}
 host_ns() {	# clause name
 	pick "host $1" firing.out "s/^host $1 ns \([0-9.]*\)\$/\1/p"
 }
 firing_row() {	# clause name, what the clause is
-	printf '| %s (`%s`) | %s | %s |\n' "$2" "$1" "$(firing "$1")" "$(host_ns "$1")"
+	printf '| %s (`%s`) | %s | %s | %s |\n' "$2" "$1" "$(firing "$1")" "$(firing_interp "$1")" \
+		"$(host_ns "$1")"
 }
 firing_rows=$(
 	firing_row count '`@ = count()`, general path'
@@ -77,12 +81,14 @@ firing_rows=$(
 	firing_row trace '`trace(arg0)`'
 	firing_row printf '`printf("%d %d\n", arg0, arg1)`'
 	firing_row latency-pair 'entry `self->ts = timestamp`, return `quantize(timestamp - self->ts)`, per firing'
-	printf '| %s (`%s`) | %s | %s |\n' '`@ = count()` on the trampoline'"'"'s increment' \
-		fast-count "$(firing fast-count)" "-"
+	printf '| %s (`%s`) | %s | %s | %s |\n' '`@ = count()` on the trampoline'"'"'s increment' \
+		fast-count "$(firing fast-count)" "-" "-"
 )
 rt_stock=$(pick "stock round trip" firing.out 's/^round trip stock instructions \([0-9]*\) .*/\1/p')
 rt_bench=$(pick "entry+return round trip" firing.out \
 	's/^round trip entry+return+predicate+thread-local+quantize instructions \([0-9]*\) ratio \([0-9.]*\)$/\1 (x\2)/p')
+rt_bench_interp=$(pick "entry+return round trip, interpreter" firing.out \
+	's/^round trip entry+return+predicate+thread-local+quantize-interpreter instructions \([0-9]*\) ratio \([0-9.]*\)$/\1 (x\2)/p')
 ns=() ratios=()
 for c in a b c d; do
 	ns+=("$(probe_ns $c)")
@@ -130,15 +136,16 @@ the best of ${tsc_runs} interleaved runs.
 Guest instructions per firing of each clause on \`fbt::mach_msg_trap\`
 (\`bench-firing\`, bench/firing_bench.sh: machload's IPC round trips under
 \`-icount\`, traced minus stock, two entry firings per round trip; the
-latency pair's four firings are its entry and return, twice), beside the
-interpreter's ns per firing for the same clause on the host (local
+latency pair's four firings are its entry and return, twice): compiled
+probes (jit/, the engine in use), the interpreter's (\`MACHTRACE_NOJIT=1\`),
+and the interpreter's ns per firing for the same clause on the host (local
 target, \`bench/probe_bench --firing\`; BEGIN stands for the entry, END for
 the return).  Stock round trip: ${rt_stock} instructions; with the
 entry+return, predicate, thread-local and quantize program of
-\`bench-live\`: ${rt_bench}.
+\`bench-live\`: ${rt_bench} (the interpreter: ${rt_bench_interp}).
 
-| clause (bench name) | guest instructions per firing | host ns per firing |
-|---|---|---|
+| clause (bench name) | guest instructions per firing | interpreter | host ns per firing |
+|---|---|---|---|
 ${firing_rows}
 
 The count() figure relies on a fast path: a probe whose only clause is an

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Guest instructions per probe firing on fbt::mach_msg_trap, one line per
-# clause shape:
+# clause shape, for the compiled probes (jit/, the engine in use) and for
+# the interpreter (MACHTRACE_NOJIT=1) beside it:
 #   firing NAME instructions N
+#   firing NAME interpreter instructions N
 # then the round trips they come from, with their ratio to stock, and
 # (PROBE_BENCH set) the interpreter's ns per firing for the same clauses on
 # the host (bench/probe_bench.c --firing) beside them.
@@ -50,16 +52,14 @@ bench_prog="$E /execname == \"machload\"/ { self->ts = timestamp; }
 cycles() {	# console log -> instructions over the N round trips
 	sed -n "s/^machload: rt n=$N ok=$N cycles=\([0-9]*\) per=[0-9]* OK$/\1/p" "$1"
 }
-run() {	# nofast, program ('' = stock): prints the round trips' instructions
-	local c
+run() {	# nofast, program ('' = stock) [, nojit]: prints the round trips' instructions
+	local c j=${3:-0}
 	rm -f "$TMP/c.log"
 	if [ -z "$2" ]; then
 		"$M" boot --quiet --timeout 120 --log "$TMP/c.log" -- $words >/dev/null 2>"$TMP/err"
-	elif [ "$1" = 1 ]; then
-		MACHTRACE_NOFAST=1 MACHTRACE_CONSOLE_LOG=$TMP/c.log "$M" -q --timeout 120 \
-			--workload "$words" -n "$2" >/dev/null 2>"$TMP/err"
 	else
-		MACHTRACE_CONSOLE_LOG=$TMP/c.log "$M" -q --timeout 120 \
+		env $([ "$1" = 1 ] && echo MACHTRACE_NOFAST=1) $([ "$j" = 1 ] && echo MACHTRACE_NOJIT=1) \
+			MACHTRACE_CONSOLE_LOG=$TMP/c.log "$M" -q --timeout 120 \
 			--workload "$words" -n "$2" >/dev/null 2>"$TMP/err"
 	fi
 	c=$([ -f "$TMP/c.log" ] && cycles "$TMP/c.log")
@@ -85,10 +85,17 @@ for v in "${variants[@]}"; do
 	rt[$name]=$c
 	awk -v n="$name" -v c="$c" -v s="$stock" -v k=$((per * N)) \
 		'BEGIN { printf "firing %s instructions %.0f\n", n, (c - s) / k }'
+	[ "$name" = fast-count ] && continue	# no compiled code there
+	c=$(run "$nofast" "$prog" 1) || exit 1
+	rt[$name-interp]=$c
+	awk -v n="$name" -v c="$c" -v s="$stock" -v k=$((per * N)) \
+		'BEGIN { printf "firing %s interpreter instructions %.0f\n", n, (c - s) / k }'
 done
 [ -n "${ONLY:-}" ] && exit 0
 c=$(run 0 "$bench_prog") || exit 1
 rt[bench]=$c
+c=$(run 0 "$bench_prog" 1) || exit 1
+rt[bench-interp]=$c
 ratio() {	# label, instructions
 	awk -v l="$1" -v c="$2" -v s="$stock" -v n="$N" \
 		'BEGIN { printf "round trip %s instructions %.0f ratio %.3f\n", l, c / n, c / s }'
@@ -97,6 +104,8 @@ ratio stock "$stock"
 ratio fast-count "${rt[fast-count]}"
 ratio count "${rt[count]}"
 ratio entry+return+predicate+thread-local+quantize "${rt[bench]}"
+ratio count-interpreter "${rt[count-interp]}"
+ratio entry+return+predicate+thread-local+quantize-interpreter "${rt[bench-interp]}"
 if [ -n "${PROBE_BENCH:-}" ]; then
 	echo "the same clauses, interpreter on the host (local target, $PROBE_BENCH --firing):"
 	"$PROBE_BENCH" --firing || exit 1
