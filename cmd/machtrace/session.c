@@ -819,8 +819,10 @@ cli_run(struct cli *cl)
 	}
 	if (apply_pragmas(cl, prog) != 0)
 		return E_ERROR;
-	if (cl->disasm)
+	if (cl->disasm) {
 		mt_disasm(prog, stderr);
+		setenv("MACHTRACE_JIT_SHOW", "1", 1);	/* the live target's code too */
+	}
 	if ((t = make_target(cl, prog)) == NULL)
 		return E_ERROR;
 	err[0] = '\0';

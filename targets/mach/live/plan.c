@@ -40,19 +40,29 @@ static uint32_t fast_count_aggid(const struct mt_image *img, const struct mt_pro
 	return (uint32_t)act->arg;
 }
 
+/* The probe's prov:mod:func:name, for -S. */
+static void probe_name(const struct mt_image *img, uint32_t pi, char *buf, size_t len)
+{
+	const struct mt_probe *p = (const void *)((const uint8_t *)img + img->probes_off) + pi;
+	const char *st = (const char *)img + img->strtab_off;
+
+	snprintf(buf, len, "%s:%s:%s:%s", st + p->prov, st + p->mod, st + p->func, st + p->name);
+}
+
 /*
  * The probe's compiled code for a jmp site (LK_SF_JIT, jit/), unless
  * MACHTRACE_NOJIT is set or a clause uses what the compiler does not
  * translate: the interpreter runs the probe then.  Code the checker
  * refuses is a compiler bug: said on stderr, the interpreter runs it.
- * MACHTRACE_JIT_DEBUG: why each probe was not compiled, and the code.
+ * -S (MACHTRACE_JIT_SHOW, which the CLI sets) shows the code, or why a
+ * probe is interpreted, after the bytecode.
  */
 static void plan_jit(struct site_req *r, const struct mt_image *img, enum jit_site site)
 {
 	struct jit_opts o = { .site = site, .func_off = r->func_off };
 	struct jit_code *c;
-	char why[200];
-	int rc, debug = getenv("MACHTRACE_JIT_DEBUG") != NULL;
+	char why[200], name[256];
+	int rc, show = getenv("MACHTRACE_JIT_SHOW") != NULL;
 
 	r->jit = NULL;
 	r->flags &= ~LK_SF_JIT;
@@ -64,15 +74,18 @@ static void plan_jit(struct site_req *r, const struct mt_image *img, enum jit_si
 			"interpreted\n", r->probe, why);
 		rc = 0;
 	}
-	if (debug && rc != 1)
-		fprintf(stderr, "machtrace: probe %u not compiled: %s\n", r->probe, why);
+	probe_name(img, r->probe, name, sizeof name);
+	if (show && rc != 1)
+		fprintf(stderr, "\nProbe %s at 0x%llx: interpreted (%s)\n", name,
+			(unsigned long long)r->addr, why);
 	if (rc != 1) {
 		mt_jit_free(c);
 		free(c);
 		return;
 	}
-	if (debug) {
-		fprintf(stderr, "machtrace: probe %u compiled, %u bytes:\n", r->probe, c->b.len);
+	if (show) {
+		fprintf(stderr, "\nProbe %s at 0x%llx: compiled, %u bytes\n", name,
+			(unsigned long long)r->addr, c->b.len);
 		mt_jit_disasm(c, 0, stderr);
 	}
 	r->jit = c;
