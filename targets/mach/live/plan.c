@@ -43,7 +43,7 @@ static uint32_t fast_count_aggid(const struct mt_image *img, const struct mt_pro
 /* The probe's prov:mod:func:name, for -S. */
 static void probe_name(const struct mt_image *img, uint32_t pi, char *buf, size_t len)
 {
-	const struct mt_probe *p = (const void *)((const uint8_t *)img + img->probes_off) + pi;
+	const struct mt_probe *p = (const struct mt_probe *)((const uint8_t *)img + img->probes_off) + pi;
 	const char *st = (const char *)img + img->strtab_off;
 
 	snprintf(buf, len, "%s:%s:%s:%s", st + p->prov, st + p->mod, st + p->func, st + p->name);
