@@ -214,6 +214,22 @@ static int needs(struct jit *j, uint32_t *regs, int *uses_ts)
 	return 0;
 }
 
+/* Is the key's DIFO "LDGS execname; RET" (the platform's string)? */
+static int key_is_execname(const struct jit *j, const struct mt_action *act,
+			   const struct mt_agg *a)
+{
+	uint32_t d = str_key_difo(j, act, a);
+	const struct mt_difo *df;
+	const mt_instr_t *t;
+
+	if (!d)
+		return 0;
+	df = &j->difos[d - 1];
+	t = j->text + df->text0;
+	return df->ntext == 2 && MT_OP(t[0]) == MT_OP_LDGS && MT_V16(t[0]) == MT_VAR_EXECNAME &&
+		MT_OP(t[1]) == MT_OP_RET && MT_RD(t[1]) == MT_RD(t[0]) && MT_RD(t[0]) != 0;
+}
+
 /* rax = the entry (offset + 1 in the aggregation data), 0: none (drop). */
 static void agg_entry(struct jit *j, const struct mt_action *act, int how, uint32_t ecb)
 {
@@ -222,7 +238,9 @@ static void agg_entry(struct jit *j, const struct mt_action *act, int how, uint3
 	uint32_t ai = (uint32_t)(act - j->actions);
 
 	if (how == AGG_INLINE_STRKEY) {		/* the key's string in rax */
-		jit_call(j, MT_JR_HELPER, MT_JH_STRKEY, 4, ecb, ai, 1, X_RAX);
+		jit_call(j, MT_JR_HELPER, MT_JH_STRKEY, 4, ecb,
+			 ai | (key_is_execname(j, act, &j->aggs[act->arg - 1]) ?
+			       MT_JH_STRKEY_PLATNAME : 0), 1, X_RAX);
 		jit_label_here(b, have);
 		jit_label_here(b, cold);
 		return;

@@ -612,12 +612,27 @@ uint32_t rt_agg_entry(struct rt_mstate *ms, const struct mt_action *act)
 	return off;
 }
 
+/* A string known loadable for `max` bytes (NUL within): no safe load. */
+static int64_t copy_known(char *dst, const char *src, uint64_t size, uint64_t max)
+{
+	uint64_t n = 0, end;
+
+	while (n + 1 < size && n < max && src[n])
+		n++;
+	end = RT_ALIGN(n + 1, 8);
+	rt_memcpy(dst, src, n);
+	rt_memset(dst + n, 0, end - n);
+	return (int64_t)end;
+}
+
 /*
  * The same for an aggregation keyed by one string alone, the string at
  * str (compiled code's value of the key, @[execname]): the key built
- * from it without running the key's DIFO.
+ * from it without running the key's DIFO.  known: str has that many
+ * loadable bytes (the platform's execname), 0: read with safe loads.
  */
-uint32_t rt_agg_entry_str(struct rt_mstate *ms, const struct mt_action *act, uint64_t str)
+uint32_t rt_agg_entry_str(struct rt_mstate *ms, const struct mt_action *act, uint64_t str,
+			  uint32_t known)
 {
 	const struct mt_agg *a = &ms->rt->aggs[act->arg - 1];
 	const struct mt_rec *rec = 0;
@@ -635,7 +650,10 @@ uint32_t rt_agg_entry_str(struct rt_mstate *ms, const struct mt_action *act, uin
 		((uint32_t *)key)[1] = 0;
 		ks.n = 0;
 		span_add(&ks, key, 0, 8);
-		if ((w = rt_copy_strw(ms, (char *)key + 8, str, rec->size)) >= 0) {
+		w = known ? copy_known((char *)key + 8, (const char *)(uintptr_t)str, rec->size,
+				       known) :
+			rt_copy_strw(ms, (char *)key + 8, str, rec->size);
+		if (w >= 0) {
 			span_add(&ks, key, 8, (uint32_t)w);
 			vals = lookup(ms, a, key, &ks);
 		}

@@ -92,12 +92,13 @@ uint32_t mt_rt_jit_strkey(struct mt_cb *cb, uint32_t ecb, uint32_t act, uint64_t
 {
 	struct rt *rt = rt_get(cb);
 	struct rt_mstate ms;
-	uint32_t off;
+	uint32_t off, known = act & MT_JH_STRKEY_PLATNAME ? MT_JIT_PLATNAME : 0;
 
+	act &= ~MT_JH_STRKEY_PLATNAME;
 	if (ecb >= rt->img->necbs || act >= rt->img->nactions)
 		return 0;
 	ms_init(&ms, rt, ecb, &no_ctx);
-	off = rt_agg_entry_str(&ms, &rt->actions[act], str);
+	off = rt_agg_entry_str(&ms, &rt->actions[act], str, known);
 	if (ms.fault)
 		rt_report_fault(&ms, act - rt->clauses[rt->ecbs[ecb].clause].act0);
 	return off;

@@ -451,7 +451,8 @@ void rt_agg_update(struct rt *rt, uint32_t aggid, int64_t *vals, int64_t v,
 		   int64_t incr);
 void rt_agg_init(struct rt *rt, uint32_t cpu);
 uint32_t rt_agg_entry(struct rt_mstate *ms, const struct mt_action *act);
-uint32_t rt_agg_entry_str(struct rt_mstate *ms, const struct mt_action *act, uint64_t str);
+uint32_t rt_agg_entry_str(struct rt_mstate *ms, const struct mt_action *act, uint64_t str,
+			  uint32_t known);
 
 /* probe.c: a fault of action `action` (-1: the predicate) reported as a
    firing's: the error record, then dtrace:::ERROR */

@@ -72,12 +72,14 @@ enum mt_jit_helper {
 	/* uint32_t (struct mt_cb *cb, uint32_t ecb, uint32_t act, uint64_t
 	   str): ECB ecb's entry for action act, an aggregation keyed by one
 	   string, the string at str; as MT_JH_KEYLESS (a fault is
-	   reported) */
+	   reported).  act | MT_JH_STRKEY_PLATNAME: str is the platform's
+	   execname (MT_JR_PLAT_EXECNAME), read without safe loads */
 	MT_JH_STRKEY,
 	MT_JH__COUNT
 };
 
 #define MT_JIT_STRBUF	64
 #define MT_JIT_PLATNAME	32
+#define MT_JH_STRKEY_PLATNAME	0x80000000u
 
 #endif
