@@ -23,7 +23,7 @@ struct lk_fire {
 					   (pcb->iss has not been written) */
 };
 
-#define LK_JIT_NAMES	16
+#define LK_THR_CACHE	16
 
 /* Blob state: written by the blob only, in probe context with IF = 0. */
 struct lk_glob {
@@ -43,7 +43,8 @@ struct lk_glob {
 	int attached;			/* the host put the tick hook in (attach mode) */
 	uint32_t begin_probe, end_probe;	/* image probe index + 1 */
 	char jit_name[MT_JIT_PLATNAME];	/* lk_jit_execname's copy */
-	struct { uint64_t th, name; } jit_names[LK_JIT_NAMES];	/* its places */
+	/* kplat.c: per-thread memo, direct-mapped by address */
+	struct { uint64_t th, name; int64_t tid; uint64_t tid_ok; } thr[LK_THR_CACHE];
 };
 extern struct lk_glob lk;
 

@@ -216,6 +216,24 @@ static uint32_t kfn_of(uint64_t th)
 	return 0;
 }
 
+/*
+ * Per-thread memo (lk.thr): a thread's tid and its execname's place never
+ * change while it lives, and finding them costs page-table walks (its
+ * creation time, its task).  Emptied whenever a thread or task is
+ * destroyed (lk_ids_forget: the address may come back as another) and
+ * at each session's start.
+ */
+static void thr_clear(void)
+{
+	for (uint32_t i = 0; i < LK_THR_CACHE; i++)
+		lk.thr[i].th = 0;
+}
+
+static uint32_t thr_slot(uint64_t th)
+{
+	return (uint32_t)(th >> 6) % LK_THR_CACHE;
+}
+
 static struct mt_ident *thread_ent(uint64_t th)
 {
 	struct mt_ident *e;
@@ -223,8 +241,10 @@ static struct mt_ident *thread_ent(uint64_t th)
 
 	e = mt_idtab_enter(&threads, th,
 			   ctime_stamp(th, lk.ctl->k.off_thread_ctime), -1, &isnew);
-	if (e && isnew)
+	if (e && isnew) {
 		e->aux = kfn_of(th);
+		thr_clear();		/* a full table may have reused an entry */
+	}
 	return e;
 }
 
@@ -237,33 +257,22 @@ static int64_t task_id(uint64_t task)
 static int64_t thread_id(uint64_t th)
 {
 	struct mt_ident *e;
+	uint32_t k = thr_slot(th);
 
 	if (!th)
 		return -1;
+	if (lk.thr[k].th == th && lk.thr[k].tid_ok)
+		return lk.thr[k].tid;
 	e = thread_ent(th);
-	return e ? e->id : (int64_t)th;
-}
-
-/*
- * The current thread's tid, asked by every firing that uses tid or a
- * thread-local: the last thread asked and its number are kept, so a
- * thread that fires again costs one compare instead of the table's
- * lookup and creation stamp.  The pair is valid while that thread lives:
- * its destruction hook (lk_ids_forget) and every session's start
- * (lk_ids_attach) drop it, as the table forgets the thread.
- */
-static uint64_t tid_thread;
-static int64_t tid_cached;
-
-static int64_t cur_tid(void)
-{
-	uint64_t th = cur_thread();
-
-	if (th && th == tid_thread)
-		return tid_cached;
-	tid_cached = thread_id(th);
-	tid_thread = th;
-	return tid_cached;
+	if (!e)
+		return (int64_t)th;
+	if (lk.thr[k].th != th) {
+		lk.thr[k].th = th;
+		lk.thr[k].name = 0;
+	}
+	lk.thr[k].tid = e->id;
+	lk.thr[k].tid_ok = 1;
+	return e->id;
 }
 
 /* The -c/-p target (ctl->target_pid) is running once created (pid 0:
@@ -291,10 +300,7 @@ void lk_ids_forget(uint64_t obj)
 		target_mark(e->id, LK_TGT_EXITED);
 	mt_idtab_forget(&threads, obj);
 	mt_idtab_forget(&tasks, obj);
-	if (obj == tid_thread)
-		tid_thread = 0;
-	for (uint32_t i = 0; i < LK_JIT_NAMES; i++)
-		lk.jit_names[i].th = 0;		/* a thread or task goes: lk_jit_execname */
+	thr_clear();
 }
 
 /*
@@ -346,9 +352,9 @@ void lk_ids_start(void)
 	const struct lk_kdesc *k = &lk.ctl->k;
 	uint64_t kt = kernel_task();
 
-	tid_thread = 0;
 	mt_idtab_init(&tasks, task_ents, LK_TASKS_CAP, 1);
 	mt_idtab_init(&threads, thread_ents, LK_THREADS_CAP, 1);
+	thr_clear();
 	if (!kt)
 		return;
 	mt_idtab_enter(&tasks, kt, ctime_stamp(kt, k->off_task_ctime), 0, 0);
@@ -376,7 +382,7 @@ void lk_ids_attach(void)
 	uint64_t head = k->all_tasks, kt = kernel_task();
 	uint32_t n;
 
-	tid_thread = 0;
+	thr_clear();
 	if (!ids_ready) {
 		lk_ids_start();
 		ids_ready = 1;
@@ -413,7 +419,7 @@ uint64_t mt_plat_var(const struct mt_pctx *ctx, uint32_t var)
 	case MT_VAR_CURTHREAD:
 		return cur_thread();
 	case MT_VAR_TID:
-		return (uint64_t)cur_tid();
+		return (uint64_t)thread_id(cur_thread());
 	case MT_VAR_TASK:
 		return cur_task();
 	case MT_VAR_PID:
@@ -532,24 +538,25 @@ void mt_plat_objname(const struct mt_pctx *ctx, uint64_t th, char *buf,
  * the task is not kernel_task, its name array has MT_JIT_PLATNAME bytes
  * and they are loadable), else mt_plat_objname's copy in the blob.
  * A thread's task never changes and its name stays where it is: the
- * place is kept per thread (lk.jit_names, a small direct-mapped cache)
- * until a thread or task is destroyed (lk_ids_forget empties it), which
- * saves the page-table walks of the thread's and the task's loads.
+ * place is kept per thread (lk.thr, thread_id's memo).
  */
 uint64_t lk_jit_execname(void)
 {
 	const struct lk_kdesc *k = &lk.ctl->k;
 	uint64_t th = cur_thread(), task = 0, name;
-	uint32_t slot = (uint32_t)(th >> 6) % LK_JIT_NAMES;
+	uint32_t slot = thr_slot(th);
 
-	if (th && lk.jit_names[slot].th == th)
-		return lk.jit_names[slot].name;
+	if (th && lk.thr[slot].th == th && lk.thr[slot].name)
+		return lk.thr[slot].name;
 	if (th && k->task_name_size >= MT_JIT_PLATNAME && k->kernel_task &&
 	    lk_load64(th + k->off_thread_task, &task) && task && task != kernel_task()) {
 		name = task + k->off_task_name;
 		if (lk_loadable(name, MT_JIT_PLATNAME) == MT_JIT_PLATNAME) {
-			lk.jit_names[slot].th = th;
-			lk.jit_names[slot].name = name;
+			if (lk.thr[slot].th != th) {
+				lk.thr[slot].th = th;
+				lk.thr[slot].tid_ok = 0;
+			}
+			lk.thr[slot].name = name;
 			return name;
 		}
 	}
