@@ -42,22 +42,38 @@ static const enum jreg save_order[] = {
 #define ENT_GEN		12	/* offsetof(struct mt_aggent, gen) */
 #define ENT_HDR		16
 
-static int difo_reads_args(const struct jit *j, uint32_t difo1)
+/*
+ * Can the interpreter's action (MT_JH_ACTION) evaluate the DIFO without
+ * the firing's context?  The helper has no arguments, no registers, no
+ * frame (stack(), caller, uregs[]) and its own timestamp: only built-ins
+ * that do not depend on them, and no subroutine.
+ */
+static int helper_difo_ok(const struct jit *j, uint32_t difo1)
 {
 	const struct mt_difo *d;
 
 	if (!difo1)
-		return 0;
+		return 1;
 	d = &j->difos[difo1 - 1];
 	for (uint32_t pc = 0; pc < d->ntext; pc++) {
 		mt_instr_t in = j->text[d->text0 + pc];
 		uint32_t v = MT_V16(in);
-		if (MT_OP(in) == MT_OP_LDGA ||
-		    (MT_OP(in) == MT_OP_LDGS && v >= MT_VAR_ARG0 && v <= MT_VAR_ARG9) ||
-		    (MT_OP(in) == MT_OP_LDGS && (v == MT_VAR_TIMESTAMP || v == MT_VAR_VTIMESTAMP)))
-			return 1;
+		if (MT_OP(in) == MT_OP_LDGA || MT_OP(in) == MT_OP_CALL)
+			return 0;
+		if (MT_OP(in) == MT_OP_LDGS && v < MT_VAR_USER) {
+			switch (v) {
+			case MT_VAR_EXECNAME: case MT_VAR_PID: case MT_VAR_TID:
+			case MT_VAR_CURTHREAD: case MT_VAR_EPID: case MT_VAR_ID:
+			case MT_VAR_PROBEPROV: case MT_VAR_PROBEMOD: case MT_VAR_PROBEFUNC:
+			case MT_VAR_PROBENAME: case MT_VAR_CPU: case MT_VAR_CURCPU:
+			case MT_VAR_TASK:
+				break;
+			default:
+				return 0;
+			}
+		}
 	}
-	return 0;
+	return 1;
 }
 
 /* The probe-named key of an aggregation action (runtime/agg.c's rule). */
@@ -137,10 +153,13 @@ static int agg_how(struct jit *j, const struct mt_action *act, uint32_t *regs)
 			return inl;
 		}
 	}
-	for (uint32_t i = 0; i < act->nrecs; i++)
-		if (difo_reads_args(j, j->recs[act->rec0 + i].difo))
-			return jit_fail(j, "an aggregation whose key or value reads the arguments "
-					"or the time"), 0;
+	for (uint32_t i = 0; i < act->nrecs; i++) {
+		const struct mt_rec *rec = &j->recs[act->rec0 + i];
+		if (rec->kind == MT_REC_STACK || (rec->flags & MT_RF_UPID) ||
+		    !helper_difo_ok(j, rec->difo))
+			return jit_fail(j, "an aggregation whose key or value needs the "
+					"firing's context (arguments, time, stack)"), 0;
+	}
 	*regs |= 1u << X_RAX;
 	return AGG_HELPER;
 }
