@@ -280,6 +280,29 @@ TEST(uncompilable_probe_keeps_the_interpreter)
 	free(img);
 }
 
+/* @[stack()] = count() needs the firing's frame, which the runtime
+   helper an aggregation would run through does not have. */
+TEST(aggregation_needing_the_frame_keeps_the_interpreter)
+{
+	struct ib b;
+	struct jit_code c;
+	struct jit_opts o = { .site = JIT_SITE_ENTRY };
+	struct mt_image *img;
+	char why[200] = "";
+	uint32_t ag;
+
+	ib_init(&b);
+	ag = ib_agg(&b, MT_AGG_COUNT, 1, 8 + 64, 1, 0, 0, 0, 0);
+	ib_clause(&b, 0, 0, 0);
+	b.clauses[b.nclauses - 1].flags = 0;
+	ib_action(&b, MT_ACT_AGG, ag);
+	ib_rec(&b, 0, MT_REC_STACK, 0, 64, 0);
+	img = ib_build(&b);
+	CHECK_EQ_INT(mt_jit_probe(img, 0, &o, &c, why, sizeof why), 0);
+	CHECK(strstr(why, "context") != NULL);
+	free(img);
+}
+
 /* Hand-made code for the checker. */
 static int check_bytes(const uint8_t *p, uint32_t n, int rel_at, uint16_t kind)
 {
