@@ -155,6 +155,10 @@ static const char *rel_name(uint16_t k)
 		return "tsc_mult";
 	if (k == MT_JR_PLAT_EXECNAME)
 		return "execname";
+	if (k == MT_JR_PLAT_CURTHREAD)
+		return "curthread";
+	if (k == MT_JR_PLAT_THRMEMO)
+		return "thread memo";
 	if (k == JIT_JR_FALLBACK)
 		return "general path";
 	return k < sizeof names / sizeof *names && names[k] ? names[k] : "?";

@@ -166,6 +166,8 @@ int jit_difo_needs(struct jit *j, uint32_t difo1, uint32_t *regs)
 			*regs |= 1u << X_RDX;
 		if (op == MT_OP_SCMP)
 			*regs |= 1u << X_RCX | 1u << X_RDX;
+		if (op == MT_OP_LDGS && v == MT_VAR_EXECNAME)
+			*regs |= 1u << X_RDX;	/* not rcx: an aggregation's value */
 	}
 	if ((n = map_regs(j, d, map)) < 0)
 		return jit_fail(j, "DIFO %u uses more than %d registers", difo1, JIT_NPOOL);
@@ -265,7 +267,7 @@ static void put(struct difo_em *e, uint32_t r, enum jreg x)
 		x_mov_rr(e->j->b, reg(e, r), x);
 }
 
-void jit_arg(struct jit *j, enum jreg r, uint32_t i)
+static void jit_arg(struct jit *j, enum jreg r, uint32_t i)
 {
 	static const enum jreg entry[6] = { X_RDI, X_RSI, X_RDX, X_RCX, X_R8, X_R9 };
 	enum jreg src;
@@ -322,6 +324,35 @@ static void strtab_addr(struct jit *j, enum jreg x, uint32_t off)
 		x_mov_rrel(j->b, x, MT_JR_STRTAB, 0, (int32_t)off);
 }
 
+/*
+ * rax = the execname's place: the platform's per-thread memo when it
+ * knows the current thread's, else its function (which fills the memo).
+ * The thread's address and the memo are the platform's own memory.
+ */
+static void execname(struct jit *j)
+{
+	struct jit_buf *b = j->b;
+	uint32_t slow = jit_label_new(b), done = jit_label_new(b);
+	struct x_mem memo = { X_RDX, 0, MT_JR_PLAT_THRMEMO, 0 };
+
+	x_load_abs(b, 8, X_RAX, MT_JR_PLAT_CURTHREAD, 0, 0);
+	x_test_rr(b, X_RAX, X_RAX);
+	x_jcc(b, CC_E, slow);
+	x_mov_rr(b, X_RDX, X_RAX);
+	x_shift_ri(b, 5, X_RDX, 6);
+	x_alu_ri(b, A_AND, X_RDX, MT_JIT_MEMO_N - 1);
+	x_shift_ri(b, 4, X_RDX, 5);		/* * MT_JIT_MEMO_SIZE */
+	x_cmp_mr(b, memo, X_RAX);
+	x_jcc(b, CC_NE, slow);
+	memo.disp = 8;
+	x_load_m(b, 8, X_RAX, memo);
+	x_test_rr(b, X_RAX, X_RAX);
+	x_jcc(b, CC_NE, done);
+	jit_label_here(b, slow);
+	jit_call(j, MT_JR_PLAT_EXECNAME, 0, 0, 0, 0, 0, X_RAX);
+	jit_label_here(b, done);
+}
+
 static void ldgs(struct difo_em *e, uint32_t v, uint32_t rd)
 {
 	struct jit *j = e->j;
@@ -340,7 +371,7 @@ static void ldgs(struct difo_em *e, uint32_t v, uint32_t rd)
 	case MT_VAR_PROBEFUNC: strtab_addr(j, x, pr->func); return;
 	case MT_VAR_PROBENAME: strtab_addr(j, x, pr->name); return;
 	case MT_VAR_EXECNAME:
-		jit_call(j, MT_JR_PLAT_EXECNAME, 0, 0, 0, 0, 0, X_RAX);
+		execname(j);
 		e->flags = 0;
 		put(e, rd, X_RAX);
 		return;

@@ -48,8 +48,6 @@ int jit_difo(struct jit *j, uint32_t difo1);
    the result in rax. */
 void jit_call(struct jit *j, uint16_t kind, uint32_t h, int nargs, uint64_t a1, uint64_t a2, int a3_reg,
 	      enum jreg a3);
-/* Load argument i into r. */
-void jit_arg(struct jit *j, enum jreg r, uint32_t i);
 /* The firing's timestamp into rax (once a firing: the slot at ts_off). */
 void jit_timestamp(struct jit *j);
 

@@ -139,8 +139,8 @@ static int agg_how(struct jit *j, const struct mt_action *act, uint32_t *regs)
 		uint32_t kd = str_key_difo(j, act, a), kregs = 0;
 		int inl = (a->nkeys == 0 && a->keysize == 8) ? AGG_INLINE_KEYLESS :
 			probe_named_key(j, act) ? AGG_INLINE_NAMED :
-			kd && jit_difo_needs(j, kd, &kregs) == 0 && !(kregs >> X_RCX & 1) ?
-			AGG_INLINE_STRKEY : 0;
+			kd && jit_difo_needs(j, kd, &kregs) == 0 &&
+			(nval == 0 || !(kregs >> X_RCX & 1)) ? AGG_INLINE_STRKEY : 0;
 		if (inl == AGG_INLINE_STRKEY)
 			*regs |= kregs;
 		if (inl && nval <= (a->func == MT_AGG_COUNT ? 0u : 1u) &&

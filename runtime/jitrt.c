@@ -9,13 +9,6 @@
 #include "rt.h"
 #include "machtrace/jitabi.h"
 
-uint32_t mt_rt_jit_keyless(struct mt_cb *cb, uint32_t aggid);
-uint32_t mt_rt_jit_named(struct mt_cb *cb, uint32_t ecb, uint32_t act);
-void mt_rt_jit_action(struct mt_cb *cb, uint32_t ecb, uint32_t act, const uint64_t *args);
-uint64_t mt_rt_jit_execname(struct mt_cb *cb);
-uint32_t mt_rt_jit_strkey(struct mt_cb *cb, uint32_t ecb, uint32_t act, uint64_t str);
-uint64_t mt_rt_jit_tls_load(struct mt_cb *cb, uint32_t id);
-void mt_rt_jit_tls_store(struct mt_cb *cb, uint32_t id, uint64_t v);
 
 _Static_assert(RT_JIT_STR == MT_JIT_STRBUF, "the execname buffer the code reads");
 
@@ -45,7 +38,7 @@ static void ms_init(struct rt_mstate *ms, struct rt *rt, uint32_t ecb,
 	ms->epid = ecb + 1;
 }
 
-uint32_t mt_rt_jit_keyless(struct mt_cb *cb, uint32_t aggid)
+static uint32_t mt_rt_jit_keyless(struct mt_cb *cb, uint32_t aggid)
 {
 	struct rt *rt = rt_get(cb);
 	struct mt_action act = { MT_ACT_AGG, 0, 0, aggid };
@@ -58,7 +51,7 @@ uint32_t mt_rt_jit_keyless(struct mt_cb *cb, uint32_t aggid)
 	return rt_agg_entry(&ms, &act);
 }
 
-uint32_t mt_rt_jit_named(struct mt_cb *cb, uint32_t ecb, uint32_t act)
+static uint32_t mt_rt_jit_named(struct mt_cb *cb, uint32_t ecb, uint32_t act)
 {
 	struct rt *rt = rt_get(cb);
 	struct rt_mstate ms;
@@ -69,7 +62,7 @@ uint32_t mt_rt_jit_named(struct mt_cb *cb, uint32_t ecb, uint32_t act)
 	return rt_agg_entry(&ms, &rt->actions[act]);
 }
 
-void mt_rt_jit_action(struct mt_cb *cb, uint32_t ecb, uint32_t act, const uint64_t *args)
+static void mt_rt_jit_action(struct mt_cb *cb, uint32_t ecb, uint32_t act, const uint64_t *args)
 {
 	struct rt *rt = rt_get(cb);
 	const struct mt_clause *cl;
@@ -88,7 +81,7 @@ void mt_rt_jit_action(struct mt_cb *cb, uint32_t ecb, uint32_t act, const uint64
 		rt_report_fault(&ms, act - cl->act0);
 }
 
-uint32_t mt_rt_jit_strkey(struct mt_cb *cb, uint32_t ecb, uint32_t act, uint64_t str)
+static uint32_t mt_rt_jit_strkey(struct mt_cb *cb, uint32_t ecb, uint32_t act, uint64_t str)
 {
 	struct rt *rt = rt_get(cb);
 	struct rt_mstate ms;
@@ -104,7 +97,7 @@ uint32_t mt_rt_jit_strkey(struct mt_cb *cb, uint32_t ecb, uint32_t act, uint64_t
 	return off;
 }
 
-uint64_t mt_rt_jit_execname(struct mt_cb *cb)
+static uint64_t mt_rt_jit_execname(struct mt_cb *cb)
 {
 	struct rt *rt = rt_get(cb);
 
@@ -113,7 +106,7 @@ uint64_t mt_rt_jit_execname(struct mt_cb *cb)
 }
 
 /* The thread-locals' key holds the thread's tid (dynvar.c rt_key). */
-uint64_t mt_rt_jit_tls_load(struct mt_cb *cb, uint32_t id)
+static uint64_t mt_rt_jit_tls_load(struct mt_cb *cb, uint32_t id)
 {
 	struct rt *rt = rt_get(cb);
 	struct rt_mstate ms;
@@ -122,7 +115,7 @@ uint64_t mt_rt_jit_tls_load(struct mt_cb *cb, uint32_t id)
 	return rt_tls_load(&ms, id);
 }
 
-void mt_rt_jit_tls_store(struct mt_cb *cb, uint32_t id, uint64_t v)
+static void mt_rt_jit_tls_store(struct mt_cb *cb, uint32_t id, uint64_t v)
 {
 	struct rt *rt = rt_get(cb);
 	struct rt_mstate ms;

@@ -40,6 +40,13 @@ enum mt_jit_rel_kind {
 				   MT_JIT_PLATNAME bytes readable (GNU Mach:
 				   the task's own name when it has one, the
 				   blob's copy otherwise) */
+	MT_JR_PLAT_CURTHREAD,	/* where the current thread's address is
+				   (CPU 0's active_thread) */
+	MT_JR_PLAT_THRMEMO,	/* the platform's per-thread memo: entries of
+				   MT_JIT_MEMO_SIZE bytes, the one of thread
+				   th at ((th >> 6) % MT_JIT_MEMO_N), holding
+				   th at 0 and its execname's place at 8 (0:
+				   not known); MT_JR_PLAT_EXECNAME fills it */
 	MT_JR__END
 };
 
@@ -81,5 +88,7 @@ enum mt_jit_helper {
 #define MT_JIT_STRBUF	64
 #define MT_JIT_PLATNAME	32
 #define MT_JH_STRKEY_PLATNAME	0x80000000u
+#define MT_JIT_MEMO_SIZE	32
+#define MT_JIT_MEMO_N	16
 
 #endif

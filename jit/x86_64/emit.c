@@ -47,7 +47,7 @@ void x_byte(struct jit_buf *b, uint8_t v)
 		b->code[b->len++] = v;
 }
 
-void x_u32(struct jit_buf *b, uint32_t v)
+static void x_u32(struct jit_buf *b, uint32_t v)
 {
 	for (int i = 0; i < 4; i++)
 		x_byte(b, (uint8_t)(v >> (8 * i)));
@@ -305,12 +305,6 @@ void x_not(struct jit_buf *b, enum jreg r) { f7(b, 2, r); }
 void x_neg(struct jit_buf *b, enum jreg r) { f7(b, 3, r); }
 void x_div(struct jit_buf *b, enum jreg r, int is_signed) { f7(b, is_signed ? 7 : 6, r); }
 
-void x_cqo(struct jit_buf *b)
-{
-	x_byte(b, 0x48);
-	x_byte(b, 0x99);
-}
-
 void x_bsr(struct jit_buf *b, enum jreg dst, enum jreg src)
 {
 	rex(b, 1, dst, 0, src, 0);
@@ -326,14 +320,6 @@ void x_shrd_ri(struct jit_buf *b, enum jreg dst, enum jreg src, uint8_t n)
 	x_byte(b, 0xac);
 	modrm_rr(b, src, dst);
 	x_byte(b, n);
-}
-
-void x_cmov(struct jit_buf *b, enum jcc cc, enum jreg dst, enum jreg src)
-{
-	rex(b, 1, dst, 0, src, 0);
-	x_byte(b, 0x0f);
-	x_byte(b, (uint8_t)(0x40 | cc));
-	modrm_rr(b, dst, src);
 }
 
 void x_load_abs(struct jit_buf *b, int size, enum jreg dst, uint16_t kind,

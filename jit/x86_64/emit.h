@@ -62,7 +62,6 @@ uint32_t jit_label_new(struct jit_buf *b);
 void jit_label_here(struct jit_buf *b, uint32_t l);
 
 void x_byte(struct jit_buf *b, uint8_t v);
-void x_u32(struct jit_buf *b, uint32_t v);
 /* A 4-byte field filled in at arming: relocation kind/arg + addend. */
 void x_rel32(struct jit_buf *b, uint16_t kind, uint32_t arg, int32_t addend);
 
@@ -99,7 +98,6 @@ void x_neg(struct jit_buf *b, enum jreg r);
 void x_bsr(struct jit_buf *b, enum jreg dst, enum jreg src);
 /* (unsigned) divide rdx:rax by r: F7 /6; signed: /7 */
 void x_div(struct jit_buf *b, enum jreg r, int is_signed);
-void x_cqo(struct jit_buf *b);
 void x_shrd_ri(struct jit_buf *b, enum jreg dst, enum jreg src, uint8_t n);
 
 /* Absolute memory (relocated disp32).  size 4 or 8. */
@@ -126,7 +124,5 @@ void x_inc_m(struct jit_buf *b, int size, struct x_mem m);
 void x_add_mr(struct jit_buf *b, struct x_mem m, enum jreg src);
 void x_cmp_mr(struct jit_buf *b, struct x_mem m, enum jreg src);
 void x_lea(struct jit_buf *b, enum jreg dst, struct x_mem m);
-/* cmovcc dst, src (64-bit) */
-void x_cmov(struct jit_buf *b, enum jcc cc, enum jreg dst, enum jreg src);
 
 #endif

@@ -23,7 +23,7 @@ struct lk_fire {
 					   (pcb->iss has not been written) */
 };
 
-#define LK_THR_CACHE	16
+#define LK_THR_CACHE	MT_JIT_MEMO_N
 
 /* Blob state: written by the blob only, in probe context with IF = 0. */
 struct lk_glob {
@@ -43,9 +43,11 @@ struct lk_glob {
 	int attached;			/* the host put the tick hook in (attach mode) */
 	uint32_t begin_probe, end_probe;	/* image probe index + 1 */
 	char jit_name[MT_JIT_PLATNAME];	/* lk_jit_execname's copy */
-	/* kplat.c: per-thread memo, direct-mapped by address */
-	struct { uint64_t th, name; int64_t tid; uint64_t tid_ok; } thr[LK_THR_CACHE];
+	/* kplat.c: per-thread memo, direct-mapped by address; compiled
+	   code reads th and name (jitabi.h MT_JR_PLAT_THRMEMO) */
+	struct lk_thr { uint64_t th, name; int64_t tid; uint64_t tid_ok; } thr[LK_THR_CACHE];
 };
+_Static_assert(sizeof(struct lk_thr) == MT_JIT_MEMO_SIZE, "the memo compiled code reads");
 extern struct lk_glob lk;
 
 #define LK_KVA(pa)	((pa) + LK_KERNEL_MAP_BASE)
@@ -124,6 +126,8 @@ void lk_sites_remove(void);
 void lk_fast_disarm(void);
 /* kplat.c: compiled code's execname (jitabi.h MT_JR_PLAT_EXECNAME) */
 uint64_t lk_jit_execname(void);
+/* Where CPU 0's current thread pointer is (0 if unknown or not loadable). */
+uint64_t lk_jit_curthread_at(void);
 /* jitarm.c: point an LK_SF_JIT site's jmp at its compiled code */
 void lk_jit_arm(struct lk_site *s);
 void lk_sites_prepare(void);

@@ -564,6 +564,14 @@ uint64_t lk_jit_execname(void)
 	return (uint64_t)lk.jit_name;
 }
 
+uint64_t lk_jit_curthread_at(void)
+{
+	const struct lk_kdesc *k = &lk.ctl->k;
+	uint64_t at = k->percpu_array + k->off_active_thread;
+
+	return k->percpu_array && lk_loadable(at, 8) == 8 ? at : 0;
+}
+
 void mt_plat_strvar(const struct mt_pctx *ctx, uint32_t var, char *buf,
 		    uint32_t len)
 {

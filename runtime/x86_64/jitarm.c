@@ -19,6 +19,10 @@ static int rel_value(const struct lk_jit_rel *r, uint64_t va, int32_t *out)
 		v = (uint64_t)&lk.tsc_mult;
 	else if (r->kind == MT_JR_PLAT_EXECNAME)
 		v = (uint64_t)lk_jit_execname;
+	else if (r->kind == MT_JR_PLAT_THRMEMO)
+		v = (uint64_t)&lk.thr[0];
+	else if (r->kind == MT_JR_PLAT_CURTHREAD)
+		v = lk_jit_curthread_at();
 	else if (r->kind < MT_JR_PLAT_TSCMULT)
 		v = mt_rt_jit_addr(lk.cb, r->kind, r->arg);
 	else

@@ -14,12 +14,13 @@ E='fbt::mach_msg_trap:entry'
 R='fbt::mach_msg_trap:return'
 prog="$E { @c = count(); @f[probefunc] = count(); }
 $E /arg0 == 0xdeadbeef/ { @never = count(); }
-$E /execname == \"machload\"/ { @m = count(); @k[execname] = count(); @s = sum(arg2); }
+$E /execname == \"machload\"/ { @m = count(); @k[execname] = count(); @s = sum(arg2);
+	@se[execname] = sum(arg2); }
 $E /arg1 == 1 && arg2 == 48/ { trace(arg2); printf(\" send %d %d\\n\", arg1, arg2); }
 $E { self->ts = timestamp; }
 $R /self->ts/ { @lat = count(); @q = quantize(arg1); @mx = max(arg1); @mn = min(arg1); self->ts = 0; }
 END { printa(\"c %@d\\n\", @c); printa(\"f %s %@d\\n\", @f); printa(\"never %@d\\n\", @never);
-	printa(\"m %@d\\n\", @m); printa(\"k %s %@d\\n\", @k); printa(\"s %@d\\n\", @s);
+	printa(\"m %@d\\n\", @m); printa(\"k %s %@d\\n\", @k); printa(\"s %@d\\n\", @s); printa(\"se %s %@d\\n\", @se);
 	printa(\"lat %@d\\n\", @lat); printa(\"mx %@d mn %@d\\n\", @mx, @mn); printa(@q); }"
 words="rt=$N pingpong=0 pages=0 threads=0 tasks=0"
 live_run jit "$words" "$prog" -q -S
