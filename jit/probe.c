@@ -142,7 +142,7 @@ static int agg_how(struct jit *j, const struct mt_action *act, uint32_t *regs)
 			kd && jit_difo_needs(j, kd, &kregs) == 0 &&
 			(nval == 0 || !(kregs >> X_RCX & 1)) ? AGG_INLINE_STRKEY : 0;
 		if (inl == AGG_INLINE_STRKEY)
-			*regs |= kregs;
+			*regs |= kregs | 1u << X_RCX | 1u << X_RDX;
 		if (inl && nval <= (a->func == MT_AGG_COUNT ? 0u : 1u) &&
 		    (nval == 0 || (valdifo && jit_difo_needs(j, valdifo, regs) == 0))) {
 			*regs |= 1u << X_RAX;
@@ -249,6 +249,21 @@ static int key_is_execname(const struct jit *j, const struct mt_action *act,
 		MT_OP(t[1]) == MT_OP_RET && MT_RD(t[1]) == MT_RD(t[0]) && MT_RD(t[0]) != 0;
 }
 
+/* Does a string-keyed count() keep its last entry in ecbent (the key's
+   string has MT_JIT_PLATNAME bytes at least; rcx and rdx are free)? */
+static int strkey_cached(const struct jit *j, const struct mt_action *act,
+			 const struct mt_agg *a)
+{
+	for (uint32_t i = 0; i < act->nrecs; i++) {
+		const struct mt_rec *rec = &j->recs[act->rec0 + i];
+		if (rec->flags & MT_RF_AGGVAL)
+			return 0;
+		if (rec->size < MT_JIT_PLATNAME)
+			return 0;
+	}
+	return a->func == MT_AGG_COUNT;
+}
+
 /* rax = the entry (offset + 1 in the aggregation data), 0: none (drop). */
 static void agg_entry(struct jit *j, const struct mt_action *act, int how, uint32_t ecb)
 {
@@ -257,11 +272,29 @@ static void agg_entry(struct jit *j, const struct mt_action *act, int how, uint3
 	uint32_t ai = (uint32_t)(act - j->actions);
 
 	if (how == AGG_INLINE_STRKEY) {		/* the key's string in rax */
-		jit_call(j, MT_JR_HELPER, MT_JH_STRKEY, 4, ecb,
-			 ai | (key_is_execname(j, act, &j->aggs[act->arg - 1]) ?
-			       MT_JH_STRKEY_PLATNAME : 0), 1, X_RAX);
-		jit_label_here(b, have);
+		const struct mt_agg *a = &j->aggs[act->arg - 1];
+		int plat = key_is_execname(j, act, a);
+		if (plat && strkey_cached(j, act, a)) {
+			/* the ECB's last entry (MT_JH_STRKEY keeps it in
+			   ecbent, tagged): its key's first MT_JIT_PLATNAME
+			   bytes against the name's, which holds its NUL */
+			x_cmp_abs_imm(b, 4, MT_JR_ECBENT, ecb, 0,
+				      (int32_t)(ai | MT_JIT_ECBENT_STRKEY));
+			x_jcc(b, CC_NE, cold);
+			x_load_abs(b, 4, X_RDX, MT_JR_ECBENT, ecb, 4);
+			for (int32_t k = 0; k < MT_JIT_PLATNAME; k += 8) {
+				x_load_m(b, 8, X_RCX, (struct x_mem){ X_RDX,
+					-1 + ENT_HDR + 8 + k, MT_JR_AGGDATA, 0 });
+				x_cmp_mr(b, (struct x_mem){ X_RAX, k, 0, 0 }, X_RCX);
+				x_jcc(b, CC_NE, cold);
+			}
+			x_mov_rr(b, X_RAX, X_RDX);
+			x_jmp(b, have);
+		}
 		jit_label_here(b, cold);
+		jit_call(j, MT_JR_HELPER, MT_JH_STRKEY, 4, ecb,
+			 ai | (plat ? MT_JH_STRKEY_PLATNAME : 0), 1, X_RAX);
+		jit_label_here(b, have);
 		return;
 	}
 	if (how == AGG_INLINE_KEYLESS) {

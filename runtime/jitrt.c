@@ -92,6 +92,10 @@ static uint32_t mt_rt_jit_strkey(struct mt_cb *cb, uint32_t ecb, uint32_t act, u
 		return 0;
 	ms_init(&ms, rt, ecb, &no_ctx);
 	off = rt_agg_entry_str(&ms, &rt->actions[act], str, known);
+	if (off && act < MT_JIT_ECBENT_STRKEY) {
+		rt->cpu[0].ecbent[ecb].act = act | MT_JIT_ECBENT_STRKEY;
+		rt->cpu[0].ecbent[ecb].off = off;
+	}
 	if (ms.fault)
 		rt_report_fault(&ms, act - rt->clauses[rt->ecbs[ecb].clause].act0);
 	return off;

@@ -80,7 +80,10 @@ enum mt_jit_helper {
 	   str): ECB ecb's entry for action act, an aggregation keyed by one
 	   string, the string at str; as MT_JH_KEYLESS (a fault is
 	   reported).  act | MT_JH_STRKEY_PLATNAME: str is the platform's
-	   execname (MT_JR_PLAT_EXECNAME), read without safe loads */
+	   execname (MT_JR_PLAT_EXECNAME), read without safe loads.  The
+	   entry is kept in the ECB's ecbent as { act | MT_JIT_ECBENT_STRKEY,
+	   offset + 1 } (a tag the interpreter's probe-named keys never
+	   match) for the code to try first */
 	MT_JH_STRKEY,
 	MT_JH__COUNT
 };
@@ -88,6 +91,7 @@ enum mt_jit_helper {
 #define MT_JIT_STRBUF	64
 #define MT_JIT_PLATNAME	32
 #define MT_JH_STRKEY_PLATNAME	0x80000000u
+#define MT_JIT_ECBENT_STRKEY	0x40000000u
 #define MT_JIT_MEMO_SIZE	32
 #define MT_JIT_MEMO_N	16
 
