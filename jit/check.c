@@ -50,7 +50,7 @@ static int state_kind(uint16_t k)
 	switch (k) {
 	case MT_JR_CB: case MT_JR_BUSY: case MT_JR_AGGENT: case MT_JR_AGGDATA:
 	case MT_JR_ECBENT: case MT_JR_CPUBUF: case MT_JR_BUFDATA: case MT_JR_STAGE:
-	case MT_JR_GLOBALS:
+	case MT_JR_GLOBALS: case MT_JR_FAULT:
 		return 1;
 	}
 	return 0;
@@ -149,7 +149,7 @@ static const char *rel_name(uint16_t k)
 		[MT_JR_AGGDATA] = "aggdata", [MT_JR_ECBENT] = "ecbent", [MT_JR_CPUBUF] = "cpubuf",
 		[MT_JR_BUFDATA] = "bufdata", [MT_JR_STRTAB] = "strtab",
 		[MT_JR_BUFSIZE] = "bufsize", [MT_JR_GLOBALS] = "globals",
-		[MT_JR_HELPER] = "helper", [MT_JR_STAGE] = "stage",
+		[MT_JR_HELPER] = "helper", [MT_JR_STAGE] = "stage", [MT_JR_FAULT] = "fault",
 	};
 	if (k == MT_JR_PLAT_TSCMULT)
 		return "tsc_mult";

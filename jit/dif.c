@@ -63,6 +63,11 @@ static void uses(mt_instr_t in, uint32_t *rd_mask, uint32_t *wr_mask)
 	case MT_OP_SETX: case MT_OP_SETS: case MT_OP_LDGS: case MT_OP_LDTS:
 		*wr_mask = 1u << rd;
 		break;
+	case MT_OP_LDSB: case MT_OP_LDSH: case MT_OP_LDSW: case MT_OP_LDUB:
+	case MT_OP_LDUH: case MT_OP_LDUW: case MT_OP_LDX:
+		*rd_mask = 1u << r1;
+		*wr_mask = 1u << rd;
+		break;
 	case MT_OP_STTS:
 		*rd_mask = 1u << rd;
 		break;
@@ -99,6 +104,19 @@ static const char *unsupported(const struct jit *j, mt_instr_t in)
 		return tls_scalar(j, v) ? NULL : "a thread-local other than an integer";
 	case MT_OP_SCMP:
 		return j->o.site == JIT_SITE_HOST ? "a string compare on the host" : NULL;
+	case MT_OP_LDSB: case MT_OP_LDSH: case MT_OP_LDSW: case MT_OP_LDUB:
+	case MT_OP_LDUH: case MT_OP_LDUW: case MT_OP_LDX:
+		if (j->o.site == JIT_SITE_HOST)
+			return "a load on the host";
+		/* a fault fires ERROR's clauses from the compiled code, on
+		   the kernel's stack: only when there are none */
+		if (j->img->error_probe) {
+			const struct mt_probe *pr = j->probes;
+			for (uint32_t i = 0; i < j->img->nprobes; i++)
+				if (pr[i].id == j->img->error_probe && pr[i].necbs)
+					return "a load in a program with ERROR clauses";
+		}
+		return NULL;
 	case MT_OP_NOP: case MT_OP_OR: case MT_OP_XOR: case MT_OP_AND:
 	case MT_OP_SLL: case MT_OP_SRL: case MT_OP_SRA: case MT_OP_SUB:
 	case MT_OP_ADD: case MT_OP_MUL: case MT_OP_NOT: case MT_OP_MOV:
@@ -113,8 +131,9 @@ static const char *unsupported(const struct jit *j, mt_instr_t in)
 			return NULL;
 		}
 		switch (v) {
-		case MT_VAR_EXECNAME:
-			return j->o.site == JIT_SITE_HOST ? "execname on the host" : NULL;
+		case MT_VAR_EXECNAME: case MT_VAR_PID: case MT_VAR_TID:
+		case MT_VAR_CURTHREAD: case MT_VAR_TASK:
+			return j->o.site == JIT_SITE_HOST ? "a thread's variable on the host" : NULL;
 		case MT_VAR_EPID: case MT_VAR_ID: case MT_VAR_PROBEPROV:
 		case MT_VAR_PROBEMOD: case MT_VAR_PROBEFUNC: case MT_VAR_PROBENAME:
 			return NULL;
@@ -375,6 +394,14 @@ static void ldgs(struct difo_em *e, uint32_t v, uint32_t rd)
 		e->flags = 0;
 		put(e, rd, X_RAX);
 		return;
+	case MT_VAR_CURTHREAD:
+		x_load_abs(j->b, 8, x, MT_JR_PLAT_CURTHREAD, 0, 0);
+		return;
+	case MT_VAR_PID: case MT_VAR_TID: case MT_VAR_TASK:
+		jit_call(j, MT_JR_HELPER, MT_JH_VAR, 2, v, 0, 0, X_RAX);
+		e->flags = 0;
+		put(e, rd, X_RAX);
+		return;
 	default:			/* timestamp */
 		jit_timestamp(j);
 		e->flags = 0;
@@ -495,6 +522,35 @@ static int scmp(struct difo_em *e, uint32_t pc, uint32_t r1, uint32_t r2)
 	return 0;
 }
 
+/*
+ * A load: the runtime's safe load (MT_JH_LOAD); a fault goes to the
+ * clause's fault path with where in eax, which reports it (MT_JH_FAULT)
+ * and abandons the clause, as the interpreter does.
+ */
+static void load(struct difo_em *e, uint32_t pc, mt_instr_t in)
+{
+	static const uint16_t how[] = {
+		[MT_OP_LDSB] = 1 | MT_JH_LOAD_SIGNED, [MT_OP_LDSH] = 2 | MT_JH_LOAD_SIGNED,
+		[MT_OP_LDSW] = 4 | MT_JH_LOAD_SIGNED, [MT_OP_LDUB] = 1, [MT_OP_LDUH] = 2,
+		[MT_OP_LDUW] = 4, [MT_OP_LDX] = 8,
+	};
+	struct jit *j = e->j;
+	uint32_t ok = jit_label_new(j->b), r1 = MT_R1(in);
+
+	if (r1)
+		jit_call(j, MT_JR_HELPER, MT_JH_LOAD, 3, how[MT_OP(in)], 0, 1, reg(e, r1));
+	else
+		jit_call(j, MT_JR_HELPER, MT_JH_LOAD, 3, how[MT_OP(in)], 0, 0, X_RAX);
+	x_cmp_abs_imm(j->b, 4, MT_JR_FAULT, 0, 0, 0);
+	x_jcc(j->b, CC_E, ok);
+	x_mov_ri(j->b, X_RAX, (uint64_t)j->where_act << 16 | (pc & 0xffff));
+	x_jmp(j->b, j->fault);
+	jit_label_here(j->b, ok);
+	j->faults = 1;
+	put(e, MT_RD(in), X_RAX);
+	e->flags = 0;
+}
+
 static int one(struct difo_em *e, const struct mt_difo *d, uint32_t pc, mt_instr_t in)
 {
 	struct jit *j = e->j;
@@ -520,6 +576,10 @@ static int one(struct difo_em *e, const struct mt_difo *d, uint32_t pc, mt_instr
 		return 0;
 	case MT_OP_SCMP:
 		return scmp(e, pc, MT_R1(in), MT_R2(in));
+	case MT_OP_LDSB: case MT_OP_LDSH: case MT_OP_LDSW: case MT_OP_LDUB:
+	case MT_OP_LDUH: case MT_OP_LDUW: case MT_OP_LDX:
+		load(e, pc, in);
+		return 0;
 	case MT_OP_LDTS:
 		jit_call(j, MT_JR_HELPER, MT_JH_TLS_LOAD, 2, MT_V16(in), 0, 0, X_RAX);
 		put(e, rd, X_RAX);

@@ -33,6 +33,11 @@ struct jit {
 	uint32_t fallback;		/* label: restore, then the general path */
 	int effects;			/* a side effect is emitted: no fallback
 					   after it */
+	uint32_t fault;			/* label: report a helper's fault, the
+					   clause's where (action << 16 | pc) in eax */
+	uint32_t where_act;		/* the action being compiled, 0xffff: the
+					   predicate */
+	int faults;			/* the clause has a fault path */
 	char *why;
 	size_t whylen;
 };

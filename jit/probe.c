@@ -477,6 +477,9 @@ static int clause(struct jit *j, uint32_t ecb)
 	uint32_t skip = jit_label_new(b);
 
 	j->epid = ecb + 1;
+	j->fault = jit_label_new(b);
+	j->faults = 0;
+	j->where_act = 0xffff;
 	if (cl->pred_difo) {
 		if (jit_difo(j, cl->pred_difo) < 0)
 			return -1;
@@ -492,6 +495,7 @@ static int clause(struct jit *j, uint32_t ecb)
 	}
 	for (uint32_t a = 0; a < cl->nacts; a++) {
 		const struct mt_action *act = &j->actions[cl->act0 + a];
+		j->where_act = a;
 		if (act->kind == MT_ACT_AGG) {
 			if (agg(j, act, ecb) < 0)
 				return -1;
@@ -522,6 +526,13 @@ static int clause(struct jit *j, uint32_t ecb)
 		x_jcc(b, CC_E, dropped);
 		x_store_abs(b, 8, X_R10, MT_JR_CPUBUF, 0, (int32_t)offsetof(struct mt_cpubuf, head));
 		jit_label_here(b, dropped);
+	}
+	if (j->faults) {		/* a load's fault: reported, clause abandoned */
+		x_jmp(b, skip);
+		jit_label_here(b, j->fault);
+		jit_call(j, MT_JR_HELPER, MT_JH_FAULT, 3, ecb, 0, 1, X_RAX);
+	} else {
+		jit_label_here(b, j->fault);
 	}
 	jit_label_here(b, skip);
 	return 0;

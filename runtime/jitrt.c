@@ -128,6 +128,53 @@ static void mt_rt_jit_tls_store(struct mt_cb *cb, uint32_t id, uint64_t v)
 	rt_tls_store(&ms, id, v);
 }
 
+static uint64_t mt_rt_jit_load(struct mt_cb *cb, uint32_t how, uint64_t addr)
+{
+	struct rt *rt = rt_get(cb);
+	struct rt_mstate ms;
+	uint32_t size = how & 0xff;
+	uint64_t v;
+
+	ms_init(&ms, rt, 0, &no_ctx);
+	if (rt_check_load(&ms, addr, size) != 0) {
+		rt->jit_fault = ms.fault;
+		rt->jit_fault_addr = ms.fault_addr;
+		return 0;
+	}
+	switch (size) {
+	case 1: v = *(const volatile uint8_t *)(uintptr_t)addr; break;
+	case 2: v = *(const volatile uint16_t *)(uintptr_t)addr; break;
+	case 4: v = *(const volatile uint32_t *)(uintptr_t)addr; break;
+	default: return *(const volatile uint64_t *)(uintptr_t)addr;
+	}
+	if (how & MT_JH_LOAD_SIGNED) {
+		int sh = 64 - 8 * (int)size;
+		v = (uint64_t)((int64_t)(v << sh) >> sh);
+	}
+	return v;
+}
+
+static void mt_rt_jit_fault(struct mt_cb *cb, uint32_t ecb, uint32_t where)
+{
+	struct rt *rt = rt_get(cb);
+	struct rt_mstate ms;
+	uint32_t act = where >> 16;
+
+	if (ecb >= rt->img->necbs)
+		return;
+	ms_init(&ms, rt, ecb, &no_ctx);
+	ms.fault = rt->jit_fault;
+	ms.fault_addr = rt->jit_fault_addr;
+	ms.fault_pc = where & 0xffff;
+	rt->jit_fault = 0;
+	rt_report_fault(&ms, act == 0xffff ? 0xffffffffu : act);
+}
+
+static uint64_t mt_rt_jit_var(struct mt_cb *cb, uint32_t var)
+{
+	return mt_plat_var(&no_ctx, var);
+}
+
 static uint64_t helper(uint32_t h)
 {
 	switch (h) {
@@ -138,6 +185,9 @@ static uint64_t helper(uint32_t h)
 	case MT_JH_TLS_LOAD: return (uint64_t)(uintptr_t)mt_rt_jit_tls_load;
 	case MT_JH_TLS_STORE: return (uint64_t)(uintptr_t)mt_rt_jit_tls_store;
 	case MT_JH_STRKEY: return (uint64_t)(uintptr_t)mt_rt_jit_strkey;
+	case MT_JH_LOAD: return (uint64_t)(uintptr_t)mt_rt_jit_load;
+	case MT_JH_FAULT: return (uint64_t)(uintptr_t)mt_rt_jit_fault;
+	case MT_JH_VAR: return (uint64_t)(uintptr_t)mt_rt_jit_var;
 	}
 	return 0;
 }
@@ -161,6 +211,7 @@ uint64_t mt_rt_jit_addr(struct mt_cb *cb, uint32_t kind, uint32_t arg)
 	case MT_JR_BUFSIZE: return rt->cpubuf[0].size;
 	case MT_JR_GLOBALS: return (uint64_t)(uintptr_t)rt->globals;
 	case MT_JR_STAGE: return (uint64_t)(uintptr_t)c->stage;
+	case MT_JR_FAULT: return (uint64_t)(uintptr_t)&rt->jit_fault;
 	case MT_JR_HELPER: return helper(arg);
 	}
 	return 0;

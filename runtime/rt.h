@@ -172,6 +172,9 @@ struct rt {
 	uint64_t specsize;
 	struct rt_stamp stamps[RT_NSTAMPS];	/* probe context */
 	char jit_str[RT_JIT_STR];	/* compiled code's execname (jitrt.c) */
+	uint32_t jit_fault;		/* a compiled load's fault, until reported */
+	uint32_t jit_pad;
+	uint64_t jit_fault_addr;
 };
 
 /* Tuple stack entry. */

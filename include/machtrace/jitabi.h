@@ -33,6 +33,8 @@ enum mt_jit_rel_kind {
 	MT_JR_HELPER,		/* REL32: runtime helper arg (MT_JH_*) */
 	MT_JR_STAGE,		/* CPU 0's staging record (a dropped record's
 				   values go there) */
+	MT_JR_FAULT,		/* uint32: a helper's fault (MT_FLT_*) not
+				   reported yet, 0 if none */
 	/* the platform's (the blob) */
 	MT_JR_PLAT_TSCMULT = 64, /* uint64 ns = (tsc * [this]) >> 32 */
 	MT_JR_PLAT_EXECNAME,	/* REL32: uint64_t fn(void): the current
@@ -85,6 +87,19 @@ enum mt_jit_helper {
 	   offset + 1 } (a tag the interpreter's probe-named keys never
 	   match) for the code to try first */
 	MT_JH_STRKEY,
+	/* uint64_t (struct mt_cb *cb, uint32_t how, uint64_t addr): a safe
+	   load of how & 0xff bytes (1, 2, 4, 8) at addr, sign-extended if
+	   how & MT_JH_LOAD_SIGNED; 0 and the fault in MT_JR_FAULT's word if
+	   it cannot be loaded */
+	MT_JH_LOAD,
+	/* void (struct mt_cb *cb, uint32_t ecb, uint32_t where): report the
+	   fault in MT_JR_FAULT's word (and clear it) as the interpreter
+	   does, where = action index << 16 | DIF pc (action 0xffff: the
+	   predicate) */
+	MT_JH_FAULT,
+	/* uint64_t (struct mt_cb *cb, uint32_t var): built-in variable var
+	   (MT_VAR_PID, TID, CURTHREAD...) as mt_plat_var gives it */
+	MT_JH_VAR,
 	MT_JH__COUNT
 };
 
@@ -92,6 +107,7 @@ enum mt_jit_helper {
 #define MT_JIT_PLATNAME	32
 #define MT_JH_STRKEY_PLATNAME	0x80000000u
 #define MT_JIT_ECBENT_STRKEY	0x40000000u
+#define MT_JH_LOAD_SIGNED	0x100
 #define MT_JIT_MEMO_SIZE	32
 #define MT_JIT_MEMO_N	16
 

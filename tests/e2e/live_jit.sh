@@ -18,10 +18,12 @@ $E /execname == \"machload\"/ { @m = count(); @k[execname] = count(); @s = sum(a
 	@se[execname] = sum(arg2); }
 $E /arg1 == 1 && arg2 == 48/ { trace(arg2); printf(\" send %d %d\\n\", arg1, arg2); }
 $E { self->ts = timestamp; }
+$E /execname == \"machload\"/ { @p[pid] = count(); @t = max((long)curthread->task); }
+$E /execname == \"machload\" && arg1 == 1/ { @bad = count(); trace(*(int *)arg0); }
 $R /self->ts/ { @lat = count(); @q = quantize(arg1); @mx = max(arg1); @mn = min(arg1); self->ts = 0; }
 END { printa(\"c %@d\\n\", @c); printa(\"f %s %@d\\n\", @f); printa(\"never %@d\\n\", @never);
 	printa(\"m %@d\\n\", @m); printa(\"k %s %@d\\n\", @k); printa(\"s %@d\\n\", @s); printa(\"se %s %@d\\n\", @se);
-	printa(\"lat %@d\\n\", @lat); printa(\"mx %@d mn %@d\\n\", @mx, @mn); printa(@q); }"
+	printa(\"lat %@d\\n\", @lat); printa(\"p %d %@d\\n\", @p); printa(\"bad %@d\\n\", @bad); printa(\"mx %@d mn %@d\\n\", @mx, @mn); printa(@q); }"
 words="rt=$N pingpong=0 pages=0 threads=0 tasks=0"
 live_run jit "$words" "$prog" -q -S
 rc=$?
@@ -49,6 +51,16 @@ if [ "${m:-0}" -ge $((2 * N)) ] && [ "$m" = "$k" ] && [ "${c:-0}" -ge "$m" ] && 
 	pass live-jit-counts-are-machloads
 else
 	fail live-jit-counts-are-machloads "machload $m, key $k, all $c, probefunc $f, sends $sends (want >= $((2 * N)), >= $N)"
+fi
+# loads: a user address is not a kernel safe load: each firing reports
+# its fault, as the interpreter does
+e1=$(grep -c "error on enabled probe.*invalid address" "$TMP/jit.err")
+e2=$(grep -c "error on enabled probe.*invalid address" "$TMP/nojit.err")
+bad=$(val bad "$TMP/jit.out")
+if [ "${bad:-0}" -ge $N ] && [ "$e1" = "$bad" ] && [ "$e2" = "$bad" ]; then
+	pass live-jit-load-faults
+else
+	fail live-jit-load-faults "firings $bad, faults reported $e1 compiled, $e2 interpreted"
 fi
 lat=$(val lat "$TMP/jit.out")
 if [ "${lat:-0}" -ge $((2 * N)) ] && [ "$lat" -le "${c:-0}" ]; then
