@@ -68,7 +68,7 @@ static void uses(mt_instr_t in, uint32_t *rd_mask, uint32_t *wr_mask)
 		*rd_mask = 1u << r1;
 		*wr_mask = 1u << rd;
 		break;
-	case MT_OP_STTS:
+	case MT_OP_STTS: case MT_OP_STGS:
 		*rd_mask = 1u << rd;
 		break;
 	}
@@ -81,15 +81,20 @@ static int is_branch(uint32_t op)
 	return op >= MT_OP_BA && op <= MT_OP_BLEU;
 }
 
-/* A thread-local scalar integer (not by reference)? */
-static int tls_scalar(const struct jit *j, uint32_t id)
+/* A scalar integer (not by reference) of the scope? */
+static int scalar_var(const struct jit *j, uint32_t scope, uint32_t id)
 {
 	const struct mt_var *v = (const void *)((const uint8_t *)j->img + j->img->vars_off);
 
 	for (uint32_t i = 0; i < j->img->nvars; i++)
-		if (v[i].scope == MT_VS_THREAD && v[i].id == id)
+		if (v[i].scope == scope && v[i].id == id)
 			return v[i].kind == MT_VK_SCALAR && !(v[i].flags & MT_VF_REF);
 	return 0;
+}
+
+static int tls_scalar(const struct jit *j, uint32_t id)
+{
+	return scalar_var(j, MT_VS_THREAD, id);
 }
 
 /* Supported?  The reason if not. */
@@ -123,7 +128,17 @@ static const char *unsupported(const struct jit *j, mt_instr_t in)
 	case MT_OP_CMP: case MT_OP_TST: case MT_OP_RET: case MT_OP_SETX:
 	case MT_OP_SETS:
 		return NULL;
+	case MT_OP_STGS:
+		if (j->o.site == JIT_SITE_HOST)
+			return "a global on the host";
+		return scalar_var(j, MT_VS_GLOBAL, v) ? NULL : "a global other than an integer";
 	case MT_OP_LDGS:
+		if (v >= MT_VAR_USER) {
+			if (j->o.site == JIT_SITE_HOST)
+				return "a global on the host";
+			return scalar_var(j, MT_VS_GLOBAL, v) ? NULL :
+				"a global other than an integer";
+		}
 		if (v >= MT_VAR_ARG0 && v <= MT_VAR_ARG9) {
 			uint32_t i = v - MT_VAR_ARG0;
 			if (j->o.site == JIT_SITE_ENTRY && i >= 6)
@@ -382,6 +397,10 @@ static void ldgs(struct difo_em *e, uint32_t v, uint32_t rd)
 		jit_arg(j, x, v - MT_VAR_ARG0);
 		return;
 	}
+	if (v >= MT_VAR_USER) {
+		x_load_abs(j->b, 8, x, MT_JR_GLOBALS, v, 0);
+		return;
+	}
 	switch (v) {
 	case MT_VAR_EPID: x_mov_ri(j->b, x, j->epid); return;
 	case MT_VAR_ID: x_mov_ri(j->b, x, pr->id); return;
@@ -579,6 +598,10 @@ static int one(struct difo_em *e, const struct mt_difo *d, uint32_t pc, mt_instr
 	case MT_OP_LDSB: case MT_OP_LDSH: case MT_OP_LDSW: case MT_OP_LDUB:
 	case MT_OP_LDUH: case MT_OP_LDUW: case MT_OP_LDX:
 		load(e, pc, in);
+		return 0;
+	case MT_OP_STGS:
+		get(e, X_RAX, rd);
+		x_store_abs(b, 8, X_RAX, MT_JR_GLOBALS, MT_V16(in), 0);
 		return 0;
 	case MT_OP_LDTS:
 		jit_call(j, MT_JR_HELPER, MT_JH_TLS_LOAD, 2, MT_V16(in), 0, 0, X_RAX);

@@ -38,6 +38,7 @@ static const enum jreg save_order[] = {
 };
 #define NSAVE (sizeof save_order / sizeof *save_order)
 #define RT_HDR		((uint32_t)sizeof(struct mt_rechdr))
+#define JIT_MAXACTS	64
 #define CB_FIELD(f)	((int32_t)offsetof(struct mt_cb, f))
 #define ENT_GEN		12	/* offsetof(struct mt_aggent, gen) */
 #define ENT_HDR		16
@@ -206,6 +207,14 @@ static int needs(struct jit *j, uint32_t *regs, int *uses_ts)
 			case MT_ACT_TRACE: case MT_ACT_PRINTF:
 				if (record_ok(j, act, regs) < 0)
 					return -1;
+				break;
+			case MT_ACT_IF:
+				if (act->nrecs != 1 || j->recs[act->rec0].size > 1 ||
+				    (j->recs[act->rec0].difo &&
+				     jit_difo_needs(j, j->recs[act->rec0].difo, regs) < 0))
+					return jit_fail(j, "an if");
+				break;
+			case MT_ACT_SKIP:
 				break;
 			case MT_ACT_DIFEXPR:
 				if (act->nrecs != 1 || j->recs[act->rec0].size != 0 ||
@@ -456,7 +465,11 @@ static void record_zero(struct jit *j, const struct mt_clause *cl)
 	memset(full, 0, sizeof full);
 	for (uint32_t a = 0; a < cl->nacts; a++) {
 		const struct mt_action *act = &j->actions[cl->act0 + a];
-		if (act->kind == MT_ACT_AGG)
+		if (act->kind == MT_ACT_IF || act->kind == MT_ACT_SKIP) {
+			memset(full, 0, sizeof full);	/* skipped values read 0 */
+			break;
+		}
+		if (act->kind != MT_ACT_TRACE && act->kind != MT_ACT_PRINTF)
 			continue;
 		for (uint32_t i = 0; i < act->nrecs; i++) {
 			const struct mt_rec *rec = &j->recs[act->rec0 + i];
@@ -475,7 +488,11 @@ static int clause(struct jit *j, uint32_t ecb)
 	const struct mt_clause *cl = &j->clauses[j->ecbs[ecb].clause];
 	int record = (cl->flags & MT_CF_NEEDS_RECORD) || cl->recsize || cl->nacts == 0;
 	uint32_t skip = jit_label_new(b);
+	uint32_t label[JIT_MAXACTS + 1];
+	uint8_t at[JIT_MAXACTS + 1];
 
+	if (cl->nacts > JIT_MAXACTS)
+		return jit_fail(j, "a clause of more than %d actions", JIT_MAXACTS);
 	j->epid = ecb + 1;
 	j->fault = jit_label_new(b);
 	j->faults = 0;
@@ -493,9 +510,41 @@ static int clause(struct jit *j, uint32_t ecb)
 		x_store_m(b, 8, X_RAX, (struct x_mem){ X_R11, 0, 0, 0 });
 		record_zero(j, cl);
 	}
+	for (uint32_t a = 0; a <= cl->nacts; a++)
+		at[a] = 0;
+	for (uint32_t a = 0; a < cl->nacts; a++) {
+		const struct mt_action *act = &j->actions[cl->act0 + a];
+		uint32_t to = a + 1 + (uint32_t)act->arg;
+		if ((act->kind == MT_ACT_IF || act->kind == MT_ACT_SKIP) && to <= cl->nacts &&
+		    !at[to]) {
+			at[to] = 1;
+			label[to] = jit_label_new(b);
+		}
+	}
 	for (uint32_t a = 0; a < cl->nacts; a++) {
 		const struct mt_action *act = &j->actions[cl->act0 + a];
 		j->where_act = a;
+		if (at[a])
+			jit_label_here(b, label[a]);
+		if (act->kind == MT_ACT_SKIP) {
+			x_jmp(b, label[a + 1 + act->arg]);
+			continue;
+		}
+		if (act->kind == MT_ACT_IF) {
+			const struct mt_rec *rec = &j->recs[act->rec0];
+			if (rec->difo) {
+				if (jit_difo(j, rec->difo) < 0)
+					return -1;
+			} else {
+				x_mov_ri(b, X_RAX, 0);
+			}
+			if (rec->size == 1)
+				x_store_m(b, 1, X_RAX, (struct x_mem){ X_R11,
+					(int32_t)(RT_HDR + rec->offset), 0, 0 });
+			x_test_rr(b, X_RAX, X_RAX);
+			x_jcc(b, CC_E, label[a + 1 + act->arg]);
+			continue;
+		}
 		if (act->kind == MT_ACT_AGG) {
 			if (agg(j, act, ecb) < 0)
 				return -1;
@@ -518,6 +567,8 @@ static int clause(struct jit *j, uint32_t ecb)
 				  (struct x_mem){ X_R11, (int32_t)(RT_HDR + rec->offset), 0, 0 });
 		}
 	}
+	if (at[cl->nacts])
+		jit_label_here(b, label[cl->nacts]);
 	if (record) {
 		uint32_t dropped = jit_label_new(b);
 		jit_timestamp(j);

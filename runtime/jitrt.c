@@ -209,7 +209,11 @@ uint64_t mt_rt_jit_addr(struct mt_cb *cb, uint32_t kind, uint32_t arg)
 	case MT_JR_BUFDATA: return (uint64_t)(uintptr_t)c->buf;
 	case MT_JR_STRTAB: return (uint64_t)(uintptr_t)rt->strtab;
 	case MT_JR_BUFSIZE: return rt->cpubuf[0].size;
-	case MT_JR_GLOBALS: return (uint64_t)(uintptr_t)rt->globals;
+	case MT_JR_GLOBALS: {		/* global scalar arg's storage */
+		const struct rt_varslot *sl = rt_slot(rt, MT_VS_GLOBAL, arg);
+		return sl && sl->kind == MT_VK_SCALAR && !(sl->flags & MT_VF_REF) ?
+			(uint64_t)(uintptr_t)(rt->globals + sl->off) : 0;
+	}
 	case MT_JR_STAGE: return (uint64_t)(uintptr_t)c->stage;
 	case MT_JR_FAULT: return (uint64_t)(uintptr_t)&rt->jit_fault;
 	case MT_JR_HELPER: return helper(arg);

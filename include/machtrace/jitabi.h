@@ -29,7 +29,8 @@ enum mt_jit_rel_kind {
 	MT_JR_BUFDATA,		/* CPU 0's principal buffer data */
 	MT_JR_STRTAB,		/* the image's string table (the runtime's copy) */
 	MT_JR_BUFSIZE,		/* the principal buffer's size (a value) */
-	MT_JR_GLOBALS,		/* global variables' storage */
+	MT_JR_GLOBALS,		/* global scalar variable arg's storage (an
+				   integer, not by reference) */
 	MT_JR_HELPER,		/* REL32: runtime helper arg (MT_JH_*) */
 	MT_JR_STAGE,		/* CPU 0's staging record (a dropped record's
 				   values go there) */

@@ -376,8 +376,12 @@ void x_load_m(struct jit_buf *b, int size, enum jreg dst, struct x_mem m)
 
 void x_store_m(struct jit_buf *b, int size, enum jreg src, struct x_mem m)
 {
-	rex(b, size == 8, src, 0, m.base, 0);
-	x_byte(b, 0x89);
+	if (size == 2)
+		x_byte(b, 0x66);
+	/* a byte store of rsi/rdi/rbp/rsp's low byte would need a REX:
+	   forced, harmless for the others */
+	rex(b, size == 8, src, 0, m.base, size == 1);
+	x_byte(b, size == 1 ? 0x88 : 0x89);
 	modrm_mem(b, src, m);
 }
 

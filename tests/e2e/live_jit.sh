@@ -12,7 +12,10 @@ need_live live-jit
 N=500
 E='fbt::mach_msg_trap:entry'
 R='fbt::mach_msg_trap:return'
-prog="$E { @c = count(); @f[probefunc] = count(); }
+prog="int g;
+$E { @c = count(); @f[probefunc] = count(); }
+$E /execname == \"machload\"/ { g++; if (arg1 == 1) { @one = count(); } else if (arg1 == 2)
+	{ @two = count(); } else { @other = sum(arg1); printf(\"other %d\\n\", arg1); } }
 $E /arg0 == 0xdeadbeef/ { @never = count(); }
 $E /execname == \"machload\"/ { @m = count(); @k[execname] = count(); @s = sum(arg2);
 	@se[execname] = sum(arg2); }
@@ -23,7 +26,8 @@ $E /execname == \"machload\" && arg1 == 1/ { @bad = count(); trace(*(int *)arg0)
 $R /self->ts/ { @lat = count(); @q = quantize(arg1); @mx = max(arg1); @mn = min(arg1); self->ts = 0; }
 END { printa(\"c %@d\\n\", @c); printa(\"f %s %@d\\n\", @f); printa(\"never %@d\\n\", @never);
 	printa(\"m %@d\\n\", @m); printa(\"k %s %@d\\n\", @k); printa(\"s %@d\\n\", @s); printa(\"se %s %@d\\n\", @se);
-	printa(\"lat %@d\\n\", @lat); printa(\"p %d %@d\\n\", @p); printa(\"bad %@d\\n\", @bad); printa(\"mx %@d mn %@d\\n\", @mx, @mn); printa(@q); }"
+	printa(\"lat %@d\\n\", @lat); printa(\"p %d %@d\\n\", @p); printa(\"bad %@d\\n\", @bad);
+	printa(\"one %@d two %@d other %@d\\n\", @one, @two, @other); printf(\"g %d\\n\", g); printa(\"mx %@d mn %@d\\n\", @mx, @mn); printa(@q); }"
 words="rt=$N pingpong=0 pages=0 threads=0 tasks=0"
 live_run jit "$words" "$prog" -q -S
 rc=$?
