@@ -28,6 +28,8 @@ struct jit {
 	   (0: not saved, so not clobbered), ts_off the timestamp slot */
 	uint32_t saved[16];
 	int32_t ts_off;
+	int32_t val_off;		/* an aggregation's value kept over its key */
+	int need_val;
 	uint32_t frame;			/* bytes pushed after pushfq */
 	uint32_t clobber;		/* registers the body may write */
 	uint32_t fallback;		/* label: restore, then the general path */

@@ -104,22 +104,34 @@ static int probe_named_key(const struct jit *j, const struct mt_action *act)
 
 enum agg_how { AGG_INLINE_KEYLESS = 1, AGG_INLINE_NAMED, AGG_INLINE_STRKEY, AGG_HELPER };
 
-/* The DIFO of an aggregation's one string key, 0 if it has another key. */
-static uint32_t str_key_difo(const struct jit *j, const struct mt_action *act,
-			     const struct mt_agg *a)
+/* The key rec of an aggregation keyed by one string or one integer
+   alone, NULL if it has another key. */
+static const struct mt_rec *one_key(const struct jit *j, const struct mt_action *act,
+				    const struct mt_agg *a)
 {
-	uint32_t d = 0, n = 0;
+	const struct mt_rec *k = NULL;
+	uint32_t n = 0;
 
 	for (uint32_t i = 0; i < act->nrecs; i++) {
 		const struct mt_rec *rec = &j->recs[act->rec0 + i];
 		if (rec->flags & MT_RF_AGGVAL)
 			continue;
-		if (rec->kind != MT_REC_STR || !rec->difo)
-			return 0;
-		d = rec->difo;
+		if ((rec->kind != MT_REC_STR && rec->kind != MT_REC_INT) || !rec->difo ||
+		    (rec->flags & MT_RF_UPID))
+			return NULL;
+		k = rec;
 		n++;
 	}
-	return n == 1 && a->nkeys == 1 ? d : 0;
+	return n == 1 && a->nkeys == 1 ? k : NULL;
+}
+
+/* The DIFO of that key, 0 if none. */
+static uint32_t str_key_difo(const struct jit *j, const struct mt_action *act,
+			     const struct mt_agg *a)
+{
+	const struct mt_rec *k = one_key(j, act, a);
+
+	return k ? k->difo : 0;
 }
 
 /* How an aggregation action is compiled; 0 if it is not. */
@@ -140,8 +152,9 @@ static int agg_how(struct jit *j, const struct mt_action *act, uint32_t *regs)
 		uint32_t kd = str_key_difo(j, act, a), kregs = 0;
 		int inl = (a->nkeys == 0 && a->keysize == 8) ? AGG_INLINE_KEYLESS :
 			probe_named_key(j, act) ? AGG_INLINE_NAMED :
-			kd && jit_difo_needs(j, kd, &kregs) == 0 &&
-			(nval == 0 || !(kregs >> X_RCX & 1)) ? AGG_INLINE_STRKEY : 0;
+			kd && jit_difo_needs(j, kd, &kregs) == 0 ? AGG_INLINE_STRKEY : 0;
+		if (inl == AGG_INLINE_STRKEY && nval && (kregs >> X_RCX & 1))
+			j->need_val = 1;	/* the value waits in the frame */
 		if (inl == AGG_INLINE_STRKEY)
 			*regs |= kregs | 1u << X_RCX | 1u << X_RDX;
 		if (inl && nval <= (a->func == MT_AGG_COUNT ? 0u : 1u) &&
@@ -246,7 +259,8 @@ static int needs(struct jit *j, uint32_t *regs, int *uses_ts)
 static int key_is_execname(const struct jit *j, const struct mt_action *act,
 			   const struct mt_agg *a)
 {
-	uint32_t d = str_key_difo(j, act, a);
+	const struct mt_rec *k = one_key(j, act, a);
+	uint32_t d = k && k->kind == MT_REC_STR ? k->difo : 0;
 	const struct mt_difo *df;
 	const mt_instr_t *t;
 
@@ -301,8 +315,11 @@ static void agg_entry(struct jit *j, const struct mt_action *act, int how, uint3
 			x_jmp(b, have);
 		}
 		jit_label_here(b, cold);
-		jit_call(j, MT_JR_HELPER, MT_JH_STRKEY, 4, ecb,
-			 ai | (plat ? MT_JH_STRKEY_PLATNAME : 0), 1, X_RAX);
+		if (one_key(j, act, a)->kind == MT_REC_INT)
+			jit_call(j, MT_JR_HELPER, MT_JH_INTKEY, 4, ecb, ai, 1, X_RAX);
+		else
+			jit_call(j, MT_JR_HELPER, MT_JH_STRKEY, 4, ecb,
+				 ai | (plat ? MT_JH_STRKEY_PLATNAME : 0), 1, X_RAX);
 		jit_label_here(b, have);
 		return;
 	}
@@ -384,16 +401,26 @@ static int agg(struct jit *j, const struct mt_action *act, uint32_t ecb)
 		jit_call(j, MT_JR_HELPER, MT_JH_ACTION, 4, ecb, (uint32_t)(act - j->actions), 0, X_RAX);
 		return 0;
 	}
+	uint32_t kregs = 0, kd = how == AGG_INLINE_STRKEY ? str_key_difo(j, act, a) : 0;
+	int park = kd && jit_difo_needs(j, kd, &kregs) == 0 && (kregs >> X_RCX & 1);
+	int hasval = 0;
+
 	for (uint32_t i = 0; i < act->nrecs; i++) {
 		const struct mt_rec *rec = &j->recs[act->rec0 + i];
 		if ((rec->flags & MT_RF_AGGVAL) && rec->difo) {
 			if (jit_difo(j, rec->difo) < 0)
 				return -1;
 			x_mov_rr(b, X_RCX, X_RAX);
+			hasval = 1;
 		}
 	}
-	if (how == AGG_INLINE_STRKEY && jit_difo(j, str_key_difo(j, act, a)) < 0)
+	park = park && hasval && j->val_off >= 0;
+	if (park)
+		x_store_m(b, 8, X_RCX, (struct x_mem){ X_RSP, j->val_off, 0, 0 });
+	if (kd && jit_difo(j, kd) < 0)
 		return -1;
+	if (park)
+		x_load_m(b, 8, X_RCX, (struct x_mem){ X_RSP, j->val_off, 0, 0 });
 	done = jit_label_new(b);
 	agg_entry(j, act, how, ecb);
 	x_test_rr(b, X_RAX, X_RAX);
@@ -598,8 +625,9 @@ static void frame(struct jit *j, uint32_t regs, int uses_ts)
 	for (size_t i = 0; i < NSAVE; i++)
 		if (regs >> save_order[i] & 1)
 			n++;
-	j->frame = 8 * (n + (uses_ts ? 1 : 0));
+	j->frame = 8 * (n + (uses_ts ? 1 : 0) + (j->need_val ? 1 : 0));
 	j->ts_off = uses_ts ? 0 : -1;
+	j->val_off = j->need_val ? (uses_ts ? 8 : 0) : -1;
 	n = 0;
 	for (size_t i = 0; i < NSAVE; i++)
 		if (regs >> save_order[i] & 1)
@@ -608,8 +636,9 @@ static void frame(struct jit *j, uint32_t regs, int uses_ts)
 
 static void restore(struct jit *j)
 {
-	if (j->ts_off >= 0)
-		x_lea(j->b, X_RSP, (struct x_mem){ X_RSP, 8, 0, 0 });
+	if (j->ts_off >= 0 || j->val_off >= 0)
+		x_lea(j->b, X_RSP, (struct x_mem){ X_RSP,
+			8 * ((j->ts_off >= 0) + (j->val_off >= 0)), 0, 0 });
 	for (size_t i = NSAVE; i-- > 0;)
 		if (j->clobber >> save_order[i] & 1)
 			x_pop(j->b, save_order[i]);
@@ -638,6 +667,7 @@ static void jit_init(struct jit *j, const struct mt_image *img, const struct jit
 	j->why = why;
 	j->whylen = whylen;
 	j->ts_off = -1;
+	j->val_off = -1;
 }
 
 int mt_jit_probe(const struct mt_image *img, uint32_t pi, const struct jit_opts *o,
@@ -671,6 +701,8 @@ int mt_jit_probe(const struct mt_image *img, uint32_t pi, const struct jit_opts 
 	for (size_t i = 0; i < NSAVE; i++)
 		if (regs >> save_order[i] & 1)
 			x_push(b, save_order[i]);
+	if (j.need_val)
+		x_push_imm0(b);
 	if (uses_ts)
 		x_push_imm0(b);
 	x_cmp_abs_imm(b, 4, MT_JR_CB, 0, CB_FIELD(state), MT_CB_ACTIVE);

@@ -101,6 +101,17 @@ static uint32_t mt_rt_jit_strkey(struct mt_cb *cb, uint32_t ecb, uint32_t act, u
 	return off;
 }
 
+static uint32_t mt_rt_jit_intkey(struct mt_cb *cb, uint32_t ecb, uint32_t act, uint64_t key)
+{
+	struct rt *rt = rt_get(cb);
+	struct rt_mstate ms;
+
+	if (ecb >= rt->img->necbs || act >= rt->img->nactions)
+		return 0;
+	ms_init(&ms, rt, ecb, &no_ctx);
+	return rt_agg_entry_int(&ms, &rt->actions[act], key);
+}
+
 static uint64_t mt_rt_jit_execname(struct mt_cb *cb)
 {
 	struct rt *rt = rt_get(cb);
@@ -188,6 +199,7 @@ static uint64_t helper(uint32_t h)
 	case MT_JH_LOAD: return (uint64_t)(uintptr_t)mt_rt_jit_load;
 	case MT_JH_FAULT: return (uint64_t)(uintptr_t)mt_rt_jit_fault;
 	case MT_JH_VAR: return (uint64_t)(uintptr_t)mt_rt_jit_var;
+	case MT_JH_INTKEY: return (uint64_t)(uintptr_t)mt_rt_jit_intkey;
 	}
 	return 0;
 }

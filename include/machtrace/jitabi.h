@@ -101,6 +101,9 @@ enum mt_jit_helper {
 	/* uint64_t (struct mt_cb *cb, uint32_t var): built-in variable var
 	   (MT_VAR_PID, TID, CURTHREAD...) as mt_plat_var gives it */
 	MT_JH_VAR,
+	/* uint32_t (struct mt_cb *cb, uint32_t ecb, uint32_t act, uint64_t
+	   key): as MT_JH_STRKEY for an aggregation keyed by one integer */
+	MT_JH_INTKEY,
 	MT_JH__COUNT
 };
 

@@ -18,7 +18,7 @@ $E /execname == \"machload\"/ { g++; if (arg1 == 1) { @one = count(); } else if 
 	{ @two = count(); } else { @other = sum(arg1); printf(\"other %d\\n\", arg1); } }
 $E /arg0 == 0xdeadbeef/ { @never = count(); }
 $E /execname == \"machload\"/ { @m = count(); @k[execname] = count(); @s = sum(arg2);
-	@se[execname] = sum(arg2); }
+	@se[execname] = sum(arg2); @ka[arg1] = count(); @kb[(char)arg2] = sum(arg1); }
 $E /arg1 == 1 && arg2 == 48/ { trace(arg2); printf(\" send %d %d\\n\", arg1, arg2); }
 $E { self->ts = timestamp; }
 $E /execname == \"machload\"/ { @p[pid] = count(); @t = max((long)curthread->task); }
@@ -27,7 +27,8 @@ $R /self->ts/ { @lat = count(); @q = quantize(arg1); @mx = max(arg1); @mn = min(
 END { printa(\"c %@d\\n\", @c); printa(\"f %s %@d\\n\", @f); printa(\"never %@d\\n\", @never);
 	printa(\"m %@d\\n\", @m); printa(\"k %s %@d\\n\", @k); printa(\"s %@d\\n\", @s); printa(\"se %s %@d\\n\", @se);
 	printa(\"lat %@d\\n\", @lat); printa(\"p %d %@d\\n\", @p); printa(\"bad %@d\\n\", @bad);
-	printa(\"one %@d two %@d other %@d\\n\", @one, @two, @other); printf(\"g %d\\n\", g); printa(\"mx %@d mn %@d\\n\", @mx, @mn); printa(@q); }"
+	printa(\"one %@d two %@d other %@d\\n\", @one, @two, @other); printf(\"g %d\\n\", g);
+	printa(\"ka %d %@d\\n\", @ka); printa(\"kb %d %@d\\n\", @kb); printa(\"mx %@d mn %@d\\n\", @mx, @mn); printa(@q); }"
 words="rt=$N pingpong=0 pages=0 threads=0 tasks=0"
 live_run jit "$words" "$prog" -q -S
 rc=$?
