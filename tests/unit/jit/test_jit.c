@@ -220,6 +220,26 @@ static struct mt_image *shape(struct ib *b, int k)
 		ib_action(b, MT_ACT_AGG, ag);
 		ib_rec(b, lat, MT_REC_INT, 0, 8, MT_RF_AGGVAL);
 		break;
+	case 7: {		/* @[(char)arg1] = sum(arg0): a key needing rcx */
+		uint32_t c56 = ib_int(b, 56);
+		uint32_t key = IB_DIFO(b, MT_RT_INT, RV(LDGS, MT_VAR_ARG1, 1), RV(SETX, c56, 2),
+				       R(SLL, 1, 2, 1), R(SRA, 1, 2, 1), R(RET, 0, 0, 1));
+		ag = ib_agg(b, MT_AGG_SUM, 1, 16, 1, 0, 0, 0, 0);
+		ib_clause(b, 0, 0, 0);
+		b->clauses[b->nclauses - 1].flags = 0;
+		ib_action(b, MT_ACT_AGG, ag);
+		ib_rec(b, key, MT_REC_INT, 0, 8, MT_RF_SIGNED);
+		ib_rec(b, a0, MT_REC_INT, 0, 8, MT_RF_AGGVAL);
+		break;
+	}
+	case 8: {		/* trace(*(int *)arg0): a safe load */
+		uint32_t ld = IB_DIFO(b, MT_RT_INT, RV(LDGS, MT_VAR_ARG0, 1), R(LDSW, 1, 0, 2),
+				      R(RET, 0, 0, 2));
+		ib_clause(b, 0, 0, 8);
+		ib_action(b, MT_ACT_TRACE, 0);
+		ib_rec(b, ld, MT_REC_INT, 0, 8, 0);
+		break;
+	}
 	default:		/* min and max of arg1 */
 		ag = ib_agg(b, MT_AGG_MIN, 0, 8, 1, 0, 0, 0, 0);
 		ib_clause(b, 0, 0, 0);
@@ -237,7 +257,7 @@ static struct mt_image *shape(struct ib *b, int k)
 
 TEST(bench_shapes_compile_and_pass_the_checker)
 {
-	for (int k = 0; k < 7; k++) {
+	for (int k = 0; k < 10; k++) {
 		struct ib b;
 		struct jit_code c;
 		struct jit_opts o = { .site = k == 5 ? JIT_SITE_RETURN : JIT_SITE_ENTRY };
