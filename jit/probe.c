@@ -433,7 +433,8 @@ static int agg(struct jit *j, const struct mt_action *act, uint32_t ecb)
 /*
  * Reserve len bytes in the principal buffer (buf.c rt_buf_put, switch
  * policy): r11 = where the record goes (the staging record if it does
- * not fit: a drop), r10 = the head to publish (0: dropped).
+ * not fit: a drop, counted at the commit), r10 = the head to publish (0:
+ * dropped).
  */
 static void reserve(struct jit *j, uint32_t len)
 {
@@ -476,8 +477,7 @@ static void reserve(struct jit *j, uint32_t len)
 	x_alu_ri(b, A_ADD, X_R10, (int32_t)len);
 	x_mov_rrel(b, X_R11, MT_JR_BUFDATA, 0, 0);
 	x_jmp(b, ok);
-	jit_label_here(b, drop);
-	x_inc_abs(b, 8, MT_JR_CPUBUF, 0, (int32_t)offsetof(struct mt_cpubuf, drops));
+	jit_label_here(b, drop);		/* counted at the commit */
 	x_mov_rrel(b, X_R11, MT_JR_STAGE, 0, 0);
 	x_mov_ri(b, X_R10, 0);
 	jit_label_here(b, ok);
@@ -600,10 +600,16 @@ static int clause(struct jit *j, uint32_t ecb)
 		uint32_t dropped = jit_label_new(b);
 		jit_timestamp(j);
 		x_store_m(b, 8, X_RAX, (struct x_mem){ X_R11, 8, 0, 0 });
+		uint32_t done = jit_label_new(b);
 		x_test_rr(b, X_R10, X_R10);
 		x_jcc(b, CC_E, dropped);
 		x_store_abs(b, 8, X_R10, MT_JR_CPUBUF, 0, (int32_t)offsetof(struct mt_cpubuf, head));
+		x_jmp(b, done);
+		/* a drop counts when the record would have been committed: a
+		   clause abandoned by a fault before drops nothing */
 		jit_label_here(b, dropped);
+		x_inc_abs(b, 8, MT_JR_CPUBUF, 0, (int32_t)offsetof(struct mt_cpubuf, drops));
+		jit_label_here(b, done);
 	}
 	if (j->faults) {		/* a load's fault: reported, clause abandoned */
 		x_jmp(b, skip);
