@@ -599,7 +599,7 @@ uint32_t rt_agg_entry(struct rt_mstate *ms, const struct mt_action *act)
 	uint32_t off = 0;
 
 	if (key && build_key(ms, act, a, key, &ks, &v, &incr) == 0)
-		vals = lookup(ms, a, key, &ks);
+		vals = lookup(ms->rt, ms->cpu, a, key, &ks);
 	if (vals) {
 		off = (uint32_t)((uint8_t *)vals - a->keysize - sizeof(struct mt_aggent) -
 				 ms->c->aggdata) + 1;
@@ -655,7 +655,7 @@ uint32_t rt_agg_entry_str(struct rt_mstate *ms, const struct mt_action *act, uin
 			rt_copy_strw(ms, (char *)key + 8, str, rec->size);
 		if (w >= 0) {
 			span_add(&ks, key, 8, (uint32_t)w);
-			vals = lookup(ms, a, key, &ks);
+			vals = lookup(ms->rt, ms->cpu, a, key, &ks);
 		}
 	}
 	if (vals)
@@ -689,7 +689,7 @@ uint32_t rt_agg_entry_int(struct rt_mstate *ms, const struct mt_action *act, uin
 	key[1] = val;
 	ks.n = 0;
 	span_add(&ks, (uint8_t *)key, 0, 16);
-	vals = lookup(ms, a, (const uint8_t *)key, &ks);
+	vals = lookup(ms->rt, ms->cpu, a, (const uint8_t *)key, &ks);
 	return vals ? (uint32_t)((uint8_t *)vals - a->keysize - sizeof(struct mt_aggent) -
 				 ms->c->aggdata) + 1 : 0;
 }
