@@ -120,12 +120,37 @@ static uint64_t mt_rt_jit_execname(struct mt_cb *cb)
 	return (uint64_t)(uintptr_t)rt->jit_str;
 }
 
-/* The thread-locals' key holds the thread's tid (dynvar.c rt_key). */
+/*
+ * A scalar thread-local's value in the current thread's row (tls.c),
+ * without a machine state: the row is found by the tid, as rt_tls_ref()
+ * finds it.  A by-reference one goes the interpreter's way.
+ */
+static int64_t *jit_tls_ref(struct rt *rt, uint32_t id, int create)
+{
+	const struct rt_varslot *sl = rt_slot(rt, MT_VS_THREAD, id);
+	int64_t *row;
+
+	row = rt_tls_row(rt, mt_plat_var(&no_ctx, MT_VAR_TID), create);
+	return row ? row + sl->off : 0;
+}
+
+static int jit_tls_scalar(struct rt *rt, uint32_t id)
+{
+	const struct rt_varslot *sl = rt_slot(rt, MT_VS_THREAD, id);
+
+	return sl && sl->tls;
+}
+
 static uint64_t mt_rt_jit_tls_load(struct mt_cb *cb, uint32_t id)
 {
 	struct rt *rt = rt_get(cb);
 	struct rt_mstate ms;
+	const int64_t *p;
 
+	if (jit_tls_scalar(rt, id)) {
+		p = jit_tls_ref(rt, id, 0);
+		return p ? (uint64_t)*p : 0;
+	}
 	ms_init(&ms, rt, 0, &no_ctx);
 	return rt_tls_load(&ms, id);
 }
@@ -134,7 +159,13 @@ static void mt_rt_jit_tls_store(struct mt_cb *cb, uint32_t id, uint64_t v)
 {
 	struct rt *rt = rt_get(cb);
 	struct rt_mstate ms;
+	int64_t *p;
 
+	if (jit_tls_scalar(rt, id)) {
+		if ((p = jit_tls_ref(rt, id, v != 0)) != 0)
+			*p = (int64_t)v;
+		return;
+	}
 	ms_init(&ms, rt, 0, &no_ctx);
 	rt_tls_store(&ms, id, v);
 }
