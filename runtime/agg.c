@@ -411,21 +411,9 @@ static int probe_named_key(const struct rt *rt, const struct mt_action *act)
 {
 	for (uint32_t i = 0; i < act->nrecs; i++) {
 		const struct mt_rec *rec = &rt->recs[act->rec0 + i];
-		const struct mt_difo *d;
-		const mt_instr_t *t;
-		uint32_t v;
 
-		if (rec->flags & MT_RF_AGGVAL)
-			continue;
-		if (rec->kind != MT_REC_STR || rec->difo == 0)
-			return 0;
-		d = &rt->difos[rec->difo - 1];
-		t = rt->text + d->text0;
-		v = MT_V16(t[0]);
-		if (d->ntext != 2 || MT_OP(t[0]) != MT_OP_LDGS ||
-		    (v != MT_VAR_PROBEPROV && v != MT_VAR_PROBEMOD &&
-		     v != MT_VAR_PROBEFUNC && v != MT_VAR_PROBENAME) ||
-		    MT_OP(t[1]) != MT_OP_RET || MT_RD(t[1]) != MT_RD(t[0]))
+		if (!(rec->flags & MT_RF_AGGVAL) &&
+		    !mt_rec_probe_named(rec, rt->difos, rt->text))
 			return 0;
 	}
 	return 1;

@@ -444,6 +444,31 @@ struct mt_difo {
 
 enum mt_rtype { MT_RT_INT = 0, MT_RT_STRING, MT_RT_REF };
 
+/*
+ * An aggregation key element made of a probe name alone: its DIFO is
+ * "LDGS probeprov|probemod|probefunc|probename; RET".  A key of such
+ * elements only is the same at every firing of one ECB, which the
+ * runtime (agg.c) and compiled probes (jit/) both rely on.
+ */
+static inline int mt_rec_probe_named(const struct mt_rec *rec,
+				     const struct mt_difo *difos,
+				     const mt_instr_t *text)
+{
+	const struct mt_difo *d;
+	const mt_instr_t *t;
+	uint32_t v;
+
+	if (rec->kind != MT_REC_STR || rec->difo == 0)
+		return 0;
+	d = &difos[rec->difo - 1];
+	t = text + d->text0;
+	v = MT_V16(t[0]);
+	return d->ntext == 2 && MT_OP(t[0]) == MT_OP_LDGS &&
+	       (v == MT_VAR_PROBEPROV || v == MT_VAR_PROBEMOD ||
+		v == MT_VAR_PROBEFUNC || v == MT_VAR_PROBENAME) &&
+	       MT_OP(t[1]) == MT_OP_RET && MT_RD(t[1]) == MT_RD(t[0]);
+}
+
 /* ------------------------------------------------------------------------
  * Records in principal and speculation buffers.
  *
