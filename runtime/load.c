@@ -122,21 +122,28 @@ int rt_copy_user(struct rt_mstate *ms, void *dst, uint64_t src, uint64_t n)
 	return 0;
 }
 
+/* Copy the string at src (safe loads), at most size - 1 bytes, without
+   its NUL; its length, -1 on fault.  size > 0. */
+static int64_t copy_to_nul(struct rt_mstate *ms, char *dst, uint64_t src,
+			   uint64_t size)
+{
+	int64_t len = rt_strlen(ms, src, size - 1);
+
+	if (len >= 0)
+		rt_memcpy(dst, (const void *)(uintptr_t)src, (uint64_t)len);
+	return len;
+}
+
 /* At most n - 1 bytes and the NUL; a NUL or n - 1 bytes end it. */
 int rt_copy_ustr(struct rt_mstate *ms, char *dst, uint64_t src, uint64_t n)
 {
 	uint64_t got;
-	int64_t len;
 
 	if (n == 0)
 		return 0;
 	got = mt_plat_ucopy(ms->ctx, dst, src, n - 1, 1);
-	if (got == MT_UCOPY_NOTUSER) {
-		if ((len = rt_strlen(ms, src, n - 1)) < 0)
-			return -1;
-		rt_memcpy(dst, (const void *)(uintptr_t)src, (uint64_t)len);
-		return 0;
-	}
+	if (got == MT_UCOPY_NOTUSER)
+		return copy_to_nul(ms, dst, src, n) < 0 ? -1 : 0;
 	if (got < n - 1 && (got == 0 || dst[got - 1] != '\0')) {
 		rt_fault(ms, MT_FLT_BADADDR, src + got);
 		return -1;
@@ -161,46 +168,10 @@ void rt_rec_stack(struct rt_mstate *ms, const struct mt_rec *rec, uint8_t *p)
 }
 
 /*
- * Length of the string at addr, at most max (not counting the NUL); -1 on
- * fault.  Bytes past the loadable range fault unless max was reached.
+ * Length of the string at s, at most max, all max bytes readable: a word
+ * at a time while a whole word is left (has it a 0 byte?), then bytes.
  */
-int64_t rt_strlen(struct rt_mstate *ms, uint64_t addr, uint64_t max)
-{
-	uint64_t n = rt_loadable(ms, addr, max), i = 0;
-	const char *s = (const char *)(uintptr_t)addr;
-
-	/* a word at a time while a whole word is loadable: has it a 0 byte? */
-	for (; i + 8 <= n; i += 8) {
-		uint64_t w = *(const rt_u64u *)(s + i);
-		if ((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull)
-			break;
-	}
-	for (; i < n; i++)
-		if (s[i] == '\0')
-			return (int64_t)i;
-	if (n < max) {
-		rt_fault(ms, MT_FLT_BADADDR, addr + n);
-		return -1;
-	}
-	return (int64_t)max;
-}
-
-int rt_copy_str0(struct rt_mstate *ms, char *dst, uint64_t src, uint64_t size)
-{
-	int64_t len;
-
-	if (size == 0)
-		return 0;
-	len = rt_strlen(ms, src, size - 1);
-	if (len < 0)
-		return -1;
-	rt_memcpy(dst, (const void *)(uintptr_t)src, (uint64_t)len);
-	dst[len] = '\0';
-	return 0;
-}
-
-/* Length of a string in the runtime's own memory, at most max. */
-static uint64_t own_strnlen(const char *s, uint64_t max)
+static uint64_t strnlen_at(const char *s, uint64_t max)
 {
 	uint64_t i = 0;
 
@@ -214,6 +185,36 @@ static uint64_t own_strnlen(const char *s, uint64_t max)
 	return i;
 }
 
+/*
+ * Length of the string at addr, at most max (not counting the NUL); -1 on
+ * fault.  Bytes past the loadable range fault unless max was reached.
+ */
+int64_t rt_strlen(struct rt_mstate *ms, uint64_t addr, uint64_t max)
+{
+	uint64_t n = rt_loadable(ms, addr, max);
+	uint64_t i = strnlen_at((const char *)(uintptr_t)addr, n);
+
+	if (i < n)
+		return (int64_t)i;
+	if (n < max) {
+		rt_fault(ms, MT_FLT_BADADDR, addr + n);
+		return -1;
+	}
+	return (int64_t)max;
+}
+
+int rt_copy_str0(struct rt_mstate *ms, char *dst, uint64_t src, uint64_t size)
+{
+	int64_t len;
+
+	if (size == 0)
+		return 0;
+	if ((len = copy_to_nul(ms, dst, src, size)) < 0)
+		return -1;
+	dst[len] = '\0';
+	return 0;
+}
+
 int rt_copy_str_over(struct rt_mstate *ms, char *dst, uint64_t src,
 		     uint64_t size)
 {
@@ -222,11 +223,9 @@ int rt_copy_str_over(struct rt_mstate *ms, char *dst, uint64_t src,
 
 	if (size == 0)
 		return 0;
-	len = rt_strlen(ms, src, size - 1);
-	if (len < 0)
+	old = strnlen_at(dst, size);
+	if ((len = copy_to_nul(ms, dst, src, size)) < 0)
 		return -1;
-	old = own_strnlen(dst, size);
-	rt_memcpy(dst, (const void *)(uintptr_t)src, (uint64_t)len);
 	end = old > (uint64_t)len ? old + 1 : (uint64_t)len + 1;
 	if (end > size)
 		end = size;
@@ -241,11 +240,9 @@ int64_t rt_copy_strw(struct rt_mstate *ms, char *dst, uint64_t src, uint64_t siz
 
 	if (size == 0)
 		return 0;
-	len = rt_strlen(ms, src, size - 1);
-	if (len < 0)
+	if ((len = copy_to_nul(ms, dst, src, size)) < 0)
 		return -1;
 	end = RT_ALIGN((uint64_t)len + 1, 8);
-	rt_memcpy(dst, (const void *)(uintptr_t)src, (uint64_t)len);
 	rt_memset(dst + len, 0, end - (uint64_t)len);
 	return (int64_t)end;
 }
