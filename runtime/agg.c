@@ -571,8 +571,8 @@ void mt_rt_service(struct mt_cb *cb)
 }
 
 /*
- * Compiled code's cold path (runtime/jitrt.c): the entry of act's key
- * (keyless or probe-named), found or made but not updated (the caller
+ * Compiled code's cold path (runtime/jitrt.c): the entry of act's
+ * probe-named key, found or made but not updated (the caller
  * updates it); offset + 1 in the CPU's aggregation data, 0 when there
  * is none (a drop, a fault).  It is remembered as keyed() does, so that
  * the next firing finds it at once.
@@ -591,9 +591,7 @@ uint32_t rt_agg_entry(struct rt_mstate *ms, const struct mt_action *act)
 	if (vals) {
 		off = (uint32_t)((uint8_t *)vals - a->keysize - sizeof(struct mt_aggent) -
 				 ms->c->aggdata) + 1;
-		if (a->nkeys == 0 && a->keysize == 8)
-			ms->c->aggent[act->arg - 1] = off;
-		else if (ms->epid && ms->epid <= ms->rt->img->necbs)
+		if (ms->epid && ms->epid <= ms->rt->img->necbs)
 			remember(ms, act, a, vals);
 	}
 	ms->scratch_used = mark;

@@ -38,17 +38,14 @@ static void ms_init(struct rt_mstate *ms, struct rt *rt, uint32_t ecb,
 	ms->epid = ecb + 1;
 }
 
+/* The keyless entry's offset + 1, as rt_agg_keyless keeps it in aggent. */
 static uint32_t mt_rt_jit_keyless(struct mt_cb *cb, uint32_t aggid)
 {
 	struct rt *rt = rt_get(cb);
-	struct mt_action act = { MT_ACT_AGG, 0, 0, aggid };
-	struct rt_mstate ms;
 
-	if (aggid == 0 || aggid > rt->img->naggs)
+	if (aggid == 0 || aggid > rt->img->naggs || !rt_agg_keyless(rt, 0, aggid))
 		return 0;
-	ms_init(&ms, rt, 0, &no_ctx);
-	ms.epid = 0;
-	return rt_agg_entry(&ms, &act);
+	return rt->cpu[0].aggent[aggid - 1];
 }
 
 static uint32_t mt_rt_jit_named(struct mt_cb *cb, uint32_t ecb, uint32_t act)

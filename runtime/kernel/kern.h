@@ -124,6 +124,7 @@ void lk_sites_install(void);
 int lk_site_adopt(uint32_t i);
 void lk_sites_remove(void);
 void lk_fast_disarm(void);
+void lk_site_jump(struct lk_site *s, int32_t rel);
 /* kplat.c: compiled code's execname (jitabi.h MT_JR_PLAT_EXECNAME) */
 uint64_t lk_jit_execname(void);
 /* Where CPU 0's current thread pointer is (0 if unknown or not loadable). */

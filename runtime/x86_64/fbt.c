@@ -239,21 +239,28 @@ static int64_t *count_value(uint32_t aggid)
 	return 0;
 }
 
+/* Write the site's "jmp rel32" to its counting or compiled code: armed. */
+void lk_site_jump(struct lk_site *s, int32_t rel)
+{
+	uint8_t jmp[5];
+
+	jmp[0] = 0xe9;
+	for (int i = 0; i < 4; i++)
+		jmp[1 + i] = (uint8_t)((uint32_t)rel >> (8 * i));
+	lk_text_write(s->addr, jmp, 5);
+	s->fast_armed = 1;
+}
+
 /* Point the site's jmp at its counting trampoline. */
 static void fast_arm(struct lk_site *s)
 {
 	int64_t *v = count_value(s->fast_aggid);
-	uint8_t jmp[5];
 	int64_t rel = (int64_t)(s->fast - (s->addr + 5));
 
 	if (!v || (int64_t)(int32_t)(uint64_t)v != (int64_t)v || rel != (int32_t)rel)
 		return;
 	*(volatile int32_t *)(s->fast + 4) = (int32_t)(uint64_t)v;
-	jmp[0] = 0xe9;
-	for (int i = 0; i < 4; i++)
-		jmp[1 + i] = (uint8_t)((uint64_t)rel >> (8 * i));
-	lk_text_write(s->addr, jmp, 5);
-	s->fast_armed = 1;
+	lk_site_jump(s, (int32_t)rel);
 }
 
 /* Back to the full trampolines (before the host's aggregation requests,

@@ -44,7 +44,6 @@ void lk_jit_arm(struct lk_site *s)
 	const struct lk_jit *h = (const struct lk_jit *)s->fast;
 	uint64_t code = s->fast + h->code_off;
 	int64_t rel = (int64_t)(code - (s->addr + 5));
-	uint8_t jmp[5];
 	int32_t v;
 
 	if (s->fast_armed || rel != (int32_t)rel)
@@ -56,9 +55,5 @@ void lk_jit_arm(struct lk_site *s)
 		}
 		*(volatile int32_t *)(code + h->rel[i].at) = v;
 	}
-	jmp[0] = 0xe9;
-	for (int i = 0; i < 4; i++)
-		jmp[1 + i] = (uint8_t)((uint64_t)rel >> (8 * i));
-	lk_text_write(s->addr, jmp, 5);
-	s->fast_armed = 1;
+	lk_site_jump(s, (int32_t)rel);
 }
