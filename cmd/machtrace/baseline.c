@@ -572,7 +572,7 @@ cli_baseline_main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct bl_opts o = { NULL, NULL, NULL, NULL, NULL, -1, 0, "" };
-	char dir[4000], *end;
+	char dir[4000];
 	int c;
 
 	optind = 1;
@@ -582,8 +582,7 @@ cli_baseline_main(int argc, char **argv)
 		case 'D': o.dir = optarg; break;
 		case 'i': o.icount = 1; break;
 		case 'd':
-			o.seconds = strtol(optarg, &end, 10);
-			if (*optarg == '\0' || *end || o.seconds <= 0 || o.seconds > 3600)
+			if (cli_whole_arg(optarg, &o.seconds) != 0)
 				return bl_usage("-d wants whole seconds, 1 to 3600");
 			break;
 		case 'v': o.vm = optarg; break;

@@ -129,5 +129,7 @@ int cli_export_main(int argc, char **argv);
 int cli_list(struct cli *cl);
 /* top.c: machtrace top, machtrace health */
 int cli_top_main(int argc, char **argv, int health);
+/* A whole number 1 to 3600 (seconds, refreshes): 0, else -1. */
+int cli_whole_arg(const char *s, long *v);
 
 #endif

@@ -353,6 +353,15 @@ parse_timeout(const char *v, unsigned *ms)
 	return 0;
 }
 
+int
+cli_whole_arg(const char *s, long *v)
+{
+	char *end;
+
+	*v = strtol(s, &end, 10);
+	return *s == '\0' || *end || *v <= 0 || *v > 3600 ? -1 : 0;
+}
+
 /*
  * Take the live target's long options out of argv (getopt only knows
  * dtrace's short ones).  Returns -1 after saying what is wrong: an

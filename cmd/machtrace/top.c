@@ -1309,7 +1309,7 @@ top_main(struct top *tp, int argc, char **argv, int health)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end, err[256];
+	char err[256];
 	int c;
 
 	tp->health = health;
@@ -1333,9 +1333,9 @@ top_main(struct top *tp, int argc, char **argv, int health)
 		case 'P': tp->show_program = 1; break;
 		case 's': tp->extra_file = optarg; break;
 		case 'd': case 'n': {
-			long v = strtol(optarg, &end, 10);
+			long v;
 
-			if (*optarg == '\0' || *end || v <= 0 || v > 3600)
+			if (cli_whole_arg(optarg, &v) != 0)
 				return top_usage(health, c == 'd' ? "-d wants whole seconds, "
 						 "1 to 3600" : "-n wants a count, 1 to 3600");
 			if (c == 'd')
