@@ -155,7 +155,7 @@ uint64_t rt_tls_load(struct rt_mstate *ms, uint32_t id)
 	const int64_t *p;
 
 	if (sl && sl->tls) {
-		p = rt_tls_ref(ms, id, 0);
+		p = rt_tls_ref(ms, sl, 0);
 		return p ? (uint64_t)*p : 0;
 	}
 	return dyn_load(ms, MT_VS_THREAD, id, 1);
@@ -167,7 +167,7 @@ void rt_tls_store(struct rt_mstate *ms, uint32_t id, uint64_t v)
 	int64_t *p;
 
 	if (sl && sl->tls) {
-		if ((p = rt_tls_ref(ms, id, v != 0)) != 0)
+		if ((p = rt_tls_ref(ms, sl, v != 0)) != 0)
 			*p = (int64_t)v;
 		return;
 	}

@@ -122,30 +122,22 @@ static uint64_t mt_rt_jit_execname(struct mt_cb *cb)
  * without a machine state: the row is found by the tid, as rt_tls_ref()
  * finds it.  A by-reference one goes the interpreter's way.
  */
-static int64_t *jit_tls_ref(struct rt *rt, uint32_t id, int create)
+static int64_t *jit_tls_ref(struct rt *rt, const struct rt_varslot *sl, int create)
 {
-	const struct rt_varslot *sl = rt_slot(rt, MT_VS_THREAD, id);
-	int64_t *row;
+	int64_t *row = rt_tls_row(rt, mt_plat_var(&no_ctx, MT_VAR_TID), create);
 
-	row = rt_tls_row(rt, mt_plat_var(&no_ctx, MT_VAR_TID), create);
 	return row ? row + sl->off : 0;
-}
-
-static int jit_tls_scalar(struct rt *rt, uint32_t id)
-{
-	const struct rt_varslot *sl = rt_slot(rt, MT_VS_THREAD, id);
-
-	return sl && sl->tls;
 }
 
 static uint64_t mt_rt_jit_tls_load(struct mt_cb *cb, uint32_t id)
 {
 	struct rt *rt = rt_get(cb);
+	const struct rt_varslot *sl = rt_slot(rt, MT_VS_THREAD, id);
 	struct rt_mstate ms;
 	const int64_t *p;
 
-	if (jit_tls_scalar(rt, id)) {
-		p = jit_tls_ref(rt, id, 0);
+	if (sl && sl->tls) {
+		p = jit_tls_ref(rt, sl, 0);
 		return p ? (uint64_t)*p : 0;
 	}
 	ms_init(&ms, rt, 0, &no_ctx);
@@ -155,11 +147,12 @@ static uint64_t mt_rt_jit_tls_load(struct mt_cb *cb, uint32_t id)
 static void mt_rt_jit_tls_store(struct mt_cb *cb, uint32_t id, uint64_t v)
 {
 	struct rt *rt = rt_get(cb);
+	const struct rt_varslot *sl = rt_slot(rt, MT_VS_THREAD, id);
 	struct rt_mstate ms;
 	int64_t *p;
 
-	if (jit_tls_scalar(rt, id)) {
-		if ((p = jit_tls_ref(rt, id, v != 0)) != 0)
+	if (sl && sl->tls) {
+		if ((p = jit_tls_ref(rt, sl, v != 0)) != 0)
 			*p = (int64_t)v;
 		return;
 	}

@@ -423,10 +423,10 @@ void rt_dyn_init(struct rt *rt);
 #define RT_TLS_MAXROWS		(1u << 16)
 #define RT_TLS_THREAD0		(1ull << 63)
 int64_t *rt_tls_row(struct rt *rt, uint64_t thread, int create);
-/* The value of thread-local `var` (an id, MT_VAR_USER and up) for the
-   firing's thread; NULL if var is not a scalar thread-local, or as
-   rt_tls_row (the drop counted on ms->stat). */
-int64_t *rt_tls_ref(struct rt_mstate *ms, uint32_t var, int create);
+/* The value of the scalar thread-local of slot sl (sl->tls) for the
+   firing's thread; NULL as rt_tls_row (the drop counted on ms->stat). */
+int64_t *rt_tls_ref(struct rt_mstate *ms, const struct rt_varslot *sl,
+		    int create);
 /* The column of thread-local `var` in img, -1 if it is not a scalar one
    (host and probe context alike: a pure function of the image). */
 int32_t rt_tls_column(const struct mt_image *img, uint32_t var);

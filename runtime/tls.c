@@ -63,13 +63,11 @@ int64_t *rt_tls_row(struct rt *rt, uint64_t thread, int create)
 			cpu < rt->ncpus ? &rt->cpustat[cpu] : 0);
 }
 
-int64_t *rt_tls_ref(struct rt_mstate *ms, uint32_t var, int create)
+int64_t *rt_tls_ref(struct rt_mstate *ms, const struct rt_varslot *sl,
+		    int create)
 {
-	const struct rt_varslot *sl = rt_slot(ms->rt, MT_VS_THREAD, var);
 	int64_t *row;
 
-	if (!sl || !sl->tls)
-		return 0;
 	row = tls_find(ms->rt, rt_tid(ms), create, ms->stat);
 	return row ? row + sl->off : 0;
 }
