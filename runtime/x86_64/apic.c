@@ -74,8 +74,8 @@ static struct {
 	uint64_t tsc_hz;
 } ap;
 
-extern char lk_apic_entry[], lk_fbt_entry[], lk_fbt_ret_entry[], lk_boot_entry[],
-	lk_int3[];
+extern char lk_apic_entry[], lk_fbt_entry[], lk_fbt_entry_ret[], lk_fbt_ret_entry[],
+	lk_fbt_ret_tail[], lk_boot_entry[], lk_int3[];
 extern struct lk_blob_hdr lk_blob_hdr;
 
 static uint32_t rd(uint32_t reg)
@@ -336,24 +336,15 @@ int lk_apic_active(void)
  * copy), or of a return trampoline's displaced epilogue; or an entry
  * vector with the site's index on the stack; or, right after GO, the boot
  * hook's return and its displaced instructions (hook_cont), which are the
- * hooked function's entry.
+ * hooked function's entry.  A tick that came while a probe ran is taken
+ * right after the popfq that ends lk_fbt_entry (at its ret, the stack
+ * holding where the site goes on) or lk_fbt_ret_entry (at its lea, the
+ * stack holding the site's index).
  */
-static uint64_t probed_pc(const struct lk_regs *r, uint64_t pc)
+static uint64_t tramp_pc(uint64_t pc)
 {
-	const struct lk_blob_hdr *h = &lk_blob_hdr;
-	uint64_t hdr = (uint64_t)h, cont = (uint64_t)h->hook_cont;
-	uint64_t tramp = lk.resv_va + LK_TRAMP_OFF, idx, at = pc, best = 0;
+	uint64_t tramp = lk.resv_va + LK_TRAMP_OFF, at = pc, best = 0;
 
-	if (pc < lk.resv_va || pc >= lk.resv_end)
-		return pc;
-	if (pc >= (uint64_t)lk_boot_entry && pc < (uint64_t)lk_int3)
-		return h->hook_va;
-	if (pc >= cont && pc < cont + sizeof h->hook_cont)
-		return pc - cont < h->hook_len ? h->hook_va + (pc - cont) : h->hook_va;
-	if (pc == (uint64_t)lk_fbt_entry || pc == (uint64_t)lk_fbt_ret_entry ||
-	    pc == hdr + LK_VEC_FBT_ENTRY || pc == hdr + LK_VEC_FBT_RET)
-		return lk_load64(r->u.t.rsp, &idx) && idx < lk.nsites ?
-			lk.sites[idx].addr : pc;
 	if (pc < tramp || pc >= tramp + LK_TRAMP_MAX)
 		return pc;
 	for (uint32_t i = 0; i < lk.nsites; i++) {
@@ -373,6 +364,27 @@ static uint64_t probed_pc(const struct lk_regs *r, uint64_t pc)
 		}
 	}
 	return at;
+}
+
+static uint64_t probed_pc(const struct lk_regs *r, uint64_t pc)
+{
+	const struct lk_blob_hdr *h = &lk_blob_hdr;
+	uint64_t hdr = (uint64_t)h, cont = (uint64_t)h->hook_cont, top;
+
+	if (pc < lk.resv_va || pc >= lk.resv_end)
+		return pc;
+	if (pc >= (uint64_t)lk_boot_entry && pc < (uint64_t)lk_int3)
+		return h->hook_va;
+	if (pc >= cont && pc < cont + sizeof h->hook_cont)
+		return pc - cont < h->hook_len ? h->hook_va + (pc - cont) : h->hook_va;
+	if (pc == (uint64_t)lk_fbt_entry_ret)
+		return lk_load64(r->u.t.rsp, &top) ? tramp_pc(top) : pc;
+	if (pc == (uint64_t)lk_fbt_entry || pc == (uint64_t)lk_fbt_ret_entry ||
+	    pc == (uint64_t)lk_fbt_ret_tail ||
+	    pc == hdr + LK_VEC_FBT_ENTRY || pc == hdr + LK_VEC_FBT_RET)
+		return lk_load64(r->u.t.rsp, &top) && top < lk.nsites ?
+			lk.sites[top].addr : pc;
+	return tramp_pc(pc);
 }
 
 /* The timer's interrupt (entry.S lk_apic_entry, IF = 0, any mode). */

@@ -107,6 +107,8 @@ lk_fbt_entry:
 	mov	%rax, 128(%rsp)		/* the slot held the site index */
 	RESTORE
 	popfq
+	.globl lk_fbt_entry_ret		/* a pending tick is taken here (apic.c) */
+lk_fbt_entry_ret:
 	ret
 
 
@@ -123,6 +125,8 @@ lk_fbt_ret_entry:
 	CALL_ON_STACK lk_fbt_ret_fire
 	RESTORE
 	popfq
+	.globl lk_fbt_ret_tail		/* a pending tick is taken here (apic.c) */
+lk_fbt_ret_tail:
 	lea	8(%rsp), %rsp
 	ret
 
