@@ -202,6 +202,8 @@ int jit_difo_needs(struct jit *j, uint32_t difo1, uint32_t *regs)
 			*regs |= 1u << X_RCX | 1u << X_RDX;
 		if (op == MT_OP_LDGS && v == MT_VAR_EXECNAME)
 			*regs |= 1u << X_RDX;	/* not rcx: an aggregation's value */
+		if (op == MT_OP_LDTS || op == MT_OP_STTS)
+			*regs |= 1u << X_RCX | 1u << X_RDX;	/* tls_row */
 	}
 	if ((n = map_regs(j, d, map)) < 0)
 		return jit_fail(j, "DIFO %u uses more than %d registers", difo1, JIT_NPOOL);
@@ -384,6 +386,98 @@ static void execname(struct jit *j)
 	x_jcc(b, CC_NE, done);
 	jit_label_here(b, slow);
 	jit_call(j, MT_JR_PLAT_EXECNAME, 0, 0, 0, 0, 0, X_RAX);
+	jit_label_here(b, done);
+}
+
+/*
+ * Thread-local id's row, inline (abi.h, mt_tls_column): the current
+ * thread's tid from the platform's memo, then its row among the
+ * MT_TLS_PROBE from the tid's hash, unrolled.  At `found`, rax is the
+ * row's byte offset in MT_JR_TLS; falling through, the thread has no row;
+ * anything the memo does not know (a thread it has not seen, tid 0) goes
+ * to `slow`, the runtime's helper.  Clobbers rcx (the key) and rdx.
+ */
+static void tls_row(struct jit *j, uint32_t slow, uint32_t found)
+{
+	struct jit_buf *b = j->b;
+	struct x_mem memo = { X_RDX, 0, MT_JR_PLAT_THRMEMO, 0 };
+	uint32_t ncols;
+
+	mt_tls_column(j->img, 0, &ncols);
+	x_load_abs(b, 8, X_RAX, MT_JR_PLAT_CURTHREAD, 0, 0);
+	x_test_rr(b, X_RAX, X_RAX);
+	x_jcc(b, CC_E, slow);
+	x_mov_rr(b, X_RDX, X_RAX);
+	x_shift_ri(b, 5, X_RDX, 6);
+	x_alu_ri(b, A_AND, X_RDX, MT_JIT_MEMO_N - 1);
+	x_shift_ri(b, 4, X_RDX, 5);		/* * MT_JIT_MEMO_SIZE */
+	x_cmp_mr(b, memo, X_RAX);
+	x_jcc(b, CC_NE, slow);
+	memo.disp = MT_JIT_MEMO_TIDOK;
+	x_load_m(b, 8, X_RCX, memo);
+	x_test_rr(b, X_RCX, X_RCX);
+	x_jcc(b, CC_E, slow);
+	memo.disp = MT_JIT_MEMO_TID;
+	x_load_m(b, 8, X_RCX, memo);
+	x_test_rr(b, X_RCX, X_RCX);
+	x_jcc(b, CC_E, slow);
+	x_mov_ri(b, X_RDX, 0x9e3779b97f4a7c15ull);	/* mt_tls_hash */
+	x_imul_rr(b, X_RDX, X_RCX);
+	x_shift_ri(b, 5, X_RDX, 32);
+	for (int32_t k = 0; k < MT_TLS_PROBE; k++) {
+		x_mov_rr(b, X_RAX, X_RDX);
+		if (k)
+			x_alu_ri(b, A_ADD, X_RAX, k);
+		x_alu_rrel(b, A_AND, X_RAX, MT_JR_TLS_MASK, 0);
+		x_imul_ri(b, X_RAX, X_RAX, (int32_t)(8 * (1 + ncols)));
+		x_cmp_mr(b, (struct x_mem){ X_RAX, 0, MT_JR_TLS, 0 }, X_RCX);
+		x_jcc(b, CC_E, found);
+	}
+}
+
+/* LDTS: rax = thread-local id (0 if the thread has no row). */
+static void ldts(struct jit *j, uint32_t id)
+{
+	struct jit_buf *b = j->b;
+	uint32_t slow = jit_label_new(b), found = jit_label_new(b), done = jit_label_new(b);
+	int32_t col = mt_tls_column(j->img, id, 0);
+
+	tls_row(j, slow, found);
+	x_mov_ri(b, X_RAX, 0);
+	x_jmp(b, done);
+	jit_label_here(b, found);
+	x_load_m(b, 8, X_RAX, (struct x_mem){ X_RAX, 8 + 8 * col, MT_JR_TLS, 0 });
+	x_jmp(b, done);
+	jit_label_here(b, slow);
+	jit_call(j, MT_JR_HELPER, MT_JH_TLS_LOAD, 2, id, 0, 0, X_RAX);
+	jit_label_here(b, done);
+}
+
+/* STTS: thread-local id = register v (a pool register; 0: none, the
+   value 0).  A thread with no row needs one only for a value not 0. */
+static void stts(struct jit *j, uint32_t id, int has_v, enum jreg v)
+{
+	struct jit_buf *b = j->b;
+	uint32_t slow = jit_label_new(b), found = jit_label_new(b), done = jit_label_new(b);
+	struct x_mem at = { X_RAX, 8 + 8 * mt_tls_column(j->img, id, 0), MT_JR_TLS, 0 };
+
+	tls_row(j, slow, found);
+	if (has_v) {
+		x_test_rr(b, v, v);
+		x_jcc(b, CC_NE, slow);
+	}
+	x_jmp(b, done);
+	jit_label_here(b, found);
+	if (has_v)
+		x_store_m(b, 8, v, at);
+	else
+		x_store_mi(b, 8, at, 0);
+	x_jmp(b, done);
+	jit_label_here(b, slow);
+	if (has_v)
+		jit_call(j, MT_JR_HELPER, MT_JH_TLS_STORE, 3, id, 0, 1, v);
+	else
+		jit_call(j, MT_JR_HELPER, MT_JH_TLS_STORE, 3, id, 0, 0, X_RAX);
 	jit_label_here(b, done);
 }
 
@@ -604,15 +698,12 @@ static int one(struct difo_em *e, const struct mt_difo *d, uint32_t pc, mt_instr
 		x_store_abs(b, 8, X_RAX, MT_JR_GLOBALS, MT_V16(in), 0);
 		return 0;
 	case MT_OP_LDTS:
-		jit_call(j, MT_JR_HELPER, MT_JH_TLS_LOAD, 2, MT_V16(in), 0, 0, X_RAX);
+		ldts(j, MT_V16(in));
 		put(e, rd, X_RAX);
 		e->flags = 0;
 		return 0;
 	case MT_OP_STTS:
-		if (rd)
-			jit_call(j, MT_JR_HELPER, MT_JH_TLS_STORE, 3, MT_V16(in), 0, 1, reg(e, rd));
-		else
-			jit_call(j, MT_JR_HELPER, MT_JH_TLS_STORE, 3, MT_V16(in), 0, 0, X_RAX);
+		stts(j, MT_V16(in), rd != 0, rd ? reg(e, rd) : X_RAX);
 		e->flags = 0;
 		return 0;
 	case MT_OP_RET:

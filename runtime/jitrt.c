@@ -249,6 +249,8 @@ uint64_t mt_rt_jit_addr(struct mt_cb *cb, uint32_t kind, uint32_t arg)
 	}
 	case MT_JR_STAGE: return (uint64_t)(uintptr_t)c->stage;
 	case MT_JR_FAULT: return (uint64_t)(uintptr_t)&rt->jit_fault;
+	case MT_JR_TLS: return rt->tls_nrows ? (uint64_t)(uintptr_t)rt->tls : 0;
+	case MT_JR_TLS_MASK: return rt->tls_nrows ? rt->tls_nrows - 1 : 0;
 	case MT_JR_HELPER: return helper(arg);
 	}
 	return 0;

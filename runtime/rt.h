@@ -391,16 +391,16 @@ void rt_dyn_init(struct rt *rt);
  *
  * A row is { u64 thread; int64 values[tls_ncols] }; the table holds
  * tls_nrows rows (a power of two) and a thread's row is one of the
- * RT_TLS_PROBE rows from (thread * golden ratio) >> 32, wrapping.  The
+ * MT_TLS_PROBE rows from mt_tls_hash(thread) (abi.h), wrapping.  The
  * key is the `tid` built-in's value (mt_plat_var MT_VAR_TID), as the
  * dynamic variables' is; thread 0 is stored as RT_TLS_THREAD0 since 0
  * marks a free row.  Columns are the image's scalar thread-locals in
- * vars[] order (rt_tls_column).
+ * vars[] order (abi.h, mt_tls_column).
  *
  * Storing 0 is dtrace's delete: the value becomes 0 and a row whose
  * values are all 0 may be taken by another thread (a later load of the
  * first thread finds no row and gives 0).  A thread needs a new row only
- * for a non-zero store (create): when none of its RT_TLS_PROBE rows is
+ * for a non-zero store (create): when none of its MT_TLS_PROBE rows is
  * free or all 0, that is a dynamic variable drop (mt_cpustat.dynvar_drops),
  * as a full dynamic variable space is.  Rows are never moved; free rows
  * hold only zeroes.  Single writer per state area, as dynvar.c.
@@ -418,7 +418,6 @@ void rt_dyn_init(struct rt *rt);
  * statistics); a store of 0 passes create = 0 and writes only through a
  * row it found.  It keeps no state beyond the table.
  */
-#define RT_TLS_PROBE		8
 #define RT_TLS_MINROWS		16
 #define RT_TLS_MAXROWS		(1u << 16)
 #define RT_TLS_THREAD0		(1ull << 63)
@@ -427,16 +426,6 @@ int64_t *rt_tls_row(struct rt *rt, uint64_t thread, int create);
    firing's thread; NULL as rt_tls_row (the drop counted on ms->stat). */
 int64_t *rt_tls_ref(struct rt_mstate *ms, const struct rt_varslot *sl,
 		    int create);
-/* The column of thread-local `var` in img, -1 if it is not a scalar one
-   (host and probe context alike: a pure function of the image). */
-int32_t rt_tls_column(const struct mt_image *img, uint32_t var);
-/* Whether an image variable is a scalar thread-local (has a column). */
-static inline int rt_tls_var(const struct mt_var *v)
-{
-	return v->scope == MT_VS_THREAD && v->kind == MT_VK_SCALAR &&
-		!(v->flags & MT_VF_REF) && v->id >= MT_VAR_USER;
-}
-
 /* agg.c */
 void rt_aggregate(struct rt_mstate *ms, const struct mt_action *act);
 /*

@@ -78,7 +78,7 @@ static void var_sizes(const struct mt_image *img, struct layout *L)
 			sz += 8;		/* the NULL flag, see rt_varslot */
 		if (slot + 1 > L->nslots[v->scope])
 			L->nslots[v->scope] = slot + 1;
-		if (rt_tls_var(v)) {
+		if (mt_var_tls(v)) {
 			L->tls_ncols++;
 		} else if (v->scope == MT_VS_THREAD || v->kind == MT_VK_ASSOC) {
 			ndyn++;
@@ -296,7 +296,7 @@ static void assign_slots(struct rt *rt, const struct layout *L)
 		sl->flags = v->flags;
 		sl->kind = v->kind;
 		sl->keysize = v->keysize;
-		if (rt_tls_var(v)) {	/* the order of rt_tls_column */
+		if (mt_var_tls(v)) {	/* the order of mt_tls_column */
 			sl->tls = 1;
 			sl->off = col++;
 		} else if (v->scope == MT_VS_GLOBAL && v->kind == MT_VK_SCALAR) {

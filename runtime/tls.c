@@ -33,8 +33,8 @@ static int64_t *tls_find(struct rt *rt, uint64_t thread, int create,
 
 	if (rt->tls_nrows == 0)
 		goto full;
-	h = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 32);
-	for (uint32_t k = 0; k < RT_TLS_PROBE; k++) {
+	h = mt_tls_hash(key);
+	for (uint32_t k = 0; k < MT_TLS_PROBE; k++) {
 		row = row_at(rt, (h + k) & mask);
 		if (row[0] == key)
 			return (int64_t *)row + 1;
@@ -70,20 +70,4 @@ int64_t *rt_tls_ref(struct rt_mstate *ms, const struct rt_varslot *sl,
 
 	row = tls_find(ms->rt, rt_tid(ms), create, ms->stat);
 	return row ? row + sl->off : 0;
-}
-
-int32_t rt_tls_column(const struct mt_image *img, uint32_t var)
-{
-	const struct mt_var *vars =
-		(const void *)((const uint8_t *)img + img->vars_off);
-	int32_t col = 0;
-
-	for (uint32_t i = 0; i < img->nvars; i++) {
-		if (!rt_tls_var(&vars[i]))
-			continue;
-		if (vars[i].id == var)
-			return col;
-		col++;
-	}
-	return -1;
 }

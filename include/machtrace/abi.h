@@ -445,6 +445,47 @@ struct mt_difo {
 enum mt_rtype { MT_RT_INT = 0, MT_RT_STRING, MT_RT_REF };
 
 /*
+ * Scalar thread-locals (self->x of an integer or pointer type, held by
+ * value) have a column each in the runtime's per-thread rows, numbered in
+ * vars[] order (runtime/tls.c lays the rows out, compiled probes, jit/,
+ * find them too).  A row is { u64 thread key; int64 values[ncols] }; a
+ * thread's row is one of the MT_TLS_PROBE rows from mt_tls_hash(key),
+ * wrapping (the layout in runtime/rt.h, "tls.c").
+ */
+#define MT_TLS_PROBE		8
+static inline uint32_t mt_tls_hash(uint64_t key)
+{
+	return (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 32);
+}
+
+static inline int mt_var_tls(const struct mt_var *v)
+{
+	return v->scope == MT_VS_THREAD && v->kind == MT_VK_SCALAR &&
+		!(v->flags & MT_VF_REF) && v->id >= MT_VAR_USER;
+}
+
+/* var's column, -1 if it has none; *ncols (if given) the image's count. */
+static inline int32_t mt_tls_column(const struct mt_image *img, uint32_t var,
+				    uint32_t *ncols)
+{
+	const struct mt_var *vars =
+		(const struct mt_var *)((const uint8_t *)img + img->vars_off);
+	int32_t col = -1;
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < img->nvars; i++) {
+		if (!mt_var_tls(&vars[i]))
+			continue;
+		if (vars[i].id == var)
+			col = (int32_t)n;
+		n++;
+	}
+	if (ncols)
+		*ncols = n;
+	return col;
+}
+
+/*
  * An aggregation key element made of a probe name alone: its DIFO is
  * "LDGS probeprov|probemod|probefunc|probename; RET".  A key of such
  * elements only is the same at every firing of one ECB, which the

@@ -36,6 +36,12 @@ enum mt_jit_rel_kind {
 				   values go there) */
 	MT_JR_FAULT,		/* uint32: a helper's fault (MT_FLT_*) not
 				   reported yet, 0 if none */
+	MT_JR_TLS,		/* the scalar thread-locals' rows (rt.h,
+				   "tls.c"): row i at i * the image's row
+				   stride, 8 * (1 + its scalar thread-locals) */
+	MT_JR_TLS_MASK,		/* the rows' count - 1 (a value, a power of
+				   two less one; the rows exist whenever the
+				   image has a scalar thread-local) */
 	/* the platform's (the blob) */
 	MT_JR_PLAT_TSCMULT = 64, /* uint64 ns = (tsc * [this]) >> 32 */
 	MT_JR_PLAT_EXECNAME,	/* REL32: uint64_t fn(void): the current
@@ -49,7 +55,10 @@ enum mt_jit_rel_kind {
 				   MT_JIT_MEMO_SIZE bytes, the one of thread
 				   th at ((th >> 6) % MT_JIT_MEMO_N), holding
 				   th at 0 and its execname's place at 8 (0:
-				   not known); MT_JR_PLAT_EXECNAME fills it */
+				   not known), MT_VAR_TID's value at
+				   MT_JIT_MEMO_TID when the word at
+				   MT_JIT_MEMO_TIDOK is not 0;
+				   MT_JR_PLAT_EXECNAME and MT_JH_VAR fill it */
 	MT_JR__END
 };
 
@@ -114,5 +123,7 @@ enum mt_jit_helper {
 #define MT_JH_LOAD_SIGNED	0x100
 #define MT_JIT_MEMO_SIZE	32
 #define MT_JIT_MEMO_N	16
+#define MT_JIT_MEMO_TID	16
+#define MT_JIT_MEMO_TIDOK	24
 
 #endif

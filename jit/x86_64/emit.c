@@ -279,6 +279,22 @@ void x_imul_rr(struct jit_buf *b, enum jreg dst, enum jreg src)
 	modrm_rr(b, dst, src);
 }
 
+void x_imul_ri(struct jit_buf *b, enum jreg dst, enum jreg src, int32_t imm)
+{
+	rex(b, 1, dst, 0, src, 0);
+	x_byte(b, 0x69);
+	modrm_rr(b, dst, src);
+	x_u32(b, (uint32_t)imm);
+}
+
+void x_alu_rrel(struct jit_buf *b, enum jalu op, enum jreg dst, uint16_t kind, uint32_t arg)
+{
+	rex(b, 1, 0, 0, dst, 0);
+	x_byte(b, 0x81);
+	modrm_rr(b, op, dst);
+	x_rel32(b, kind, arg, 0);
+}
+
 void x_shift_cl(struct jit_buf *b, int ext, enum jreg dst)
 {
 	rex(b, 1, 0, 0, dst, 0);

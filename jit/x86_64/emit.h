@@ -90,6 +90,9 @@ void x_alu_rr(struct jit_buf *b, enum jalu op, enum jreg dst, enum jreg src);
 void x_alu_ri(struct jit_buf *b, enum jalu op, enum jreg dst, int32_t imm);
 void x_test_rr(struct jit_buf *b, enum jreg a, enum jreg c);
 void x_imul_rr(struct jit_buf *b, enum jreg dst, enum jreg src);
+void x_imul_ri(struct jit_buf *b, enum jreg dst, enum jreg src, int32_t imm);
+/* op dst, imm32: the value relocation kind/arg names */
+void x_alu_rrel(struct jit_buf *b, enum jalu op, enum jreg dst, uint16_t kind, uint32_t arg);
 /* shl/shr/sar dst by cl (ext 4, 5, 7) or by an immediate */
 void x_shift_cl(struct jit_buf *b, int ext, enum jreg dst);
 void x_shift_ri(struct jit_buf *b, int ext, enum jreg dst, uint8_t n);

@@ -48,6 +48,9 @@ struct lk_glob {
 	struct lk_thr { uint64_t th, name; int64_t tid; uint64_t tid_ok; } thr[LK_THR_CACHE];
 };
 _Static_assert(sizeof(struct lk_thr) == MT_JIT_MEMO_SIZE, "the memo compiled code reads");
+_Static_assert(__builtin_offsetof(struct lk_thr, tid) == MT_JIT_MEMO_TID &&
+	       __builtin_offsetof(struct lk_thr, tid_ok) == MT_JIT_MEMO_TIDOK,
+	       "the memo's tid as compiled code reads it");
 extern struct lk_glob lk;
 
 #define LK_KVA(pa)	((pa) + LK_KERNEL_MAP_BASE)

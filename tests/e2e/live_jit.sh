@@ -73,3 +73,28 @@ if [ "${lat:-0}" -ge $((2 * N)) ] && [ "$lat" -le "${c:-0}" ]; then
 else
 	fail live-jit-latency-pair "returns after an entry $lat, entries $c"
 fi
+
+# thread-locals found inline (the thread memo's tid, the row's hash
+# window) over threads and tasks that come and go: new threads take the
+# runtime's path first, rows are made and emptied; no thread ever sees
+# another's value, and the interpreter agrees on every sum.  (A blocked
+# mach_msg_trap returns through a continuation, without its return
+# probe: so r < e.)
+prog="$E /execname == \"machload\"/ { self->me = tid; self->n++; @e = count(); }
+$R /self->me/ { @r = count(); @other = sum(self->me != tid); }
+$R /self->n > 3/ { @n = sum(self->n); self->n = 0; self->me = 0; }
+END { printa(\"e %@d\\n\", @e); printa(\"r %@d\\n\", @r); printa(\"other %@d\\n\", @other);
+	printa(\"n %@d\\n\", @n); }"
+words="rt=200 pingpong=200 threads=20 forks=5 pages=0 tasks=0"
+live_run jittls "$words" "$prog" -q
+rc=$?
+MACHTRACE_NOJIT=1 live_run nojittls "$words" "$prog" -q
+rc2=$?
+e=$(val e "$TMP/jittls.out"); r=$(val r "$TMP/jittls.out"); n=$(val n "$TMP/jittls.out")
+if [ $rc = 0 ] && [ $rc2 = 0 ] && cmp -s "$TMP/jittls.out" "$TMP/nojittls.out" &&
+   [ "$(val other "$TMP/jittls.out")" = 0 ] && [ "${e:-0}" -ge 1000 ] && [ "${r:-0}" -ge 400 ] &&
+   [ "${n:-0}" -gt 0 ] && grep -q "^machload: threads n=20 ok=20" "$TMP/jittls.con"; then
+	pass live-jit-thread-locals
+else
+	fail live-jit-thread-locals "exit $rc/$rc2, e $e r $r n $n: $(diff "$TMP/jittls.out" "$TMP/nojittls.out" | head -n 4)"
+fi

@@ -74,9 +74,9 @@ TEST(set_get_delete)
 	CHECK(row != NULL);
 	CHECK_EQ_INT(row[0], 5);
 	CHECK_EQ_INT(row[1], 10);
-	CHECK_EQ_INT(rt_tls_column(R.img, T), 0);
-	CHECK_EQ_INT(rt_tls_column(R.img, U), 1);
-	CHECK_EQ_INT(rt_tls_column(R.img, S), -1);
+	CHECK_EQ_INT(mt_tls_column(R.img, T, 0), 0);
+	CHECK_EQ_INT(mt_tls_column(R.img, U, 0), 1);
+	CHECK_EQ_INT(mt_tls_column(R.img, S, 0), -1);
 	/* storing 0 deletes: loads give 0, the row is all zero */
 	rt_fire(&R, 0, 0);
 	CHECK_EQ_INT(last(0), 0);
