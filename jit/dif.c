@@ -361,14 +361,15 @@ static void strtab_addr(struct jit *j, enum jreg x, uint32_t off)
 }
 
 /*
- * rax = the execname's place: the platform's per-thread memo when it
- * knows the current thread's, else its function (which fills the memo).
- * The thread's address and the memo are the platform's own memory.
+ * The current thread's entry of the platform's per-thread memo: rax =
+ * the thread's address, rdx = the entry's offset, the entry returned as
+ * a memory operand; to `slow` if there is no thread or the entry is
+ * another's.  The thread's address and the memo are the platform's own
+ * memory.
  */
-static void execname(struct jit *j)
+static struct x_mem memo_entry(struct jit *j, uint32_t slow)
 {
 	struct jit_buf *b = j->b;
-	uint32_t slow = jit_label_new(b), done = jit_label_new(b);
 	struct x_mem memo = { X_RDX, 0, MT_JR_PLAT_THRMEMO, 0 };
 
 	x_load_abs(b, 8, X_RAX, MT_JR_PLAT_CURTHREAD, 0, 0);
@@ -380,6 +381,20 @@ static void execname(struct jit *j)
 	x_shift_ri(b, 4, X_RDX, 5);		/* * MT_JIT_MEMO_SIZE */
 	x_cmp_mr(b, memo, X_RAX);
 	x_jcc(b, CC_NE, slow);
+	return memo;
+}
+
+/*
+ * rax = the execname's place: the platform's per-thread memo when it
+ * knows the current thread's, else its function (which fills the memo).
+ * The thread's address and the memo are the platform's own memory.
+ */
+static void execname(struct jit *j)
+{
+	struct jit_buf *b = j->b;
+	uint32_t slow = jit_label_new(b), done = jit_label_new(b);
+	struct x_mem memo = memo_entry(j, slow);
+
 	memo.disp = 8;
 	x_load_m(b, 8, X_RAX, memo);
 	x_test_rr(b, X_RAX, X_RAX);
@@ -400,19 +415,10 @@ static void execname(struct jit *j)
 static void tls_row(struct jit *j, uint32_t slow, uint32_t found)
 {
 	struct jit_buf *b = j->b;
-	struct x_mem memo = { X_RDX, 0, MT_JR_PLAT_THRMEMO, 0 };
+	struct x_mem memo = memo_entry(j, slow);
 	uint32_t ncols;
 
 	mt_tls_column(j->img, 0, &ncols);
-	x_load_abs(b, 8, X_RAX, MT_JR_PLAT_CURTHREAD, 0, 0);
-	x_test_rr(b, X_RAX, X_RAX);
-	x_jcc(b, CC_E, slow);
-	x_mov_rr(b, X_RDX, X_RAX);
-	x_shift_ri(b, 5, X_RDX, 6);
-	x_alu_ri(b, A_AND, X_RDX, MT_JIT_MEMO_N - 1);
-	x_shift_ri(b, 4, X_RDX, 5);		/* * MT_JIT_MEMO_SIZE */
-	x_cmp_mr(b, memo, X_RAX);
-	x_jcc(b, CC_NE, slow);
 	memo.disp = MT_JIT_MEMO_TIDOK;
 	x_load_m(b, 8, X_RCX, memo);
 	x_test_rr(b, X_RCX, X_RCX);

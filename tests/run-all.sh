@@ -13,8 +13,10 @@
 # printed, and one test asserts it does not fall below the floor in
 # tests/conformance-floor.  Suites: unit programs, the D tests, the
 # end-to-end tests (tests/e2e/*.sh), other suites run as wholes
-# (tests/suites/*.sh), then conformance.  RUNALL_UNIT_ONLY=1 runs only the
-# unit programs found under $BUILD (the runner's own test uses it).
+# (tests/suites/*.sh), then the D and end-to-end tests again with the
+# interpreter forced (tests/nojit.sh), then conformance with each
+# engine.  RUNALL_UNIT_ONLY=1 runs only the unit programs found under
+# $BUILD (the runner's own test uses it).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -58,31 +60,48 @@ if [ -z "${RUNALL_UNIT_ONLY:-}" ]; then
 	for t in tests/e2e/*.sh tests/suites/*.sh; do
 		[ -x "$t" ] && run_suite "${t#tests/}" "$t"
 	done
+	# again with the interpreter, the compiled probes' reference (but
+	# live_jit.sh, which runs both engines itself)
+	[ -x tests/run-d.sh ] && run_suite "D tests (interpreter)" tests/nojit.sh tests/run-d.sh
+	for t in tests/e2e/*.sh; do
+		[ -x "$t" ] && [ "$t" != tests/e2e/live_jit.sh ] &&
+			run_suite "${t#tests/} (interpreter)" tests/nojit.sh "$t"
+	done
 fi
 
-conf=$top/../shared/conformance/run
-if [ -n "${RUNALL_UNIT_ONLY:-}" ]; then
-	:
-elif [ -x "$conf" ]; then
-	echo "== conformance (../shared/conformance)"
-	"$conf" --dtrace "$BUILD/bin/machtrace" -j 2 --log "$BUILD/tests/conformance.log" \
-		> "$BUILD/tests/conformance.out" 2>&1
-	line=$(tail -n 1 "$BUILD/tests/conformance.out")
+# conformance LABEL [VAR=VALUE...]: the suite's score, in the environment
+# given, against the floor
+conformance() {
+	local label=$1 out line cp cf floor total pct
+	shift
+	out=$BUILD/tests/conformance$label.out
+	echo "== conformance$label (../shared/conformance)"
+	env "$@" "$conf" --dtrace "$BUILD/bin/machtrace" -j 2 \
+		--log "$BUILD/tests/conformance$label.log" > "$out" 2>&1
+	line=$(tail -n 1 "$out")
 	cp=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
 	cf=$(echo "$line" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
 	floor=$(cat tests/conformance-floor 2>/dev/null || echo 0)
 	if [ -n "$cp" ]; then
 		total=$((cp + cf))
 		pct=$(awk -v p="$cp" -v t="$total" 'BEGIN { printf "%.1f", t ? 100 * p / t : 0 }')
-		echo "conformance score: $cp of $total tests ($pct%), floor $floor%"
+		echo "conformance$label score: $cp of $total tests ($pct%), floor $floor%"
 		if awk -v p="$pct" -v f="$floor" 'BEGIN { exit !(p >= f) }'; then
-			echo "PASS conformance-score>=$floor%" >> "$log"
+			echo "PASS conformance$label-score>=$floor%" >> "$log"
 		else
-			echo "FAIL conformance-score>=$floor%: $pct%" | tee -a "$log"
+			echo "FAIL conformance$label-score>=$floor%: $pct%" | tee -a "$log"
 		fi
 	else
-		echo "FAIL conformance: runner did not finish: $line" | tee -a "$log"
+		echo "FAIL conformance$label: runner did not finish: $line" | tee -a "$log"
 	fi
+}
+
+conf=$top/../shared/conformance/run
+if [ -n "${RUNALL_UNIT_ONLY:-}" ]; then
+	:
+elif [ -x "$conf" ]; then
+	conformance ""
+	conformance "-interpreter" MACHTRACE_NOJIT=1
 else
 	echo "SKIP conformance: ../shared/conformance is not beside the project" | tee -a "$log"
 fi
