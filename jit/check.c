@@ -25,7 +25,7 @@
 static const char *const allowed[] = {
 	"pushfq", "popfq", "cli", "push", "pop", "mov", "movabs", "lea", "add", "sub",
 	"and", "or", "xor", "cmp", "test", "inc", "imul", "shl", "shr", "sar", "not",
-	"neg", "bsr", "div", "mul", "shrd", "rdtsc", "cqo", "jmp", "je", "jne", "ja",
+	"neg", "bsr", "div", "idiv", "mul", "shrd", "rdtsc", "cqo", "jmp", "je", "jne", "ja",
 	"jae", "jb", "jbe", "jg", "jge", "jl", "jle", "js", "jns", "call", "ret",
 };
 

@@ -97,6 +97,19 @@ static int tls_scalar(const struct jit *j, uint32_t id)
 	return scalar_var(j, MT_VS_THREAD, id);
 }
 
+/* A fault fires ERROR's clauses from the compiled code, on the kernel's
+   stack: what may fault is compiled only when there are none. */
+static int error_clauses(const struct jit *j)
+{
+	const struct mt_probe *pr = j->probes;
+
+	if (j->img->error_probe)
+		for (uint32_t i = 0; i < j->img->nprobes; i++)
+			if (pr[i].id == j->img->error_probe && pr[i].necbs)
+				return 1;
+	return 0;
+}
+
 /* Supported?  The reason if not. */
 static const char *unsupported(const struct jit *j, mt_instr_t in)
 {
@@ -113,15 +126,11 @@ static const char *unsupported(const struct jit *j, mt_instr_t in)
 	case MT_OP_LDUH: case MT_OP_LDUW: case MT_OP_LDX:
 		if (j->o.site == JIT_SITE_HOST)
 			return "a load on the host";
-		/* a fault fires ERROR's clauses from the compiled code, on
-		   the kernel's stack: only when there are none */
-		if (j->img->error_probe) {
-			const struct mt_probe *pr = j->probes;
-			for (uint32_t i = 0; i < j->img->nprobes; i++)
-				if (pr[i].id == j->img->error_probe && pr[i].necbs)
-					return "a load in a program with ERROR clauses";
-		}
-		return NULL;
+		return error_clauses(j) ? "a load in a program with ERROR clauses" : NULL;
+	case MT_OP_SDIV: case MT_OP_UDIV: case MT_OP_SREM: case MT_OP_UREM:
+		if (j->o.site == JIT_SITE_HOST)
+			return "a division on the host";
+		return error_clauses(j) ? "a division in a program with ERROR clauses" : NULL;
 	case MT_OP_NOP: case MT_OP_OR: case MT_OP_XOR: case MT_OP_AND:
 	case MT_OP_SLL: case MT_OP_SRL: case MT_OP_SRA: case MT_OP_SUB:
 	case MT_OP_ADD: case MT_OP_MUL: case MT_OP_NOT: case MT_OP_MOV:
@@ -204,6 +213,8 @@ int jit_difo_needs(struct jit *j, uint32_t difo1, uint32_t *regs)
 			*regs |= 1u << X_RDX;	/* not rcx: an aggregation's value */
 		if (op == MT_OP_LDTS || op == MT_OP_STTS)
 			*regs |= 1u << X_RCX | 1u << X_RDX;	/* tls_row */
+		if (op == MT_OP_SDIV || op == MT_OP_UDIV || op == MT_OP_SREM || op == MT_OP_UREM)
+			*regs |= 1u << X_RCX | 1u << X_RDX;
 	}
 	if ((n = map_regs(j, d, map)) < 0)
 		return jit_fail(j, "DIFO %u uses more than %d registers", difo1, JIT_NPOOL);
@@ -646,6 +657,45 @@ static int scmp(struct difo_em *e, uint32_t pc, uint32_t r1, uint32_t r2)
  * clause's fault path with where in eax, which reports it (MT_JH_FAULT)
  * and abandons the clause, as the interpreter does.
  */
+/* To the clause's fault path (the fault is in MT_JR_FAULT's word), with
+   where it happened in eax. */
+static void to_fault(struct difo_em *e, uint32_t pc)
+{
+	struct jit *j = e->j;
+
+	x_mov_ri(j->b, X_RAX, (uint64_t)j->where_act << 16 | (pc & 0xffff));
+	x_jmp(j->b, j->fault);
+	j->faults = 1;
+}
+
+/* rax = rax srem d (d not 0 or -1; clobbers rcx, rdx): the remainder of
+   the magnitudes, negated when the signs differ, on the stack meanwhile. */
+static void srem_abs(struct jit_buf *b, enum jreg d)
+{
+	uint32_t l1 = jit_label_new(b), l2 = jit_label_new(b), l3 = jit_label_new(b);
+
+	x_mov_rr(b, X_RDX, X_RAX);
+	x_alu_rr(b, A_XOR, X_RDX, d);
+	x_push(b, X_RDX);
+	x_mov_rr(b, X_RCX, d);
+	x_test_rr(b, X_RCX, X_RCX);
+	x_jcc(b, CC_NS, l1);
+	x_neg(b, X_RCX);
+	jit_label_here(b, l1);
+	x_test_rr(b, X_RAX, X_RAX);
+	x_jcc(b, CC_NS, l2);
+	x_neg(b, X_RAX);
+	jit_label_here(b, l2);
+	x_mov_ri(b, X_RDX, 0);
+	x_div(b, X_RCX, 0);
+	x_mov_rr(b, X_RAX, X_RDX);
+	x_pop(b, X_RDX);
+	x_test_rr(b, X_RDX, X_RDX);
+	x_jcc(b, CC_NS, l3);
+	x_neg(b, X_RAX);
+	jit_label_here(b, l3);
+}
+
 static void load(struct difo_em *e, uint32_t pc, mt_instr_t in)
 {
 	static const uint16_t how[] = {
@@ -662,10 +712,56 @@ static void load(struct difo_em *e, uint32_t pc, mt_instr_t in)
 		jit_call(j, MT_JR_HELPER, MT_JH_LOAD, 3, how[MT_OP(in)], 0, 0, X_RAX);
 	x_cmp_abs_imm(j->b, 4, MT_JR_FAULT, 0, 0, 0);
 	x_jcc(j->b, CC_E, ok);
-	x_mov_ri(j->b, X_RAX, (uint64_t)j->where_act << 16 | (pc & 0xffff));
-	x_jmp(j->b, j->fault);
+	to_fault(e, pc);
 	jit_label_here(j->b, ok);
-	j->faults = 1;
+	put(e, MT_RD(in), X_RAX);
+	e->flags = 0;
+}
+
+/*
+ * SDIV, UDIV, SREM, UREM as the interpreter computes them (interp.c,
+ * alu): a divisor of 0 faults DIVZERO; a signed divisor of -1 gives -a
+ * and 0 (never idiv's overflow trap); a signed remainder is |a| % |b|
+ * with the sign of a ^ b.
+ */
+static void divide(struct difo_em *e, uint32_t pc, mt_instr_t in)
+{
+	struct jit_buf *b = e->j->b;
+	uint32_t op = MT_OP(in), r2 = MT_R2(in), ok = jit_label_new(b), done = jit_label_new(b);
+	enum jreg d = r2 ? reg(e, r2) : X_RCX;
+
+	if (!r2)
+		x_mov_ri(b, X_RCX, 0);
+	x_test_rr(b, d, d);
+	x_jcc(b, CC_NE, ok);
+	x_mov_ri(b, X_RAX, MT_FLT_DIVZERO);
+	x_store_abs(b, 4, X_RAX, MT_JR_FAULT, 0, 0);
+	to_fault(e, pc);
+	jit_label_here(b, ok);
+	get(e, X_RAX, MT_R1(in));
+	if (op == MT_OP_SDIV || op == MT_OP_SREM) {
+		uint32_t normal = jit_label_new(b);
+		x_alu_ri(b, A_CMP, d, -1);
+		x_jcc(b, CC_NE, normal);
+		if (op == MT_OP_SREM)
+			x_mov_ri(b, X_RAX, 0);
+		else
+			x_neg(b, X_RAX);
+		x_jmp(b, done);
+		jit_label_here(b, normal);
+	}
+	if (op == MT_OP_SREM)
+		srem_abs(b, d);
+	else if (op == MT_OP_SDIV) {
+		x_cqo(b);
+		x_div(b, d, 1);
+	} else {
+		x_mov_ri(b, X_RDX, 0);
+		x_div(b, d, 0);
+		if (op == MT_OP_UREM)
+			x_mov_rr(b, X_RAX, X_RDX);
+	}
+	jit_label_here(b, done);
 	put(e, MT_RD(in), X_RAX);
 	e->flags = 0;
 }
@@ -732,6 +828,10 @@ static int one(struct difo_em *e, const struct mt_difo *d, uint32_t pc, mt_instr
 		ldgs(e, MT_V16(in), rd);
 		if (rd && MT_V16(in) == MT_VAR_EXECNAME)
 			e->str[rd] = STR_EXECNAME;
+		return 0;
+	}
+	if (op == MT_OP_SDIV || op == MT_OP_UDIV || op == MT_OP_SREM || op == MT_OP_UREM) {
+		divide(e, pc, in);
 		return 0;
 	}
 	if (!is_branch(op)) {

@@ -199,6 +199,7 @@ static void mt_rt_jit_fault(struct mt_cb *cb, uint32_t ecb, uint32_t where)
 	ms.fault_addr = rt->jit_fault_addr;
 	ms.fault_pc = where & 0xffff;
 	rt->jit_fault = 0;
+	rt->jit_fault_addr = 0;	/* compiled code's own faults have none */
 	rt_report_fault(&ms, act == 0xffff ? 0xffffffffu : act);
 }
 

@@ -320,6 +320,7 @@ static void f7(struct jit_buf *b, int ext, enum jreg r)
 void x_not(struct jit_buf *b, enum jreg r) { f7(b, 2, r); }
 void x_neg(struct jit_buf *b, enum jreg r) { f7(b, 3, r); }
 void x_div(struct jit_buf *b, enum jreg r, int is_signed) { f7(b, is_signed ? 7 : 6, r); }
+void x_cqo(struct jit_buf *b) { x_byte(b, 0x48); x_byte(b, 0x99); }
 
 void x_bsr(struct jit_buf *b, enum jreg dst, enum jreg src)
 {

@@ -101,6 +101,7 @@ void x_neg(struct jit_buf *b, enum jreg r);
 void x_bsr(struct jit_buf *b, enum jreg dst, enum jreg src);
 /* (unsigned) divide rdx:rax by r: F7 /6; signed: /7 */
 void x_div(struct jit_buf *b, enum jreg r, int is_signed);
+void x_cqo(struct jit_buf *b);
 void x_shrd_ri(struct jit_buf *b, enum jreg dst, enum jreg src, uint8_t n);
 
 /* Absolute memory (relocated disp32).  size 4 or 8. */

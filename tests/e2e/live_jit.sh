@@ -98,3 +98,26 @@ if [ $rc = 0 ] && [ $rc2 = 0 ] && cmp -s "$TMP/jittls.out" "$TMP/nojittls.out" &
 else
 	fail live-jit-thread-locals "exit $rc/$rc2, e $e r $r n $n: $(diff "$TMP/jittls.out" "$TMP/nojittls.out" | head -n 4)"
 fi
+
+# divisions as the interpreter does them: signed and unsigned, by -1
+# (never idiv's trap), remainders' signs, and by zero (each firing's
+# divide-by-zero reported alike, the clause abandoned)
+prog="long x;
+$E /execname == \"machload\"/ { @a = sum(arg1 / 2); @b = sum((long)arg2 % -3); @c = sum(arg1 % 5);
+	@d = sum((long)(arg2 - 100) / 7); @e = sum((long)(-(long)arg2) % 7); @f = sum((long)arg2 / -1);
+	@g = sum(((long)arg2 - 100) % -1); x = (long)arg2 / ((long)arg1 - 1); @h = sum(x); @n = count(); }
+END { printa(\"%@d %@d %@d %@d %@d %@d %@d %@d\\n\", @a, @b, @c, @d, @e, @f, @g, @h); printa(\"n %@d\\n\", @n); }"
+words="rt=100 pingpong=0 pages=0 threads=0 tasks=0"
+live_run jitdiv "$words" "$prog" -q -S
+rc=$?
+MACHTRACE_NOJIT=1 live_run nojitdiv "$words" "$prog" -q
+rc2=$?
+z1=$(grep -c "divide-by-zero" "$TMP/jitdiv.err"); z2=$(grep -c "divide-by-zero" "$TMP/nojitdiv.err")
+n=$(val n "$TMP/nojitdiv.out")
+if [ $rc = 0 ] && [ $rc2 = 0 ] && cmp -s "$TMP/jitdiv.out" "$TMP/nojitdiv.out" &&
+   grep -q "^Probe .*entry.*: compiled" "$TMP/jitdiv.err" && grep -q "idiv" "$TMP/jitdiv.err" &&
+   [ "$z1" = "$z2" ] && [ "$z1" -gt 0 ] && [ "$z1" -lt "${n:-0}" ]; then
+	pass live-jit-division
+else
+	fail live-jit-division "exit $rc/$rc2, divide-by-zero $z1/$z2 of $n: $(diff "$TMP/jitdiv.out" "$TMP/nojitdiv.out" | head -n 4)"
+fi
