@@ -290,7 +290,7 @@ TEST(uncompilable_probe_keeps_the_interpreter)
 	uint32_t d;
 
 	ib_init(&b);
-	d = IB_DIFO(&b, MT_RT_INT, RV(LDGS, MT_VAR_ARG0, 1), R(UDIV, 1, 1, 2), R(RET, 0, 0, 2));
+	d = IB_DIFO(&b, MT_RT_INT, RV(LDGS, MT_VAR_ARG0, 1), R(ALLOCS, 1, 0, 2), R(RET, 0, 0, 2));
 	ib_clause(&b, 0, 0, 8);
 	ib_action(&b, MT_ACT_TRACE, 0);
 	ib_rec(&b, d, MT_REC_INT, 0, 8, 0);
