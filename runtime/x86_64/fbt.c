@@ -11,6 +11,7 @@
  *   RET   vector 3 on a ret: fire the return probe, then do the ret
  */
 #include "runtime/kernel/kern.h"
+#include "machtrace/jitabi.h"
 
 static struct lk_site *lk_site_at(uint64_t addr)
 {
@@ -218,25 +219,19 @@ static void fire_return(const struct lk_site *s, uint32_t probe, struct lk_fire 
 	lk_fire_ctx(probe, &ctx);
 }
 
-/* The value of aggregation aggid's keyless entry on CPU 0, 0 if none. */
+/* The value of aggregation aggid's keyless entry on CPU 0, found as
+   compiled code finds it (the runtime's table of keyless entries); 0 if
+   it has none yet. */
 static int64_t *count_value(uint32_t aggid)
 {
 	const struct mt_image *img = mt_rt_image(lk.cb);
 	const struct mt_agg *ag = (const struct mt_agg *)((const uint8_t *)img + img->aggs_off);
-	const struct mt_aggbuf *ab = (const struct mt_aggbuf *)((uint8_t *)lk.cb + lk.cb->aggbuf_off);
-	uint8_t *data = (uint8_t *)lk.cb + ab->data_off;
+	const uint32_t *ent = (const uint32_t *)mt_rt_jit_addr(lk.cb, MT_JR_AGGENT, aggid);
+	uint8_t *data = (uint8_t *)mt_rt_jit_addr(lk.cb, MT_JR_AGGDATA, 0);
 
-	for (uint64_t off = 0; off + sizeof(struct mt_aggent) <= ab->used;) {
-		struct mt_aggent *e = (struct mt_aggent *)(data + off);
-		const struct mt_agg *a;
-		if (e->aggid == 0 || e->aggid > img->naggs)
-			return 0;
-		a = &ag[e->aggid - 1];
-		if (e->aggid == aggid)
-			return (int64_t *)((uint8_t *)(e + 1) + a->keysize);
-		off += sizeof *e + a->keysize + 8ull * a->nvals;
-	}
-	return 0;
+	if (!ent || !*ent || !data)
+		return 0;
+	return (int64_t *)(data + *ent - 1 + sizeof(struct mt_aggent) + ag[aggid - 1].keysize);
 }
 
 /* Write the site's "jmp rel32" to its counting or compiled code: armed. */
