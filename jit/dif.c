@@ -323,6 +323,10 @@ static void jit_arg(struct jit *j, enum jreg r, uint32_t i)
 	case JIT_SITE_HOST:
 		x_load_m(j->b, 8, r, (struct x_mem){ X_RDI, (int32_t)(8 * i), 0, 0 });
 		return;
+	case JIT_SITE_LOCAL:		/* the array's address is in the frame */
+		x_load_m(j->b, 8, r, (struct x_mem){ X_RSP, (int32_t)(j->saved[X_RDI] - 1), 0, 0 });
+		x_load_m(j->b, 8, r, (struct x_mem){ r, (int32_t)(8 * i), 0, 0 });
+		return;
 	case JIT_SITE_RETURN:
 		if (i == 0) {
 			x_mov_ri(j->b, r, j->o.func_off);
@@ -353,6 +357,12 @@ void jit_timestamp(struct jit *j)
 	x_load_m(b, 8, X_RAX, ts);
 	x_test_rr(b, X_RAX, X_RAX);
 	x_jcc(b, CC_NE, have);
+	if (j->o.site == JIT_SITE_LOCAL) {	/* the clock mt_plat_time reads */
+		jit_call(j, MT_JR_HELPER, MT_JH_VAR, 2, MT_VAR_TIMESTAMP, 0, 0, X_RAX);
+		x_store_m(b, 8, X_RAX, ts);
+		jit_label_here(b, have);
+		return;
+	}
 	x_rdtsc(b);
 	x_shift_ri(b, 4, X_RDX, 32);
 	x_alu_rr(b, A_OR, X_RAX, X_RDX);
@@ -403,8 +413,15 @@ static struct x_mem memo_entry(struct jit *j, uint32_t slow)
 static void execname(struct jit *j)
 {
 	struct jit_buf *b = j->b;
-	uint32_t slow = jit_label_new(b), done = jit_label_new(b);
-	struct x_mem memo = memo_entry(j, slow);
+	uint32_t slow, done;
+	struct x_mem memo;
+
+	if (j->o.site == JIT_SITE_LOCAL) {	/* the runtime's copy */
+		jit_call(j, MT_JR_HELPER, MT_JH_EXECNAME, 1, 0, 0, 0, X_RAX);
+		return;
+	}
+	slow = jit_label_new(b), done = jit_label_new(b);
+	memo = memo_entry(j, slow);
 
 	memo.disp = 8;
 	x_load_m(b, 8, X_RAX, memo);
@@ -456,9 +473,14 @@ static void tls_row(struct jit *j, uint32_t slow, uint32_t found)
 static void ldts(struct jit *j, uint32_t id)
 {
 	struct jit_buf *b = j->b;
-	uint32_t slow = jit_label_new(b), found = jit_label_new(b), done = jit_label_new(b);
+	uint32_t slow, found, done;
 	int32_t col = mt_tls_column(j->img, id, 0);
 
+	if (j->o.site == JIT_SITE_LOCAL) {	/* no thread memo: the runtime's */
+		jit_call(j, MT_JR_HELPER, MT_JH_TLS_LOAD, 2, id, 0, 0, X_RAX);
+		return;
+	}
+	slow = jit_label_new(b), found = jit_label_new(b), done = jit_label_new(b);
 	tls_row(j, slow, found);
 	x_mov_ri(b, X_RAX, 0);
 	x_jmp(b, done);
@@ -470,14 +492,27 @@ static void ldts(struct jit *j, uint32_t id)
 	jit_label_here(b, done);
 }
 
+static void stts_call(struct jit *j, uint32_t id, int has_v, enum jreg v)
+{
+	if (has_v)
+		jit_call(j, MT_JR_HELPER, MT_JH_TLS_STORE, 3, id, 0, 1, v);
+	else
+		jit_call(j, MT_JR_HELPER, MT_JH_TLS_STORE, 3, id, 0, 0, X_RAX);
+}
+
 /* STTS: thread-local id = register v (a pool register; 0: none, the
    value 0).  A thread with no row needs one only for a value not 0. */
 static void stts(struct jit *j, uint32_t id, int has_v, enum jreg v)
 {
 	struct jit_buf *b = j->b;
-	uint32_t slow = jit_label_new(b), found = jit_label_new(b), done = jit_label_new(b);
+	uint32_t slow, found, done;
 	struct x_mem at = { X_RAX, 8 + 8 * mt_tls_column(j->img, id, 0), MT_JR_TLS, 0 };
 
+	if (j->o.site == JIT_SITE_LOCAL) {	/* no thread memo: the runtime's */
+		stts_call(j, id, has_v, v);
+		return;
+	}
+	slow = jit_label_new(b), found = jit_label_new(b), done = jit_label_new(b);
 	tls_row(j, slow, found);
 	if (has_v) {
 		x_test_rr(b, v, v);
@@ -491,10 +526,7 @@ static void stts(struct jit *j, uint32_t id, int has_v, enum jreg v)
 		x_store_mi(b, 8, at, 0);
 	x_jmp(b, done);
 	jit_label_here(b, slow);
-	if (has_v)
-		jit_call(j, MT_JR_HELPER, MT_JH_TLS_STORE, 3, id, 0, 1, v);
-	else
-		jit_call(j, MT_JR_HELPER, MT_JH_TLS_STORE, 3, id, 0, 0, X_RAX);
+	stts_call(j, id, has_v, v);
 	jit_label_here(b, done);
 }
 
@@ -525,8 +557,11 @@ static void ldgs(struct difo_em *e, uint32_t v, uint32_t rd)
 		put(e, rd, X_RAX);
 		return;
 	case MT_VAR_CURTHREAD:
-		x_load_abs(j->b, 8, x, MT_JR_PLAT_CURTHREAD, 0, 0);
-		return;
+		if (j->o.site != JIT_SITE_LOCAL) {
+			x_load_abs(j->b, 8, x, MT_JR_PLAT_CURTHREAD, 0, 0);
+			return;
+		}
+		/* fall through: the runtime's, on the host */
 	case MT_VAR_PID: case MT_VAR_TID: case MT_VAR_TASK:
 		jit_call(j, MT_JR_HELPER, MT_JH_VAR, 2, v, 0, 0, X_RAX);
 		e->flags = 0;

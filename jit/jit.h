@@ -32,6 +32,10 @@ enum jit_site {
 	JIT_SITE_RETURN,		/* a ret: arg0 = func_off, arg1 = rax */
 	JIT_SITE_HOST,			/* a host function (unit tests):
 					   uint64_t f(const uint64_t *args) */
+	JIT_SITE_LOCAL,			/* a probe of the local target (user
+					   mode, SysV): int f(const uint64_t
+					   *args), args[0..9]; 0: it ran, else
+					   the interpreter must (the guards) */
 };
 
 struct jit_opts {
@@ -62,6 +66,17 @@ int mt_jit_probe(const struct mt_image *img, uint32_t pi, const struct jit_opts 
 int mt_jit_difo_host(const struct mt_image *img, uint32_t difo1, struct jit_code *out,
 		     char *why, size_t whylen);
 void mt_jit_free(struct jit_code *c);
+
+/*
+ * Probe pi's code for a target's site at addr, as the target plans it:
+ * NULL (the interpreter runs the probe) when MACHTRACE_NOJIT is set, when
+ * nojit (not NULL) says why the target cannot run compiled code, when
+ * the compiler does not translate a clause or the checker refuses the
+ * code.  With MACHTRACE_JIT_SHOW (-S), says which on stderr and shows
+ * the code.  Free with mt_jit_free() and free().
+ */
+struct jit_code *mt_jit_plan(const struct mt_image *img, uint32_t pi, const struct jit_opts *o,
+			     uint64_t addr, const char *nojit);
 
 /* Check emitted code (jit/check.c): 0, or -1 and why. */
 int mt_jit_check(const struct jit_code *c, char *why, size_t whylen);

@@ -31,6 +31,8 @@ struct jit {
 	int32_t val_off;		/* an aggregation's value kept over its key */
 	int need_val;
 	uint32_t frame;			/* bytes pushed after pushfq */
+	int pad;			/* a local site's frame has an 8-byte pad
+					   (the helpers' calls are 16-aligned) */
 	uint32_t clobber;		/* registers the body may write */
 	uint32_t fallback;		/* label: restore, then the general path */
 	int effects;			/* a side effect is emitted: no fallback

@@ -610,7 +610,22 @@ static int clause(struct jit *j, uint32_t ecb)
 	return 0;
 }
 
-/* The frame: which registers are pushed, where each is. */
+/* The registers a local site saves: the callee-saved ones it writes,
+   and rdi (the arguments' array) for jit_arg. */
+static uint32_t local_saves(uint32_t regs)
+{
+	uint32_t callee = 1u << X_RBX | 1u << X_RBP | 1u << X_R12 | 1u << X_R13 |
+		1u << X_R14 | 1u << X_R15;
+
+	return (regs & callee) | 1u << X_RDI;
+}
+
+/*
+ * The frame: which registers are pushed, where each is.  A local site is
+ * called with rsp 8 off 16-alignment: its frame is an odd number of
+ * 8-byte slots so that the helpers' calls (jit_call pushes 8) are
+ * aligned as the SysV ABI wants.
+ */
 static void frame(struct jit *j, uint32_t regs, int uses_ts)
 {
 	uint32_t n = 0;
@@ -619,7 +634,9 @@ static void frame(struct jit *j, uint32_t regs, int uses_ts)
 	for (size_t i = 0; i < NSAVE; i++)
 		if (regs >> save_order[i] & 1)
 			n++;
-	j->frame = 8 * (n + (uses_ts ? 1 : 0) + (j->need_val ? 1 : 0));
+	n += (uses_ts ? 1 : 0) + (j->need_val ? 1 : 0);
+	j->pad = j->o.site == JIT_SITE_LOCAL && n % 2 == 0;
+	j->frame = 8 * (n + (uint32_t)j->pad);
 	j->ts_off = uses_ts ? 0 : -1;
 	j->val_off = j->need_val ? (uses_ts ? 8 : 0) : -1;
 	n = 0;
@@ -628,15 +645,63 @@ static void frame(struct jit *j, uint32_t regs, int uses_ts)
 			j->saved[save_order[i]] = j->frame - 8 * ++n + 1;
 }
 
+static void prologue(struct jit *j)
+{
+	if (j->o.site != JIT_SITE_LOCAL) {
+		x_pushfq(j->b);
+		x_cli(j->b);
+	}
+	for (size_t i = 0; i < NSAVE; i++)
+		if (j->clobber >> save_order[i] & 1)
+			x_push(j->b, save_order[i]);
+	if (j->pad)
+		x_push_imm0(j->b);
+	if (j->need_val)
+		x_push_imm0(j->b);
+	if (j->ts_off >= 0)
+		x_push_imm0(j->b);
+}
+
 static void restore(struct jit *j)
 {
-	if (j->ts_off >= 0 || j->val_off >= 0)
-		x_lea(j->b, X_RSP, (struct x_mem){ X_RSP,
-			8 * ((j->ts_off >= 0) + (j->val_off >= 0)), 0, 0 });
+	int32_t slots = (j->ts_off >= 0) + (j->val_off >= 0) + j->pad;
+
+	if (slots)
+		x_lea(j->b, X_RSP, (struct x_mem){ X_RSP, 8 * slots, 0, 0 });
 	for (size_t i = NSAVE; i-- > 0;)
 		if (j->clobber >> save_order[i] & 1)
 			x_pop(j->b, save_order[i]);
-	x_popfq(j->b);
+	if (j->o.site != JIT_SITE_LOCAL)
+		x_popfq(j->b);
+}
+
+/*
+ * The end: a kernel site's fallback restores and jumps to the general
+ * path, its exit restores and goes on to the continuation; a local
+ * site's function returns 1 (fall back) or 0 (it ran) in eax.
+ */
+static void epilogue(struct jit *j, uint32_t exit)
+{
+	struct jit_buf *b = j->b;
+
+	if (j->o.site == JIT_SITE_LOCAL) {
+		x_mov_ri(b, X_RAX, 0);
+		x_jmp(b, exit);
+		jit_label_here(b, j->fallback);
+		x_mov_ri(b, X_RAX, 1);
+		jit_label_here(b, exit);
+		restore(j);
+		x_ret(b);
+		return;
+	}
+	x_jmp(b, exit);
+	jit_label_here(b, j->fallback);
+	restore(j);
+	x_jmp_rel(b, JIT_JR_FALLBACK, 0);
+	jit_label_here(b, exit);
+	restore(j);
+	if (j->o.site == JIT_SITE_RETURN)
+		x_ret(b);
 }
 
 static void jit_init(struct jit *j, const struct mt_image *img, const struct jit_opts *o,
@@ -687,18 +752,12 @@ int mt_jit_probe(const struct mt_image *img, uint32_t pi, const struct jit_opts 
 		return 0;
 	if (o->site == JIT_SITE_RETURN)
 		regs |= 1u << X_RAX;		/* arg1 is read from its slot */
+	if (o->site == JIT_SITE_LOCAL)
+		regs = local_saves(regs);
 	frame(&j, regs, uses_ts);
 	j.fallback = jit_label_new(b);
 	exit = jit_label_new(b);
-	x_pushfq(b);
-	x_cli(b);
-	for (size_t i = 0; i < NSAVE; i++)
-		if (regs >> save_order[i] & 1)
-			x_push(b, save_order[i]);
-	if (j.need_val)
-		x_push_imm0(b);
-	if (uses_ts)
-		x_push_imm0(b);
+	prologue(&j);
 	x_cmp_abs_imm(b, 4, MT_JR_CB, 0, CB_FIELD(state), MT_CB_ACTIVE);
 	x_jcc(b, CC_NE, j.fallback);
 	x_cmp_abs_imm(b, 4, MT_JR_CB, 0, CB_FIELD(req), MT_REQ_NONE);
@@ -711,14 +770,7 @@ int mt_jit_probe(const struct mt_image *img, uint32_t pi, const struct jit_opts 
 			return b->err ? -1 : 0;
 		}
 	x_inc_abs(b, 8, MT_JR_CB, 0, CB_FIELD(nfirings));
-	x_jmp(b, exit);
-	jit_label_here(b, j.fallback);
-	restore(&j);
-	x_jmp_rel(b, JIT_JR_FALLBACK, 0);
-	jit_label_here(b, exit);
-	restore(&j);
-	if (o->site == JIT_SITE_RETURN)
-		x_ret(b);
+	epilogue(&j, exit);
 	if (jit_buf_finish(b) < 0) {
 		jit_buf_free(b);
 		return -1;

@@ -203,8 +203,12 @@ static void mt_rt_jit_fault(struct mt_cb *cb, uint32_t ecb, uint32_t where)
 	rt_report_fault(&ms, act == 0xffff ? 0xffffffffu : act);
 }
 
+/* A built-in, and the clock (the local target's compiled code has no
+   TSC multiplier: its timestamp is mt_plat_time's, as the interpreter's). */
 static uint64_t mt_rt_jit_var(struct mt_cb *cb, uint32_t var)
 {
+	if (var == MT_VAR_TIMESTAMP)
+		return mt_plat_time();
 	return mt_plat_var(&no_ctx, var);
 }
 

@@ -108,7 +108,8 @@ enum mt_jit_helper {
 	   predicate) */
 	MT_JH_FAULT,
 	/* uint64_t (struct mt_cb *cb, uint32_t var): built-in variable var
-	   (MT_VAR_PID, TID, CURTHREAD...) as mt_plat_var gives it */
+	   (MT_VAR_PID, TID, CURTHREAD...) as mt_plat_var gives it;
+	   MT_VAR_TIMESTAMP: mt_plat_time() */
 	MT_JH_VAR,
 	/* uint32_t (struct mt_cb *cb, uint32_t ecb, uint32_t act, uint64_t
 	   key): as MT_JH_STRKEY for an aggregation keyed by one integer */

@@ -202,6 +202,10 @@ int mt_profile_parse(const char *name, uint32_t *kind, uint64_t *ns);
 /* The local target (runtime hosted in-process): BEGIN/END/ERROR, tick-N,
    profile-N. */
 struct mt_target *mt_local_target_new(void);
+/* Fire an attached local target's probe index pi with args[0..9]: its
+   compiled code (0), or the interpreter (1: not compiled, MACHTRACE_NOJIT,
+   or the code's guards refused the firing). */
+int mt_local_fire(struct mt_target *t, uint32_t pi, const uint64_t *args);
 void mt_target_free(struct mt_target *t);
 const char *mt_target_error(struct mt_target *t);
 

@@ -35,7 +35,9 @@ struct local {
 	struct lprobe *probes;
 	uint32_t nprobes, cap, next_id;
 	void *area;
+	uint64_t area_size;
 	struct mt_cb *cb;
+	struct local_jit *jit;		/* compiled probes (jit.c), or NULL */
 	struct ltick *ticks;
 	uint32_t nticks;
 	int begun, ended;
@@ -130,8 +132,10 @@ static void local_detach(struct mt_target *t)
 {
 	struct local *l = t->priv;
 
-	free(l->area);
+	mt_local_jit_free(l->jit);
+	mt_local_area_free(l->area, l->area_size);
 	free(l->ticks);
+	l->jit = NULL;
 	l->area = NULL;
 	l->cb = NULL;
 	l->ticks = NULL;
@@ -150,17 +154,19 @@ static int local_attach(struct mt_target *t, const struct mt_image *img)
 	size = mt_rt_size(img);
 	if (size == 0)
 		return seterr(t, "invalid enabling image");
-	l->area = aligned_alloc(64, (size + 63) & ~63ull);
+	l->area = mt_local_area_alloc(size);
 	if (!l->area)
 		return seterr(t, "cannot allocate %llu bytes of runtime state",
 			      (unsigned long long)size);
+	l->area_size = size;
 	if (mt_rt_init(l->area, size, img, t->err, sizeof(t->err)) != 0) {
-		free(l->area);
+		mt_local_area_free(l->area, size);
 		l->area = NULL;
 		return -1;
 	}
 	l->cb = l->area;
 	img = mt_rt_image(l->cb);
+	l->jit = mt_local_jit_new(l->cb, img, size);
 	pr = (const void *)((const uint8_t *)img + img->probes_off);
 	l->ticks = calloc(img->nprobes ? img->nprobes : 1, sizeof(*l->ticks));
 	if (!l->ticks)
@@ -181,15 +187,23 @@ static struct mt_cb *local_cb(struct mt_target *t)
 	return ((struct local *)t->priv)->cb;
 }
 
-static void fire_id(struct local *l, uint32_t id)
+/* Probe index pi with no arguments: its compiled code, else (not
+   compiled, or the code's guards refuse the firing) the interpreter. */
+static void fire(struct local *l, uint32_t pi)
 {
 	struct mt_pctx ctx;
+
+	memset(&ctx, 0, sizeof(ctx));
+	if (mt_local_jit_fire(l->jit, pi, ctx.arg) != 0)
+		mt_rt_probe(l->cb, pi, &ctx);
+}
+
+static void fire_id(struct local *l, uint32_t id)
+{
 	int pi = mt_rt_probe_index(l->cb, id);
 
-	if (pi < 0)
-		return;
-	memset(&ctx, 0, sizeof(ctx));
-	mt_rt_probe(l->cb, (uint32_t)pi, &ctx);
+	if (pi >= 0)
+		fire(l, (uint32_t)pi);
 }
 
 static int local_begin(struct mt_target *t)
@@ -247,12 +261,10 @@ static int local_poll(struct mt_target *t, uint64_t max_ns)
 	now = mt_plat_time();
 	for (uint32_t i = 0; i < l->nticks && !exiting(l); i++) {
 		struct ltick *tk = &l->ticks[i];
-		struct mt_pctx ctx;
 
 		if (tk->next > now)
 			continue;
-		memset(&ctx, 0, sizeof(ctx));
-		mt_rt_probe(l->cb, tk->pidx, &ctx);
+		fire(l, tk->pidx);
 		tk->next += tk->interval;
 		if (tk->next <= now)
 			tk->next = now + tk->interval;
@@ -290,6 +302,19 @@ static void local_free(struct mt_target *t)
 
 	free(l->probes);
 	free(l);
+}
+
+int mt_local_fire(struct mt_target *t, uint32_t pi, const uint64_t *args)
+{
+	struct local *l = t->priv;
+	struct mt_pctx ctx;
+
+	if (mt_local_jit_fire(l->jit, pi, args) == 0)
+		return 0;
+	memset(&ctx, 0, sizeof(ctx));
+	memcpy(ctx.arg, args, sizeof(ctx.arg));
+	mt_rt_probe(l->cb, pi, &ctx);
+	return 1;
 }
 
 static const struct mt_target_ops local_ops = {

@@ -40,56 +40,20 @@ static uint32_t fast_count_aggid(const struct mt_image *img, const struct mt_pro
 	return (uint32_t)act->arg;
 }
 
-/* The probe's prov:mod:func:name, for -S. */
-static void probe_name(const struct mt_image *img, uint32_t pi, char *buf, size_t len)
-{
-	const struct mt_probe *p = (const struct mt_probe *)((const uint8_t *)img + img->probes_off) + pi;
-	const char *st = (const char *)img + img->strtab_off;
-
-	snprintf(buf, len, "%s:%s:%s:%s", st + p->prov, st + p->mod, st + p->func, st + p->name);
-}
-
 /*
- * The probe's compiled code for a jmp site (LK_SF_JIT, jit/), unless
- * MACHTRACE_NOJIT is set or a clause uses what the compiler does not
- * translate: the interpreter runs the probe then.  Code the checker
- * refuses is a compiler bug: said on stderr, the interpreter runs it.
- * -S (MACHTRACE_JIT_SHOW, which the CLI sets) shows the code, or why a
- * probe is interpreted, after the bytecode.
+ * The probe's compiled code for a jmp site (LK_SF_JIT, jit/, mt_jit_plan):
+ * none (the interpreter) if MACHTRACE_NOJIT is set or a clause uses what
+ * the compiler does not translate.
  */
 static void plan_jit(struct site_req *r, const struct mt_image *img, enum jit_site site)
 {
 	struct jit_opts o = { .site = site, .func_off = r->func_off };
-	struct jit_code *c;
-	char why[200], name[256];
-	int rc, show = getenv("MACHTRACE_JIT_SHOW") != NULL;
 
-	r->jit = NULL;
-	r->flags &= ~LK_SF_JIT;
-	if (!img || getenv("MACHTRACE_NOJIT") || !(c = calloc(1, sizeof *c)))
-		return;
-	rc = mt_jit_probe(img, r->probe, &o, c, why, sizeof why);
-	if (rc == 1 && mt_jit_check(c, why, sizeof why) < 0) {
-		fprintf(stderr, "machtrace: compiled probe %u refused by the checker (%s): "
-			"interpreted\n", r->probe, why);
-		rc = 0;
-	}
-	probe_name(img, r->probe, name, sizeof name);
-	if (show && rc != 1)
-		fprintf(stderr, "\nProbe %s at 0x%llx: interpreted (%s)\n", name,
-			(unsigned long long)r->addr, why);
-	if (rc != 1) {
-		mt_jit_free(c);
-		free(c);
-		return;
-	}
-	if (show) {
-		fprintf(stderr, "\nProbe %s at 0x%llx: compiled, %u bytes\n", name,
-			(unsigned long long)r->addr, c->b.len);
-		mt_jit_disasm(c, 0, stderr);
-	}
-	r->jit = c;
-	r->flags |= LK_SF_JIT;
+	r->jit = mt_jit_plan(img, r->probe, &o, r->addr, NULL);
+	if (r->jit)
+		r->flags |= LK_SF_JIT;
+	else
+		r->flags &= ~LK_SF_JIT;
 }
 
 static int cmp_u64(const void *a, const void *b)

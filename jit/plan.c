@@ -1,0 +1,63 @@
+/*
+ * A target's plan for a probe's compiled code (jit.h, mt_jit_plan): the
+ * GNU Mach target's sites and the local target share it, and with it
+ * what -S says of each probe.
+ */
+#include <stdlib.h>
+
+#include "jit/jit.h"
+
+/* The probe's prov:mod:func:name, for -S. */
+static void probe_name(const struct mt_image *img, uint32_t pi, char *buf, size_t len)
+{
+	const struct mt_probe *p = (const struct mt_probe *)((const uint8_t *)img + img->probes_off) + pi;
+	const char *st = (const char *)img + img->strtab_off;
+
+	snprintf(buf, len, "%s:%s:%s:%s", st + p->prov, st + p->mod, st + p->func, st + p->name);
+}
+
+/* Code the checker refuses is a compiler bug: said on stderr. */
+static int compile(const struct mt_image *img, uint32_t pi, const struct jit_opts *o,
+		   struct jit_code *c, const char *nojit, char *why, size_t len)
+{
+	int rc;
+
+	if (nojit) {
+		snprintf(why, len, "%s", nojit);
+		return 0;
+	}
+	rc = mt_jit_probe(img, pi, o, c, why, len);
+	if (rc == 1 && mt_jit_check(c, why, len) < 0) {
+		fprintf(stderr, "machtrace: compiled probe %u refused by the checker (%s): "
+			"interpreted\n", pi, why);
+		rc = 0;
+	}
+	return rc;
+}
+
+struct jit_code *mt_jit_plan(const struct mt_image *img, uint32_t pi, const struct jit_opts *o,
+			     uint64_t addr, const char *nojit)
+{
+	struct jit_code *c;
+	char why[200], name[256], at[40] = "";
+	int rc, show = getenv("MACHTRACE_JIT_SHOW") != NULL;
+
+	if (!img || getenv("MACHTRACE_NOJIT") || !(c = calloc(1, sizeof *c)))
+		return NULL;
+	rc = compile(img, pi, o, c, nojit, why, sizeof why);
+	probe_name(img, pi, name, sizeof name);
+	if (addr)
+		snprintf(at, sizeof at, " at 0x%llx", (unsigned long long)addr);
+	if (show && rc != 1)
+		fprintf(stderr, "\nProbe %s%s: interpreted (%s)\n", name, at, why);
+	if (rc != 1) {
+		mt_jit_free(c);
+		free(c);
+		return NULL;
+	}
+	if (show) {
+		fprintf(stderr, "\nProbe %s%s: compiled, %u bytes\n", name, at, c->b.len);
+		mt_jit_disasm(c, 0, stderr);
+	}
+	return c;
+}
