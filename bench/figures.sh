@@ -68,9 +68,12 @@ firing_interp() {	# clause name: the interpreter's (MACHTRACE_NOJIT=1)
 host_ns() {	# clause name
 	pick "host $1" firing.out "s/^host $1 ns \([0-9.]*\)\$/\1/p"
 }
+host_jit_ns() {	# clause name: the local target's compiled code
+	pick "host $1 compiled" firing.out "s/^host $1 compiled \(ns \)*\([0-9.a-z]*\)\$/\2/p"
+}
 firing_row() {	# clause name, what the clause is
-	printf '| %s (`%s`) | %s | %s | %s |\n' "$2" "$1" "$(firing "$1")" "$(firing_interp "$1")" \
-		"$(host_ns "$1")"
+	printf '| %s (`%s`) | %s | %s | %s | %s |\n' "$2" "$1" "$(firing "$1")" \
+		"$(firing_interp "$1")" "$(host_ns "$1")" "$(host_jit_ns "$1")"
 }
 firing_rows=$(
 	firing_row count '`@ = count()`, general path'
@@ -81,8 +84,8 @@ firing_rows=$(
 	firing_row trace '`trace(arg0)`'
 	firing_row printf '`printf("%d %d\n", arg0, arg1)`'
 	firing_row latency-pair 'entry `self->ts = timestamp`, return `quantize(timestamp - self->ts)`, per firing'
-	printf '| %s (`%s`) | %s | %s | %s |\n' '`@ = count()` on the trampoline'"'"'s increment' \
-		fast-count "$(firing fast-count)" "-" "-"
+	printf '| %s (`%s`) | %s | %s | %s | %s |\n' '`@ = count()` on the trampoline'"'"'s increment' \
+		fast-count "$(firing fast-count)" "-" "-" "-"
 )
 rt_stock=$(pick "stock round trip" firing.out 's/^round trip stock instructions \([0-9]*\) .*/\1/p')
 rt_bench=$(pick "entry+return round trip" firing.out \
@@ -138,14 +141,14 @@ Guest instructions per firing of each clause on \`fbt::mach_msg_trap\`
 \`-icount\`, traced minus stock, two entry firings per round trip; the
 latency pair's four firings are its entry and return, twice): compiled
 probes (jit/, the engine in use), the interpreter's (\`MACHTRACE_NOJIT=1\`),
-and the interpreter's ns per firing for the same clause on the host (local
-target, \`bench/probe_bench --firing\`; BEGIN stands for the entry, END for
-the return).  Stock round trip: ${rt_stock} instructions; with the
+and the ns per firing for the same clause on the host (local target,
+\`bench/probe_bench --firing\`; BEGIN stands for the entry, END for the
+return): the interpreter's, and the local target's compiled code's.  Stock round trip: ${rt_stock} instructions; with the
 entry+return, predicate, thread-local and quantize program of
 \`bench-live\`: ${rt_bench} (the interpreter: ${rt_bench_interp}).
 
-| clause (bench name) | guest instructions per firing | interpreter | host ns per firing |
-|---|---|---|---|
+| clause (bench name) | guest instructions per firing | interpreter | host ns per firing | host ns, compiled |
+|---|---|---|---|---|
 ${firing_rows}
 
 The count() figure relies on a fast path: a probe whose only clause is an

@@ -107,6 +107,6 @@ ratio entry+return+predicate+thread-local+quantize "${rt[bench]}"
 ratio count-interpreter "${rt[count-interp]}"
 ratio entry+return+predicate+thread-local+quantize-interpreter "${rt[bench-interp]}"
 if [ -n "${PROBE_BENCH:-}" ]; then
-	echo "the same clauses, interpreter on the host (local target, $PROBE_BENCH --firing):"
+	echo "the same clauses on the host, interpreter and compiled (local target, $PROBE_BENCH --firing):"
 	"$PROBE_BENCH" --firing || exit 1
 fi

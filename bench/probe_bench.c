@@ -5,8 +5,12 @@
  *
  * `probe_bench --firing` instead prints, for the clause shapes of
  * bench/firing_bench.sh, "host NAME ns N": the interpreter's ns per firing
- * here beside the guest instructions per firing there.  Its latency pair
- * fires BEGIN as the entry and END as the return, alternately.
+ * here beside the guest instructions per firing there, and "host NAME
+ * compiled ns N": the local target's compiled code's (jit/; "compiled
+ * interpreted" when the probe is not compiled).  Its latency pair fires
+ * BEGIN as the entry and END as the return, alternately.  These use the
+ * switch buffer policy, the default and the compiled code's, consumed
+ * every 4096 firings.
  *
  * The images come from the real compiler (mt_compile + mt_link against
  * dtrace:::BEGIN); if that fails, from hand-assembled bytecode.  The
@@ -18,6 +22,7 @@
 #include <string.h>
 #include <time.h>
 #include "machtrace/compiler.h"
+#include "machtrace/jitabi.h"
 #include "machtrace/options.h"
 #include "machtrace/program.h"
 #include "machtrace/runtime.h"
@@ -77,7 +82,7 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-static struct mt_image *compiled(const char *src, struct mt_target *t)
+static struct mt_image *compiled(const char *src, struct mt_target *t, uint32_t policy)
 {
 	struct mt_cc_src s = { src, src, 0 };
 	struct mt_cc_input in;
@@ -90,7 +95,7 @@ static struct mt_image *compiled(const char *src, struct mt_target *t)
 
 	memset(&in, 0, sizeof(in));
 	mt_opts_init(&opts);
-	opts.bufpolicy = MT_BUFPOLICY_RING;
+	opts.bufpolicy = policy;
 	in.srcs = &s;
 	in.nsrcs = 1;
 	in.opts = &opts;
@@ -184,9 +189,25 @@ static double time_probe(struct mt_cb *cb, uint32_t pi)
 	return best;
 }
 
-/* ns per firing, best round; pair >= 0: alternate with that probe */
-static double time_firing(struct mt_cb *cb, uint32_t pi, int pair)
+/* Probe pi: through the local target's compiled code (jit), else
+   mt_rt_probe (the interpreter); every 4096 firings the buffer is
+   consumed (a switch buffer would otherwise fill and drop). */
+static void fire_one(struct mt_target *t, struct mt_cb *cb, uint32_t pi,
+		     const struct mt_pctx *ctx, int jit, struct mt_cpubuf *buf, uint64_t i)
 {
+	if (jit)
+		mt_local_fire(t, pi, ctx->arg);
+	else
+		mt_rt_probe(cb, pi, ctx);
+	if ((i & 4095) == 0)
+		buf->tail = buf->head;
+}
+
+/* ns per firing, best round; pair >= 0: alternate with that probe */
+static double time_firing(struct mt_target *t, uint32_t pi, int pair, int jit)
+{
+	struct mt_cb *cb = t->ops->cb(t);
+	struct mt_cpubuf *buf = (void *)(uintptr_t)mt_rt_jit_addr(cb, MT_JR_CPUBUF, 0);
 	struct mt_pctx ctx;
 	double best = 1e18;
 
@@ -196,9 +217,9 @@ static double time_firing(struct mt_cb *cb, uint32_t pi, int pair)
 		for (uint64_t i = 0; i < FIRING_ITERS; i++) {
 			ctx.arg[0] = i * 2654435761u >> 7;
 			ctx.arg[1] = i;
-			mt_rt_probe(cb, pi, &ctx);
+			fire_one(t, cb, pi, &ctx, jit, buf, i);
 			if (pair >= 0)
-				mt_rt_probe(cb, (uint32_t)pair, &ctx);
+				fire_one(t, cb, (uint32_t)pair, &ctx, jit, buf, i);
 		}
 		double dt = (now_ns() - t0) / FIRING_ITERS / (pair >= 0 ? 2 : 1);
 		if (dt < best)
@@ -207,11 +228,22 @@ static double time_firing(struct mt_cb *cb, uint32_t pi, int pair)
 	return best;
 }
 
+/* The compiled figure, or why there is none. */
+static void firing_jit(struct mt_target *t, const char *name, uint32_t pi, int pe)
+{
+	uint64_t args[MT_NARGS] = { 0 };
+
+	if (mt_local_fire(t, pi, args) != 0 || (pe >= 0 && mt_local_fire(t, (uint32_t)pe, args) != 0))
+		printf("host %s compiled interpreted\n", name);
+	else
+		printf("host %s compiled ns %.1f\n", name, time_firing(t, pi, pe, 1));
+}
+
 static int firing(void)
 {
 	for (size_t c = 0; c < sizeof(firing_cases) / sizeof(firing_cases[0]); c++) {
 		struct mt_target *t = mt_local_target_new();
-		struct mt_image *img = compiled(firing_cases[c].src, t);
+		struct mt_image *img = compiled(firing_cases[c].src, t, MT_BUFPOLICY_SWITCH);
 
 		if (!img || t->ops->attach(t, img) != 0) {
 			fprintf(stderr, "bench: %s: %s\n", firing_cases[c].name,
@@ -228,7 +260,8 @@ static int firing(void)
 			return 1;
 		}
 		printf("host %s ns %.1f\n", firing_cases[c].name,
-		       time_firing(cb, (uint32_t)pi, pe));
+		       time_firing(t, (uint32_t)pi, pe, 0));
+		firing_jit(t, firing_cases[c].name, (uint32_t)pi, pe);
 		t->ops->detach(t);
 		mt_target_free(t);
 	}
@@ -250,7 +283,7 @@ int main(int argc, char **argv)
 	       "best round)\n", ITERS, ROUNDS);
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		struct mt_target *t = mt_local_target_new();
-		struct mt_image *img = compiled(cases[c].src, t);
+		struct mt_image *img = compiled(cases[c].src, t, MT_BUFPOLICY_RING);
 
 		if (!img && c >= NHANDMADE) {
 			mt_target_free(t);
