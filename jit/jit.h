@@ -73,7 +73,8 @@ void mt_jit_free(struct jit_code *c);
  * nojit (not NULL) says why the target cannot run compiled code, when
  * the compiler does not translate a clause or the checker refuses the
  * code.  With MACHTRACE_JIT_SHOW (-S), says which on stderr and shows
- * the code.  Free with mt_jit_free() and free().
+ * the code; MACHTRACE_JIT_STATS=FILE appends which to FILE.  Free with
+ * mt_jit_free() and free().
  */
 struct jit_code *mt_jit_plan(const struct mt_image *img, uint32_t pi, const struct jit_opts *o,
 			     uint64_t addr, const char *nojit);

@@ -35,6 +35,22 @@ static int compile(const struct mt_image *img, uint32_t pi, const struct jit_opt
 	return rc;
 }
 
+/* MACHTRACE_JIT_STATS=FILE: a line a planned probe appended to FILE
+   (how many of a test suite's probes run compiled code, and why not). */
+static void stats(const char *name, int rc, const char *why)
+{
+	const char *path = getenv("MACHTRACE_JIT_STATS");
+	FILE *f;
+
+	if (!path || !(f = fopen(path, "a")))
+		return;
+	if (rc == 1)
+		fprintf(f, "compiled %s\n", name);
+	else
+		fprintf(f, "interpreted %s: %s\n", name, why);
+	fclose(f);
+}
+
 struct jit_code *mt_jit_plan(const struct mt_image *img, uint32_t pi, const struct jit_opts *o,
 			     uint64_t addr, const char *nojit)
 {
@@ -46,6 +62,7 @@ struct jit_code *mt_jit_plan(const struct mt_image *img, uint32_t pi, const stru
 		return NULL;
 	rc = compile(img, pi, o, c, nojit, why, sizeof why);
 	probe_name(img, pi, name, sizeof name);
+	stats(name, rc, why);
 	if (addr)
 		snprintf(at, sizeof at, " at 0x%llx", (unsigned long long)addr);
 	if (show && rc != 1)
