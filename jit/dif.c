@@ -561,7 +561,8 @@ static void ldgs(struct difo_em *e, uint32_t v, uint32_t rd)
 			x_load_abs(j->b, 8, x, MT_JR_PLAT_CURTHREAD, 0, 0);
 			return;
 		}
-		/* fall through: the runtime's, on the host */
+		/* the runtime's on the host */
+		/* fall through */
 	case MT_VAR_PID: case MT_VAR_TID: case MT_VAR_TASK:
 		jit_call(j, MT_JR_HELPER, MT_JH_VAR, 2, v, 0, 0, X_RAX);
 		e->flags = 0;

@@ -180,6 +180,40 @@ static int record_ok(struct jit *j, const struct mt_action *act, uint32_t *regs)
 	return 0;
 }
 
+/*
+ * exit(): on the local target, as a clause's last action (so no fault
+ * can abandon the clause after it, which would cancel it as in the
+ * interpreter, whose run_ecb sets the state once the clause is done).
+ */
+static int exit_ok(const struct jit *j, const struct mt_clause *cl, uint32_t a)
+{
+	return j->o.site == JIT_SITE_LOCAL && a + 1 == cl->nacts &&
+		j->actions[cl->act0 + a].nrecs == 1;
+}
+
+/* Does ECB ecb's clause call exit()? */
+static int exits(const struct jit *j, uint32_t ecb)
+{
+	const struct mt_clause *cl = &j->clauses[j->ecbs[ecb].clause];
+
+	return cl->nacts && j->actions[cl->act0 + cl->nacts - 1].kind == MT_ACT_EXIT;
+}
+
+/* exit(status in rax): the status, and EXITING unless the runtime stops
+   already (probe.c run_ecb). */
+static void exit_action(struct jit *j)
+{
+	struct jit_buf *b = j->b;
+	uint32_t done = jit_label_new(b);
+
+	x_store_abs(b, 8, X_RAX, MT_JR_CB, 0, CB_FIELD(exit_status));
+	x_cmp_abs_imm(b, 4, MT_JR_CB, 0, CB_FIELD(state), MT_CB_ACTIVE);
+	x_jcc(b, CC_NE, done);
+	x_mov_ri(b, X_RAX, MT_CB_EXITING);
+	x_store_abs(b, 4, X_RAX, MT_JR_CB, 0, CB_FIELD(state));
+	jit_label_here(b, done);
+}
+
 /* Pass 1: can every clause be compiled, which registers it writes. */
 static int needs(struct jit *j, uint32_t *regs, int *uses_ts)
 {
@@ -205,6 +239,12 @@ static int needs(struct jit *j, uint32_t *regs, int *uses_ts)
 					return -1;
 				helper |= how == AGG_HELPER;
 				break;
+			case MT_ACT_EXIT:
+				if (!exit_ok(j, cl, a))
+					return jit_fail(j, "exit() other than a local clause's "
+							"last action");
+				/* its status is a record value */
+				/* fall through */
 			case MT_ACT_TRACE: case MT_ACT_PRINTF:
 				if (record_ok(j, act, regs) < 0)
 					return -1;
@@ -581,6 +621,8 @@ static int clause(struct jit *j, uint32_t ecb)
 			x_store_m(b, (int)rec->size, X_RAX,
 				  (struct x_mem){ X_R11, (int32_t)(RT_HDR + rec->offset), 0, 0 });
 		}
+		if (act->kind == MT_ACT_EXIT)
+			exit_action(j);
 	}
 	if (at[cl->nacts])
 		jit_label_here(b, label[cl->nacts]);
@@ -607,6 +649,26 @@ static int clause(struct jit *j, uint32_t ecb)
 		jit_label_here(b, j->fault);
 	}
 	jit_label_here(b, skip);
+	return 0;
+}
+
+/* The clauses; after exit() only END's and ERROR's go on (probe.c,
+   draining). */
+static int clauses(struct jit *j, const struct mt_probe *pr)
+{
+	uint32_t drained = jit_label_new(j->b);
+	int exited = 0, drains = pr->kind != MT_PK_END && pr->kind != MT_PK_ERROR;
+
+	for (uint32_t e = 0; e < pr->necbs; e++) {
+		if (exited && drains) {
+			x_cmp_abs_imm(j->b, 4, MT_JR_CB, 0, CB_FIELD(state), MT_CB_ACTIVE);
+			x_jcc(j->b, CC_NE, drained);
+		}
+		if (clause(j, pr->ecb0 + e) < 0)
+			return -1;
+		exited |= exits(j, pr->ecb0 + e);
+	}
+	jit_label_here(j->b, drained);
 	return 0;
 }
 
@@ -764,11 +826,10 @@ int mt_jit_probe(const struct mt_image *img, uint32_t pi, const struct jit_opts 
 	x_jcc(b, CC_NE, j.fallback);
 	x_cmp_abs_imm(b, 4, MT_JR_BUSY, 0, 0, 0);
 	x_jcc(b, CC_NE, j.fallback);
-	for (uint32_t e = 0; e < pr->necbs; e++)
-		if (clause(&j, pr->ecb0 + e) < 0) {
-			jit_buf_free(b);
-			return b->err ? -1 : 0;
-		}
+	if (clauses(&j, pr) < 0) {
+		jit_buf_free(b);
+		return b->err ? -1 : 0;
+	}
 	x_inc_abs(b, 8, MT_JR_CB, 0, CB_FIELD(nfirings));
 	epilogue(&j, exit);
 	if (jit_buf_finish(b) < 0) {
