@@ -71,9 +71,17 @@ host_ns() {	# clause name
 host_jit_ns() {	# clause name: the local target's compiled code
 	pick "host $1 compiled" firing.out "s/^host $1 compiled \(ns \)*\([0-9.a-z]*\)\$/\2/p"
 }
+# bench/bpftrace_bench.sh: bpftrace's ns per firing on the host's Linux,
+# "-" for a clause it does not measure or when bpftrace does not work here
+bpftrace_ns() {	# clause name
+	local v
+	v=$(sed -n "s/^bpftrace $1 ns \([0-9.]*\)\$/\1/p" "$DIR/firing.out" 2>/dev/null | head -n 1)
+	printf '%s' "${v:--}"
+}
+bpftrace_why=$(sed -n 's/^bpftrace unavailable: //p' "$DIR/firing.out" 2>/dev/null | head -n 1)
 firing_row() {	# clause name, what the clause is
-	printf '| %s (`%s`) | %s | %s | %s | %s |\n' "$2" "$1" "$(firing "$1")" \
-		"$(firing_interp "$1")" "$(host_ns "$1")" "$(host_jit_ns "$1")"
+	printf '| %s (`%s`) | %s | %s | %s | %s | %s |\n' "$2" "$1" "$(firing "$1")" \
+		"$(firing_interp "$1")" "$(host_ns "$1")" "$(host_jit_ns "$1")" "$(bpftrace_ns "$1")"
 }
 firing_rows=$(
 	firing_row count '`@ = count()`, general path'
@@ -84,8 +92,8 @@ firing_rows=$(
 	firing_row trace '`trace(arg0)`'
 	firing_row printf '`printf("%d %d\n", arg0, arg1)`'
 	firing_row latency-pair 'entry `self->ts = timestamp`, return `quantize(timestamp - self->ts)`, per firing'
-	printf '| %s (`%s`) | %s | %s | %s | %s |\n' '`@ = count()` on the trampoline'"'"'s increment' \
-		fast-count "$(firing fast-count)" "-" "-" "-"
+	printf '| %s (`%s`) | %s | %s | %s | %s | %s |\n' '`@ = count()` on the trampoline'"'"'s increment' \
+		fast-count "$(firing fast-count)" "-" "-" "-" "-"
 )
 rt_stock=$(pick "stock round trip" firing.out 's/^round trip stock instructions \([0-9]*\) .*/\1/p')
 rt_bench=$(pick "entry+return round trip" firing.out \
@@ -143,12 +151,18 @@ latency pair's four firings are its entry and return, twice): compiled
 probes (jit/, the engine in use), the interpreter's (\`MACHTRACE_NOJIT=1\`),
 and the ns per firing for the same clause on the host (local target,
 \`bench/probe_bench --firing\`; BEGIN stands for the entry, END for the
-return): the interpreter's, and the local target's compiled code's.  Stock round trip: ${rt_stock} instructions; with the
+return): the interpreter's, and the local target's compiled code's.
+Beside them, bpftrace's JIT-compiled BPF for the same logic on this
+host's Linux kernel (\`bench/bpftrace_bench.sh\`: its programs on the
+getppid system call's tracepoints, the loop's ns per call minus with an
+empty clause; \`comm\` for execname, \`probe\` for probefunc, \`@ts[tid]\`
+and \`hist()\` for the pair; trace and printf not measured)${bpftrace_why:+: not
+measured here, ${bpftrace_why}}.  Stock round trip: ${rt_stock} instructions; with the
 entry+return, predicate, thread-local and quantize program of
 \`bench-live\`: ${rt_bench} (the interpreter: ${rt_bench_interp}).
 
-| clause (bench name) | guest instructions per firing | interpreter | host ns per firing | host ns, compiled |
-|---|---|---|---|---|
+| clause (bench name) | guest instructions per firing | interpreter | host ns per firing | host ns, compiled | bpftrace ns (host Linux) |
+|---|---|---|---|---|---|
 ${firing_rows}
 
 The count() figure relies on a fast path: a probe whose only clause is an

@@ -6,7 +6,8 @@
 #   firing NAME interpreter instructions N
 # then the round trips they come from, with their ratio to stock, and
 # (PROBE_BENCH set) the interpreter's ns per firing for the same clauses on
-# the host (bench/probe_bench.c --firing) beside them.
+# the host (bench/probe_bench.c --firing) beside them, and bpftrace's for
+# the same logic on the host's Linux where it works (bench/bpftrace_bench.sh).
 #
 # Method: machload's rt word times N IPC round trips with rdtsc; with
 # MACHTRACE_ICOUNT=shift=0 the guest's TSC counts the instructions it
@@ -110,3 +111,5 @@ if [ -n "${PROBE_BENCH:-}" ]; then
 	echo "the same clauses on the host, interpreter and compiled (local target, $PROBE_BENCH --firing):"
 	"$PROBE_BENCH" --firing || exit 1
 fi
+echo "the same logic with bpftrace on this host's Linux (bench/bpftrace_bench.sh):"
+bench/bpftrace_bench.sh
