@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "../mt_test.h"
+#include "../dimage.h"
 #include "machtrace/compiler.h"
 #include "machtrace/jitabi.h"
 #include "machtrace/options.h"
@@ -26,29 +27,7 @@ struct run {
 
 static struct mt_image *image(const char *src, struct mt_target *t)
 {
-	struct mt_cc_src s = { src, src, 0 };
-	struct mt_cc_input in;
-	struct mt_diag diag;
-	struct mt_opts opts;
-	struct mt_prog *prog;
-	struct mt_image *img;
-	uint32_t n;
-	char err[512];
-
-	memset(&in, 0, sizeof in);
-	mt_opts_init(&opts);
-	in.srcs = &s;
-	in.nsrcs = 1;
-	in.opts = &opts;
-	if (!(prog = mt_compile(&in, &diag))) {
-		printf("# compile: %s\n", diag.msg);
-		return NULL;
-	}
-	img = mt_link(prog, &opts, t, &n, err, sizeof err);
-	if (!img)
-		printf("# link: %s\n", err);
-	mt_prog_free(prog);
-	return img;
+	return mt_test_dimage(src, NULL, t);
 }
 
 static void fire(struct run *r, uint32_t id, const uint64_t *args)

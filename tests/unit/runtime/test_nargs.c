@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 #include "../mt_test.h"
+#include "../dimage.h"
 #include "machtrace/compiler.h"
 #include "machtrace/options.h"
 #include "machtrace/program.h"
@@ -17,30 +18,10 @@
    -1 if it does not compile or attach. */
 static int nargs_of(const char *src, int end)
 {
-	struct mt_cc_src s = { src, src, 0 };
-	struct mt_cc_input in;
-	struct mt_diag diag;
-	struct mt_opts opts;
-	struct mt_prog *prog;
-	struct mt_image *img;
 	struct mt_target *t = mt_local_target_new();
-	uint32_t n;
-	char err[512];
+	struct mt_image *img = mt_test_dimage(src, NULL, t);
 	int pi, rc = -1;
 
-	memset(&in, 0, sizeof in);
-	mt_opts_init(&opts);
-	in.srcs = &s;
-	in.nsrcs = 1;
-	in.opts = &opts;
-	prog = mt_compile(&in, &diag);
-	if (!prog) {
-		printf("  compile: %s\n", diag.msg);
-		mt_target_free(t);
-		return -1;
-	}
-	img = mt_link(prog, &opts, t, &n, err, sizeof err);
-	mt_prog_free(prog);
 	if (img && t->ops->attach(t, img) == 0) {
 		struct mt_cb *cb = t->ops->cb(t);
 		pi = mt_rt_probe_index(cb, end ? MT_PROBE_END : MT_PROBE_BEGIN);
