@@ -84,7 +84,7 @@ static int is_branch(uint32_t op)
 /* A scalar integer (not by reference) of the scope? */
 static int scalar_var(const struct jit *j, uint32_t scope, uint32_t id)
 {
-	const struct mt_var *v = (const void *)((const uint8_t *)j->img + j->img->vars_off);
+	const struct mt_var *v = j->t.vars;
 
 	for (uint32_t i = 0; i < j->img->nvars; i++)
 		if (v[i].scope == scope && v[i].id == id)
@@ -101,7 +101,7 @@ static int tls_scalar(const struct jit *j, uint32_t id)
    stack: what may fault is compiled only when there are none. */
 static int error_clauses(const struct jit *j)
 {
-	const struct mt_probe *pr = j->probes;
+	const struct mt_probe *pr = j->t.probes;
 
 	if (j->img->error_probe)
 		for (uint32_t i = 0; i < j->img->nprobes; i++)
@@ -181,7 +181,7 @@ static int map_regs(const struct jit *j, const struct mt_difo *d, int map[MT_NRE
 		map[r] = -1;
 	for (uint32_t pc = 0; pc < d->ntext; pc++) {
 		uint32_t rm, wm;
-		uses(j->text[d->text0 + pc], &rm, &wm);
+		uses(j->t.text[d->text0 + pc], &rm, &wm);
 		for (int r = 1; r < MT_NREGS; r++)
 			if (((rm | wm) >> r & 1) && map[r] < 0) {
 				if (n == JIT_NPOOL)
@@ -194,11 +194,11 @@ static int map_regs(const struct jit *j, const struct mt_difo *d, int map[MT_NRE
 
 int jit_difo_needs(struct jit *j, uint32_t difo1, uint32_t *regs)
 {
-	const struct mt_difo *d = &j->difos[difo1 - 1];
+	const struct mt_difo *d = &j->t.difos[difo1 - 1];
 	int map[MT_NREGS], n;
 
 	for (uint32_t pc = 0; pc < d->ntext; pc++) {
-		mt_instr_t in = j->text[d->text0 + pc];
+		mt_instr_t in = j->t.text[d->text0 + pc];
 		const char *w = unsupported(j, in);
 		uint32_t op = MT_OP(in), v = MT_V16(in);
 		if (w)
@@ -235,7 +235,7 @@ static uint32_t maybe_unset(const struct jit *j, const struct mt_difo *d)
 		set[pc] = 0xffffffffu;
 	set[0] = 1;			/* r0 */
 	for (uint32_t pc = 0; pc < d->ntext; pc++) {
-		mt_instr_t in = j->text[d->text0 + pc];
+		mt_instr_t in = j->t.text[d->text0 + pc];
 		uint32_t rm, wm, out, op = MT_OP(in);
 		uses(in, &rm, &wm);
 		need |= rm & ~set[pc];
@@ -376,7 +376,7 @@ void jit_timestamp(struct jit *j)
 static void strtab_addr(struct jit *j, enum jreg x, uint32_t off)
 {
 	if (j->o.site == JIT_SITE_HOST)
-		x_mov_ri(j->b, x, (uint64_t)(uintptr_t)(j->strtab + off));
+		x_mov_ri(j->b, x, (uint64_t)(uintptr_t)(j->t.strtab + off));
 	else
 		x_mov_rrel(j->b, x, MT_JR_STRTAB, 0, (int32_t)off);
 }
@@ -533,7 +533,7 @@ static void stts(struct jit *j, uint32_t id, int has_v, enum jreg v)
 static void ldgs(struct difo_em *e, uint32_t v, uint32_t rd)
 {
 	struct jit *j = e->j;
-	const struct mt_probe *pr = &j->probes[j->probe];
+	const struct mt_probe *pr = &j->t.probes[j->probe];
 	enum jreg x = rd ? reg(e, rd) : X_RAX;
 
 	if (v >= MT_VAR_ARG0 && v <= MT_VAR_ARG9) {
@@ -661,7 +661,7 @@ static int scmp(struct difo_em *e, uint32_t pc, uint32_t r1, uint32_t r2)
 		c = r2, x = r1;
 	else
 		return jit_fail(j, "a string compare other than execname with a constant");
-	s = j->strtab + e->stroff[c];
+	s = j->t.strtab + e->stroff[c];
 	n = strnlen(s, j->img->strtab_size - e->stroff[c]) + 1;
 	if (n > MT_JIT_PLATNAME)
 		return jit_fail(j, "a string constant of %zu bytes", n);
@@ -851,7 +851,7 @@ static int one(struct difo_em *e, const struct mt_difo *d, uint32_t pc, mt_instr
 		return 0;
 	case MT_OP_SETX:
 		if (rd)
-			x_mov_ri(b, reg(e, rd), j->ints[MT_V16(in)]);
+			x_mov_ri(b, reg(e, rd), j->t.ints[MT_V16(in)]);
 		return 0;
 	case MT_OP_SETS:
 		if (rd) {
@@ -890,7 +890,7 @@ static int one(struct difo_em *e, const struct mt_difo *d, uint32_t pc, mt_instr
 
 int jit_difo(struct jit *j, uint32_t difo1)
 {
-	const struct mt_difo *d = &j->difos[difo1 - 1];
+	const struct mt_difo *d = &j->t.difos[difo1 - 1];
 	struct difo_em e;
 	uint32_t zero, dummy = 0;
 
@@ -902,7 +902,7 @@ int jit_difo(struct jit *j, uint32_t difo1)
 	e.j = j;
 	map_regs(j, d, e.map);
 	for (uint32_t pc = 0; pc < d->ntext; pc++) {
-		mt_instr_t in = j->text[d->text0 + pc];
+		mt_instr_t in = j->t.text[d->text0 + pc];
 		if (is_branch(MT_OP(in)) && MT_LABEL(in) < d->ntext && !e.target[MT_LABEL(in)]) {
 			e.target[MT_LABEL(in)] = 1;
 			e.labels[MT_LABEL(in)] = jit_label_new(j->b);
@@ -918,7 +918,7 @@ int jit_difo(struct jit *j, uint32_t difo1)
 			jit_label_here(j->b, e.labels[pc]);
 			e.flags = 0;
 		}
-		if (one(&e, d, pc, j->text[d->text0 + pc]) < 0)
+		if (one(&e, d, pc, j->t.text[d->text0 + pc]) < 0)
 			return -1;
 	}
 	jit_label_here(j->b, e.end);

@@ -11,16 +11,7 @@
 
 struct jit {
 	const struct mt_image *img;
-	const struct mt_probe *probes;
-	const struct mt_ecb *ecbs;
-	const struct mt_clause *clauses;
-	const struct mt_action *actions;
-	const struct mt_rec *recs;
-	const struct mt_agg *aggs;
-	const struct mt_difo *difos;
-	const mt_instr_t *text;
-	const uint64_t *ints;
-	const char *strtab;
+	struct mt_image_tabs t;		/* img's tables */
 	struct jit_buf *b;
 	struct jit_opts o;
 	uint32_t probe, epid;

@@ -55,9 +55,9 @@ static int helper_difo_ok(const struct jit *j, uint32_t difo1)
 
 	if (!difo1)
 		return 1;
-	d = &j->difos[difo1 - 1];
+	d = &j->t.difos[difo1 - 1];
 	for (uint32_t pc = 0; pc < d->ntext; pc++) {
-		mt_instr_t in = j->text[d->text0 + pc];
+		mt_instr_t in = j->t.text[d->text0 + pc];
 		uint32_t v = MT_V16(in);
 		if (MT_OP(in) == MT_OP_LDGA || MT_OP(in) == MT_OP_CALL)
 			return 0;
@@ -81,10 +81,10 @@ static int helper_difo_ok(const struct jit *j, uint32_t difo1)
 static int probe_named_key(const struct jit *j, const struct mt_action *act)
 {
 	for (uint32_t i = 0; i < act->nrecs; i++) {
-		const struct mt_rec *rec = &j->recs[act->rec0 + i];
+		const struct mt_rec *rec = &j->t.recs[act->rec0 + i];
 
 		if (!(rec->flags & MT_RF_AGGVAL) &&
-		    !mt_rec_probe_named(rec, j->difos, j->text))
+		    !mt_rec_probe_named(rec, j->t.difos, j->t.text))
 			return 0;
 	}
 	return 1;
@@ -101,7 +101,7 @@ static const struct mt_rec *one_key(const struct jit *j, const struct mt_action 
 	uint32_t n = 0;
 
 	for (uint32_t i = 0; i < act->nrecs; i++) {
-		const struct mt_rec *rec = &j->recs[act->rec0 + i];
+		const struct mt_rec *rec = &j->t.recs[act->rec0 + i];
 		if (rec->flags & MT_RF_AGGVAL)
 			continue;
 		if ((rec->kind != MT_REC_STR && rec->kind != MT_REC_INT) || !rec->difo ||
@@ -125,11 +125,11 @@ static uint32_t str_key_difo(const struct jit *j, const struct mt_action *act,
 /* How an aggregation action is compiled; 0 if it is not. */
 static int agg_how(struct jit *j, const struct mt_action *act, uint32_t *regs)
 {
-	const struct mt_agg *a = &j->aggs[act->arg - 1];
+	const struct mt_agg *a = &j->t.aggs[act->arg - 1];
 	uint32_t nval = 0, valdifo = 0;
 
 	for (uint32_t i = 0; i < act->nrecs; i++) {
-		const struct mt_rec *rec = &j->recs[act->rec0 + i];
+		const struct mt_rec *rec = &j->t.recs[act->rec0 + i];
 		if (rec->flags & MT_RF_AGGVAL) {
 			nval++;
 			valdifo = rec->difo;
@@ -156,7 +156,7 @@ static int agg_how(struct jit *j, const struct mt_action *act, uint32_t *regs)
 		}
 	}
 	for (uint32_t i = 0; i < act->nrecs; i++) {
-		const struct mt_rec *rec = &j->recs[act->rec0 + i];
+		const struct mt_rec *rec = &j->t.recs[act->rec0 + i];
 		if (rec->kind == MT_REC_STACK || (rec->flags & MT_RF_UPID) ||
 		    !helper_difo_ok(j, rec->difo))
 			return jit_fail(j, "an aggregation whose key or value needs the "
@@ -170,7 +170,7 @@ static int agg_how(struct jit *j, const struct mt_action *act, uint32_t *regs)
 static int record_ok(struct jit *j, const struct mt_action *act, uint32_t *regs)
 {
 	for (uint32_t i = 0; i < act->nrecs; i++) {
-		const struct mt_rec *rec = &j->recs[act->rec0 + i];
+		const struct mt_rec *rec = &j->t.recs[act->rec0 + i];
 		if (rec->kind != MT_REC_INT || (rec->size != 8 && rec->size != 4) ||
 		    (rec->flags & MT_RF_UPID))
 			return jit_fail(j, "a record value other than a 4- or 8-byte integer");
@@ -188,15 +188,15 @@ static int record_ok(struct jit *j, const struct mt_action *act, uint32_t *regs)
 static int exit_ok(const struct jit *j, const struct mt_clause *cl, uint32_t a)
 {
 	return j->o.site == JIT_SITE_LOCAL && a + 1 == cl->nacts &&
-		j->actions[cl->act0 + a].nrecs == 1;
+		j->t.actions[cl->act0 + a].nrecs == 1;
 }
 
 /* Does ECB ecb's clause call exit()? */
 static int exits(const struct jit *j, uint32_t ecb)
 {
-	const struct mt_clause *cl = &j->clauses[j->ecbs[ecb].clause];
+	const struct mt_clause *cl = &j->t.clauses[j->t.ecbs[ecb].clause];
 
-	return cl->nacts && j->actions[cl->act0 + cl->nacts - 1].kind == MT_ACT_EXIT;
+	return cl->nacts && j->t.actions[cl->act0 + cl->nacts - 1].kind == MT_ACT_EXIT;
 }
 
 /* exit(status in rax): the status, and EXITING unless the runtime stops
@@ -217,12 +217,12 @@ static void exit_action(struct jit *j)
 /* Pass 1: can every clause be compiled, which registers it writes. */
 static int needs(struct jit *j, uint32_t *regs, int *uses_ts)
 {
-	const struct mt_probe *pr = &j->probes[j->probe];
+	const struct mt_probe *pr = &j->t.probes[j->probe];
 
 	if (pr->nmap)
 		return jit_fail(j, "a probe with an argument mapping");
 	for (uint32_t e = 0; e < pr->necbs; e++) {
-		const struct mt_clause *cl = &j->clauses[j->ecbs[pr->ecb0 + e].clause];
+		const struct mt_clause *cl = &j->t.clauses[j->t.ecbs[pr->ecb0 + e].clause];
 		int helper = 0, record = (cl->flags & MT_CF_NEEDS_RECORD) || cl->recsize ||
 			cl->nacts == 0;
 
@@ -231,7 +231,7 @@ static int needs(struct jit *j, uint32_t *regs, int *uses_ts)
 		if (cl->pred_difo && jit_difo_needs(j, cl->pred_difo, regs) < 0)
 			return -1;
 		for (uint32_t a = 0; a < cl->nacts; a++) {
-			const struct mt_action *act = &j->actions[cl->act0 + a];
+			const struct mt_action *act = &j->t.actions[cl->act0 + a];
 			int how;
 			switch (act->kind) {
 			case MT_ACT_AGG:
@@ -250,17 +250,17 @@ static int needs(struct jit *j, uint32_t *regs, int *uses_ts)
 					return -1;
 				break;
 			case MT_ACT_IF:
-				if (act->nrecs != 1 || j->recs[act->rec0].size > 1 ||
-				    (j->recs[act->rec0].difo &&
-				     jit_difo_needs(j, j->recs[act->rec0].difo, regs) < 0))
+				if (act->nrecs != 1 || j->t.recs[act->rec0].size > 1 ||
+				    (j->t.recs[act->rec0].difo &&
+				     jit_difo_needs(j, j->t.recs[act->rec0].difo, regs) < 0))
 					return jit_fail(j, "an if");
 				break;
 			case MT_ACT_SKIP:
 				break;
 			case MT_ACT_DIFEXPR:
-				if (act->nrecs != 1 || j->recs[act->rec0].size != 0 ||
-				    (j->recs[act->rec0].difo &&
-				     jit_difo_needs(j, j->recs[act->rec0].difo, regs) < 0))
+				if (act->nrecs != 1 || j->t.recs[act->rec0].size != 0 ||
+				    (j->t.recs[act->rec0].difo &&
+				     jit_difo_needs(j, j->t.recs[act->rec0].difo, regs) < 0))
 					return jit_fail(j, "an expression statement");
 				break;
 			default:
@@ -294,8 +294,8 @@ static int key_is_execname(const struct jit *j, const struct mt_action *act,
 
 	if (!d)
 		return 0;
-	df = &j->difos[d - 1];
-	t = j->text + df->text0;
+	df = &j->t.difos[d - 1];
+	t = j->t.text + df->text0;
 	return df->ntext == 2 && MT_OP(t[0]) == MT_OP_LDGS && MT_V16(t[0]) == MT_VAR_EXECNAME &&
 		MT_OP(t[1]) == MT_OP_RET && MT_RD(t[1]) == MT_RD(t[0]) && MT_RD(t[0]) != 0;
 }
@@ -306,7 +306,7 @@ static int strkey_cached(const struct jit *j, const struct mt_action *act,
 			 const struct mt_agg *a)
 {
 	for (uint32_t i = 0; i < act->nrecs; i++) {
-		const struct mt_rec *rec = &j->recs[act->rec0 + i];
+		const struct mt_rec *rec = &j->t.recs[act->rec0 + i];
 		if (rec->flags & MT_RF_AGGVAL)
 			return 0;
 		if (rec->size < MT_JIT_PLATNAME)
@@ -320,10 +320,10 @@ static void agg_entry(struct jit *j, const struct mt_action *act, int how, uint3
 {
 	struct jit_buf *b = j->b;
 	uint32_t have = jit_label_new(b), cold = jit_label_new(b);
-	uint32_t ai = (uint32_t)(act - j->actions);
+	uint32_t ai = (uint32_t)(act - j->t.actions);
 
 	if (how == AGG_INLINE_STRKEY) {		/* the key's string in rax */
-		const struct mt_agg *a = &j->aggs[act->arg - 1];
+		const struct mt_agg *a = &j->t.aggs[act->arg - 1];
 		int plat = key_is_execname(j, act, a);
 		if (plat && strkey_cached(j, act, a)) {
 			/* the ECB's last entry (MT_JH_STRKEY keeps it in
@@ -421,12 +421,12 @@ static void agg_update(struct jit *j, const struct mt_agg *a)
 static int agg(struct jit *j, const struct mt_action *act, uint32_t ecb)
 {
 	struct jit_buf *b = j->b;
-	const struct mt_agg *a = &j->aggs[act->arg - 1];
+	const struct mt_agg *a = &j->t.aggs[act->arg - 1];
 	uint32_t dummy = 0, done;
 	int how = agg_how(j, act, &dummy);
 
 	if (how == AGG_HELPER) {
-		jit_call(j, MT_JR_HELPER, MT_JH_ACTION, 4, ecb, (uint32_t)(act - j->actions), 0, X_RAX);
+		jit_call(j, MT_JR_HELPER, MT_JH_ACTION, 4, ecb, (uint32_t)(act - j->t.actions), 0, X_RAX);
 		return 0;
 	}
 	uint32_t kregs = 0, kd = how == AGG_INLINE_STRKEY ? str_key_difo(j, act, a) : 0;
@@ -434,7 +434,7 @@ static int agg(struct jit *j, const struct mt_action *act, uint32_t ecb)
 	int hasval = 0;
 
 	for (uint32_t i = 0; i < act->nrecs; i++) {
-		const struct mt_rec *rec = &j->recs[act->rec0 + i];
+		const struct mt_rec *rec = &j->t.recs[act->rec0 + i];
 		if ((rec->flags & MT_RF_AGGVAL) && rec->difo) {
 			if (jit_difo(j, rec->difo) < 0)
 				return -1;
@@ -519,7 +519,7 @@ static void record_zero(struct jit *j, const struct mt_clause *cl)
 
 	memset(full, 0, sizeof full);
 	for (uint32_t a = 0; a < cl->nacts; a++) {
-		const struct mt_action *act = &j->actions[cl->act0 + a];
+		const struct mt_action *act = &j->t.actions[cl->act0 + a];
 		if (act->kind == MT_ACT_IF || act->kind == MT_ACT_SKIP) {
 			memset(full, 0, sizeof full);	/* skipped values read 0 */
 			break;
@@ -527,7 +527,7 @@ static void record_zero(struct jit *j, const struct mt_clause *cl)
 		if (act->kind != MT_ACT_TRACE && act->kind != MT_ACT_PRINTF)
 			continue;
 		for (uint32_t i = 0; i < act->nrecs; i++) {
-			const struct mt_rec *rec = &j->recs[act->rec0 + i];
+			const struct mt_rec *rec = &j->t.recs[act->rec0 + i];
 			if (rec->size == 8 && rec->offset % 8 == 0 && rec->offset / 8 < sizeof full)
 				full[rec->offset / 8] = 1;
 		}
@@ -540,7 +540,7 @@ static void record_zero(struct jit *j, const struct mt_clause *cl)
 static int clause(struct jit *j, uint32_t ecb)
 {
 	struct jit_buf *b = j->b;
-	const struct mt_clause *cl = &j->clauses[j->ecbs[ecb].clause];
+	const struct mt_clause *cl = &j->t.clauses[j->t.ecbs[ecb].clause];
 	int record = (cl->flags & MT_CF_NEEDS_RECORD) || cl->recsize || cl->nacts == 0;
 	uint32_t skip = jit_label_new(b);
 	uint32_t label[JIT_MAXACTS + 1];
@@ -568,7 +568,7 @@ static int clause(struct jit *j, uint32_t ecb)
 	for (uint32_t a = 0; a <= cl->nacts; a++)
 		at[a] = 0;
 	for (uint32_t a = 0; a < cl->nacts; a++) {
-		const struct mt_action *act = &j->actions[cl->act0 + a];
+		const struct mt_action *act = &j->t.actions[cl->act0 + a];
 		uint32_t to = a + 1 + (uint32_t)act->arg;
 		if ((act->kind == MT_ACT_IF || act->kind == MT_ACT_SKIP) && to <= cl->nacts &&
 		    !at[to]) {
@@ -577,7 +577,7 @@ static int clause(struct jit *j, uint32_t ecb)
 		}
 	}
 	for (uint32_t a = 0; a < cl->nacts; a++) {
-		const struct mt_action *act = &j->actions[cl->act0 + a];
+		const struct mt_action *act = &j->t.actions[cl->act0 + a];
 		j->where_act = a;
 		if (at[a])
 			jit_label_here(b, label[a]);
@@ -586,7 +586,7 @@ static int clause(struct jit *j, uint32_t ecb)
 			continue;
 		}
 		if (act->kind == MT_ACT_IF) {
-			const struct mt_rec *rec = &j->recs[act->rec0];
+			const struct mt_rec *rec = &j->t.recs[act->rec0];
 			if (rec->difo) {
 				if (jit_difo(j, rec->difo) < 0)
 					return -1;
@@ -606,12 +606,12 @@ static int clause(struct jit *j, uint32_t ecb)
 			continue;
 		}
 		if (act->kind == MT_ACT_DIFEXPR) {
-			if (j->recs[act->rec0].difo && jit_difo(j, j->recs[act->rec0].difo) < 0)
+			if (j->t.recs[act->rec0].difo && jit_difo(j, j->t.recs[act->rec0].difo) < 0)
 				return -1;
 			continue;
 		}
 		for (uint32_t i = 0; i < act->nrecs; i++) {
-			const struct mt_rec *rec = &j->recs[act->rec0 + i];
+			const struct mt_rec *rec = &j->t.recs[act->rec0 + i];
 			if (rec->difo) {
 				if (jit_difo(j, rec->difo) < 0)
 					return -1;
@@ -769,20 +769,9 @@ static void epilogue(struct jit *j, uint32_t exit)
 static void jit_init(struct jit *j, const struct mt_image *img, const struct jit_opts *o,
 		     struct jit_buf *b, char *why, size_t whylen)
 {
-	const uint8_t *base = (const uint8_t *)img;
-
 	memset(j, 0, sizeof *j);
 	j->img = img;
-	j->probes = (const void *)(base + img->probes_off);
-	j->ecbs = (const void *)(base + img->ecbs_off);
-	j->clauses = (const void *)(base + img->clauses_off);
-	j->actions = (const void *)(base + img->actions_off);
-	j->recs = (const void *)(base + img->recs_off);
-	j->aggs = (const void *)(base + img->aggs_off);
-	j->difos = (const void *)(base + img->difos_off);
-	j->text = (const void *)(base + img->text_off);
-	j->ints = (const void *)(base + img->ints_off);
-	j->strtab = (const char *)(base + img->strtab_off);
+	j->t = mt_image_tabs(img);
 	j->o = *o;
 	j->b = b;
 	j->why = why;
@@ -807,7 +796,7 @@ int mt_jit_probe(const struct mt_image *img, uint32_t pi, const struct jit_opts 
 	if (o->site == JIT_SITE_HOST)
 		return jit_fail(&j, "a probe is not compiled for the host"), 0;
 	j.probe = pi;
-	pr = &j.probes[pi];
+	pr = &j.t.probes[pi];
 	if (pr->necbs == 0)
 		return jit_fail(&j, "no clause"), 0;
 	if (needs(&j, &regs, &uses_ts) < 0)

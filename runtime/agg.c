@@ -222,7 +222,7 @@ static int build_key(struct rt_mstate *ms, const struct mt_action *act,
 	*v = 0;
 	*incr = 1;
 	for (uint32_t i = 0; i < act->nrecs; i++) {
-		const struct mt_rec *rec = &ms->rt->recs[act->rec0 + i];
+		const struct mt_rec *rec = &ms->rt->t.recs[act->rec0 + i];
 		uint64_t val = 0;
 		int64_t w;
 
@@ -345,7 +345,7 @@ static int64_t *lookup(struct rt *rt, uint32_t cpu, const struct mt_agg *a,
 int64_t *rt_agg_keyless(struct rt *rt, uint32_t cpu, uint32_t aggid)
 {
 	struct rt_cpu *c = &rt->cpu[cpu];
-	const struct mt_agg *a = &rt->aggs[aggid - 1];
+	const struct mt_agg *a = &rt->t.aggs[aggid - 1];
 	uint32_t o = c->aggent[aggid - 1];
 	struct key_spans ks = { 1, { 0 }, { 8 } };
 	uint64_t key = aggid;
@@ -367,7 +367,7 @@ int64_t *rt_agg_keyless(struct rt *rt, uint32_t cpu, uint32_t aggid)
 void rt_agg_update(struct rt *rt, uint32_t aggid, int64_t *vals, int64_t v,
 		   int64_t incr)
 {
-	update(&rt->aggs[aggid - 1], vals, v, incr);
+	update(&rt->t.aggs[aggid - 1], vals, v, incr);
 }
 
 /* The values first: a fault makes no entry. */
@@ -378,7 +378,7 @@ static void keyless(struct rt_mstate *ms, const struct mt_action *act,
 	uint32_t nv = 0;
 
 	for (uint32_t i = 0; i < act->nrecs; i++) {
-		const struct mt_rec *rec = &ms->rt->recs[act->rec0 + i];
+		const struct mt_rec *rec = &ms->rt->t.recs[act->rec0 + i];
 		uint64_t val = 0;
 
 		if (rec->difo && rt_exec(ms, rec->difo, &val))
@@ -410,10 +410,10 @@ static void keyless(struct rt_mstate *ms, const struct mt_action *act,
 static int probe_named_key(const struct rt *rt, const struct mt_action *act)
 {
 	for (uint32_t i = 0; i < act->nrecs; i++) {
-		const struct mt_rec *rec = &rt->recs[act->rec0 + i];
+		const struct mt_rec *rec = &rt->t.recs[act->rec0 + i];
 
 		if (!(rec->flags & MT_RF_AGGVAL) &&
-		    !mt_rec_probe_named(rec, rt->difos, rt->text))
+		    !mt_rec_probe_named(rec, rt->t.difos, rt->t.text))
 			return 0;
 	}
 	return 1;
@@ -428,7 +428,7 @@ static int agg_values(struct rt_mstate *ms, const struct mt_action *act,
 	*v = 0;
 	*incr = 1;
 	for (uint32_t i = 0; i < act->nrecs; i++) {
-		const struct mt_rec *rec = &ms->rt->recs[act->rec0 + i];
+		const struct mt_rec *rec = &ms->rt->t.recs[act->rec0 + i];
 		uint64_t val = 0;
 
 		if (!(rec->flags & MT_RF_AGGVAL))
@@ -450,7 +450,7 @@ static int probe_named(struct rt_mstate *ms, const struct mt_action *act,
 	struct mt_aggent *e;
 	int64_t v, incr;
 
-	if (c->act != (uint32_t)(act - ms->rt->actions) + 1 || c->off == 0)
+	if (c->act != (uint32_t)(act - ms->rt->t.actions) + 1 || c->off == 0)
 		return 0;
 	if (agg_values(ms, act, &v, &incr) == 0) {
 		e = (struct mt_aggent *)(ms->c->aggdata + c->off - 1);
@@ -466,7 +466,7 @@ static void remember(struct rt_mstate *ms, const struct mt_action *act,
 		     const struct mt_agg *a, const int64_t *vals)
 {
 	struct rt_ecbent *c = &ms->c->ecbent[ms->epid - 1];
-	uint32_t ai = (uint32_t)(act - ms->rt->actions) + 1;
+	uint32_t ai = (uint32_t)(act - ms->rt->t.actions) + 1;
 
 	if (c->act == ai)
 		return;
@@ -497,7 +497,7 @@ static __attribute__((noinline)) void keyed(struct rt_mstate *ms, const struct m
 
 void rt_aggregate(struct rt_mstate *ms, const struct mt_action *act)
 {
-	const struct mt_agg *a = &ms->rt->aggs[act->arg - 1];
+	const struct mt_agg *a = &ms->rt->t.aggs[act->arg - 1];
 	uint64_t mark = ms->scratch_used;
 
 	if (a->nkeys == 0 && a->keysize == 8)
@@ -517,7 +517,7 @@ static void clear_cpu(struct rt *rt, uint32_t cpu, uint32_t aggid, int trunc)
 
 	while (in < ab->used) {
 		struct mt_aggent *e = (struct mt_aggent *)(data + in);
-		const struct mt_agg *a = &rt->aggs[e->aggid - 1];
+		const struct mt_agg *a = &rt->t.aggs[e->aggid - 1];
 		uint32_t sz = entsize(a);
 		int match = aggid == 0 || e->aggid == aggid;
 
@@ -545,7 +545,7 @@ static void clear_cpu(struct rt *rt, uint32_t cpu, uint32_t aggid, int trunc)
 		uint32_t *head = &rt->cpu[cpu].agghash[e->hash & (ab->nbuckets - 1)];
 		e->next = *head;
 		*head = (uint32_t)o + 1;
-		o += entsize(&rt->aggs[e->aggid - 1]);
+		o += entsize(&rt->t.aggs[e->aggid - 1]);
 	}
 	ab->used = out;
 }
@@ -579,7 +579,7 @@ void mt_rt_service(struct mt_cb *cb)
  */
 uint32_t rt_agg_entry(struct rt_mstate *ms, const struct mt_action *act)
 {
-	const struct mt_agg *a = &ms->rt->aggs[act->arg - 1];
+	const struct mt_agg *a = &ms->rt->t.aggs[act->arg - 1];
 	uint64_t mark = ms->scratch_used;
 	uint8_t *key = (uint8_t *)(uintptr_t)rt_alloc_raw(ms, a->keysize);
 	struct key_spans ks;
@@ -620,7 +620,7 @@ static int64_t copy_known(char *dst, const char *src, uint64_t size, uint64_t ma
 uint32_t rt_agg_entry_str(struct rt_mstate *ms, const struct mt_action *act, uint64_t str,
 			  uint32_t known)
 {
-	const struct mt_agg *a = &ms->rt->aggs[act->arg - 1];
+	const struct mt_agg *a = &ms->rt->t.aggs[act->arg - 1];
 	const struct mt_rec *rec = 0;
 	uint64_t mark = ms->scratch_used;
 	uint8_t *key = (uint8_t *)(uintptr_t)rt_alloc_raw(ms, a->keysize);
@@ -629,8 +629,8 @@ uint32_t rt_agg_entry_str(struct rt_mstate *ms, const struct mt_action *act, uin
 	uint32_t off = 0;
 
 	for (uint32_t i = 0; i < act->nrecs && !rec; i++)
-		if (!(ms->rt->recs[act->rec0 + i].flags & MT_RF_AGGVAL))
-			rec = &ms->rt->recs[act->rec0 + i];
+		if (!(ms->rt->t.recs[act->rec0 + i].flags & MT_RF_AGGVAL))
+			rec = &ms->rt->t.recs[act->rec0 + i];
 	if (key && rec && rec->kind == MT_REC_STR && 8 + RT_ALIGN(rec->size, 8) <= a->keysize) {
 		((uint32_t *)key)[0] = (uint32_t)act->arg;
 		((uint32_t *)key)[1] = 0;
@@ -655,15 +655,15 @@ uint32_t rt_agg_entry_str(struct rt_mstate *ms, const struct mt_action *act, uin
    build_key truncates it). */
 uint32_t rt_agg_entry_int(struct rt_mstate *ms, const struct mt_action *act, uint64_t val)
 {
-	const struct mt_agg *a = &ms->rt->aggs[act->arg - 1];
+	const struct mt_agg *a = &ms->rt->t.aggs[act->arg - 1];
 	const struct mt_rec *rec = 0;
 	uint64_t key[2];
 	struct key_spans ks;
 	int64_t *vals;
 
 	for (uint32_t i = 0; i < act->nrecs && !rec; i++)
-		if (!(ms->rt->recs[act->rec0 + i].flags & MT_RF_AGGVAL))
-			rec = &ms->rt->recs[act->rec0 + i];
+		if (!(ms->rt->t.recs[act->rec0 + i].flags & MT_RF_AGGVAL))
+			rec = &ms->rt->t.recs[act->rec0 + i];
 	if (!rec || rec->kind != MT_REC_INT || a->keysize < 16)
 		return 0;
 	if (rec->size && rec->size < 8) {

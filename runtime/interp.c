@@ -21,8 +21,8 @@ static uint64_t str_builtin(struct rt_mstate *ms, uint32_t id)
 
 static uint64_t builtin(struct rt_mstate *ms, uint32_t id)
 {
-	const struct mt_probe *pr = &ms->rt->probes[ms->probe];
-	const char *st = ms->rt->strtab;
+	const struct mt_probe *pr = &ms->rt->t.probes[ms->probe];
+	const char *st = ms->rt->t.strtab;
 
 	if (id >= MT_VAR_ARG0 && id <= MT_VAR_ARG9)
 		return ms->ctx->arg[id - MT_VAR_ARG0];
@@ -237,7 +237,7 @@ static int64_t scmp(struct rt_mstate *ms, uint64_t a, uint64_t b)
 static void copys(struct rt_mstate *ms, uint64_t dst, uint64_t src,
 		  uint64_t n)
 {
-	uint64_t st = (uint64_t)(uintptr_t)ms->rt->strtab;
+	uint64_t st = (uint64_t)(uintptr_t)ms->rt->t.strtab;
 	uint64_t stn = ms->rt->img->strtab_size;
 
 	if (src >= st && src - st < stn && n > stn - (src - st)) {
@@ -469,8 +469,8 @@ static inline void tupleop(struct rt_mstate *ms, mt_instr_t in, uint64_t *r,
  */
 int rt_exec(struct rt_mstate *ms, uint32_t difo1, uint64_t *result)
 {
-	const struct mt_difo *d = &ms->rt->difos[difo1 - 1];
-	const mt_instr_t *text = ms->rt->text + d->text0;
+	const struct mt_difo *d = &ms->rt->t.difos[difo1 - 1];
+	const mt_instr_t *text = ms->rt->t.text + d->text0;
 	uint64_t r[MT_NREGS];
 	struct rt_flags f = { 0, 0, 0 };
 	uint32_t pc = 0;
@@ -516,10 +516,10 @@ int rt_exec(struct rt_mstate *ms, uint32_t difo1, uint64_t *result)
 			*result = r[rd];
 			return 0;
 		case MT_OP_SETX:
-			r[rd] = ms->rt->ints[MT_V16(in)];
+			r[rd] = ms->rt->t.ints[MT_V16(in)];
 			break;
 		case MT_OP_SETS:
-			r[rd] = (uint64_t)(uintptr_t)(ms->rt->strtab + MT_V16(in));
+			r[rd] = (uint64_t)(uintptr_t)(ms->rt->t.strtab + MT_V16(in));
 			break;
 		case MT_OP_LDGS:
 			r[rd] = ldgs(ms, MT_V16(in));

@@ -34,7 +34,7 @@ static void ms_init(struct rt_mstate *ms, struct rt *rt, uint32_t ecb,
 	ms->c = &rt->cpu[0];
 	ms->stat = &rt->cpustat[0];
 	ms->ctx = ctx;
-	ms->probe = rt->ecbs[ecb].probe;
+	ms->probe = rt->t.ecbs[ecb].probe;
 	ms->epid = ecb + 1;
 }
 
@@ -56,7 +56,7 @@ static uint32_t mt_rt_jit_named(struct mt_cb *cb, uint32_t ecb, uint32_t act)
 	if (ecb >= rt->img->necbs || act >= rt->img->nactions)
 		return 0;
 	ms_init(&ms, rt, ecb, &no_ctx);
-	return rt_agg_entry(&ms, &rt->actions[act]);
+	return rt_agg_entry(&ms, &rt->t.actions[act]);
 }
 
 static void mt_rt_jit_action(struct mt_cb *cb, uint32_t ecb, uint32_t act, const uint64_t *args)
@@ -72,8 +72,8 @@ static void mt_rt_jit_action(struct mt_cb *cb, uint32_t ecb, uint32_t act, const
 		for (uint32_t i = 0; i < MT_NARGS; i++)
 			ctx.arg[i] = args[i];
 	ms_init(&ms, rt, ecb, &ctx);
-	cl = &rt->clauses[rt->ecbs[ecb].clause];
-	rt_aggregate(&ms, &rt->actions[act]);
+	cl = &rt->t.clauses[rt->t.ecbs[ecb].clause];
+	rt_aggregate(&ms, &rt->t.actions[act]);
 	if (ms.fault)
 		rt_report_fault(&ms, act - cl->act0);
 }
@@ -88,13 +88,13 @@ static uint32_t mt_rt_jit_strkey(struct mt_cb *cb, uint32_t ecb, uint32_t act, u
 	if (ecb >= rt->img->necbs || act >= rt->img->nactions)
 		return 0;
 	ms_init(&ms, rt, ecb, &no_ctx);
-	off = rt_agg_entry_str(&ms, &rt->actions[act], str, known);
+	off = rt_agg_entry_str(&ms, &rt->t.actions[act], str, known);
 	if (off && act < MT_JIT_ECBENT_STRKEY) {
 		rt->cpu[0].ecbent[ecb].act = act | MT_JIT_ECBENT_STRKEY;
 		rt->cpu[0].ecbent[ecb].off = off;
 	}
 	if (ms.fault)
-		rt_report_fault(&ms, act - rt->clauses[rt->ecbs[ecb].clause].act0);
+		rt_report_fault(&ms, act - rt->t.clauses[rt->t.ecbs[ecb].clause].act0);
 	return off;
 }
 
@@ -106,7 +106,7 @@ static uint32_t mt_rt_jit_intkey(struct mt_cb *cb, uint32_t ecb, uint32_t act, u
 	if (ecb >= rt->img->necbs || act >= rt->img->nactions)
 		return 0;
 	ms_init(&ms, rt, ecb, &no_ctx);
-	return rt_agg_entry_int(&ms, &rt->actions[act], key);
+	return rt_agg_entry_int(&ms, &rt->t.actions[act], key);
 }
 
 static uint64_t mt_rt_jit_execname(struct mt_cb *cb)
@@ -245,7 +245,7 @@ uint64_t mt_rt_jit_addr(struct mt_cb *cb, uint32_t kind, uint32_t arg)
 		return arg < rt->img->necbs ? (uint64_t)(uintptr_t)&c->ecbent[arg] : 0;
 	case MT_JR_CPUBUF: return (uint64_t)(uintptr_t)&rt->cpubuf[0];
 	case MT_JR_BUFDATA: return (uint64_t)(uintptr_t)c->buf;
-	case MT_JR_STRTAB: return (uint64_t)(uintptr_t)rt->strtab;
+	case MT_JR_STRTAB: return (uint64_t)(uintptr_t)rt->t.strtab;
 	case MT_JR_BUFSIZE: return rt->cpubuf[0].size;
 	case MT_JR_GLOBALS: {		/* global scalar arg's storage */
 		const struct rt_varslot *sl = rt_slot(rt, MT_VS_GLOBAL, arg);

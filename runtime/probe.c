@@ -92,7 +92,7 @@ static int write_rec(struct rt_mstate *ms, const struct mt_rec *rec,
 	if (rec->difo && rt_exec(ms, rec->difo, &val))
 		return -1;
 	/* a fault copying the value is reported at the DIFO's ret */
-	ms->fault_pc = rec->difo ? ms->rt->difos[rec->difo - 1].ntext - 1 : 0;
+	ms->fault_pc = rec->difo ? ms->rt->t.difos[rec->difo - 1].ntext - 1 : 0;
 	*valp = val;
 	switch (rec->kind) {
 	case MT_REC_INT:
@@ -148,7 +148,7 @@ static int action(struct rt_mstate *ms, const struct mt_action *act,
 		return ms->fault ? -1 : 0;
 	}
 	for (uint32_t r = 0; r < act->nrecs; r++) {
-		const struct mt_rec *rec = &ms->rt->recs[act->rec0 + r];
+		const struct mt_rec *rec = &ms->rt->t.recs[act->rec0 + r];
 		uint64_t val;
 
 		if (write_rec(ms, rec, data, &val))
@@ -196,7 +196,7 @@ static int action(struct rt_mstate *ms, const struct mt_action *act,
 static void run_ecb(struct rt_mstate *ms, uint32_t ecb)
 {
 	struct rt *rt = ms->rt;
-	const struct mt_clause *cl = &rt->clauses[rt->ecbs[ecb].clause];
+	const struct mt_clause *cl = &rt->t.clauses[rt->t.ecbs[ecb].clause];
 	uint8_t *stage = ms->c->stage;
 	struct mt_rechdr *h = (struct mt_rechdr *)stage;
 	struct clause_run cr;
@@ -225,7 +225,7 @@ static void run_ecb(struct rt_mstate *ms, uint32_t ecb)
 	cr.status = 0;
 	cr.npend = 0;
 	for (uint32_t a = 0; a < cl->nacts; a++) {
-		const struct mt_action *act = &rt->actions[cl->act0 + a];
+		const struct mt_action *act = &rt->t.actions[cl->act0 + a];
 		int rc = action(ms, act, (uint8_t *)(h + 1), &cr);
 		if (rc < 0)
 			error(ms, a);
@@ -243,7 +243,7 @@ static void run_ecb(struct rt_mstate *ms, uint32_t ecb)
 			rt_spec_put(ms, cr.spec, stage, len);
 		else
 			rt_buf_put(rt, ms->cpu, stage, len,
-				   rt->probes[ms->probe].kind == MT_PK_END);
+				   rt->t.probes[ms->probe].kind == MT_PK_END);
 	}
 	for (uint32_t i = 0; i < cr.npend; i++)
 		rt_spec_commit(ms, cr.pend[i] & 0x7fffffffu, cr.pend[i] >> 31);
@@ -269,7 +269,7 @@ static int draining(struct rt *rt, const struct mt_probe *pr)
 static void fire(struct rt *rt, uint32_t cpu, uint32_t pi,
 		 const struct mt_pctx *ctx, int nested)
 {
-	const struct mt_probe *pr = &rt->probes[pi];
+	const struct mt_probe *pr = &rt->t.probes[pi];
 	struct rt_mstate ms;
 
 	ms.rt = rt;
@@ -373,9 +373,9 @@ static uint32_t difo_nargs(const struct rt *rt, uint32_t difo1)
 
 	if (difo1 == 0)
 		return 0;
-	d = &rt->difos[difo1 - 1];
+	d = &rt->t.difos[difo1 - 1];
 	for (uint32_t i = 0; i < d->ntext; i++) {
-		mt_instr_t in = rt->text[d->text0 + i];
+		mt_instr_t in = rt->t.text[d->text0 + i];
 		uint32_t v = MT_V16(in);
 
 		if (MT_OP(in) == MT_OP_LDGA && MT_R1(in) == MT_VAR_ARGS)
@@ -401,18 +401,18 @@ uint32_t mt_rt_probe_nargs(struct mt_cb *cb, uint32_t pi)
 
 	if (pi >= rt->img->nprobes)
 		return 0;
-	pr = &rt->probes[pi];
+	pr = &rt->t.probes[pi];
 	if (pr->nmap)
 		return MT_NARGS;
 	for (uint32_t e = 0; e < pr->necbs && n < MT_NARGS; e++) {
-		const struct mt_clause *cl = &rt->clauses[rt->ecbs[pr->ecb0 + e].clause];
+		const struct mt_clause *cl = &rt->t.clauses[rt->t.ecbs[pr->ecb0 + e].clause];
 		uint32_t k = difo_nargs(rt, cl->pred_difo);
 
 		n = k > n ? k : n;
 		for (uint32_t a = 0; a < cl->nacts; a++) {
-			const struct mt_action *act = &rt->actions[cl->act0 + a];
+			const struct mt_action *act = &rt->t.actions[cl->act0 + a];
 			for (uint32_t r = 0; r < act->nrecs; r++) {
-				k = difo_nargs(rt, rt->recs[act->rec0 + r].difo);
+				k = difo_nargs(rt, rt->t.recs[act->rec0 + r].difo);
 				n = k > n ? k : n;
 			}
 		}
@@ -434,8 +434,8 @@ void mt_rt_probe(struct mt_cb *cb, uint32_t pi, const struct mt_pctx *ctx)
 		return;
 	if (!ctx)
 		ctx = &zero_ctx;
-	if (rt->probes[pi].nmap) {
-		map_args(rt, &rt->probes[pi], ctx, &mapped);
+	if (rt->t.probes[pi].nmap) {
+		map_args(rt, &rt->t.probes[pi], ctx, &mapped);
 		ctx = &mapped;
 	}
 	cpu = mt_plat_cpu();

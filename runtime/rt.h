@@ -127,17 +127,7 @@ struct rt {
 	uint64_t area_size;
 	uint8_t *base;			/* == the control block */
 	const struct mt_image *img;
-	const struct mt_probe *probes;
-	const struct mt_ecb *ecbs;
-	const struct mt_clause *clauses;
-	const struct mt_action *actions;
-	const struct mt_rec *recs;
-	const struct mt_agg *aggs;
-	const struct mt_var *vars;
-	const struct mt_difo *difos;
-	const mt_instr_t *text;
-	const uint64_t *ints;
-	const char *strtab;
+	struct mt_image_tabs t;		/* img's tables */
 	struct mt_cpubuf *cpubuf;
 	struct mt_cpustat *cpustat;
 	struct mt_aggbuf *aggbuf;

@@ -282,7 +282,7 @@ static void assign_slots(struct rt *rt, const struct layout *L)
 		for (uint32_t i = 0; i < rt->nslots[s]; i++)
 			rt->slots[s][i].var = RT_NOSLOT;
 	for (uint32_t i = 0; i < rt->img->nvars; i++) {
-		const struct mt_var *v = &rt->vars[i];
+		const struct mt_var *v = &rt->t.vars[i];
 		struct rt_varslot *sl;
 		uint32_t sz = (uint32_t)RT_ALIGN(v->size ? v->size : 8, 8);
 
@@ -311,20 +311,8 @@ static void assign_slots(struct rt *rt, const struct layout *L)
 
 static void setup_tables(struct rt *rt, const struct mt_image *img)
 {
-	const uint8_t *b = (const uint8_t *)img;
-
 	rt->img = img;
-	rt->probes = (const void *)(b + img->probes_off);
-	rt->ecbs = (const void *)(b + img->ecbs_off);
-	rt->clauses = (const void *)(b + img->clauses_off);
-	rt->actions = (const void *)(b + img->actions_off);
-	rt->recs = (const void *)(b + img->recs_off);
-	rt->aggs = (const void *)(b + img->aggs_off);
-	rt->vars = (const void *)(b + img->vars_off);
-	rt->difos = (const void *)(b + img->difos_off);
-	rt->text = (const void *)(b + img->text_off);
-	rt->ints = (const void *)(b + img->ints_off);
-	rt->strtab = (const char *)(b + img->strtab_off);
+	rt->t = mt_image_tabs(img);
 }
 
 static void setup_cpus(struct rt *rt, const struct layout *L)
@@ -451,7 +439,7 @@ int mt_rt_init(void *area, uint64_t size, const struct mt_image *img,
 		end_bytes(rt->img) : 0;
 	rt->error_probe = 0;
 	for (uint32_t p = 0; p < rt->img->nprobes; p++)
-		if (rt->img->error_probe && rt->probes[p].id == rt->img->error_probe)
+		if (rt->img->error_probe && rt->t.probes[p].id == rt->img->error_probe)
 			rt->error_probe = p + 1;
 	__atomic_store_n(&cb->state, MT_CB_ACTIVE, __ATOMIC_RELEASE);
 	return 0;
@@ -473,7 +461,7 @@ int mt_rt_probe_index(struct mt_cb *cb, uint32_t id)
 	struct rt *rt = rt_get(cb);
 
 	for (uint32_t p = 0; p < rt->img->nprobes; p++)
-		if (rt->probes[p].id == id)
+		if (rt->t.probes[p].id == id)
 			return (int)p;
 	return -1;
 }

@@ -445,6 +445,43 @@ struct mt_difo {
 enum mt_rtype { MT_RT_INT = 0, MT_RT_STRING, MT_RT_REF };
 
 /*
+ * An image's tables, found from their offsets: the runtime (struct rt)
+ * and the probe compiler (struct jit) each keep one.
+ */
+struct mt_image_tabs {
+	const struct mt_probe *probes;
+	const struct mt_ecb *ecbs;
+	const struct mt_clause *clauses;
+	const struct mt_action *actions;
+	const struct mt_rec *recs;
+	const struct mt_agg *aggs;
+	const struct mt_var *vars;
+	const struct mt_difo *difos;
+	const mt_instr_t *text;
+	const uint64_t *ints;
+	const char *strtab;
+};
+
+static inline struct mt_image_tabs mt_image_tabs(const struct mt_image *img)
+{
+	const uint8_t *b = (const uint8_t *)img;
+	struct mt_image_tabs t = {
+		.probes = (const struct mt_probe *)(b + img->probes_off),
+		.ecbs = (const struct mt_ecb *)(b + img->ecbs_off),
+		.clauses = (const struct mt_clause *)(b + img->clauses_off),
+		.actions = (const struct mt_action *)(b + img->actions_off),
+		.recs = (const struct mt_rec *)(b + img->recs_off),
+		.aggs = (const struct mt_agg *)(b + img->aggs_off),
+		.vars = (const struct mt_var *)(b + img->vars_off),
+		.difos = (const struct mt_difo *)(b + img->difos_off),
+		.text = (const mt_instr_t *)(b + img->text_off),
+		.ints = (const uint64_t *)(b + img->ints_off),
+		.strtab = (const char *)(b + img->strtab_off),
+	};
+	return t;
+}
+
+/*
  * Scalar thread-locals (self->x of an integer or pointer type, held by
  * value) have a column each in the runtime's per-thread rows, numbered in
  * vars[] order (runtime/tls.c lays the rows out, compiled probes, jit/,
