@@ -136,6 +136,22 @@ static inline void ib_rec(struct ib *b, uint32_t difo, uint16_t kind,
 	b->actions[b->nactions - 1].nrecs++;
 }
 
+/* Probe 0's two clauses of the variable tests: DIFO st run for its
+   effect (stores), then a 16-byte record tracing DIFOs a and c (what the
+   stores left). */
+static inline void ib_store_then_trace2(struct ib *b, uint32_t st, uint32_t a, uint32_t c)
+{
+	ib_clause(b, 0, 0, 0);
+	b->clauses[b->nclauses - 1].flags = 0;
+	ib_action(b, MT_ACT_DIFEXPR, 0);
+	ib_rec(b, st, MT_REC_INT, 0, 0, 0);
+	ib_clause(b, 0, 0, 16);
+	ib_action(b, MT_ACT_TRACE, 0);
+	ib_rec(b, a, MT_REC_INT, 0, 8, 0);
+	ib_action(b, MT_ACT_TRACE, 0);
+	ib_rec(b, c, MT_REC_INT, 8, 8, 0);
+}
+
 static inline uint32_t ib_var(struct ib *b, uint8_t scope, uint8_t kind,
 			      uint32_t flags, uint32_t size, uint32_t keysize)
 {

@@ -24,15 +24,7 @@ static void setup(uint64_t dynvarsize)
 			      R(FLUSHTS, 0, 0, 0), R(PUSHTV, MT_TT_INT, 0, 1),
 			      RV(LDGAA, a, 2), R(RET, 0, 0, 2));
 	uint32_t lt = IB_DIFO(&b, MT_RT_INT, RV(LDTS, t, 1), R(RET, 0, 0, 1));
-	ib_clause(&b, 0, 0, 0);
-	b.clauses[0].flags = 0;
-	ib_action(&b, MT_ACT_DIFEXPR, 0);
-	ib_rec(&b, st, MT_REC_INT, 0, 0, 0);
-	ib_clause(&b, 0, 0, 16);
-	ib_action(&b, MT_ACT_TRACE, 0);
-	ib_rec(&b, ld, MT_REC_INT, 0, 8, 0);
-	ib_action(&b, MT_ACT_TRACE, 0);
-	ib_rec(&b, lt, MT_REC_INT, 8, 8, 0);
+	ib_store_then_trace2(&b, st, ld, lt);
 	rt_start(&R, &b);
 }
 

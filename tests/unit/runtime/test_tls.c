@@ -32,15 +32,7 @@ static int setup(uint64_t dynvarsize, int assoc)
 			      R(RET, 0, 0, 0));
 	uint32_t lt = IB_DIFO(&b, MT_RT_INT, RV(LDTS, T, 1), R(RET, 0, 0, 1));
 	uint32_t lu = IB_DIFO(&b, MT_RT_INT, RV(LDTS, U, 1), R(RET, 0, 0, 1));
-	ib_clause(&b, 0, 0, 0);
-	b.clauses[0].flags = 0;
-	ib_action(&b, MT_ACT_DIFEXPR, 0);
-	ib_rec(&b, st, MT_REC_INT, 0, 0, 0);
-	ib_clause(&b, 0, 0, 16);
-	ib_action(&b, MT_ACT_TRACE, 0);
-	ib_rec(&b, lt, MT_REC_INT, 0, 8, 0);
-	ib_action(&b, MT_ACT_TRACE, 0);
-	ib_rec(&b, lu, MT_REC_INT, 8, 8, 0);
+	ib_store_then_trace2(&b, st, lt, lu);
 	return rt_start(&R, &b);
 }
 
