@@ -187,15 +187,27 @@ static struct mt_cb *local_cb(struct mt_target *t)
 	return ((struct local *)t->priv)->cb;
 }
 
-/* Probe index pi with no arguments: its compiled code, else (not
-   compiled, or the code's guards refuse the firing) the interpreter. */
-static void fire(struct local *l, uint32_t pi)
+/* Probe index pi with arguments args (as many as an mt_pctx holds): its
+   compiled code, else (not compiled, or the code's guards refuse the
+   firing) the interpreter.  0 if the compiled code ran it. */
+static int fire_args(struct local *l, uint32_t pi, const uint64_t *args)
 {
 	struct mt_pctx ctx;
 
+	if (mt_local_jit_fire(l->jit, pi, args) == 0)
+		return 0;
 	memset(&ctx, 0, sizeof(ctx));
-	if (mt_local_jit_fire(l->jit, pi, ctx.arg) != 0)
-		mt_rt_probe(l->cb, pi, &ctx);
+	memcpy(ctx.arg, args, sizeof(ctx.arg));
+	mt_rt_probe(l->cb, pi, &ctx);
+	return 1;
+}
+
+/* BEGIN, END, ERROR's firing, a tick's: no arguments. */
+static void fire(struct local *l, uint32_t pi)
+{
+	uint64_t none[sizeof(((struct mt_pctx *)0)->arg) / sizeof(uint64_t)] = { 0 };
+
+	fire_args(l, pi, none);
 }
 
 static void fire_id(struct local *l, uint32_t id)
@@ -306,15 +318,7 @@ static void local_free(struct mt_target *t)
 
 int mt_local_fire(struct mt_target *t, uint32_t pi, const uint64_t *args)
 {
-	struct local *l = t->priv;
-	struct mt_pctx ctx;
-
-	if (mt_local_jit_fire(l->jit, pi, args) == 0)
-		return 0;
-	memset(&ctx, 0, sizeof(ctx));
-	memcpy(ctx.arg, args, sizeof(ctx.arg));
-	mt_rt_probe(l->cb, pi, &ctx);
-	return 1;
+	return fire_args(t->priv, pi, args);
 }
 
 static const struct mt_target_ops local_ops = {
