@@ -117,6 +117,28 @@ enum mt_jit_helper {
 	MT_JH__COUNT
 };
 
+/*
+ * Relocation kind's 4 bytes for target address (or value) v, the field
+ * ending at `end`: v + addend, or for a rel32 kind (a call) the
+ * displacement from the field's end.  0 if it does not fit in 32 bits
+ * (sign-extended), 1 and *out otherwise.  The blob (jitarm.c) and the
+ * local target (targets/local/jit.c) place compiled code with it.
+ */
+static inline int mt_jit_rel_encode(uint32_t kind, uint64_t v, int32_t addend, uint64_t end,
+				    int32_t *out)
+{
+	int64_t d;
+
+	v += (uint64_t)(int64_t)addend;
+	d = (int64_t)v;
+	if (kind == MT_JR_HELPER || kind == MT_JR_PLAT_EXECNAME)
+		d = (int64_t)(v - end);
+	if (d != (int32_t)d)
+		return 0;
+	*out = (int32_t)d;
+	return 1;
+}
+
 #define MT_JIT_STRBUF	64
 #define MT_JIT_PLATNAME	32
 #define MT_JH_STRKEY_PLATNAME	0x80000000u

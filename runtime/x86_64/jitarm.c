@@ -13,7 +13,6 @@
 static int rel_value(const struct lk_jit_rel *r, uint64_t va, int32_t *out)
 {
 	uint64_t v;
-	int64_t d;
 
 	if (r->kind == MT_JR_PLAT_TSCMULT)
 		v = (uint64_t)&lk.tsc_mult;
@@ -27,16 +26,7 @@ static int rel_value(const struct lk_jit_rel *r, uint64_t va, int32_t *out)
 		v = mt_rt_jit_addr(lk.cb, r->kind, r->arg);
 	else
 		return 0;
-	if (!v)
-		return 0;
-	v += (uint64_t)(int64_t)r->addend;
-	d = (int64_t)v;
-	if (r->kind == MT_JR_HELPER || r->kind == MT_JR_PLAT_EXECNAME)
-		d = (int64_t)(v - (va + r->at + 4));
-	if (d != (int32_t)d)
-		return 0;
-	*out = (int32_t)d;
-	return 1;
+	return v && mt_jit_rel_encode(r->kind, v, r->addend, va + r->at + 4, out);
 }
 
 void lk_jit_arm(struct lk_site *s)

@@ -61,27 +61,20 @@ static int rel_value(struct mt_cb *cb, const uint8_t *veneers, const struct jit_
 		     uint64_t va, int32_t *out)
 {
 	uint64_t v;
-	int64_t d;
 
 	if (r->kind == MT_JR_HELPER) {
 		if (r->arg >= MT_JH__COUNT)
 			return 0;
 		v = (uint64_t)(uintptr_t)(veneers + VENEER * r->arg);
-		d = (int64_t)(v + (uint64_t)(int64_t)r->addend - (va + r->at + 4));
 	} else if (r->kind < MT_JR_PLAT_TSCMULT) {	/* no platform's on the host */
 		v = mt_rt_jit_addr(cb, r->kind, r->arg);
-		if (!v)
-			return 0;
-		d = (int64_t)(v + (uint64_t)(int64_t)r->addend);
-		if (d < 0)
-			return 0;
 	} else {
 		return 0;
 	}
-	if (d != (int32_t)d)
-		return 0;
-	*out = (int32_t)d;
-	return 1;
+	/* an absolute address must be below 2 GiB here, where a negative
+	   32-bit one would sign-extend to the top of the address space */
+	return v && mt_jit_rel_encode(r->kind, v, r->addend, va + r->at + 4, out) &&
+	       (r->kind == MT_JR_HELPER || *out >= 0);
 }
 
 static void veneers(struct mt_cb *cb, uint8_t *at)
