@@ -76,6 +76,11 @@ endif
 
 all: $(MT_EXTRA)
 
+# MT_LIBS is complete only after every fragment: a rule written in a
+# fragment sees the libraries appended before it, so the helpers linked
+# against all of them get the whole list here (else make -j races ld).
+$(BUILD)/bin/mt-live: $(MT_LIBS)
+
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CPPFLAGS) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
