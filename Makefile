@@ -88,10 +88,13 @@ $(BUILD)/obj/%.o: %.c
 setup:
 	@scripts/setup.sh
 
+# make check and make demo build in parallel, one job per core.
+JOBS ?= $(shell nproc)
+
 check: setup
-	@$(MAKE) --no-print-directory all
-	@$(MAKE) --no-print-directory unit-build
-	@$(MAKE) --no-print-directory san-build
+	@$(MAKE) --no-print-directory -j$(JOBS) all
+	@$(MAKE) --no-print-directory -j$(JOBS) unit-build
+	@$(MAKE) --no-print-directory -j$(JOBS) san-build
 	@tests/run-all.sh
 
 .PHONY: san-build
@@ -99,7 +102,7 @@ san-build:
 	@$(MAKE) --no-print-directory SAN=1 build/san/bin/machtrace unit-build
 
 demo: setup
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@scripts/demo.sh
 
 install: all
