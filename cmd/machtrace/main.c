@@ -73,9 +73,9 @@ usage(FILE *fp, const char *pname)
 		"names fbt, kinst,\n\tmach_trap, sched, ipc, proc, vm, a task's pid<N> "
 		"or usdt provider\n\t(machload1), or names no provider and matches "
 		"only kernel probes\n\t(-f, -m, -i), or "
-		"when --kernel, --module, --mach, -c or -p is\n\tgiven; otherwise the\n\t"
-		"local target: BEGIN, END, tick-N and profile-N fire in machtrace "
-		"itself\n\t(curthread, stack(), func() and profile's arg0 describe "
+		"when --kernel, --module, --workload, --mach, -c or -p\n\tis given; "
+		"otherwise the\n\tlocal target: BEGIN, END, tick-N and profile-N fire in "
+		"machtrace itself\n\t(curthread, stack(), func() and profile's arg0 describe "
 		"no kernel there).\n"
 		"\t--kernel FILE  --module 'PATH args'  --workload 'WORDS'\n"
 		"\t--timeout SEC  --mach (BEGIN, END, profile, tick in the "
@@ -436,6 +436,7 @@ take_long_options(struct cli *cl, int *argcp, char **argv)
 				return -1;
 			}
 			cl->workload = v;
+			cl->force_kernel = 1;
 		} else if (k == 5) {
 			cl->disk = v;
 		} else if (k == 6) {

@@ -574,8 +574,8 @@ kernel_matches(const struct cli *cl, const struct mt_pdesc *pd)
  * providers, a guest task's pid<N> or usdt provider; a glob matching
  * one), or names no provider and only the kernel can match it (-f FUNC,
  * -m MODULE, -i of a kernel probe, `vm_fault:entry`), or --kernel,
- * --module or --mach is given (profile, tick and BEGIN/END then run in the
- * kernel too).  Everything else runs on the local target.
+ * --module, --workload or --mach is given (profile, tick and BEGIN/END
+ * then run in the kernel too).  Everything else runs on the local target.
  */
 int
 cli_desc_wants_kernel(const struct cli *cl, const struct mt_pdesc *pd)
