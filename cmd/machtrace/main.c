@@ -88,6 +88,8 @@ usage(FILE *fp, const char *pname)
 		"\t-c 'machload WORDS' or -c 'PATH ARGS': the first boot module, "
 		"pid 1 ($target);\n\t-p PID: a task by machtrace's pid "
 		"(creation order: the workload is 1)\n"
+		"\tMACHTRACE_CONSOLE_LOG=FILE: the guest's console (machload's "
+		"report) to FILE;\n\tMACHTRACE_CONSOLE=1: to stderr\n"
 		"\t%s boot ...   boot GNU Mach under QEMU (%s boot --help)"
 		"\n"
 		"\t%s vm start|list|stop|console ...   persistent VMs (docs/vm.md)\n"
