@@ -247,6 +247,7 @@ add_cmd(struct cli *cl, int is_file, char *arg)
 	v[cl->ncmds].is_file = is_file;
 	v[cl->ncmds].arg = arg;
 	v[cl->ncmds].text = NULL;
+	v[cl->ncmds].generated = 0;
 	cl->ncmds++;
 }
 
@@ -494,7 +495,7 @@ static int
 record_setup(struct cli *cl)
 {
 	struct cli_cmd gen;
-	char *text;
+	char *text, *name;
 
 	if (cl->ofile == NULL) {
 		fprintf(stderr, "machtrace: record: -o DIR is required\n");
@@ -506,9 +507,12 @@ record_setup(struct cli *cl)
 		if ((text = rec_events_program(cl->events,
 					       &cl->events_nclauses)) == NULL)
 			return -1;
-		add_cmd(cl, 1, strdup("--events"));
+		if (asprintf(&name, "--events %s", cl->events_list) < 0)
+			return -1;
+		add_cmd(cl, 1, name);
 		gen = cl->cmds[cl->ncmds - 1];
 		gen.text = text;
+		gen.generated = 1;
 		memmove(cl->cmds + 1, cl->cmds, (cl->ncmds - 1) * sizeof(gen));
 		cl->cmds[0] = gen;
 	}

@@ -863,7 +863,8 @@ cli_run(struct cli *cl)
 		char *name = cmd->is_file ? strdup(cmd->arg) :
 			crop_name(cmd->arg);
 
-		notice(cl, cmd->is_file ? "dtrace: script '%s' matched %u "
+		notice(cl, cmd->generated ? "dtrace: %s matched %u probe%s\n" :
+		       cmd->is_file ? "dtrace: script '%s' matched %u "
 		       "probe%s\n" : "dtrace: description '%s' matched %u "
 		       "probe%s\n", name ? name : "", n);
 		if (cl->verbose)
