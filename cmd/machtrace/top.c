@@ -878,7 +878,7 @@ print_health(struct top *tp)
 			printf("  %-20s unavailable\n", metric_defs[m].name);
 			continue;
 		}
-		printf("  %-20s %12.4g  ewma %12.4g\n", metric_defs[m].name,
+		printf("  %-20s %12.2f  ewma %12.2f\n", metric_defs[m].name,
 		       tp->sum_m[m] / tp->n_m[m], tp->ewma[m].value);
 	}
 	tp->last_score = score;
