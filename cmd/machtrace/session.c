@@ -445,8 +445,11 @@ run_loop(struct cli *cl, struct mt_target *t, struct mt_consumer *c)
 		}
 		first = 0;
 	}
-	/* dtrace tidies the terminal after ^C (not when testing) */
-	if (g_intr && !getenv("_DTRACE_TESTING")) {
+	/* dtrace tidies the terminal after ^C, whose echo left the cursor
+	   on its line (not when testing); in a file or a pipe there is no
+	   echo, and the newline was a second blank line before the
+	   aggregations */
+	if (g_intr && !getenv("_DTRACE_TESTING") && isatty(fileno(cl->out))) {
 		fputc('\n', cl->out);
 		fflush(cl->out);
 	}
