@@ -18,6 +18,8 @@
 /* A program specification from the command line, in order. */
 struct cli_cmd {
 	int is_file;			/* -s */
+	int generated;			/* machtrace's own (record --events),
+					   named by arg in messages */
 	char *arg;			/* path, or the probe specifier */
 	char *text;			/* the source text */
 };

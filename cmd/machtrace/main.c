@@ -73,9 +73,9 @@ usage(FILE *fp, const char *pname)
 		"names fbt, kinst,\n\tmach_trap, sched, ipc, proc, vm, a task's pid<N> "
 		"or usdt provider\n\t(machload1), or names no provider and matches "
 		"only kernel probes\n\t(-f, -m, -i), or "
-		"when --kernel, --module, --mach, -c or -p is\n\tgiven; otherwise the\n\t"
-		"local target: BEGIN, END, tick-N and profile-N fire in machtrace "
-		"itself\n\t(curthread, stack(), func() and profile's arg0 describe "
+		"when --kernel, --module, --workload, --mach, -c or -p\n\tis given; "
+		"otherwise the\n\tlocal target: BEGIN, END, tick-N and profile-N fire in "
+		"machtrace itself\n\t(curthread, stack(), func() and profile's arg0 describe "
 		"no kernel there).\n"
 		"\t--kernel FILE  --module 'PATH args'  --workload 'WORDS'\n"
 		"\t--timeout SEC  --mach (BEGIN, END, profile, tick in the "
@@ -88,6 +88,8 @@ usage(FILE *fp, const char *pname)
 		"\t-c 'machload WORDS' or -c 'PATH ARGS': the first boot module, "
 		"pid 1 ($target);\n\t-p PID: a task by machtrace's pid "
 		"(creation order: the workload is 1)\n"
+		"\tMACHTRACE_CONSOLE_LOG=FILE: the guest's console (machload's "
+		"report) to FILE;\n\tMACHTRACE_CONSOLE=1: to stderr\n"
 		"\t%s boot ...   boot GNU Mach under QEMU (%s boot --help)"
 		"\n"
 		"\t%s vm start|list|stop|console ...   persistent VMs (docs/vm.md)\n"
@@ -245,6 +247,7 @@ add_cmd(struct cli *cl, int is_file, char *arg)
 	v[cl->ncmds].is_file = is_file;
 	v[cl->ncmds].arg = arg;
 	v[cl->ncmds].text = NULL;
+	v[cl->ncmds].generated = 0;
 	cl->ncmds++;
 }
 
@@ -436,6 +439,7 @@ take_long_options(struct cli *cl, int *argcp, char **argv)
 				return -1;
 			}
 			cl->workload = v;
+			cl->force_kernel = 1;
 		} else if (k == 5) {
 			cl->disk = v;
 		} else if (k == 6) {
@@ -491,7 +495,7 @@ static int
 record_setup(struct cli *cl)
 {
 	struct cli_cmd gen;
-	char *text;
+	char *text, *name;
 
 	if (cl->ofile == NULL) {
 		fprintf(stderr, "machtrace: record: -o DIR is required\n");
@@ -503,9 +507,12 @@ record_setup(struct cli *cl)
 		if ((text = rec_events_program(cl->events,
 					       &cl->events_nclauses)) == NULL)
 			return -1;
-		add_cmd(cl, 1, strdup("--events"));
+		if (asprintf(&name, "--events %s", cl->events_list) < 0)
+			return -1;
+		add_cmd(cl, 1, name);
 		gen = cl->cmds[cl->ncmds - 1];
 		gen.text = text;
+		gen.generated = 1;
 		memmove(cl->cmds + 1, cl->cmds, (cl->ncmds - 1) * sizeof(gen));
 		cl->cmds[0] = gen;
 	}

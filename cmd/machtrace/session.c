@@ -445,8 +445,11 @@ run_loop(struct cli *cl, struct mt_target *t, struct mt_consumer *c)
 		}
 		first = 0;
 	}
-	/* dtrace tidies the terminal after ^C (not when testing) */
-	if (g_intr && !getenv("_DTRACE_TESTING")) {
+	/* dtrace tidies the terminal after ^C, whose echo left the cursor
+	   on its line (not when testing); in a file or a pipe there is no
+	   echo, and the newline was a second blank line before the
+	   aggregations */
+	if (g_intr && !getenv("_DTRACE_TESTING") && isatty(fileno(cl->out))) {
 		fputc('\n', cl->out);
 		fflush(cl->out);
 	}
@@ -574,8 +577,8 @@ kernel_matches(const struct cli *cl, const struct mt_pdesc *pd)
  * providers, a guest task's pid<N> or usdt provider; a glob matching
  * one), or names no provider and only the kernel can match it (-f FUNC,
  * -m MODULE, -i of a kernel probe, `vm_fault:entry`), or --kernel,
- * --module or --mach is given (profile, tick and BEGIN/END then run in the
- * kernel too).  Everything else runs on the local target.
+ * --module, --workload or --mach is given (profile, tick and BEGIN/END
+ * then run in the kernel too).  Everything else runs on the local target.
  */
 int
 cli_desc_wants_kernel(const struct cli *cl, const struct mt_pdesc *pd)
@@ -863,7 +866,8 @@ cli_run(struct cli *cl)
 		char *name = cmd->is_file ? strdup(cmd->arg) :
 			crop_name(cmd->arg);
 
-		notice(cl, cmd->is_file ? "dtrace: script '%s' matched %u "
+		notice(cl, cmd->generated ? "dtrace: %s matched %u probe%s\n" :
+		       cmd->is_file ? "dtrace: script '%s' matched %u "
 		       "probe%s\n" : "dtrace: description '%s' matched %u "
 		       "probe%s\n", name ? name : "", n);
 		if (cl->verbose)

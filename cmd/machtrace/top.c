@@ -16,7 +16,10 @@
  * intervals earlier (the runtime's values only grow).  That is exact as
  * long as we read a slot before the program comes back to it, three
  * intervals later; @top_now (the latest interval number) tells when we
- * did not, and the refresh says so.  docs/top.md.
+ * did not, and the refresh says so.  The END clause records the same
+ * three values: when the session ends before top stops it (the workload
+ * ended, Ctrl-C), the interval it cut short is printed, marked partial.
+ * docs/top.md.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -99,7 +102,8 @@ static const char top_prog[] =
 	"(curthread->state & 0x80) != 0] = sum(timestamp - self->top_on); "
 	"self->top_on = timestamp; }\n"
 	"tick-%1$s { trace(top_tv); trace(timestamp - top_t0); trace(%2$s); "
-	"top_t0 = timestamp; top_tv++; @top_now = max(top_tv); }\n";
+	"top_t0 = timestamp; top_tv++; @top_now = max(top_tv); }\n"
+	"END { trace(top_tv); trace(timestamp - top_t0); trace(%2$s); }\n";
 
 /* ---- one interval's figures ------------------------------------------- */
 
@@ -189,7 +193,7 @@ struct top {
 	const struct mt_prog *prog;
 	struct mt_consumer *c;
 	struct mt_cb *cb;
-	uint32_t tick_clause;
+	uint32_t tick_clause, end_clause;
 	const struct mt_rec *tick_recs[3];
 	int icount_shift;	/* -1: no instruction counting */
 	char icount_text[64];
@@ -197,7 +201,7 @@ struct top {
 	struct prev *prev[NPREV];
 	uint64_t drops_seen;
 	long refreshes;
-	int stop;
+	int stop, partial;
 	struct interval iv;
 	double win[M_NMETRICS][WINDOW];
 	size_t nwin;
@@ -774,10 +778,10 @@ print_refresh(struct top *tp, const struct deduction *d, size_t nd, double score
 
 	if (!tp->batch)
 		fputs("\033[H\033[2J", stdout);
-	printf("machtrace top: refresh %ld, interval %lld, %.3f s of guest time%s%s%s\n",
+	printf("machtrace top: refresh %ld, interval %lld, %.3f s of guest time%s%s%s%s\n",
 	       tp->refreshes, (long long)iv->tv + 1, s, tp->vm ? ", vm " : "",
-	       tp->vm ? tp->vm : "", iv->late ? " (LATE: figures may include the "
-	       "next use of this slot)" : "");
+	       tp->vm ? tp->vm : "", tp->partial ? " (partial: the session ended)" : "",
+	       iv->late ? " (LATE: figures may include the next use of this slot)" : "");
 	printf("SYSTEM   cpu %.1f%%  ctxsw %.0f (%.0f/s)  msgs %.0f (%.0f/s)  "
 	       "intr %.2f%%  drops %.0f\n", iv->m[M_CPU], iv->sys[S_CTXSW],
 	       iv->m[M_CTXSW], iv->sys[S_MSGS], iv->m[M_MSGS], iv->m[M_INTR_PCT],
@@ -874,7 +878,7 @@ print_health(struct top *tp)
 			printf("  %-20s unavailable\n", metric_defs[m].name);
 			continue;
 		}
-		printf("  %-20s %12.4g  ewma %12.4g\n", metric_defs[m].name,
+		printf("  %-20s %12.2f  ewma %12.2f\n", metric_defs[m].name,
 		       tp->sum_m[m] / tp->n_m[m], tp->ewma[m].value);
 	}
 	tp->last_score = score;
@@ -908,8 +912,13 @@ on_record(void *arg, const struct mt_rechdr *h, const struct mt_probe *p,
 	size_t nd;
 	double score;
 
-	if (clause != tp->tick_clause || tp->stop)
+	if ((clause != tp->tick_clause && clause != tp->end_clause) || tp->stop)
 		return;
+	if (clause == tp->end_clause) {
+		if (tp->health)
+			return;		/* health's intervals are whole ones */
+		tp->partial = 1;
+	}
 	if (read_interval(tp, rec_int(tp->tick_recs[0], data),
 			  (double)rec_int(tp->tick_recs[1], data),
 			  (double)rec_int(tp->tick_recs[2], data)) != 0) {
@@ -928,6 +937,22 @@ on_record(void *arg, const struct mt_rechdr *h, const struct mt_probe *p,
 		tp->stop = 1;
 }
 
+/* The records of clause i's trace() actions (up to 3, into recs if not NULL). */
+static uint32_t
+trace_recs(const struct mt_prog *prog, uint32_t i, const struct mt_rec **recs)
+{
+	const struct mt_clause *cl = &prog->clauses[i];
+	uint32_t nt = 0;
+
+	for (uint32_t j = 0; j < cl->nacts; j++)
+		if (prog->actions[cl->act0 + j].kind == MT_ACT_TRACE && nt < 3) {
+			if (recs)
+				recs[nt] = &prog->recs[prog->actions[cl->act0 + j].rec0];
+			nt++;
+		}
+	return nt;
+}
+
 static int
 hook_start(void *arg, const struct mt_prog *prog, struct mt_target *t,
 	   struct mt_consumer *c)
@@ -938,18 +963,15 @@ hook_start(void *arg, const struct mt_prog *prog, struct mt_target *t,
 	tp->c = c;
 	tp->cb = t->ops->cb(t);
 	/* top's clauses come first: its tick clause is the first one whose
-	   actions are three trace()s */
-	tp->tick_clause = UINT32_MAX;
-	for (uint32_t i = 0; i < prog->nclauses && tp->tick_clause == UINT32_MAX; i++) {
-		const struct mt_clause *cl = &prog->clauses[i];
-		uint32_t nt = 0;
-
-		for (uint32_t j = 0; j < cl->nacts; j++)
-			if (prog->actions[cl->act0 + j].kind == MT_ACT_TRACE && nt < 3)
-				tp->tick_recs[nt++] = &prog->recs[prog->actions[cl->act0 + j].rec0];
-		if (nt == 3)
+	   actions are three trace()s, its END clause the next one (the
+	   same three records) */
+	tp->tick_clause = tp->end_clause = UINT32_MAX;
+	for (uint32_t i = 0; i < prog->nclauses && tp->tick_clause == UINT32_MAX; i++)
+		if (trace_recs(prog, i, tp->tick_recs) == 3)
 			tp->tick_clause = i;
-	}
+	if (tp->tick_clause != UINT32_MAX && tp->tick_clause + 1 < prog->nclauses &&
+	    trace_recs(prog, tp->tick_clause + 1, NULL) == 3)
+		tp->end_clause = tp->tick_clause + 1;
 	if (tp->tick_clause == UINT32_MAX) {
 		fprintf(stderr, "machtrace: top: the program has no tick clause\n");
 		return -1;
@@ -1050,7 +1072,7 @@ static const char explain_text[] =
 "  SENT, SENT/s, and the\n"
 "  latency from ipc:::send to ipc:::receive of the same kmsg, as\n"
 "  llquantize(ns, 10, 3, 9, 20); p50/p99: the bucket holding the rank,\n"
-"  linearly interpolated inside it (error < the bucket width, 5-50%%)\n"
+"  linearly interpolated inside it (error < the bucket width, 5-50%)\n"
 "System:\n"
 "  ctxsw      sched:::on-cpu count        msgs  ipc:::send count\n"
 "  faults     vm:::fault by args[1] (write, exec, read, wire); zfod, cow, pgin,\n"
@@ -1065,7 +1087,7 @@ static const char explain_text[] =
 "                         never received, and have none\n"
 "  2 scheduling latency   sched:::enqueue -> sched:::on-cpu of that thread\n"
 "                         (run-queue latency p50/p99); handoffs never queue\n"
-"  3 VM pressure          sum of vm:::fault-done latencies / interval (%% of\n"
+"  3 VM pressure          sum of vm:::fault-done latencies / interval (% of\n"
 "                         the time in page faults), faults/s by type\n"
 "  4 interrupt overhead   fbt entry->return of hardclock, comintr, kdintr (the\n"
 "                         clock, serial and keyboard handlers a QEMU PC with\n"
@@ -1089,12 +1111,12 @@ static const char explain_text[] =
 " 10 TLB misses           unavailable: TCG's softmmu TLB is QEMU's, not the\n"
 "                         guest CPU's; no guest TLB miss is observable\n"
 "\n"
-"Health (0-100): 100 minus, per interval: VM pressure 0..40 points (2%% to 20%%\n"
+"Health (0-100): 100 minus, per interval: VM pressure 0..40 points (2% to 20%\n"
 "of the time in faults), run-queue p99 0..20 (10 ms to 100 ms), IPC p99 0..20\n"
-"(10 ms to 100 ms), interrupts 0..15 (10%% to 50%%), lock waits 0..15 (1%% to\n"
-"20%%), drops 10, a late read 10, 3 per metric whose robust z-score\n"
+"(10 ms to 100 ms), interrupts 0..15 (10% to 50%), lock waits 0..15 (1% to\n"
+"20%), drops 10, a late read 10, 3 per metric whose robust z-score\n"
 "0.6745 (x - median) / MAD over the last 30 intervals is beyond 3.5 (at most\n"
-"15; MAD floored at max(1, 5%% of |median|)), 10 per firing --rules rule.\n"
+"15; MAD floored at max(1, 5% of |median|)), 10 per firing --rules rule.\n"
 "health reports the mean deduction per cause over its intervals.\n";
 
 static int
@@ -1232,7 +1254,7 @@ run(struct top *tp)
 		return E_USAGE;
 	free_expr(cl, freex, sizeof(freex));
 	snprintf(period, sizeof(period), "%lds", tp->seconds);
-	plen = sizeof(top_prog) + 4 * strlen(period) + strlen(freex) + 64;
+	plen = sizeof(top_prog) + 4 * strlen(period) + 2 * strlen(freex) + 64;
 	if ((prog = malloc(plen)) == NULL)
 		return E_ERROR;
 	snprintf(prog, plen, top_prog, period, freex);

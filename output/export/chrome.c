@@ -11,7 +11,8 @@
  *                   ("s" then "f", one id per message: the kmsg address
  *                   between a send and its receive); counter "ipc in flight"
  *   anything else   an instant event ("i") with the fields as args, on the
- *                   event's tid field, else the thread the CPU runs
+ *                   event's tid field, else the thread the CPU runs, else
+ *                   (no thread known yet) a global one ("s":"g")
  *
  * Two passes: the first learns each thread's task and names (from the
  * events with both tid and pid, and forks), the second writes.  Times are
@@ -267,13 +268,14 @@ instant(struct chrome *c, const struct mt_trace_event *ev)
 
 	if (mt_trace_get_int(ev, "tid", &tid) != 0 && ev->cpu < c->ncpus)
 		tid = c->cur[ev->cpu];
-	if (tid < 0)
-		tid = 0;
 	begin_event(c);
-	fputs("{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"event\",\"name\":", c->out);
+	fprintf(c->out, "{\"ph\":\"i\",\"s\":\"%s\",\"cat\":\"event\",\"name\":",
+		tid < 0 ? "g" : "t");
 	json_str(c->out, ev->cls->name);
-	fprintf(c->out, ",\"pid\":%lld,\"tid\":%lld,\"ts\":%.3f",
-		(long long)pid_of(c, tid), (long long)tid, us(c, ev->ts));
+	if (tid >= 0)
+		fprintf(c->out, ",\"pid\":%lld,\"tid\":%lld", (long long)pid_of(c, tid),
+			(long long)tid);
+	fprintf(c->out, ",\"ts\":%.3f", us(c, ev->ts));
 	args_of(c, ev);
 	fputc('}', c->out);
 }
@@ -291,6 +293,18 @@ write_event(struct chrome *c, const struct mt_trace_event *ev)
 		ipc(c, ev, 0);
 	else
 		instant(c, ev);
+}
+
+/* A track's name, or "task N"/"thread N" when no event named it. */
+static void
+meta_name(struct chrome *c, const struct imap_ent *e, const char *what)
+{
+	char buf[48];
+
+	if (e->name == NULL)
+		snprintf(buf, sizeof(buf), "%s %lld", what, (long long)e->key);
+	json_str(c->out, e->name ? e->name : buf);
+	fputs("}}", c->out);
 }
 
 /* The slices still open at the end, then the names of tasks and threads. */
@@ -317,8 +331,7 @@ finish(struct chrome *c, uint64_t last)
 		fprintf(c->out, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%lld,"
 			"\"tid\":%lld,\"args\":{\"name\":", (long long)(t->a ? t->a - 1 : 0),
 			(long long)t->key);
-		json_str(c->out, t->name ? t->name : "?");
-		fputs("}}", c->out);
+		meta_name(c, t, "thread");
 	}
 	for (size_t i = 0; i < c->procs.cap; i++) {
 		struct imap_ent *p = &c->procs.e[i];
@@ -328,8 +341,7 @@ finish(struct chrome *c, uint64_t last)
 		begin_event(c);
 		fprintf(c->out, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%lld,"
 			"\"args\":{\"name\":", (long long)p->key);
-		json_str(c->out, p->name ? p->name : "?");
-		fputs("}}", c->out);
+		meta_name(c, p, "task");
 	}
 }
 

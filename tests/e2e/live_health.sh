@@ -29,4 +29,11 @@ if grep -q "rule .*line 2: paging storm (fault_time_pct = " "$TMP/pages.out" &&
 else
 	fail health-rule-fires "$(grep -E 'rule|^  -' "$TMP/pages.out" | tr '\n' ' ')"
 fi
+# metrics in plain decimals (issue 21 item 14: free_pages 1.255e+04)
+if grep -q '^  free_pages  *[0-9][0-9]*\.[0-9][0-9]  ewma  *[0-9][0-9]*\.[0-9][0-9]$' "$TMP/quiet.out" &&
+   ! grep -qE '[0-9]e[+-][0-9]' "$TMP/quiet.out" "$TMP/pages.out"; then
+	pass health-metrics-decimal
+else
+	fail health-metrics-decimal "$(grep -E 'free_pages|[0-9]e[+-]' "$TMP/quiet.out" | head -n 2 | tr '\n' ' ')"
+fi
 echo "health: quiet $sq/100, pages= $sp/100" >&2

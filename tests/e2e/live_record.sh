@@ -82,6 +82,17 @@ else
 	fail live-record-bad-uses "exits $r1 $r2 $r3: $(cat "$TMP/e1" "$TMP/e2" "$TMP/e3" | tr '\n' ' ')"
 fi
 
+# --events' clauses are named as the option, not as a script (issue 21
+# item 14: "script '--events' matched 60 probes")
+rec_run evn "rt=5 pingpong=0 pages=4 threads=0 tasks=0" 'END { }' -o "$TMP/evn" --events trap,vm
+rc=$?
+if [ $rc = 0 ] && grep -q "^dtrace: --events trap,vm matched [1-9][0-9]* probes$" "$TMP/evn.err" &&
+   ! grep -q "script '--events" "$TMP/evn.err"; then
+	pass live-record-events-named
+else
+	fail live-record-events-named "exit $rc: $(head -c 300 "$TMP/evn.err")"
+fi
+
 # export of the live trace: Chrome JSON that parses, with a flow per
 # machload_echo request at least; an unknown format is an error.
 "$MACHTRACE" export "$TMP/trace" --format chrome -o "$TMP/trace.json" 2>"$TMP/ex.err"; r1=$?

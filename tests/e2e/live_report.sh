@@ -92,6 +92,24 @@ if [ -n "$drops" ] && [ "$(page_val text drops-total)" = "$drops" ]; then
 else
 	fail live-report-drops "page $(page_val text drops-total), record ${drops:-?}"
 fi
+# duration: the kept events' span; when events were discarded the page
+# says the run may have lasted longer (issue 21 item 14)
+dur_ok=1
+[ "${drops:-0}" = 0 ] && case "$(page_val text duration)" in *discarded*|'') dur_ok=0 ;; esac
+cp "$TMP/page.txt" "$TMP/page-main.txt"
+rec_run lossy "rt=3000 pingpong=0 pages=0 threads=0 tasks=0" 'END { }' -q --mach \
+	-o "$TMP/lossy" -x bufsize=4k --events ipc
+ldrops=$(sed -n 's/^machtrace: recorded [0-9]* events, \([0-9]*\) dropped.*/\1/p' "$TMP/lossy.err")
+"$MACHTRACE" report "$TMP/lossy" -o "$TMP/lossy.html" 2>/dev/null &&
+	node "$(dirname "$0")/report_page.js" "$TMP/lossy.html" >"$TMP/page.txt" 2>&1
+ldur=$(page_val text duration)
+if [ $dur_ok = 1 ] && [ "${ldrops:-0}" -gt 0 ] &&
+   echo "$ldur" | grep -q "^[0-9.]* ms from the first to the last kept event; $ldrops events were discarded"; then
+	pass live-report-duration-with-drops
+else
+	fail live-report-duration-with-drops "main run: drops ${drops:-?}, '$(sed -n 's/^text duration //p' "$TMP/page-main.txt")'; lossy: drops ${ldrops:-?}, '$ldur'"
+fi
+cp "$TMP/page-main.txt" "$TMP/page.txt"
 if [ "$(head -c 8 "$TMP/report.png" | od -An -c | tr -d ' ')" = '211PNG\r\n032\n' ]; then
 	pass live-report-screenshot
 	[ -n "${MT_REPORT_SCREENSHOT:-}" ] && cp "$TMP/report.png" "$MT_REPORT_SCREENSHOT"

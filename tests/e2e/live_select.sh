@@ -49,3 +49,19 @@ if [ $rc = 0 ] && [ "${i:-0}" -ge 64 ] && [ "${f:-0}" -ge "$i" ]; then
 else
 	fail live-select-trace-f-i "exit $rc, f=${f:-} i=${i:-}: $(head -c 300 "$TMP/run.err")"
 fi
+
+# --workload selects the kernel as --kernel does (issue 21 item 11): a
+# profile program with a workload samples GNU Mach running it, not
+# machtrace (which ran it locally, and never ended)
+MACHTRACE_CONSOLE_LOG=$TMP/wl.con timeout 120 "$MACHTRACE" -q --timeout 60 \
+	--workload "rt=10 pingpong=0 pages=0 threads=0 tasks=0" \
+	-n 'profile-97 { @p = count(); } tick-1s { exit(0); } END { printa("p %@d\n", @p); }' \
+	>"$TMP/wl.out" 2>"$TMP/wl.err"
+rc=$?
+p=$(val p "$TMP/wl.out")
+if [ $rc = 0 ] && [ "${p:-0}" -ge 1 ] && grep -q "^machload" "$TMP/wl.con" 2>/dev/null &&
+   ! grep -q "local target" "$TMP/wl.err"; then
+	pass live-select-workload-kernel
+else
+	fail live-select-workload-kernel "exit $rc, p=${p:-}: $(head -c 300 "$TMP/wl.err")"
+fi

@@ -29,6 +29,13 @@ expect mach-err-stripped 2 "machtrace: .*no symbol table" "$MACHTRACE" boot --ke
 expect mach-err-not-mach 2 "machtrace: .*not a GNU Mach kernel" "$MACHTRACE" boot --kernel "$BUILD/guest/machload"
 expect mach-err-no-module 2 "machtrace: module /nonexistent/x: No such file" \
 	"$MACHTRACE" boot --module '/nonexistent/x a b'
+# a module line that starts no task (issue 21 item 3): refused before
+# booting, with the boot script's syntax, by boot and by a session
+expect mach-err-module-not-started 2 "no boot module would run: .*task-create.*task-resume" \
+	"$MACHTRACE" boot --timeout 30 --module "$BUILD/guest/machload rt=5"
+expect mach-err-module-not-started-trace 1 "could not enable tracing: no boot module would run" \
+	"$MACHTRACE" --timeout 30 --module "$BUILD/guest/machload rt=5 \$(task-create)" \
+	-n 'fbt::mach_msg_trap:entry { @ = count(); }'
 expect mach-err-panic 3 "machtrace: kernel panic: panic .*Cannot load user executable" \
 	"$MACHTRACE" boot --timeout 30 --module "$TMP/notelf \$(task-create) \$(task-resume)"
 expect mach-err-debugger 3 "machtrace: kernel stopped in the debugger: Debugger invoked" \

@@ -75,7 +75,7 @@ listeners.push(msg => {
 function probe() {
   const r = [];
   const t = e => e.textContent.trim();
-  for (const id of ["n-switches", "drops-total", "n-samples"]) {
+  for (const id of ["n-switches", "drops-total", "n-samples", "duration"]) {
     const e = document.getElementById(id);
     if (e) r.push(["text", id, t(e)]);
   }

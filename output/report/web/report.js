@@ -40,6 +40,18 @@ function showTip(ev, text) {
 }
 function hideTip() { tip.style("display", "none"); }
 
+function discarded() {
+  return data.cpus.reduce((a, c) => a + c.discarded, 0);
+}
+
+/* The kept events' span; with discarded events the run was longer than
+   the trace shows, or its kept events are a part of it: say so. */
+function duration(span) {
+  const lost = discarded();
+  return ms(span.t1 - span.t0) + (lost ? " from the first to the last kept event; " +
+    lost + " events were discarded, so the run may have lasted longer" : "");
+}
+
 function header() {
   root.append("h1").text(data.title);
   const s = section("traced", "What was traced");
@@ -49,20 +61,21 @@ function header() {
     .filter(k => !data.meta.some(m => m[0].toLowerCase().includes(k)))
     .map(k => [k, "(not stored in this trace)"]);
   const rows = data.meta.concat(missing, [
-    ["duration", ms(span.t1 - span.t0)],
+    ["duration", duration(span)],
     ["events", String(span.events)],
     ["CPUs", String(data.cpus.length)]]);
   const t = s.append("table");
   const tr = t.selectAll("tr").data(rows).join("tr");
   tr.append("th").text(r => r[0]);
-  tr.append("td").append("pre").text(r => r[1]);
+  tr.append("td").append("pre").attr("id", r => r[0] === "duration" ? "duration" : null)
+    .text(r => r[1]);
 }
 
 function drops() {
   const s = section("drops", "Drops");
   if (!data.drops_known)
     absent(s, "The trace's packets carry no events_discarded count.");
-  const total = data.cpus.reduce((a, c) => a + c.discarded, 0);
+  const total = discarded();
   s.append("p").html("Events discarded: <b id=\"drops-total\"></b>")
     .select("b").text(total);
   table(s, "drops-table", [

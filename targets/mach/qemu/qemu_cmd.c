@@ -64,6 +64,23 @@ static size_t shim_string_len(const char *module)
 	return strlen(base);
 }
 
+/*
+ * GNU Mach's boot script (kern/bootstrap.c) makes a task of a module only
+ * when its line says $(task-create), and runs it only on $(task-resume):
+ * without one the kernel boots, starts nothing and idles for ever.
+ */
+static int check_started(const struct mt_boot_opts *o, char *err, size_t errlen)
+{
+	for (int i = 0; i < o->nmodules; i++)
+		if (strstr(o->modules[i], "$(task-resume)"))
+			return 0;
+	mt_seterr(err, errlen, "no boot module would run: GNU Mach's boot script "
+		  "starts a module only when its line ends in '$(task-create) "
+		  "$(task-resume)', e.g. --module 'PATH ${host-port} ${device-port} "
+		  "ARGS $(task-create) $(task-resume)' (docs/live-kernel.md)");
+	return -1;
+}
+
 static int build_initrd(const struct mt_boot_opts *o, struct qemu_cmd *c,
 			char *err, size_t errlen)
 {
@@ -100,7 +117,7 @@ static int build_initrd(const struct mt_boot_opts *o, struct qemu_cmd *c,
 		if (mt_initrd_append(c->initrd, sizeof c->initrd, o->modules[i], 0) < 0)
 			goto too_long;
 	}
-	return 0;
+	return o->nmodules ? check_started(o, err, errlen) : 0;
 too_long:
 	mt_seterr(err, errlen, "module strings too long");
 	return -1;

@@ -11,6 +11,7 @@ for w in "IPC latency" "scheduling latency" "VM pressure" "interrupt overhead" \
 	 "branch mispredicts" "TLB misses" "uniprocessor" "unavailable: QEMU's TCG"; do
 	grep -q "$w" "$T/ex" || { echo "top --explain lacks '$w'"; exit 1; }
 done
+! grep -q '%%' "$T/ex" || { echo "top --explain prints '%%': $(grep '%%' "$T/ex" | head -1)"; exit 1; }
 "$MT" top --program >"$T/prog.d" 2>"$T/err" && grep -q "tick-1s" "$T/prog.d" &&
 	"$MT" -e -s "$T/prog.d" 2>"$T/err" ||
 	{ echo "top --program does not compile: $(cat "$T/err")"; exit 1; }

@@ -3,6 +3,7 @@
 "$MT" 2>"$T/err"; rc=$?
 [ $rc -eq 2 ] || { echo "no args: exit $rc"; exit 1; }
 grep -q '^Usage: ' "$T/err" || { echo "no usage text"; exit 1; }
+grep -q 'MACHTRACE_CONSOLE_LOG=FILE' "$T/err" || { echo "usage lacks MACHTRACE_CONSOLE_LOG"; exit 1; }
 "$MT" -k -n BEGIN 2>/dev/null; rc=$?
 [ $rc -eq 2 ] || { echo "-k: exit $rc"; exit 1; }
 "$MT" -G -n BEGIN 2>"$T/err"; rc=$?

@@ -48,7 +48,8 @@ TEST(qemu_cmd_reserve_and_modules)
 {
 	static struct qemu_cmd c;
 	struct mt_boot_opts o = {
-		.modules = { "/bin/sh a,b" }, .nmodules = 1, .mem_mb = 256,
+		.modules = { "/bin/sh a,b", "/bin/sh $(task-create) $(task-resume)" },
+		.nmodules = 2, .mem_mb = 256,
 		.reserve_pa = 0x2000000, .reserve_size = 0x400000, .reserve_fill = 1,
 	};
 	char err[512];
@@ -58,6 +59,10 @@ TEST(qemu_cmd_reserve_and_modules)
 	CHECK(has_arg(&c, "-m", "256"));
 	CHECK(strstr(arg_of(&c, "-initrd"), " console=com0,/bin/sh a,,b"));
 	CHECK(!strstr(arg_of(&c, "-initrd"), "machload"));
+	/* no line resumes a task: the kernel would idle for ever */
+	o.nmodules = 1;
+	CHECK(mt_qemu_cmd(&o, "/dev/shm/y", &c, err, sizeof err) < 0);
+	CHECK(strstr(err, "no boot module would run"));
 }
 
 TEST(qemu_cmd_bad_input)
@@ -75,7 +80,8 @@ TEST(qemu_cmd_bad_input)
 	memcpy(longmod, "/bin/sh ", 8);
 	longmod[1023 + 5] = 0;          /* "sh " + 1020 more: 1023, fits */
 	o.modules[0] = longmod;
-	o.nmodules = 1;
+	o.modules[1] = "/bin/sh $(task-create) $(task-resume)";
+	o.nmodules = 2;
 	CHECK(mt_qemu_cmd(&o, "/dev/shm/z", &c, err, sizeof err) == 0);
 	longmod[1023 + 5] = 'x';
 	longmod[1024 + 5] = 0;

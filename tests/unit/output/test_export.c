@@ -22,6 +22,7 @@ static const struct mt_trace_field ipc_f[] = {
 	{ "kmsg", MT_TF_HEX, 8 }, { "comm", MT_TF_STR, 0 },
 	{ "tid", MT_TF_INT, 4 }, { "pid", MT_TF_INT, 4 },
 };
+static const struct mt_trace_field arg_f[] = { { "arg0", MT_TF_INT, 8 } };
 static const struct mt_trace_field stk_f[] = {
 	{ "trace0", MT_TF_INT, 4 }, { "stack1", MT_TF_STR, 0 },
 };
@@ -61,7 +62,8 @@ make_trace(void)
 {
 	struct mt_trace_writer *w;
 	char err[256];
-	int s, snd, rcv, k;
+	int s, snd, rcv, k, a;
+	struct mt_trace_value a0 = { 7, 0, 0 };
 
 	snprintf(dir, sizeof(dir), "/tmp/mt-export-XXXXXX");
 	if (mkdtemp(dir) == NULL)
@@ -72,6 +74,8 @@ make_trace(void)
 	snd = mt_trace_add_class(w, "ipc_send", ipc_f, 6);
 	rcv = mt_trace_add_class(w, "ipc_receive", ipc_f, 6);
 	k = mt_trace_add_class(w, "fbt::vm_fault:entry", stk_f, 2);
+	a = mt_trace_add_class(w, "syscall_entry_x", arg_f, 1);
+	mt_trace_event(w, 0, 1000, (uint32_t)a, &a0);	/* no thread known yet */
 	sw(w, s, 1000, 10, 0, 11);		/* 11 runs from 1 us */
 	msg(w, snd, 2000, 11);			/* 11 sends */
 	sw(w, s, 3000, 11, 1, 10);		/* 11 waits, 10 runs */
@@ -149,6 +153,11 @@ TEST(chrome_slices_and_flow)
 	CHECK(strstr(s, "\"ph\":\"C\",\"pid\":0,\"name\":\"ipc in flight\"") != NULL);
 	CHECK(strstr(s, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":1,\"args\":{\"name\":\"machload\"}}") != NULL);
 	CHECK(strstr(s, "\"name\":\"thread_name\",\"pid\":1,\"tid\":10,") != NULL);
+	/* an event on no known thread is global, not on a made-up thread
+	   pid 0/tid 0 named "?" */
+	CHECK(strstr(s, "{\"ph\":\"i\",\"s\":\"g\",\"cat\":\"event\",\"name\":\"syscall_entry_x\"") != NULL);
+	CHECK(strstr(s, "\"name\":\"?\"") == NULL);
+	CHECK(strstr(s, "\"tid\":0,") == NULL);
 }
 
 TEST(folded_lines)
