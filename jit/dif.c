@@ -205,7 +205,7 @@ int jit_difo_needs(struct jit *j, uint32_t difo1, uint32_t *regs)
 			return jit_fail(j, "DIFO %u uses %s (opcode %u at %u)", difo1, w, op, pc);
 		if (op == MT_OP_SLL || op == MT_OP_SRL || op == MT_OP_SRA)
 			*regs |= 1u << X_RCX;
-		if (op == MT_OP_LDGS && (v == MT_VAR_TIMESTAMP || v == MT_VAR_VTIMESTAMP))
+		if (op == MT_OP_LDGS && v == MT_VAR_TIMESTAMP)
 			*regs |= 1u << X_RDX;
 		if (op == MT_OP_SCMP)
 			*regs |= 1u << X_RCX | 1u << X_RDX;
@@ -564,6 +564,7 @@ static void ldgs(struct difo_em *e, uint32_t v, uint32_t rd)
 		/* the runtime's on the host */
 		/* fall through */
 	case MT_VAR_PID: case MT_VAR_TID: case MT_VAR_TASK:
+	case MT_VAR_VTIMESTAMP:		/* the platform's clock of the thread */
 		jit_call(j, MT_JR_HELPER, MT_JH_VAR, 2, v, 0, 0, X_RAX);
 		e->flags = 0;
 		put(e, rd, X_RAX);

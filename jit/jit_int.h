@@ -33,6 +33,9 @@ struct jit {
 	uint32_t where_act;		/* the action being compiled, 0xffff: the
 					   predicate */
 	int faults;			/* the clause has a fault path */
+	int vclock;			/* a kernel probe of an image reading
+					   vtimestamp: its time is probe context
+					   (MT_JR_PLAT_VCLOCK) */
 	char *why;
 	size_t whylen;
 };

@@ -193,13 +193,17 @@ static struct mt_cb *local_cb(struct mt_target *t)
 static int fire_args(struct local *l, uint32_t pi, const uint64_t *args)
 {
 	struct mt_pctx ctx;
+	int rc = 0;
 
-	if (mt_local_jit_fire(l->jit, pi, args) == 0)
-		return 0;
-	memset(&ctx, 0, sizeof(ctx));
-	memcpy(ctx.arg, args, sizeof(ctx.arg));
-	mt_rt_probe(l->cb, pi, &ctx);
-	return 1;
+	mt_local_plat_fire_start();
+	if (mt_local_jit_fire(l->jit, pi, args) != 0) {
+		memset(&ctx, 0, sizeof(ctx));
+		memcpy(ctx.arg, args, sizeof(ctx.arg));
+		mt_rt_probe(l->cb, pi, &ctx);
+		rc = 1;
+	}
+	mt_local_plat_fire_end();
+	return rc;
 }
 
 /* BEGIN, END, ERROR's firing, a tick's: no arguments. */
