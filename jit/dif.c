@@ -348,6 +348,13 @@ static void jit_arg(struct jit *j, enum jreg r, uint32_t i)
 		x_mov_rr(j->b, r, src);
 }
 
+void jit_tsc(struct jit_buf *b)
+{
+	x_rdtsc(b);
+	x_shift_ri(b, 4, X_RDX, 32);
+	x_alu_rr(b, A_OR, X_RAX, X_RDX);
+}
+
 void jit_timestamp(struct jit *j)
 {
 	struct jit_buf *b = j->b;
@@ -363,9 +370,7 @@ void jit_timestamp(struct jit *j)
 		jit_label_here(b, have);
 		return;
 	}
-	x_rdtsc(b);
-	x_shift_ri(b, 4, X_RDX, 32);
-	x_alu_rr(b, A_OR, X_RAX, X_RDX);
+	jit_tsc(b);
 	x_mul_abs(b, MT_JR_PLAT_TSCMULT, 0, 0);
 	x_shrd_ri(b, X_RAX, X_RDX, 32);
 	x_store_m(b, 8, X_RAX, ts);

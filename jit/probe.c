@@ -707,14 +707,6 @@ static void frame(struct jit *j, uint32_t regs, int uses_ts)
 			j->saved[save_order[i]] = j->frame - 8 * ++n + 1;
 }
 
-/* rax = the TSC (rdx clobbered) */
-static void tsc(struct jit_buf *b)
-{
-	x_rdtsc(b);
-	x_shift_ri(b, 4, X_RDX, 32);
-	x_alu_rr(b, A_OR, X_RAX, X_RDX);
-}
-
 static void prologue(struct jit *j)
 {
 	if (j->o.site != JIT_SITE_LOCAL) {
@@ -731,7 +723,7 @@ static void prologue(struct jit *j)
 	if (j->ts_off >= 0)
 		x_push_imm0(j->b);
 	if (j->vclock) {		/* the firing starts */
-		tsc(j->b);
+		jit_tsc(j->b);
 		x_store_abs(j->b, 8, X_RAX, MT_JR_PLAT_VCLOCK, 0, 0);
 	}
 }
@@ -743,7 +735,7 @@ static void vclock_end(struct jit *j)
 
 	if (!j->vclock)
 		return;
-	tsc(b);
+	jit_tsc(b);
 	x_load_abs(b, 8, X_RDX, MT_JR_PLAT_VCLOCK, 0, 0);
 	x_alu_rr(b, A_SUB, X_RAX, X_RDX);
 	x_load_abs(b, 8, X_RDX, MT_JR_PLAT_VCLOCK, 0, 8);
