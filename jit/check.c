@@ -73,6 +73,8 @@ static int store_ok(const struct jit_code *c, const cs_insn *in, const cs_x86_op
 		return 0;
 	if (in->detail->x86.encoding.disp_offset)
 		r = rel_at(c, in->address + in->detail->x86.encoding.disp_offset);
+	if (r && r->kind == MT_JR_PLAT_VCLOCK)	/* its two words */
+		return base == X86_REG_INVALID && (r->addend == 0 || r->addend == 8);
 	if (r)
 		return state_kind(r->kind);
 	if (base == X86_REG_RSP)
@@ -160,6 +162,8 @@ static const char *rel_name(uint16_t k)
 		return "curthread";
 	if (k == MT_JR_PLAT_THRMEMO)
 		return "thread memo";
+	if (k == MT_JR_PLAT_VCLOCK)
+		return "vclock";
 	if (k == JIT_JR_FALLBACK)
 		return "general path";
 	return k < sizeof names / sizeof *names && names[k] ? names[k] : "?";

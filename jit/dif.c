@@ -205,7 +205,7 @@ int jit_difo_needs(struct jit *j, uint32_t difo1, uint32_t *regs)
 			return jit_fail(j, "DIFO %u uses %s (opcode %u at %u)", difo1, w, op, pc);
 		if (op == MT_OP_SLL || op == MT_OP_SRL || op == MT_OP_SRA)
 			*regs |= 1u << X_RCX;
-		if (op == MT_OP_LDGS && (v == MT_VAR_TIMESTAMP || v == MT_VAR_VTIMESTAMP))
+		if (op == MT_OP_LDGS && v == MT_VAR_TIMESTAMP)
 			*regs |= 1u << X_RDX;
 		if (op == MT_OP_SCMP)
 			*regs |= 1u << X_RCX | 1u << X_RDX;
@@ -348,6 +348,13 @@ static void jit_arg(struct jit *j, enum jreg r, uint32_t i)
 		x_mov_rr(j->b, r, src);
 }
 
+void jit_tsc(struct jit_buf *b)
+{
+	x_rdtsc(b);
+	x_shift_ri(b, 4, X_RDX, 32);
+	x_alu_rr(b, A_OR, X_RAX, X_RDX);
+}
+
 void jit_timestamp(struct jit *j)
 {
 	struct jit_buf *b = j->b;
@@ -363,9 +370,7 @@ void jit_timestamp(struct jit *j)
 		jit_label_here(b, have);
 		return;
 	}
-	x_rdtsc(b);
-	x_shift_ri(b, 4, X_RDX, 32);
-	x_alu_rr(b, A_OR, X_RAX, X_RDX);
+	jit_tsc(b);
 	x_mul_abs(b, MT_JR_PLAT_TSCMULT, 0, 0);
 	x_shrd_ri(b, X_RAX, X_RDX, 32);
 	x_store_m(b, 8, X_RAX, ts);
@@ -564,6 +569,7 @@ static void ldgs(struct difo_em *e, uint32_t v, uint32_t rd)
 		/* the runtime's on the host */
 		/* fall through */
 	case MT_VAR_PID: case MT_VAR_TID: case MT_VAR_TASK:
+	case MT_VAR_VTIMESTAMP:		/* the platform's clock of the thread */
 		jit_call(j, MT_JR_HELPER, MT_JH_VAR, 2, v, 0, 0, X_RAX);
 		e->flags = 0;
 		put(e, rd, X_RAX);

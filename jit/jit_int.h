@@ -33,6 +33,9 @@ struct jit {
 	uint32_t where_act;		/* the action being compiled, 0xffff: the
 					   predicate */
 	int faults;			/* the clause has a fault path */
+	int vclock;			/* a kernel probe of an image reading
+					   vtimestamp: its time is probe context
+					   (MT_JR_PLAT_VCLOCK) */
 	char *why;
 	size_t whylen;
 };
@@ -48,6 +51,8 @@ int jit_difo(struct jit *j, uint32_t difo1);
    the result in rax. */
 void jit_call(struct jit *j, uint16_t kind, uint32_t h, int nargs, uint64_t a1, uint64_t a2, int a3_reg,
 	      enum jreg a3);
+/* rax = the TSC (rdx clobbered) */
+void jit_tsc(struct jit_buf *b);
 /* The firing's timestamp into rax (once a firing: the slot at ts_off). */
 void jit_timestamp(struct jit *j);
 

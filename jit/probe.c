@@ -722,6 +722,27 @@ static void prologue(struct jit *j)
 		x_push_imm0(j->b);
 	if (j->ts_off >= 0)
 		x_push_imm0(j->b);
+	if (j->vclock) {		/* the firing starts */
+		jit_tsc(j->b);
+		x_store_abs(j->b, 8, X_RAX, MT_JR_PLAT_VCLOCK, 0, 0);
+	}
+}
+
+/* The firing ends: its ticks are probe context's (MT_JR_PLAT_VCLOCK). */
+static void vclock_end(struct jit *j)
+{
+	struct jit_buf *b = j->b;
+
+	if (!j->vclock)
+		return;
+	jit_tsc(b);
+	x_load_abs(b, 8, X_RDX, MT_JR_PLAT_VCLOCK, 0, 0);
+	x_alu_rr(b, A_SUB, X_RAX, X_RDX);
+	x_load_abs(b, 8, X_RDX, MT_JR_PLAT_VCLOCK, 0, 8);
+	x_alu_rr(b, A_ADD, X_RDX, X_RAX);
+	x_store_abs(b, 8, X_RDX, MT_JR_PLAT_VCLOCK, 0, 8);
+	x_mov_ri(b, X_RAX, 0);
+	x_store_abs(b, 8, X_RAX, MT_JR_PLAT_VCLOCK, 0, 0);
 }
 
 static void restore(struct jit *j)
@@ -758,9 +779,11 @@ static void epilogue(struct jit *j, uint32_t exit)
 	}
 	x_jmp(b, exit);
 	jit_label_here(b, j->fallback);
+	vclock_end(j);
 	restore(j);
 	x_jmp_rel(b, JIT_JR_FALLBACK, 0);
 	jit_label_here(b, exit);
+	vclock_end(j);
 	restore(j);
 	if (j->o.site == JIT_SITE_RETURN)
 		x_ret(b);
@@ -803,6 +826,10 @@ int mt_jit_probe(const struct mt_image *img, uint32_t pi, const struct jit_opts 
 		return 0;
 	if (o->site == JIT_SITE_RETURN)
 		regs |= 1u << X_RAX;		/* arg1 is read from its slot */
+	j.vclock = (o->site == JIT_SITE_ENTRY || o->site == JIT_SITE_RETURN) &&
+		mt_image_reads_var(img, MT_VAR_VTIMESTAMP);
+	if (j.vclock)
+		regs |= 1u << X_RAX | 1u << X_RDX;
 	if (o->site == JIT_SITE_LOCAL)
 		regs = local_saves(regs);
 	frame(&j, regs, uses_ts);

@@ -18,6 +18,8 @@ void mt_idtab_init(struct mt_idtab *t, struct mt_ident *storage,
 		storage[i].stamp = 0;
 		storage[i].id = 0;
 		storage[i].aux = 0;
+		for (int k = 0; k < MT_IDENT_NDATA; k++)
+			storage[i].data[k] = 0;
 	}
 }
 
@@ -53,6 +55,8 @@ struct mt_ident *mt_idtab_enter(struct mt_idtab *t, uint64_t addr,
 	t->e[i].stamp = stamp;
 	t->e[i].id = id >= 0 ? id : t->next++;
 	t->e[i].aux = 0;
+	for (int k = 0; k < MT_IDENT_NDATA; k++)
+		t->e[i].data[k] = 0;
 	if (isnew)
 		*isnew = 1;
 	return &t->e[i];

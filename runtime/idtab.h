@@ -14,12 +14,16 @@
 
 #include <stdint.h>
 
+#define MT_IDENT_NDATA	3
+
 struct mt_ident {
 	uint64_t addr;			/* 0: free slot */
 	uint64_t stamp;			/* creation stamp */
 	int64_t id;
 	uint32_t aux;			/* the caller's (e.g. a name index) */
 	uint32_t pad;
+	uint64_t data[MT_IDENT_NDATA];	/* the caller's (a thread's virtual
+					   clock), zero when created */
 };
 
 struct mt_idtab {

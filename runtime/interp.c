@@ -27,7 +27,7 @@ static uint64_t builtin(struct rt_mstate *ms, uint32_t id)
 	if (id >= MT_VAR_ARG0 && id <= MT_VAR_ARG9)
 		return ms->ctx->arg[id - MT_VAR_ARG0];
 	switch (id) {
-	case MT_VAR_TIMESTAMP: case MT_VAR_VTIMESTAMP:
+	case MT_VAR_TIMESTAMP:
 		return rt_ts(ms);
 	case MT_VAR_WALLTIMESTAMP:
 		return mt_plat_walltime();

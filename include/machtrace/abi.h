@@ -481,6 +481,17 @@ static inline struct mt_image_tabs mt_image_tabs(const struct mt_image *img)
 	return t;
 }
 
+/* Whether some DIFO of the image reads built-in variable v. */
+static inline int mt_image_reads_var(const struct mt_image *img, uint32_t v)
+{
+	const mt_instr_t *text = mt_image_tabs(img).text;
+
+	for (uint32_t i = 0; i < img->ntext; i++)
+		if (MT_OP(text[i]) == MT_OP_LDGS && MT_V16(text[i]) == v)
+			return 1;
+	return 0;
+}
+
 /*
  * Scalar thread-locals (self->x of an integer or pointer type, held by
  * value) have a column each in the runtime's per-thread rows, numbered in

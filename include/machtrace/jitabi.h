@@ -59,6 +59,13 @@ enum mt_jit_rel_kind {
 				   MT_JIT_MEMO_TID when the word at
 				   MT_JIT_MEMO_TIDOK is not 0;
 				   MT_JR_PLAT_EXECNAME and MT_JH_VAR fill it */
+	MT_JR_PLAT_VCLOCK,	/* vtimestamp's probe-context clock: uint64
+				   TSC at the firing's start (0 outside a
+				   firing), then uint64 TSC ticks spent in
+				   probe context.  A kernel probe of an image
+				   that reads vtimestamp stores the first as
+				   it starts, adds its ticks to the second and
+				   zeroes the first as it leaves */
 	MT_JR__END
 };
 

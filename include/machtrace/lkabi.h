@@ -53,7 +53,7 @@
 
 /* ---- blob header: the first bytes of the blob module ---- */
 #define LK_BLOB_MAGIC		0x4c42544du	/* "MTBL" */
-#define LK_BLOB_VERSION		16
+#define LK_BLOB_VERSION		17
 #define LK_BLOB_HDR_REST	160	/* bytes after hook_name (shim's part) */
 /* A jmp trampoline: "push $site_index; jmp lk_fbt_entry" (10 bytes), then
    the relocated displaced instructions and a jmp back. */
@@ -152,6 +152,12 @@ enum lk_site_kind {
 					   at `fast` (the blob fills in its
 					   relocations first), disarmed as
 					   LK_SF_FAST */
+/* A context switch's entry (LK_CTL_VTIME): the current thread leaves the
+   CPU, the thread in entry argument 2 (switch_context(old, cont, new)) or
+   1 (stack_handoff(old, new)) takes it; the blob moves the virtual clock
+   (vtimestamp) from one to the other. */
+#define LK_SF_INTERNAL_SWITCH2	0x80000
+#define LK_SF_INTERNAL_SWITCH1	0x100000
 
 struct lk_site {
 	uint64_t addr;			/* [h] kernel VA of the patched byte(s) */
@@ -397,6 +403,9 @@ struct lk_kdesc {
 /* lk_ctl.flags */
 #define LK_CTL_STATS		0x1	/* count fires and fire_tsc (two rdtscs
 					   a firing: MACHTRACE_LIVE_STATS) */
+#define LK_CTL_VTIME		0x2	/* the image reads vtimestamp: keep each
+					   thread's on-CPU time, less the time in
+					   probe context (two rdtscs a firing) */
 
 struct lk_ctl {
 	uint32_t magic, version;	/* [b] at the boot hook: LK_CTL_MAGIC,

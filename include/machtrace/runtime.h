@@ -128,7 +128,9 @@ uint32_t mt_plat_cpu(void);		/* current CPU, < ncpus */
 uint64_t mt_plat_loadable(const struct mt_pctx *ctx, uint64_t addr,
 			  uint64_t size);
 /* Integer built-ins the runtime does not know itself (pid, tid, ppid,
-   uid, gid, curthread, task, ipl, errno, stackdepth, caller, ...). */
+   uid, gid, curthread, task, ipl, errno, stackdepth, caller, ...), and
+   vtimestamp: the current thread's ns on the CPU less probe context, the
+   same value throughout one firing. */
 uint64_t mt_plat_var(const struct mt_pctx *ctx, uint32_t var);
 /* String built-ins (execname, zonename, execargs): write a NUL-terminated
    string of at most len bytes into buf. */

@@ -46,11 +46,18 @@ struct lk_glob {
 	/* kplat.c: per-thread memo, direct-mapped by address; compiled
 	   code reads th and name (jitabi.h MT_JR_PLAT_THRMEMO) */
 	struct lk_thr { uint64_t th, name; int64_t tid; uint64_t tid_ok; } thr[LK_THR_CACHE];
+	/* kvtime.c (LK_CTL_VTIME), TSC ticks; compiled code writes both
+	   (jitabi.h MT_JR_PLAT_VCLOCK) */
+	uint64_t vt_fire;		/* the firing's start; 0 outside one */
+	uint64_t vt_probe;		/* spent in probe context since GO */
 };
 _Static_assert(sizeof(struct lk_thr) == MT_JIT_MEMO_SIZE, "the memo compiled code reads");
 _Static_assert(__builtin_offsetof(struct lk_thr, tid) == MT_JIT_MEMO_TID &&
 	       __builtin_offsetof(struct lk_thr, tid_ok) == MT_JIT_MEMO_TIDOK,
 	       "the memo's tid as compiled code reads it");
+_Static_assert(__builtin_offsetof(struct lk_glob, vt_probe) ==
+	       __builtin_offsetof(struct lk_glob, vt_fire) + 8,
+	       "the clock compiled code writes (MT_JR_PLAT_VCLOCK)");
 extern struct lk_glob lk;
 
 #define LK_KVA(pa)	((pa) + LK_KERNEL_MAP_BASE)
@@ -73,6 +80,17 @@ void lk_ids_forget(uint64_t obj);
 /* A task (thread = 0) or thread was just created: number it now, so that
    numbers follow creation order (ipc_task_enable, ipc_thread_enable). */
 void lk_ids_born(uint64_t obj, int thread);
+/* The thread's entry in the tid table (runtime/idtab.h; its data[] is
+   the thread's virtual clock, kvtime.c), numbered now if new; NULL when
+   the table is full. */
+struct mt_ident *lk_thread_ent(uint64_t th);
+
+/* kvtime.c: vtimestamp (the block comment there) */
+void lk_vtime_start(void);
+/* The current thread leaves the CPU, `next` takes it. */
+void lk_vtime_switch(uint64_t next);
+/* The current thread's virtual time, ns. */
+uint64_t lk_vtime(void);
 
 /*
  * kuser.c: user memory and saved user registers (block comment there).

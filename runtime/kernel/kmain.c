@@ -144,6 +144,7 @@ static void start_tracing(void)
 		c->ticks[i].next_tsc = now + c->ticks[i].interval_ns *
 			(c->k.tsc_hz / 1000000) / 1000;
 	heartbeat_reset();
+	lk_vtime_start();
 	if (c->attach)
 		lk_ids_attach();
 	else

@@ -234,7 +234,7 @@ static uint32_t thr_slot(uint64_t th)
 	return (uint32_t)(th >> 6) % LK_THR_CACHE;
 }
 
-static struct mt_ident *thread_ent(uint64_t th)
+struct mt_ident *lk_thread_ent(uint64_t th)
 {
 	struct mt_ident *e;
 	int isnew;
@@ -263,7 +263,7 @@ static int64_t thread_id(uint64_t th)
 		return -1;
 	if (lk.thr[k].th == th && lk.thr[k].tid_ok)
 		return lk.thr[k].tid;
-	e = thread_ent(th);
+	e = lk_thread_ent(th);
 	if (!e)
 		return (int64_t)th;
 	if (lk.thr[k].th != th) {
@@ -342,7 +342,7 @@ static void number_threads(uint64_t task)
 				  k->off_thread_ctime, th, st, LK_GO_THREADS);
 
 	for (uint32_t i = 0; i < n; i++)
-		thread_ent(th[i]);
+		lk_thread_ent(th[i]);
 }
 
 /* At GO (outside probe context, before BEGIN): empty tables, kernel_task
@@ -389,6 +389,9 @@ void lk_ids_attach(void)
 	} else if (kt) {
 		target_mark(0, LK_TGT_RUNNING);
 	}
+	for (uint32_t i = 0; i < LK_THREADS_CAP; i++)	/* an earlier session's clocks */
+		for (uint32_t k = 0; k < MT_IDENT_NDATA; k++)
+			thread_ents[i].data[k] = 0;
 	if (!head || !k->off_task_pset_link)
 		return;
 	n = queue_sorted(head, k->off_task_pset_link, k->off_task_ctime, tk, st,
@@ -420,6 +423,8 @@ uint64_t mt_plat_var(const struct mt_pctx *ctx, uint32_t var)
 		return cur_thread();
 	case MT_VAR_TID:
 		return (uint64_t)thread_id(cur_thread());
+	case MT_VAR_VTIMESTAMP:
+		return lk_vtime();
 	case MT_VAR_TASK:
 		return cur_task();
 	case MT_VAR_PID:
@@ -524,7 +529,7 @@ void mt_plat_objname(const struct mt_pctx *ctx, uint64_t th, char *buf,
 	}
 	if (k->thread_name_size && named_thread(th, task, buf, len))
 		return;
-	e = thread_ent(th);
+	e = lk_thread_ent(th);
 	if (e && !e->aux)
 		e->aux = kfn_of(th);
 	if (e && e->aux && e->aux <= LK_KFN_MAX)

@@ -24,25 +24,31 @@ static struct lk_site *lk_site_at(uint64_t addr)
 
 /*
  * Run probe's clauses on ctx.  The statistics (firings, TSC ticks in the
- * runtime) cost two rdtscs a firing: only when the host asked for them
- * (LK_CTL_STATS).
+ * runtime) and the virtual clock's probe time (kvtime.c) cost two rdtscs
+ * a firing: only when the host asked for them (LK_CTL_STATS, _VTIME).
  */
 static void lk_fire_ctx(uint32_t probe, const struct mt_pctx *ctx)
 {
-	uint64_t t0;
+	uint64_t t0, dt;
 
 	if (!lk.cb || !lk.tracing)
 		return;
 	if (lk.cb->req != MT_REQ_NONE)
 		lk_fast_disarm();	/* the runtime services it now */
-	if (!(lk.ctl->flags & LK_CTL_STATS)) {
+	if (!(lk.ctl->flags & (LK_CTL_STATS | LK_CTL_VTIME))) {
 		mt_rt_probe(lk.cb, probe, ctx);
 		return;
 	}
 	t0 = lk_rdtsc();
-	lk.ctl->fires++;
+	lk.vt_fire = t0;
 	mt_rt_probe(lk.cb, probe, ctx);
-	lk.ctl->fire_tsc += lk_rdtsc() - t0;
+	dt = lk_rdtsc() - t0;
+	lk.vt_fire = 0;
+	lk.vt_probe += dt;
+	if (lk.ctl->flags & LK_CTL_STATS) {
+		lk.ctl->fires++;
+		lk.ctl->fire_tsc += dt;
+	}
 }
 
 void lk_fire_probe(uint32_t probe, struct lk_fire *f, const uint64_t *args,
@@ -144,7 +150,8 @@ static void site_frame(const struct lk_site *s, struct lk_regs *r, uint64_t sp,
 
 #define SF_AFTER (LK_SF_STAMP | LK_SF_INTERNAL_UINSTALL | LK_SF_INTERNAL_UREMOVE | \
 		  LK_SF_INTERNAL_FORGET | LK_SF_INTERNAL_BORN_TASK | \
-		  LK_SF_INTERNAL_BORN_THREAD | LK_SF_INTERNAL_TICK | LK_SF_INTERNAL_END)
+		  LK_SF_INTERNAL_BORN_THREAD | LK_SF_INTERNAL_TICK | LK_SF_INTERNAL_END | \
+		  LK_SF_INTERNAL_SWITCH1 | LK_SF_INTERNAL_SWITCH2)
 static void after_probes(struct lk_site *s, struct lk_regs *r, struct lk_fire *f);
 
 /*
@@ -197,6 +204,10 @@ static void after_probes(struct lk_site *s, struct lk_regs *r, struct lk_fire *f
 		lk_ids_forget(r->rdi);
 	if (s->flags & (LK_SF_INTERNAL_BORN_TASK | LK_SF_INTERNAL_BORN_THREAD))
 		lk_ids_born(r->rdi, (s->flags & LK_SF_INTERNAL_BORN_THREAD) != 0);
+	if (s->flags & LK_SF_INTERNAL_SWITCH1)
+		lk_vtime_switch(r->rsi);
+	if (s->flags & LK_SF_INTERNAL_SWITCH2)
+		lk_vtime_switch(r->rdx);
 	if (s->flags & LK_SF_INTERNAL_TICK)
 		lk_tick(r);
 	if (s->flags & LK_SF_INTERNAL_END)

@@ -22,6 +22,8 @@ static int rel_value(const struct lk_jit_rel *r, uint64_t va, int32_t *out)
 		v = (uint64_t)&lk.thr[0];
 	else if (r->kind == MT_JR_PLAT_CURTHREAD)
 		v = lk_jit_curthread_at();
+	else if (r->kind == MT_JR_PLAT_VCLOCK)
+		v = (uint64_t)&lk.vt_fire;
 	else if (r->kind < MT_JR_PLAT_TSCMULT)
 		v = mt_rt_jit_addr(lk.cb, r->kind, r->arg);
 	else

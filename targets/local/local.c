@@ -41,6 +41,7 @@ struct local {
 	struct ltick *ticks;
 	uint32_t nticks;
 	int begun, ended;
+	int vtime;			/* the image reads vtimestamp */
 };
 
 static int seterr(struct mt_target *t, const char *fmt, ...)
@@ -167,6 +168,7 @@ static int local_attach(struct mt_target *t, const struct mt_image *img)
 	l->cb = l->area;
 	img = mt_rt_image(l->cb);
 	l->jit = mt_local_jit_new(l->cb, img, size);
+	l->vtime = mt_image_reads_var(img, MT_VAR_VTIMESTAMP);
 	pr = (const void *)((const uint8_t *)img + img->probes_off);
 	l->ticks = calloc(img->nprobes ? img->nprobes : 1, sizeof(*l->ticks));
 	if (!l->ticks)
@@ -189,17 +191,24 @@ static struct mt_cb *local_cb(struct mt_target *t)
 
 /* Probe index pi with arguments args (as many as an mt_pctx holds): its
    compiled code, else (not compiled, or the code's guards refuse the
-   firing) the interpreter.  0 if the compiled code ran it. */
+   firing) the interpreter.  0 if the compiled code ran it.  Only an
+   image that reads vtimestamp pays for its clock (two clock_gettimes). */
 static int fire_args(struct local *l, uint32_t pi, const uint64_t *args)
 {
 	struct mt_pctx ctx;
+	int rc = 0;
 
-	if (mt_local_jit_fire(l->jit, pi, args) == 0)
-		return 0;
-	memset(&ctx, 0, sizeof(ctx));
-	memcpy(ctx.arg, args, sizeof(ctx.arg));
-	mt_rt_probe(l->cb, pi, &ctx);
-	return 1;
+	if (l->vtime)
+		mt_local_plat_fire_start();
+	if (mt_local_jit_fire(l->jit, pi, args) != 0) {
+		memset(&ctx, 0, sizeof(ctx));
+		memcpy(ctx.arg, args, sizeof(ctx.arg));
+		mt_rt_probe(l->cb, pi, &ctx);
+		rc = 1;
+	}
+	if (l->vtime)
+		mt_local_plat_fire_end();
+	return rc;
 }
 
 /* BEGIN, END, ERROR's firing, a tick's: no arguments. */

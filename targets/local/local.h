@@ -11,6 +11,9 @@ struct mt_image;
 
 /* Set up the hooks' state at attach, so probe context never does I/O. */
 void mt_local_plat_init(void);
+/* A firing starts / ends (vtimestamp leaves out the time between). */
+void mt_local_plat_fire_start(void);
+void mt_local_plat_fire_end(void);
 
 /* The runtime's state area: below 2 GiB when the system can (jit.c). */
 void *mt_local_area_alloc(uint64_t size);

@@ -15,6 +15,12 @@
 
 static char execname[64];
 static uint64_t tid;
+/*
+ * vtimestamp: CPU time of machtrace's thread (it fires every probe)
+ * less the CPU time spent firing, as of the firing's start: `start` is
+ * the virtual time then, `probe` the firings' CPU time so far.
+ */
+static struct { uint64_t at, start, probe; } vclock;
 
 static uint64_t clock_ns(clockid_t id)
 {
@@ -27,6 +33,17 @@ static uint64_t clock_ns(clockid_t id)
 uint64_t mt_plat_time(void)
 {
 	return clock_ns(CLOCK_MONOTONIC);
+}
+
+void mt_local_plat_fire_start(void)
+{
+	vclock.at = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	vclock.start = vclock.at - vclock.probe;
+}
+
+void mt_local_plat_fire_end(void)
+{
+	vclock.probe += clock_ns(CLOCK_THREAD_CPUTIME_ID) - vclock.at;
 }
 
 uint64_t mt_plat_walltime(void)
@@ -57,6 +74,7 @@ uint64_t mt_plat_var(const struct mt_pctx *ctx, uint32_t var)
 	case MT_VAR_UID: return (uint64_t)getuid();
 	case MT_VAR_GID: return (uint64_t)getgid();
 	case MT_VAR_CURTHREAD: return (uint64_t)pthread_self();
+	case MT_VAR_VTIMESTAMP: return vclock.start;
 	default: return 0;
 	}
 }

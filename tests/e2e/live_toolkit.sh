@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # The toolkit (toolkit/), run as installed scripts with machtrace on PATH,
 # against machload's ground truth: offcputime sees every blocking receive
-# of pingpong=P for machload (2 per round trip); schedlat sees machload's
+# of pingpong=P and rpcs=R for machload (2 per round trip, 1 per RPC at
+# least) and charges each thread its own blocking stack across stack
+# handoffs (a stack entered by a system call is machload's, the only user
+# task; one in the idle thread's loop is an idle thread's); schedlat sees machload's
 # threads wait in the run queue (at least once per round trip); hotkernel's
 # shares are of kernel functions (or machtrace's trampolines, where a
 # kernel function's displaced instructions run) and add up to 100%; rpcsnoop prints each
@@ -24,13 +27,21 @@ run() {	# name script
 		--workload "$W" >"$TMP/$1.out" 2>"$TMP/$1.err"
 }
 
+R=5
+W="rt=0 pingpong=$P pages=0 threads=2 tasks=0 rpcs=$R"
 run off offcputime; rc=$?
 n=$(awk '$1 == "machload" && NF == 3 { print $3 }' "$TMP/off.out")
-if [ $rc = 0 ] && [ "${n:-0}" -ge $((2 * P)) ] && grep -q 'gnumach`thread_invoke' "$TMP/off.out"; then
+want=$(awk '$1 == "machload:" && ($2 == "pingpong" || $2 == "rpcs") {
+	sub("ok=", "", $4); w += ($2 == "pingpong" ? 2 : 1) * $4 } END { print w + 0 }' "$TMP/off.con")
+wrong=$(awk '/^TASK/ { exit } /^[^ ]/ { task = $1 }
+	/syscall64/ && task != "machload" || /idle_thread/ && task !~ /^idle\// { print task ":" $1 }' "$TMP/off.out" | sort -u | tr '\n' ' ')
+if [ $rc = 0 ] && [ "$want" -ge $((2 * P + R)) ] && [ "${n:-0}" -ge "$want" ] && [ -z "$wrong" ] &&
+   grep -q 'gnumach`thread_invoke' "$TMP/off.out"; then
 	pass live-toolkit-offcputime
 else
-	fail live-toolkit-offcputime "exit $rc, machload count ${n:-none} (want >= $((2 * P))): $(head -c 300 "$TMP/off.err")"
+	fail live-toolkit-offcputime "exit $rc, machload count ${n:-none} (want >= $want), stacks of another thread: ${wrong:-none}: $(head -c 300 "$TMP/off.err")"
 fi
+W="rt=0 pingpong=$P pages=64 threads=0 tasks=0"
 
 run lat schedlat; rc=$?
 n=$(sed -n 's/^latencies machload \([0-9]*\)$/\1/p' "$TMP/lat.out")

@@ -235,7 +235,8 @@ static int live_attach(struct mt_target *t, const struct mt_image *img)
 	l->ctl->nprobes = img->nprobes;
 	l->ctl->deadman_ns = l->o.deadman_ns ? l->o.deadman_ns : 10000000000ull;
 	l->ctl->nticks = c.nticks;
-	l->ctl->flags = getenv("MACHTRACE_LIVE_STATS") ? LK_CTL_STATS : 0;
+	l->ctl->flags = (c.flags & LK_CTL_VTIME) |
+		(getenv("MACHTRACE_LIVE_STATS") ? LK_CTL_STATS : 0);
 	memcpy((void *)l->ctl->ticks, c.ticks, sizeof c.ticks);
 	l->ctl->tick_lapic = c.tick_lapic;
 	l->ctl->target_pid = l->o.has_target ? (int32_t)l->o.target_pid : -1;

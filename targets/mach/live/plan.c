@@ -420,9 +420,15 @@ static int plan(struct mt_target *t, const struct mt_image *img, struct lk_ctl *
 		{ "build_args_and_stack", LK_SF_INTERNAL_UINSTALL },
 		{ "ipc_task_enable", LK_SF_INTERNAL_BORN_TASK },
 		{ "ipc_thread_enable", LK_SF_INTERNAL_BORN_THREAD },
+		/* vtimestamp's clocks: every context switch (kvtime.c) */
+		{ "switch_context", LK_SF_INTERNAL_SWITCH2 },
+		{ "stack_handoff", LK_SF_INTERNAL_SWITCH1 },
 	};
+	int vtime = mt_image_reads_var(img, MT_VAR_VTIMESTAMP);
 	if (c->nticks)
 		c->tick_lapic = tick_lapic(l);
+	if (vtime)
+		c->flags |= LK_CTL_VTIME;
 	if (l->nus) {
 		char why[200];
 		if (user_trap_room(l, why, sizeof why) < 0)
@@ -430,7 +436,8 @@ static int plan(struct mt_target *t, const struct mt_image *img, struct lk_ctl *
 		qsort(l->us, l->nus, sizeof *l->us, cmp_usite);
 	}
 	for (size_t i = 0; i < sizeof hooks / sizeof *hooks; i++) {
-		if (!hooks[i].fn || (hooks[i].flag & LK_SF_INTERNAL_UINSTALL && !l->nus))
+		if (!hooks[i].fn || (hooks[i].flag & LK_SF_INTERNAL_UINSTALL && !l->nus) ||
+		    (hooks[i].flag & (LK_SF_INTERNAL_SWITCH1 | LK_SF_INTERNAL_SWITCH2) && !vtime))
 			continue;
 		f = mt_kimg_lookup(l->k, hooks[i].fn);
 		if (!f || f->patch == MT_PATCH_REFUSED)
