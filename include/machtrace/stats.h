@@ -2,10 +2,11 @@
  * Statistics over measured samples (host code, a library: no file-scope
  * state; every function works on what it is given): quantiles, an
  * exponentially weighted moving average, median/MAD robust z-scores,
- * the Mann-Whitney U test with the normal approximation, and a
- * bootstrap interval of a median difference.  machtrace baseline
- * (docs/baselines.md) compares runs with them; top and the health
- * score (issue 14) are meant to.
+ * the Mann-Whitney U test with the normal approximation, a bootstrap
+ * interval of a median difference, and the comparison of two groups of
+ * runs with runs as the unit, which machtrace baseline
+ * (docs/baselines.md) decides by; top and the health score (issue 14)
+ * use the quantiles, the EWMA and the robust z-scores.
  */
 #ifndef MACHTRACE_STATS_H
 #define MACHTRACE_STATS_H
