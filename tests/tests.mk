@@ -11,6 +11,14 @@ unit-build: $(UNIT_TESTS)
 # (a function a unit test calls is not file-local).
 .SECONDARY: $(UNIT_SRCS:%.c=$(BUILD)/obj/%.o)
 
+# machtrace baseline's data and comparison (cmd/machtrace/bldata.c):
+# tests/unit/cmd/test_bldata links its object.
+$(BUILD)/tests/unit/cmd/test_bldata: $(BUILD)/obj/tests/unit/cmd/test_bldata.o \
+		$(BUILD)/obj/cmd/machtrace/bldata.o $(MT_LIBS) $(BUILD)/lib/libmtcommon.a
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $< $(BUILD)/obj/cmd/machtrace/bldata.o -Wl,--start-group $(MT_LIBS) \
+		$(BUILD)/lib/libmtcommon.a -Wl,--end-group $(MT_LDLIBS) -lm
+
 # The blob's user-memory walk (runtime/kernel/kuser.c) built for the host:
 # tests/unit/live/test_kuser.c gives it a fake physical memory (lk_phys)
 # and the kernel loads it needs.
