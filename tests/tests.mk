@@ -11,12 +11,13 @@ unit-build: $(UNIT_TESTS)
 # (a function a unit test calls is not file-local).
 .SECONDARY: $(UNIT_SRCS:%.c=$(BUILD)/obj/%.o)
 
-# machtrace baseline's data and comparison (cmd/machtrace/bldata.c):
-# tests/unit/cmd/test_bldata links its object.
+# machtrace baseline's data and comparison (cmd/machtrace/bldata.c,
+# blcompare.c): tests/unit/cmd/test_bldata links their objects.
+BL_TEST_OBJS := $(BUILD)/obj/cmd/machtrace/bldata.o $(BUILD)/obj/cmd/machtrace/blcompare.o
 $(BUILD)/tests/unit/cmd/test_bldata: $(BUILD)/obj/tests/unit/cmd/test_bldata.o \
-		$(BUILD)/obj/cmd/machtrace/bldata.o $(MT_LIBS) $(BUILD)/lib/libmtcommon.a
+		$(BL_TEST_OBJS) $(MT_LIBS) $(BUILD)/lib/libmtcommon.a
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $< $(BUILD)/obj/cmd/machtrace/bldata.o -Wl,--start-group $(MT_LIBS) \
+	$(CC) -o $@ $< $(BL_TEST_OBJS) -Wl,--start-group $(MT_LIBS) \
 		$(BUILD)/lib/libmtcommon.a -Wl,--end-group $(MT_LDLIBS) -lm
 
 # The blob's user-memory walk (runtime/kernel/kuser.c) built for the host:

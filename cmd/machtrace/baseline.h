@@ -1,6 +1,7 @@
 /*
- * machtrace baseline's data (cmd/machtrace/bldata.c): one measurement's
- * metrics and folded stacks, stored as JSON, and the comparison of two.
+ * machtrace baseline's data (cmd/machtrace/bldata.c): a measurement's
+ * runs, their metrics and folded stacks, stored as JSON; the comparison
+ * of two (blcompare.c).
  */
 #ifndef MT_CMD_BASELINE_H
 #define MT_CMD_BASELINE_H
@@ -55,6 +56,8 @@ void bl_set_init(struct bl_set *s, const char *workload, long seconds,
 void bl_set_free(struct bl_set *s);
 /* A new empty run at the end of s, or NULL. */
 struct bl_run *bl_run_add(struct bl_set *s);
+/* The metric of that name in r, or NULL. */
+struct bl_metric *bl_metric(const struct bl_run *r, const char *name);
 int bl_sample_add(struct bl_run *r, const char *name, enum bl_kind kind, double v);
 int bl_stack_add(struct bl_set *s, const char *stack, uint64_t count);
 
