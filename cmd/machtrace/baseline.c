@@ -11,9 +11,10 @@
  * same binary as a child session, prints one line per latency sample
  * and the counts and stacks of its aggregations at END.  save stores
  * them as DIR/NAME.json; compare measures again and tests each metric
- * against the stored one (output/stats: a two-stage bootstrap over the
- * runs, and a noise floor from their run-to-run spread), draws a differential flame graph
- * both ways, and exits 3 when a metric regressed.
+ * against the stored one (blcompare.c, output/stats: a two-stage
+ * bootstrap over the runs, and a noise floor from their run-to-run
+ * spread), draws a differential flame graph both ways, and exits 3 when
+ * a metric regressed.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -444,8 +445,11 @@ measure(struct bl_opts *o, struct bl_set *s)
 			getenv("MACHTRACE_ICOUNT") || o->icount ? " under -icount" : "",
 			o->seconds > 0 ? " of a fixed time" : "");
 	for (long i = 0; i < o->runs; i++)
-		if (measure_run(o, s) != 0)
+		if (measure_run(o, s) != 0) {
+			fprintf(stderr, "machtrace: baseline: run %ld of %ld failed\n", i + 1,
+				o->runs);
 			return -1;
+		}
 	return 0;
 }
 

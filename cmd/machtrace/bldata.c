@@ -431,7 +431,7 @@ jset(struct jp *j, struct bl_set *s)
 	}
 	eat(j, '}');
 	ws(j);
-	if (*j->p || !s->workload[0] || s->nruns == 0)
+	if (*j->p || !s->workload[0] || s->nruns < 2)	/* save measures 2 or more */
 		j->bad = 1;
 }
 

@@ -20,6 +20,8 @@ printf '{"machtrace-baseline": 3, "workload": "rt=1", "runs": [], "stacks": []}'
 refuse 1 "v3.json is not a machtrace baseline" compare v3 --dir "$D"
 printf '{"machtrace-baseline": 2, "workload": "rt=1", "runs": [], "stacks": []}' >"$D/none.json"
 refuse 1 "none.json is not a machtrace baseline" compare none --dir "$D"
+printf '{"machtrace-baseline": 2, "workload": "rt=1", "runs": [{"metrics": []}], "stacks": []}' >"$D/one.json"
+refuse 1 "one.json is not a machtrace baseline" compare one --dir "$D"
 # version 1 held one run: no run-to-run spread to compare against
 printf '{"machtrace-baseline": 1, "workload": "rt=1", "seconds": 0, "icount": "", "metrics": [], "stacks": []}' >"$D/v1.json"
 refuse 1 "v1.json was saved by an older machtrace (one run, file version 1): save it again" compare v1 --dir "$D"
