@@ -1,13 +1,14 @@
 /*
- * machtrace baseline's data (baseline.h): a measurement's metrics and
- * stacks, their JSON file, the comparison of two measurements and the
- * differential flame graphs.
+ * machtrace baseline's data (baseline.h): a measurement's runs, their
+ * metrics and stacks, their JSON file and the differential flame graphs
+ * of two (blcompare.c compares their metrics).
  *
- * The file:
- *   {"machtrace-baseline": 1, "workload": "...", "seconds": S,
+ * The file (version 2: version 1 held one run, which gave no run-to-run
+ * spread to test against, and is refused):
+ *   {"machtrace-baseline": 2, "workload": "...", "seconds": S,
  *    "icount": "shift=0",
- *    "metrics": [{"name": "...", "kind": "latency"|"count",
- *                 "samples": [N, ...]}, ...],
+ *    "runs": [{"metrics": [{"name": "...", "kind": "latency"|"count",
+ *                           "samples": [N, ...]}, ...]}, ...],
  *    "stacks": [{"stack": "a;b;c", "count": N}, ...]}
  */
 #include <ctype.h>
@@ -20,49 +21,53 @@
 #include "baseline.h"
 #include "machtrace/consumer.h"
 #include "machtrace/export.h"
-#include "machtrace/stats.h"
 
-/*
- * When a latency metric regressed (docs/baselines.md): both runs have
- * BL_MIN_SAMPLES samples, Mann-Whitney's two-sided p is below BL_ALPHA,
- * the bootstrap interval of the median's change excludes 0 and the
- * median moved by BL_MIN_REL of the baseline's.  A count moved when it
- * changed by BL_COUNT_REL.
- */
-#define BL_MIN_SAMPLES	8
-#define BL_ALPHA	0.001
-#define BL_MIN_REL	0.05
-#define BL_COUNT_REL	0.10
-#define BL_BOOT_ITERS	1000
-#define BL_BOOT_CONF	0.95
-#define BL_BOOT_SEED	0x6d61636874726163ULL	/* "machtrac" */
+#define BL_VERSION	2
 
 void
-bl_run_init(struct bl_run *r, const char *workload, long seconds, const char *icount)
+bl_set_init(struct bl_set *s, const char *workload, long seconds, const char *icount)
 {
-	memset(r, 0, sizeof(*r));
-	snprintf(r->workload, sizeof(r->workload), "%s", workload ? workload : "");
-	snprintf(r->icount, sizeof(r->icount), "%s", icount ? icount : "");
-	r->seconds = seconds;
+	memset(s, 0, sizeof(*s));
+	snprintf(s->workload, sizeof(s->workload), "%s", workload ? workload : "");
+	snprintf(s->icount, sizeof(s->icount), "%s", icount ? icount : "");
+	s->seconds = seconds;
 }
 
 void
-bl_run_free(struct bl_run *r)
+bl_set_free(struct bl_set *s)
 {
-	for (size_t i = 0; i < r->nmetrics; i++) {
-		free(r->m[i].name);
-		free(r->m[i].v);
+	for (size_t r = 0; r < s->nruns; r++) {
+		for (size_t i = 0; i < s->run[r].nmetrics; i++) {
+			free(s->run[r].m[i].name);
+			free(s->run[r].m[i].v);
+		}
+		free(s->run[r].m);
 	}
-	for (size_t i = 0; i < r->nstacks; i++)
-		free(r->st[i].stack);
-	free(r->m);
-	free(r->st);
-	r->m = NULL, r->st = NULL;
-	r->nmetrics = r->nstacks = 0;
+	for (size_t i = 0; i < s->nstacks; i++)
+		free(s->st[i].stack);
+	free(s->run);
+	free(s->st);
+	s->run = NULL, s->st = NULL;
+	s->nruns = s->nstacks = 0;
 }
 
-static struct bl_metric *
-metric(const struct bl_run *r, const char *name)
+struct bl_run *
+bl_run_add(struct bl_set *s)
+{
+	if (s->nruns == s->rcap) {
+		size_t cap = s->rcap ? 2 * s->rcap : 8;
+		struct bl_run *n = realloc(s->run, cap * sizeof(*n));
+
+		if (n == NULL)
+			return NULL;
+		s->run = n, s->rcap = cap;
+	}
+	memset(&s->run[s->nruns], 0, sizeof(s->run[0]));
+	return &s->run[s->nruns++];
+}
+
+struct bl_metric *
+bl_metric(const struct bl_run *r, const char *name)
 {
 	for (size_t i = 0; i < r->nmetrics; i++)
 		if (strcmp(r->m[i].name, name) == 0)
@@ -73,7 +78,7 @@ metric(const struct bl_run *r, const char *name)
 int
 bl_sample_add(struct bl_run *r, const char *name, enum bl_kind kind, double v)
 {
-	struct bl_metric *m = metric(r, name);
+	struct bl_metric *m = bl_metric(r, name);
 
 	if (m == NULL) {
 		if (r->nmetrics == r->mcap) {
@@ -104,24 +109,24 @@ bl_sample_add(struct bl_run *r, const char *name, enum bl_kind kind, double v)
 }
 
 int
-bl_stack_add(struct bl_run *r, const char *stack, uint64_t count)
+bl_stack_add(struct bl_set *s, const char *stack, uint64_t count)
 {
-	for (size_t i = 0; i < r->nstacks; i++)
-		if (strcmp(r->st[i].stack, stack) == 0) {
-			r->st[i].count += count;
+	for (size_t i = 0; i < s->nstacks; i++)
+		if (strcmp(s->st[i].stack, stack) == 0) {
+			s->st[i].count += count;
 			return 0;
 		}
-	if (r->nstacks == r->scap) {
-		size_t cap = r->scap ? 2 * r->scap : 64;
-		struct bl_stack *n = realloc(r->st, cap * sizeof(*n));
+	if (s->nstacks == s->scap) {
+		size_t cap = s->scap ? 2 * s->scap : 64;
+		struct bl_stack *n = realloc(s->st, cap * sizeof(*n));
 
 		if (n == NULL)
 			return -1;
-		r->st = n, r->scap = cap;
+		s->st = n, s->scap = cap;
 	}
-	if ((r->st[r->nstacks].stack = strdup(stack)) == NULL)
+	if ((s->st[s->nstacks].stack = strdup(stack)) == NULL)
 		return -1;
-	r->st[r->nstacks++].count = count;
+	s->st[s->nstacks++].count = count;
 	return 0;
 }
 
@@ -135,8 +140,24 @@ seterr(char *err, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+static void
+write_metrics(FILE *f, const struct bl_run *r)
+{
+	fprintf(f, "{\"metrics\": [");
+	for (size_t i = 0; i < r->nmetrics; i++) {
+		fprintf(f, "%s\n   {\"name\": ", i ? "," : "");
+		mt_json_escape(f, r->m[i].name, strlen(r->m[i].name));
+		fprintf(f, ", \"kind\": \"%s\", \"samples\": [",
+			r->m[i].kind == BL_LATENCY ? "latency" : "count");
+		for (size_t k = 0; k < r->m[i].n; k++)
+			fprintf(f, "%s%.17g", k ? ", " : "", r->m[i].v[k]);
+		fprintf(f, "]}");
+	}
+	fprintf(f, "]}");
+}
+
 int
-bl_write(const struct bl_run *r, const char *path, char *err, size_t len)
+bl_write(const struct bl_set *s, const char *path, char *err, size_t len)
 {
 	char tmp[4200];
 	FILE *f;
@@ -146,25 +167,20 @@ bl_write(const struct bl_run *r, const char *path, char *err, size_t len)
 		seterr(err, len, "cannot create %s: %s", tmp, strerror(errno));
 		return -1;
 	}
-	fprintf(f, "{\"machtrace-baseline\": 1, \"workload\": ");
-	mt_json_escape(f, r->workload, strlen(r->workload));
-	fprintf(f, ", \"seconds\": %ld, \"icount\": ", r->seconds);
-	mt_json_escape(f, r->icount, strlen(r->icount));
-	fprintf(f, ",\n \"metrics\": [");
-	for (size_t i = 0; i < r->nmetrics; i++) {
-		fprintf(f, "%s\n  {\"name\": ", i ? "," : "");
-		mt_json_escape(f, r->m[i].name, strlen(r->m[i].name));
-		fprintf(f, ", \"kind\": \"%s\", \"samples\": [",
-			r->m[i].kind == BL_LATENCY ? "latency" : "count");
-		for (size_t k = 0; k < r->m[i].n; k++)
-			fprintf(f, "%s%.17g", k ? ", " : "", r->m[i].v[k]);
-		fprintf(f, "]}");
+	fprintf(f, "{\"machtrace-baseline\": %d, \"workload\": ", BL_VERSION);
+	mt_json_escape(f, s->workload, strlen(s->workload));
+	fprintf(f, ", \"seconds\": %ld, \"icount\": ", s->seconds);
+	mt_json_escape(f, s->icount, strlen(s->icount));
+	fprintf(f, ",\n \"runs\": [");
+	for (size_t r = 0; r < s->nruns; r++) {
+		fprintf(f, "%s\n  ", r ? "," : "");
+		write_metrics(f, &s->run[r]);
 	}
 	fprintf(f, "],\n \"stacks\": [");
-	for (size_t i = 0; i < r->nstacks; i++) {
+	for (size_t i = 0; i < s->nstacks; i++) {
 		fprintf(f, "%s\n  {\"stack\": ", i ? "," : "");
-		mt_json_escape(f, r->st[i].stack, strlen(r->st[i].stack));
-		fprintf(f, ", \"count\": %llu}", (unsigned long long)r->st[i].count);
+		mt_json_escape(f, s->st[i].stack, strlen(s->st[i].stack));
+		fprintf(f, ", \"count\": %llu}", (unsigned long long)s->st[i].count);
 	}
 	fprintf(f, "]}\n");
 	if (fflush(f) != 0 || ferror(f)) {
@@ -189,6 +205,7 @@ bl_write(const struct bl_run *r, const char *path, char *err, size_t len)
 struct jp {
 	const char *p;
 	int bad;
+	int version;		/* "machtrace-baseline", the first key */
 };
 
 static void
@@ -315,7 +332,7 @@ jmetric(struct jp *j, struct bl_run *r)
 }
 
 static void
-jstack(struct jp *j, struct bl_run *r)
+jstack(struct jp *j, struct bl_set *s)
 {
 	char key[64], stack[8192] = "";
 	double count = -1;
@@ -335,61 +352,98 @@ jstack(struct jp *j, struct bl_run *r)
 	}
 	eat(j, '}');
 	if (!j->bad && (count < 0 || !stack[0] ||
-			bl_stack_add(r, stack, (uint64_t)count) != 0))
+			bl_stack_add(s, stack, (uint64_t)count) != 0))
 		j->bad = 1;
 }
 
+/* [ITEM, ...], each ITEM read by item. */
 static void
-jrun(struct jp *j, struct bl_run *r)
+jlist(struct jp *j, void (*item)(struct jp *, void *), void *arg)
+{
+	eat(j, '[');
+	while (!j->bad && !peek(j, ']')) {
+		item(j, arg);
+		if (!peek(j, ']'))
+			eat(j, ',');
+	}
+	eat(j, ']');
+}
+
+static void
+jmetric_item(struct jp *j, void *run)
+{
+	jmetric(j, run);
+}
+
+static void
+jstack_item(struct jp *j, void *set)
+{
+	jstack(j, set);
+}
+
+/* {"metrics": [...]}: one run. */
+static void
+jrun_item(struct jp *j, void *set)
+{
+	struct bl_run *r = ((struct bl_set *)set)->nruns < BL_MAX_RUNS ? bl_run_add(set) : NULL;
+	char key[64];
+
+	if (r == NULL) {
+		j->bad = 1;
+		return;
+	}
+	eat(j, '{');
+	jstr(j, key, sizeof(key));
+	eat(j, ':');
+	if (strcmp(key, "metrics") != 0)
+		j->bad = 1;
+	jlist(j, jmetric_item, r);
+	eat(j, '}');
+}
+
+static void
+jset(struct jp *j, struct bl_set *s)
 {
 	char key[64];
-	int version = 0;
 
 	eat(j, '{');
 	while (!j->bad && !peek(j, '}')) {
 		jstr(j, key, sizeof(key));
 		eat(j, ':');
 		if (strcmp(key, "machtrace-baseline") == 0)
-			version = (int)jnum(j);
+			j->version = (int)jnum(j);
+		else if (j->version != BL_VERSION)
+			j->bad = 1;	/* the version comes first */
 		else if (strcmp(key, "workload") == 0)
-			jstr(j, r->workload, sizeof(r->workload));
+			jstr(j, s->workload, sizeof(s->workload));
 		else if (strcmp(key, "icount") == 0)
-			jstr(j, r->icount, sizeof(r->icount));
+			jstr(j, s->icount, sizeof(s->icount));
 		else if (strcmp(key, "seconds") == 0)
-			r->seconds = (long)jnum(j);
-		else if (strcmp(key, "metrics") == 0 || strcmp(key, "stacks") == 0) {
-			int m = key[0] == 'm';
-
-			eat(j, '[');
-			while (!j->bad && !peek(j, ']')) {
-				if (m)
-					jmetric(j, r);
-				else
-					jstack(j, r);
-				if (!peek(j, ']'))
-					eat(j, ',');
-			}
-			eat(j, ']');
-		} else
+			s->seconds = (long)jnum(j);
+		else if (strcmp(key, "runs") == 0)
+			jlist(j, jrun_item, s);
+		else if (strcmp(key, "stacks") == 0)
+			jlist(j, jstack_item, s);
+		else
 			j->bad = 1;
 		if (!peek(j, '}'))
 			eat(j, ',');
 	}
 	eat(j, '}');
 	ws(j);
-	if (*j->p || version != 1 || !r->workload[0])
+	if (*j->p || !s->workload[0] || s->nruns < 2)	/* save measures 2 or more */
 		j->bad = 1;
 }
 
 int
-bl_read(struct bl_run *r, const char *path, char *err, size_t len)
+bl_read(struct bl_set *s, const char *path, char *err, size_t len)
 {
 	FILE *f = fopen(path, "r");
-	struct jp j = { NULL, 0 };
+	struct jp j = { NULL, 0, 0 };
 	char *text;
 	long size;
 
-	bl_run_init(r, "", 0, "");
+	bl_set_init(s, "", 0, "");
 	if (f == NULL) {
 		seterr(err, len, errno == ENOENT ? "no baseline %s (save it first: "
 		       "machtrace baseline save NAME)" : "cannot read %s: %s", path,
@@ -405,101 +459,24 @@ bl_read(struct bl_run *r, const char *path, char *err, size_t len)
 	text[fread(text, 1, (size_t)size, f)] = '\0';
 	fclose(f);
 	j.p = text;
-	jrun(&j, r);
-	if (j.bad) {
+	jset(&j, s);
+	if (j.bad && j.version == 1)
+		seterr(err, len, "%s was saved by an older machtrace (one run, file version "
+		       "1): save it again, the comparison needs several runs", path);
+	else if (j.bad)
 		seterr(err, len, "%s is not a machtrace baseline (corrupt near byte %ld)",
 		       path, (long)(j.p - text));
-		free(text);
-		bl_run_free(r);
+	free(text);
+	if (j.bad) {
+		bl_set_free(s);
 		return -1;
 	}
-	free(text);
 	return 0;
 }
 
-/* One latency metric of both runs: 1 when it regressed. */
-static int
-compare_latency(const struct bl_metric *o, const struct bl_metric *c, FILE *out,
-		int *moved)
-{
-	double mo, mc, rel;
-	struct mt_mwu u;
-	struct mt_boot b;
-
-	if (o->n < BL_MIN_SAMPLES || c->n < BL_MIN_SAMPLES)
-		return 0;
-	if (mt_mann_whitney(o->v, o->n, c->v, c->n, &u) != 0 ||
-	    mt_bootstrap_median_diff(o->v, o->n, c->v, c->n, BL_BOOT_ITERS, BL_BOOT_CONF,
-				     BL_BOOT_SEED, &b) != 0)
-		return 0;
-	mo = mt_median(o->v, o->n);
-	mc = mt_median(c->v, c->n);
-	rel = mo > 0 ? (mc - mo) / mo : mc > 0 ? 1 : 0;
-	if (u.p >= BL_ALPHA || (b.lo <= 0 && b.hi >= 0) || fabs(rel) < BL_MIN_REL)
-		return 0;
-	(*moved)++;
-	fprintf(out, "%s: %s p50 %+.0f ns (%.0f -> %.0f, %+.1f%%), p99 %.0f -> %.0f, "
-		"n %zu -> %zu, Mann-Whitney p=%.2g, 95%% interval of the p50 change "
-		"[%+.0f, %+.0f]\n", mc > mo ? "regressed" : "improved", o->name, mc - mo,
-		mo, mc, 100 * rel, mt_quantile(o->v, o->n, 0.99), mt_quantile(c->v, c->n, 0.99),
-		o->n, c->n, u.p, b.lo, b.hi);
-	return mc > mo;
-}
-
-static double
-total(const struct bl_metric *m)
-{
-	double s = 0;
-
-	for (size_t i = 0; m && i < m->n; i++)
-		s += m->v[i];
-	return s;
-}
-
-int
-bl_compare(const struct bl_run *old, const struct bl_run *cur, FILE *out)
-{
-	int regressed = 0, moved = 0, tested = 0;
-
-	for (size_t i = 0; i < old->nmetrics; i++) {
-		const struct bl_metric *o = &old->m[i], *c = metric(cur, o->name);
-
-		if (o->kind == BL_LATENCY) {
-			if (c == NULL) {
-				if (o->n >= BL_MIN_SAMPLES)
-					fprintf(out, "gone: %s (%zu samples in the baseline)\n",
-						o->name, o->n);
-				continue;
-			}
-			tested += o->n >= BL_MIN_SAMPLES && c->n >= BL_MIN_SAMPLES;
-			regressed += compare_latency(o, c, out, &moved);
-		} else {
-			double a = total(o), b = total(c);
-
-			if (fabs(b - a) > BL_COUNT_REL * (a > 0 ? a : 1)) {
-				moved++;
-				fprintf(out, "changed: %s %.0f -> %.0f (%+.0f, %+.1f%%; a count, "
-					"one per run: no test)\n", o->name, a, b, b - a,
-					a > 0 ? 100 * (b - a) / a : 100.0);
-			}
-		}
-	}
-	for (size_t i = 0; i < cur->nmetrics; i++)
-		if (metric(old, cur->m[i].name) == NULL &&
-		    (cur->m[i].kind == BL_COUNT || cur->m[i].n >= BL_MIN_SAMPLES))
-			fprintf(out, "new: %s (not in the baseline)\n", cur->m[i].name);
-	if (regressed)
-		fprintf(out, "REGRESSION: %d of %d latency metrics regressed\n", regressed,
-			tested);
-	else
-		fprintf(out, "no regression: %d latency metrics tested, %d metrics moved\n",
-			tested, moved);
-	return regressed != 0;
-}
-
-/* Both runs' stacks, merged: count from one, other from the other. */
+/* Both measurements' stacks, merged: count from one, other from the other. */
 static struct mt_flame_diff *
-merge_stacks(const struct bl_run *a, const struct bl_run *b, size_t *n)
+merge_stacks(const struct bl_set *a, const struct bl_set *b, size_t *n)
 {
 	struct mt_flame_diff *v = calloc(a->nstacks + b->nstacks + 1, sizeof(*v));
 	size_t k = 0;
@@ -522,7 +499,7 @@ merge_stacks(const struct bl_run *a, const struct bl_run *b, size_t *n)
 }
 
 static int
-flame_one(const struct bl_run *w, const struct bl_run *o, const char *path,
+flame_one(const struct bl_set *w, const struct bl_set *o, const char *path,
 	  const char *title, char *err, size_t len)
 {
 	struct mt_flame_diff *v;
@@ -549,7 +526,7 @@ flame_one(const struct bl_run *w, const struct bl_run *o, const char *path,
 }
 
 int
-bl_flame_both(const struct bl_run *old, const struct bl_run *cur,
+bl_flame_both(const struct bl_set *old, const struct bl_set *cur,
 	      const char *prefix, char *err, size_t len)
 {
 	char path[4300];

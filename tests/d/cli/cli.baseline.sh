@@ -1,7 +1,8 @@
 #!/bin/sh
 # machtrace baseline's errors, before any machine boots (docs/baselines.md):
-# an unknown baseline, a corrupt file, a bad name or verb, an unknown VM, --workload with --vm,
-# a bad -d and an unknown workload word are each refused, non-zero, with
+# an unknown baseline, a corrupt file, an unknown file version, a file of
+# version 1 (one run), a bad name or verb, an unknown VM, --workload with
+# --vm, a bad -d or --runs and an unknown workload word are each refused, non-zero, with
 # the reason; the usage line is in machtrace -h.
 D=$T/baselines
 mkdir -p "$D"
@@ -13,10 +14,19 @@ refuse() {	# want-rc what-to-find args...
 		{ echo "baseline $*: exit $rc (want $want), stderr: $(cat "$T/err")"; exit 1; }
 }
 refuse 1 "no baseline $D/nope.json" compare nope --dir "$D"
-printf '{"machtrace-baseline": 1, "workload": "rt=1", "metrics": [' >"$D/cut.json"
+printf '{"machtrace-baseline": 2, "workload": "rt=1", "runs": [{"metrics": [' >"$D/cut.json"
 refuse 1 "cut.json is not a machtrace baseline" compare cut --dir "$D"
-printf '{"machtrace-baseline": 2, "workload": "rt=1", "metrics": [], "stacks": []}' >"$D/v2.json"
-refuse 1 "v2.json is not a machtrace baseline" compare v2 --dir "$D"
+printf '{"machtrace-baseline": 3, "workload": "rt=1", "runs": [], "stacks": []}' >"$D/v3.json"
+refuse 1 "v3.json is not a machtrace baseline" compare v3 --dir "$D"
+printf '{"machtrace-baseline": 2, "workload": "rt=1", "runs": [], "stacks": []}' >"$D/none.json"
+refuse 1 "none.json is not a machtrace baseline" compare none --dir "$D"
+printf '{"machtrace-baseline": 2, "workload": "rt=1", "runs": [{"metrics": []}], "stacks": []}' >"$D/one.json"
+refuse 1 "one.json is not a machtrace baseline" compare one --dir "$D"
+# version 1 held one run: no run-to-run spread to compare against
+printf '{"machtrace-baseline": 1, "workload": "rt=1", "seconds": 0, "icount": "", "metrics": [], "stacks": []}' >"$D/v1.json"
+refuse 1 "v1.json was saved by an older machtrace (one run, file version 1): save it again" compare v1 --dir "$D"
+refuse 2 "--runs wants 2 to 100 runs" save x --runs 1 --dir "$D"
+refuse 2 "--runs wants 2 to 100 runs" compare x --runs 101 --dir "$D"
 refuse 2 "NAME is letters" save ../up --dir "$D"
 refuse 2 "the verbs are save and compare" frob x --dir "$D"
 refuse 2 "vm: no VM named nosuchvm" save x --vm nosuchvm --dir "$D"
