@@ -21,6 +21,7 @@
 #include "baseline.h"
 #include "machtrace/consumer.h"
 #include "machtrace/export.h"
+#include "machtrace/mach.h"
 
 #define BL_VERSION	2
 
@@ -440,7 +441,7 @@ bl_read(struct bl_set *s, const char *path, char *err, size_t len)
 {
 	FILE *f = fopen(path, "r");
 	struct jp j = { NULL, 0, 0 };
-	char *text;
+	char *text, why[200];
 	long size;
 
 	bl_set_init(s, "", 0, "");
@@ -466,6 +467,10 @@ bl_read(struct bl_set *s, const char *path, char *err, size_t len)
 	else if (j.bad)
 		seterr(err, len, "%s is not a machtrace baseline (corrupt near byte %ld)",
 		       path, (long)(j.p - text));
+	else if (s->icount[0] && mt_icount_check(s->icount, why, sizeof(why)) != 0) {
+		seterr(err, len, "%s is not a machtrace baseline: %s", path, why);
+		j.bad = 1;
+	}
 	free(text);
 	if (j.bad) {
 		bl_set_free(s);

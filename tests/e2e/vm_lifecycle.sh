@@ -59,14 +59,16 @@ else
 	fail vm-start-bad-kernel "exit $rc: $(cat "$TMP/bad")"
 fi
 
-# QEMU's own start-up error is shown, nothing is left (MACHTRACE_ICOUNT
-# goes to QEMU's -icount as it is)
-MACHTRACE_ICOUNT=bogus "$MACHTRACE" vm start --name "bad2-$$" >/dev/null 2>"$TMP/bad2"; rc=$?
-if [ $rc != 0 ] && grep -q "QEMU failed to start: .*icount" "$TMP/bad2" && [ ! -e "${VMDIR%/*}/bad2-$$" ] &&
+# an -icount machtrace does not use is refused before QEMU starts
+# (rr=record,rrfile=PATH would have QEMU write PATH), nothing is left
+MACHTRACE_ICOUNT="shift=0,rr=record,rrfile=$TMP/rr.bin" "$MACHTRACE" vm start --name "bad2-$$" \
+	>/dev/null 2>"$TMP/bad2"; rc=$?
+if [ $rc != 0 ] && grep -q "MACHTRACE_ICOUNT: icount 'shift=0,rr=record.*' is not one machtrace uses" "$TMP/bad2" &&
+   [ ! -e "$TMP/rr.bin" ] && [ ! -e "${VMDIR%/*}/bad2-$$" ] &&
    [ ! -e "/dev/shm/machtrace-vm-$(id -u)-bad2-$$" ]; then
-	pass vm-start-qemu-error
+	pass vm-start-bad-icount
 else
-	fail vm-start-qemu-error "exit $rc: $(cat "$TMP/bad2")"
+	fail vm-start-bad-icount "exit $rc: $(cat "$TMP/bad2")"
 fi
 
 # a kernel that panics during boot (a boot module that is no program):

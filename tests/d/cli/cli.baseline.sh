@@ -1,7 +1,7 @@
 #!/bin/sh
 # machtrace baseline's errors, before any machine boots (docs/baselines.md):
 # an unknown baseline, a corrupt file, an unknown file version, a file of
-# version 1 (one run), a bad name or verb, an unknown VM, --workload with
+# version 1 (one run), an icount machtrace does not use, a bad name or verb, an unknown VM, --workload with
 # --vm, a bad -d or --runs and an unknown workload word are each refused, non-zero, with
 # the reason; the usage line is in machtrace -h.
 D=$T/baselines
@@ -25,6 +25,18 @@ refuse 1 "one.json is not a machtrace baseline" compare one --dir "$D"
 # version 1 held one run: no run-to-run spread to compare against
 printf '{"machtrace-baseline": 1, "workload": "rt=1", "seconds": 0, "icount": "", "metrics": [], "stacks": []}' >"$D/v1.json"
 refuse 1 "v1.json was saved by an older machtrace (one run, file version 1): save it again" compare v1 --dir "$D"
+# two runs of one count: a file machtrace could have written, but for the
+# field a check changes
+good() {	# seconds icount
+	printf '{"machtrace-baseline": 2, "workload": "rt=1", "seconds": %s, "icount": "%s",
+ "runs": [{"metrics": [{"name": "a", "kind": "count", "samples": [1]}]},
+  {"metrics": [{"name": "a", "kind": "count", "samples": [1]}]}], "stacks": []}' "$1" "$2"
+}
+# the stored icount goes to QEMU's -icount: rr=record,rrfile=PATH would
+# have QEMU create PATH
+good 1 "shift=0,rr=record,rrfile=$T/rr.bin" >"$D/rr.json"
+refuse 1 "rr.json is not a machtrace baseline: icount 'shift=0,rr=record,rrfile=$T/rr.bin' is not one machtrace uses" compare rr --dir "$D"
+[ ! -e "$T/rr.bin" ] || { echo "a baseline's icount made QEMU write $T/rr.bin"; exit 1; }
 refuse 2 "--runs wants 2 to 100 runs" save x --runs 1 --dir "$D"
 refuse 2 "--runs wants 2 to 100 runs" compare x --runs 101 --dir "$D"
 refuse 2 "NAME is letters" save ../up --dir "$D"
