@@ -11,14 +11,14 @@
  *                           "samples": [N, ...]}, ...]}, ...],
  *    "stacks": [{"stack": "a;b;c", "count": N}, ...]}
  */
-#include <ctype.h>
 #include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <jansson.h>
 #include "baseline.h"
+#include "cli.h"
 #include "machtrace/consumer.h"
 #include "machtrace/export.h"
 #include "machtrace/mach.h"
@@ -131,7 +131,8 @@ bl_stack_add(struct bl_set *s, const char *stack, uint64_t count)
 	return 0;
 }
 
-static void
+/* The message in err; -1. */
+static int
 seterr(char *err, size_t len, const char *fmt, ...)
 {
 	va_list ap;
@@ -139,6 +140,7 @@ seterr(char *err, size_t len, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err, len, fmt, ap);
 	va_end(ap);
+	return -1;
 }
 
 static void
@@ -200,249 +202,164 @@ bl_write(const struct bl_set *s, const char *path, char *err, size_t len)
 }
 
 /*
- * Reading: a small strict JSON parser over the file's text, for the
- * layout above; anything else is "corrupt".
+ * Reading.  The file is anyone's, so jansson parses it (duplicate keys
+ * refused) and every field is held to what bl_write writes: the keys
+ * above and no others, strings that fit the set's buffers, counts and
+ * samples whole numbers from 0 to 2^53 (exact in a double), seconds as
+ * -d allows, an icount mt_icount_check accepts, 2 to BL_MAX_RUNS runs.
+ * A byte that is not UTF-8 (written \u00XX) reads back as U+00XX.
  */
-struct jp {
-	const char *p;
-	int bad;
-	int version;		/* "machtrace-baseline", the first key */
-};
+#define BL_MAX_VALUE	9007199254740992.0	/* 2^53 */
 
-static void
-ws(struct jp *j)
+/* A whole number 0 to 2^53 into *v, else -1. */
+static int
+jwhole(const json_t *j, double *v)
 {
-	while (isspace((unsigned char)*j->p))
-		j->p++;
+	json_int_t i = json_is_integer(j) ? json_integer_value(j) : -1;
+
+	if (i < 0 || (double)i > BL_MAX_VALUE)
+		return -1;
+	*v = (double)i;
+	return 0;
+}
+
+/* A string of 1 to size-1 bytes into buf, else -1. */
+static int
+jtext(const char *s, char *buf, size_t size)
+{
+	if (s[0] == '\0' || strlen(s) >= size)
+		return -1;
+	memcpy(buf, s, strlen(s) + 1);
+	return 0;
 }
 
 static int
-eat(struct jp *j, char c)
+read_metric(json_t *jm, struct bl_run *r, char *err, size_t len)
 {
-	ws(j);
-	if (*j->p != c) {
-		j->bad = 1;
-		return 0;
+	const char *name, *kind;
+	char nbuf[1024];
+	json_t *samples, *v;
+	json_error_t e;
+	size_t i;
+	double x;
+
+	if (json_unpack_ex(jm, &e, JSON_STRICT, "{s:s, s:s, s:o}", "name", &name,
+			   "kind", &kind, "samples", &samples) != 0)
+		return seterr(err, len, "a metric: %s", e.text);
+	if (jtext(name, nbuf, sizeof(nbuf)) != 0)
+		return seterr(err, len, "a metric's name is empty or longer than %zu bytes",
+			      sizeof(nbuf) - 1);
+	if (strcmp(kind, "latency") != 0 && strcmp(kind, "count") != 0)
+		return seterr(err, len, "metric '%s': kind '%.32s' is neither latency nor count",
+			      name, kind);
+	if (!json_is_array(samples) || json_array_size(samples) == 0)
+		return seterr(err, len, "metric '%s': no samples", name);
+	json_array_foreach(samples, i, v) {
+		if (jwhole(v, &x) != 0)
+			return seterr(err, len, "metric '%s': sample %zu is not a whole number "
+				      "0 to 2^53", name, i + 1);
+		if (bl_sample_add(r, name, kind[0] == 'l' ? BL_LATENCY : BL_COUNT, x) != 0)
+			return seterr(err, len, "out of memory");
 	}
-	j->p++;
-	return 1;
+	return 0;
 }
 
 static int
-peek(struct jp *j, char c)
+read_runs(json_t *runs, struct bl_set *s, char *err, size_t len)
 {
-	ws(j);
-	return *j->p == c;
-}
+	json_t *jr, *metrics, *jm;
+	json_error_t e;
+	size_t i, k;
 
-/* A string into buf: the escapes mt_json_escape writes (\uXXXX below
-   0x100, a byte that is not UTF-8 among them) and \/. */
-static void
-jstr(struct jp *j, char *buf, size_t len)
-{
-	size_t n = 0;
+	if (!json_is_array(runs) || json_array_size(runs) < 2 ||
+	    json_array_size(runs) > BL_MAX_RUNS)
+		return seterr(err, len, "\"runs\" is not a list of 2 to %d runs", BL_MAX_RUNS);
+	json_array_foreach(runs, i, jr) {
+		struct bl_run *r = bl_run_add(s);
 
-	if (!eat(j, '"'))
-		return;
-	while (*j->p && *j->p != '"') {
-		char c = *j->p++;
-
-		if (c == '\\') {
-			unsigned v;
-
-			switch (c = *j->p++) {
-			case 'n': c = '\n'; break;
-			case 't': c = '\t'; break;
-			case 'r': c = '\r'; break;
-			case 'b': c = '\b'; break;
-			case 'f': c = '\f'; break;
-			case '"': case '\\': case '/': break;
-			case 'u':
-				if (sscanf(j->p, "%4x", &v) != 1 || v >= 0x100) {
-					j->bad = 1;
-					return;
-				}
-				c = (char)v;
-				j->p += 4;
-				break;
-			default:
-				j->bad = 1;
-				return;
-			}
-		}
-		if (n + 1 < len)
-			buf[n++] = c;
-		else
-			j->bad = 1;
+		if (r == NULL)
+			return seterr(err, len, "out of memory");
+		if (json_unpack_ex(jr, &e, JSON_STRICT, "{s:o}", "metrics", &metrics) != 0 ||
+		    !json_is_array(metrics))
+			return seterr(err, len, "run %zu: not {\"metrics\": [...]}", i + 1);
+		json_array_foreach(metrics, k, jm)
+			if (read_metric(jm, r, err, len) != 0)
+				return -1;
 	}
-	buf[n] = '\0';
-	eat(j, '"');
+	return 0;
 }
 
-static double
-jnum(struct jp *j)
+static int
+read_stacks(json_t *stacks, struct bl_set *s, char *err, size_t len)
 {
-	char *end;
-	double v;
+	const char *stack;
+	char sbuf[8192];
+	json_t *js, *count;
+	json_error_t e;
+	size_t i;
+	double n;
 
-	ws(j);
-	v = strtod(j->p, &end);
-	if (end == j->p || !isfinite(v))
-		j->bad = 1;
-	j->p = end;
-	return v;
-}
-
-static void
-jmetric(struct jp *j, struct bl_run *r)
-{
-	char key[64], name[1024] = "", kind[32] = "";
-	int have_samples = 0;
-
-	eat(j, '{');
-	while (!j->bad && !peek(j, '}')) {
-		jstr(j, key, sizeof(key));
-		eat(j, ':');
-		if (strcmp(key, "name") == 0)
-			jstr(j, name, sizeof(name));
-		else if (strcmp(key, "kind") == 0)
-			jstr(j, kind, sizeof(kind));
-		else if (strcmp(key, "samples") == 0 && name[0] &&
-			 (strcmp(kind, "latency") == 0 || strcmp(kind, "count") == 0)) {
-			enum bl_kind k = kind[0] == 'l' ? BL_LATENCY : BL_COUNT;
-
-			eat(j, '[');
-			while (!j->bad && !peek(j, ']')) {
-				double v = jnum(j);
-
-				if (!j->bad && bl_sample_add(r, name, k, v) != 0)
-					j->bad = 1;
-				have_samples = 1;
-				if (!peek(j, ']'))
-					eat(j, ',');
-			}
-			eat(j, ']');
-		} else
-			j->bad = 1;
-		if (!peek(j, '}'))
-			eat(j, ',');
+	if (!json_is_array(stacks))
+		return seterr(err, len, "\"stacks\" is not a list");
+	json_array_foreach(stacks, i, js) {
+		if (json_unpack_ex(js, &e, JSON_STRICT, "{s:s, s:o}", "stack", &stack,
+				   "count", &count) != 0)
+			return seterr(err, len, "stack %zu: %s", i + 1, e.text);
+		if (jtext(stack, sbuf, sizeof(sbuf)) != 0)
+			return seterr(err, len, "stack %zu is empty or longer than %zu bytes",
+				      i + 1, sizeof(sbuf) - 1);
+		if (jwhole(count, &n) != 0)
+			return seterr(err, len, "stack %zu: the count is not a whole number 0 "
+				      "to 2^53", i + 1);
+		if (bl_stack_add(s, stack, (uint64_t)n) != 0)
+			return seterr(err, len, "out of memory");
 	}
-	eat(j, '}');
-	if (!have_samples)
-		j->bad = 1;
+	return 0;
 }
 
-static void
-jstack(struct jp *j, struct bl_set *s)
+/* The set in root, its version already checked. */
+static int
+read_set(json_t *root, struct bl_set *s, char *err, size_t len)
 {
-	char key[64], stack[8192] = "";
-	double count = -1;
+	const char *workload, *icount;
+	json_int_t version;
+	json_t *seconds, *runs, *stacks;
+	json_error_t e;
+	char why[256];
+	double secs;
 
-	eat(j, '{');
-	while (!j->bad && !peek(j, '}')) {
-		jstr(j, key, sizeof(key));
-		eat(j, ':');
-		if (strcmp(key, "stack") == 0)
-			jstr(j, stack, sizeof(stack));
-		else if (strcmp(key, "count") == 0)
-			count = jnum(j);
-		else
-			j->bad = 1;
-		if (!peek(j, '}'))
-			eat(j, ',');
-	}
-	eat(j, '}');
-	if (!j->bad && (count < 0 || !stack[0] ||
-			bl_stack_add(s, stack, (uint64_t)count) != 0))
-		j->bad = 1;
-}
-
-/* [ITEM, ...], each ITEM read by item. */
-static void
-jlist(struct jp *j, void (*item)(struct jp *, void *), void *arg)
-{
-	eat(j, '[');
-	while (!j->bad && !peek(j, ']')) {
-		item(j, arg);
-		if (!peek(j, ']'))
-			eat(j, ',');
-	}
-	eat(j, ']');
-}
-
-static void
-jmetric_item(struct jp *j, void *run)
-{
-	jmetric(j, run);
-}
-
-static void
-jstack_item(struct jp *j, void *set)
-{
-	jstack(j, set);
-}
-
-/* {"metrics": [...]}: one run. */
-static void
-jrun_item(struct jp *j, void *set)
-{
-	struct bl_run *r = ((struct bl_set *)set)->nruns < BL_MAX_RUNS ? bl_run_add(set) : NULL;
-	char key[64];
-
-	if (r == NULL) {
-		j->bad = 1;
-		return;
-	}
-	eat(j, '{');
-	jstr(j, key, sizeof(key));
-	eat(j, ':');
-	if (strcmp(key, "metrics") != 0)
-		j->bad = 1;
-	jlist(j, jmetric_item, r);
-	eat(j, '}');
-}
-
-static void
-jset(struct jp *j, struct bl_set *s)
-{
-	char key[64];
-
-	eat(j, '{');
-	while (!j->bad && !peek(j, '}')) {
-		jstr(j, key, sizeof(key));
-		eat(j, ':');
-		if (strcmp(key, "machtrace-baseline") == 0)
-			j->version = (int)jnum(j);
-		else if (j->version != BL_VERSION)
-			j->bad = 1;	/* the version comes first */
-		else if (strcmp(key, "workload") == 0)
-			jstr(j, s->workload, sizeof(s->workload));
-		else if (strcmp(key, "icount") == 0)
-			jstr(j, s->icount, sizeof(s->icount));
-		else if (strcmp(key, "seconds") == 0)
-			s->seconds = (long)jnum(j);
-		else if (strcmp(key, "runs") == 0)
-			jlist(j, jrun_item, s);
-		else if (strcmp(key, "stacks") == 0)
-			jlist(j, jstack_item, s);
-		else
-			j->bad = 1;
-		if (!peek(j, '}'))
-			eat(j, ',');
-	}
-	eat(j, '}');
-	ws(j);
-	if (*j->p || !s->workload[0] || s->nruns < 2)	/* save measures 2 or more */
-		j->bad = 1;
+	if (json_unpack_ex(root, &e, JSON_STRICT, "{s:I, s:s, s:o, s:s, s:o, s:o}",
+			   "machtrace-baseline", &version, "workload", &workload,
+			   "seconds", &seconds, "icount", &icount, "runs", &runs,
+			   "stacks", &stacks) != 0)
+		return seterr(err, len, "%s", e.text);
+	if (jtext(workload, s->workload, sizeof(s->workload)) != 0)
+		return seterr(err, len, "the workload is empty or longer than %zu bytes",
+			      sizeof(s->workload) - 1);
+	if (strncmp(workload, "vm:", 3) != 0 &&
+	    mt_workload_check(workload, why, sizeof(why)) != 0)
+		return seterr(err, len, "%s", why);
+	if (jwhole(seconds, &secs) != 0 || secs > CLI_MAX_SECONDS)
+		return seterr(err, len, "\"seconds\" is not a whole number 0 to %d",
+			      CLI_MAX_SECONDS);
+	s->seconds = (long)secs;
+	if (icount[0] && (mt_icount_check(icount, why, sizeof(why)) != 0 ||
+			  jtext(icount, s->icount, sizeof(s->icount)) != 0))
+		return seterr(err, len, "%s", why);
+	if (read_runs(runs, s, err, len) != 0)
+		return -1;
+	return read_stacks(stacks, s, err, len);
 }
 
 int
 bl_read(struct bl_set *s, const char *path, char *err, size_t len)
 {
 	FILE *f = fopen(path, "r");
-	struct jp j = { NULL, 0, 0 };
-	char *text, why[200];
-	long size;
+	json_t *root, *version;
+	json_error_t e;
+	long long v;
+	char why[512];
+	int rc = -1;
 
 	bl_set_init(s, "", 0, "");
 	if (f == NULL) {
@@ -451,32 +368,29 @@ bl_read(struct bl_set *s, const char *path, char *err, size_t len)
 		       strerror(errno));
 		return -1;
 	}
-	if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0 ||
-	    (text = malloc((size_t)size + 1)) == NULL) {
-		fclose(f);
-		seterr(err, len, "cannot read %s", path);
-		return -1;
-	}
-	text[fread(text, 1, (size_t)size, f)] = '\0';
+	root = json_loadf(f, JSON_REJECT_DUPLICATES, &e);
 	fclose(f);
-	j.p = text;
-	jset(&j, s);
-	if (j.bad && j.version == 1)
+	version = json_object_get(root, "machtrace-baseline");
+	v = json_is_integer(version) ? json_integer_value(version) : -1;
+	if (v == 1) {
 		seterr(err, len, "%s was saved by an older machtrace (one run, file version "
 		       "1): save it again, the comparison needs several runs", path);
-	else if (j.bad)
-		seterr(err, len, "%s is not a machtrace baseline (corrupt near byte %ld)",
-		       path, (long)(j.p - text));
-	else if (s->icount[0] && mt_icount_check(s->icount, why, sizeof(why)) != 0) {
-		seterr(err, len, "%s is not a machtrace baseline: %s", path, why);
-		j.bad = 1;
+	} else {
+		if (root == NULL)
+			snprintf(why, sizeof(why), "line %d column %d: %s", e.line, e.column,
+				 e.text);
+		else if (v != BL_VERSION)
+			snprintf(why, sizeof(why), v < 0 ? "no \"machtrace-baseline\": VERSION" :
+				 "file version %lld, this machtrace reads %d", v, BL_VERSION);
+		else
+			rc = read_set(root, s, why, sizeof(why));
+		if (rc != 0)
+			seterr(err, len, "%s is not a machtrace baseline: %s", path, why);
 	}
-	free(text);
-	if (j.bad) {
+	json_decref(root);
+	if (rc != 0)
 		bl_set_free(s);
-		return -1;
-	}
-	return 0;
+	return rc;
 }
 
 /* Both measurements' stacks, merged: count from one, other from the other. */

@@ -362,7 +362,7 @@ cli_whole_arg(const char *s, long *v)
 	char *end;
 
 	*v = strtol(s, &end, 10);
-	return *s == '\0' || *end || *v <= 0 || *v > 3600 ? -1 : 0;
+	return *s == '\0' || *end || *v <= 0 || *v > CLI_MAX_SECONDS ? -1 : 0;
 }
 
 /*

@@ -16,7 +16,8 @@
 #define RT	"ipc latency of rt (4242)"
 
 /* Run r's samples: shift[r] times an exponential's quantiles over 1000
-   (a long tail, the same shape in every run); a count per run. */
+   (a long tail, the same shape in every run), whole ns as a session
+   prints them; a count per run. */
 static void
 make_set(struct bl_set *s, const double *shift)
 {
@@ -25,8 +26,8 @@ make_set(struct bl_set *s, const double *shift)
 		struct bl_run *run = bl_run_add(s);
 
 		for (int i = 0; i < RUN_N; i++)
-			bl_sample_add(run, RT, BL_LATENCY,
-				      shift[r] * (1000 + 500 * -log(1 - (i + 0.5) / RUN_N)));
+			bl_sample_add(run, RT, BL_LATENCY, round(shift[r] *
+				      (1000 + 500 * -log(1 - (i + 0.5) / RUN_N))));
 		bl_sample_add(run, "messages", BL_COUNT, 40000);
 	}
 	bl_stack_add(s, "main;rt", 3);
