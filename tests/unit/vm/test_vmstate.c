@@ -25,6 +25,7 @@ static void setup(void)
 	if (!mkdtemp(root))
 		abort();
 	setenv("XDG_RUNTIME_DIR", root, 1);
+	umask(077);	/* state directories are private (targets/mach/vm/private.c) */
 }
 
 static void put(const char *dir, const char *file, const char *text)
@@ -73,7 +74,7 @@ TEST(vm_find_stale)
 	snprintf(cmd, sizeof cmd, "mkdir -p %s", d);
 	CHECK(system(cmd) == 0);
 	put(d, "qemu.pid", "999999999\n");
-	put(d, "info", "memory=256\nresv_size=0x2000000\n");
+	put(d, "info", "memory=256\nresv_size=0x2000000\nshm=/dev/shm/machtrace-vm-0-stale.x\n");
 	CHECK(mt_vm_find("stale", &vm, err, sizeof err) < 0);
 	CHECK(strstr(err, "no VM named stale") != NULL);
 	CHECK(access(d, F_OK) != 0);
