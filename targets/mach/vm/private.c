@@ -11,8 +11,8 @@
  * VM's start, stop and removal of its stale state against each other and
  * against commands that look at it: start and stop hold it exclusively
  * for their whole run, a look holds it shared and upgrades to exclusive
- * only to remove a dead VM's state.  Its holder of the exclusive lock
- * removes the file; a taker checks after flock() that the path still
+ * only to remove a dead VM's state.  Whoever holds it exclusively at the
+ * end removes the file; a taker checks after flock() that the path still
  * names the file it locked.
  */
 #include <errno.h>
@@ -51,13 +51,16 @@ static int private_dir(const char *path, int create, char *err, size_t errlen)
 	struct stat st;
 	const char *why = NULL;
 	char buf[64];
+	int e = 0;
 
 	if (create && mkdir(path, 0700) == 0)
 		return 0;
-	if (lstat(path, &st) < 0) {
-		if (errno == ENOENT && !create)
+	if (create && errno != EEXIST)
+		e = errno;
+	if (e || lstat(path, &st) < 0) {
+		if (!e && errno == ENOENT && !create)
 			return 1;
-		mt_seterr(err, errlen, "cannot create %s: %s", path, strerror(errno));
+		mt_seterr(err, errlen, "cannot create %s: %s", path, strerror(e ? e : errno));
 		return -1;
 	}
 	if (S_ISLNK(st.st_mode))
