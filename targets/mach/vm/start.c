@@ -94,7 +94,10 @@ static int vm_cmdline(const struct mt_vm_opts *o, struct vm_boot *b, char *err, 
 	if (o->disk) {
 		if (mt_disk_plan(o->disk, &b->plan, err, errlen) < 0)
 			return -1;
-		snprintf(b->vm->disk_dir, sizeof b->vm->disk_dir, "%s", b->plan.dir);
+		/* as realpath() says: removal checks the two are the same */
+		snprintf(b->vm->disk_dir, sizeof b->vm->disk_dir, "%.*s",
+			 (int)sizeof b->vm->disk_dir - 1,
+			 realpath(b->plan.dir, build) ? build : b->plan.dir);
 		mt_disk_boot_opts(&b->plan, &bo);
 		bo.disk_snapshot = o->disk_snapshot;
 		n = bo.nmodules;
