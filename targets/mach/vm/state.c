@@ -374,8 +374,10 @@ void vm_remove_state(const struct mt_vm *vm)
 		if (mt_vm_path(vm, files[i], path, sizeof path) == 0)
 			unlink(path);
 	rmdir(vm->dir);
+	/* NAME.XXXXXX, or NAME alone from a VM an older build started */
 	if (mt_vm_shm(vm->name, prefix, sizeof prefix) == 0 &&
-	    strncmp(vm->shm, prefix, strlen(prefix)) == 0 && vm->shm[strlen(prefix)] == '.' &&
+	    strncmp(vm->shm, prefix, strlen(prefix)) == 0 &&
+	    (vm->shm[strlen(prefix)] == '.' || vm->shm[strlen(prefix)] == 0) &&
 	    vm_owned(vm->shm, 0))
 		unlink(vm->shm);
 	if (vm->disk_dir[0] && disk_dir_ours(vm->disk_dir))
