@@ -63,7 +63,7 @@ fi
 # goes to QEMU's -icount as it is)
 MACHTRACE_ICOUNT=bogus "$MACHTRACE" vm start --name "bad2-$$" >/dev/null 2>"$TMP/bad2"; rc=$?
 if [ $rc != 0 ] && grep -q "QEMU failed to start: .*icount" "$TMP/bad2" && [ ! -e "${VMDIR%/*}/bad2-$$" ] &&
-   [ ! -e "/dev/shm/machtrace-vm-$(id -u)-bad2-$$" ]; then
+   no_ram "bad2-$$"; then
 	pass vm-start-qemu-error
 else
 	fail vm-start-qemu-error "exit $rc: $(cat "$TMP/bad2")"
@@ -75,7 +75,7 @@ echo "not a program" >"$TMP/garbage"
 "$MACHTRACE" vm start --name "bad3-$$" --module "$TMP/garbage \${host-port} \$(task-create) \$(task-resume)" \
 	>/dev/null 2>"$TMP/bad3"; rc=$?
 if [ $rc != 0 ] && grep -q "the kernel stopped in its debugger (KDB) during boot: panic" "$TMP/bad3" &&
-   [ ! -e "${VMDIR%/*}/bad3-$$" ] && [ ! -e "/dev/shm/machtrace-vm-$(id -u)-bad3-$$" ]; then
+   [ ! -e "${VMDIR%/*}/bad3-$$" ] && no_ram "bad3-$$"; then
 	pass vm-start-kernel-panic
 else
 	fail vm-start-kernel-panic "exit $rc: $(cat "$TMP/bad3")"
