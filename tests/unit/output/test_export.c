@@ -248,6 +248,28 @@ TEST(speedscope_schema_fields)
 			 "assert sum(p[\"weights\"]) == p[\"endValue\"] == 3' %s", p), 0);
 }
 
+/* Switches at times past 2^63 ns: Chrome's export keeps a thread's times
+   as signed ts + 1, which overflowed (the sanitizer build aborted); the
+   JSON still parses. */
+TEST(chrome_huge_times)
+{
+	struct mt_trace_writer *w;
+	char d[128], err[256];
+	const char *p;
+	int s;
+
+	CHECK(export_to(mt_export_folded, "folded") != NULL);
+	snprintf(d, sizeof(d), "%s-huge", dir);
+	CHECK(mkdir(d, 0700) == 0 && (w = mt_trace_create(d, 1, NULL, err, sizeof(err))) != NULL);
+	s = mt_trace_add_class(w, "sched_switch", sw_f, 7);
+	sw(w, s, 1000, 10, 1, 11);
+	sw(w, s, (uint64_t)INT64_MAX, 11, 1, 10);
+	sw(w, s, UINT64_MAX - 5, 10, 0, 11);
+	CHECK_EQ_INT(mt_trace_close(w, err, sizeof(err)), 0);
+	CHECK((p = export_dir(d, mt_export_chrome, "json")) != NULL);
+	CHECK_EQ_INT(run("python3 -m json.tool %s >/dev/null", p), 0);
+}
+
 /* A trace without stacks: each stack format is empty, not an error (and
    qsort is not given a NULL array: the sanitizer build aborted). */
 TEST(no_stacks)
