@@ -26,6 +26,8 @@ struct folded_set {
 	size_t n, cap;
 	uint64_t total;
 };
+/* FNV-1a of n bytes of s. */
+uint64_t export_hash(const char *s, size_t n);
 int stacks_collect(struct mt_trace *t, const struct mt_export_opts *o,
 		   struct folded_set *fs, char *err, size_t errlen);
 void stacks_free(struct folded_set *fs);

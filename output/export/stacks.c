@@ -8,14 +8,20 @@
 #include <string.h>
 #include "export_int.h"
 
-static uint32_t
+uint64_t
+export_hash(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
+static size_t
 hash_str(const char *s)
 {
-	uint32_t h = 2166136261u;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
+	return (size_t)export_hash(s, strlen(s));
 }
 
 struct stack_tab {
