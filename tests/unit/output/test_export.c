@@ -301,6 +301,32 @@ TEST(speedscope_many_frames)
 	CHECK(b.tv_sec - a.tv_sec < 10);
 }
 
+/* A trace that goes bad after some stacks: the export fails and frees
+   what it had collected (the sanitizer build's leak check). */
+TEST(stacks_bad_trace)
+{
+	struct mt_trace_writer *w;
+	char d[128], err[256], path[160];
+	uint32_t bad = 0xffffffffu;
+	FILE *f;
+	int k;
+
+	CHECK(export_to(mt_export_folded, "folded") != NULL);
+	snprintf(d, sizeof(d), "%s-bad", dir);
+	CHECK(mkdir(d, 0700) == 0 && (w = mt_trace_create(d, 1, NULL, err, sizeof(err))) != NULL);
+	k = mt_trace_add_class(w, "fbt::vm_fault:entry", stk_f, 2);
+	for (int i = 0; i < 3; i++)
+		stk(w, k, (uint64_t)i, "gnumach`a");
+	CHECK_EQ_INT(mt_trace_close(w, err, sizeof(err)), 0);
+	/* the third event's class id (the packet header is 60 bytes, an event
+	   12 + 4 + 10) names no class */
+	snprintf(path, sizeof(path), "%s/stream_0", d);
+	CHECK((f = fopen(path, "r+b")) != NULL);
+	CHECK(fseek(f, 60 + 2 * 26, SEEK_SET) == 0 && fwrite(&bad, 4, 1, f) == 1);
+	fclose(f);
+	CHECK(export_dir(d, mt_export_folded, "folded") == NULL);
+}
+
 /* A trace without stacks: each stack format is empty, not an error (and
    qsort is not given a NULL array: the sanitizer build aborted). */
 TEST(no_stacks)
