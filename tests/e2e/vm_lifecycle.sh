@@ -64,8 +64,7 @@ fi
 MACHTRACE_ICOUNT="shift=0,rr=record,rrfile=$TMP/rr.bin" "$MACHTRACE" vm start --name "bad2-$$" \
 	>/dev/null 2>"$TMP/bad2"; rc=$?
 if [ $rc != 0 ] && grep -q "MACHTRACE_ICOUNT: icount 'shift=0,rr=record.*' is not one machtrace uses" "$TMP/bad2" &&
-   [ ! -e "$TMP/rr.bin" ] && [ ! -e "${VMDIR%/*}/bad2-$$" ] &&
-   [ ! -e "/dev/shm/machtrace-vm-$(id -u)-bad2-$$" ]; then
+   [ ! -e "$TMP/rr.bin" ] && [ ! -e "${VMDIR%/*}/bad2-$$" ] && no_ram "bad2-$$"; then
 	pass vm-start-bad-icount
 else
 	fail vm-start-bad-icount "exit $rc: $(cat "$TMP/bad2")"
@@ -77,7 +76,7 @@ echo "not a program" >"$TMP/garbage"
 "$MACHTRACE" vm start --name "bad3-$$" --module "$TMP/garbage \${host-port} \$(task-create) \$(task-resume)" \
 	>/dev/null 2>"$TMP/bad3"; rc=$?
 if [ $rc != 0 ] && grep -q "the kernel stopped in its debugger (KDB) during boot: panic" "$TMP/bad3" &&
-   [ ! -e "${VMDIR%/*}/bad3-$$" ] && [ ! -e "/dev/shm/machtrace-vm-$(id -u)-bad3-$$" ]; then
+   [ ! -e "${VMDIR%/*}/bad3-$$" ] && no_ram "bad3-$$"; then
 	pass vm-start-kernel-panic
 else
 	fail vm-start-kernel-panic "exit $rc: $(cat "$TMP/bad3")"

@@ -26,6 +26,9 @@
 #define MAX_PARTS	129             /* the whole disk + 128 GPT entries */
 #define GRUB_CFG	"/boot/grub/grub.cfg"
 #define CFG_MAX		(1u << 20)
+/* A kernel or module, as stored and as gunzipped: half the guest RAM of a
+   default session; a gzip bomb stops here instead of filling the disk. */
+#define FILE_MAX	((uint64_t)256 << 20)
 
 struct part {
 	uint64_t offset;
@@ -151,6 +154,7 @@ static int read_file(ext2_filsys fs, ext2_ino_t ino, uint64_t max, char **data,
 			mt_seterr(err, errlen, "%s: read: %s", path, e ? error_message(e) : "short file");
 			ext2fs_file_close(f);
 			free(*data);
+			*data = NULL;
 			return -1;
 		}
 		done += got;
@@ -168,6 +172,7 @@ static int write_unzipped(int fd, const unsigned char *data, size_t len, int unz
 	unsigned char out[65536];
 	z_stream z;
 	int r = Z_OK;
+	uint64_t total = 0;
 
 	if (!unzip || len < 2 || data[0] != 0x1f || data[1] != 0x8b) {
 		if (unzip && len >= 6 && memcmp(data, "\xfd" "7zXZ", 6) == 0) {
@@ -192,6 +197,13 @@ static int write_unzipped(int fd, const unsigned char *data, size_t len, int unz
 		r = inflate(&z, Z_NO_FLUSH);
 		if (r != Z_OK && r != Z_STREAM_END)
 			break;
+		total += sizeof out - z.avail_out;
+		if (total > FILE_MAX) {
+			inflateEnd(&z);
+			mt_seterr(err, errlen, "%s: gunzipped, larger than %llu bytes", path,
+				  (unsigned long long)FILE_MAX);
+			return -1;
+		}
 		if (mt_write_all(fd, out, sizeof out - z.avail_out) < 0) {
 			inflateEnd(&z);
 			goto wfail;
@@ -227,7 +239,7 @@ static int extract(ext2_filsys fs, const char *path, const char *dest, int unzip
 			  "file system", image, path);
 		return -1;
 	}
-	if (read_file(fs, ino, (uint64_t)1 << 31, &data, &len, err, errlen, path) < 0)
+	if (read_file(fs, ino, FILE_MAX, &data, &len, err, errlen, path) < 0)
 		return -1;
 	fd = open(dest, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0) {
