@@ -17,11 +17,13 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static char dir[] = "/tmp/mt-fuzz-ctf.XXXXXX";
+/* under $TMPDIR (run.sh: the harness's directory, where a crash that
+   skips the cleanup leaves it) */
+static char dir[256];
 
 static void cleanup(void)
 {
-	char p[64];
+	char p[300];
 
 	snprintf(p, sizeof p, "%s/metadata", dir);
 	unlink(p);
@@ -32,7 +34,7 @@ static void cleanup(void)
 
 static int put(const char *name, const uint8_t *d, size_t n)
 {
-	char p[64];
+	char p[300];
 	FILE *f;
 
 	snprintf(p, sizeof p, "%s/%s", dir, name);
@@ -67,7 +69,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[256] = "";
 	struct mt_trace *t;
 
-	if (dir[sizeof dir - 7] == 'X') {
+	if (!dir[0]) {
+		const char *tmp = getenv("TMPDIR");
+
+		snprintf(dir, sizeof dir, "%s/mt-fuzz-ctf.XXXXXX", tmp ? tmp : "/tmp");
 		if (!mkdtemp(dir))
 			abort();
 		atexit(cleanup);

@@ -39,13 +39,13 @@ seeds() {
 for h in "$@"; do
 	d=$dir/$h
 	mkdir -p "$d/corpus" "$d/seeds" || exit 1
-	rm -f "$d/seeds"/* "$d"/crash-* "$d"/leak-* "$d"/timeout-* "$d"/oom-*
+	rm -rf "$d/seeds"/* "$d"/crash-* "$d"/leak-* "$d"/timeout-* "$d"/oom-* "$d"/mt-fuzz-*
 	nseeds=$(seeds "$h" "$d/seeds")
 	log=$d/fuzz.log
 	# -rss_limit_mb: an input may not take more than 2 GiB;
 	# -close_fd_mask=1: the harnesses' own output (why an input does not
 	# compile) stays out of the log
-	"$dir/fuzz_$h" -max_total_time="$share" -max_len=4096 -timeout=10 \
+	TMPDIR=$d "$dir/fuzz_$h" -max_total_time="$share" -max_len=4096 -timeout=10 \
 		-rss_limit_mb=2048 -close_fd_mask=1 -artifact_prefix="$d/" \
 		-print_final_stats=1 "$d/corpus" "$d/seeds" >"$log" 2>&1
 	rc=$?
