@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "baseline.h"
 #include "record.h"
+#include "machtrace/esc.h"
 #include "machtrace/live.h"
 #include "machtrace/mach.h"
 #include "machtrace/msgids.h"
@@ -535,10 +536,14 @@ int
 main(int argc, char **argv)
 {
 	struct cli cl;
+	FILE *err_stream;
 	int c, modes = 0, help = 0;
 
 	memset(&cl, 0, sizeof(cl));
 	cl.pname = basename(argv[0]);
+	/* every message machtrace writes may quote what others chose */
+	if ((err_stream = mt_esc_stream(stderr)) != NULL)
+		stderr = err_stream;
 	if (argc >= 2 && (strcmp(argv[1], "boot") == 0 ||
 			  strcmp(argv[1], "kernel-info") == 0))
 		return mt_mach_main(argc - 1, argv + 1);
