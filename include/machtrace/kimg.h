@@ -61,6 +61,16 @@ struct mt_kinline {
 
 struct mt_kimg;
 
+/*
+ * The ELF a kernel path stands for: path itself, or for a gzip file (as
+ * Debian installs boot/gnumach-*.gz) its inflated copy in the user's cache
+ * (~/.cache/machtrace/kernels, made once per .gz).  Every function here
+ * taking a kernel path does this itself.  Returns 0, or -1 with err.
+ */
+int mt_kernel_elf(const char *path, char *out, size_t outlen, char *err, size_t errlen);
+/* The first two bytes are gzip's magic. */
+int mt_is_gzip(const void *data, size_t len);
+
 /* Cheap check that path is a GNU Mach x86_64 kernel with symbols (libelf only). */
 int mt_kimg_check(const char *path, char *err, size_t errlen);
 

@@ -5,7 +5,8 @@
 # per round trip and per pingpong; proc sees exactly the threads and tasks
 # machload made (its threads phase's, plus the server thread each reported
 # pingpong or rpcs phase spawns); and the shim's reserved region stays
-# untouched through a boot (as mach_reserve.sh checks on the stock kernel); sched's off-cpu covers pingpong's blocking receives.  A
+# untouched through a boot (as mach_reserve.sh checks on the stock kernel);
+# and --kernel takes a gzip'd kernel as Debian installs it (boot/*.gz); sched's off-cpu covers pingpong's blocking receives.  A
 # kernel the mirror did not have is a SKIP.  (ipc:::receive is not counted:
 # forky has no site for it yet.)
 set -u
@@ -20,6 +21,20 @@ proc:::create /execname == "machload"/ { @c = count(); }
 sched:::off-cpu /execname == "machload"/ { @off = count(); }
 END { printa("f %@d\n", @f); printa("m %@d\n", @m); printa("lc %@d\n", @lc);
       printa("c %@d\n", @c); printa("off %@d\n", @off); }'
+# the stock kernel gzip'd, inflated into a private cache
+gzip -c "$KERNEL" >"$TMP/gnumach.gz"
+XDG_CACHE_HOME=$TMP/cache live_run gz "rt=$N pingpong=0 pages=0 threads=0 tasks=0" \
+	'fbt::mach_msg_trap:entry /execname == "machload"/ { @f = count(); } END { printa("f %@d\n", @f); }' \
+	-q --kernel "$TMP/gnumach.gz"
+rc=$?
+f=$(val f "$TMP/gz.out")
+if [ $rc = 0 ] && grep -q "^machload: rt n=$N ok=$N " "$TMP/gz.con" && [ "${f:-0}" -ge $((2 * N)) ] &&
+   ls "$TMP/cache/machtrace/kernels/gnumach.gz-"* >/dev/null 2>&1; then
+	pass mach-kernels-gzip
+else
+	fail mach-kernels-gzip "exit $rc, mach_msg_trap ${f:-none} (want >= $((2 * N))): $(head -c 300 "$TMP/gz.err")"
+fi
+
 for suite in ${MACHTRACE_TEST_KERNELS-forky sid}; do
 	k=$BUILD/kernels/$suite/gnumach-dbg
 	t=mach-kernels-$suite

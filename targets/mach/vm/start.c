@@ -247,7 +247,7 @@ int mt_vm_start(const struct mt_vm_opts *o, struct mt_vm *vm, char *err, size_t 
 	}
 	b->vm = vm;
 	vm_remove_state(vm);	/* a dead VM's leftovers */
-	if (vm_mkdirs(vm->dir) < 0) {
+	if (mt_mkdirs(vm->dir) < 0) {
 		mt_seterr(err, errlen, "cannot create %s: %s", vm->dir, strerror(errno));
 		goto out;
 	}

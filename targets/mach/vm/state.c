@@ -72,23 +72,6 @@ int mt_vm_shm(const char *name, char *buf, size_t len)
 	return n > 0 && (size_t)n < len ? 0 : -1;
 }
 
-/* mkdir -p of the state directory's parents, mode 0700. */
-int vm_mkdirs(const char *dir)
-{
-	char p[PATH_MAX];
-
-	snprintf(p, sizeof p, "%s", dir);
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = 0;
-		if (mkdir(p, 0700) < 0 && errno != EEXIST)
-			return -1;
-		*s = '/';
-	}
-	return mkdir(p, 0700) < 0 && errno != EEXIST ? -1 : 0;
-}
-
 pid_t vm_read_pid(const char *path)
 {
 	FILE *f = fopen(path, "r");

@@ -9,7 +9,6 @@
 
 /* state.c */
 int vm_init(struct mt_vm *vm, const char *name, char *err, size_t errlen);
-int vm_mkdirs(const char *dir);
 pid_t vm_read_pid(const char *path);
 int vm_qemu_alive(pid_t pid, const char *shm);
 void vm_remove_state(const struct mt_vm *vm);
