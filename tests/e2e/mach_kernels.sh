@@ -6,7 +6,11 @@
 # machload made (its threads phase's, plus the server thread each reported
 # pingpong or rpcs phase spawns); and the shim's reserved region stays
 # untouched through a boot (as mach_reserve.sh checks on the stock kernel);
-# and --kernel takes a gzip'd kernel as Debian installs it (boot/*.gz); sched's off-cpu covers pingpong's blocking receives.  A
+# and --kernel takes a gzip'd kernel as Debian installs it (boot/*.gz).
+# A kernel lacking what the boot needs is refused at once, by sessions and
+# vm start, naming its version string and the missing function, -l still
+# working; a boot the shim stops gives vm start the shim's reason and
+# keeps its console log. sched's off-cpu covers pingpong's blocking receives.  A
 # kernel the mirror did not have is a SKIP.  (ipc:::receive is not counted:
 # forky has no site for it yet.)
 set -u
@@ -34,6 +38,47 @@ if [ $rc = 0 ] && grep -q "^machload: rt n=$N ok=$N " "$TMP/gz.con" && [ "${f:-0
 else
 	fail mach-kernels-gzip "exit $rc, mach_msg_trap ${f:-none} (want >= $((2 * N))): $(head -c 300 "$TMP/gz.err")"
 fi
+
+ms() { echo $(( $(date +%s%N) / 1000000 )); }
+objcopy --redefine-sym biosmem_register_boot_data=biosmem_register_boot_dat_ "$KERNEL" "$TMP/noreg"
+ver=$(strings -a "$KERNEL" | grep -m1 '^GNU Mach ')
+t0=$(ms)
+"$MACHTRACE" --kernel "$TMP/noreg" -n 'fbt::mach_msg_trap:entry { @ = count(); }' >"$TMP/nr.out" 2>"$TMP/nr.err"
+rc=$? t=$(( $(ms) - t0 ))
+echo "# refusing a kernel without biosmem_register_boot_data took $t ms"
+if [ $rc != 0 ] && [ $t -lt 2000 ] && [ -n "$ver" ] &&
+   grep -qF "$ver ($TMP/noreg) cannot be traced: it has no biosmem_register_boot_data" "$TMP/nr.err" &&
+   grep -q "listing its probes (-l) still works" "$TMP/nr.err" &&
+   "$MACHTRACE" --kernel "$TMP/noreg" -l -n 'fbt::mach_msg_trap:entry' 2>/dev/null | grep -q mach_msg_trap; then
+	pass mach-kernels-lacking-refused
+else
+	fail mach-kernels-lacking-refused "exit $rc in $t ms: $(cat "$TMP/nr.err")"
+fi
+VM=e2e-kern-$$
+"$MACHTRACE" vm start --name $VM --kernel "$TMP/noreg" >/dev/null 2>"$TMP/vmnr.err"
+rc=$?
+if [ $rc != 0 ] && grep -qF "$ver ($TMP/noreg) cannot be traced: it has no biosmem_register_boot_data" "$TMP/vmnr.err" &&
+   ! "$MACHTRACE" vm list 2>/dev/null | grep -q "^$VM "; then
+	pass mach-kernels-lacking-vm-refused
+else
+	fail mach-kernels-lacking-vm-refused "exit $rc: $(cat "$TMP/vmnr.err")"
+	"$MACHTRACE" vm stop $VM >/dev/null 2>&1
+fi
+# a 40 MiB module overlaps where the kernel loads: the shim stops the boot
+head -c 40M /dev/zero >"$TMP/big"
+t0=$(ms)
+"$MACHTRACE" vm start --name $VM --module "$TMP/big big \$(task-create) \$(task-resume)" \
+	>/dev/null 2>"$TMP/vmbig.err"
+rc=$? t=$(( $(ms) - t0 ))
+kept=$(sed -n 's/.*(console log: \(.*\))$/\1/p' "$TMP/vmbig.err")
+if [ $rc != 0 ] && [ $t -lt 20000 ] && grep -q "the boot shim stopped the boot: shim: error: " "$TMP/vmbig.err" &&
+   [ -n "$kept" ] && grep -q "^shim: error: " "$kept"; then
+	pass mach-kernels-vm-shim-reason
+else
+	fail mach-kernels-vm-shim-reason "exit $rc in $t ms: $(cat "$TMP/vmbig.err")"
+	"$MACHTRACE" vm stop $VM >/dev/null 2>&1
+fi
+[ -n "$kept" ] && rm -f "$kept"
 
 for suite in ${MACHTRACE_TEST_KERNELS-forky sid}; do
 	k=$BUILD/kernels/$suite/gnumach-dbg

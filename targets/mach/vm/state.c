@@ -318,6 +318,26 @@ static int remove_one(const char *path, const struct stat *sb, int flag, struct 
 
 /* Every file of the state directory, the directory, the RAM file, the
    files --disk took out of its image. */
+/*
+ * A failed start's console log (its reason), moved out of the state
+ * directory, which goes, to the VM root's parent as vm-NAME.console.log.
+ * Its path in out; "" when there was none.
+ */
+void vm_keep_console(const struct mt_vm *vm, char *out, size_t len)
+{
+	char root[PATH_MAX - 128], from[PATH_MAX], *slash;
+	int n;
+
+	out[0] = 0;
+	if (vm_root(root, sizeof root) < 0 || !(slash = strrchr(root, '/')) ||
+	    mt_vm_path(vm, "console.log", from, sizeof from) < 0)
+		return;
+	*slash = 0;
+	n = snprintf(out, len, "%s/vm-%s.console.log", root, vm->name);
+	if (n < 0 || (size_t)n >= len || rename(from, out) < 0)
+		out[0] = 0;
+}
+
 void vm_remove_state(const struct mt_vm *vm)
 {
 	static const char *const files[] = {

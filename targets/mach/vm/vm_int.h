@@ -12,6 +12,7 @@ int vm_init(struct mt_vm *vm, const char *name, char *err, size_t errlen);
 pid_t vm_read_pid(const char *path);
 int vm_qemu_alive(pid_t pid, const char *shm);
 void vm_remove_state(const struct mt_vm *vm);
+void vm_keep_console(const struct mt_vm *vm, char *out, size_t len);
 
 
 

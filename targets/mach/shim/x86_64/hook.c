@@ -27,29 +27,10 @@
  * no kernel instruction is ever moved.
  */
 #include "../shim.h"
-
-#define DISPLACED_MAX 32
+#include "prologue.h"
 
 extern char reserve_tramp[], reserve_orig[];
 extern uint64_t reserve_args[3];        /* start, end, &biosmem_register_boot_data */
-
-/* Length of a position-independent prologue instruction at p, 0 if unknown. */
-static int prologue_insn_len(const uint8_t *p)
-{
-	if (p[0] >= 0x50 && p[0] <= 0x57)                       /* push %reg */
-		return 1;
-	if (p[0] == 0x41 && p[1] >= 0x50 && p[1] <= 0x57)       /* push %r8-15 */
-		return 2;
-	if (p[0] == 0x48 && p[1] == 0x89 && p[2] == 0xe5)       /* mov %rsp,%rbp */
-		return 3;
-	if (p[0] == 0x48 && p[1] == 0x83 && p[2] == 0xec)       /* sub $imm8,%rsp */
-		return 4;
-	if (p[0] == 0x48 && p[1] == 0x81 && p[2] == 0xec)       /* sub $imm32,%rsp */
-		return 7;
-	if (p[0] == 0xf3 && p[1] == 0x0f && p[2] == 0x1e && p[3] == 0xfa) /* endbr64 */
-		return 4;
-	return 0;
-}
 
 static uint64_t kva_of_shim(const void *p)
 {
@@ -66,18 +47,13 @@ int hook_entry(const struct kimage *k, uint64_t target, uint64_t tramp_va,
 	       uint8_t *disp, uint64_t disp_va, uint8_t *orig)
 {
 	uint8_t *code = kimage_va_to_ptr(k, target);
-	int len = 0, n;
+	int len;
 
 	if (!code)
 		die("hook: function is not in a loaded segment");
-	while (len < 5) {
-		n = prologue_insn_len(code + len);
-		if (!n)
-			die("hook: unexpected instruction in a hooked prologue");
-		len += n;
-	}
-	if (len + 5 > DISPLACED_MAX)
-		die("hook: prologue too long");
+	len = shim_prologue_len(code);
+	if (!len)
+		die("hook: unexpected instruction in a hooked prologue");
 	memcpy(orig, code, (uint32_t)len);
 	memcpy(disp, code, (uint32_t)len);
 	disp[len] = 0xe9;
@@ -93,7 +69,7 @@ struct hook_patch reserve_patch;
 
 void hook_reserve(const struct kimage *k, uint64_t start, uint64_t end)
 {
-	uint64_t reg = kimage_lookup(k, "biosmem_register_boot_data");
+	uint64_t reg = kimage_lookup(k, SHIM_RESERVE_FUNC);
 	uint8_t *code = reg ? kimage_va_to_ptr(k, reg) : 0;
 
 	if (!code)
