@@ -157,3 +157,29 @@ if [ $? != 0 ] && grep -q "forky has no version 2:1.8+git20990101-1 .*(it has: 2
 else
 	fail mach-fetch-suite-missing-version "$(cat "$TMP/err")"
 fi
+
+# machtrace kernel fetch runs the script with its options; kernel list
+# shows the cache's kernels with their versions
+env PATH="$fake/bin:$PATH" FAKE_DEBS="$fake/debs" MACHTRACE_MIRROR=http://fake/debian \
+	FAKE_VERSIONS="2:1.8+git20250101-1 2:1.8+git20251111-2" \
+	"$BUILD/bin/machtrace" kernel fetch --suite testing --kernels "$TMP/kernels" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ $rc = 0 ] && [ "$(readlink "$TMP/kernels/testing")" = "testing-1.8+git20251111-2" ] &&
+   grep -q "using 2:1.8+git20251111-2 (the newest in testing)" "$TMP/err"; then
+	pass mach-fetch-cli
+else
+	fail mach-fetch-cli "exit $rc: $(cat "$TMP/err")"
+fi
+"$BUILD/bin/machtrace" kernel bogus >/dev/null 2>"$TMP/err"
+rc=$?
+if [ $rc = 2 ] && grep -q "usage: machtrace kernel fetch" "$TMP/err"; then
+	pass mach-fetch-cli-usage
+else
+	fail mach-fetch-cli-usage "exit $rc: $(cat "$TMP/err")"
+fi
+if [ -f "$BUILD/kernel/VERSION" ] && "$BUILD/bin/machtrace" kernel list >"$TMP/out" 2>&1 &&
+   grep -qxF "$(printf '%-24s %s' "$(sed -n 1p "$BUILD/kernel/VERSION")" "$(cd "$BUILD" && pwd)/kernel/gnumach-dbg")" "$TMP/out"; then
+	pass mach-kernel-list
+else
+	fail mach-kernel-list "$(cat "$TMP/out")"
+fi
