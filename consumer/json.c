@@ -115,9 +115,8 @@ mt_json_strz(struct mt_json *j, const char *key, const char *s)
 	mt_json_str(j, key, s ? s : "", s ? strlen(s) : 0);
 }
 
-/* Length of the valid UTF-8 sequence at p (at most n bytes), 0 if none. */
-static size_t
-utf8_len(const unsigned char *p, size_t n)
+size_t
+mt_utf8_len(const unsigned char *p, size_t n)
 {
 	size_t len;
 	unsigned lo = 0x80, hi = 0xbf;
@@ -174,7 +173,7 @@ mt_json_escape(FILE *fp, const char *s, size_t n)
 		} else if (ch < 0x80) {
 			fputc(ch, fp);
 			i++;
-		} else if ((k = utf8_len(p + i, n - i)) != 0) {
+		} else if ((k = mt_utf8_len(p + i, n - i)) != 0) {
 			fwrite(p + i, 1, k, fp);
 			i += k;
 		} else {

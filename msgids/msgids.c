@@ -7,11 +7,13 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "machtrace/msgids.h"
 
@@ -112,22 +114,29 @@ static void settle(struct mt_msgids *m)
 	m->n = k;
 }
 
+#define LINE_MAX_LEN	511
+
 /* The lines of f (named path in errors); as mt_msgids_load_file. */
 static int load_stream(struct mt_msgids *m, FILE *f, const char *path, char *err, size_t len)
 {
-	size_t first = m->n;
-	char buf[512];
+	size_t first = m->n, cap = 0;
+	char *buf = NULL;
+	ssize_t got;
 	int lineno = 0, count = 0;
 
-	while (fgets(buf, sizeof buf, f)) {
+	while ((got = getline(&buf, &cap, f)) >= 0) {
 		char sub[64], routine[80];
 		long req, rep;
 		char *p = buf + strspn(buf, " \t");
 
 		lineno++;
+		if (strlen(buf) != (size_t)got) {
+			seterr(err, len, path, lineno, "holds a NUL byte (not a text file?)");
+			goto bad;
+		}
 		if (*p == '\n' || *p == '\0' || *p == '#')
 			continue;
-		if (!strchr(p, '\n') && !feof(f)) {
+		if (got > LINE_MAX_LEN) {
 			seterr(err, len, path, lineno, "line too long");
 			goto bad;
 		}
@@ -144,23 +153,42 @@ static int load_stream(struct mt_msgids *m, FILE *f, const char *path, char *err
 		count++;
 	}
 	if (ferror(f)) {
-		seterr(err, len, path, 0, "read error");
+		seterr(err, len, path, 0, errno == ENOMEM ? "out of memory" : "read error");
 		goto bad;
 	}
+	free(buf);
 	settle(m);
 	return count;
 bad:
+	free(buf);
 	m->n = first;
 	return -1;
 }
 
+/*
+ * Only a regular file is read: opened without blocking (a FIFO with no
+ * writer would wait forever) and checked before the first read.
+ */
 int mt_msgids_load_file(struct mt_msgids *m, const char *path, char *err, size_t len)
 {
-	FILE *f = fopen(path, "r");
-	int k;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), k;
+	struct stat st;
+	FILE *f;
 
-	if (!f) {
+	if (fd < 0 || fstat(fd, &st) != 0) {
 		seterr(err, len, path, 0, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		seterr(err, len, path, 0, "not a regular file");
+		close(fd);
+		return -1;
+	}
+	if (!(f = fdopen(fd, "r"))) {
+		seterr(err, len, path, 0, strerror(errno));
+		close(fd);
 		return -1;
 	}
 	k = load_stream(m, f, path, err, len);

@@ -11,6 +11,15 @@ unit-build: $(UNIT_TESTS)
 # (a function a unit test calls is not file-local).
 .SECONDARY: $(UNIT_SRCS:%.c=$(BUILD)/obj/%.o)
 
+# machtrace baseline's data and comparison (cmd/machtrace/bldata.c,
+# blcompare.c): tests/unit/cmd/test_bldata links their objects.
+BL_TEST_OBJS := $(BUILD)/obj/cmd/machtrace/bldata.o $(BUILD)/obj/cmd/machtrace/blcompare.o
+$(BUILD)/tests/unit/cmd/test_bldata: $(BUILD)/obj/tests/unit/cmd/test_bldata.o \
+		$(BL_TEST_OBJS) $(MT_LIBS) $(BUILD)/lib/libmtcommon.a
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $< $(BL_TEST_OBJS) -Wl,--start-group $(MT_LIBS) \
+		$(BUILD)/lib/libmtcommon.a -Wl,--end-group $(MT_LDLIBS) -lm
+
 # The blob's user-memory walk (runtime/kernel/kuser.c) built for the host:
 # tests/unit/live/test_kuser.c gives it a fake physical memory (lk_phys)
 # and the kernel loads it needs.

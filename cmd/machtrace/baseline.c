@@ -1,17 +1,20 @@
 /*
  * machtrace baseline save|compare NAME [--workload WORDS] [-d SECONDS]
- *                                      [--dir DIR] [--icount] [--vm N]
+ *                                      [--runs N] [--dir DIR] [--icount]
+ *                                      [--vm N]
  *
- * One fixed measurement session on a fresh boot, or attached to a
- * running VM with --vm (its workload fixed at vm start, the session
- * -d SECONDS long) (docs/baselines.md): a
+ * A measurement is N runs of one fixed session (runs are the unit of
+ * the comparison), each on a fresh boot, or attached to a running VM
+ * with --vm (its workload fixed at vm start, each session -d SECONDS
+ * long) (docs/baselines.md): a
  * D program over the ipc, sched, vm and usdt providers, run by this
  * same binary as a child session, prints one line per latency sample
  * and the counts and stacks of its aggregations at END.  save stores
  * them as DIR/NAME.json; compare measures again and tests each metric
- * against the stored one (output/stats: Mann-Whitney U, a bootstrap
- * interval of the median difference), draws a differential flame graph
- * both ways, and exits 3 when a metric regressed.
+ * against the stored one (blcompare.c, output/stats: a two-stage
+ * bootstrap over the runs, and a noise floor from their run-to-run
+ * spread), draws a differential flame graph both ways, and exits 3 when
+ * a metric regressed.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -61,7 +64,7 @@ static const char measure_prog[] =
 
 struct bl_opts {
 	const char *verb, *name, *workload, *dir, *vm;
-	long seconds;
+	long seconds, runs;
 	int icount;
 	char path[4200];
 };
@@ -72,7 +75,7 @@ bl_usage(const char *msg)
 	if (msg)
 		fprintf(stderr, "machtrace: baseline: %s\n", msg);
 	fprintf(stderr, "usage: machtrace baseline save|compare NAME [--workload "
-		"'WORDS' | --vm NAME] [-d SECONDS] [--dir DIR] [--icount]\n");
+		"'WORDS' | --vm NAME] [-d SECONDS] [--runs N] [--dir DIR] [--icount]\n");
 	return E_USAGE;
 }
 
@@ -326,31 +329,31 @@ run_session(const struct bl_opts *o, struct bl_tmp *t)
 
 /* frames[0..n), leaf first as printa prints them, folded root first. */
 static int
-fold_add(struct bl_run *r, char **frames, int n, uint64_t count)
+fold_add(struct bl_set *s, char **frames, int n, uint64_t count)
 {
 	size_t len = 1;
-	char *s;
+	char *f;
 	int rc;
 
 	for (int i = 0; i < n; i++)
 		len += strlen(frames[i]) + 1;
-	if ((s = malloc(len)) == NULL)
+	if ((f = malloc(len)) == NULL)
 		return -1;
-	s[0] = '\0';
+	f[0] = '\0';
 	for (int i = n - 1; i >= 0; i--) {
-		strcat(s, frames[i]);
+		strcat(f, frames[i]);
 		if (i)
-			strcat(s, ";");
+			strcat(f, ";");
 	}
-	rc = n ? bl_stack_add(r, s, count) : 0;
-	free(s);
+	rc = n ? bl_stack_add(s, f, count) : 0;
+	free(f);
 	return rc;
 }
 
 /* "R PHASE NS": an rt round trip; "L PHASE MSGNAME NS": an ipc
    latency; "C NAME N": a count; "S", frames, "N count": a stack. */
 static int
-parse_output(FILE *f, struct bl_run *r)
+parse_output(FILE *f, struct bl_set *s, struct bl_run *r)
 {
 	char line[1024], name[512], *frames[BL_MAXFRAMES];
 	long long v;
@@ -362,7 +365,7 @@ parse_output(FILE *f, struct bl_run *r)
 		line[strcspn(line, "\n")] = '\0';
 		if (in_stack) {
 			if (sscanf(line, "N %lld", &v) == 1) {
-				rc = fold_add(r, frames, nf, (uint64_t)v);
+				rc = fold_add(s, frames, nf, (uint64_t)v);
 				while (nf > 0)
 					free(frames[--nf]);
 				in_stack = 0;
@@ -392,13 +395,17 @@ parse_output(FILE *f, struct bl_run *r)
 	return rc;
 }
 
+/* One run: a session, its output parsed into a new run of s. */
 static int
-measure(struct bl_opts *o, struct bl_run *r)
+measure_run(struct bl_opts *o, struct bl_set *s)
 {
+	struct bl_run *r = bl_run_add(s);
 	struct bl_tmp t;
 	FILE *f;
 	int rc;
 
+	if (r == NULL)
+		return -1;
 	snprintf(t.dir, sizeof(t.dir), "/tmp/mt-baseline.XXXXXX");
 	if (mkdtemp(t.dir) == NULL) {
 		fprintf(stderr, "machtrace: baseline: temporary directory: %s\n",
@@ -409,19 +416,12 @@ measure(struct bl_opts *o, struct bl_run *r)
 	snprintf(t.err, sizeof(t.err), "%s/err", t.dir);
 	snprintf(t.con, sizeof(t.con), "%s/con", t.dir);
 	t.con_off = o->vm ? vm_console_size(o->vm) : 0;
-	if (o->vm)
-		fprintf(stderr, "machtrace: baseline: measuring vm %s for %ld s%s\n", o->vm,
-			o->seconds, o->icount ? " under -icount" : "");
-	else
-	fprintf(stderr, "machtrace: baseline: measuring '%s'%s%s\n", o->workload,
-		getenv("MACHTRACE_ICOUNT") || o->icount ? " under -icount" : "",
-		o->seconds > 0 ? " for a fixed time" : "");
 	rc = run_session(o, &t);
 	if (rc == 0) {
 		if ((f = fopen(t.out, "r")) == NULL)
 			rc = -1;
 		else {
-			rc = parse_output(f, r);
+			rc = parse_output(f, s, r);
 			fclose(f);
 		}
 		if (rc != 0)
@@ -430,6 +430,27 @@ measure(struct bl_opts *o, struct bl_run *r)
 	}
 	tmp_free(&t);
 	return rc;
+}
+
+/* o->runs runs, one after the other, into s. */
+static int
+measure(struct bl_opts *o, struct bl_set *s)
+{
+	if (o->vm)
+		fprintf(stderr, "machtrace: baseline: measuring vm %s, %ld runs of %ld s%s\n",
+			o->vm, o->runs, o->seconds, o->icount ? " under -icount" : "");
+	else
+		fprintf(stderr, "machtrace: baseline: measuring '%s', %ld runs%s%s\n",
+			o->workload, o->runs,
+			getenv("MACHTRACE_ICOUNT") || o->icount ? " under -icount" : "",
+			o->seconds > 0 ? " of a fixed time" : "");
+	for (long i = 0; i < o->runs; i++)
+		if (measure_run(o, s) != 0) {
+			fprintf(stderr, "machtrace: baseline: run %ld of %ld failed\n", i + 1,
+				o->runs);
+			return -1;
+		}
+	return 0;
 }
 
 /* The workload a baseline records: the words, or "vm:NAME" for --vm. */
@@ -457,32 +478,51 @@ run_icount(const struct bl_opts *o, char *buf, size_t len)
 static int
 do_save(struct bl_opts *o)
 {
-	struct bl_run r;
+	struct bl_set s;
 	char err[512], wl[128], ic[64];
 	int rc;
 
-	bl_run_init(&r, run_workload(o, wl, sizeof(wl)), o->seconds,
+	bl_set_init(&s, run_workload(o, wl, sizeof(wl)), o->seconds,
 		    run_icount(o, ic, sizeof(ic)));
 	if (o->vm && ic[0])
 		o->icount = 1;
-	if (measure(o, &r) != 0) {
-		bl_run_free(&r);
+	if (measure(o, &s) != 0) {
+		bl_set_free(&s);
 		return E_ERROR;
 	}
-	rc = bl_write(&r, o->path, err, sizeof(err));
+	rc = bl_write(&s, o->path, err, sizeof(err));
 	if (rc != 0)
 		fprintf(stderr, "machtrace: baseline: %s\n", err);
 	else
-		printf("baseline %s saved: %zu metrics, %zu stacks, in %s\n", o->name,
-		       r.nmetrics, r.nstacks, o->path);
-	bl_run_free(&r);
+		printf("baseline %s saved: %zu runs, %zu metrics, %zu stacks, in %s\n",
+		       o->name, s.nruns, s.run[0].nmetrics, s.nstacks, o->path);
+	bl_set_free(&s);
 	return rc ? E_ERROR : E_SUCCESS;
+}
+
+/* What compare measures: the baseline's workload, -d, icount and
+   number of runs, unless the options say otherwise. */
+static void
+compare_defaults(struct bl_opts *o, const struct bl_set *old)
+{
+	if (o->vm && strncmp(old->workload, "vm:", 3) != 0)
+		fprintf(stderr, "machtrace: baseline: warning: %s was a fresh boot of '%s'; "
+			"this run attaches to vm %s, whose workload was fixed at vm start\n",
+			o->name, old->workload, o->vm);
+	if (!o->workload && !o->vm)
+		o->workload = old->workload;
+	if (o->seconds < 0)
+		o->seconds = old->seconds > 0 ? old->seconds : o->vm ? 5 : 0;
+	if (o->runs < 0)
+		o->runs = old->nruns >= 2 ? (long)old->nruns : BL_RUNS;
+	if (!o->vm && !o->icount && old->icount[0] && getenv("MACHTRACE_ICOUNT") == NULL)
+		setenv("MACHTRACE_ICOUNT", old->icount, 1);
 }
 
 static int
 do_compare(struct bl_opts *o, const char *dir)
 {
-	struct bl_run old, cur;
+	struct bl_set old, cur;
 	char err[512], svg[4300], wl[128], ic[64];
 	int rc, regressed;
 
@@ -493,20 +533,11 @@ do_compare(struct bl_opts *o, const char *dir)
 	if (strncmp(old.workload, "vm:", 3) == 0 && o->vm == NULL) {
 		fprintf(stderr, "machtrace: baseline: %s was measured on a running VM (%s): "
 			"compare it with --vm NAME\n", o->name, old.workload + 3);
-		bl_run_free(&old);
+		bl_set_free(&old);
 		return E_USAGE;
 	}
-	if (o->vm && strncmp(old.workload, "vm:", 3) != 0)
-		fprintf(stderr, "machtrace: baseline: warning: %s was a fresh boot of '%s'; "
-			"this run attaches to vm %s, whose workload was fixed at vm start\n",
-			o->name, old.workload, o->vm);
-	if (!o->workload && !o->vm)
-		o->workload = old.workload;
-	if (o->seconds < 0)
-		o->seconds = old.seconds > 0 ? old.seconds : o->vm ? 5 : 0;
-	if (!o->vm && !o->icount && old.icount[0] && getenv("MACHTRACE_ICOUNT") == NULL)
-		setenv("MACHTRACE_ICOUNT", old.icount, 1);
-	bl_run_init(&cur, run_workload(o, wl, sizeof(wl)), o->seconds,
+	compare_defaults(o, &old);
+	bl_set_init(&cur, run_workload(o, wl, sizeof(wl)), o->seconds,
 		    run_icount(o, ic, sizeof(ic)));
 	if (o->vm && ic[0])
 		o->icount = 1;
@@ -515,8 +546,8 @@ do_compare(struct bl_opts *o, const char *dir)
 			"'%s', this run with '%s': latencies are not comparable\n", o->name,
 			old.icount, cur.icount);
 	if (measure(o, &cur) != 0) {
-		bl_run_free(&old);
-		bl_run_free(&cur);
+		bl_set_free(&old);
+		bl_set_free(&cur);
 		return E_ERROR;
 	}
 	regressed = bl_compare(&old, &cur, stdout);
@@ -527,8 +558,8 @@ do_compare(struct bl_opts *o, const char *dir)
 	else
 		printf("differential flame graphs: %s.new.svg (widths: this run, red "
 		       "grew), %s.old.svg (widths: the baseline, red shrank since)\n", svg, svg);
-	bl_run_free(&old);
-	bl_run_free(&cur);
+	bl_set_free(&old);
+	bl_set_free(&cur);
 	return rc;
 }
 
@@ -568,10 +599,11 @@ cli_baseline_main(int argc, char **argv)
 		{ "dir", required_argument, NULL, 'D' },
 		{ "icount", no_argument, NULL, 'i' },
 		{ "vm", required_argument, NULL, 'v' },
+		{ "runs", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct bl_opts o = { NULL, NULL, NULL, NULL, NULL, -1, 0, "" };
+	struct bl_opts o = { NULL, NULL, NULL, NULL, NULL, -1, -1, 0, "" };
 	char dir[4000];
 	int c;
 
@@ -586,6 +618,12 @@ cli_baseline_main(int argc, char **argv)
 				return bl_usage("-d wants whole seconds, 1 to 3600");
 			break;
 		case 'v': o.vm = optarg; break;
+		case 'r':
+			if (cli_whole_arg(optarg, &o.runs) != 0 || o.runs < 2 ||
+			    o.runs > BL_MAX_RUNS)
+				return bl_usage("--runs wants 2 to 100 runs (their spread is "
+						"the noise floor)");
+			break;
 		case 'h': bl_usage(NULL); return E_SUCCESS;
 		default: return bl_usage(NULL);
 		}
@@ -612,6 +650,8 @@ cli_baseline_main(int argc, char **argv)
 		o.workload = "rt=300 pages=16 rpcs=20";
 	if (o.seconds < 0)
 		o.seconds = o.vm ? 5 : 0;
+	if (o.runs < 0)
+		o.runs = BL_RUNS;
 	if (mkdirs(dir) != 0) {
 		fprintf(stderr, "machtrace: baseline: cannot create %s: %s\n", dir,
 			strerror(errno));

@@ -1,68 +1,74 @@
 /*
- * machtrace baseline's data (baseline.h): a measurement's metrics and
- * stacks, their JSON file, the comparison of two measurements and the
- * differential flame graphs.
+ * machtrace baseline's data (baseline.h): a measurement's runs, their
+ * metrics and stacks, their JSON file and the differential flame graphs
+ * of two (blcompare.c compares their metrics).
  *
- * The file:
- *   {"machtrace-baseline": 1, "workload": "...", "seconds": S,
+ * The file (version 2: version 1 held one run, which gave no run-to-run
+ * spread to test against, and is refused):
+ *   {"machtrace-baseline": 2, "workload": "...", "seconds": S,
  *    "icount": "shift=0",
- *    "metrics": [{"name": "...", "kind": "latency"|"count",
- *                 "samples": [N, ...]}, ...],
+ *    "runs": [{"metrics": [{"name": "...", "kind": "latency"|"count",
+ *                           "samples": [N, ...]}, ...]}, ...],
  *    "stacks": [{"stack": "a;b;c", "count": N}, ...]}
  */
-#include <ctype.h>
 #include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <jansson.h>
 #include "baseline.h"
+#include "cli.h"
 #include "machtrace/consumer.h"
 #include "machtrace/export.h"
-#include "machtrace/stats.h"
+#include "machtrace/mach.h"
 
-/*
- * When a latency metric regressed (docs/baselines.md): both runs have
- * BL_MIN_SAMPLES samples, Mann-Whitney's two-sided p is below BL_ALPHA,
- * the bootstrap interval of the median's change excludes 0 and the
- * median moved by BL_MIN_REL of the baseline's.  A count moved when it
- * changed by BL_COUNT_REL.
- */
-#define BL_MIN_SAMPLES	8
-#define BL_ALPHA	0.001
-#define BL_MIN_REL	0.05
-#define BL_COUNT_REL	0.10
-#define BL_BOOT_ITERS	1000
-#define BL_BOOT_CONF	0.95
-#define BL_BOOT_SEED	0x6d61636874726163ULL	/* "machtrac" */
+#define BL_VERSION	2
 
 void
-bl_run_init(struct bl_run *r, const char *workload, long seconds, const char *icount)
+bl_set_init(struct bl_set *s, const char *workload, long seconds, const char *icount)
 {
-	memset(r, 0, sizeof(*r));
-	snprintf(r->workload, sizeof(r->workload), "%s", workload ? workload : "");
-	snprintf(r->icount, sizeof(r->icount), "%s", icount ? icount : "");
-	r->seconds = seconds;
+	memset(s, 0, sizeof(*s));
+	snprintf(s->workload, sizeof(s->workload), "%s", workload ? workload : "");
+	snprintf(s->icount, sizeof(s->icount), "%s", icount ? icount : "");
+	s->seconds = seconds;
 }
 
 void
-bl_run_free(struct bl_run *r)
+bl_set_free(struct bl_set *s)
 {
-	for (size_t i = 0; i < r->nmetrics; i++) {
-		free(r->m[i].name);
-		free(r->m[i].v);
+	for (size_t r = 0; r < s->nruns; r++) {
+		for (size_t i = 0; i < s->run[r].nmetrics; i++) {
+			free(s->run[r].m[i].name);
+			free(s->run[r].m[i].v);
+		}
+		free(s->run[r].m);
 	}
-	for (size_t i = 0; i < r->nstacks; i++)
-		free(r->st[i].stack);
-	free(r->m);
-	free(r->st);
-	r->m = NULL, r->st = NULL;
-	r->nmetrics = r->nstacks = 0;
+	for (size_t i = 0; i < s->nstacks; i++)
+		free(s->st[i].stack);
+	free(s->run);
+	free(s->st);
+	s->run = NULL, s->st = NULL;
+	s->nruns = s->nstacks = 0;
 }
 
-static struct bl_metric *
-metric(const struct bl_run *r, const char *name)
+struct bl_run *
+bl_run_add(struct bl_set *s)
+{
+	if (s->nruns == s->rcap) {
+		size_t cap = s->rcap ? 2 * s->rcap : 8;
+		struct bl_run *n = realloc(s->run, cap * sizeof(*n));
+
+		if (n == NULL)
+			return NULL;
+		s->run = n, s->rcap = cap;
+	}
+	memset(&s->run[s->nruns], 0, sizeof(s->run[0]));
+	return &s->run[s->nruns++];
+}
+
+struct bl_metric *
+bl_metric(const struct bl_run *r, const char *name)
 {
 	for (size_t i = 0; i < r->nmetrics; i++)
 		if (strcmp(r->m[i].name, name) == 0)
@@ -73,7 +79,7 @@ metric(const struct bl_run *r, const char *name)
 int
 bl_sample_add(struct bl_run *r, const char *name, enum bl_kind kind, double v)
 {
-	struct bl_metric *m = metric(r, name);
+	struct bl_metric *m = bl_metric(r, name);
 
 	if (m == NULL) {
 		if (r->nmetrics == r->mcap) {
@@ -104,28 +110,29 @@ bl_sample_add(struct bl_run *r, const char *name, enum bl_kind kind, double v)
 }
 
 int
-bl_stack_add(struct bl_run *r, const char *stack, uint64_t count)
+bl_stack_add(struct bl_set *s, const char *stack, uint64_t count)
 {
-	for (size_t i = 0; i < r->nstacks; i++)
-		if (strcmp(r->st[i].stack, stack) == 0) {
-			r->st[i].count += count;
+	for (size_t i = 0; i < s->nstacks; i++)
+		if (strcmp(s->st[i].stack, stack) == 0) {
+			s->st[i].count += count;
 			return 0;
 		}
-	if (r->nstacks == r->scap) {
-		size_t cap = r->scap ? 2 * r->scap : 64;
-		struct bl_stack *n = realloc(r->st, cap * sizeof(*n));
+	if (s->nstacks == s->scap) {
+		size_t cap = s->scap ? 2 * s->scap : 64;
+		struct bl_stack *n = realloc(s->st, cap * sizeof(*n));
 
 		if (n == NULL)
 			return -1;
-		r->st = n, r->scap = cap;
+		s->st = n, s->scap = cap;
 	}
-	if ((r->st[r->nstacks].stack = strdup(stack)) == NULL)
+	if ((s->st[s->nstacks].stack = strdup(stack)) == NULL)
 		return -1;
-	r->st[r->nstacks++].count = count;
+	s->st[s->nstacks++].count = count;
 	return 0;
 }
 
-static void
+/* The message in err; -1. */
+static int
 seterr(char *err, size_t len, const char *fmt, ...)
 {
 	va_list ap;
@@ -133,10 +140,27 @@ seterr(char *err, size_t len, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err, len, fmt, ap);
 	va_end(ap);
+	return -1;
+}
+
+static void
+write_metrics(FILE *f, const struct bl_run *r)
+{
+	fprintf(f, "{\"metrics\": [");
+	for (size_t i = 0; i < r->nmetrics; i++) {
+		fprintf(f, "%s\n   {\"name\": ", i ? "," : "");
+		mt_json_escape(f, r->m[i].name, strlen(r->m[i].name));
+		fprintf(f, ", \"kind\": \"%s\", \"samples\": [",
+			r->m[i].kind == BL_LATENCY ? "latency" : "count");
+		for (size_t k = 0; k < r->m[i].n; k++)
+			fprintf(f, "%s%.17g", k ? ", " : "", r->m[i].v[k]);
+		fprintf(f, "]}");
+	}
+	fprintf(f, "]}");
 }
 
 int
-bl_write(const struct bl_run *r, const char *path, char *err, size_t len)
+bl_write(const struct bl_set *s, const char *path, char *err, size_t len)
 {
 	char tmp[4200];
 	FILE *f;
@@ -146,25 +170,20 @@ bl_write(const struct bl_run *r, const char *path, char *err, size_t len)
 		seterr(err, len, "cannot create %s: %s", tmp, strerror(errno));
 		return -1;
 	}
-	fprintf(f, "{\"machtrace-baseline\": 1, \"workload\": ");
-	mt_json_escape(f, r->workload, strlen(r->workload));
-	fprintf(f, ", \"seconds\": %ld, \"icount\": ", r->seconds);
-	mt_json_escape(f, r->icount, strlen(r->icount));
-	fprintf(f, ",\n \"metrics\": [");
-	for (size_t i = 0; i < r->nmetrics; i++) {
-		fprintf(f, "%s\n  {\"name\": ", i ? "," : "");
-		mt_json_escape(f, r->m[i].name, strlen(r->m[i].name));
-		fprintf(f, ", \"kind\": \"%s\", \"samples\": [",
-			r->m[i].kind == BL_LATENCY ? "latency" : "count");
-		for (size_t k = 0; k < r->m[i].n; k++)
-			fprintf(f, "%s%.17g", k ? ", " : "", r->m[i].v[k]);
-		fprintf(f, "]}");
+	fprintf(f, "{\"machtrace-baseline\": %d, \"workload\": ", BL_VERSION);
+	mt_json_escape(f, s->workload, strlen(s->workload));
+	fprintf(f, ", \"seconds\": %ld, \"icount\": ", s->seconds);
+	mt_json_escape(f, s->icount, strlen(s->icount));
+	fprintf(f, ",\n \"runs\": [");
+	for (size_t r = 0; r < s->nruns; r++) {
+		fprintf(f, "%s\n  ", r ? "," : "");
+		write_metrics(f, &s->run[r]);
 	}
 	fprintf(f, "],\n \"stacks\": [");
-	for (size_t i = 0; i < r->nstacks; i++) {
+	for (size_t i = 0; i < s->nstacks; i++) {
 		fprintf(f, "%s\n  {\"stack\": ", i ? "," : "");
-		mt_json_escape(f, r->st[i].stack, strlen(r->st[i].stack));
-		fprintf(f, ", \"count\": %llu}", (unsigned long long)r->st[i].count);
+		mt_json_escape(f, s->st[i].stack, strlen(s->st[i].stack));
+		fprintf(f, ", \"count\": %llu}", (unsigned long long)s->st[i].count);
 	}
 	fprintf(f, "]}\n");
 	if (fflush(f) != 0 || ferror(f)) {
@@ -183,323 +202,200 @@ bl_write(const struct bl_run *r, const char *path, char *err, size_t len)
 }
 
 /*
- * Reading: a small strict JSON parser over the file's text, for the
- * layout above; anything else is "corrupt".
+ * Reading.  The file is anyone's, so jansson parses it (duplicate keys
+ * refused) and every field is held to what bl_write writes: the keys
+ * above and no others, strings that fit the set's buffers, counts and
+ * samples whole numbers from 0 to 2^53 (exact in a double), seconds as
+ * -d allows, an icount mt_icount_check accepts, 2 to BL_MAX_RUNS runs.
+ * A byte that is not UTF-8 (written \u00XX) reads back as U+00XX.
  */
-struct jp {
-	const char *p;
-	int bad;
-};
+#define BL_MAX_VALUE	9007199254740992.0	/* 2^53 */
 
-static void
-ws(struct jp *j)
+/* A whole number 0 to 2^53 into *v, else -1. */
+static int
+jwhole(const json_t *j, double *v)
 {
-	while (isspace((unsigned char)*j->p))
-		j->p++;
+	json_int_t i = json_is_integer(j) ? json_integer_value(j) : -1;
+
+	if (i < 0 || (double)i > BL_MAX_VALUE)
+		return -1;
+	*v = (double)i;
+	return 0;
+}
+
+/* A string of 1 to size-1 bytes into buf, else -1. */
+static int
+jtext(const char *s, char *buf, size_t size)
+{
+	if (s[0] == '\0' || strlen(s) >= size)
+		return -1;
+	memcpy(buf, s, strlen(s) + 1);
+	return 0;
 }
 
 static int
-eat(struct jp *j, char c)
+read_metric(json_t *jm, struct bl_run *r, char *err, size_t len)
 {
-	ws(j);
-	if (*j->p != c) {
-		j->bad = 1;
-		return 0;
+	const char *name, *kind;
+	char nbuf[1024];
+	json_t *samples, *v;
+	json_error_t e;
+	size_t i;
+	double x;
+
+	if (json_unpack_ex(jm, &e, JSON_STRICT, "{s:s, s:s, s:o}", "name", &name,
+			   "kind", &kind, "samples", &samples) != 0)
+		return seterr(err, len, "a metric: %s", e.text);
+	if (jtext(name, nbuf, sizeof(nbuf)) != 0)
+		return seterr(err, len, "a metric's name is empty or longer than %zu bytes",
+			      sizeof(nbuf) - 1);
+	if (strcmp(kind, "latency") != 0 && strcmp(kind, "count") != 0)
+		return seterr(err, len, "metric '%s': kind '%.32s' is neither latency nor count",
+			      name, kind);
+	if (!json_is_array(samples) || json_array_size(samples) == 0)
+		return seterr(err, len, "metric '%s': no samples", name);
+	json_array_foreach(samples, i, v) {
+		if (jwhole(v, &x) != 0)
+			return seterr(err, len, "metric '%s': sample %zu is not a whole number "
+				      "0 to 2^53", name, i + 1);
+		if (bl_sample_add(r, name, kind[0] == 'l' ? BL_LATENCY : BL_COUNT, x) != 0)
+			return seterr(err, len, "out of memory");
 	}
-	j->p++;
-	return 1;
+	return 0;
 }
 
 static int
-peek(struct jp *j, char c)
+read_runs(json_t *runs, struct bl_set *s, char *err, size_t len)
 {
-	ws(j);
-	return *j->p == c;
-}
+	json_t *jr, *metrics, *jm;
+	json_error_t e;
+	size_t i, k;
 
-/* A string into buf: the escapes mt_json_escape writes (\uXXXX below
-   0x100, a byte that is not UTF-8 among them) and \/. */
-static void
-jstr(struct jp *j, char *buf, size_t len)
-{
-	size_t n = 0;
+	if (!json_is_array(runs) || json_array_size(runs) < 2 ||
+	    json_array_size(runs) > BL_MAX_RUNS)
+		return seterr(err, len, "\"runs\" is not a list of 2 to %d runs", BL_MAX_RUNS);
+	json_array_foreach(runs, i, jr) {
+		struct bl_run *r = bl_run_add(s);
 
-	if (!eat(j, '"'))
-		return;
-	while (*j->p && *j->p != '"') {
-		char c = *j->p++;
-
-		if (c == '\\') {
-			unsigned v;
-
-			switch (c = *j->p++) {
-			case 'n': c = '\n'; break;
-			case 't': c = '\t'; break;
-			case 'r': c = '\r'; break;
-			case 'b': c = '\b'; break;
-			case 'f': c = '\f'; break;
-			case '"': case '\\': case '/': break;
-			case 'u':
-				if (sscanf(j->p, "%4x", &v) != 1 || v >= 0x100) {
-					j->bad = 1;
-					return;
-				}
-				c = (char)v;
-				j->p += 4;
-				break;
-			default:
-				j->bad = 1;
-				return;
-			}
-		}
-		if (n + 1 < len)
-			buf[n++] = c;
-		else
-			j->bad = 1;
+		if (r == NULL)
+			return seterr(err, len, "out of memory");
+		if (json_unpack_ex(jr, &e, JSON_STRICT, "{s:o}", "metrics", &metrics) != 0 ||
+		    !json_is_array(metrics))
+			return seterr(err, len, "run %zu: not {\"metrics\": [...]}", i + 1);
+		json_array_foreach(metrics, k, jm)
+			if (read_metric(jm, r, err, len) != 0)
+				return -1;
 	}
-	buf[n] = '\0';
-	eat(j, '"');
+	return 0;
 }
 
-static double
-jnum(struct jp *j)
+static int
+read_stacks(json_t *stacks, struct bl_set *s, char *err, size_t len)
 {
-	char *end;
-	double v;
+	const char *stack;
+	char sbuf[8192];
+	json_t *js, *count;
+	json_error_t e;
+	size_t i;
+	double n;
 
-	ws(j);
-	v = strtod(j->p, &end);
-	if (end == j->p || !isfinite(v))
-		j->bad = 1;
-	j->p = end;
-	return v;
-}
-
-static void
-jmetric(struct jp *j, struct bl_run *r)
-{
-	char key[64], name[1024] = "", kind[32] = "";
-	int have_samples = 0;
-
-	eat(j, '{');
-	while (!j->bad && !peek(j, '}')) {
-		jstr(j, key, sizeof(key));
-		eat(j, ':');
-		if (strcmp(key, "name") == 0)
-			jstr(j, name, sizeof(name));
-		else if (strcmp(key, "kind") == 0)
-			jstr(j, kind, sizeof(kind));
-		else if (strcmp(key, "samples") == 0 && name[0] &&
-			 (strcmp(kind, "latency") == 0 || strcmp(kind, "count") == 0)) {
-			enum bl_kind k = kind[0] == 'l' ? BL_LATENCY : BL_COUNT;
-
-			eat(j, '[');
-			while (!j->bad && !peek(j, ']')) {
-				double v = jnum(j);
-
-				if (!j->bad && bl_sample_add(r, name, k, v) != 0)
-					j->bad = 1;
-				have_samples = 1;
-				if (!peek(j, ']'))
-					eat(j, ',');
-			}
-			eat(j, ']');
-		} else
-			j->bad = 1;
-		if (!peek(j, '}'))
-			eat(j, ',');
+	if (!json_is_array(stacks))
+		return seterr(err, len, "\"stacks\" is not a list");
+	json_array_foreach(stacks, i, js) {
+		if (json_unpack_ex(js, &e, JSON_STRICT, "{s:s, s:o}", "stack", &stack,
+				   "count", &count) != 0)
+			return seterr(err, len, "stack %zu: %s", i + 1, e.text);
+		if (jtext(stack, sbuf, sizeof(sbuf)) != 0)
+			return seterr(err, len, "stack %zu is empty or longer than %zu bytes",
+				      i + 1, sizeof(sbuf) - 1);
+		if (jwhole(count, &n) != 0)
+			return seterr(err, len, "stack %zu: the count is not a whole number 0 "
+				      "to 2^53", i + 1);
+		if (bl_stack_add(s, stack, (uint64_t)n) != 0)
+			return seterr(err, len, "out of memory");
 	}
-	eat(j, '}');
-	if (!have_samples)
-		j->bad = 1;
+	return 0;
 }
 
-static void
-jstack(struct jp *j, struct bl_run *r)
+/* The set in root, its version already checked. */
+static int
+read_set(json_t *root, struct bl_set *s, char *err, size_t len)
 {
-	char key[64], stack[8192] = "";
-	double count = -1;
+	const char *workload, *icount;
+	json_int_t version;
+	json_t *seconds, *runs, *stacks;
+	json_error_t e;
+	char why[256];
+	double secs;
 
-	eat(j, '{');
-	while (!j->bad && !peek(j, '}')) {
-		jstr(j, key, sizeof(key));
-		eat(j, ':');
-		if (strcmp(key, "stack") == 0)
-			jstr(j, stack, sizeof(stack));
-		else if (strcmp(key, "count") == 0)
-			count = jnum(j);
-		else
-			j->bad = 1;
-		if (!peek(j, '}'))
-			eat(j, ',');
-	}
-	eat(j, '}');
-	if (!j->bad && (count < 0 || !stack[0] ||
-			bl_stack_add(r, stack, (uint64_t)count) != 0))
-		j->bad = 1;
-}
-
-static void
-jrun(struct jp *j, struct bl_run *r)
-{
-	char key[64];
-	int version = 0;
-
-	eat(j, '{');
-	while (!j->bad && !peek(j, '}')) {
-		jstr(j, key, sizeof(key));
-		eat(j, ':');
-		if (strcmp(key, "machtrace-baseline") == 0)
-			version = (int)jnum(j);
-		else if (strcmp(key, "workload") == 0)
-			jstr(j, r->workload, sizeof(r->workload));
-		else if (strcmp(key, "icount") == 0)
-			jstr(j, r->icount, sizeof(r->icount));
-		else if (strcmp(key, "seconds") == 0)
-			r->seconds = (long)jnum(j);
-		else if (strcmp(key, "metrics") == 0 || strcmp(key, "stacks") == 0) {
-			int m = key[0] == 'm';
-
-			eat(j, '[');
-			while (!j->bad && !peek(j, ']')) {
-				if (m)
-					jmetric(j, r);
-				else
-					jstack(j, r);
-				if (!peek(j, ']'))
-					eat(j, ',');
-			}
-			eat(j, ']');
-		} else
-			j->bad = 1;
-		if (!peek(j, '}'))
-			eat(j, ',');
-	}
-	eat(j, '}');
-	ws(j);
-	if (*j->p || version != 1 || !r->workload[0])
-		j->bad = 1;
+	if (json_unpack_ex(root, &e, JSON_STRICT, "{s:I, s:s, s:o, s:s, s:o, s:o}",
+			   "machtrace-baseline", &version, "workload", &workload,
+			   "seconds", &seconds, "icount", &icount, "runs", &runs,
+			   "stacks", &stacks) != 0)
+		return seterr(err, len, "%s", e.text);
+	if (jtext(workload, s->workload, sizeof(s->workload)) != 0)
+		return seterr(err, len, "the workload is empty or longer than %zu bytes",
+			      sizeof(s->workload) - 1);
+	if (strncmp(workload, "vm:", 3) != 0 &&
+	    mt_workload_check(workload, why, sizeof(why)) != 0)
+		return seterr(err, len, "%s", why);
+	if (jwhole(seconds, &secs) != 0 || secs > CLI_MAX_SECONDS)
+		return seterr(err, len, "\"seconds\" is not a whole number 0 to %d",
+			      CLI_MAX_SECONDS);
+	s->seconds = (long)secs;
+	if (icount[0] && (mt_icount_check(icount, why, sizeof(why)) != 0 ||
+			  jtext(icount, s->icount, sizeof(s->icount)) != 0))
+		return seterr(err, len, "%s", why);
+	if (read_runs(runs, s, err, len) != 0)
+		return -1;
+	return read_stacks(stacks, s, err, len);
 }
 
 int
-bl_read(struct bl_run *r, const char *path, char *err, size_t len)
+bl_read(struct bl_set *s, const char *path, char *err, size_t len)
 {
 	FILE *f = fopen(path, "r");
-	struct jp j = { NULL, 0 };
-	char *text;
-	long size;
+	json_t *root, *version;
+	json_error_t e;
+	long long v;
+	char why[512];
+	int rc = -1;
 
-	bl_run_init(r, "", 0, "");
+	bl_set_init(s, "", 0, "");
 	if (f == NULL) {
 		seterr(err, len, errno == ENOENT ? "no baseline %s (save it first: "
 		       "machtrace baseline save NAME)" : "cannot read %s: %s", path,
 		       strerror(errno));
 		return -1;
 	}
-	if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0 ||
-	    (text = malloc((size_t)size + 1)) == NULL) {
-		fclose(f);
-		seterr(err, len, "cannot read %s", path);
-		return -1;
-	}
-	text[fread(text, 1, (size_t)size, f)] = '\0';
+	root = json_loadf(f, JSON_REJECT_DUPLICATES, &e);
 	fclose(f);
-	j.p = text;
-	jrun(&j, r);
-	if (j.bad) {
-		seterr(err, len, "%s is not a machtrace baseline (corrupt near byte %ld)",
-		       path, (long)(j.p - text));
-		free(text);
-		bl_run_free(r);
-		return -1;
+	version = json_object_get(root, "machtrace-baseline");
+	v = json_is_integer(version) ? json_integer_value(version) : -1;
+	if (v == 1) {
+		seterr(err, len, "%s was saved by an older machtrace (one run, file version "
+		       "1): save it again, the comparison needs several runs", path);
+	} else {
+		if (root == NULL)
+			snprintf(why, sizeof(why), "line %d column %d: %s", e.line, e.column,
+				 e.text);
+		else if (v != BL_VERSION)
+			snprintf(why, sizeof(why), v < 0 ? "no \"machtrace-baseline\": VERSION" :
+				 "file version %lld, this machtrace reads %d", v, BL_VERSION);
+		else
+			rc = read_set(root, s, why, sizeof(why));
+		if (rc != 0)
+			seterr(err, len, "%s is not a machtrace baseline: %s", path, why);
 	}
-	free(text);
-	return 0;
+	json_decref(root);
+	if (rc != 0)
+		bl_set_free(s);
+	return rc;
 }
 
-/* One latency metric of both runs: 1 when it regressed. */
-static int
-compare_latency(const struct bl_metric *o, const struct bl_metric *c, FILE *out,
-		int *moved)
-{
-	double mo, mc, rel;
-	struct mt_mwu u;
-	struct mt_boot b;
-
-	if (o->n < BL_MIN_SAMPLES || c->n < BL_MIN_SAMPLES)
-		return 0;
-	if (mt_mann_whitney(o->v, o->n, c->v, c->n, &u) != 0 ||
-	    mt_bootstrap_median_diff(o->v, o->n, c->v, c->n, BL_BOOT_ITERS, BL_BOOT_CONF,
-				     BL_BOOT_SEED, &b) != 0)
-		return 0;
-	mo = mt_median(o->v, o->n);
-	mc = mt_median(c->v, c->n);
-	rel = mo > 0 ? (mc - mo) / mo : mc > 0 ? 1 : 0;
-	if (u.p >= BL_ALPHA || (b.lo <= 0 && b.hi >= 0) || fabs(rel) < BL_MIN_REL)
-		return 0;
-	(*moved)++;
-	fprintf(out, "%s: %s p50 %+.0f ns (%.0f -> %.0f, %+.1f%%), p99 %.0f -> %.0f, "
-		"n %zu -> %zu, Mann-Whitney p=%.2g, 95%% interval of the p50 change "
-		"[%+.0f, %+.0f]\n", mc > mo ? "regressed" : "improved", o->name, mc - mo,
-		mo, mc, 100 * rel, mt_quantile(o->v, o->n, 0.99), mt_quantile(c->v, c->n, 0.99),
-		o->n, c->n, u.p, b.lo, b.hi);
-	return mc > mo;
-}
-
-static double
-total(const struct bl_metric *m)
-{
-	double s = 0;
-
-	for (size_t i = 0; m && i < m->n; i++)
-		s += m->v[i];
-	return s;
-}
-
-int
-bl_compare(const struct bl_run *old, const struct bl_run *cur, FILE *out)
-{
-	int regressed = 0, moved = 0, tested = 0;
-
-	for (size_t i = 0; i < old->nmetrics; i++) {
-		const struct bl_metric *o = &old->m[i], *c = metric(cur, o->name);
-
-		if (o->kind == BL_LATENCY) {
-			if (c == NULL) {
-				if (o->n >= BL_MIN_SAMPLES)
-					fprintf(out, "gone: %s (%zu samples in the baseline)\n",
-						o->name, o->n);
-				continue;
-			}
-			tested += o->n >= BL_MIN_SAMPLES && c->n >= BL_MIN_SAMPLES;
-			regressed += compare_latency(o, c, out, &moved);
-		} else {
-			double a = total(o), b = total(c);
-
-			if (fabs(b - a) > BL_COUNT_REL * (a > 0 ? a : 1)) {
-				moved++;
-				fprintf(out, "changed: %s %.0f -> %.0f (%+.0f, %+.1f%%; a count, "
-					"one per run: no test)\n", o->name, a, b, b - a,
-					a > 0 ? 100 * (b - a) / a : 100.0);
-			}
-		}
-	}
-	for (size_t i = 0; i < cur->nmetrics; i++)
-		if (metric(old, cur->m[i].name) == NULL &&
-		    (cur->m[i].kind == BL_COUNT || cur->m[i].n >= BL_MIN_SAMPLES))
-			fprintf(out, "new: %s (not in the baseline)\n", cur->m[i].name);
-	if (regressed)
-		fprintf(out, "REGRESSION: %d of %d latency metrics regressed\n", regressed,
-			tested);
-	else
-		fprintf(out, "no regression: %d latency metrics tested, %d metrics moved\n",
-			tested, moved);
-	return regressed != 0;
-}
-
-/* Both runs' stacks, merged: count from one, other from the other. */
+/* Both measurements' stacks, merged: count from one, other from the other. */
 static struct mt_flame_diff *
-merge_stacks(const struct bl_run *a, const struct bl_run *b, size_t *n)
+merge_stacks(const struct bl_set *a, const struct bl_set *b, size_t *n)
 {
 	struct mt_flame_diff *v = calloc(a->nstacks + b->nstacks + 1, sizeof(*v));
 	size_t k = 0;
@@ -522,7 +418,7 @@ merge_stacks(const struct bl_run *a, const struct bl_run *b, size_t *n)
 }
 
 static int
-flame_one(const struct bl_run *w, const struct bl_run *o, const char *path,
+flame_one(const struct bl_set *w, const struct bl_set *o, const char *path,
 	  const char *title, char *err, size_t len)
 {
 	struct mt_flame_diff *v;
@@ -549,7 +445,7 @@ flame_one(const struct bl_run *w, const struct bl_run *o, const char *path,
 }
 
 int
-bl_flame_both(const struct bl_run *old, const struct bl_run *cur,
+bl_flame_both(const struct bl_set *old, const struct bl_set *cur,
 	      const char *prefix, char *err, size_t len)
 {
 	char path[4300];

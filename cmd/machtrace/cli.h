@@ -133,7 +133,10 @@ int cli_export_main(int argc, char **argv);
 int cli_list(struct cli *cl);
 /* top.c: machtrace top, machtrace health */
 int cli_top_main(int argc, char **argv, int health);
-/* A whole number 1 to 3600 (seconds, refreshes): 0, else -1. */
+/* The most seconds a -d (and a baseline's runs) may last. */
+#define CLI_MAX_SECONDS	3600
+
+/* A whole number 1 to CLI_MAX_SECONDS (seconds, refreshes): 0, else -1. */
 int cli_whole_arg(const char *s, long *v);
 
 #endif

@@ -103,8 +103,8 @@ usage(FILE *fp, const char *pname)
 		"\t%s report DIR -o FILE.html   a self-contained HTML report "
 		"of a trace\n"
 		"\t%s baseline save|compare NAME [--workload 'WORDS' | --vm NAME] "
-		"[-d SEC]\n\t    [--icount]   store a measurement, or compare one "
-		"with it (exit 3: a\n\t    regression; docs/baselines.md)\n"
+		"[-d SEC]\n\t    [--runs N] [--icount]   store a measurement of N runs, or "
+		"compare one\n\t    with it (exit 3: a regression; docs/baselines.md)\n"
 		"\t%s top [--vm NAME] [-d SEC] [-b] [-n COUNT] [--rules FILE] "
 		"[--explain]\n\t    a live view per task, RPC routine and system, "
 		"counters, health\n\t    (docs/top.md)\n"
@@ -364,7 +364,7 @@ cli_whole_arg(const char *s, long *v)
 	char *end;
 
 	*v = strtol(s, &end, 10);
-	return *s == '\0' || *end || *v <= 0 || *v > 3600 ? -1 : 0;
+	return *s == '\0' || *end || *v <= 0 || *v > CLI_MAX_SECONDS ? -1 : 0;
 }
 
 /*

@@ -174,16 +174,22 @@ static void uptime(double started, char *buf, size_t len)
 static int vm_list(void)
 {
 	int n;
-	char **names = mt_vm_names(&n), err[512], st[64], up[32], sess[32];
+	char err[512], **names = mt_vm_names(&n, err, sizeof err), st[64], up[32], sess[32];
 
+	if (n < 0) {
+		fprintf(stderr, "machtrace: vm list: %s\n", err);
+		return E_ERROR;
+	}
 	printf("%-16s %-16s %8s %10s %8s  %s\n", "NAME", "STATE", "QEMU", "UPTIME",
 	       "SESSION", "KERNEL");
 	for (int i = 0; i < n; i++) {
 		struct mt_vm vm;
 		pid_t s;
-		if (mt_vm_find(names[i], &vm, err, sizeof err) < 0) {
-			printf("%-16s %-16s %8s %10s %8s  (removed: its QEMU is gone)\n", names[i],
-			       "dead", "-", "-", "-");
+		int r = mt_vm_find(names[i], &vm, err, sizeof err);
+		if (r < 0) {
+			printf("%-16s %-16s %8s %10s %8s  (%s)\n", names[i], r == -2 ? "starting" :
+			       "dead", "-", "-", "-", r == -2 ? "starting or stopping" :
+			       "removed: its QEMU is gone");
 			continue;
 		}
 		s = mt_vm_session_pid(&vm);

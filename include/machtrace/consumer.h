@@ -203,5 +203,8 @@ void mt_json_str(struct mt_json *j, const char *key, const char *s, size_t n);
 void mt_json_strz(struct mt_json *j, const char *key, const char *s);
 /* s as a JSON string literal, quotes included. */
 void mt_json_escape(FILE *fp, const char *s, size_t n);
+/* Length of the valid UTF-8 sequence at p (at most n bytes, n > 0), 0 if
+   none (overlong forms, surrogates and code points above U+10FFFF are not). */
+size_t mt_utf8_len(const unsigned char *p, size_t n);
 
 #endif /* MACHTRACE_CONSUMER_H */

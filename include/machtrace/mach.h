@@ -23,6 +23,9 @@ int mt_mach_main(int argc, char **argv);
 
 /* 0 if every word of a machload workload is one it knows, else -1 + err. */
 int mt_workload_check(const char *words, char *err, size_t len);
+/* 0 if an -icount setting (MACHTRACE_ICOUNT, a baseline's) is shift=N,
+   N 0 to 10, the only one machtrace gives QEMU; else -1 + err. */
+int mt_icount_check(const char *icount, char *err, size_t len);
 
 /* dtrace -lv's attribute lines of a kernel probe, up to "Argument Types". */
 void mt_mach_print_attrs(FILE *out);

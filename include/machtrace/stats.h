@@ -2,10 +2,11 @@
  * Statistics over measured samples (host code, a library: no file-scope
  * state; every function works on what it is given): quantiles, an
  * exponentially weighted moving average, median/MAD robust z-scores,
- * the Mann-Whitney U test with the normal approximation, and a
- * bootstrap interval of a median difference.  machtrace baseline
- * (docs/baselines.md) compares runs with them; top and the health
- * score (issue 14) are meant to.
+ * the Mann-Whitney U test with the normal approximation, a bootstrap
+ * interval of a median difference, and the comparison of two groups of
+ * runs with runs as the unit, which machtrace baseline
+ * (docs/baselines.md) decides by; top and the health score (issue 14)
+ * use the quantiles, the EWMA and the robust z-scores.
  */
 #ifndef MACHTRACE_STATS_H
 #define MACHTRACE_STATS_H
@@ -86,6 +87,52 @@ struct mt_boot {
 int mt_bootstrap_median_diff(const double *a, size_t na, const double *b,
 			     size_t nb, unsigned iters, double conf,
 			     uint64_t seed, struct mt_boot *r);
+
+/*
+ * Runs as the unit (output/stats/runs.c; docs/baselines.md).  A metric
+ * measured in several runs of one workload: the samples of one run
+ * share that run's conditions (a host's load moves a whole run), so
+ * thousands of them say little about the next run; each run's median
+ * is one observation.  mt_runs_compare measures, from runs a to runs b:
+ *   - the median of the run medians of each side, and its change;
+ *   - a two-stage (hierarchical) bootstrap interval of that change:
+ *     each of iters iterations draws k runs of a side with replacement
+ *     and, for each, the median of a resample of its samples (one of
+ *     MT_RUNS_INNER computed once per run), and takes the median of
+ *     those k; the (1-conf)/2 and (1+conf)/2 quantiles of the changes;
+ *   - each side's run-to-run spread, (max - min) / median of its run
+ *     medians, relative.
+ * -1 when a side has no run, a run has no sample, iters is 0 or memory
+ * runs out.  Deterministic for a seed (splitmix64, as the bootstrap
+ * above).
+ */
+#define MT_RUNS_INNER	64
+
+struct mt_run_samples {
+	const double *v;
+	size_t n;
+};
+
+struct mt_runs_cmp {
+	double a_med, b_med;	/* medians of the run medians */
+	double lo, hi;		/* interval of b_med - a_med */
+	double a_spread, b_spread;
+};
+
+int mt_runs_compare(const struct mt_run_samples *a, size_t ka,
+		    const struct mt_run_samples *b, size_t kb, unsigned iters,
+		    double conf, uint64_t seed, struct mt_runs_cmp *r);
+
+/*
+ * The verdict on a comparison: +1 (up), -1 (down) or 0.  A change
+ * counts when the interval excludes 0 and the relative change
+ * (b_med - a_med) / a_med is at least the noise floor: min_rel, or
+ * noise_k times the larger side's run-to-run spread when that is more
+ * (so runs that disagree among themselves by S% cannot show a change
+ * of less than noise_k S%).  *floor (may be NULL) gets the floor.
+ */
+int mt_runs_verdict(const struct mt_runs_cmp *c, double min_rel, double noise_k,
+		    double *floor);
 
 /*
  * Health (output/stats/health.c; docs/top.md).  A rule is one line

@@ -5,7 +5,9 @@
  * attach and detach.
  *
  * Everything of VM NAME lives in its state directory
- *   $XDG_RUNTIME_DIR/machtrace/vm/NAME  (else /tmp/machtrace-UID/vm/NAME):
+ *   $XDG_RUNTIME_DIR/machtrace/vm/NAME  (else /tmp/machtrace-UID/vm/NAME),
+ * private (0700, ours: anything else there is refused, see
+ * targets/mach/vm/private.c):
  *   info         key=value lines (below), written once QEMU runs
  *   qemu.pid     QEMU's pid
  *   qmp.sock     QMP (quit, cont, query-status)
@@ -14,8 +16,9 @@
  *   console.log  everything the guest printed (QEMU's chardev logfile)
  *   session.lock flock()ed by the attached session (one at a time)
  *   session.pid  that session's pid, while it is attached
- * and its guest RAM is the file /dev/shm/machtrace-vm-UID-NAME (offset =
- * guest physical address), which sessions map.
+ * and its guest RAM is the file /dev/shm/machtrace-vm-UID-NAME.XXXXXX
+ * (a random suffix; info's shm=; offset = guest physical address), which
+ * sessions map.
  */
 #ifndef MACHTRACE_VM_H
 #define MACHTRACE_VM_H
@@ -32,7 +35,8 @@
 struct mt_vm {
 	char name[MT_VM_NAME_MAX + 1];
 	char dir[PATH_MAX - 64];	/* the state directory */
-	char shm[PATH_MAX];		/* the guest RAM file */
+	char shm[PATH_MAX];		/* the guest RAM file (its prefix
+					   until read from info) */
 	pid_t qemu_pid;			/* 0 when unknown */
 	/* from the info file */
 	char kernel[PATH_MAX];
@@ -83,19 +87,21 @@ int mt_vm_name_ok(const char *name);
 int mt_vm_dir(const char *name, char *buf, size_t len);
 /* A file of VM name's state directory ("gdb.sock", ...) into buf. */
 int mt_vm_path(const struct mt_vm *vm, const char *file, char *buf, size_t len);
-/* The guest RAM file of VM name. */
+/* The guest RAM file of VM name, without its random suffix. */
 int mt_vm_shm(const char *name, char *buf, size_t len);
 
 /*
  * The running VM name: 0 and *vm filled; -1 with err ("no VM named N")
  * when it has no state directory, its QEMU is gone (the stale state is
- * then removed) or its info is unreadable.
+ * then removed), its info is unreadable or its state is not private;
+ * -2 with err while it is being started or stopped.
  */
 int mt_vm_find(const char *name, struct mt_vm *vm, char *err, size_t errlen);
 
 /* The VMs' names with a state directory (malloc'd array of malloc'd
-   strings, sorted); *n gets the count.  NULL with n = 0 when none. */
-char **mt_vm_names(int *n);
+   strings, sorted); *n gets the count.  NULL with n = 0 when none, with
+   n = -1 and err when the state root is not private. */
+char **mt_vm_names(int *n, char *err, size_t errlen);
 void mt_vm_names_free(char **names, int n);
 
 /* Hash (hex) of a file's bytes, for blob identity; -1 if unreadable. */

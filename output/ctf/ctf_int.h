@@ -11,6 +11,7 @@
 #define CTF_PKT_HDR	60		/* packet header + context bytes */
 #define CTF_EV_HDR	12		/* event header bytes */
 #define MT_CTF_PACKET	(256 * 1024)	/* event bytes per packet */
+#define CTF_MAX_CPUS	4096		/* streams written; packet cpu_id below */
 
 struct ctf_stream {
 	FILE *f;

@@ -73,6 +73,12 @@ enter_packet(struct ctf_rstream *s, char *err, size_t errlen)
 		}
 		s->discarded = rd64(h + 48);
 		s->cpu = rd32(h + 56);
+		if (s->cpu >= CTF_MAX_CPUS) {   /* readers size arrays by it */
+			snprintf(err, errlen, "%s: packet at offset %zu: cpu_id %u "
+				 "(machtrace writes fewer than %u)", s->path, s->pkt,
+				 s->cpu, CTF_MAX_CPUS);
+			return -1;
+		}
 		s->pos = s->pkt + CTF_PKT_HDR;
 		s->pkt_end = s->pkt + content;
 		if (s->pos < s->pkt_end) {

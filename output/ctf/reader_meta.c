@@ -167,12 +167,19 @@ ctf_read_metadata(struct mt_trace *t, FILE *f, char *err, size_t errlen)
 			off_s = strtoll(eq, NULL, 10);
 		if (st == CLOCK && strcmp(s, "offset") == 0)
 			off = strtoll(eq, NULL, 10);
-		if (st == EVENT && strcmp(s, "name") == 0)
+		if (st == EVENT && strcmp(s, "name") == 0) {
+			free(c->name);
 			c->name = strdup(unquote(eq));
+		}
 		if (st == EVENT && strcmp(s, "id") == 0)
 			c->id = (uint32_t)strtoul(eq, NULL, 10);
 	}
-	t->clock_offset = off_s * 1000000000 + off;
+	if (__builtin_mul_overflow(off_s, 1000000000, &off_s) ||
+	    __builtin_add_overflow(off_s, off, &t->clock_offset)) {
+		snprintf(err, errlen, "metadata: the clock's offset is more "
+			 "than 2^63 ns");
+		return -1;
+	}
 	for (uint32_t i = 0; i < t->nclasses; i++)
 		if (t->classes[i].id != i || t->classes[i].name == NULL) {
 			snprintf(err, errlen, "metadata: event class %u is not "

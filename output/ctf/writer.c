@@ -58,7 +58,7 @@ mt_trace_create(const char *dir, uint32_t ncpus,
 	struct mt_trace_writer *w;
 	char path[4096];
 
-	if (ncpus == 0 || ncpus > 4096) {
+	if (ncpus == 0 || ncpus > CTF_MAX_CPUS) {
 		if (err && errlen)
 			snprintf(err, errlen, "bad CPU count %u", ncpus);
 		return NULL;

@@ -178,6 +178,9 @@ sched_switch(struct chrome *c, const struct mt_trace_event *ev)
 {
 	int64_t prev, next, state = 1;
 	struct imap_ent *t;
+	/* kept as signed ts + 1 below: a time past 2^63 ns is taken as
+	   2^63 - 2 ns rather than overflow */
+	uint64_t ts = ev->ts < INT64_MAX ? ev->ts : INT64_MAX - 1;
 
 	if (mt_trace_get_int(ev, "prev_tid", &prev) != 0 ||
 	    mt_trace_get_int(ev, "next_tid", &next) != 0)
@@ -189,7 +192,7 @@ sched_switch(struct chrome *c, const struct mt_trace_event *ev)
 		slice(c, prev, "running", "sched", since, ev->ts);
 		t = imap_get(&c->threads, prev, 0);
 		t->b = 0;
-		t->c = state ? -(int64_t)(ev->ts + 1) : (int64_t)(ev->ts + 1);
+		t->c = state ? -(int64_t)(ts + 1) : (int64_t)(ts + 1);
 	}
 	if ((t = imap_get(&c->threads, next, 1)) != NULL) {
 		if (t->c) {
@@ -200,7 +203,7 @@ sched_switch(struct chrome *c, const struct mt_trace_event *ev)
 			t = imap_get(&c->threads, next, 0);
 		}
 		t->c = 0;
-		t->b = (int64_t)ev->ts + 1;
+		t->b = (int64_t)ts + 1;
 	}
 	if (ev->cpu < c->ncpus)
 		c->cur[ev->cpu] = next;

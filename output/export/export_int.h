@@ -9,11 +9,13 @@
 
 /* json.c: s as a JSON string literal (quotes included). */
 void json_str(FILE *f, const char *s);
-/* XML text with &, <, >, " escaped. */
+/* XML text with &, <, >, " escaped, control bytes but tab dropped, a byte
+   that is not UTF-8 as &#xNN; (read as Latin-1): the SVG stays well-formed. */
 void xml_str(FILE *f, const char *s);
 
 /* stacks.c: every stack of the trace, folded (root first, frames joined
-   by ';', offsets dropped), with how many events recorded it. */
+   by ';', offsets dropped, a control byte in a name as \xNN so that a
+   name cannot start a line), with how many events recorded it. */
 struct folded {
 	char *stack;
 	uint64_t count;
@@ -24,6 +26,8 @@ struct folded_set {
 	size_t n, cap;
 	uint64_t total;
 };
+/* FNV-1a of n bytes of s. */
+uint64_t export_hash(const char *s, size_t n);
 int stacks_collect(struct mt_trace *t, const struct mt_export_opts *o,
 		   struct folded_set *fs, char *err, size_t errlen);
 void stacks_free(struct folded_set *fs);

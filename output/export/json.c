@@ -16,15 +16,24 @@ json_str(FILE *f, const char *s)
 void
 xml_str(FILE *f, const char *s)
 {
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-		switch (*p) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default:
-			if (*p >= 0x20 || *p == '\t')
-				fputc(*p, f);
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t n = strlen((const char *)p), k;
+
+	for (size_t i = 0; i < n; i++) {
+		switch (p[i]) {
+		case '&': fputs("&amp;", f); continue;
+		case '<': fputs("&lt;", f); continue;
+		case '>': fputs("&gt;", f); continue;
+		case '"': fputs("&quot;", f); continue;
+		}
+		if (p[i] < 0x80) {
+			if (p[i] >= 0x20 || p[i] == '\t')
+				fputc(p[i], f);
+		} else if ((k = mt_utf8_len(p + i, n - i)) != 0) {
+			fwrite(p + i, 1, k, f);
+			i += k - 1;
+		} else {                /* not UTF-8: the byte read as Latin-1 */
+			fprintf(f, "&#x%02x;", p[i]);
 		}
 	}
 }

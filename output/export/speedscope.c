@@ -8,29 +8,40 @@
 #include <string.h>
 #include "export_int.h"
 
+/* The distinct frames in order of first use (names owned by the map). */
 struct frames {
-	char **name;
+	const char **name;
 	size_t n, cap;
+	struct imap map;		/* hash -> index a; a collision takes hash + 1 */
 };
 
-/* The index of frame name (len bytes) in fr, added when new (a linear
-   search: the frames are the distinct functions of the stacks). */
+/* The index of frame name (len bytes) in fr, added when new. */
 static long
 frame_index(struct frames *fr, const char *name, size_t len)
 {
-	for (size_t i = 0; i < fr->n; i++)
-		if (strlen(fr->name[i]) == len && strncmp(fr->name[i], name, len) == 0)
-			return (long)i;
+	int64_t key = (int64_t)export_hash(name, len);
+	struct imap_ent *e;
+
+	for (;; key++) {
+		if ((e = imap_get(&fr->map, key, 1)) == NULL)
+			return -1;
+		if (e->name == NULL)
+			break;
+		if (strlen(e->name) == len && strncmp(e->name, name, len) == 0)
+			return (long)e->a;
+	}
 	if (fr->n == fr->cap) {
 		size_t cap = fr->cap ? fr->cap * 2 : 64;
-		char **v = realloc(fr->name, cap * sizeof(*v));
+		const char **v = realloc(fr->name, cap * sizeof(*v));
 		if (v == NULL)
 			return -1;
 		fr->name = v;
 		fr->cap = cap;
 	}
-	if ((fr->name[fr->n] = strndup(name, len)) == NULL)
+	if ((e->name = strndup(name, len)) == NULL)
 		return -1;
+	e->a = (int64_t)fr->n;
+	fr->name[fr->n] = e->name;
 	return (long)fr->n++;
 }
 
@@ -67,7 +78,7 @@ mt_export_speedscope(struct mt_trace *t, FILE *out,
 {
 	const char *name = o && o->title ? o->title : "machtrace";
 	struct folded_set fs;
-	struct frames fr = { NULL, 0, 0 };
+	struct frames fr = { NULL, 0, 0, { NULL, 0, 0 } };
 	int rc;
 
 	if (stacks_collect(t, o, &fs, err, errlen) != 0)
@@ -86,10 +97,10 @@ mt_export_speedscope(struct mt_trace *t, FILE *out,
 		fputs(i ? ",{\"name\":" : "{\"name\":", out);
 		json_str(out, fr.name[i]);
 		fputc('}', out);
-		free(fr.name[i]);
 	}
 	fputs("]}}\n", out);
 	free(fr.name);
+	imap_free(&fr.map);
 	stacks_free(&fs);
 	if (rc != 0)
 		snprintf(err, errlen, "out of memory");

@@ -8,14 +8,20 @@
 #include <string.h>
 #include "export_int.h"
 
-static uint32_t
+uint64_t
+export_hash(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return h;
+}
+
+static size_t
 hash_str(const char *s)
 {
-	uint32_t h = 2166136261u;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
+	return (size_t)export_hash(s, strlen(s));
 }
 
 struct stack_tab {
@@ -76,6 +82,20 @@ tab_add(struct stack_tab *tb, char *stack)
 	return 0;
 }
 
+/* A frame's name, its control bytes (newline, ESC, ...) as \xNN. */
+static void
+put_name(FILE *m, const char *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)b[i];
+
+		if (ch < 0x20 || ch == 0x7f)
+			fprintf(m, "\\x%02x", ch);
+		else
+			fputc(ch, m);
+	}
+}
+
 /* Append the frames of s ("leaf;...;root") root first to m. */
 static void
 append_frames(FILE *m, const char *s, int *first)
@@ -95,7 +115,8 @@ append_frames(FILE *m, const char *s, int *first)
 				break;
 			}
 		if (n) {
-			fprintf(m, "%s%.*s", *first ? "" : ";", (int)n, b);
+			fputs(*first ? "" : ";", m);
+			put_name(m, b, n);
 			*first = 0;
 		}
 		end = b > s ? b - 1 : s;
@@ -169,9 +190,12 @@ stacks_collect(struct mt_trace *t, const struct mt_export_opts *o,
 		fs->total++;
 	}
 	free(tb.slot);
-	if (rc < 0)
+	if (rc < 0) {
+		stacks_free(fs);
 		return -1;
-	qsort(fs->v, fs->n, sizeof(*fs->v), cmp_folded);
+	}
+	if (fs->n > 1)          /* qsort's base may not be NULL, even for 0 */
+		qsort(fs->v, fs->n, sizeof(*fs->v), cmp_folded);
 	return 0;
 }
 

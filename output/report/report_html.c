@@ -233,7 +233,7 @@ put_heatmap(struct rp *r, FILE *fp)
 {
 	struct rp_lat_table *t = &r->lat[RP_LAT_RPC];
 	const char *src = "rpc";
-	uint64_t span, dt, *cells;
+	uint64_t dt, *cells;
 	int lo = 64, hi = 0, rows;
 
 	if (t->npoints == 0) {
@@ -251,8 +251,8 @@ put_heatmap(struct rp *r, FILE *fp)
 		hi = b > hi ? b : hi;
 	}
 	rows = hi - lo + 1;
-	span = r->t1 - r->t0 + 1;
-	dt = (span + HEAT_COLS - 1) / HEAT_COLS;
+	/* ceil((t1 - t0 + 1) / HEAT_COLS), which cannot wrap to 0 */
+	dt = (r->t1 - r->t0) / HEAT_COLS + 1;
 	cells = calloc((size_t)rows * HEAT_COLS, sizeof(*cells));
 	if (cells == NULL)
 		return -1;

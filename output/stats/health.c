@@ -37,6 +37,20 @@ skip_ws(const char *p)
 }
 
 /*
+ * The text from p to the line's end, at most len - 1 bytes, NUL-terminated:
+ * what strtod/strtol read, so that they stop at the newline (strtol skips
+ * one as blank space).
+ */
+static void
+line_text(const char *p, const char *eol, char *buf, size_t len)
+{
+	size_t n = (size_t)(eol - p) < len - 1 ? (size_t)(eol - p) : len - 1;
+
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+}
+
+/*
  * One rule line (no newline): METRIC OP NUMBER [for N intervals] -> MESSAGE.
  * bol: the line's start, for columns.
  */
@@ -76,9 +90,7 @@ parse_rule(const char *bol, const char *eol, int line, struct mt_rule *r,
 	r->op = (enum mt_rule_op)k;
 	p = skip_ws(p + strlen(op_text[k]));
 	/* the number ends where strtod stops ("5->x" is 5 then "->") */
-	for (q = p; q < eol && (size_t)(q - p) < sizeof(num) - 1; q++)
-		num[q - p] = *q;
-	num[q - p] = '\0';
+	line_text(p, eol, num, sizeof(num));
 	r->threshold = strtod(num, &end);
 	if (end == num || !isfinite(r->threshold) ||
 	    (*end && !strchr(" \t-", *end)))
@@ -90,12 +102,13 @@ parse_rule(const char *bol, const char *eol, int line, struct mt_rule *r,
 		long v;
 
 		p = skip_ws(p + 3);
-		v = strtol(p, &end, 10);
-		if (end == p || v < 1 || v > 1000)
+		line_text(p, eol, num, sizeof(num));
+		v = strtol(num, &end, 10);
+		if (end == num || v < 1 || v > 1000)
 			return rule_err(err, len, line, p, bol,
 					"expected a count of intervals, 1 to 1000");
 		r->nfor = (int)v;
-		p = skip_ws(end);
+		p = skip_ws(p + (end - num));
 		if ((size_t)(eol - p) >= 9 && strncmp(p, "intervals", 9) == 0)
 			p = skip_ws(p + 9);
 		else if ((size_t)(eol - p) >= 8 && strncmp(p, "interval", 8) == 0)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# machtrace baseline on a running VM (issue 14 item 4): under -icount
+# machtrace baseline on a running VM (issue 14 item 4), 3 runs of 2 s a side: under -icount
 # (the VM started with MACHTRACE_ICOUNT=shift=0), `baseline save --vm`
 # then `baseline compare --vm` on the same VM finds no regression (exit
 # 0: this also fails if a timestamp past 2^32 ns loses its high half, as
@@ -12,7 +12,7 @@ export MACHTRACE_ICOUNT=shift=0
 . "$(dirname "$0")/vm_lib.sh"
 D=$TMP/bl
 need_vm vm-baseline "rt=50 rpcs=10 serve=100"
-"$MACHTRACE" baseline save b --vm "$VM" -d 3 --dir "$D" >"$TMP/save.out" 2>"$TMP/save.err"; rs=$?
+"$MACHTRACE" baseline save b --vm "$VM" -d 2 --runs 3 --dir "$D" >"$TMP/save.out" 2>"$TMP/save.err"; rs=$?
 "$MACHTRACE" baseline compare b --vm "$VM" --dir "$D" >"$TMP/same.out" 2>"$TMP/same.err"; rc=$?
 if [ $rs = 0 ] && [ $rc = 0 ] && grep -q '"workload": "vm:' "$D/b.json" &&
    grep -q '"icount": "shift=0"' "$D/b.json" && grep -q "^no regression" "$TMP/same.out"; then

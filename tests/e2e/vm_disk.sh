@@ -23,7 +23,8 @@ menuentry 'GNU (machtrace test)' {
 CFG
 mke2fs -q -t ext2 -d "$root" "$TMP/disk.img" 64M >/dev/null 2>&1 || { fail vm-disk "mke2fs failed"; exit 1; }
 
-if "$MACHTRACE" vm start --name "$VM" --disk "$TMP/disk.img" --snapshot >"$TMP/start.out" 2>"$TMP/start.err" &&
+# TMPDIR not in realpath() form: the files taken out are removed all the same
+if TMPDIR=$TMP/ "$MACHTRACE" vm start --name "$VM" --disk "$TMP/disk.img" --snapshot >"$TMP/start.out" 2>"$TMP/start.err" &&
    grep -q "kernel text identical to the image" "$TMP/start.out"; then
 	QEMU_PID=$(cat "$VMDIR/qemu.pid")
 	dd=$(sed -n 's/^disk_dir=//p' "$VMDIR/info")

@@ -2,7 +2,7 @@
 # after the test's pid, stopped on any exit.
 . "$(dirname "$0")/live_lib.sh"
 VM=e2e-$$
-SHM=/dev/shm/machtrace-vm-$(id -u)-$VM
+SHM=	# the RAM file, /dev/shm/machtrace-vm-UID-VM.XXXXXX: info's shm= after start
 if [ -n "${XDG_RUNTIME_DIR:-}" ] && [ "${XDG_RUNTIME_DIR#/}" != "$XDG_RUNTIME_DIR" ]; then
 	VMDIR=$XDG_RUNTIME_DIR/machtrace/vm/$VM
 else
@@ -18,6 +18,12 @@ need_vm() {
 		exit 1
 	fi
 	QEMU_PID=$(cat "$VMDIR/qemu.pid")
+	SHM=$(sed -n 's/^shm=//p' "$VMDIR/info")
+}
+
+# No RAM file of VM $1 in /dev/shm (0: none).
+no_ram() {
+	! ls /dev/shm/machtrace-vm-"$(id -u)-$1".* >/dev/null 2>&1
 }
 
 # The kernel text in the VM's RAM file against the image (0: identical).
@@ -29,8 +35,8 @@ text_stock() {
 nothing_left() {	# test name
 	if kill -0 "$QEMU_PID" 2>/dev/null; then
 		fail "$1" "QEMU (pid $QEMU_PID) still runs"
-	elif [ -e "$SHM" ]; then
-		fail "$1" "$SHM left behind"
+	elif ! no_ram "$VM"; then
+		fail "$1" "a RAM file of $VM left in /dev/shm"
 	elif [ -e "$VMDIR" ]; then
 		fail "$1" "$VMDIR left behind"
 	else

@@ -25,6 +25,9 @@
 #define MAX_PARTS	129             /* the whole disk + 128 GPT entries */
 #define GRUB_CFG	"/boot/grub/grub.cfg"
 #define CFG_MAX		(1u << 20)
+/* A kernel or module, as stored and as gunzipped: half the guest RAM of a
+   default session; a gzip bomb stops here instead of filling the disk. */
+#define FILE_MAX	((uint64_t)256 << 20)
 
 struct part {
 	uint64_t offset;
@@ -150,6 +153,7 @@ static int read_file(ext2_filsys fs, ext2_ino_t ino, uint64_t max, char **data,
 			mt_seterr(err, errlen, "%s: read: %s", path, e ? error_message(e) : "short file");
 			ext2fs_file_close(f);
 			free(*data);
+			*data = NULL;
 			return -1;
 		}
 		done += got;
@@ -174,7 +178,7 @@ static int extract(ext2_filsys fs, const char *path, const char *dest, int unzip
 			  "file system", image, path);
 		return -1;
 	}
-	if (read_file(fs, ino, (uint64_t)1 << 31, &data, &len, err, errlen, path) < 0)
+	if (read_file(fs, ino, FILE_MAX, &data, &len, err, errlen, path) < 0)
 		return -1;
 	fd = open(dest, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (fd < 0) {
@@ -182,7 +186,7 @@ static int extract(ext2_filsys fs, const char *path, const char *dest, int unzip
 		free(data);
 		return -1;
 	}
-	r = mt_write_unzipped(fd, (unsigned char *)data, len, unzip, (uint64_t)1 << 32, path,
+	r = mt_write_unzipped(fd, (unsigned char *)data, len, unzip, FILE_MAX, path,
 			      err, errlen);
 	if (close(fd) < 0 && r == 0) {
 		mt_seterr(err, errlen, "%s: %s", dest, strerror(errno));

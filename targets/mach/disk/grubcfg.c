@@ -598,17 +598,19 @@ static int find_default(struct gstate *st)
 				: strcmp(e->title, part) == 0 || (e->id[0] && strcmp(e->id, part) == 0))
 				found = i;
 		}
-		if (found < 0) {
-			if (st->nentries == 0)
-				mt_seterr(st->err, st->errlen, "grub.cfg has no menuentry");
-			else
-				mt_seterr(st->err, st->errlen, "grub.cfg: default=\"%s\" names no menu "
-					  "entry", def);
-			return -1;
-		}
+		if (found < 0)
+			break;
 		cur = found;
 	}
-	if (found >= 0 && st->entries[found].submenu) {
+	if (found < 0) {                /* also a path of only '>'s */
+		if (st->nentries == 0)
+			mt_seterr(st->err, st->errlen, "grub.cfg has no menuentry");
+		else
+			mt_seterr(st->err, st->errlen, "grub.cfg: default=\"%s\" names no menu "
+				  "entry", def);
+		return -1;
+	}
+	if (st->entries[found].submenu) {
 		mt_seterr(st->err, st->errlen, "grub.cfg: default=\"%s\" is a submenu, not an "
 			  "entry (write \"N>M\" to pick an entry inside it)", def);
 		return -1;

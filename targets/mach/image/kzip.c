@@ -60,8 +60,8 @@ int mt_write_unzipped(int fd, const unsigned char *data, size_t len, int unzip,
 		total += sizeof out - z.avail_out;
 		if (total > max_out) {
 			inflateEnd(&z);
-			mt_seterr(err, errlen, "%s: inflates to more than %llu MiB", path,
-				  (unsigned long long)(max_out >> 20));
+			mt_seterr(err, errlen, "%s: gunzipped, larger than %llu bytes", path,
+				  (unsigned long long)max_out);
 			return -1;
 		}
 		if (mt_write_all(fd, out, sizeof out - z.avail_out) < 0) {

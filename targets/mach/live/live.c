@@ -53,6 +53,13 @@ static void *region(struct live *l, uint64_t off)
 	return l->ram + l->resv_pa + off;
 }
 
+/* n bytes of src to the region at off; an empty table may be NULL. */
+static void put_region(struct live *l, uint64_t off, const void *src, size_t n)
+{
+	if (n)
+		memcpy(region(l, off), src, n);
+}
+
 /* Let the guest run for up to ms; 0 once it ended (status recorded). */
 static int guest_run(struct live *l, int ms)
 {
@@ -225,9 +232,9 @@ static int live_attach(struct mt_target *t, const struct mt_image *img)
 			;
 	}
 	/* everything into the region, then INIT */
-	memcpy(region(l, LK_SITES_OFF), l->ss.sites, l->ss.nsites * sizeof *l->ss.sites);
-	memcpy(region(l, LK_TRAMP_OFF), l->ss.tramp, l->ss.tramp_used);
-	memcpy(region(l, LK_USITES_OFF), l->us, l->nus * sizeof *l->us);
+	put_region(l, LK_SITES_OFF, l->ss.sites, l->ss.nsites * sizeof *l->ss.sites);
+	put_region(l, LK_TRAMP_OFF, l->ss.tramp, l->ss.tramp_used);
+	put_region(l, LK_USITES_OFF, l->us, l->nus * sizeof *l->us);
 	l->ctl->nusites = l->nus;
 	memcpy(region(l, LK_AREA_OFF + image_off), img, img->size);
 	l->ctl->k = c.k;

@@ -21,6 +21,26 @@
 #include "targets/mach/qemu/boot_int.h"
 #include "targets/mach/mach_int.h"
 
+/*
+ * QEMU's -icount takes options that write files (rr=record,rrfile=PATH)
+ * and a baseline file carries the setting it was measured with, so
+ * machtrace passes on only what it writes itself: shift=N, N 0 to 10
+ * (QEMU's largest shift).
+ */
+#define ICOUNT_MAX_SHIFT 10
+
+int mt_icount_check(const char *icount, char *err, size_t len)
+{
+	const char *d = strncmp(icount, "shift=", 6) == 0 ? icount + 6 : "";
+	size_t n = strlen(d);
+
+	if (n >= 1 && n <= 2 && strspn(d, "0123456789") == n && atoi(d) <= ICOUNT_MAX_SHIFT)
+		return 0;
+	mt_seterr(err, len, "icount '%.64s' is not one machtrace uses (shift=N, N 0 to %d)",
+		  icount, ICOUNT_MAX_SHIFT);
+	return -1;
+}
+
 static void add(struct qemu_cmd *c, const char *arg)
 {
 	if (c->argc < QEMU_MAX_ARGS - 1)
@@ -129,8 +149,15 @@ int mt_qemu_cmd(const struct mt_boot_opts *o, const char *shm, struct qemu_cmd *
 	char build[PATH_MAX - 32], elf[sizeof c->kernel];
 	unsigned mem = o->mem_mb ? o->mem_mb : 512;
 	const char *icount;
+	char why[160];
 
 	memset(c, 0, sizeof *c);
+	if ((icount = getenv("MACHTRACE_ICOUNT")) != NULL && *icount == '\0')
+		icount = NULL;
+	if (icount && mt_icount_check(icount, why, sizeof why) != 0) {
+		mt_seterr(err, errlen, "MACHTRACE_ICOUNT: %s", why);
+		return -1;
+	}
 	mt_build_dir(build, sizeof build);
 	if (o->kernel)
 		snprintf(c->kernel, sizeof c->kernel, "%s", o->kernel);
@@ -163,7 +190,7 @@ int mt_qemu_cmd(const struct mt_boot_opts *o, const char *shm, struct qemu_cmd *
 	add(c, "-accel"), add(c, "tcg");
 	/* MACHTRACE_ICOUNT=shift=N: the guest clock (and rdtsc) follows the
 	   instructions executed, so cycle counts are repeatable (benchmarks) */
-	if ((icount = getenv("MACHTRACE_ICOUNT")) != NULL && *icount)
+	if (icount)
 		add(c, "-icount"), add(c, icount);
 	add(c, "-display"), add(c, "none");
 	add(c, "-vga"), add(c, "none");

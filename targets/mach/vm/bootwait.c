@@ -31,15 +31,12 @@ static double mono(void)
 
 void *mt_vm_map_ram(const struct mt_vm *vm, size_t *size, char *err, size_t errlen)
 {
-	int fd = open(vm->shm, O_RDWR | O_CLOEXEC);
+	int fd = vm_open_ram(vm, (size_t)vm->mem_mb << 20, err, errlen);
 	void *p;
 
 	*size = (size_t)vm->mem_mb << 20;
-	if (fd < 0) {
-		mt_seterr(err, errlen, "vm %s: guest RAM %s: %s", vm->name, vm->shm,
-			  strerror(errno));
+	if (fd < 0)
 		return NULL;
-	}
 	p = mmap(NULL, *size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);
 	if (p == MAP_FAILED) {

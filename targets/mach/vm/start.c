@@ -3,8 +3,9 @@
  *
  * QEMU runs daemonized (-daemonize: it detaches from us and from our
  * session, and reports its start-up errors before its parent exits) with
- *   - guest RAM in the file /dev/shm/machtrace-vm-UID-NAME (shared), which
- *     sessions map (offset = guest physical address);
+ *   - guest RAM in the file /dev/shm/machtrace-vm-UID-NAME.XXXXXX (shared;
+ *     a random suffix nobody can take first), which sessions map (offset =
+ *     guest physical address);
  *   - the serial console on a socket chardev with a logfile: `vm console`
  *     connects to console.sock, console.log keeps everything;
  *   - QMP on qmp.sock, the gdbstub on gdb.sock;
@@ -94,7 +95,10 @@ static int vm_cmdline(const struct mt_vm_opts *o, struct vm_boot *b, char *err, 
 	if (o->disk) {
 		if (mt_disk_plan(o->disk, &b->plan, err, errlen) < 0)
 			return -1;
-		snprintf(b->vm->disk_dir, sizeof b->vm->disk_dir, "%s", b->plan.dir);
+		/* as realpath() says: removal checks the two are the same */
+		snprintf(b->vm->disk_dir, sizeof b->vm->disk_dir, "%.*s",
+			 (int)sizeof b->vm->disk_dir - 1,
+			 realpath(b->plan.dir, build) ? build : b->plan.dir);
 		mt_disk_boot_opts(&b->plan, &bo);
 		bo.disk_snapshot = o->disk_snapshot;
 		n = bo.nmodules;
@@ -115,7 +119,7 @@ static int vm_cmdline(const struct mt_vm_opts *o, struct vm_boot *b, char *err, 
 			 mt_build_dir(build, sizeof build));
 	bo.modules[n++] = b->blob;
 	bo.nmodules = n;
-	bo.mem_mb = o->mem_mb ? o->mem_mb : MT_VM_MEM_MB;
+	bo.mem_mb = b->vm->mem_mb;
 	bo.reserve_pa = LK_RESV_PA;
 	bo.reserve_size = LK_RESV_SIZE;
 	if (mt_qemu_cmd(&bo, b->vm->shm, &b->cmd, err, errlen) < 0 ||
@@ -144,23 +148,6 @@ static int vm_cmdline(const struct mt_vm_opts *o, struct vm_boot *b, char *err, 
 	add(b, "-daemonize");
 	snprintf(b->vm->kernel, sizeof b->vm->kernel, "%s", b->cmd.kernel);
 	b->vm->mem_mb = b->cmd.mem_mb;
-	return 0;
-}
-
-/* The RAM file QEMU maps: ours, created afresh. */
-static int make_shm(const struct mt_vm *vm, unsigned mem_mb, char *err, size_t errlen)
-{
-	int fd;
-
-	unlink(vm->shm);
-	fd = open(vm->shm, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0 || ftruncate(fd, (off_t)mem_mb << 20) < 0) {
-		mt_seterr(err, errlen, "guest RAM %s: %s", vm->shm, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	close(fd);
 	return 0;
 }
 
@@ -207,16 +194,20 @@ static int spawn(struct vm_boot *b, char *err, size_t errlen)
 	return -1;
 }
 
-static void write_info(const struct mt_vm *vm, const struct vm_boot *b)
+/* Written before QEMU runs: a VM without info is one whose start died. */
+static int write_info(const struct mt_vm *vm, const struct vm_boot *b, char *err,
+		      size_t errlen)
 {
 	char path[PATH_MAX], tmp[PATH_MAX + 8];
 	FILE *f;
 
 	mt_vm_path(vm, "info", path, sizeof path);
 	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	if (!(f = fopen(tmp, "w")))
-		return;
-	fprintf(f, "name=%s\nkernel=%s\n", vm->name, vm->kernel);
+	if (!(f = fopen(tmp, "wxe"))) {
+		mt_seterr(err, errlen, "%s: %s", tmp, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "name=%s\nkernel=%s\nshm=%s\n", vm->name, vm->kernel, vm->shm);
 	for (const char *m = vm->modules; *m; ) {
 		size_t n = strcspn(m, "\n");
 		fprintf(f, "module=%.*s\n", (int)n, m);
@@ -225,35 +216,35 @@ static void write_info(const struct mt_vm *vm, const struct vm_boot *b)
 	fprintf(f, "memory=%u\nresv_pa=0x%llx\n"
 		"resv_size=0x%llx\nblob=%s\nblob_id=%s\nstarted=%.3f\ndisk_dir=%s\n", vm->mem_mb, (unsigned long long)vm->resv_pa,
 		(unsigned long long)vm->resv_size, b->blob, vm->blob_id, vm->started, vm->disk_dir);
-	fclose(f);
-	rename(tmp, path);
+	if (fclose(f) != 0 || rename(tmp, path) < 0) {
+		mt_seterr(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 int mt_vm_start(const struct mt_vm_opts *o, struct mt_vm *vm, char *err, size_t errlen)
 {
-	struct vm_boot *b;
-	struct mt_vm old;
-	char e2[256], kept[PATH_MAX];
-	int rc = -1;
+	const char *name = o->name ? o->name : MT_VM_DEFAULT;
+	struct vm_boot *b = NULL;
+	char kept[PATH_MAX];
+	int rc = -1, lk, r;
 
-	if (mt_vm_find(o->name ? o->name : MT_VM_DEFAULT, &old, e2, sizeof e2) == 0) {
+	r = vm_take(name, vm, VM_START, &lk, err, errlen);
+	if (r == 0)
 		mt_seterr(err, errlen, "vm %s is already running (QEMU pid %d); machtrace vm "
-			  "stop %s first", old.name, (int)old.qemu_pid, old.name);
-		return -1;
-	}
-	if (vm_init(vm, o->name ? o->name : MT_VM_DEFAULT, err, errlen) < 0)
-		return -1;
+			  "stop %s first", vm->name, (int)vm->qemu_pid, vm->name);
+	if (r != 1 || vm_init(vm, name, err, errlen) < 0)
+		goto out;
 	if (!(b = calloc(1, sizeof *b))) {
 		mt_seterr(err, errlen, "out of memory");
-		return -1;
-	}
-	b->vm = vm;
-	vm_remove_state(vm);	/* a dead VM's leftovers */
-	if (mt_mkdirs(vm->dir) < 0) {
-		mt_seterr(err, errlen, "cannot create %s: %s", vm->dir, strerror(errno));
 		goto out;
 	}
-	if (vm_cmdline(o, b, err, errlen) < 0 || make_shm(vm, b->cmd.mem_mb, err, errlen) < 0)
+	b->vm = vm;
+	if (vm_private_tree(vm->dir, 1, err, errlen) < 0)
+		goto out;
+	vm->mem_mb = o->mem_mb ? o->mem_mb : MT_VM_MEM_MB;
+	if (vm_make_ram(vm, vm->mem_mb, err, errlen) < 0 || vm_cmdline(o, b, err, errlen) < 0)
 		goto fail;
 	vm->resv_pa = LK_RESV_PA;
 	vm->resv_size = LK_RESV_SIZE;
@@ -262,12 +253,11 @@ int mt_vm_start(const struct mt_vm_opts *o, struct mt_vm *vm, char *err, size_t 
 		goto fail;
 	}
 	vm->started = wall();
-	if (spawn(b, err, errlen) < 0)
+	if (write_info(vm, b, err, errlen) < 0 || spawn(b, err, errlen) < 0)
 		goto fail;
 	vm->qemu_pid = vm_read_pid(b->pidfile);
 	if (vm_boot_wait(vm, o, err, errlen) < 0)
 		goto fail;
-	write_info(vm, b);
 	rc = 0;
 	goto out;
 fail:
@@ -279,6 +269,7 @@ fail:
 	vm_remove_state(vm);
 	mt_disk_plan_free(&b->plan);
 out:
+	vm_unlock(vm, lk);
 	free(b);
 	return rc;
 }

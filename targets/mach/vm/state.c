@@ -34,25 +34,13 @@ int mt_vm_name_ok(const char *name)
 	return 1;
 }
 
-/* $XDG_RUNTIME_DIR/machtrace/vm, else /tmp/machtrace-UID/vm. */
-static int vm_root(char *buf, size_t len)
-{
-	const char *x = getenv("XDG_RUNTIME_DIR");
-	int n;
-
-	if (x && *x == '/')
-		n = snprintf(buf, len, "%s/machtrace/vm", x);
-	else
-		n = snprintf(buf, len, "/tmp/machtrace-%u/vm", (unsigned)getuid());
-	return n > 0 && (size_t)n < len ? 0 : -1;
-}
-
 int mt_vm_dir(const char *name, char *buf, size_t len)
 {
 	char root[PATH_MAX - 128];
+	size_t base;
 	int n;
 
-	if (vm_root(root, sizeof root) < 0)
+	if (vm_root(root, sizeof root, &base) < 0)
 		return -1;
 	n = snprintf(buf, len, "%s/%s", root, name);
 	return n > 0 && (size_t)n < len ? 0 : -1;
@@ -85,14 +73,18 @@ pid_t vm_read_pid(const char *path)
 	return pid > 0 ? (pid_t)pid : 0;
 }
 
-/* Is pid alive and a QEMU whose command line names shm? */
+/* Is pid alive, ours and a QEMU whose command line names shm? */
 int vm_qemu_alive(pid_t pid, const char *shm)
 {
 	char path[64], cmd[16384];
+	struct stat st;
 	ssize_t n;
 	int fd;
 
-	if (pid <= 0 || (kill(pid, 0) < 0 && errno == ESRCH))
+	if (pid <= 0 || !shm[0] || (kill(pid, 0) < 0 && errno == ESRCH))
+		return 0;
+	snprintf(path, sizeof path, "/proc/%d", (int)pid);
+	if (stat(path, &st) < 0 || st.st_uid != getuid())
 		return 0;
 	snprintf(path, sizeof path, "/proc/%d/cmdline", (int)pid);
 	fd = open(path, O_RDONLY);
@@ -135,6 +127,9 @@ static void info_line(struct mt_vm *vm, char *line)
 		vm->started = strtod(v, NULL);
 	else if (strcmp(line, "disk_dir") == 0)
 		snprintf(vm->disk_dir, sizeof vm->disk_dir, "%s", v);
+	else if (strcmp(line, "shm") == 0 && strncmp(v, vm->shm, strlen(vm->shm)) == 0 &&
+		 v[strlen(vm->shm)] == '.' && !strchr(v + strlen(vm->shm), '/'))
+		snprintf(vm->shm, sizeof vm->shm, "%s", v);
 }
 
 static int vm_read_info(struct mt_vm *vm)
@@ -142,7 +137,7 @@ static int vm_read_info(struct mt_vm *vm)
 	char path[PATH_MAX], line[9000];
 	FILE *f;
 
-	if (mt_vm_path(vm, "info", path, sizeof path) < 0 || !(f = fopen(path, "r")))
+	if (mt_vm_path(vm, "info", path, sizeof path) < 0 || !(f = fopen(path, "re")))
 		return -1;
 	while (fgets(line, sizeof line, f))
 		info_line(vm, line);
@@ -150,7 +145,7 @@ static int vm_read_info(struct mt_vm *vm)
 	return vm->mem_mb && vm->resv_size ? 0 : -1;
 }
 
-/* The VM's name, directory and RAM file, without looking at them. */
+/* The VM's name, directory and its RAM file's prefix, without looking. */
 int vm_init(struct mt_vm *vm, const char *name, char *err, size_t errlen)
 {
 	memset(vm, 0, sizeof *vm);
@@ -168,30 +163,62 @@ int vm_init(struct mt_vm *vm, const char *name, char *err, size_t errlen)
 	return 0;
 }
 
-int mt_vm_find(const char *name, struct mt_vm *vm, char *err, size_t errlen)
+/*
+ * With the start lock held: 0 if the VM runs (*vm filled from its state
+ * directory), 1 with err if not, its state removed when its QEMU is gone
+ * (or its start died before it wrote info) and the lock could be made
+ * exclusive (nobody else looks at it); -1 with err if its directory is
+ * not private.
+ */
+static int vm_examine(struct mt_vm *vm, int lk, char *err, size_t errlen)
 {
 	char path[PATH_MAX];
-	struct stat st;
+	int r = vm_private_tree(vm->dir, 0, err, errlen);
 
-	if (vm_init(vm, name, err, errlen) < 0)
-		return -1;
-	if (stat(vm->dir, &st) < 0) {
-		mt_seterr(err, errlen, "no VM named %s (machtrace vm list)", name);
-		return -1;
+	if (r != 0) {
+		if (r > 0)
+			mt_seterr(err, errlen, "no VM named %s (machtrace vm list)", vm->name);
+		return r;
 	}
+	r = vm_read_info(vm);
 	mt_vm_path(vm, "qemu.pid", path, sizeof path);
 	vm->qemu_pid = vm_read_pid(path);
-	if (!vm_qemu_alive(vm->qemu_pid, vm->shm)) {
-		vm_read_info(vm);	/* what to remove */
-		vm_remove_state(vm);
-		mt_seterr(err, errlen, "no VM named %s: its QEMU is gone (state removed)", name);
-		return -1;
-	}
-	if (vm_read_info(vm) < 0) {
-		mt_seterr(err, errlen, "vm %s: no info in %s (still starting?)", name, vm->dir);
-		return -1;
+	if (r < 0 || !vm_qemu_alive(vm->qemu_pid, vm->shm)) {
+		if (flock(lk, LOCK_EX | LOCK_NB) == 0)
+			vm_remove_state(vm);
+		mt_seterr(err, errlen, "no VM named %s: its QEMU is gone (state removed)",
+			  vm->name);
+		return 1;
 	}
 	return 0;
+}
+
+int vm_take(const char *name, struct mt_vm *vm, int how, int *lk, char *err, size_t errlen)
+{
+	char root[PATH_MAX];
+	size_t base;
+	int r;
+
+	*lk = -1;
+	if (vm_init(vm, name, err, errlen) < 0 || vm_root(root, sizeof root, &base) < 0)
+		return -1;
+	if ((r = vm_private_tree(root, how == VM_START, err, errlen)) != 0) {
+		if (r > 0)
+			mt_seterr(err, errlen, "no VM named %s (machtrace vm list)", name);
+		return r;
+	}
+	if ((r = vm_lock(vm, how, err, errlen)) < 0)
+		return r;
+	*lk = r;
+	return vm_examine(vm, *lk, err, errlen);
+}
+
+int mt_vm_find(const char *name, struct mt_vm *vm, char *err, size_t errlen)
+{
+	int lk, r = vm_take(name, vm, VM_LOOK, &lk, err, errlen);
+
+	vm_unlock(vm, lk);
+	return r == 1 ? -1 : r;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -199,15 +226,21 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-char **mt_vm_names(int *n)
+char **mt_vm_names(int *n, char *err, size_t errlen)
 {
 	char root[PATH_MAX], **v = NULL;
 	struct dirent *e;
+	size_t base;
+	int r;
 	DIR *d;
 
 	*n = 0;
-	if (vm_root(root, sizeof root) < 0 || !(d = opendir(root)))
+	if (vm_root(root, sizeof root, &base) < 0)
 		return NULL;
+	if ((r = vm_private_tree(root, 0, err, errlen)) != 0 || !(d = opendir(root))) {
+		*n = r < 0 ? -1 : 0;
+		return NULL;
+	}
 	while ((e = readdir(d))) {
 		char **nv;
 		if (!mt_vm_name_ok(e->d_name) || !(nv = realloc(v, (*n + 1) * sizeof *v)))
@@ -275,7 +308,7 @@ int mt_vm_lock(const struct mt_vm *vm, int *fd, char *err, size_t errlen)
 
 	*fd = -1;
 	mt_vm_path(vm, "session.lock", path, sizeof path);
-	*fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	*fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (*fd < 0) {
 		mt_seterr(err, errlen, "vm %s: %s: %s", vm->name, path, strerror(errno));
 		return -1;
@@ -291,7 +324,7 @@ int mt_vm_lock(const struct mt_vm *vm, int *fd, char *err, size_t errlen)
 		return -1;
 	}
 	mt_vm_path(vm, "session.pid", path, sizeof path);
-	if ((f = fopen(path, "w"))) {
+	if ((f = fopen(path, "we"))) {
 		fprintf(f, "%d\n", (int)getpid());
 		fclose(f);
 	}
@@ -316,20 +349,30 @@ static int remove_one(const char *path, const struct stat *sb, int flag, struct 
 	return 0;
 }
 
-/* Every file of the state directory, the directory, the RAM file, the
-   files --disk took out of its image. */
+/* The directory --disk took the kernel and modules into: a real directory
+   of ours named so, not reached through a link or "..". */
+static int disk_dir_ours(const char *dir)
+{
+	char real[PATH_MAX];
+	const char *b = strrchr(dir, '/');
+
+	return b && strncmp(b, "/machtrace-disk-", 16) == 0 && realpath(dir, real) &&
+	       strcmp(real, dir) == 0 && vm_owned(dir, 1);
+}
+
 /*
  * A failed start's console log (its reason), moved out of the state
- * directory, which goes, to the VM root's parent as vm-NAME.console.log.
- * Its path in out; "" when there was none.
+ * directory, which goes, to the VM root's parent (private, as the root) as
+ * vm-NAME.console.log.  Its path in out; "" when there was none.
  */
 void vm_keep_console(const struct mt_vm *vm, char *out, size_t len)
 {
 	char root[PATH_MAX - 128], from[PATH_MAX], *slash;
+	size_t base;
 	int n;
 
 	out[0] = 0;
-	if (vm_root(root, sizeof root) < 0 || !(slash = strrchr(root, '/')) ||
+	if (vm_root(root, sizeof root, &base) < 0 || !(slash = strrchr(root, '/')) ||
 	    mt_vm_path(vm, "console.log", from, sizeof from) < 0)
 		return;
 	*slash = 0;
@@ -338,19 +381,26 @@ void vm_keep_console(const struct mt_vm *vm, char *out, size_t len)
 		out[0] = 0;
 }
 
+/* Every file of the state directory, the directory, the RAM file, the
+   files --disk took out of its image: what the VM's start made. */
 void vm_remove_state(const struct mt_vm *vm)
 {
 	static const char *const files[] = {
 		"info", "qemu.pid", "qmp.sock", "gdb.sock", "console.sock", "console.log",
-		"session.lock", "session.pid", "qemu.err",
+		"session.lock", "session.pid", "qemu.err", "info.tmp",
 	};
-	char path[PATH_MAX];
+	char path[PATH_MAX], prefix[PATH_MAX];
 
 	for (size_t i = 0; i < sizeof files / sizeof *files; i++)
 		if (mt_vm_path(vm, files[i], path, sizeof path) == 0)
 			unlink(path);
 	rmdir(vm->dir);
-	unlink(vm->shm);
-	if (vm->disk_dir[0] && strstr(vm->disk_dir, "/machtrace-disk-"))
+	/* NAME.XXXXXX, or NAME alone from a VM an older build started */
+	if (mt_vm_shm(vm->name, prefix, sizeof prefix) == 0 &&
+	    strncmp(vm->shm, prefix, strlen(prefix)) == 0 &&
+	    (vm->shm[strlen(prefix)] == '.' || vm->shm[strlen(prefix)] == 0) &&
+	    vm_owned(vm->shm, 0))
+		unlink(vm->shm);
+	if (vm->disk_dir[0] && disk_dir_ours(vm->disk_dir))
 		nftw(vm->disk_dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
 }

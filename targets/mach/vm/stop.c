@@ -51,20 +51,24 @@ int mt_vm_stop(const char *name, char *err, size_t errlen)
 {
 	struct mt_vm vm;
 	pid_t s;
+	int lk, rc = -1;
 
-	if (mt_vm_find(name, &vm, err, errlen) < 0)
-		return -1;
+	if (vm_take(name, &vm, VM_STOP, &lk, err, errlen) != 0)
+		goto out;
 	if ((s = mt_vm_session_pid(&vm)) != 0) {
 		mt_seterr(err, errlen, "vm %s: a session (pid %d) is attached; end it first",
 			  name, (int)s);
-		return -1;
+		goto out;
 	}
 	vm_kill(&vm);
 	if (!gone(vm.qemu_pid)) {
 		mt_seterr(err, errlen, "vm %s: QEMU (pid %d) does not end", name,
 			  (int)vm.qemu_pid);
-		return -1;
+		goto out;
 	}
 	vm_remove_state(&vm);
-	return 0;
+	rc = 0;
+out:
+	vm_unlock(&vm, lk);
+	return rc;
 }

@@ -100,6 +100,11 @@ TEST(grub_default_forms)
 	CHECK(parse_with_default("7") < 0);
 	CHECK(strstr(err, "default=\"7\" names no menu entry") != NULL);
 	CHECK(parse_with_default("'No such title'") < 0);
+	err[0] = 0;                     /* a path of separators only names nothing */
+	CHECK(parse_with_default("'>'") < 0);
+	CHECK(strstr(err, "default=\">\" names no menu entry") != NULL);
+	CHECK(parse_with_default("'>>'") < 0);
+	CHECK(strstr(err, "default=\">>\" names no menu entry") != NULL);
 }
 
 TEST(grub_quoting_and_variables)

@@ -1,6 +1,7 @@
 /* The QEMU command line the launcher builds (no QEMU is started). */
 #include <errno.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -119,6 +120,35 @@ TEST(qemu_cmd_disk)
 	o.disk = NULL;
 	CHECK(mt_qemu_cmd(&o, "/dev/shm/d", &c, err, sizeof err) == 0);
 	CHECK(!has_arg(&c, "-drive", NULL));
+}
+
+/* QEMU gets only the -icount machtrace uses: rr=record,rrfile=PATH
+   would have QEMU create or truncate PATH. */
+TEST(qemu_cmd_icount)
+{
+	static const char *const bad[] = {
+		"shift=0,rr=record,rrfile=/tmp/mt-unit-rr", "shift=11", "shift=",
+		"shift=0,sleep=off", "shift=auto", "bogus", "shift=-1", "shift=010", NULL
+	};
+	static struct qemu_cmd c;
+	struct mt_boot_opts o = { .workload = "rt=5" };
+	char err[512];
+
+	setenv("MACHTRACE_ICOUNT", "shift=0", 1);
+	CHECK(mt_qemu_cmd(&o, "/dev/shm/i", &c, err, sizeof err) == 0);
+	CHECK(has_arg(&c, "-icount", "shift=0"));
+	setenv("MACHTRACE_ICOUNT", "shift=10", 1);
+	CHECK(mt_qemu_cmd(&o, "/dev/shm/i", &c, err, sizeof err) == 0);
+	CHECK(has_arg(&c, "-icount", "shift=10"));
+	for (int i = 0; bad[i]; i++) {
+		setenv("MACHTRACE_ICOUNT", bad[i], 1);
+		CHECK(mt_qemu_cmd(&o, "/dev/shm/i", &c, err, sizeof err) < 0);
+		CHECK(strstr(err, "MACHTRACE_ICOUNT: icount '") && strstr(err, "shift=N, N 0 to 10"));
+		CHECK(mt_icount_check(bad[i], err, sizeof err) < 0);
+	}
+	unsetenv("MACHTRACE_ICOUNT");
+	CHECK(mt_qemu_cmd(&o, "/dev/shm/i", &c, err, sizeof err) == 0);
+	CHECK(!has_arg(&c, "-icount", NULL));
 }
 
 MT_TEST_MAIN()

@@ -196,4 +196,89 @@ TEST(bad_trace)
 	CHECK(strstr(err, "metadata") != NULL);
 }
 
+/* Rewrites dir's metadata: a line starting with from (after its tab)
+   becomes to; with dup, the line is kept and to follows it. */
+static int
+edit_metadata(const char *dir, const char *from, const char *to, int dup)
+{
+	char path[128], tmp[140], line[4096];
+	FILE *in, *out;
+
+	snprintf(path, sizeof(path), "%s/metadata", dir);
+	snprintf(tmp, sizeof(tmp), "%s.new", path);
+	if ((in = fopen(path, "r")) == NULL || (out = fopen(tmp, "w")) == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), in)) {
+		int hit = strncmp(line + (line[0] == '\t'), from, strlen(from)) == 0;
+
+		if (!hit || dup)
+			fputs(line, out);
+		if (hit)
+			fprintf(out, "\t%s\n", to);
+	}
+	fclose(in);
+	return fclose(out) == 0 ? rename(tmp, path) : -1;
+}
+
+/* A clock offset of more than 2^63 ns is refused (off_s * 10^9 overflowed). */
+TEST(hostile_clock_offset)
+{
+	char *dir = tmpdir(), err[256] = "";
+
+	CHECK(dir != NULL);
+	CHECK_EQ_INT(write_sample(dir, 1), 0);
+	CHECK_EQ_INT(edit_metadata(dir, "offset_s = ", "offset_s = 9223372036854775807;", 0), 0);
+	CHECK(mt_trace_open(dir, err, sizeof(err)) == NULL);
+	CHECK(strstr(err, "clock's offset") != NULL);
+	CHECK_EQ_INT(edit_metadata(dir, "offset_s = ", "offset_s = 9223372036;", 0), 0);
+	CHECK_EQ_INT(edit_metadata(dir, "offset = ", "offset = 9223372036854775807;", 0), 0);
+	CHECK(mt_trace_open(dir, err, sizeof(err)) == NULL);
+	rmtrace(dir);
+}
+
+/* An event class named twice keeps the last name (the first is freed: the
+   sanitizer build's leak check). */
+TEST(event_named_twice)
+{
+	char *dir = tmpdir(), err[256] = "";
+	struct mt_trace *t;
+
+	CHECK(dir != NULL);
+	CHECK_EQ_INT(write_sample(dir, 1), 0);
+	CHECK_EQ_INT(edit_metadata(dir, "name = \"BEGIN\"", "name = \"END\";", 1), 0);
+	CHECK((t = mt_trace_open(dir, err, sizeof(err))) != NULL);
+	CHECK(mt_trace_class_named(t, "END") != NULL && mt_trace_class_named(t, "BEGIN") == NULL);
+	mt_trace_free(t);
+	rmtrace(dir);
+}
+
+/* A packet's cpu_id is bounded as the writer bounds CPUs: readers size
+   per-CPU arrays by it (a cpu_id of 50,000,000 made the report take 2 GB). */
+TEST(hostile_cpu_id)
+{
+	char *dir = tmpdir(), err[256] = "", path[128];
+	uint32_t cpu = 50000000;
+	struct mt_trace *t;
+	struct mt_trace_event ev;
+	FILE *f;
+	int rc;
+
+	CHECK(dir != NULL);
+	CHECK_EQ_INT(write_sample(dir, 1), 0);
+	snprintf(path, sizeof(path), "%s/stream_0", dir);
+	CHECK((f = fopen(path, "r+b")) != NULL);
+	CHECK(fseek(f, 56, SEEK_SET) == 0 && fwrite(&cpu, 4, 1, f) == 1);
+	fclose(f);
+	/* refused when the first packet is entered: at open, or at a read */
+	rc = -1;
+	if ((t = mt_trace_open(dir, err, sizeof(err))) != NULL) {
+		while ((rc = mt_trace_next(t, &ev, err, sizeof(err))) == 1)
+			;
+		mt_trace_free(t);
+	}
+	CHECK_EQ_INT(rc, -1);
+	CHECK(strstr(err, "cpu_id 50000000") != NULL);
+	rmtrace(dir);
+}
+
 MT_TEST_MAIN()

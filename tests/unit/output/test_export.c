@@ -7,6 +7,8 @@
  * speedscope's JSON has its schema's required fields.
  */
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "machtrace/export.h"
 #include "../mt_test.h"
@@ -87,10 +89,12 @@ make_trace(void)
 	return mt_trace_close(w, err, sizeof(err));
 }
 
-/* Export trace dir in format fn into a file; its path. */
+typedef int (*export_fn)(struct mt_trace *, FILE *, const struct mt_export_opts *,
+			 char *, size_t);
+
+/* Export the trace in d in format fn into a file; its path. */
 static const char *
-export_to(int (*fn)(struct mt_trace *, FILE *, const struct mt_export_opts *,
-		    char *, size_t), const char *suffix)
+export_dir(const char *d, export_fn fn, const char *suffix)
 {
 	static char path[128];
 	struct mt_trace *t;
@@ -98,16 +102,41 @@ export_to(int (*fn)(struct mt_trace *, FILE *, const struct mt_export_opts *,
 	FILE *f;
 	int rc;
 
-	if (dir[0] == '\0' && make_trace() != 0)
-		return NULL;
-	snprintf(path, sizeof(path), "%s.%s", dir, suffix);
-	if ((t = mt_trace_open(dir, err, sizeof(err))) == NULL ||
+	snprintf(path, sizeof(path), "%s.%s", d, suffix);
+	if ((t = mt_trace_open(d, err, sizeof(err))) == NULL ||
 	    (f = fopen(path, "w")) == NULL)
 		return NULL;
 	rc = fn(t, f, NULL, err, sizeof(err));
 	fclose(f);
 	mt_trace_free(t);
 	return rc == 0 ? path : NULL;
+}
+
+/* Export the trace of make_trace() (made on first use). */
+static const char *
+export_to(export_fn fn, const char *suffix)
+{
+	if (dir[0] == '\0' && make_trace() != 0)
+		return NULL;
+	return export_dir(dir, fn, suffix);
+}
+
+/* A trace in d (under dir's name) of one event: an IPC send (no stack
+   field) when stack is NULL, else a stack of that text. */
+static int
+make_one(char *d, size_t len, const char *name, const char *stack)
+{
+	struct mt_trace_writer *w;
+	char err[256];
+
+	snprintf(d, len, "%s-%s", dir, name);
+	if (mkdir(d, 0700) != 0 || (w = mt_trace_create(d, 1, NULL, err, sizeof(err))) == NULL)
+		return -1;
+	if (stack)
+		stk(w, mt_trace_add_class(w, "fbt::vm_fault:entry", stk_f, 2), 1000, stack);
+	else
+		msg(w, mt_trace_add_class(w, "ipc_send", ipc_f, 6), 1000, 10);
+	return mt_trace_close(w, err, sizeof(err));
 }
 
 static char *
@@ -229,12 +258,129 @@ TEST(speedscope_schema_fields)
 			 "assert sum(p[\"weights\"]) == p[\"endValue\"] == 3' %s", p), 0);
 }
 
+/* Switches at times past 2^63 ns: Chrome's export keeps a thread's times
+   as signed ts + 1, which overflowed (the sanitizer build aborted); the
+   JSON still parses. */
+TEST(chrome_huge_times)
+{
+	struct mt_trace_writer *w;
+	char d[128], err[256];
+	const char *p;
+	int s;
+
+	CHECK(export_to(mt_export_folded, "folded") != NULL);
+	snprintf(d, sizeof(d), "%s-huge", dir);
+	CHECK(mkdir(d, 0700) == 0 && (w = mt_trace_create(d, 1, NULL, err, sizeof(err))) != NULL);
+	s = mt_trace_add_class(w, "sched_switch", sw_f, 7);
+	sw(w, s, 1000, 10, 1, 11);
+	sw(w, s, (uint64_t)INT64_MAX, 11, 1, 10);
+	sw(w, s, UINT64_MAX - 5, 10, 0, 11);
+	CHECK_EQ_INT(mt_trace_close(w, err, sizeof(err)), 0);
+	CHECK((p = export_dir(d, mt_export_chrome, "json")) != NULL);
+	CHECK_EQ_INT(run("python3 -m json.tool %s >/dev/null", p), 0);
+}
+
+/* 160,000 distinct frames (1,000 stacks of 160) export in well under 10 s:
+   the frame index was a linear search (37 s for as many). */
+TEST(speedscope_many_frames)
+{
+	struct mt_trace_writer *w;
+	struct timespec a, b;
+	char d[128], err[256], stack[160 * 24];
+	int k;
+
+	CHECK(export_to(mt_export_folded, "folded") != NULL);
+	snprintf(d, sizeof(d), "%s-frames", dir);
+	CHECK(mkdir(d, 0700) == 0 && (w = mt_trace_create(d, 1, NULL, err, sizeof(err))) != NULL);
+	k = mt_trace_add_class(w, "fbt::vm_fault:entry", stk_f, 2);
+	for (int i = 0; i < 1000; i++) {
+		size_t n = 0;
+
+		for (int j = 0; j < 160; j++)
+			n += (size_t)snprintf(stack + n, sizeof(stack) - n, "%sgnumach`f%d",
+					      j ? ";" : "", i * 160 + j);
+		stk(w, k, (uint64_t)i, stack);
+	}
+	CHECK_EQ_INT(mt_trace_close(w, err, sizeof(err)), 0);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	CHECK(export_dir(d, mt_export_speedscope, "speedscope.json") != NULL);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	printf("speedscope_many_frames: %.2f s\n", (double)(b.tv_sec - a.tv_sec) +
+	       (double)(b.tv_nsec - a.tv_nsec) / 1e9);
+	CHECK(b.tv_sec - a.tv_sec < 10);
+}
+
+/* A trace that goes bad after some stacks: the export fails and frees
+   what it had collected (the sanitizer build's leak check). */
+TEST(stacks_bad_trace)
+{
+	struct mt_trace_writer *w;
+	char d[128], err[256], path[160];
+	uint32_t bad = 0xffffffffu;
+	FILE *f;
+	int k;
+
+	CHECK(export_to(mt_export_folded, "folded") != NULL);
+	snprintf(d, sizeof(d), "%s-bad", dir);
+	CHECK(mkdir(d, 0700) == 0 && (w = mt_trace_create(d, 1, NULL, err, sizeof(err))) != NULL);
+	k = mt_trace_add_class(w, "fbt::vm_fault:entry", stk_f, 2);
+	for (int i = 0; i < 3; i++)
+		stk(w, k, (uint64_t)i, "gnumach`a");
+	CHECK_EQ_INT(mt_trace_close(w, err, sizeof(err)), 0);
+	/* the third event's class id (the packet header is 60 bytes, an event
+	   12 + 4 + 10) names no class */
+	snprintf(path, sizeof(path), "%s/stream_0", d);
+	CHECK((f = fopen(path, "r+b")) != NULL);
+	CHECK(fseek(f, 60 + 2 * 26, SEEK_SET) == 0 && fwrite(&bad, 4, 1, f) == 1);
+	fclose(f);
+	CHECK(export_dir(d, mt_export_folded, "folded") == NULL);
+}
+
+/* A trace without stacks: each stack format is empty, not an error (and
+   qsort is not given a NULL array: the sanitizer build aborted). */
+TEST(no_stacks)
+{
+	static const export_fn fn[] = {
+		mt_export_folded, mt_export_flamegraph, mt_export_speedscope };
+	char d[128];
+	const char *p;
+
+	CHECK(export_to(mt_export_folded, "folded") != NULL);
+	CHECK_EQ_INT(make_one(d, sizeof(d), "nostack", NULL), 0);
+	for (size_t i = 0; i < sizeof(fn) / sizeof(fn[0]); i++)
+		CHECK(export_dir(d, fn[i], "out") != NULL);
+	CHECK((p = export_dir(d, mt_export_folded, "folded")) != NULL);
+	CHECK_EQ_STR(slurp(p), "");
+}
+
+/* Frame names a guest chose: a newline and ESC cannot start a folded
+   line or reach a terminal; bytes that are not UTF-8 keep the SVG
+   well-formed; valid UTF-8 passes. */
+TEST(hostile_frame_names)
+{
+	char d[128];
+	const char *p;
+	char *s;
+
+	CHECK_EQ_INT(make_one(d, sizeof(d), "odd", "gnumach`a\n9 fake;gnumach`\x1b[2Jb;"
+			      "gnumach`caf\xc3\xa9;gnumach`\xff\xfe"), 0);
+	CHECK((p = export_dir(d, mt_export_folded, "folded")) != NULL);
+	CHECK((s = slurp(p)) != NULL);
+	CHECK_EQ_STR(s, "gnumach`\xff\xfe;gnumach`caf\xc3\xa9;gnumach`\\x1b[2Jb;"
+		     "gnumach`a\\x0a9 fake 1\n");
+	CHECK((p = export_dir(d, mt_export_flamegraph, "svg")) != NULL);
+	CHECK_EQ_INT(run("python3 -c 'import sys, xml.etree.ElementTree as E; "
+			 "r = E.parse(sys.argv[1]).getroot(); "
+			 "t = \" \".join(x.text for x in r.iter(\"{http://www.w3.org/2000/svg}title\")); "
+			 "sys.exit(0 if \"caf\\u00e9\" in t and \"\\u00ff\\u00fe\" in t else 1)' %s", p), 0);
+}
+
 TEST(cleanup)
 {
 	char cmd[256];
 
 	CHECK(dir[0] != '\0');
-	snprintf(cmd, sizeof(cmd), "rm -rf %s %s.*", dir, dir);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s %s.* %s-*", dir, dir, dir);
 	CHECK_EQ_INT(system(cmd), 0);
 }
 

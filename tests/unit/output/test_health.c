@@ -49,6 +49,8 @@ TEST(rules_parse_errors)
 		{ "cpu_pct > 5", "line 1, column 12: expected '->'" },
 		{ "cpu_pct > 5 for 0 intervals -> x", "line 1, column 17: expected a count" },
 		{ "cpu_pct > 5 for 2 ticks -> x", "line 1, column 19: expected 'intervals'" },
+		/* the count is on its line: strtol would skip the newline */
+		{ "fault_time_pct > 5 for \n2 intervals ->x", "line 1, column 24: expected a count" },
 		{ "cpu_pct > 5 ->   ", "line 1, column 18: expected a message" },
 		{ "cpu_pct > 5 -> x\n\n  cpu_pct > 5 => x", "line 3, column 15: expected '->'" },
 	};

@@ -3,6 +3,7 @@
  * published with a textbook example.
  */
 #include <math.h>
+#include <string.h>
 #include "machtrace/stats.h"
 #include "../mt_test.h"
 
@@ -119,6 +120,140 @@ TEST(bootstrap_median_diff)
 	CHECK(mt_bootstrap_median_diff(k1, 5, k2, 4, 50, 0.95, 1, &r1) == 0);
 	CHECK(r1.diff == 7 && r1.lo == 7 && r1.hi == 7);
 	CHECK(mt_bootstrap_median_diff(k1, 5, k2, 0, 50, 0.95, 1, &r1) == -1);
+}
+
+/*
+ * Synthetic runs: run r's samples are shift[r] (1000 + 500 E) with E a
+ * standard exponential's quantiles (a long tail), n samples, so every
+ * run has the same shape and only the per-run shift differs, as a
+ * host's load moves a whole run.
+ */
+#define RUNS	5
+#define RUN_N	4000
+#define MIN_REL	0.05	/* machtrace baseline's (cmd/machtrace/bldata.c) */
+#define NOISE_K	3.0
+
+static double run_v[2][RUNS][RUN_N];
+
+static void
+make_runs(int side, const double *shift, struct mt_run_samples *rs)
+{
+	for (int r = 0; r < RUNS; r++) {
+		for (int i = 0; i < RUN_N; i++)
+			run_v[side][r][i] = shift[r] *
+				(1000 + 500 * -log(1 - (i + 0.5) / RUN_N));
+		rs[r].v = run_v[side][r];
+		rs[r].n = RUN_N;
+	}
+}
+
+static int
+verdict(const double *sa, const double *sb, struct mt_runs_cmp *c)
+{
+	struct mt_run_samples a[RUNS], b[RUNS];
+
+	make_runs(0, sa, a);
+	make_runs(1, sb, b);
+	if (mt_runs_compare(a, RUNS, b, RUNS, 2000, 0.99, 7, c) != 0)
+		return 99;
+	return mt_runs_verdict(c, MIN_REL, NOISE_K, NULL);
+}
+
+/* The per-run medians and spread: median 1000 + 500 ln 2 times the
+   shift; spread (max - min) / median of the shifts. */
+TEST(runs_medians_spread)
+{
+	double s[RUNS] = { 1.00, 1.04, 0.97, 1.02, 0.99 };
+	struct mt_runs_cmp c;
+	double m = 1000 + 500 * log(2);
+
+	CHECK(verdict(s, s, &c) == 0);
+	CHECK(NEAR(c.a_med, m, 0.5) && NEAR(c.b_med, m, 0.5));
+	CHECK(NEAR(c.a_spread, 0.07, 1e-3) && c.lo <= 0 && c.hi >= 0);
+}
+
+/*
+ * Identical workloads whose runs each shift by a few percent, the new
+ * side's median run 8% up, as a busier host makes a whole measurement:
+ * the comparison of the pooled samples, one run per side, that
+ * machtrace baseline made before (Mann-Whitney p < 0.001, a bootstrap
+ * interval of the median's change excluding 0, a change of at least
+ * 5%) calls it a regression; between the runs it is noise.
+ */
+TEST(runs_per_run_shift_is_noise)
+{
+	double sa[RUNS] = { 1.00, 1.04, 0.97, 1.02, 0.99 };
+	double sb[RUNS] = { 1.09, 1.03, 1.11, 1.06, 1.08 };
+	static double pa[RUNS * RUN_N], pb[RUNS * RUN_N];
+	struct mt_runs_cmp c;
+	struct mt_mwu u;
+	struct mt_boot b;
+
+	CHECK(verdict(sa, sb, &c) == 0);
+	CHECK(NEAR(c.b_med / c.a_med, 1.08, 1e-3) && c.lo > 0);
+	memcpy(pa, run_v[0], sizeof(pa));
+	memcpy(pb, run_v[1], sizeof(pb));
+	CHECK(mt_mann_whitney(pa, RUNS * RUN_N, pb, RUNS * RUN_N, &u) == 0 && u.p < 1e-3);
+	CHECK(mt_bootstrap_median_diff(pa, RUNS * RUN_N, pb, RUNS * RUN_N, 200, 0.95, 1,
+				       &b) == 0 && b.lo > 0);
+	CHECK(b.diff / mt_median(pa, RUNS * RUN_N) >= 0.05);
+}
+
+/* A real 2x shift is a change up; half is one down. */
+TEST(runs_real_shift)
+{
+	double sa[RUNS] = { 1.00, 1.04, 0.97, 1.02, 0.99 };
+	double up[RUNS], down[RUNS];
+	struct mt_runs_cmp c;
+	double floor;
+
+	for (int r = 0; r < RUNS; r++)
+		up[r] = 2 * sa[(r + 2) % RUNS], down[r] = sa[r] / 2;
+	CHECK(verdict(sa, up, &c) == 1);
+	CHECK(NEAR(c.b_med / c.a_med, 2, 1e-3) && c.lo > 0);
+	CHECK(mt_runs_verdict(&c, MIN_REL, NOISE_K, &floor) == 1 && NEAR(floor, 0.21, 1e-3));
+	CHECK(verdict(sa, down, &c) == -1 && c.hi < 0);
+}
+
+/* One run far off (3x) moves neither the median of the run medians nor
+   the verdict: it widens the noise floor instead. */
+TEST(runs_one_noisy_run)
+{
+	double sa[RUNS] = { 1.00, 1.04, 0.97, 1.02, 0.99 };
+	double sb[RUNS] = { 1.01, 0.98, 3.00, 1.03, 1.00 };
+	struct mt_runs_cmp c;
+	double floor;
+
+	CHECK(verdict(sa, sb, &c) == 0);
+	CHECK(mt_runs_verdict(&c, MIN_REL, NOISE_K, &floor) == 0 && floor > 1);
+}
+
+/* A shift smaller than the floor, though every new run is above every
+   old one: the interval excludes 0, the verdict is still no change. */
+TEST(runs_below_floor)
+{
+	double sa[RUNS] = { 1.00, 1.01, 0.99, 1.00, 1.01 };
+	double sb[RUNS] = { 1.05, 1.06, 1.04, 1.05, 1.06 };
+	struct mt_runs_cmp c;
+
+	CHECK(verdict(sa, sb, &c) == 0 && c.lo > 0);
+}
+
+/* Equal runs (icount) give a zero-width interval; an empty run or side
+   is refused; k = 1 gives the run's own median (the selection agrees
+   with sorting, even and odd counts, ties). */
+TEST(runs_edges)
+{
+	double v[6] = { 5, 1, 4, 4, 2, 9 }, w[5] = { 3, 3, 1, 3, 7 };
+	struct mt_run_samples a[2] = { { v, 6 }, { v, 6 } }, b = { w, 5 }, e = { v, 0 };
+	struct mt_runs_cmp c;
+
+	CHECK(mt_runs_compare(a, 2, a, 2, 100, 0.99, 1, &c) == 0);
+	CHECK(c.a_med == 4 && c.b_med == 4 && c.a_spread == 0);
+	CHECK(mt_runs_compare(a, 1, &b, 1, 100, 0.99, 1, &c) == 0 && c.b_med == 3);
+	CHECK(mt_runs_compare(a, 0, &b, 1, 100, 0.99, 1, &c) == -1);
+	CHECK(mt_runs_compare(a, 1, &e, 1, 100, 0.99, 1, &c) == -1);
+	CHECK(mt_runs_compare(a, 1, &b, 1, 0, 0.99, 1, &c) == -1);
 }
 
 MT_TEST_MAIN()

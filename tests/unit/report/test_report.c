@@ -104,6 +104,25 @@ TEST(rpc_latency)
 	free(s);
 }
 
+/* Times that span 2^64 ns: the heatmap's column width (the span / its
+   columns, rounded up) did not wrap to 0 and divide by it (SIGFPE). */
+TEST(heatmap_full_span)
+{
+	struct rp *r = rp_new();
+	char *s;
+
+	CHECK(rp_event(r, 0, 0, "ipc_send") == 0);
+	CHECK(rp_event(r, UINT64_MAX, 0, "ipc_receive") == 0);
+	CHECK(rp_ipc(r, 0, 1, 3, "task_info", 0, 0) == 0);
+	CHECK(rp_ipc(r, UINT64_MAX, 0, 3, "task_info-reply", 0, 0) == 0);
+	s = page(r);
+	rp_free(r);
+	CHECK(s != NULL);
+	CHECK(strstr(s, "\"heatmap\":{\"source\":\"rpc\",\"cols\":") != NULL);
+	CHECK(strstr(s, "\"dt\":0,") == NULL);
+	free(s);
+}
+
 TEST(flame_tree)
 {
 	struct rp *r = rp_new();

@@ -25,6 +25,7 @@ static void setup(void)
 	if (!mkdtemp(root))
 		abort();
 	setenv("XDG_RUNTIME_DIR", root, 1);
+	umask(077);	/* state directories are private (targets/mach/vm/private.c) */
 }
 
 static void put(const char *dir, const char *file, const char *text)
@@ -62,21 +63,32 @@ TEST(vm_paths)
 	CHECK(strncmp(s, "/dev/shm/machtrace-vm-", 22) == 0);
 }
 
-/* A state directory whose QEMU is gone: not found, and removed. */
+/* A state directory whose QEMU is gone: not found, and removed with its
+   RAM file (NAME.XXXXXX, or NAME from an older build's VM). */
 TEST(vm_find_stale)
 {
 	struct mt_vm vm;
-	char d[4096], err[256], cmd[8192];
+	char d[4096], err[256], cmd[8192], name[32], shm[600], old[512], info[1024];
 
 	setup();
-	mt_vm_dir("stale", d, sizeof d);
-	snprintf(cmd, sizeof cmd, "mkdir -p %s", d);
-	CHECK(system(cmd) == 0);
-	put(d, "qemu.pid", "999999999\n");
-	put(d, "info", "memory=256\nresv_size=0x2000000\n");
-	CHECK(mt_vm_find("stale", &vm, err, sizeof err) < 0);
-	CHECK(strstr(err, "no VM named stale") != NULL);
-	CHECK(access(d, F_OK) != 0);
+	snprintf(name, sizeof name, "stale%d", (int)getpid());
+	mt_vm_shm(name, old, sizeof old);
+	snprintf(shm, sizeof shm, "%s.abcdef", old);
+	for (int pass = 0; pass < 2; pass++) {
+		mt_vm_dir(name, d, sizeof d);
+		snprintf(cmd, sizeof cmd, "mkdir -p %s && touch %s %s", d, shm, old);
+		CHECK(system(cmd) == 0);
+		put(d, "qemu.pid", "999999999\n");
+		snprintf(info, sizeof info, "memory=256\nresv_size=0x2000000\n%s%s\n",
+			 pass ? "" : "shm=", pass ? "" : shm);
+		put(d, "info", info);
+		CHECK(mt_vm_find(name, &vm, err, sizeof err) < 0);
+		CHECK(strstr(err, "its QEMU is gone") != NULL);
+		CHECK(access(d, F_OK) != 0);
+		CHECK(access(pass ? old : shm, F_OK) != 0);
+		CHECK(access(pass ? shm : old, F_OK) == 0);	/* not that VM's */
+		unlink(pass ? shm : old);
+	}
 	CHECK(mt_vm_find("nosuch", &vm, err, sizeof err) < 0);
 	CHECK(strstr(err, "no VM named nosuch") != NULL);
 	CHECK(mt_vm_find("a/b", &vm, err, sizeof err) < 0);
