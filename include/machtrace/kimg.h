@@ -64,7 +64,7 @@ struct mt_kimg;
 /*
  * The ELF a kernel path stands for: path itself, or for a gzip file (as
  * Debian installs boot/gnumach-*.gz) its inflated copy in the user's cache
- * (~/.cache/machtrace/kernels, made once per .gz).  Every function here
+ * (~/.cache/machtrace/gunzipped, made once per .gz).  Every function here
  * taking a kernel path does this itself.  Returns 0, or -1 with err.
  */
 int mt_kernel_elf(const char *path, char *out, size_t outlen, char *err, size_t errlen);

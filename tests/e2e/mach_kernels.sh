@@ -33,7 +33,7 @@ XDG_CACHE_HOME=$TMP/cache live_run gz "rt=$N pingpong=0 pages=0 threads=0 tasks=
 rc=$?
 f=$(val f "$TMP/gz.out")
 if [ $rc = 0 ] && grep -q "^machload: rt n=$N ok=$N " "$TMP/gz.con" && [ "${f:-0}" -ge $((2 * N)) ] &&
-   ls "$TMP/cache/machtrace/kernels/gnumach.gz-"* >/dev/null 2>&1; then
+   ls "$TMP/cache/machtrace/gunzipped/gnumach.gz-"* >/dev/null 2>&1; then
 	pass mach-kernels-gzip
 else
 	fail mach-kernels-gzip "exit $rc, mach_msg_trap ${f:-none} (want >= $((2 * N))): $(head -c 300 "$TMP/gz.err")"

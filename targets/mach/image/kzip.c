@@ -92,16 +92,16 @@ int mt_is_gzip(const void *data, size_t len)
 	return len >= 2 && d[0] == 0x1f && d[1] == 0x8b;
 }
 
-/* $XDG_CACHE_HOME/machtrace/kernels, else ~/.cache/machtrace/kernels. */
+/* $XDG_CACHE_HOME/machtrace/gunzipped, else ~/.cache/machtrace/gunzipped. */
 static int cache_dir(char *buf, size_t len, char *err, size_t errlen)
 {
 	const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
 	int n;
 
 	if (x && *x == '/')
-		n = snprintf(buf, len, "%s/machtrace/kernels", x);
+		n = snprintf(buf, len, "%s/machtrace/gunzipped", x);
 	else if (h && *h == '/')
-		n = snprintf(buf, len, "%s/.cache/machtrace/kernels", h);
+		n = snprintf(buf, len, "%s/.cache/machtrace/gunzipped", h);
 	else {
 		mt_seterr(err, errlen, "no $XDG_CACHE_HOME or $HOME to inflate a gzip'd kernel in");
 		return -1;

@@ -46,7 +46,7 @@ TEST(kzip_gzip_kernel_is_inflated_once)
 	CHECK(setup());
 	snprintf(gz, sizeof gz, "%s/stock.gz", dir);
 	CHECK(mt_kernel_elf(gz, out, sizeof out, err, sizeof err) == 0);
-	CHECK(strncmp(out, dir, strlen(dir)) == 0 && strstr(out, "/machtrace/kernels/stock.gz-"));
+	CHECK(strncmp(out, dir, strlen(dir)) == 0 && strstr(out, "/machtrace/gunzipped/stock.gz-"));
 	snprintf(cmd, sizeof cmd, "cmp -s %s %s", out, mt_stock_kernel(kpath, sizeof kpath));
 	CHECK(system(cmd) == 0);
 	CHECK(stat(out, &st1) == 0);
