@@ -4,7 +4,7 @@
  *
  * A --kernel path naming a gzip file stands for its ELF, inflated once
  * into the user's cache ($XDG_CACHE_HOME, else ~/.cache, /machtrace/
- * kernels/BASE-DEV-INO-SIZE-MTIME: the .gz's identity, so a replaced
+ * gunzipped/BASE-DEV-INO-SIZE-MTIME: the .gz's identity, so a replaced
  * file is inflated again).  It is written to a temporary file and renamed,
  * so that concurrent users see a whole file or none; every later use (the
  * image reader, QEMU, a vm's sessions) finds it by stat alone.
