@@ -122,6 +122,6 @@ install: all
 
 # Everything under $(BUILD) but the kernel cache (scripts/fetch-kernel.sh).
 clean:
-	find $(BUILD) -mindepth 1 -maxdepth 1 ! -name kernel -exec rm -rf {} +
+	find $(BUILD) -mindepth 1 -maxdepth 1 ! -name kernel ! -name kernels -exec rm -rf {} +
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

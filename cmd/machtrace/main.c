@@ -94,6 +94,8 @@ usage(FILE *fp, const char *pname)
 		"\t%s boot ...   boot GNU Mach under QEMU (%s boot --help)"
 		"\n"
 		"\t%s vm start|list|stop|console ...   persistent VMs (docs/vm.md)\n"
+		"\t%s kernel fetch [--suite SUITE] [--version V] | kernel list\n"
+		"\t    Debian's GNU Mach kernels in the build tree's cache\n"
 		"\t%s record -o DIR [--events sched,ipc,vm,proc,trap] [options] "
 		"[program]\n\t    write the records as a CTF trace (babeltrace2, "
 		"Trace Compass)\n"
@@ -109,7 +111,7 @@ usage(FILE *fp, const char *pname)
 		"counters, health\n\t    (docs/top.md)\n"
 		"\t%s health [--vm NAME] [-d SEC] [--rules FILE]   one health report "
 		"(0-100)\n",
-		pname, pname, pname, pname, pname, pname, pname, pname, pname);
+		pname, pname, pname, pname, pname, pname, pname, pname, pname, pname);
 	return E_USAGE;
 }
 
@@ -549,6 +551,8 @@ main(int argc, char **argv)
 		return mt_mach_main(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "vm") == 0)
 		return cli_vm_main(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "kernel") == 0)
+		return cli_kernel_main(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "export") == 0)
 		return cli_export_main(argc - 1, argv + 1);
 	if (argc >= 2 && (strcmp(argv[1], "top") == 0 || strcmp(argv[1], "health") == 0))
