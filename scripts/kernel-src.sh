@@ -15,7 +15,9 @@
 #
 # The configuration is one Debian does not use (-Os, no kernel debugger),
 # so that what is traced on it depends on the kernel's DWARF and symbols,
-# not on Debian's build.  A tarball build is done once: OUT/INPUTS records
+# not on Debian's build.  The kernel's code may use <sys/sdt.h>'s static
+# probes (DTRACE_PROBEn): the build sees that header alone (systemtap-sdt-
+# dev's, copied to OUT/include/sys), after the kernel's own headers.  A tarball build is done once: OUT/INPUTS records
 # its inputs (tarball, patch, configuration, MIG, this script) and a second
 # run with the same inputs does nothing.  A --dir build always runs make,
 # which rebuilds what changed.
@@ -45,10 +47,12 @@ while [ $# -gt 0 ]; do
 	esac
 done
 
-for tool in gcc ld make autoreconf automake makeinfo patch; do
+for tool in gcc cpp ld make autoreconf automake makeinfo patch; do
 	command -v "$tool" >/dev/null ||
 		missing "$tool (make setup installs scripts/packages.txt)"
 done
+sdt_h=$(printf '#include <sys/sdt.h>\n' | cpp -M - 2>/dev/null | grep -o '/[^ ]*/sys/sdt\.h' | head -n 1) ||
+	missing "<sys/sdt.h> (systemtap-sdt-dev)"
 [ -x "$mig/x86_64-gnu-mig" ] && [ -x "$mig/x86_64-gnu-migcom" ] ||
 	missing "trixie's MIG in $mig (make setup fetches it)"
 if [ -n "$dir" ]; then
@@ -69,6 +73,7 @@ inputs() {
 	if [ -n "$dir" ]; then echo "dir $src"; else sha256sum <"$tar"; fi
 	[ -z "$patch" ] || sha256sum <"$patch"
 	echo "CFLAGS=$CFG_CFLAGS ${CFG_ARGS[*]}"
+	cat "$sdt_h" "$(dirname "$sdt_h")/sdt-config.h" | sha256sum
 	cat "$mig/x86_64-gnu-mig" "$mig/x86_64-gnu-migcom" "$0" | sha256sum
 }
 want=$(inputs)
@@ -94,11 +99,14 @@ if [ -z "$dir" ]; then
 	[ -z "$patch" ] || step "patch $patch" patch -d "$src" -p1 -i "$(cd "$(dirname "$patch")" && pwd)/$(basename "$patch")"
 fi
 [ -x "$src/configure" ] || (cd "$src" && step "autoreconf -fi in $src" autoreconf -fi)
+mkdir -p "$out/include/sys"
+cp "$sdt_h" "$(dirname "$sdt_h")/sdt-config.h" "$out/include/sys/"
 if [ ! -f "$out/obj/Makefile" ] || [ "$(cat "$out/INPUTS" 2>/dev/null)" != "$want" ]; then
 	rm -rf "$out/obj"
 	mkdir -p "$out/obj"
 	(cd "$out/obj" && MIGDIR=$mig step configure "$src/configure" "${CFG_ARGS[@]}" \
-		CC=gcc LD=ld MIG="$mig/x86_64-gnu-mig" CFLAGS="$CFG_CFLAGS")
+		CC=gcc LD=ld MIG="$mig/x86_64-gnu-mig" CFLAGS="$CFG_CFLAGS" \
+		CPPFLAGS="-idirafter $out/include")
 fi
 jobs=$(nproc)
 (cd "$out/obj" && MIGDIR=$mig step "make gnumach" make -j"$jobs" gnumach)
