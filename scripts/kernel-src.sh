@@ -8,7 +8,8 @@
 #   --dir SRC      a GNU Mach checkout of one's own (autoreconf'd in place
 #                  when it has no configure); built out of tree in OUT/obj
 #   --tar TARBALL  a `git archive --prefix=gnumach/` tarball, extracted
-#                  into OUT/src (default: ../shared/gnumach/gnumach-src.tar.xz)
+#                  into OUT/src (default: $GNUMACH_SRC_TAR, else
+#                  ../shared/gnumach/gnumach-src.tar.xz)
 #   --patch FILE   applied (patch -p1) to the extracted tree before building
 #   --out DIR      where the kernel goes: OUT/gnumach (default build/kernel-src)
 #   --mig DIR      trixie's MIG (default build/kernel/mig)
@@ -33,7 +34,7 @@ CFG_ARGS=(--host=x86_64-gnu --disable-kdb)
 die() { echo "kernel-src: $*" >&2; exit 1; }
 missing() { echo "kernel-src: missing $*" >&2; exit 3; }
 
-dir= tar=$top/../shared/gnumach/gnumach-src.tar.xz patch= out=$top/build/kernel-src
+dir= tar=${GNUMACH_SRC_TAR:-$top/../shared/gnumach/gnumach-src.tar.xz} patch= out=$top/build/kernel-src
 mig=$top/build/kernel/mig
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -42,7 +43,7 @@ while [ $# -gt 0 ]; do
 	--patch) patch=${2:?--patch needs a file}; shift 2 ;;
 	--out) out=${2:?--out needs a directory}; shift 2 ;;
 	--mig) mig=${2:?--mig needs a directory}; shift 2 ;;
-	-h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,26p' "$0"; exit 0 ;;
 	*) die "unknown argument: $1" ;;
 	esac
 done
