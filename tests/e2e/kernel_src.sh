@@ -18,7 +18,7 @@ patch=tests/e2e/kernel_src_sdt.patch
 scripts/kernel-src.sh --patch "$patch" --out "$out" >"$TMP/build.log" 2>&1
 rc=$?
 if [ $rc = 3 ]; then
-	echo "SKIP kernel-src: $(tail -n 1 "$TMP/build.log")"
+	echo "SKIP kernel-src: $(tail -n 1 "$TMP/build.log" | sed "s/^kernel-src: //")"
 	exit 0
 elif [ $rc != 0 ] || [ ! -s "$out/gnumach" ]; then
 	fail kernel-src-build "exit $rc: $(tail -n 5 "$TMP/build.log" | tr '\n' ' ')"
