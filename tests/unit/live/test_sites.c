@@ -415,6 +415,54 @@ TEST(regargs_site)
 }
 
 /*
+ * A kernel <sys/sdt.h> site (LK_SF_UARGS) carries its note's operands to
+ * the trampoline area, where the blob reads them; a second probe there
+ * reading the entry's registers (kinst) is refused.
+ */
+TEST(uargs_site)
+{
+	const struct mt_kfunc *f = mt_kimg_lookup(kernel(), "mach_msg_trap");
+	const struct lk_uarg ops[2] = {
+		{ .size = -4, .kind = LK_UA_MEM, .reg = 3, .idx = LK_UA_NOREG, .val = 60 },
+		{ .size = 8, .kind = LK_UA_REG, .reg = 4, .idx = LK_UA_NOREG },
+	};
+	struct site_req r = { 0 };
+	struct site_set s;
+	char err[256];
+
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	r.addr = f->addr + 2219;
+	r.f = f;
+	r.kind = LK_SK_INT3;
+	r.flags = LK_SF_FIRE | LK_SF_UARGS;
+	r.probe = 1;
+	r.uargs = ops;
+	r.nuargs = 2;
+	set_init(&s);
+	CHECK(sites_add(&s, &r) == 0);
+	CHECK(sites_build(&s, kernel(), err, sizeof err) == 0);
+	CHECK_EQ_INT(s.nsites, 1);
+	CHECK(s.sites[0].flags & LK_SF_UARGS);
+	CHECK_EQ_INT(s.sites[0].nuargs, 2);
+	CHECK(s.sites[0].uargs >= TRAMP_VA && s.sites[0].uargs + sizeof ops <= TRAMP_VA + s.tramp_used);
+	if (s.sites[0].uargs >= TRAMP_VA && s.sites[0].uargs + sizeof ops <= TRAMP_VA + s.tramp_used)
+		CHECK(memcmp(s.tramp + (s.sites[0].uargs - TRAMP_VA), ops, sizeof ops) == 0);
+	sites_free(&s);
+
+	set_init(&s);
+	CHECK(sites_add(&s, &r) == 0);
+	r.probe = 2;
+	r.flags = LK_SF_FIRE;
+	r.uargs = NULL;
+	r.nuargs = 0;
+	CHECK(sites_add(&s, &r) == 0);
+	CHECK(sites_build(&s, kernel(), err, sizeof err) < 0);
+	sites_free(&s);
+}
+
+/*
  * The type index is the kernel image's: two images opened one after the
  * other each get their own, freed with the image (it was once a set of
  * file-scope statics keyed by the image's address, and leaked its names
