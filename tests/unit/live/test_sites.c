@@ -375,19 +375,30 @@ TEST(kinst_site_frame)
  * an SDT site's DWARF variables): the registers reach the site; a second
  * probe there must read the same ones, or the plan is refused.
  */
-TEST(regargs_site)
+/* An int3 request at mach_msg_trap's call of ipc_kobject_server; -1
+   without the function. */
+static int int3_req(struct site_req *r)
 {
 	const struct mt_kfunc *f = mt_kimg_lookup(kernel(), "mach_msg_trap");
-	struct site_req r = { 0 };
+
+	memset(r, 0, sizeof *r);
+	if (!f)
+		return -1;
+	r->addr = f->addr + 2219;
+	r->f = f;
+	r->kind = LK_SK_INT3;
+	return 0;
+}
+
+TEST(regargs_site)
+{
+	struct site_req r;
 	struct site_set s;
 	char err[256];
 
-	CHECK(f != NULL);
-	if (!f)
+	CHECK(int3_req(&r) == 0);
+	if (!r.f)
 		return;
-	r.addr = f->addr + 2219;	/* its call of ipc_kobject_server */
-	r.f = f;
-	r.kind = LK_SK_INT3;
 	r.flags = LK_SF_FIRE | LK_SF_REGARGS;
 	r.probe = 1;
 	memcpy(r.argreg, (uint8_t[]){ 15, LK_REG_CURTHREAD, LK_REG_ZERO, LK_REG_ZERO }, 4);
@@ -421,21 +432,17 @@ TEST(regargs_site)
  */
 TEST(uargs_site)
 {
-	const struct mt_kfunc *f = mt_kimg_lookup(kernel(), "mach_msg_trap");
 	const struct lk_uarg ops[2] = {
 		{ .size = -4, .kind = LK_UA_MEM, .reg = 3, .idx = LK_UA_NOREG, .val = 60 },
 		{ .size = 8, .kind = LK_UA_REG, .reg = 4, .idx = LK_UA_NOREG },
 	};
-	struct site_req r = { 0 };
+	struct site_req r;
 	struct site_set s;
 	char err[256];
 
-	CHECK(f != NULL);
-	if (!f)
+	CHECK(int3_req(&r) == 0);
+	if (!r.f)
 		return;
-	r.addr = f->addr + 2219;
-	r.f = f;
-	r.kind = LK_SK_INT3;
 	r.flags = LK_SF_FIRE | LK_SF_UARGS;
 	r.probe = 1;
 	r.uargs = ops;
