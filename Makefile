@@ -4,6 +4,7 @@
 #   make            build/bin/machtrace and everything it needs
 #   make check      setup, build, every test; last line "N passed, N failed"
 #   make demo       setup, build, run the main job
+#   make kernel-src build GNU Mach from source (KERNEL_SRC=DIR: one's own)
 #   make bench      benchmarks; rewrites docs/figures.md from their output
 #   make install PREFIX=/usr/local
 
@@ -51,7 +52,7 @@ UNIT_TESTS :=
 # Everything `make` builds besides machtrace (shim, guest programs, blobs).
 MT_EXTRA :=
 
-.PHONY: all check demo bench install setup clean unit dtests
+.PHONY: all check demo bench install setup clean unit dtests kernel-src
 all: $(BUILD)/bin/machtrace
 
 include common/common.mk
@@ -97,6 +98,13 @@ $(BUILD)/obj/%.o: %.c
 
 setup:
 	@scripts/setup.sh
+
+# make kernel-src: GNU Mach built from source into $(BUILD)/kernel-src/gnumach
+# (../shared/gnumach's tarball, or KERNEL_SRC=DIR, a checkout of one's own);
+# trace it with machtrace --kernel $(BUILD)/kernel-src/gnumach.
+KERNEL_SRC ?=
+kernel-src: setup
+	@scripts/kernel-src.sh --out $(BUILD)/kernel-src $(if $(KERNEL_SRC),--dir $(KERNEL_SRC))
 
 # make check and make demo build in parallel, one job per core.
 JOBS ?= $(shell nproc)

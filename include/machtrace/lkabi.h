@@ -53,7 +53,7 @@
 
 /* ---- blob header: the first bytes of the blob module ---- */
 #define LK_BLOB_MAGIC		0x4c42544du	/* "MTBL" */
-#define LK_BLOB_VERSION		17
+#define LK_BLOB_VERSION		18
 #define LK_BLOB_HDR_REST	160	/* bytes after hook_name (shim's part) */
 /* A jmp trampoline: "push $site_index; jmp lk_fbt_entry" (10 bytes), then
    the relocated displaced instructions and a jmp back. */
@@ -158,6 +158,12 @@ enum lk_site_kind {
    (vtimestamp) from one to the other. */
 #define LK_SF_INTERNAL_SWITCH2	0x80000
 #define LK_SF_INTERNAL_SWITCH1	0x100000
+/* An int3 site of a kernel static probe (<sys/sdt.h>'s note): its raw
+   arguments are the note's operands (struct lk_uarg, as a usdt site's),
+   read from the kernel registers and memory at the trap (a safe load:
+   an unreadable operand reads 0); `uargs` is the kernel VA of the
+   `nuargs` operands, in the trampoline area. */
+#define LK_SF_UARGS		0x200000
 
 struct lk_site {
 	uint64_t addr;			/* [h] kernel VA of the patched byte(s) */
@@ -188,8 +194,14 @@ struct lk_site {
 	uint8_t argreg[LK_SITE_NREGARGS];	/* [h] LK_SF_REGARGS */
 	uint64_t extra;			/* [h] ... their uint32_t image probe
 					   indices (kernel VA in the trampolines) */
-	uint64_t cnt_addr;		/* [h] LK_SF_COUNTER */
-	int32_t cnt_inc;		/* [h] LK_SF_COUNTER */
+	union {
+		uint64_t cnt_addr;	/* [h] LK_SF_COUNTER */
+		uint64_t uargs;		/* [h] LK_SF_UARGS */
+	};
+	union {
+		int32_t cnt_inc;	/* [h] LK_SF_COUNTER */
+		int32_t nuargs;		/* [h] LK_SF_UARGS */
+	};
 	uint32_t nargs;			/* [b] arguments its probes read (arg0
 					   .. arg[nargs - 1]), the only ones a
 					   firing fetches; set at INIT */

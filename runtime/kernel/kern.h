@@ -65,6 +65,8 @@ extern struct lk_glob lk;
 uint64_t lk_ns(uint64_t tsc);
 /* kplat.c */
 int lk_load64(uint64_t addr, uint64_t *v);
+/* The n (1..8) bytes at addr, zero-extended; 0 when not all loadable. */
+int lk_load_n(uint64_t addr, uint32_t n, uint64_t *v);
 /* Physical address of a kernel VA (direct map or page tables), ~0 if none. */
 uint64_t lk_kva_pa(uint64_t va);
 /* The page-table entry mapping kernel va (*level 1: 4 KiB; 2, 3: large). */
@@ -169,6 +171,9 @@ void lk_usites_remove(int64_t pid);
    u) puts entry.S's layout back before returning to it. */
 int lk_iss_fill(struct lk_regs *r, const struct lk_regs *u, uint64_t trapno);
 void lk_regs_copy(struct lk_regs *to, const struct lk_regs *from);
+/* A stapsdt operand's value: v sign- (size < 0) or zero-extended from
+   its |size| low bytes. */
+uint64_t lk_uarg_extend(uint64_t v, int8_t size);
 
 /* apic.c: tick/profile probes from the local APIC timer */
 void lk_apic_start(void);

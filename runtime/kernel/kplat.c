@@ -97,6 +97,16 @@ int lk_load64(uint64_t addr, uint64_t *v)
 	return 1;
 }
 
+int lk_load_n(uint64_t addr, uint32_t n, uint64_t *v)
+{
+	if (n == 0 || n > 8 || lk_loadable(addr, n) < n)
+		return 0;
+	*v = 0;
+	for (uint32_t i = 0; i < n; i++)
+		*v |= (uint64_t)((volatile const uint8_t *)addr)[i] << (8 * i);
+	return 1;
+}
+
 uint64_t mt_plat_time(void)
 {
 	return lk_ns(lk_rdtsc());

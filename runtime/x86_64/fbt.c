@@ -121,6 +121,37 @@ static void reg_args(const struct lk_site *s, struct lk_regs *r, uint64_t sp,
 		a[i] = i < LK_SITE_NREGARGS ? dwarf_reg(r, sp, s->argreg[i]) : 0;
 }
 
+/* LK_SF_UARGS: a kernel static probe's operand (lkabi.h), safe loads. */
+static uint64_t kuarg(const struct lk_uarg *u, struct lk_regs *r, uint64_t sp)
+{
+	uint64_t v = 0, va;
+
+	switch (u->kind) {
+	case LK_UA_REG:
+		v = dwarf_reg(r, sp, u->reg) >> u->shift;
+		break;
+	case LK_UA_IMM:
+		v = (uint64_t)u->val;
+		break;
+	case LK_UA_MEM:
+		va = (uint64_t)u->val + (u->reg != LK_UA_NOREG ? dwarf_reg(r, sp, u->reg) : 0) +
+			(u->idx != LK_UA_NOREG ? dwarf_reg(r, sp, u->idx) * u->scale : 0);
+		if (!lk_load_n(va, (uint32_t)(u->size < 0 ? -u->size : u->size), &v))
+			v = 0;
+		break;
+	}
+	return lk_uarg_extend(v, u->size);
+}
+
+static void uarg_args(const struct lk_site *s, struct lk_regs *r, uint64_t sp,
+		      uint64_t *a, uint32_t n)
+{
+	const struct lk_uarg *u = (const struct lk_uarg *)s->uargs;
+
+	for (uint32_t i = 0; i < n; i++)
+		a[i] = i < (uint32_t)s->nuargs ? kuarg(&u[i], r, sp) : 0;
+}
+
 /*
  * Where the return address and the caller's rbp are at the site (lk_fire:
  * caller = [sp], the walk starts at fp): an entry's are at rsp and in rbp;
@@ -175,6 +206,8 @@ static void fire_entry(struct lk_site *s, struct lk_regs *r, uint64_t sp)
 				ctx.arg[i] = i < 2 ? c[i] : 0;
 		} else if (s->flags & LK_SF_REGARGS) {
 			reg_args(s, r, sp, ctx.arg, s->nargs);
+		} else if (s->flags & LK_SF_UARGS) {
+			uarg_args(s, r, sp, ctx.arg, s->nargs);
 		} else {
 			entry_args(r, sp, ctx.arg, s->nargs);
 		}

@@ -141,8 +141,7 @@ void lk_usites_remove(int64_t pid)
 	}
 }
 
-/* Sign- or zero-extend the low |size| bytes of v. */
-static uint64_t extend(uint64_t v, int8_t size)
+uint64_t lk_uarg_extend(uint64_t v, int8_t size)
 {
 	int n = size < 0 ? -size : size;
 
@@ -172,7 +171,7 @@ static uint64_t usdt_arg(const struct lk_uarg *a, struct lk_regs *r, uint64_t pm
 			v = 0;
 		break;
 	}
-	return extend(v, a->size);
+	return lk_uarg_extend(v, a->size);
 }
 
 static void fire_args(const struct lk_usite *s, struct lk_regs *r, uint64_t pml4,

@@ -188,6 +188,7 @@ static void probes_free(struct live *l)
 		free(l->probes[i].usites);
 	}
 	free(l->probes);
+	ksdt_free(l);
 	live_uprogs_free(l);
 }
 

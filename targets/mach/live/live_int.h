@@ -28,6 +28,8 @@ struct site_req {
 	uint8_t argreg[LK_SITE_NREGARGS];	/* LK_SF_REGARGS (lkabi.h) */
 	uint64_t cnt_addr;		/* LK_SF_COUNTER */
 	int32_t cnt_inc;		/* LK_SF_COUNTER */
+	const struct lk_uarg *uargs;	/* LK_SF_UARGS: nuargs operands */
+	uint8_t nuargs;
 	struct jit_code *jit;		/* LK_SF_JIT: the probe's code (owned) */
 };
 
@@ -117,6 +119,8 @@ struct live {
 	   kernel has no `idt` symbol), compared after STOP */
 	uint64_t idt_va;
 	uint8_t idt0[4096];
+	struct ksdt *ksdt;		/* the kernel's <sys/sdt.h> probes
+					   (prov_ksdt.c), NULL if none */
 	struct lk_usite *us;		/* set up at attach: the user sites */
 	uint32_t nus;
 	/* set up at attach */
@@ -189,7 +193,9 @@ struct live_provider {
 
 extern const struct live_provider live_prov_dtrace, live_prov_fbt,
 	live_prov_profile, live_prov_mach_trap, live_prov_sdt, live_prov_kinst,
-	live_prov_usdt, live_prov_pid;
+	live_prov_usdt, live_prov_pid, live_prov_ksdt;
+/* prov_ksdt.c: frees l->ksdt */
+void ksdt_free(struct live *l);
 
 /* uprobes.c: the boot modules' programs (l->uprogs), and names kept for
    the target's life; -1 only when out of memory */

@@ -259,6 +259,11 @@ static int plan_sdt_sites(struct mt_target *t, const struct lprobe *p, uint32_t 
 			r.flags |= LK_SF_REGARGS;
 			memcpy(r.argreg, lo->argreg, sizeof r.argreg);
 		}
+		if (lo->nuargs && (flags & LK_SF_FIRE)) {
+			r.flags |= LK_SF_UARGS;
+			r.uargs = lo->uargs;
+			r.nuargs = lo->nuargs;
+		}
 		if (lo->where == SDT_COUNTER) {
 			r.flags |= LK_SF_COUNTER;
 			r.cnt_addr = lo->counter;

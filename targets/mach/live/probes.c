@@ -2,7 +2,8 @@
  * The live target's probe catalog.  Each provider (prov_*.c) adds its
  * fixed probes at creation, in this order, so that ids are those `machtrace
  * -l` prints: dtrace:::BEGIN/END/ERROR (1-3), fbt (from 4), the profile
- * defaults, mach_trap, the SDT providers (sdt.c), the usdt probes of the
+ * defaults, mach_trap, the SDT providers (sdt.c), the kernel's own
+ * <sys/sdt.h> probes (sdt:::, prov_ksdt.c), the usdt probes of the
  * boot modules' programs (prov_usdt.c).  Descriptions that match nothing may make probes on
  * demand (profile:::tick-N, kinst::FUNC:OFFSET).
  */
@@ -15,8 +16,8 @@
 
 static const struct live_provider *const providers[] = {
 	&live_prov_dtrace, &live_prov_fbt, &live_prov_profile,
-	&live_prov_mach_trap, &live_prov_sdt, &live_prov_kinst, &live_prov_usdt,
-	&live_prov_pid,
+	&live_prov_mach_trap, &live_prov_sdt, &live_prov_ksdt, &live_prov_kinst,
+	&live_prov_usdt, &live_prov_pid,
 };
 #define NPROVIDERS (sizeof providers / sizeof *providers)
 

@@ -381,6 +381,8 @@ int sdt_stampers(const struct live *l, const struct lprobe *p, const struct lpro
 
 int sdt_is_provider(const char *prov)
 {
+	if (live_fmatch(prov, "sdt"))	/* the kernel's own (prov_ksdt.c) */
+		return 1;
 	for (size_t i = 0; i < NSDT; i++)
 		if (live_fmatch(prov, sdt_providers[i]->name))
 			return 1;

@@ -24,6 +24,7 @@
 #define TARGET_LIVE_SDT_H
 
 #include <stdint.h>
+#include "machtrace/lkabi.h"
 
 enum sdt_where {
 	SDT_ENTRY = 1,		/* the entry of func (raw args: its arguments) */
@@ -102,6 +103,9 @@ struct sdt_loc {
 	uint8_t argreg[SDT_MAXVARS];	/* lkabi.h LK_SF_REGARGS */
 	int32_t inc;			/* SDT_COUNTER: the increment */
 	uint64_t counter;		/* SDT_COUNTER: the counter's address */
+	const struct lk_uarg *uargs;	/* a <sys/sdt.h> note's site (prov_ksdt.c):
+					   its operands, nuargs of them */
+	uint8_t nuargs;
 };
 
 #endif

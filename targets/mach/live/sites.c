@@ -360,14 +360,30 @@ static void site_frame(struct mt_kimg *k, const struct site_req *r, struct lk_si
 }
 
 /* Two probes at one int3 must read their raw arguments alike: from the
-   registers an SDT site names (LK_SF_REGARGS), or as an entry's. */
+   registers an SDT site names (LK_SF_REGARGS), from a <sys/sdt.h> note's
+   operands (LK_SF_UARGS, one note per site), or as an entry's. */
+#define SF_ARGS (LK_SF_REGARGS | LK_SF_UARGS)
 static int regargs_clash(const struct lk_site *st, const struct site_req *r)
 {
-	uint32_t a = st->flags & LK_SF_REGARGS, b = r->flags & LK_SF_REGARGS;
+	uint32_t a = st->flags & SF_ARGS, b = r->flags & SF_ARGS;
 
 	if (!(st->flags & LK_SF_FIRE) || !(r->flags & LK_SF_FIRE) || (!a && !b))
 		return 0;
 	return a != b || memcmp(st->argreg, r->argreg, sizeof st->argreg) != 0;
+}
+
+/* LK_SF_UARGS: the site's operands go to the trampoline area. */
+static int site_uargs(struct site_set *s, struct lk_site *st, const struct site_req *r)
+{
+	uint8_t *p;
+
+	if (!(r->flags & LK_SF_UARGS) || (st->flags & LK_SF_COUNTER))
+		return 0;
+	if (!(p = tramp_alloc(s, r->nuargs * (uint32_t)sizeof *r->uargs, &st->uargs)))
+		return -1;
+	memcpy(p, r->uargs, r->nuargs * sizeof *r->uargs);
+	st->nuargs = r->nuargs;
+	return 0;
 }
 
 int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen)
@@ -398,6 +414,9 @@ int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen)
 					"registers", (unsigned long long)r->addr), -1;
 			if (r->flags & LK_SF_REGARGS)
 				memcpy(st->argreg, r->argreg, sizeof st->argreg);
+			if (!st->nuargs && site_uargs(s, st, r) < 0)
+				return cs_close(&cs), mt_seterr(err, errlen,
+					"trampoline area full"), -1;
 			if (st->kind == LK_SK_RET && r->kind == LK_SK_INT3 &&
 			    (r->flags & LK_SF_FIRE)) {	/* entry is a ret */
 				st->rprobe = st->probe;
@@ -455,6 +474,8 @@ int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen)
 		memcpy(st->argreg, r->argreg, sizeof st->argreg);
 		st->cnt_addr = r->cnt_addr;
 		st->cnt_inc = r->cnt_inc;
+		if (site_uargs(s, st, r) < 0)
+			return cs_close(&cs), mt_seterr(err, errlen, "trampoline area full"), -1;
 		/* a later request for this address (internal hook, alias) must
 		   not lose the full path: decide FAST only if none follows */
 		if (i + 1 < s->nreq && s->req[i + 1].addr == r->addr)

@@ -375,19 +375,30 @@ TEST(kinst_site_frame)
  * an SDT site's DWARF variables): the registers reach the site; a second
  * probe there must read the same ones, or the plan is refused.
  */
-TEST(regargs_site)
+/* An int3 request at mach_msg_trap's call of ipc_kobject_server; -1
+   without the function. */
+static int int3_req(struct site_req *r)
 {
 	const struct mt_kfunc *f = mt_kimg_lookup(kernel(), "mach_msg_trap");
-	struct site_req r = { 0 };
+
+	memset(r, 0, sizeof *r);
+	if (!f)
+		return -1;
+	r->addr = f->addr + 2219;
+	r->f = f;
+	r->kind = LK_SK_INT3;
+	return 0;
+}
+
+TEST(regargs_site)
+{
+	struct site_req r;
 	struct site_set s;
 	char err[256];
 
-	CHECK(f != NULL);
-	if (!f)
+	CHECK(int3_req(&r) == 0);
+	if (!r.f)
 		return;
-	r.addr = f->addr + 2219;	/* its call of ipc_kobject_server */
-	r.f = f;
-	r.kind = LK_SK_INT3;
 	r.flags = LK_SF_FIRE | LK_SF_REGARGS;
 	r.probe = 1;
 	memcpy(r.argreg, (uint8_t[]){ 15, LK_REG_CURTHREAD, LK_REG_ZERO, LK_REG_ZERO }, 4);
@@ -411,6 +422,50 @@ TEST(regargs_site)
 	CHECK(sites_add(&s, &r) == 0);
 	CHECK(sites_build(&s, kernel(), err, sizeof err) < 0);
 	CHECK(strstr(err, "different registers") != NULL);
+	sites_free(&s);
+}
+
+/*
+ * A kernel <sys/sdt.h> site (LK_SF_UARGS) carries its note's operands to
+ * the trampoline area, where the blob reads them; a second probe there
+ * reading the entry's registers (kinst) is refused.
+ */
+TEST(uargs_site)
+{
+	const struct lk_uarg ops[2] = {
+		{ .size = -4, .kind = LK_UA_MEM, .reg = 3, .idx = LK_UA_NOREG, .val = 60 },
+		{ .size = 8, .kind = LK_UA_REG, .reg = 4, .idx = LK_UA_NOREG },
+	};
+	struct site_req r;
+	struct site_set s;
+	char err[256];
+
+	CHECK(int3_req(&r) == 0);
+	if (!r.f)
+		return;
+	r.flags = LK_SF_FIRE | LK_SF_UARGS;
+	r.probe = 1;
+	r.uargs = ops;
+	r.nuargs = 2;
+	set_init(&s);
+	CHECK(sites_add(&s, &r) == 0);
+	CHECK(sites_build(&s, kernel(), err, sizeof err) == 0);
+	CHECK_EQ_INT(s.nsites, 1);
+	CHECK(s.sites[0].flags & LK_SF_UARGS);
+	CHECK_EQ_INT(s.sites[0].nuargs, 2);
+	CHECK(s.sites[0].uargs >= TRAMP_VA && s.sites[0].uargs + sizeof ops <= TRAMP_VA + s.tramp_used);
+	if (s.sites[0].uargs >= TRAMP_VA && s.sites[0].uargs + sizeof ops <= TRAMP_VA + s.tramp_used)
+		CHECK(memcmp(s.tramp + (s.sites[0].uargs - TRAMP_VA), ops, sizeof ops) == 0);
+	sites_free(&s);
+
+	set_init(&s);
+	CHECK(sites_add(&s, &r) == 0);
+	r.probe = 2;
+	r.flags = LK_SF_FIRE;
+	r.uargs = NULL;
+	r.nuargs = 0;
+	CHECK(sites_add(&s, &r) == 0);
+	CHECK(sites_build(&s, kernel(), err, sizeof err) < 0);
 	sites_free(&s);
 }
 
