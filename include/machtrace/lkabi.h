@@ -40,20 +40,21 @@
 #define LK_KERNEL_MAP_BASE	0xffffffff80000000ull
 #define LK_RESV_PA		0x1400000ull	/* default region: where the boot heap
 						   would go without the shim's hook */
-#define LK_RESV_SIZE		0x2000000ull	/* 32 MiB */
+#define LK_RESV_SIZE		0x2300000ull	/* 35 MiB: 28 for the area */
 #define LK_BLOB_MAX		0x100000ull
 #define LK_CTL_OFF		0x100000ull
 #define LK_SITES_OFF		0x101000ull
 #define LK_SITES_MAX		12256u	/* (LK_TRAMP_OFF - LK_SITES_OFF) / 128 */
 #define LK_TRAMP_OFF		0x280000ull
-#define LK_TRAMP_MAX		0x140000ull
-#define LK_USITES_OFF		0x3c0000ull
+#define LK_TRAMP_MAX		0x440000ull	/* every fbt probe with two
+						   clauses compiled (~3.3 MiB) */
+#define LK_USITES_OFF		0x6c0000ull
 #define LK_USITES_MAX		1024u	/* (LK_AREA_OFF - LK_USITES_OFF) / 256 */
-#define LK_AREA_OFF		0x400000ull
+#define LK_AREA_OFF		0x700000ull
 
 /* ---- blob header: the first bytes of the blob module ---- */
 #define LK_BLOB_MAGIC		0x4c42544du	/* "MTBL" */
-#define LK_BLOB_VERSION		16
+#define LK_BLOB_VERSION		17
 #define LK_BLOB_HDR_REST	160	/* bytes after hook_name (shim's part) */
 /* A jmp trampoline: "push $site_index; jmp lk_fbt_entry" (10 bytes), then
    the relocated displaced instructions and a jmp back. */
