@@ -393,6 +393,11 @@ struct lk_kdesc {
 	   0 when the kernel has no such symbols */
 	uint64_t lapic_var;		/* [h] &lapic */
 	uint64_t dummy_lapic;		/* [h] &dummy_lapic */
+	/* [h] the return address of Thread_continue's call of a thread's
+	   continuation (stack_attach starts every kernel stack there, rbp
+	   zeroed; the call never returns): a stack walk ends before it.
+	   0: unknown */
+	uint64_t stack_start_ret;
 };
 
 /* lk_ctl.flags */
@@ -475,8 +480,8 @@ _Static_assert(sizeof(struct lk_usite) == 256, "lk_usite layout");
 _Static_assert(LK_USITES_OFF + LK_USITES_MAX * sizeof(struct lk_usite) <= LK_AREA_OFF &&
 	       LK_TRAMP_OFF + LK_TRAMP_MAX <= LK_USITES_OFF,
 	       "the user sites fit between the trampolines and the area");
-_Static_assert(sizeof(struct lk_kdesc) == 272 + 32 * LK_KFN_MAX, "lk_kdesc layout");
-_Static_assert(sizeof(struct lk_ctl) == 1528 + 32 * LK_KFN_MAX, "lk_ctl layout");
+_Static_assert(sizeof(struct lk_kdesc) == 280 + 32 * LK_KFN_MAX, "lk_kdesc layout");
+_Static_assert(sizeof(struct lk_ctl) == 1536 + 32 * LK_KFN_MAX, "lk_ctl layout");
 _Static_assert(LK_VEC_FBT_ENTRY == sizeof(struct lk_blob_hdr),
 	       "the entry vectors follow the blob header");
 
