@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # mod(), func() and sym() aggregation keys merge as dtrace merges them: by
 # the symbol they print, so each module or function is one row holding all
-# of its samples, rows sorted by the merged value.
+# of its samples, rows sorted by the merged value; usym() and ufunc() keys
+# of a user task's pcs too (uaddr() keeps each pc).
 set -u
 . "$(dirname "$0")/live_lib.sh"
 need_live live-symkeys
@@ -39,5 +40,25 @@ for k in f s; do
 		pass live-symkeys-$k
 	else
 		fail live-symkeys-$k "$n rows, $uniq distinct, sum $sum of ${t:-none}, sorted $sorted"
+	fi
+done
+
+# a user function's entry and return: two pcs of machload`do_pages, one
+# usym() row and one ufunc() row holding both firings
+out=$TMP/usymkeys.out
+live_run usymkeys "rt=10 pingpong=0 pages=16 threads=0 tasks=0" \
+'pid1:machload:do_pages:entry, pid1:machload:do_pages:return {
+  @s[usym(uregs[R_PC])] = count(); @f[ufunc(uregs[R_PC])] = count();
+  @a[uaddr(uregs[R_PC])] = count(); }
+END { printf("[s]\n"); printa(@s); printf("[f]\n"); printa(@f); printf("[a]\n"); printa(@a); }' -q
+pcs=$(rows a | grep -c '^machload`do_pages')
+fired=$(rows a | awk '$1 ~ /^machload`do_pages/ { s += $2 } END { print s + 0 }')
+for k in s f; do
+	got=$(rows $k | awk '$1 == "machload`do_pages"')
+	if [ "$pcs" -gt 1 ] && [ "$(echo "$got" | grep -c .)" = 1 ] &&
+	   [ "$(echo "$got" | awk '{ print $2 }')" = "$fired" ]; then
+		pass live-symkeys-user-$k
+	else
+		fail live-symkeys-user-$k "$pcs pcs firing $fired times, rows: $(echo $got) $(head -c 300 "$TMP/usymkeys.err")"
 	fi
 done
