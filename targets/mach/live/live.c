@@ -553,7 +553,8 @@ static void live_detach(struct mt_target *t)
 
 /* As dtrace: "mod`func+0x10", "mod`0xaddr" in the module but no symbol
    (assembly routines go by the symbol table's labels: spl0+0x40);
-   machtrace`trampoline / machtrace`runtime in our reserved region. */
+   machtrace`tracer, machtrace`trampoline, machtrace`runtime in our
+   reserved region. */
 static int live_sym(struct mt_target *t, uint64_t pc, char *buf, size_t len)
 {
 	struct live *l = t->priv;
@@ -561,11 +562,12 @@ static int live_sym(struct mt_target *t, uint64_t pc, char *buf, size_t len)
 	const char *name = mt_kimg_sym_at(l->k, pc, &off);
 	int intext = l->ctl && pc >= l->ctl->k.text_start && pc < l->ctl->k.text_end;
 
-	/* our reserved region: a trampoline (a kernel function's displaced
-	   instructions, run out of line) or the runtime itself */
+	/* our reserved region: its base stands for a profile sample of
+	   tracer time (runtime/x86_64/sample.c); a trampoline (a kernel
+	   function's displaced instructions, run out of line) or the runtime */
 	if (!name && !intext && l->resv_pa && pc >= resv && pc < resv + LK_AREA_OFF) {
-		snprintf(buf, len, pc >= resv + LK_TRAMP_OFF ? "machtrace`trampoline" :
-			 "machtrace`runtime");
+		snprintf(buf, len, pc == resv ? "machtrace`tracer" : pc >= resv + LK_TRAMP_OFF ?
+			 "machtrace`trampoline" : "machtrace`runtime");
 		return 0;
 	}
 	if (!name && !intext)
