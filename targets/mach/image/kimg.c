@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -194,6 +195,23 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp((*(struct mt_kfunc *const *)a)->name, (*(struct mt_kfunc *const *)b)->name);
 }
 
+/* How many of n elements (sorted by the uint64_t address at offset off)
+   have an address <= addr. */
+static size_t upto(const void *base, size_t n, size_t stride, size_t off, uint64_t addr)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const uint64_t *a = (const uint64_t *)((const char *)base + mid * stride + off);
+		if (*a <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 static int cmp_label(const void *a, const void *b)
 {
 	const struct kimg_label *x = a, *y = b;
@@ -236,8 +254,8 @@ const char *mt_kimg_sym_at(const struct mt_kimg *k, uint64_t addr, uint64_t *off
 {
 	const struct mt_kfunc *f = mt_kimg_func_at(k, addr);
 	const struct kimg_section *sec = section_at(k, addr);
-	size_t lo = 0, hi = k->nlabels;
 	const struct kimg_label *l;
+	size_t lo;
 
 	if (f) {
 		*off = addr - f->addr;
@@ -245,13 +263,7 @@ const char *mt_kimg_sym_at(const struct mt_kimg *k, uint64_t addr, uint64_t *off
 	}
 	if (!sec || !sec->exec)
 		return NULL;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (k->labels[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = upto(k->labels, k->nlabels, sizeof *k->labels, offsetof(struct kimg_label, addr), addr);
 	if (!lo)
 		return NULL;
 	l = &k->labels[lo - 1];
@@ -398,15 +410,8 @@ const struct mt_kfunc *mt_kimg_lookup(const struct mt_kimg *k, const char *name)
 
 struct mt_kfunc *kimg_func_mut(struct mt_kimg *k, uint64_t addr)
 {
-	size_t lo = 0, hi = k->nreal;
+	size_t lo = upto(k->funcs, k->nreal, sizeof *k->funcs, offsetof(struct mt_kfunc, addr), addr);
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (k->funcs[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (!lo)
 		return NULL;
 	struct mt_kfunc *f = &k->funcs[lo - 1];
