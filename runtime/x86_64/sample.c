@@ -147,10 +147,12 @@ uint64_t lk_sample_at(const struct lk_regs *r, struct lk_fire *f)
 	f->pc = 0;
 	if (pc >= (uint64_t)lk_boot_entry && pc < (uint64_t)lk_int3) {
 		/* the hooked function's entry: its return address at the
-		   kernel's rsp, under hook_cont's address at the ret */
+		   kernel's rsp, under hook_cont's address at the ret; the
+		   hook's first instruction has not begun the tracer's work */
 		f->pc = h->hook_va;
 		f->sp = pc == (uint64_t)lk_boot_entry ? rsp :
 			pc == (uint64_t)lk_boot_ret ? rsp + 8 : 0;
+		tracer = pc != (uint64_t)lk_boot_entry;
 	} else if (pc >= cont && pc < cont + sizeof h->hook_cont) {
 		f->pc = pc - cont < h->hook_len ? h->hook_va + (pc - cont) : h->hook_va;
 		tracer = 0;
