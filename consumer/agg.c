@@ -327,9 +327,10 @@ mod_canon(struct mt_consumer *c, uint64_t pc)
 }
 
 /*
- * The key as dtrace merges it: sym()/func() and mod() keys stand for
- * their symbol, so every pc of one function (or one module) is one row.
- * Returns key itself when nothing needs changing.
+ * The key as dtrace merges it: sym()/func(), usym()/ufunc() and mod()
+ * keys stand for their symbol, so every pc of one function (or one
+ * module) is one row.  A user key is the pid, then the pc.  Returns key
+ * itself when nothing needs changing.
  */
 static const uint8_t *
 key_canon(struct mt_consumer *c, uint32_t aggid, const uint8_t *key)
@@ -340,12 +341,19 @@ key_canon(struct mt_consumer *c, uint32_t aggid, const uint8_t *key)
 	for (uint32_t k = 0; ai && k < ai->nkeys; k++) {
 		uint32_t kind = ai->keys[k].kind, off = c->keyoff[aggid][k];
 		uint64_t pc, canon, delta;
+		int64_t pid;
 
-		if (kind != MT_TI_SYM && kind != MT_TI_MOD)
+		if (kind == MT_TI_USYM && ai->keys[k].size > 8) {
+			memcpy(&pid, key + off, 8);
+			off += 8;
+		} else if (kind != MT_TI_SYM && kind != MT_TI_MOD) {
 			continue;
+		}
 		memcpy(&pc, key + off, 8);
 		if (kind == MT_TI_MOD)
 			canon = mod_canon(c, pc);
+		else if (kind == MT_TI_USYM)
+			canon = mt_usym_offset(&c->syms, pid, pc, &delta) == 0 ? pc - delta : pc;
 		else
 			canon = mt_sym_offset(&c->syms, pc, &delta) == 0 ? pc - delta : pc;
 		if (canon == pc)

@@ -101,6 +101,22 @@ mt_sym_offset(const struct mt_symsrc *src, uint64_t pc, uint64_t *off)
 	return 0;
 }
 
+int
+mt_usym_offset(const struct mt_symsrc *src, int64_t pid, uint64_t pc,
+	       uint64_t *off)
+{
+	struct mt_target *t = src ? src->target : NULL;
+	char buf[512], *p;
+
+	*off = 0;
+	if (t == NULL || t->ops->usym == NULL ||
+	    t->ops->usym(t, pid, pc, buf, sizeof(buf)) != 0)
+		return -1;
+	if ((p = strrchr(buf, '+')) != NULL)
+		*off = strtoull(p + 1, NULL, 16);
+	return 0;
+}
+
 uint32_t
 mt_stack_frames(const struct mt_symsrc *src, int user, const uint8_t *p,
 		uint32_t size, void (*fn)(void *arg, const char *sym), void *arg)

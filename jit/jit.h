@@ -78,6 +78,9 @@ void mt_jit_free(struct jit_code *c);
  */
 struct jit_code *mt_jit_plan(const struct mt_image *img, uint32_t pi, const struct jit_opts *o,
 			     uint64_t addr, const char *nojit);
+/* A planned probe's code the target could not place after all (why):
+   said as mt_jit_plan() says an interpreted probe. */
+void mt_jit_unplaced(const struct mt_image *img, uint32_t pi, uint64_t addr, const char *why);
 
 /* Check emitted code (jit/check.c): 0, or -1 and why. */
 int mt_jit_check(const struct jit_code *c, char *why, size_t whylen);

@@ -7,13 +7,17 @@
 
 #include "jit/jit.h"
 
-/* The probe's prov:mod:func:name, for -S. */
-static void probe_name(const struct mt_image *img, uint32_t pi, char *buf, size_t len)
+/* The probe's prov:mod:func:name, and " at ADDR" when addr is not 0. */
+static void probe_name(const struct mt_image *img, uint32_t pi, uint64_t addr, char *buf,
+		       size_t len)
 {
 	const struct mt_probe *p = (const struct mt_probe *)((const uint8_t *)img + img->probes_off) + pi;
 	const char *st = (const char *)img + img->strtab_off;
+	int n = snprintf(buf, len, "%s:%s:%s:%s", st + p->prov, st + p->mod, st + p->func,
+			 st + p->name);
 
-	snprintf(buf, len, "%s:%s:%s:%s", st + p->prov, st + p->mod, st + p->func, st + p->name);
+	if (addr && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, " at 0x%llx", (unsigned long long)addr);
 }
 
 /* Code the checker refuses is a compiler bug: said on stderr. */
@@ -37,13 +41,15 @@ static int compile(const struct mt_image *img, uint32_t pi, const struct jit_opt
 
 /* MACHTRACE_JIT_STATS=FILE: a line a planned probe appended to FILE
    (how many of a test suite's probes run compiled code, and why not). */
-static void stats(const char *name, int rc, const char *why)
+static void stats(const struct mt_image *img, uint32_t pi, int rc, const char *why)
 {
 	const char *path = getenv("MACHTRACE_JIT_STATS");
+	char name[256];
 	FILE *f;
 
 	if (!path || !(f = fopen(path, "a")))
 		return;
+	probe_name(img, pi, 0, name, sizeof name);
 	if (rc == 1)
 		fprintf(f, "compiled %s\n", name);
 	else
@@ -51,29 +57,37 @@ static void stats(const char *name, int rc, const char *why)
 	fclose(f);
 }
 
+void mt_jit_unplaced(const struct mt_image *img, uint32_t pi, uint64_t addr, const char *why)
+{
+	char name[300];
+
+	stats(img, pi, 0, why);
+	if (!getenv("MACHTRACE_JIT_SHOW"))
+		return;
+	probe_name(img, pi, addr, name, sizeof name);
+	fprintf(stderr, "\nProbe %s: interpreted (%s)\n", name, why);
+}
+
 struct jit_code *mt_jit_plan(const struct mt_image *img, uint32_t pi, const struct jit_opts *o,
 			     uint64_t addr, const char *nojit)
 {
 	struct jit_code *c;
-	char why[200], name[256], at[40] = "";
+	char why[200], name[300];
 	int rc, show = getenv("MACHTRACE_JIT_SHOW") != NULL;
 
 	if (!img || getenv("MACHTRACE_NOJIT") || !(c = calloc(1, sizeof *c)))
 		return NULL;
 	rc = compile(img, pi, o, c, nojit, why, sizeof why);
-	probe_name(img, pi, name, sizeof name);
-	stats(name, rc, why);
-	if (addr)
-		snprintf(at, sizeof at, " at 0x%llx", (unsigned long long)addr);
-	if (show && rc != 1)
-		fprintf(stderr, "\nProbe %s%s: interpreted (%s)\n", name, at, why);
 	if (rc != 1) {
+		mt_jit_unplaced(img, pi, addr, why);
 		mt_jit_free(c);
 		free(c);
 		return NULL;
 	}
+	stats(img, pi, rc, why);
 	if (show) {
-		fprintf(stderr, "\nProbe %s%s: compiled, %u bytes\n", name, at, c->b.len);
+		probe_name(img, pi, addr, name, sizeof name);
+		fprintf(stderr, "\nProbe %s: compiled, %u bytes\n", name, c->b.len);
 		mt_jit_disasm(c, 0, stderr);
 	}
 	return c;

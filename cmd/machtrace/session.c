@@ -763,6 +763,7 @@ new_mach_target(const struct cli *cl, int quiet)
 	lo.console_log = getenv("MACHTRACE_CONSOLE_LOG");
 	lo.console = getenv("MACHTRACE_CONSOLE") ? stderr : NULL;
 	lo.text_check = getenv("MACHTRACE_TEXTCHECK") != NULL;
+	lo.verbose = cl->verbose;
 	lo.vm = cl->vm;
 	err[0] = '\0';
 	if ((t = mt_mach_target_new(&lo, err, sizeof(err))) == NULL) {

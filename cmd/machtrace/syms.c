@@ -21,18 +21,15 @@ ksym_lookup(void *arg, uint64_t addr, const char **mod, const char **func,
 	    uint64_t *off)
 {
 	struct ksyms *ks = arg;
-	const struct mt_kfunc *f;
 	char err[256];
 
 	if (ks->k == NULL && !ks->failed) {
 		ks->k = mt_kimg_open(ks->path, err, sizeof(err));
 		ks->failed = ks->k == NULL;
 	}
-	if (ks->k == NULL || (f = mt_kimg_func_at(ks->k, addr)) == NULL)
+	if (ks->k == NULL || (*func = mt_kimg_sym_at(ks->k, addr, off)) == NULL)
 		return -1;
 	*mod = "gnumach";
-	*func = f->name;
-	*off = addr - f->addr;
 	return 0;
 }
 

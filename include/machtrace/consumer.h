@@ -95,6 +95,9 @@ uint32_t mt_stack_frames(const struct mt_symsrc *src, int user, const uint8_t *p
 			 void *arg);
 /* pc's offset in its function; -1 when no function is known. */
 int mt_sym_offset(const struct mt_symsrc *src, uint64_t pc, uint64_t *off);
+/* The same for a user pc of task pid (the target's ops->usym). */
+int mt_usym_offset(const struct mt_symsrc *src, int64_t pid, uint64_t pc,
+		   uint64_t *off);
 
 /*
  * Recording (machtrace record): each record of a clause goes to fn instead

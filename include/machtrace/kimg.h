@@ -97,6 +97,14 @@ const struct mt_kfunc *mt_kimg_func(const struct mt_kimg *k, size_t i);
 const struct mt_kfunc *mt_kimg_lookup(const struct mt_kimg *k, const char *name);
 /* The function containing addr, NULL if none. */
 const struct mt_kfunc *mt_kimg_func_at(const struct mt_kimg *k, uint64_t addr);
+/* The name addr goes by, with addr's offset from it in *off: the
+ * function containing it, else the code symbol before it (an assembly
+ * routine's or label's symbol without a size: spl0, _take_trap; at one
+ * address a function beats a label, a global symbol a local one).  NULL
+ * if none, or if addr is beyond the end of a sized one (its end is its
+ * own: the return address of a call that never returns, as its last
+ * instruction). */
+const char *mt_kimg_sym_at(const struct mt_kimg *k, uint64_t addr, uint64_t *off);
 /* Value of any symbol; -1 if absent. */
 int mt_kimg_symbol(const struct mt_kimg *k, const char *name, uint64_t *value);
 /* Image bytes at a virtual address; NULL unless [va, va+len) is file-backed. */

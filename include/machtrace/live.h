@@ -36,6 +36,8 @@ struct mt_live_opts {
 					   0: 10 s (as dtrace's deadman) */
 	int text_check;			/* after detach, compare the kernel text
 					   with the image and report on stderr */
+	int verbose;			/* -v: notes on stderr (probes left to
+					   the interpreter) */
 	int survive;			/* QEMU outlives a killed machtrace */
 	int has_target;			/* -c / -p: tracing ends when the task */
 	int64_t target_pid;		/* with this pid exits */

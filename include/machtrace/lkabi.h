@@ -40,20 +40,21 @@
 #define LK_KERNEL_MAP_BASE	0xffffffff80000000ull
 #define LK_RESV_PA		0x1400000ull	/* default region: where the boot heap
 						   would go without the shim's hook */
-#define LK_RESV_SIZE		0x2000000ull	/* 32 MiB */
+#define LK_RESV_SIZE		0x2300000ull	/* 35 MiB: 28 for the area */
 #define LK_BLOB_MAX		0x100000ull
 #define LK_CTL_OFF		0x100000ull
 #define LK_SITES_OFF		0x101000ull
 #define LK_SITES_MAX		12256u	/* (LK_TRAMP_OFF - LK_SITES_OFF) / 128 */
 #define LK_TRAMP_OFF		0x280000ull
-#define LK_TRAMP_MAX		0x140000ull
-#define LK_USITES_OFF		0x3c0000ull
+#define LK_TRAMP_MAX		0x440000ull	/* every fbt probe with two
+						   clauses compiled (~3.3 MiB) */
+#define LK_USITES_OFF		0x6c0000ull
 #define LK_USITES_MAX		1024u	/* (LK_AREA_OFF - LK_USITES_OFF) / 256 */
-#define LK_AREA_OFF		0x400000ull
+#define LK_AREA_OFF		0x700000ull
 
 /* ---- blob header: the first bytes of the blob module ---- */
 #define LK_BLOB_MAGIC		0x4c42544du	/* "MTBL" */
-#define LK_BLOB_VERSION		18
+#define LK_BLOB_VERSION		19
 #define LK_BLOB_HDR_REST	160	/* bytes after hook_name (shim's part) */
 /* A jmp trampoline: "push $site_index; jmp lk_fbt_entry" (10 bytes), then
    the relocated displaced instructions and a jmp back. */
@@ -410,6 +411,11 @@ struct lk_kdesc {
 	   0 when the kernel has no such symbols */
 	uint64_t lapic_var;		/* [h] &lapic */
 	uint64_t dummy_lapic;		/* [h] &dummy_lapic */
+	/* [h] the return address of Thread_continue's call of a thread's
+	   continuation (stack_attach starts every kernel stack there, rbp
+	   zeroed; the call never returns): a stack walk ends before it.
+	   0: unknown */
+	uint64_t stack_start_ret;
 };
 
 /* lk_ctl.flags */
@@ -495,8 +501,8 @@ _Static_assert(sizeof(struct lk_usite) == 256, "lk_usite layout");
 _Static_assert(LK_USITES_OFF + LK_USITES_MAX * sizeof(struct lk_usite) <= LK_AREA_OFF &&
 	       LK_TRAMP_OFF + LK_TRAMP_MAX <= LK_USITES_OFF,
 	       "the user sites fit between the trampolines and the area");
-_Static_assert(sizeof(struct lk_kdesc) == 272 + 32 * LK_KFN_MAX, "lk_kdesc layout");
-_Static_assert(sizeof(struct lk_ctl) == 1528 + 32 * LK_KFN_MAX, "lk_ctl layout");
+_Static_assert(sizeof(struct lk_kdesc) == 280 + 32 * LK_KFN_MAX, "lk_kdesc layout");
+_Static_assert(sizeof(struct lk_ctl) == 1536 + 32 * LK_KFN_MAX, "lk_ctl layout");
 _Static_assert(LK_VEC_FBT_ENTRY == sizeof(struct lk_blob_hdr),
 	       "the entry vectors follow the blob header");
 

@@ -21,6 +21,8 @@ struct lk_fire {
 	uint32_t user;			/* a user site's firing (usite.c): r
 					   holds the user registers at the int3
 					   (pcb->iss has not been written) */
+	uint64_t tracer;		/* a profile sample of tracer time
+					   (sample.c): stack()'s leaf, before pc */
 };
 
 #define LK_THR_CACHE	MT_JIT_MEMO_N
@@ -179,6 +181,9 @@ uint64_t lk_uarg_extend(uint64_t v, int8_t size);
 void lk_apic_start(void);
 void lk_apic_stop(void);
 int lk_apic_active(void);
+uint64_t lk_sample_at(const struct lk_regs *r, struct lk_fire *f);
+/* The site at addr (fbt.c), 0 if none. */
+struct lk_site *lk_site_at(uint64_t addr);
 
 /* kmain.c */
 void lk_tick(struct lk_regs *r);

@@ -679,7 +679,9 @@ static uint32_t user_stack(const struct lk_fire *f, uint64_t *pcs, uint32_t n)
 	return i;
 }
 
-/* Frame-pointer walk: the probe's caller first, then each saved rbp. */
+/* Frame-pointer walk: the probe's pc (after machtrace`tracer for a
+   profile sample of tracer time, sample.c), its caller, then each saved
+   rbp, up to the stack's base (lk_kdesc.stack_start_ret). */
 uint32_t mt_plat_stack(const struct mt_pctx *ctx, int user, uint64_t *pcs,
 		       uint32_t n)
 {
@@ -691,9 +693,13 @@ uint32_t mt_plat_stack(const struct mt_pctx *ctx, int user, uint64_t *pcs,
 		return user_stack(f, pcs, n);
 	if (!f || !n)
 		return 0;
-	if (f->pc)
+	if (f->tracer)
+		pcs[i++] = f->tracer;
+	if (f->pc && i < n)
 		pcs[i++] = f->pc;
 	pc = caller(f);
+	if (pc && pc == lk.ctl->k.stack_start_ret)
+		return i;
 	if (pc && i < n)
 		pcs[i++] = pc;
 	fp = f->fp;
@@ -701,7 +707,7 @@ uint32_t mt_plat_stack(const struct mt_pctx *ctx, int user, uint64_t *pcs,
 		uint64_t next;
 		if (!lk_load64(fp + 8, &pc) || !lk_load64(fp, &next))
 			break;
-		if (pc < LK_KERNEL_MAP_BASE)
+		if (pc < LK_KERNEL_MAP_BASE || pc == lk.ctl->k.stack_start_ret)
 			break;
 		pcs[i++] = pc;
 		if (next <= fp)

@@ -74,9 +74,7 @@ static struct {
 	uint64_t tsc_hz;
 } ap;
 
-extern char lk_apic_entry[], lk_fbt_entry[], lk_fbt_entry_ret[], lk_fbt_ret_entry[],
-	lk_fbt_ret_tail[], lk_boot_entry[], lk_int3[];
-extern struct lk_blob_hdr lk_blob_hdr;
+extern char lk_apic_entry[];
 
 static uint32_t rd(uint32_t reg)
 {
@@ -326,85 +324,23 @@ int lk_apic_active(void)
 	return ap.state == AP_ON;
 }
 
-/*
- * A sample in the blob's region is the probes' machinery running with
- * interrupts on, on behalf of a kernel instruction: it is reported at
- * that instruction, as dtrace's samples never show dtrace.  TCG takes an
- * interrupt at a translation block's start, so the pc is the entry of a
- * trampoline ("push $index; jmp"), of its displaced instructions (after
- * the probe, or a fast trampoline's incq; or an int3 site's out-of-line
- * copy), or of a return trampoline's displaced epilogue; or an entry
- * vector with the site's index on the stack; or, right after GO, the boot
- * hook's return and its displaced instructions (hook_cont), which are the
- * hooked function's entry.  A tick that came while a probe ran is taken
- * right after the popfq that ends lk_fbt_entry (at its ret, the stack
- * holding where the site goes on) or lk_fbt_ret_entry (at its lea, the
- * stack holding the site's index).
- */
-static uint64_t tramp_pc(uint64_t pc)
-{
-	uint64_t tramp = lk.resv_va + LK_TRAMP_OFF, at = pc, best = 0;
-
-	if (pc < tramp || pc >= tramp + LK_TRAMP_MAX)
-		return pc;
-	for (uint32_t i = 0; i < lk.nsites; i++) {
-		const struct lk_site *s = &lk.sites[i];
-		/* where each piece starts, and where its copy of the kernel's
-		   instructions starts */
-		uint64_t b[2] = { s->ool, s->fast };
-		uint64_t d[2] = { s->ool + (s->kind == LK_SK_JMP ? LK_TRAMP_DISP : 0),
-				  s->fast + LK_FAST_INCQ_LEN };
-		for (int k = 0; k < 2; k++) {
-			uint64_t off;
-			if (!b[k] || b[k] > pc || b[k] < best)
-				continue;
-			best = b[k];
-			off = pc >= d[k] ? pc - d[k] : 0;
-			at = off < s->len ? s->addr + off : s->addr;
-		}
-	}
-	return at;
-}
-
-static uint64_t probed_pc(const struct lk_regs *r, uint64_t pc)
-{
-	const struct lk_blob_hdr *h = &lk_blob_hdr;
-	uint64_t hdr = (uint64_t)h, cont = (uint64_t)h->hook_cont, top;
-
-	if (pc < lk.resv_va || pc >= lk.resv_end)
-		return pc;
-	if (pc >= (uint64_t)lk_boot_entry && pc < (uint64_t)lk_int3)
-		return h->hook_va;
-	if (pc >= cont && pc < cont + sizeof h->hook_cont)
-		return pc - cont < h->hook_len ? h->hook_va + (pc - cont) : h->hook_va;
-	if (pc == (uint64_t)lk_fbt_entry_ret)
-		return lk_load64(r->u.t.rsp, &top) ? tramp_pc(top) : pc;
-	if (pc == (uint64_t)lk_fbt_entry || pc == (uint64_t)lk_fbt_ret_entry ||
-	    pc == (uint64_t)lk_fbt_ret_tail ||
-	    pc == hdr + LK_VEC_FBT_ENTRY || pc == hdr + LK_VEC_FBT_RET)
-		return lk_load64(r->u.t.rsp, &top) && top < lk.nsites ?
-			lk.sites[top].addr : pc;
-	return tramp_pc(pc);
-}
-
 /* The timer's interrupt (entry.S lk_apic_entry, IF = 0, any mode). */
 void lk_apic_fire(struct lk_regs *r)
 {
 	uint64_t rip = r->u.t.rip, next, a[2];
 	struct lk_regs u;
-	struct lk_fire f = { r, rip, 0, r->rbp, 0 };
+	struct lk_fire f;
 	int user = (r->u.t.cs & 3) != 0, filled = 0;
 
 	lk.ctl->apic_ints++;
 	if (ap.state == AP_ON && lk.tracing) {
-		a[0] = user ? 0 : probed_pc(r, rip);
+		a[0] = user ? 0 : lk_sample_at(r, &f);	/* sample.c */
 		a[1] = user ? rip : 0;
-		f.pc = a[0];
 		if (user) {
 			/* no kernel frame: stack() is empty, ustack() the task's */
 			lk_regs_copy(&u, r);
 			filled = lk_iss_fill(r, &u, ap.vec);
-			f = (struct lk_fire){ &u, 0, 0, 0, 1 };
+			f = (struct lk_fire){ &u, 0, 0, 0, 1, 0 };
 		}
 		next = lk_ticks_run(&f, a, 1);
 		if (filled)

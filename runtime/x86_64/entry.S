@@ -145,6 +145,8 @@ lk_boot_entry:
 	mov	%rax, 128(%rsp)		/* continue at hook_cont */
 	RESTORE
 	popfq
+	.globl lk_boot_ret		/* a pending tick is taken here (sample.c) */
+lk_boot_ret:
 	ret
 
 /*

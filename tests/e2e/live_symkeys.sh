@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # mod(), func() and sym() aggregation keys merge as dtrace merges them: by
 # the symbol they print, so each module or function is one row holding all
-# of its samples, rows sorted by the merged value.
+# of its samples, rows sorted by the merged value; usym() and ufunc() keys
+# of a user task's pcs too (uaddr() keeps each pc).
 set -u
 . "$(dirname "$0")/live_lib.sh"
 need_live live-symkeys
@@ -17,18 +18,21 @@ t=$(val t "$out")
 rows() {
 	awk -v s="[$1]" '/^\[/ { in_s = ($0 == s); next } in_s && NF == 2 { print $1, $2 }' "$out"
 }
-# every kernel sample is gnumach's: a tick taken in machtrace's own code
-# (a trampoline, a probe's return through lk_fbt_entry, the boot hook) is
-# reported at the kernel instruction it runs for, as dtrace never shows
-# itself in a profile
+# every kernel sample is gnumach's or tracer time: a tick taken in
+# machtrace's own code is reported at the kernel instruction it runs for
+# (a trampoline's displaced instructions, an entry vector), or, when it
+# waited for a probe to end, as machtrace`tracer (runtime/x86_64/
+# sample.c); never as machtrace's machinery (runtime, trampoline)
 mods=$(rows m | grep -c .)
 m=$(rows m | awk '$1 == "gnumach" { print $2 }')
-if [ "${t:-0}" -gt 0 ] && [ "$mods" = 1 ] && [ "${m:-0}" = "$t" ]; then
+tr=$(rows m | awk '$1 == "machtrace" { print $2 }')
+trf=$(rows f | awk '$1 == "machtrace`tracer" { print $2 }')
+if [ "${t:-0}" -gt 0 ] && [ "$((${m:-0} + ${tr:-0}))" = "$t" ] && [ "${tr:-0}" = "${trf:-0}" ] &&
+   [ "$mods" -le 2 ]; then
 	pass live-symkeys-mod
 else
-	fail live-symkeys-mod "$mods mod rows ($(rows m | tr '\n' ' ')), gnumach ${m:-none} of ${t:-none} samples: $(head -c 300 "$TMP/symkeys.err")"
+	fail live-symkeys-mod "$mods mod rows ($(rows m | tr '\n' ' ')), gnumach ${m:-none} + tracer ${trf:-none} of ${t:-none} samples: $(head -c 300 "$TMP/symkeys.err")"
 fi
-
 for k in f s; do
 	rows=$(rows $k)
 	n=$(echo "$rows" | grep -c .)
@@ -39,5 +43,25 @@ for k in f s; do
 		pass live-symkeys-$k
 	else
 		fail live-symkeys-$k "$n rows, $uniq distinct, sum $sum of ${t:-none}, sorted $sorted"
+	fi
+done
+
+# a user function's entry and return: two pcs of machload`do_pages, one
+# usym() row and one ufunc() row holding both firings
+out=$TMP/usymkeys.out
+live_run usymkeys "rt=10 pingpong=0 pages=16 threads=0 tasks=0" \
+'pid1:machload:do_pages:entry, pid1:machload:do_pages:return {
+  @s[usym(uregs[R_PC])] = count(); @f[ufunc(uregs[R_PC])] = count();
+  @a[uaddr(uregs[R_PC])] = count(); }
+END { printf("[s]\n"); printa(@s); printf("[f]\n"); printa(@f); printf("[a]\n"); printa(@a); }' -q
+pcs=$(rows a | grep -c '^machload`do_pages')
+fired=$(rows a | awk '$1 ~ /^machload`do_pages/ { s += $2 } END { print s + 0 }')
+for k in s f; do
+	got=$(rows $k | awk '$1 == "machload`do_pages"')
+	if [ "$pcs" -gt 1 ] && [ "$(echo "$got" | grep -c .)" = 1 ] &&
+	   [ "$(echo "$got" | awk '{ print $2 }')" = "$fired" ]; then
+		pass live-symkeys-user-$k
+	else
+		fail live-symkeys-user-$k "$pcs pcs firing $fired times, rows: $(echo $got) $(head -c 300 "$TMP/usymkeys.err")"
 	fi
 done

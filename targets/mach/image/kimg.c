@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -200,6 +201,85 @@ static int cmp_name(const void *a, const void *b)
 	return strcmp((*(struct mt_kfunc *const *)a)->name, (*(struct mt_kfunc *const *)b)->name);
 }
 
+/* How many of n elements (sorted by the uint64_t address at offset off)
+   have an address <= addr. */
+static size_t upto(const void *base, size_t n, size_t stride, size_t off, uint64_t addr)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const uint64_t *a = (const uint64_t *)((const char *)base + mid * stride + off);
+		if (*a <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int cmp_label(const void *a, const void *b)
+{
+	const struct kimg_label *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/* Code symbols (functions and assembly labels) by address, the best
+   named one kept at each address. */
+static int load_labels(struct mt_kimg *k)
+{
+	size_t n = 0;
+
+	k->labels = calloc(k->nsyms ? k->nsyms : 1, sizeof *k->labels);
+	if (!k->labels)
+		return -1;
+	for (size_t i = 0; i < k->nsyms; i++) {
+		const GElf_Sym *s = &k->syms[i];
+		const struct kimg_section *sec = section_at(k, s->st_value);
+		int t = GELF_ST_TYPE(s->st_info);
+		if ((t != STT_FUNC && t != STT_NOTYPE) || !sec || !sec->exec)
+			continue;
+		k->labels[n++] = (struct kimg_label){
+			.addr = s->st_value, .size = s->st_size, .name = k->symnames[i],
+			.rank = (uint32_t)i + (t == STT_FUNC ? 0 : 1u << 30) +
+				(GELF_ST_BIND(s->st_info) == STB_GLOBAL ? 0 : 1u << 29),
+		};
+	}
+	qsort(k->labels, n, sizeof *k->labels, cmp_label);
+	k->nlabels = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!k->nlabels || k->labels[k->nlabels - 1].addr != k->labels[i].addr)
+			k->labels[k->nlabels++] = k->labels[i];
+	return 0;
+}
+
+const char *mt_kimg_sym_at(const struct mt_kimg *k, uint64_t addr, uint64_t *off)
+{
+	const struct mt_kfunc *f = mt_kimg_func_at(k, addr);
+	const struct kimg_section *sec = section_at(k, addr);
+	const struct kimg_label *l;
+	size_t lo;
+
+	if (f) {
+		*off = addr - f->addr;
+		return f->name;
+	}
+	if (!sec || !sec->exec)
+		return NULL;
+	lo = upto(k->labels, k->nlabels, sizeof *k->labels, offsetof(struct kimg_label, addr), addr);
+	if (!lo)
+		return NULL;
+	l = &k->labels[lo - 1];
+	/* a sized one's end is its own: a noreturn call's return address */
+	if (l->addr < sec->addr || (l->size && addr - l->addr > l->size))
+		return NULL;
+	*off = addr - l->addr;
+	return l->name;
+}
+
 /* Functions: STT_FUNC symbols in executable sections; one per address. */
 static int load_symbols(struct mt_kimg *k)
 {
@@ -241,7 +321,7 @@ static int load_symbols(struct mt_kimg *k)
 		if (!k->nfuncs || k->funcs[k->nfuncs - 1].addr != k->funcs[i].addr)
 			k->funcs[k->nfuncs++] = k->funcs[i];
 	k->nreal = k->nfuncs;
-	return kimg_index_names(k);
+	return load_labels(k) < 0 ? -1 : kimg_index_names(k);
 }
 
 int kimg_index_names(struct mt_kimg *k)
@@ -304,6 +384,7 @@ void mt_kimg_close(struct mt_kimg *k)
 	free(k->by_name);
 	free(k->syms);
 	free(k->symnames);
+	free(k->labels);
 	free(k->structs);
 	free(k->inlines);
 	free(k->path);
@@ -335,15 +416,8 @@ const struct mt_kfunc *mt_kimg_lookup(const struct mt_kimg *k, const char *name)
 
 struct mt_kfunc *kimg_func_mut(struct mt_kimg *k, uint64_t addr)
 {
-	size_t lo = 0, hi = k->nreal;
+	size_t lo = upto(k->funcs, k->nreal, sizeof *k->funcs, offsetof(struct mt_kfunc, addr), addr);
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (k->funcs[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (!lo)
 		return NULL;
 	struct mt_kfunc *f = &k->funcs[lo - 1];

@@ -26,6 +26,12 @@ struct kimg_struct {                    /* DWARF struct index entry */
 	Dwarf_Off die;
 };
 
+struct kimg_label {
+	uint64_t addr, size;
+	const char *name;
+	uint32_t rank;                  /* among one address's: lowest wins */
+};
+
 struct mt_kimg {
 	char *path;
 	int fd;
@@ -39,6 +45,8 @@ struct mt_kimg {
 	GElf_Sym *syms;                 /* all symbols, for mt_kimg_symbol */
 	const char **symnames;
 	size_t nsyms;
+	struct kimg_label *labels;      /* code symbols by address, one per */
+	size_t nlabels;                 /* address (mt_kimg_label_at) */
 	struct kimg_struct *structs;    /* sorted by name, built on first use */
 	size_t nstructs;
 	int structs_indexed;

@@ -203,6 +203,33 @@ static void user_state(struct mt_kimg *k, struct lk_kdesc *d)
 			d->iss_off[i] = (uint16_t)off;
 }
 
+/*
+ * Where every kernel stack starts (pcb.c stack_attach): Thread_continue
+ * zeroes rbp and calls the thread's continuation, which never returns.
+ * The return address of that call is the stack's base, not a caller.
+ */
+static void stack_start(struct mt_kimg *k, struct lk_kdesc *d)
+{
+	const uint8_t *code;
+	cs_insn *in = NULL;
+	uint64_t a;
+	size_t n = 0;
+	csh cs;
+
+	if (mt_kimg_symbol(k, "Thread_continue", &a) < 0 || !(code = mt_kimg_bytes(k, a, 16)) ||
+	    x86_open(&cs) < 0)
+		return;
+	n = cs_disasm(cs, code, 16, a, 0, &in);
+	for (size_t i = 0; i < n; i++)
+		if (x86_in_group(&in[i], CS_GRP_CALL)) {
+			d->stack_start_ret = in[i].address + in[i].size;
+			break;
+		}
+	if (n)
+		cs_free(in, n);
+	cs_close(&cs);
+}
+
 int kdesc_fill(struct mt_kimg *k, struct lk_kdesc *d, uint64_t ram_bytes,
 	       char *err, size_t errlen)
 {
@@ -240,6 +267,7 @@ int kdesc_fill(struct mt_kimg *k, struct lk_kdesc *d, uint64_t ram_bytes,
 			d->task_name_size = 32;
 	}
 	intr_code(k, d);
+	stack_start(k, d);
 	ids(k, d);
 	user_state(k, d);
 	if (mt_kimg_symbol(k, "Panic", &d->panic_fn) < 0)

@@ -562,33 +562,33 @@ static void live_detach(struct mt_target *t)
 	l->nus = 0;
 }
 
-/* As dtrace: "mod`func+0x10", "mod`0xaddr" in the module but no function;
-   machtrace`trampoline / machtrace`runtime in our reserved region. */
+/* As dtrace: "mod`func+0x10", "mod`0xaddr" in the module but no symbol
+   (assembly routines go by the symbol table's labels: spl0+0x40);
+   machtrace`tracer, machtrace`trampoline, machtrace`runtime in our
+   reserved region. */
 static int live_sym(struct mt_target *t, uint64_t pc, char *buf, size_t len)
 {
 	struct live *l = t->priv;
-	const struct mt_kfunc *f = mt_kimg_func_at(l->k, pc);
+	uint64_t resv = LK_KERNEL_MAP_BASE + l->resv_pa, off = 0;
+	const char *name = mt_kimg_sym_at(l->k, pc, &off);
+	int intext = l->ctl && pc >= l->ctl->k.text_start && pc < l->ctl->k.text_end;
 
-	uint64_t resv = LK_KERNEL_MAP_BASE + l->resv_pa;
-
-	if (!f && l->ctl && pc >= l->ctl->k.text_start && pc < l->ctl->k.text_end) {
-		snprintf(buf, len, "gnumach`0x%llx", (unsigned long long)pc);
+	/* our reserved region: its base stands for a profile sample of
+	   tracer time (runtime/x86_64/sample.c); a trampoline (a kernel
+	   function's displaced instructions, run out of line) or the runtime */
+	if (!name && !intext && l->resv_pa && pc >= resv && pc < resv + LK_AREA_OFF) {
+		snprintf(buf, len, pc == resv ? "machtrace`tracer" : pc >= resv + LK_TRAMP_OFF ?
+			 "machtrace`trampoline" : "machtrace`runtime");
 		return 0;
 	}
-	/* our reserved region: a trampoline (a kernel function's displaced
-	   instructions, run out of line) or the runtime itself */
-	if (!f && l->resv_pa && pc >= resv && pc < resv + LK_AREA_OFF) {
-		snprintf(buf, len, pc >= resv + LK_TRAMP_OFF ? "machtrace`trampoline" :
-			 "machtrace`runtime");
-		return 0;
-	}
-	if (!f)
+	if (!name && !intext)
 		return -1;
-	if (pc == f->addr)
-		snprintf(buf, len, "gnumach`%s", f->name);
+	if (!name)
+		snprintf(buf, len, "gnumach`0x%llx", (unsigned long long)pc);
+	else if (off)
+		snprintf(buf, len, "gnumach`%s+0x%llx", name, (unsigned long long)off);
 	else
-		snprintf(buf, len, "gnumach`%s+0x%llx", f->name,
-			 (unsigned long long)(pc - f->addr));
+		snprintf(buf, len, "gnumach`%s", name);
 	return 0;
 }
 

@@ -47,6 +47,8 @@ struct site_set {
 	uint64_t *targets;		/* sorted possible branch targets in the */
 	size_t ntargets;		/* kernel text (sites_ret_range), lazily */
 	int targets_done;
+	uint32_t *nofit;		/* sites whose compiled code did not fit */
+	uint32_t nnofit;		/* the trampoline area: interpreted */
 };
 
 int sites_add(struct site_set *s, const struct site_req *r);

@@ -40,6 +40,24 @@ static uint32_t fast_count_aggid(const struct mt_image *img, const struct mt_pro
 	return (uint32_t)act->arg;
 }
 
+/* Sites whose compiled code did not fit the trampoline area (sites.c):
+   -S names each, -v counts them. */
+static void report_nofit(const struct live *l, const struct mt_image *img)
+{
+	char why[120];
+
+	snprintf(why, sizeof why, "its compiled code does not fit the %llu KiB trampoline area",
+		 (unsigned long long)(LK_TRAMP_MAX >> 10));
+	for (uint32_t i = 0; i < l->ss.nnofit; i++) {
+		const struct lk_site *st = &l->ss.sites[l->ss.nofit[i]];
+		mt_jit_unplaced(img, st->probe, st->addr, why);
+	}
+	if (l->o.verbose && l->ss.nnofit)
+		fprintf(stderr, "machtrace: %u probe sites run the interpreter: their compiled "
+			"code does not fit the %llu KiB trampoline area\n", l->ss.nnofit,
+			(unsigned long long)(LK_TRAMP_MAX >> 10));
+}
+
 /*
  * The probe's compiled code for a jmp site (LK_SF_JIT, jit/, mt_jit_plan):
  * none (the interpreter) if MACHTRACE_NOJIT is set or a clause uses what
@@ -457,6 +475,7 @@ static int plan(struct mt_target *t, const struct mt_image *img, struct lk_ctl *
 	}
 	if (sites_build(&l->ss, l->k, t->err, sizeof t->err) < 0)
 		return -1;
+	report_nofit(l, img);
 	return 0;
 }
 

@@ -51,6 +51,7 @@ void sites_free(struct site_set *s)
 	free(s->req);
 	free(s->sites);
 	free(s->tramp);
+	free(s->nofit);
 	memset(s, 0, sizeof *s);
 }
 
@@ -205,8 +206,7 @@ static uint8_t *jit_place(struct site_set *s, struct lk_site *st, const struct j
 }
 
 static int jmp_entry(struct site_set *s, struct mt_kimg *k, csh cs, struct lk_site *st,
-		     uint32_t index, unsigned len, const struct jit_code *jit, char *err,
-		     size_t errlen)
+		     uint32_t index, unsigned len, char *err, size_t errlen)
 {
 	const uint8_t *code = mt_kimg_bytes(k, st->addr, len);
 	uint64_t va;
@@ -239,13 +239,7 @@ static int jmp_entry(struct site_set *s, struct mt_kimg *k, csh cs, struct lk_si
 					 (unsigned long long)st->addr), -1;
 		st->fast = fva;
 	}
-	if ((st->flags & LK_SF_JIT) && jit) {	/* code; displaced; back */
-		uint64_t end;
-		uint8_t *e = jit_place(s, st, jit, NULL, 0, va, 16 * len + 5, &end);
-		if (!e || emit_displaced(k, cs, st->addr, len, e, end) < 0)
-			st->flags &= ~LK_SF_JIT;	/* the interpreter, then */
-	}
-	return 0;
+	return 0;		/* compiled code: place_jits() */
 }
 
 /* Out-of-line copy of the first instruction at st->addr, then jmp back. */
@@ -321,13 +315,56 @@ static int jmp_ret(struct site_set *s, struct mt_kimg *k, struct lk_site *st,
 	st->plen = 5;
 	st->len = r->range;
 	st->ool = va;
-	/* compiled: the displaced instructions, the code, its ret (only for
-	   a plain ret: the code's own) */
-	if (st->flags & LK_SF_JIT) {
-		uint64_t end;
-		if (!r->jit || pre + 1 != r->range || code[pre] != 0xc3 ||
-		    !jit_place(s, st, r->jit, code, pre, va + pre, 0, &end))
+	/* compiled (place_jits()): only for a plain ret, the code's own */
+	if (pre + 1 != r->range || code[pre] != 0xc3)
+		st->flags &= ~LK_SF_JIT;
+	return 0;
+}
+
+/*
+ * A jmp site's compiled code: an entry's is "code; displaced; back", a
+ * return's "displaced; code; ret".  0, or -1 when it does not fit.
+ */
+static int jit_site(struct site_set *s, struct mt_kimg *k, csh cs, struct lk_site *st,
+		    const struct site_req *r)
+{
+	uint64_t end;
+	uint8_t *e;
+
+	if (st->kind == LK_SK_JMPRET) {
+		uint32_t pre = (uint32_t)(r->ret_at - r->addr);
+		const uint8_t *code = mt_kimg_bytes(k, r->addr, r->range);
+		return code && jit_place(s, st, r->jit, code, pre, st->ool + pre, 0, &end) ? 0 : -1;
+	}
+	e = jit_place(s, st, r->jit, NULL, 0, st->ool, 16 * st->len + 5, &end);
+	return e && emit_displaced(k, cs, st->addr, st->len, e, end) >= 0 ? 0 : -1;
+}
+
+/*
+ * Compiled code goes in after every site's trampoline: the general path
+ * must exist for all sites, compiled code is a faster option.  A site
+ * whose code does not fit keeps the interpreter and is listed in
+ * s->nofit (said under -S and -v).  reqof[i]: site i's request.
+ */
+static int place_jits(struct site_set *s, struct mt_kimg *k, csh cs, const size_t *reqof)
+{
+	free(s->nofit);
+	s->nnofit = 0;
+	if (!(s->nofit = calloc(s->nsites ? s->nsites : 1, sizeof *s->nofit)))
+		return -1;
+	for (uint32_t i = 0; i < s->nsites; i++) {
+		struct lk_site *st = &s->sites[i];
+		const struct site_req *r = &s->req[reqof[i]];
+		if (!(st->flags & LK_SF_JIT))
+			continue;
+		if (!r->jit || (st->kind != LK_SK_JMP && st->kind != LK_SK_JMPRET)) {
 			st->flags &= ~LK_SF_JIT;
+			continue;
+		}
+		if (jit_site(s, k, cs, st, r) == 0)
+			continue;
+		st->flags &= ~LK_SF_JIT;
+		s->nofit[s->nnofit++] = i;
 	}
 	return 0;
 }
@@ -386,22 +423,14 @@ static int site_uargs(struct site_set *s, struct lk_site *st, const struct site_
 	return 0;
 }
 
-int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen)
+/* Sort order kept: merge requests into sites, build their trampolines,
+   check that no two overlap.  reqof[i]: the request site i came from. */
+static int build_all(struct site_set *s, struct mt_kimg *k, csh cs, size_t *reqof,
+		     char *err, size_t errlen)
 {
-	csh cs;
 	uint32_t n = 0;
 	int rc = 0;
 
-	qsort(s->req, s->nreq, sizeof *s->req, cmp_req);
-	free(s->sites);
-	s->sites = calloc(s->nreq ? s->nreq : 1, sizeof *s->sites);
-	if (!s->tramp)
-		s->tramp = calloc(1, LK_TRAMP_MAX);
-	s->tramp_used = 0;
-	if (!s->sites || !s->tramp)
-		return mt_seterr(err, errlen, "out of memory"), -1;
-	if (x86_open(&cs) < 0)
-		return mt_seterr(err, errlen, "capstone: cannot open the decoder"), -1;
 	for (size_t i = 0; i < s->nreq && rc == 0; i++) {
 		const struct site_req *r = &s->req[i];
 		struct lk_site *st;
@@ -409,13 +438,13 @@ int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen)
 		if (n && s->sites[n - 1].addr == r->addr) {	/* merge */
 			st = &s->sites[n - 1];
 			if (regargs_clash(st, r))
-				return cs_close(&cs), mt_seterr(err, errlen,
+				return mt_seterr(err, errlen,
 					"two probes at 0x%llx take their arguments from different "
 					"registers", (unsigned long long)r->addr), -1;
 			if (r->flags & LK_SF_REGARGS)
 				memcpy(st->argreg, r->argreg, sizeof st->argreg);
 			if (!st->nuargs && site_uargs(s, st, r) < 0)
-				return cs_close(&cs), mt_seterr(err, errlen,
+				return mt_seterr(err, errlen,
 					"trampoline area full"), -1;
 			if (st->kind == LK_SK_RET && r->kind == LK_SK_INT3 &&
 			    (r->flags & LK_SF_FIRE)) {	/* entry is a ret */
@@ -425,7 +454,7 @@ int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen)
 				continue;
 			}
 			if ((st->kind == LK_SK_RET) != (r->kind == LK_SK_RET))
-				return cs_close(&cs), mt_seterr(err, errlen,
+				return mt_seterr(err, errlen,
 					"two kinds of site at 0x%llx", (unsigned long long)r->addr), -1;
 			/* a second probe at one instruction: kinst:0 and fbt,
 			   two aliases, an SDT probe; more (inline instances
@@ -436,7 +465,7 @@ int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen)
 					continue;
 				if (st->flags & LK_SF_FIRE2) {
 					if (add_extra(s, st, r->probe) < 0)
-						return cs_close(&cs), mt_seterr(err, errlen,
+						return mt_seterr(err, errlen,
 							"more than %u probes at 0x%llx",
 							LK_SITE_EXTRA_MAX + 2,
 							(unsigned long long)r->addr), -1;
@@ -462,9 +491,10 @@ int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen)
 			continue;
 		}
 		if (n >= LK_SITES_MAX)
-			return cs_close(&cs), mt_seterr(err, errlen, "more than %u probe sites",
+			return mt_seterr(err, errlen, "more than %u probe sites",
 							LK_SITES_MAX), -1;
 		st = &s->sites[n];
+		reqof[n] = i;
 		st->addr = r->addr;
 		st->kind = r->kind;
 		st->flags = r->flags;
@@ -475,14 +505,14 @@ int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen)
 		st->cnt_addr = r->cnt_addr;
 		st->cnt_inc = r->cnt_inc;
 		if (site_uargs(s, st, r) < 0)
-			return cs_close(&cs), mt_seterr(err, errlen, "trampoline area full"), -1;
+			return mt_seterr(err, errlen, "trampoline area full"), -1;
 		/* a later request for this address (internal hook, alias) must
 		   not lose the full path: decide FAST only if none follows */
 		if (i + 1 < s->nreq && s->req[i + 1].addr == r->addr)
 			st->flags &= ~(LK_SF_FAST | LK_SF_JIT);
 		if (r->kind == LK_SK_JMP)
 			rc = jmp_entry(s, k, cs, st, n, r->range ? r->range : r->f->displaced,
-				       r->jit, err, errlen);
+				       err, errlen);
 		else if (r->kind == LK_SK_JMPRET)
 			rc = jmp_ret(s, k, st, n, r, err, errlen);
 		else if (r->kind == LK_SK_INT3) {
@@ -493,7 +523,6 @@ int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen)
 			rc = ret_site(k, st, err, errlen);
 		n++;
 	}
-	cs_close(&cs);
 	s->nsites = n;
 	for (uint32_t i = 1; rc == 0 && i < n; i++) {
 		const struct lk_site *a = &s->sites[i - 1];
@@ -504,5 +533,33 @@ int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen)
 					 (unsigned long long)s->sites[i].addr, s->sites[i].kind,
 					 a->kind, (unsigned long long)a->addr, cover), -1;
 	}
+	return rc;
+}
+
+int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen)
+{
+	csh cs;
+	int rc;
+	size_t *reqof;
+
+	qsort(s->req, s->nreq, sizeof *s->req, cmp_req);
+	free(s->sites);
+	s->sites = calloc(s->nreq ? s->nreq : 1, sizeof *s->sites);
+	if (!s->tramp)
+		s->tramp = calloc(1, LK_TRAMP_MAX);
+	s->tramp_used = 0;
+	if (!s->sites || !s->tramp)
+		return mt_seterr(err, errlen, "out of memory"), -1;
+	if (x86_open(&cs) < 0)
+		return mt_seterr(err, errlen, "capstone: cannot open the decoder"), -1;
+	if (!(reqof = calloc(s->nreq ? s->nreq : 1, sizeof *reqof)))
+		return cs_close(&cs), mt_seterr(err, errlen, "out of memory"), -1;
+	rc = build_all(s, k, cs, reqof, err, errlen);
+	if (rc == 0 && place_jits(s, k, cs, reqof) < 0) {
+		mt_seterr(err, errlen, "out of memory");
+		rc = -1;
+	}
+	free(reqof);
+	cs_close(&cs);
 	return rc;
 }
