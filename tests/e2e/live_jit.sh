@@ -45,11 +45,20 @@ if [ "$compiled" = 2 ] && ! grep -q "interpreted" "$TMP/jit.err" &&
 else
 	fail live-jit-probes-compiled "$compiled of 2 probes compiled: $(grep -E 'interpreted' "$TMP/jit.err" | head -n 3)"
 fi
-# the same output, but the returns' counts: the session may stop between
-# the last traced entry and its return, at a different place in each run
-entries() { sed '/^-- returns --$/,$d' "$1"; }
+# the same output, but the returns' counts (the session may stop between
+# the last traced entry and its return, at a different place in each run)
+# and what sums or keys message sizes (s, se, kb): machload's console lines
+# carry cycle counts, so a message's size changes with their digits
+entries() { sed -e '/^-- returns --$/,$d' -e '/^s /d' -e '/^se /d' -e '/^kb /d' "$1"; }
+sizes_ok() {	# out: the sum of sizes is machload's, and near the other run's
+	local s se o
+	s=$(val s "$1"); se=$(sed -n 's/^se machload \([0-9]*\)$/\1/p' "$1"); o=$(val s "$2")
+	[ -n "$s" ] && [ "$s" = "$se" ] && [ -n "$o" ] &&
+		[ $(( (s > o ? s - o : o - s) * 100 )) -le "$s" ]
+}
 if [ $rc = 0 ] && [ $rc2 = 0 ] && [ -s "$TMP/jit.out" ] && grep -q "^-- returns --$" "$TMP/jit.out" &&
-   [ "$(entries "$TMP/jit.out")" = "$(entries "$TMP/nojit.out")" ]; then
+   [ "$(entries "$TMP/jit.out")" = "$(entries "$TMP/nojit.out")" ] &&
+   sizes_ok "$TMP/jit.out" "$TMP/nojit.out" && sizes_ok "$TMP/nojit.out" "$TMP/jit.out"; then
 	pass live-jit-same-output-as-interpreter
 else
 	fail live-jit-same-output-as-interpreter "exit $rc/$rc2: $(diff <(entries "$TMP/jit.out") <(entries "$TMP/nojit.out") | head -n 6)"
@@ -83,9 +92,11 @@ fi
 # thread-locals found inline (the thread memo's tid, the row's hash
 # window) over threads and tasks that come and go: new threads take the
 # runtime's path first, rows are made and emptied; no thread ever sees
-# another's value, and the interpreter counts the same entries.  (A
-# blocked mach_msg_trap returns through a continuation, without its
-# return probe: so r < e, and r and n depend on which calls blocked.)
+# another's value, and the interpreter counts about as many entries (the
+# number of calls varies by a few from run to run with the threads'
+# interleaving: 1409 and 1419 seen from one engine).  (A blocked
+# mach_msg_trap returns through a continuation, without its return
+# probe: so r < e, and r and n depend on which calls blocked.)
 prog="$E /execname == \"machload\"/ { self->me = tid; self->n++; @e = count(); }
 $R /self->me/ { @r = count(); @other = sum(self->me != tid); }
 $R /self->n > 3/ { @n = sum(self->n); self->n = 0; self->me = 0; }
@@ -98,13 +109,15 @@ MACHTRACE_NOJIT=1 live_run nojittls "$words" "$prog" -q
 rc2=$?
 e=$(val e "$TMP/jittls.out"); r=$(val r "$TMP/jittls.out"); n=$(val n "$TMP/jittls.out")
 r2=$(val r "$TMP/nojittls.out")
-if [ $rc = 0 ] && [ $rc2 = 0 ] && [ "$e" = "$(val e "$TMP/nojittls.out")" ] &&
+e2=$(val e "$TMP/nojittls.out")
+if [ $rc = 0 ] && [ $rc2 = 0 ] && [ -n "$e" ] && [ -n "$e2" ] &&
+   [ $(( (e > e2 ? e - e2 : e2 - e) * 50 )) -le "$e" ] &&
    [ "$(val other "$TMP/jittls.out")" = 0 ] && [ "$(val other "$TMP/nojittls.out")" = 0 ] &&
    [ "${e:-0}" -ge 1000 ] && [ "${r:-0}" -ge 400 ] && [ "${r2:-0}" -ge 400 ] &&
    [ "${n:-0}" -gt 0 ] && grep -q "^machload: threads n=20 ok=20" "$TMP/jittls.con"; then
 	pass live-jit-thread-locals
 else
-	fail live-jit-thread-locals "exit $rc/$rc2, e $e r $r n $n: $(diff "$TMP/jittls.out" "$TMP/nojittls.out" | head -n 4)"
+	fail live-jit-thread-locals "exit $rc/$rc2, e $e/$e2 r $r n $n: $(diff "$TMP/jittls.out" "$TMP/nojittls.out" | head -n 4)"
 fi
 
 # divisions as the interpreter does them: signed and unsigned, by -1
