@@ -179,6 +179,7 @@ static void probes_free(struct live *l)
 		free(l->probes[i].usites);
 	}
 	free(l->probes);
+	free(l->miss);
 	live_uprogs_free(l);
 }
 

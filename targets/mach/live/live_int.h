@@ -105,6 +105,10 @@ struct live {
 	struct mt_kimg *k;
 	struct lprobe *probes;
 	uint32_t nprobes, cap, next_id;
+	/* SDT probes with a site this kernel lacks (sdt.c), warned about
+	   when a program names them */
+	struct sdt_miss *miss;
+	uint32_t nmiss;
 	/* user programs (usdt, pid): the boot modules, loaded at creation */
 	struct umod *uprogs;
 	int nuprogs;
@@ -206,6 +210,7 @@ int live_utext_compare(struct live *l, uint64_t *where, uint32_t *pages);
 /* sdt.c: the SDT providers' tables (prov_*.c) and their common part */
 extern const struct sdt_provider sdt_sched, sdt_ipc, sdt_proc, sdt_vm, sdt_vminfo;
 int sdt_is_provider(const char *prov);
+void sdt_warn_missing(struct live *l, const struct mt_pdesc *pd);
 void sdt_argmap(const struct lprobe *p, uint8_t *nmap, uint8_t *argmap);
 /* args[i]'s type (native: its native type when translated, else NULL)
    that every SDT probe matching the description agrees on, or NULL;

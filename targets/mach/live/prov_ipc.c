@@ -19,7 +19,8 @@
  *                         waiting exception server (untested: machload
  *                         raises no exceptions)
  *   ipc_mqueue_receive    every message taken from a queue (or given to
- *                         a waiting receiver by ipc_mqueue_send)
+ *                         a waiting receiver by ipc_mqueue_send), at its
+ *                         count of the task's received messages
  *
  * The fast paths call nothing there: their sites are source lines of
  * this kernel (SDT_LINE) with the message found through DWARF in a
@@ -46,6 +47,12 @@
    a kernel reply received directly after ipc_kobject_server. */
 #define HANDOFF		LINE("mach_msg_trap", 920, "kmsg", "self", "$curthread")
 #define HANDOFF_SLOW	LINE("mach_msg_trap", 871, "kmsg", "self", "$curthread")
+/* ipc_mqueue_receive's one success path, where both ways of getting a
+   message (from the queue, or handed over while waiting) meet: its count
+   of the task's received messages; kmsg is about to be stored through
+   the out-parameter kmsgp (GCC 16's DWARF loses it there) */
+#define DEQUEUED	{ "ipc_mqueue_receive", SDT_MEMBER_INC, "task.messages_received", 0, \
+			  { "kmsg|*", NULL, "$curthread" } }
 #define EXC_REPLY	CALL("mach_msg_trap", "exception_raise_continue_fast", \
 			     "kmsg", "self", "$curthread")
 #define KREPLY		LINE("mach_msg_trap", 1376, "kmsg", "$curthread", "$curthread")
@@ -69,8 +76,7 @@ static const struct sdt_probe ipc_probes[] = {
 	{ "mach_msg_send", "send-error",
 	  { { "mach_msg_send", SDT_CALL, "ipc_kmsg_copyout_pseudo", 0, { NULL } } }, CUR_ARGS,
 	  "a sent message could not be delivered and returns to its sender" },
-	{ "ipc_mqueue_receive", "receive",
-	  { LINE("ipc_mqueue_receive", 691, "kmsg", NULL, "$curthread") }, ARGS,
+	{ "ipc_mqueue_receive", "receive", { DEQUEUED }, ARGS,
 	  "a receiver dequeues a message (args[1]: NULL)" },
 	{ "mach_msg_trap", "receive", { HANDOFF, EXC_REPLY, KREPLY }, ARGS,
 	  "a receiver takes a message on mach_msg_trap's fast paths" },

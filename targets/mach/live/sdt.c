@@ -4,6 +4,7 @@
  * sites exists in this kernel is not listed), and its arguments' types
  * and mapping for the compiler, -lv and the image.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,14 +21,32 @@ static const struct sdt_provider *const sdt_providers[] = {
 /* instructions of a function decoded for its sites (mach_msg_trap: ~1700) */
 #define SDT_MAXINSNS	8192
 
+/* in adds a constant to memory at disp(%reg) (add $imm / inc), reg not
+   rip: a struct member's increment through a pointer; the constant or 0. */
+static int32_t member_inc(const cs_insn *in, uint64_t disp)
+{
+	const cs_x86 *x = &in->detail->x86;
+	const cs_x86_op *m = &x->operands[0];
+
+	if ((in->id != X86_INS_ADD && in->id != X86_INS_INC) || x->op_count < 1 ||
+	    m->type != X86_OP_MEM || m->mem.base == X86_REG_RIP ||
+	    m->mem.base == X86_REG_INVALID || m->mem.index != X86_REG_INVALID ||
+	    (uint64_t)m->mem.disp != disp)
+		return 0;
+	if (in->id == X86_INS_INC)
+		return 1;
+	return x->op_count == 2 && x->operands[1].type == X86_OP_IMM ? (int32_t)x->operands[1].imm : 0;
+}
+
 /*
- * Offsets in f of each direct call to callee (SDT_CALL) or of the
- * instruction after it (SDT_AFTER_CALL), at most max; -1 if f cannot be
- * decoded.  Only instructions an int3 site can take (relocatable out of
- * line) count.
+ * Offsets in f of the instructions of site s, at most max: each direct
+ * call to `target` (SDT_CALL) or the instruction after it
+ * (SDT_AFTER_CALL), each increment of the member at offset `target`
+ * (SDT_MEMBER_INC); -1 if f cannot be decoded.  Only instructions an int3
+ * site can take (relocatable out of line) count.
  */
-static int call_offsets(struct mt_kimg *k, const struct mt_kfunc *f, uint64_t callee,
-			int where, uint32_t *offs, int max)
+static int insn_offsets(struct mt_kimg *k, const struct mt_kfunc *f, int where,
+			uint64_t target, uint32_t *offs, int max)
 {
 	uint32_t all[SDT_MAXINSNS];
 	int n = sites_insn_offsets(k, f, all, SDT_MAXINSNS), m = 0;
@@ -42,8 +61,14 @@ static int call_offsets(struct mt_kimg *k, const struct mt_kfunc *f, uint64_t ca
 		uint64_t a = f->addr + all[i];
 		size_t left = f->size - all[i];
 		code = mt_kimg_bytes(k, a, left);
-		if (!code || !cs_disasm_iter(cs, &code, &left, &a, in) ||
-		    !x86_in_group(in, CS_GRP_CALL) || x86_branch_target(in) != callee)
+		if (!code || !cs_disasm_iter(cs, &code, &left, &a, in))
+			continue;
+		if (where == SDT_MEMBER_INC) {
+			if (member_inc(in, target))
+				offs[m++] = all[i];
+			continue;
+		}
+		if (!x86_in_group(in, CS_GRP_CALL) || x86_branch_target(in) != target)
 			continue;
 		if (where == SDT_CALL)
 			offs[m++] = all[i];
@@ -54,6 +79,69 @@ static int call_offsets(struct mt_kimg *k, const struct mt_kfunc *f, uint64_t ca
 		cs_free(in, 1);
 	cs_close(&cs);
 	return m;
+}
+
+/* The offset of member "struct.member" (SDT_MEMBER_INC), -1 if none. */
+static int64_t member_offset(struct mt_kimg *k, const char *name)
+{
+	char sname[64], type[256];
+	const char *dot = strchr(name, '.');
+	uint64_t off;
+
+	if (!dot || (size_t)(dot - name) >= sizeof sname)
+		return -1;
+	memcpy(sname, name, (size_t)(dot - name));
+	sname[dot - name] = 0;
+	return mt_kimg_member(k, sname, dot + 1, &off, type, sizeof type) == 0 ? (int64_t)off : -1;
+}
+
+/*
+ * A variable's "|*" fallback (sdt.h): from addr on, in straight-line
+ * code (at most 16 instructions, no branch), the first 64-bit store of a
+ * register through a plain pointer (`mov %R, (%B)`, B neither rsp nor
+ * rbp); R's DWARF number if nothing between addr and the store wrote R,
+ * else -1.
+ */
+static int stored_reg(struct mt_kimg *k, uint64_t addr)
+{
+	const struct mt_kfunc *f = mt_kimg_func_at(k, addr);
+	size_t left = f ? f->addr + f->size - addr : 0;
+	const uint8_t *code = left ? mt_kimg_bytes(k, addr, left) : NULL;
+	uint32_t written = 0;
+	int r = -1, w;
+	cs_insn *in;
+	csh cs;
+
+	if (!code || x86_open(&cs) < 0)
+		return -1;
+	in = cs_malloc(cs);
+	for (int i = 0; in && r < 0 && i < 16 && cs_disasm_iter(cs, &code, &left, &addr, in); i++) {
+		const cs_x86 *x = &in->detail->x86;
+		cs_regs rd, wr;
+		uint8_t nrd, nwr;
+		if (x86_is_branch(in))
+			break;
+		if (in->id == X86_INS_MOV && x->op_count == 2 && x->operands[0].type == X86_OP_MEM &&
+		    x->operands[1].type == X86_OP_REG && x->operands[0].mem.disp == 0 &&
+		    x->operands[0].mem.index == X86_REG_INVALID &&
+		    x->operands[0].mem.base != X86_REG_RSP && x->operands[0].mem.base != X86_REG_RBP &&
+		    x->operands[0].mem.base != X86_REG_RIP) {
+			int d = x86_dwarf_reg(x->operands[1].reg, &w);
+			r = d >= 0 && w == 8 && !(written & 1u << d) ? d : -2;
+			break;
+		}
+		if (cs_regs_access(cs, in, rd, &nrd, wr, &nwr) != CS_ERR_OK)
+			break;
+		for (int j = 0; j < nwr; j++) {
+			int d = x86_dwarf_reg(wr[j], &w);
+			if (d >= 0)
+				written |= 1u << d;
+		}
+	}
+	if (in)
+		cs_free(in, 1);
+	cs_close(&cs);
+	return r < 0 ? -1 : r;
 }
 
 /* SDT_LINE: the line's first instruction in f, if an int3 can take it. */
@@ -86,19 +174,44 @@ static int reg_by_name(const char *v)
 	return -1;
 }
 
+/* The register of variable v ("name" or "name|*", sdt.h) at addr, -1 if
+   none; *fell set when the fallback gave it. */
+static int var_reg(struct mt_kimg *k, const char *v, uint64_t addr, int *fell)
+{
+	char name[64];
+	const char *bar = strchr(v, '|');
+	size_t n = bar ? (size_t)(bar - v) : strlen(v);
+	int r;
+
+	*fell = 0;
+	if (n >= sizeof name)
+		return -1;
+	memcpy(name, v, n);
+	name[n] = 0;
+	r = mt_kimg_var_reg(k, addr, name);
+	if (r < 0 && bar && strcmp(bar, "|*") == 0 && (r = stored_reg(k, addr)) >= 0)
+		*fell = 1;
+	return r;
+}
+
 /* The registers of a site's named variables (sdt_site.vars); 0, or -1
-   when one is not in a register at addr. */
+   with the reason in why when one is not in a register at addr. */
 static int site_regs(struct mt_kimg *k, const struct sdt_site *s, uint64_t addr,
-		     struct sdt_loc *lo)
+		     struct sdt_loc *lo, char *why, size_t wlen)
 {
 	lo->regargs = s->vars[0] != NULL;
 	for (int i = 0; i < SDT_MAXVARS; i++) {
 		const char *v = lo->regargs ? s->vars[i] : NULL;
+		int fell = 0;
 		int r = !v ? LK_REG_ZERO : strcmp(v, "$curthread") == 0 ? LK_REG_CURTHREAD :
-			v[0] == '%' ? reg_by_name(v) : mt_kimg_var_reg(k, addr, v);
-		if (r < 0)
+			v[0] == '%' ? reg_by_name(v) : var_reg(k, v, addr, &fell);
+		if (r < 0) {
+			snprintf(why, wlen, "%s has no register at %s+%#llx (DWARF)", v,
+				 lo->f->name, (unsigned long long)(addr - lo->f->addr));
 			return -1;
+		}
 		lo->argreg[i] = (uint8_t)r;
+		lo->fellback |= (uint8_t)(fell << i);
 	}
 	return 0;
 }
@@ -234,29 +347,56 @@ static int insn_site_ok(const struct mt_kfunc *f, const struct sdt_site *s)
 	       (strcmp(f->name, "user_trap") == 0 || strcmp(f->name, "kernel_trap") == 0);
 }
 
-/* Append the locations of site s to p's; -1 out of memory. */
-static int resolve_site(struct live *l, struct lprobe *p, const struct sdt_site *s)
+/*
+ * Append the locations of site s to p's; -1 out of memory.  A site that
+ * gives none says why in why (a probe none of whose sites resolves is
+ * reported, never silently dropped: struct sdt_miss).
+ */
+static int resolve_site(struct live *l, struct lprobe *p, const struct sdt_site *s,
+			char *why, size_t wlen)
 {
 	const struct mt_kfunc *f, *c = NULL;
-	uint32_t offs[16];
+	uint32_t offs[16], before = p->nlocs;
 	int n = 1;
+	int64_t moff;
 	struct sdt_loc *v;
 
-	if (s->where == SDT_COUNTER)
-		return resolve_counter(l, p, s);
+	if (s->where == SDT_COUNTER) {
+		if (resolve_counter(l, p, s) < 0)
+			return -1;
+		if (p->nlocs == before)
+			snprintf(why, wlen, "no increment of %s in the kernel's text", s->callee);
+		return 0;
+	}
 	f = mt_kimg_lookup(l->k, s->func);
-	if (!f || f->inline_only || (f->patch == MT_PATCH_REFUSED && !insn_site_ok(f, s)))
+	if (!f || f->inline_only || (f->patch == MT_PATCH_REFUSED && !insn_site_ok(f, s))) {
+		snprintf(why, wlen, "%s: %s", s->func, !f ? "no such function in this kernel" :
+			 f->inline_only ? "only inlined" : "cannot be patched");
 		return 0;
-	if (s->where == SDT_RETURN && !f->nrets)
+	}
+	if (s->where == SDT_RETURN && !f->nrets) {
+		snprintf(why, wlen, "%s: no return", s->func);
 		return 0;
+	}
 	offs[0] = 0;
 	if (s->where == SDT_CALL || s->where == SDT_AFTER_CALL) {
 		c = mt_kimg_lookup(l->k, s->callee);
-		n = c ? call_offsets(l->k, f, c->addr, s->where, offs, 16) : 0;
-		if (n <= 0)
+		n = c ? insn_offsets(l->k, f, s->where, c->addr, offs, 16) : 0;
+		if (n <= 0) {
+			snprintf(why, wlen, "no call of %s in %s", s->callee, s->func);
 			return 0;
-	} else if (s->where == SDT_LINE && !line_offset(l->k, f, s->line, &offs[0]))
+		}
+	} else if (s->where == SDT_MEMBER_INC) {
+		moff = member_offset(l->k, s->callee);
+		n = moff >= 0 ? insn_offsets(l->k, f, s->where, (uint64_t)moff, offs, 16) : 0;
+		if (n <= 0) {
+			snprintf(why, wlen, "no increment of %s in %s", s->callee, s->func);
+			return 0;
+		}
+	} else if (s->where == SDT_LINE && !line_offset(l->k, f, s->line, &offs[0])) {
+		snprintf(why, wlen, "%s: no instruction of line %u", s->func, s->line);
 		return 0;
+	}
 	v = realloc(p->locs, (p->nlocs + (uint32_t)n) * sizeof *v);
 	if (!v)
 		return -1;
@@ -264,11 +404,65 @@ static int resolve_site(struct live *l, struct lprobe *p, const struct sdt_site 
 	for (int i = 0; i < n; i++) {
 		struct sdt_loc lo = { .addr = f->addr + offs[i], .f = f, .where = s->where };
 		if (s->where != SDT_ENTRY && s->where != SDT_RETURN &&
-		    site_regs(l->k, s, lo.addr, &lo) < 0)
+		    site_regs(l->k, s, lo.addr, &lo, why, wlen) < 0)
 			continue;
 		p->locs[p->nlocs++] = lo;
 	}
 	return 0;
+}
+
+/* Record that sp lost a site (placed: whether it has others); -1 out of
+   memory. */
+static int sdt_miss_add(struct live *l, const char *prov, const struct sdt_probe *sp,
+			int placed, const char *why)
+{
+	struct sdt_miss *v = realloc(l->miss, (l->nmiss + 1) * sizeof *v);
+
+	if (!v)
+		return -1;
+	l->miss = v;
+	v = &l->miss[l->nmiss++];
+	*v = (struct sdt_miss){ .prov = prov, .func = sp->func, .name = sp->name, .placed = placed };
+	snprintf(v->why, sizeof v->why, "%s", why);
+	return 0;
+}
+
+/* Resolve each site of sp into p's locations, recording a site that
+   gives none; -1 out of memory. */
+static int resolve_sites(struct live *l, const char *prov, const struct sdt_probe *sp,
+			 struct lprobe *p)
+{
+	char why[160] = "", lost[160] = "";
+
+	for (int i = 0; i < SDT_MAXSITES && sp->sites[i].where; i++) {
+		uint32_t before = p->nlocs;
+		if (resolve_site(l, p, &sp->sites[i], why, sizeof why) < 0)
+			return -1;
+		if (p->nlocs == before && !lost[0])
+			snprintf(lost, sizeof lost, "%s", why[0] ? why : "no site");
+	}
+	return lost[0] ? sdt_miss_add(l, prov, sp, p->nlocs != 0, lost) : 0;
+}
+
+/*
+ * When pd names a provider explicitly, warn (once each) of the probes it
+ * matches that this kernel could not place, or placed without a site.
+ */
+void sdt_warn_missing(struct live *l, const struct mt_pdesc *pd)
+{
+	if (!pd->prov || !*pd->prov || strcmp(pd->prov, "*") == 0)
+		return;
+	for (uint32_t i = 0; i < l->nmiss; i++) {
+		struct sdt_miss *m = &l->miss[i];
+		if (m->warned || !live_fmatch(pd->prov, m->prov) ||
+		    (m->func && !live_fmatch(pd->func, m->func)) || !live_fmatch(pd->name, m->name))
+			continue;
+		m->warned = 1;
+		fprintf(stderr, "machtrace: warning: %s:%s:%s %s on this kernel: %s\n", m->prov,
+			m->func ? m->func : "*", m->name,
+			m->placed ? "misses one of its sites (undercounts)" : "cannot be placed",
+			m->why);
+	}
 }
 
 /*
@@ -279,11 +473,8 @@ static int resolve_site(struct live *l, struct lprobe *p, const struct sdt_site 
 static int sdt_add_split(struct live *l, const char *prov, const struct sdt_probe *sp)
 {
 	struct lprobe all = { 0 };
-	int rc = 0;
+	int rc = resolve_sites(l, prov, sp, &all);
 
-	for (int i = 0; i < SDT_MAXSITES && sp->sites[i].where; i++)
-		if (resolve_site(l, &all, &sp->sites[i]) < 0)
-			rc = -1;
 	for (uint32_t i = 0; rc == 0 && i < all.nlocs; i++) {
 		const struct mt_kfunc *f = all.locs[i].f;
 		struct lprobe *p;
@@ -323,10 +514,10 @@ static int sdt_add(struct live *l, const char *prov, const struct sdt_probe *sp)
 	if (!(p = live_probe_add(l, prov, sp->func, sp->name, MT_PK_OTHER, 0, NULL)))
 		return -1;
 	p->sdt = sp;
-	for (int i = 0; i < SDT_MAXSITES && sp->sites[i].where; i++)
-		if (resolve_site(l, p, &sp->sites[i]) < 0)
-			return -1;
-	if (!p->nlocs) {	/* not in this kernel: not a probe */
+	if (resolve_sites(l, prov, sp, p) < 0)
+		return -1;
+	if (!p->nlocs) {	/* not placed in this kernel (sdt_miss): not a probe */
+		free(p->locs);
 		l->nprobes--;
 		l->next_id--;
 		return 0;

@@ -38,6 +38,10 @@ enum sdt_where {
 				   calls nothing.  Tied to the kernel's
 				   source: the e2e tests check each such
 				   site against ground truth */
+	SDT_MEMBER_INC,		/* each instruction in func adding a
+				   constant to member `callee`
+				   ("task.messages_received") of a struct
+				   reached through a register, before it */
 	SDT_COUNTER,		/* each instruction adding a constant to
 				   `counter` (func NULL: anywhere in the
 				   kernel's text), before it (raw arg0: the
@@ -52,10 +56,12 @@ enum sdt_where {
  * A site's raw arguments are, by default, its kind's (above).  A site
  * inside a function may name them instead: vars[i] is raw argument i,
  * a variable or parameter of func that DWARF places in a register at
- * the site ("$curthread": the current thread; "%rbx": that register,
- * where the kernel's DWARF has lost the variable; NULL after the first:
- * 0).  A site whose variables are not all in registers there is not
- * used (the probe loses it, as in a kernel without that function).
+ * the site ("$curthread": the current thread; NULL after the first: 0).
+ * "VAR|*" falls back, where DWARF has no register for VAR at the site
+ * (GCC 16 loses some), to the register the code next stores through a
+ * pointer (`*outp = VAR` just after the site, as a function returning
+ * VAR through an out-parameter does).  A site whose variables are not
+ * all in registers there is not used, and sdt.c says why.
  */
 struct sdt_site {
 	const char *func;	/* a kernel function */
@@ -100,8 +106,23 @@ struct sdt_loc {
 	uint8_t where;			/* SDT_* */
 	uint8_t regargs;		/* argreg[] gives the raw arguments */
 	uint8_t argreg[SDT_MAXVARS];	/* lkabi.h LK_SF_REGARGS */
+	uint8_t fellback;		/* bit i: raw argument i came from its
+					   variable's "|*" fallback */
 	int32_t inc;			/* SDT_COUNTER: the increment */
 	uint64_t counter;		/* SDT_COUNTER: the counter's address */
+};
+
+/*
+ * A probe of the tables with a site that resolved to nothing in this
+ * kernel: not placed at all (placed 0: not listed) or placed without
+ * that site (an undercount).  Either is warned about once, naming the
+ * probe and why, when a program names it.
+ */
+struct sdt_miss {
+	const char *prov, *func, *name;	/* func NULL: a counter's probes */
+	int placed;
+	int warned;
+	char why[160];
 };
 
 #endif
