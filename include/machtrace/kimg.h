@@ -80,7 +80,8 @@ int mt_kimg_symbol(const struct mt_kimg *k, const char *name, uint64_t *value);
 /* Image bytes at a virtual address; NULL unless [va, va+len) is file-backed. */
 const uint8_t *mt_kimg_bytes(const struct mt_kimg *k, uint64_t va, size_t len);
 
-/* Struct layouts: size of `struct name`, and a member's offset and type. */
+/* Struct layouts: size of `struct name`, and a member's offset and type
+   (member: a name, or a path through nested members "saved.receive.x"). */
 int mt_kimg_struct_size(struct mt_kimg *k, const char *name, uint64_t *size);
 int mt_kimg_member(struct mt_kimg *k, const char *sname, const char *member,
 		   uint64_t *offset, char *type, size_t typelen);

@@ -5,7 +5,11 @@
 # sites come from the code's structure (prov_*.c), so on this kernel too:
 #  - every ipc probe of the tables is either listed or warned about
 #    ("cannot be placed ... : why"), never dropped silently, and
-#    ipc_mqueue_receive's receive is placed;
+#    ipc_mqueue_receive's receive is placed (-lv: kmsg from its fallback,
+#    the value stored through kmsgp, as this DWARF lost it);
+#  - the stock kernel without its variable locations (.debug_loclists
+#    stripped): the probes that need them are warned about by name and
+#    reason, those with a fallback still listed;
 #  - ipc send and receive by msg_name against machload's rpcs=R (R
 #    machload_echo and R replies each way) and pingpong (its message 4242
 #    received as often as sent), task_create-reply received K times;
@@ -36,6 +40,31 @@ if grep -qE "ipc +gnumach +ipc_mqueue_receive receive\$" "$TMP/l.out"; then
 	pass live-kernels-mqueue-receive-placed
 else
 	fail live-kernels-mqueue-receive-placed "$(cat "$TMP/l.err")"
+fi
+
+"$MACHTRACE" --kernel "$FORKY" -lv -n ipc::ipc_mqueue_receive:receive >"$TMP/lv.out" 2>&1
+if grep -qE "ipc_mqueue_receive\+0x[0-9a-f]+: increment of task.messages_received; arg0=kmsg in %r[a-z0-9]+ \(stored through a pointer next\)" "$TMP/lv.out"; then
+	pass live-kernels-lv-sites
+else
+	fail live-kernels-lv-sites "$(grep -A3 'Probe Sites' "$TMP/lv.out")"
+fi
+
+if objcopy --remove-section=.debug_loclists "$KERNEL" "$TMP/noloc" 2>/dev/null; then
+	"$MACHTRACE" --kernel "$TMP/noloc" -l -P ipc >"$TMP/nl.out" 2>"$TMP/nl.err"
+	if grep -qE "^machtrace: warning: ipc:mach_msg_trap:receive cannot be placed on this kernel: kmsg has no register at mach_msg_trap\+0x[0-9a-f]+ \(DWARF\)$" "$TMP/nl.err" &&
+	   ! grep -qE "ipc +gnumach +mach_msg_trap receive\$" "$TMP/nl.out"; then
+		pass live-kernels-noloc-warns
+	else
+		fail live-kernels-noloc-warns "$(cat "$TMP/nl.err") $(grep mach_msg_trap "$TMP/nl.out")"
+	fi
+	if grep -qE "ipc +gnumach +ipc_mqueue_receive receive\$" "$TMP/nl.out" &&
+	   grep -qE "ipc +gnumach +exception_raise receive\$" "$TMP/nl.out"; then
+		pass live-kernels-noloc-fallbacks
+	else
+		fail live-kernels-noloc-fallbacks "$(cat "$TMP/nl.out" "$TMP/nl.err")"
+	fi
+else
+	echo "SKIP live-kernels-noloc: objcopy cannot strip $KERNEL"
 fi
 
 R=5 P=12 K=2 N=16

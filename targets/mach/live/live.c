@@ -763,6 +763,12 @@ const char *mt_live_argname(struct mt_target *t, const char *prov, const char *f
 	return f && i < f->nargs && f->args[i].name[0] ? f->args[i].name : NULL;
 }
 
+void mt_live_print_sites(struct mt_target *t, uint32_t id, FILE *out)
+{
+	if (t && t->ops == &live_ops)
+		sdt_print_sites(t->priv, id, out);
+}
+
 /* The native type of a translated args[i] of an SDT probe, else NULL. */
 const char *mt_live_argnative(struct mt_target *t, const char *prov, const char *func,
 			      const char *name, int i)

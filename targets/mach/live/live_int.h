@@ -210,7 +210,13 @@ int live_utext_compare(struct live *l, uint64_t *where, uint32_t *pages);
 /* sdt.c: the SDT providers' tables (prov_*.c) and their common part */
 extern const struct sdt_provider sdt_sched, sdt_ipc, sdt_proc, sdt_vm, sdt_vminfo;
 int sdt_is_provider(const char *prov);
+/* sdtinsn.c: SDT sites and registers from the kernel's instructions */
+int sdt_insn_offsets(struct mt_kimg *k, const struct mt_kfunc *f, int where, uint64_t target,
+		     int64_t into, uint32_t *offs, int max);
+int sdt_flow_reg(struct mt_kimg *k, uint64_t addr, uint64_t callee);
+/* sdtreport.c */
 void sdt_warn_missing(struct live *l, const struct mt_pdesc *pd);
+void sdt_print_sites(const struct live *l, uint32_t id, FILE *out);
 void sdt_argmap(const struct lprobe *p, uint8_t *nmap, uint8_t *argmap);
 /* args[i]'s type (native: its native type when translated, else NULL)
    that every SDT probe matching the description agrees on, or NULL;

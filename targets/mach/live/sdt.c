@@ -18,70 +18,8 @@ static const struct sdt_provider *const sdt_providers[] = {
 	&sdt_vminfo,
 };
 #define NSDT (sizeof sdt_providers / sizeof *sdt_providers)
-/* instructions of a function decoded for its sites (mach_msg_trap: ~1700) */
-#define SDT_MAXINSNS	8192
 
-/* in adds a constant to memory at disp(%reg) (add $imm / inc), reg not
-   rip: a struct member's increment through a pointer; the constant or 0. */
-static int32_t member_inc(const cs_insn *in, uint64_t disp)
-{
-	const cs_x86 *x = &in->detail->x86;
-	const cs_x86_op *m = &x->operands[0];
-
-	if ((in->id != X86_INS_ADD && in->id != X86_INS_INC) || x->op_count < 1 ||
-	    m->type != X86_OP_MEM || m->mem.base == X86_REG_RIP ||
-	    m->mem.base == X86_REG_INVALID || m->mem.index != X86_REG_INVALID ||
-	    (uint64_t)m->mem.disp != disp)
-		return 0;
-	if (in->id == X86_INS_INC)
-		return 1;
-	return x->op_count == 2 && x->operands[1].type == X86_OP_IMM ? (int32_t)x->operands[1].imm : 0;
-}
-
-/*
- * Offsets in f of the instructions of site s, at most max: each direct
- * call to `target` (SDT_CALL) or the instruction after it
- * (SDT_AFTER_CALL), each increment of the member at offset `target`
- * (SDT_MEMBER_INC); -1 if f cannot be decoded.  Only instructions an int3
- * site can take (relocatable out of line) count.
- */
-static int insn_offsets(struct mt_kimg *k, const struct mt_kfunc *f, int where,
-			uint64_t target, uint32_t *offs, int max)
-{
-	uint32_t all[SDT_MAXINSNS];
-	int n = sites_insn_offsets(k, f, all, SDT_MAXINSNS), m = 0;
-	const uint8_t *code;
-	cs_insn *in;
-	csh cs;
-
-	if (n < 0 || x86_open(&cs) < 0)
-		return -1;
-	in = cs_malloc(cs);
-	for (int i = 0; in && i < n && m < max; i++) {
-		uint64_t a = f->addr + all[i];
-		size_t left = f->size - all[i];
-		code = mt_kimg_bytes(k, a, left);
-		if (!code || !cs_disasm_iter(cs, &code, &left, &a, in))
-			continue;
-		if (where == SDT_MEMBER_INC) {
-			if (member_inc(in, target))
-				offs[m++] = all[i];
-			continue;
-		}
-		if (!x86_in_group(in, CS_GRP_CALL) || x86_branch_target(in) != target)
-			continue;
-		if (where == SDT_CALL)
-			offs[m++] = all[i];
-		else if (i + 1 < n && all[i + 1] == all[i] + in->size)
-			offs[m++] = all[i + 1];
-	}
-	if (in)
-		cs_free(in, 1);
-	cs_close(&cs);
-	return m;
-}
-
-/* The offset of member "struct.member" (SDT_MEMBER_INC), -1 if none. */
+/* The offset of member "struct.member" (a path), -1 if none. */
 static int64_t member_offset(struct mt_kimg *k, const char *name)
 {
 	char sname[64], type[256];
@@ -93,55 +31,6 @@ static int64_t member_offset(struct mt_kimg *k, const char *name)
 	memcpy(sname, name, (size_t)(dot - name));
 	sname[dot - name] = 0;
 	return mt_kimg_member(k, sname, dot + 1, &off, type, sizeof type) == 0 ? (int64_t)off : -1;
-}
-
-/*
- * A variable's "|*" fallback (sdt.h): from addr on, in straight-line
- * code (at most 16 instructions, no branch), the first 64-bit store of a
- * register through a plain pointer (`mov %R, (%B)`, B neither rsp nor
- * rbp); R's DWARF number if nothing between addr and the store wrote R,
- * else -1.
- */
-static int stored_reg(struct mt_kimg *k, uint64_t addr)
-{
-	const struct mt_kfunc *f = mt_kimg_func_at(k, addr);
-	size_t left = f ? f->addr + f->size - addr : 0;
-	const uint8_t *code = left ? mt_kimg_bytes(k, addr, left) : NULL;
-	uint32_t written = 0;
-	int r = -1, w;
-	cs_insn *in;
-	csh cs;
-
-	if (!code || x86_open(&cs) < 0)
-		return -1;
-	in = cs_malloc(cs);
-	for (int i = 0; in && r < 0 && i < 16 && cs_disasm_iter(cs, &code, &left, &addr, in); i++) {
-		const cs_x86 *x = &in->detail->x86;
-		cs_regs rd, wr;
-		uint8_t nrd, nwr;
-		if (x86_is_branch(in))
-			break;
-		if (in->id == X86_INS_MOV && x->op_count == 2 && x->operands[0].type == X86_OP_MEM &&
-		    x->operands[1].type == X86_OP_REG && x->operands[0].mem.disp == 0 &&
-		    x->operands[0].mem.index == X86_REG_INVALID &&
-		    x->operands[0].mem.base != X86_REG_RSP && x->operands[0].mem.base != X86_REG_RBP &&
-		    x->operands[0].mem.base != X86_REG_RIP) {
-			int d = x86_dwarf_reg(x->operands[1].reg, &w);
-			r = d >= 0 && w == 8 && !(written & 1u << d) ? d : -2;
-			break;
-		}
-		if (cs_regs_access(cs, in, rd, &nrd, wr, &nwr) != CS_ERR_OK)
-			break;
-		for (int j = 0; j < nwr; j++) {
-			int d = x86_dwarf_reg(wr[j], &w);
-			if (d >= 0)
-				written |= 1u << d;
-		}
-	}
-	if (in)
-		cs_free(in, 1);
-	cs_close(&cs);
-	return r < 0 ? -1 : r;
 }
 
 /* SDT_LINE: the line's first instruction in f, if an int3 can take it. */
@@ -174,8 +63,8 @@ static int reg_by_name(const char *v)
 	return -1;
 }
 
-/* The register of variable v ("name" or "name|*", sdt.h) at addr, -1 if
-   none; *fell set when the fallback gave it. */
+/* The register of variable v ("name", "name|*", "name|FUNC": sdt.h) at
+   addr, -1 if none; *fell set when the fallback gave it. */
 static int var_reg(struct mt_kimg *k, const char *v, uint64_t addr, int *fell)
 {
 	char name[64];
@@ -189,8 +78,11 @@ static int var_reg(struct mt_kimg *k, const char *v, uint64_t addr, int *fell)
 	memcpy(name, v, n);
 	name[n] = 0;
 	r = mt_kimg_var_reg(k, addr, name);
-	if (r < 0 && bar && strcmp(bar, "|*") == 0 && (r = stored_reg(k, addr)) >= 0)
-		*fell = 1;
+	if (r < 0 && bar) {
+		const struct mt_kfunc *c = strcmp(bar, "|*") ? mt_kimg_lookup(k, bar + 1) : NULL;
+		if ((c || !strcmp(bar, "|*")) && (r = sdt_flow_reg(k, addr, c ? c->addr : 0)) >= 0)
+			*fell = 1;
+	}
 	return r;
 }
 
@@ -364,6 +256,8 @@ static int resolve_site(struct live *l, struct lprobe *p, const struct sdt_site 
 	if (s->where == SDT_COUNTER) {
 		if (resolve_counter(l, p, s) < 0)
 			return -1;
+		for (uint32_t i = before; i < p->nlocs; i++)
+			p->locs[i].site = s;
 		if (p->nlocs == before)
 			snprintf(why, wlen, "no increment of %s in the kernel's text", s->callee);
 		return 0;
@@ -381,16 +275,22 @@ static int resolve_site(struct live *l, struct lprobe *p, const struct sdt_site 
 	offs[0] = 0;
 	if (s->where == SDT_CALL || s->where == SDT_AFTER_CALL) {
 		c = mt_kimg_lookup(l->k, s->callee);
-		n = c ? insn_offsets(l->k, f, s->where, c->addr, offs, 16) : 0;
+		n = c ? sdt_insn_offsets(l->k, f, s->where, c->addr, -1, offs, 16) : 0;
 		if (n <= 0) {
 			snprintf(why, wlen, "no call of %s in %s", s->callee, s->func);
 			return 0;
 		}
-	} else if (s->where == SDT_MEMBER_INC) {
-		moff = member_offset(l->k, s->callee);
-		n = moff >= 0 ? insn_offsets(l->k, f, s->where, (uint64_t)moff, offs, 16) : 0;
+	} else if (s->where == SDT_MEMBER_INC || s->where == SDT_MEMBER_USE) {
+		char m[128];
+		const char *into = strchr(s->callee, '>');
+		int64_t ioff = into ? member_offset(l->k, into + 1) : -1;
+		snprintf(m, sizeof m, "%.*s", into ? (int)(into - s->callee) : 127, s->callee);
+		moff = member_offset(l->k, m);
+		n = moff >= 0 && (!into || ioff >= 0) ?
+			sdt_insn_offsets(l->k, f, s->where, (uint64_t)moff, ioff, offs, 16) : 0;
 		if (n <= 0) {
-			snprintf(why, wlen, "no increment of %s in %s", s->callee, s->func);
+			snprintf(why, wlen, "no %s of %s in %s", s->where == SDT_MEMBER_USE ?
+				 "use" : "increment", s->callee, s->func);
 			return 0;
 		}
 	} else if (s->where == SDT_LINE && !line_offset(l->k, f, s->line, &offs[0])) {
@@ -402,7 +302,8 @@ static int resolve_site(struct live *l, struct lprobe *p, const struct sdt_site 
 		return -1;
 	p->locs = v;
 	for (int i = 0; i < n; i++) {
-		struct sdt_loc lo = { .addr = f->addr + offs[i], .f = f, .where = s->where };
+		struct sdt_loc lo = { .addr = f->addr + offs[i], .f = f, .site = s,
+				      .where = s->where };
 		if (s->where != SDT_ENTRY && s->where != SDT_RETURN &&
 		    site_regs(l->k, s, lo.addr, &lo, why, wlen) < 0)
 			continue;
@@ -442,27 +343,6 @@ static int resolve_sites(struct live *l, const char *prov, const struct sdt_prob
 			snprintf(lost, sizeof lost, "%s", why[0] ? why : "no site");
 	}
 	return lost[0] ? sdt_miss_add(l, prov, sp, p->nlocs != 0, lost) : 0;
-}
-
-/*
- * When pd names a provider explicitly, warn (once each) of the probes it
- * matches that this kernel could not place, or placed without a site.
- */
-void sdt_warn_missing(struct live *l, const struct mt_pdesc *pd)
-{
-	if (!pd->prov || !*pd->prov || strcmp(pd->prov, "*") == 0)
-		return;
-	for (uint32_t i = 0; i < l->nmiss; i++) {
-		struct sdt_miss *m = &l->miss[i];
-		if (m->warned || !live_fmatch(pd->prov, m->prov) ||
-		    (m->func && !live_fmatch(pd->func, m->func)) || !live_fmatch(pd->name, m->name))
-			continue;
-		m->warned = 1;
-		fprintf(stderr, "machtrace: warning: %s:%s:%s %s on this kernel: %s\n", m->prov,
-			m->func ? m->func : "*", m->name,
-			m->placed ? "misses one of its sites (undercounts)" : "cannot be placed",
-			m->why);
-	}
 }
 
 /*

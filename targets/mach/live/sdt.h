@@ -38,10 +38,16 @@ enum sdt_where {
 				   calls nothing.  Tied to the kernel's
 				   source: the e2e tests check each such
 				   site against ground truth */
-	SDT_MEMBER_INC,		/* each instruction in func adding a
-				   constant to member `callee`
-				   ("task.messages_received") of a struct
-				   reached through a register, before it */
+	SDT_MEMBER_INC,		/* each increment in func of member
+				   `callee` ("task.messages_received", a
+				   path: "ipc_port.ip_seqno") of a struct
+				   reached through a register (an add, or
+				   a load stored back +1), before it;
+				   "A>B": only the increments of A whose
+				   old value is then stored to member B
+				   too (`k->seqno = p->seq++`) */
+	SDT_MEMBER_USE,		/* each instruction in func with member
+				   `callee` as a memory operand */
 	SDT_COUNTER,		/* each instruction adding a constant to
 				   `counter` (func NULL: anywhere in the
 				   kernel's text), before it (raw arg0: the
@@ -51,17 +57,21 @@ enum sdt_where {
 #define SDT_MAXSITES	6
 #define SDT_MAXARGS	6
 #define SDT_MAXVARS	4	/* LK_SITE_NREGARGS */
+/* instructions of a function decoded for its sites (mach_msg_trap: ~1700) */
+#define SDT_MAXINSNS	8192
 
 /*
  * A site's raw arguments are, by default, its kind's (above).  A site
  * inside a function may name them instead: vars[i] is raw argument i,
  * a variable or parameter of func that DWARF places in a register at
  * the site ("$curthread": the current thread; NULL after the first: 0).
- * "VAR|*" falls back, where DWARF has no register for VAR at the site
- * (GCC 16 loses some), to the register the code next stores through a
- * pointer (`*outp = VAR` just after the site, as a function returning
- * VAR through an out-parameter does).  A site whose variables are not
- * all in registers there is not used, and sdt.c says why.
+ * Where DWARF has no register for VAR at the site (GCC 16 loses some),
+ * "VAR|*" falls back to the register whose value the code next stores
+ * through a pointer (`*outp = VAR`, as a function returning VAR through
+ * an out-parameter does), "VAR|FUNC" to the one whose value it passes as
+ * FUNC's first argument at its next call (sdtinsn.c).  A site whose
+ * variables are not all in registers there is not used, and sdt.c says
+ * why.
  */
 struct sdt_site {
 	const char *func;	/* a kernel function */
@@ -103,6 +113,7 @@ struct sdt_provider {
 struct sdt_loc {
 	uint64_t addr;			/* the instruction, or f's entry */
 	const struct mt_kfunc *f;	/* the function holding it */
+	const struct sdt_site *site;	/* what found it (-lv) */
 	uint8_t where;			/* SDT_* */
 	uint8_t regargs;		/* argreg[] gives the raw arguments */
 	uint8_t argreg[SDT_MAXVARS];	/* lkabi.h LK_SF_REGARGS */
