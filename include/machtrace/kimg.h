@@ -108,9 +108,6 @@ int mt_kimg_frame(struct mt_kimg *k, uint64_t pc, struct mt_kframe *fr);
  * it there, -1 when it is elsewhere (memory, optimized out) or unknown.
  */
 int mt_kimg_var_reg(struct mt_kimg *k, uint64_t pc, const char *name);
-/* Lowest address in [lo, hi) where a statement of source line `line` of
-   the file declaring the function at lo begins, 0 if none. */
-uint64_t mt_kimg_line_addr(struct mt_kimg *k, uint64_t lo, uint64_t hi, int line);
 
 /* Inline instances of function `name` (all callers); returns their count. */
 size_t mt_kimg_inlines(struct mt_kimg *k, const char *name,

@@ -36,8 +36,8 @@
 #define TASK_OF(raw)	{ raw, "struct thread *", "psinfo_t *" }
 #define ARGS		{ MSG(0), TASK_OF(1), TASK_OF(2) }
 #define CUR_ARGS	{ MSG(0), TASK_OF(MT_ARGMAP_CURTHREAD), TASK_OF(MT_ARGMAP_ZERO) }
-#define SITE(fn, w)	{ fn, w, NULL, 0, { NULL } }
-#define CALL(fn, c, ...) { fn, SDT_CALL, c, 0, { __VA_ARGS__ } }
+#define SITE(fn, w)	{ fn, w, NULL, { NULL } }
+#define CALL(fn, c, ...) { fn, SDT_CALL, c, { __VA_ARGS__ } }
 
 /*
  * mach_msg_trap's fast paths, found by what they do (no source line):
@@ -51,7 +51,7 @@
  *     message through ipc_mqueue_receive: a send only).
  * On the kernel reply path self is the current thread.
  */
-#define SEQNO(into)	{ "mach_msg_trap", SDT_MEMBER_INC, "ipc_port.ip_seqno>" into, 0, \
+#define SEQNO(into)	{ "mach_msg_trap", SDT_MEMBER_INC, "ipc_port.ip_seqno>" into, \
 			  { "kmsg", "self", "$curthread" } }
 #define HANDOFF		SEQNO("ipc_kmsg.ikm_header.msgh_seqno")
 #define HANDOFF_SLOW	SEQNO("thread.ith_seqno")
@@ -62,13 +62,13 @@
    of ith_rcv_size there).  DWARF may have lost kmsg (trixie's) and the
    sender: kmsg is then the value the too-large branch that follows hands
    to ipc_kmsg_destroy */
-#define EXC_FAST	{ "exception_raise", SDT_MEMBER_USE, "thread.saved.receive.rcv_size", 0, \
+#define EXC_FAST	{ "exception_raise", SDT_MEMBER_USE, "thread.saved.receive.rcv_size", \
 			  { "kmsg|ipc_kmsg_destroy", NULL, "$curthread" } }
 /* ipc_mqueue_receive's one success path, where both ways of getting a
    message (from the queue, or handed over while waiting) meet: its count
    of the task's received messages; kmsg is about to be stored through
    the out-parameter kmsgp (GCC 16's DWARF loses it there) */
-#define DEQUEUED	{ "ipc_mqueue_receive", SDT_MEMBER_INC, "task.messages_received", 0, \
+#define DEQUEUED	{ "ipc_mqueue_receive", SDT_MEMBER_INC, "task.messages_received", \
 			  { "kmsg|*", NULL, "$curthread" } }
 
 static const struct sdt_probe ipc_probes[] = {
@@ -81,10 +81,10 @@ static const struct sdt_probe ipc_probes[] = {
 	{ "exception_raise", "send", { EXC_FAST }, ARGS,
 	  "an exception message is handed to a waiting exception server" },
 	{ "mach_msg_trap", "send-error",
-	  { { "mach_msg_trap", SDT_CALL, "ipc_kmsg_copyout_pseudo", 0, { NULL } } }, CUR_ARGS,
+	  { { "mach_msg_trap", SDT_CALL, "ipc_kmsg_copyout_pseudo", { NULL } } }, CUR_ARGS,
 	  "a sent message could not be delivered and returns to its sender" },
 	{ "mach_msg_send", "send-error",
-	  { { "mach_msg_send", SDT_CALL, "ipc_kmsg_copyout_pseudo", 0, { NULL } } }, CUR_ARGS,
+	  { { "mach_msg_send", SDT_CALL, "ipc_kmsg_copyout_pseudo", { NULL } } }, CUR_ARGS,
 	  "a sent message could not be delivered and returns to its sender" },
 	{ "ipc_mqueue_receive", "receive", { DEQUEUED }, ARGS,
 	  "a receiver dequeues a message (args[1]: NULL)" },

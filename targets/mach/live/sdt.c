@@ -33,22 +33,6 @@ static int64_t member_offset(struct mt_kimg *k, const char *name)
 	return mt_kimg_member(k, sname, dot + 1, &off, type, sizeof type) == 0 ? (int64_t)off : -1;
 }
 
-/* SDT_LINE: the line's first instruction in f, if an int3 can take it. */
-static int line_offset(struct mt_kimg *k, const struct mt_kfunc *f, uint32_t line,
-		       uint32_t *off)
-{
-	uint32_t all[SDT_MAXINSNS];
-	int n = sites_insn_offsets(k, f, all, SDT_MAXINSNS);
-	uint64_t a = mt_kimg_line_addr(k, f->addr, f->addr + f->size, (int)line);
-
-	for (int i = 0; a && i < n; i++)
-		if (f->addr + all[i] == a) {
-			*off = all[i];
-			return 1;
-		}
-	return 0;
-}
-
 /* DWARF number of register "%name", -1 if none. */
 static int reg_by_name(const char *v)
 {
@@ -293,9 +277,6 @@ static int resolve_site(struct live *l, struct lprobe *p, const struct sdt_site 
 				 "use" : "increment", s->callee, s->func);
 			return 0;
 		}
-	} else if (s->where == SDT_LINE && !line_offset(l->k, f, s->line, &offs[0])) {
-		snprintf(why, wlen, "%s: no instruction of line %u", s->func, s->line);
-		return 0;
 	}
 	v = realloc(p->locs, (p->nlocs + (uint32_t)n) * sizeof *v);
 	if (!v)

@@ -32,12 +32,6 @@ enum sdt_where {
 				   (raw args: the callee's arguments) */
 	SDT_AFTER_CALL,		/* the instruction after each such call
 				   (no raw arguments) */
-	SDT_LINE,		/* the first instruction of source line
-				   `line` (of func's file) in func, from
-				   DWARF's line table: for a path that
-				   calls nothing.  Tied to the kernel's
-				   source: the e2e tests check each such
-				   site against ground truth */
 	SDT_MEMBER_INC,		/* each increment in func of member
 				   `callee` ("task.messages_received", a
 				   path: "ipc_port.ip_seqno") of a struct
@@ -80,7 +74,6 @@ struct sdt_site {
 				   SDT_COUNTER: the counter, a global
 				   ("vm_page_free_count") or a member of a
 				   global struct ("vm_stat.pageins") */
-	uint32_t line;		/* SDT_LINE */
 	const char *vars[SDT_MAXVARS];	/* instruction sites; NULL: default */
 };
 

@@ -46,9 +46,6 @@ static void site_how(const struct sdt_site *s, char *buf, size_t len)
 	case SDT_AFTER_CALL:
 		snprintf(buf, len, "after a call of %s", s->callee);
 		break;
-	case SDT_LINE:
-		snprintf(buf, len, "source line %u", s->line);
-		break;
 	case SDT_MEMBER_INC: {
 		const char *gt = strchr(s->callee, '>');
 		if (gt)
