@@ -118,3 +118,32 @@ if [ "${on:-0}" -gt 0 ] && [ "${off:-0}" -gt 0 ]; then
 else
 	fail live-kernels-sched-on-off-cpu "on-cpu ${on:-0}, off-cpu ${off:-0} in machload"
 fi
+
+# The clock fallback (MACHTRACE_NO_LAPIC) on this kernel: profile-997 fires
+# once per clock interrupt, and the rate the warning after STOP gives is
+# the one the kernel's clock_interrupt ran at (counted by fbt over the
+# same session, +/- 15 %), whatever its hz says (forky's ticks faster).
+prog='fbt::clock_interrupt:entry { @c = count(); } profile-997 { @p = count(); }
+BEGIN { t0 = timestamp; } tick-2s { ms = (timestamp - t0) / 1000000; exit(0); }
+END { printa("c %@d\n", @c); printa("p %@d\n", @p); printf("ms %d\n", ms); }'
+MACHTRACE_NO_LAPIC=1 live_run clock "rpcs=50 serve=100" "$prog" -q --kernel "$FORKY"
+c=$(val c "$TMP/clock.out") p=$(val p "$TMP/clock.out") ms=$(val ms "$TMP/clock.out")
+said=$(sed -n "s/^machtrace: warning: the kernel's clock interrupt ran \([0-9]*\) times a second, not hz (100): tick-N\/profile-N fired at most that often$/\1/p" "$TMP/clock.err")
+if [ -n "$c" ] && [ -n "$ms" ] && [ "$ms" -gt 0 ]; then
+	rate=$(( c * 1000 / ms ))
+	if [ "$rate" -ge 115 ] && [ -n "$said" ] && [ "$said" -ge $(( rate * 85 / 100 )) ] &&
+	   [ "$said" -le $(( rate * 115 / 100 )) ]; then
+		pass live-kernels-clock-rate-said
+	elif [ "$rate" -lt 115 ] && [ -z "$said" ]; then
+		pass live-kernels-clock-rate-said
+	else
+		fail live-kernels-clock-rate-said "clock_interrupt ran $rate/s ($c in $ms ms), the warning says ${said:-nothing}: $(cat "$TMP/clock.err")"
+	fi
+	if [ -n "$p" ] && [ "$p" -ge $(( c * 95 / 100 )) ] && [ "$p" -le $(( c + 2 )) ]; then
+		pass live-kernels-clock-fallback-once-per-interrupt
+	else
+		fail live-kernels-clock-fallback-once-per-interrupt "profile-997 ${p:-none}, clock_interrupt $c"
+	fi
+else
+	fail live-kernels-clock-rate-said "no counts: $(head -c 300 "$TMP/clock.err")"
+fi

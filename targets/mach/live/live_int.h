@@ -117,6 +117,7 @@ struct live {
 	/* tick/profile probes: why the host did not ask for the local APIC
 	   timer ("" when it did: then ctl->apic_why says) */
 	char tick_why[200];
+	uint64_t go_ticks, go_ns;	/* the clock's count at GO (tickrate.c) */
 	/* with the text check: the kernel's IDT before INIT (4 KiB, 0 when the
 	   kernel has no `idt` symbol), compared after STOP */
 	uint64_t idt_va;
@@ -214,6 +215,9 @@ int sdt_is_provider(const char *prov);
 int sdt_insn_offsets(struct mt_kimg *k, const struct mt_kfunc *f, int where, uint64_t target,
 		     int64_t into, uint32_t *offs, int max);
 int sdt_flow_reg(struct mt_kimg *k, uint64_t addr, uint64_t callee);
+/* tickrate.c: what the clock fallback's rate is on this kernel */
+void tick_report(struct live *l);
+void tick_rate_report(struct live *l);
 /* sdtreport.c */
 void sdt_warn_missing(struct live *l, const struct mt_pdesc *pd);
 void sdt_print_sites(const struct live *l, uint32_t id, FILE *out);
