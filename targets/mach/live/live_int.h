@@ -214,7 +214,15 @@ int sdt_is_provider(const char *prov);
 /* sdtinsn.c: SDT sites and registers from the kernel's instructions */
 int sdt_insn_offsets(struct mt_kimg *k, const struct mt_kfunc *f, int where, uint64_t target,
 		     int64_t into, uint32_t *offs, int max);
-int sdt_flow_reg(struct mt_kimg *k, uint64_t addr, uint64_t callee);
+/* what sdt_flow_reg follows a value to (sdt.h's variable fallbacks) */
+struct sdt_flow {
+	enum { SDT_FLOW_STORED = 1, SDT_FLOW_ARG, SDT_FLOW_BASE } kind;
+	uint64_t target;	/* ARG: the function; BASE: the member offset */
+	int argn;		/* ARG: which argument, from 0 */
+};
+int sdt_flow_reg(struct mt_kimg *k, uint64_t addr, const struct sdt_flow *g);
+/* sdt.c: a site variable's register by its fallback alone (tests) */
+int sdt_fallback_reg(struct mt_kimg *k, const char *v, uint64_t addr);
 /* tickrate.c: what the clock fallback's rate is on this kernel */
 void tick_report(struct live *l);
 void tick_rate_report(struct live *l);

@@ -49,14 +49,17 @@
  *   into the receiver (ith_seqno): the handoff to a receiver that cannot
  *     take the optimized receive (its own continuation then dequeues the
  *     message through ipc_mqueue_receive: a send only).
- * On the kernel reply path self is the current thread.
+ * On the kernel reply path self is the current thread.  Where DWARF lost
+ * kmsg, it is the message whose msgh_seqno is stored, the argument of
+ * ipc_kobject_server or exception_raise_continue_fast (sdt.h).
  */
-#define SEQNO(into)	{ "mach_msg_trap", SDT_MEMBER_INC, "ipc_port.ip_seqno>" into, \
-			  { "kmsg", "self", "$curthread" } }
-#define HANDOFF		SEQNO("ipc_kmsg.ikm_header.msgh_seqno")
-#define HANDOFF_SLOW	SEQNO("thread.ith_seqno")
+#define SEQNO(into, kmsg) { "mach_msg_trap", SDT_MEMBER_INC, "ipc_port.ip_seqno>" into, \
+			  { kmsg, "self", "$curthread" } }
+#define HANDOFF		SEQNO("ipc_kmsg.ikm_header.msgh_seqno", \
+			      "kmsg|&ipc_kmsg.ikm_header.msgh_seqno")
+#define HANDOFF_SLOW	SEQNO("thread.ith_seqno", "kmsg")
 #define EXC_REPLY	CALL("mach_msg_trap", "exception_raise_continue_fast", \
-			     "kmsg", "self", "$curthread")
+			     "kmsg|exception_raise_continue_fast:1", "self", "$curthread")
 /* exception_raise's own fast path: after its thread_handoff to a waiting
    exception server, its check of the server's receive size (the one use
    of ith_rcv_size there).  DWARF may have lost kmsg (trixie's) and the
@@ -75,7 +78,7 @@ static const struct sdt_probe ipc_probes[] = {
 	{ "ipc_mqueue_send", "send", { SITE("ipc_mqueue_send", SDT_ENTRY) }, CUR_ARGS,
 	  "a message is sent to a port (queued or given to a waiting receiver)" },
 	{ "mach_msg_trap", "send",
-	  { CALL("mach_msg_trap", "ipc_kobject_server", "kmsg", "$curthread"),
+	  { CALL("mach_msg_trap", "ipc_kobject_server", "kmsg|ipc_kobject_server", "$curthread"),
 	    HANDOFF, HANDOFF_SLOW, EXC_REPLY }, ARGS,
 	  "a message is sent on mach_msg_trap's fast paths" },
 	{ "exception_raise", "send", { EXC_FAST }, ARGS,

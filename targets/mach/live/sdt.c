@@ -47,13 +47,52 @@ static int reg_by_name(const char *v)
 	return -1;
 }
 
-/* The register of variable v ("name", "name|*", "name|FUNC": sdt.h) at
-   addr, -1 if none; *fell set when the fallback gave it. */
+/* The flow a variable's fallback names ("*", "FUNC", "FUNC:N",
+   "&struct.member": sdt.h); -1 if this kernel has no such thing. */
+static int flow_of(struct mt_kimg *k, const char *fb, struct sdt_flow *g)
+{
+	char fn[64];
+	const struct mt_kfunc *c;
+	const char *colon = strchr(fb, ':');
+	int64_t off;
+
+	memset(g, 0, sizeof *g);
+	if (strcmp(fb, "*") == 0) {
+		g->kind = SDT_FLOW_STORED;
+		return 0;
+	}
+	if (fb[0] == '&') {
+		if ((off = member_offset(k, fb + 1)) < 0)
+			return -1;
+		g->kind = SDT_FLOW_BASE;
+		g->target = (uint64_t)off;
+		return 0;
+	}
+	snprintf(fn, sizeof fn, "%.*s", colon ? (int)(colon - fb) : 63, fb);
+	if (!(c = mt_kimg_lookup(k, fn)))
+		return -1;
+	g->kind = SDT_FLOW_ARG;
+	g->target = c->addr;
+	g->argn = colon ? atoi(colon + 1) : 0;
+	return 0;
+}
+
+/* The register variable v ("name|FALLBACK": sdt.h) is in at addr by its
+   fallback alone, -1 if none (or v has none). */
+int sdt_fallback_reg(struct mt_kimg *k, const char *v, uint64_t addr)
+{
+	const char *bar = strchr(v, '|');
+	struct sdt_flow g;
+
+	return bar && flow_of(k, bar + 1, &g) == 0 ? sdt_flow_reg(k, addr, &g) : -1;
+}
+
+/* The register of variable v ("name" or "name|FALLBACK") at addr, -1 if
+   none; *fell set when the fallback gave it. */
 static int var_reg(struct mt_kimg *k, const char *v, uint64_t addr, int *fell)
 {
 	char name[64];
-	const char *bar = strchr(v, '|');
-	size_t n = bar ? (size_t)(bar - v) : strlen(v);
+	size_t n = strcspn(v, "|");
 	int r;
 
 	*fell = 0;
@@ -62,11 +101,8 @@ static int var_reg(struct mt_kimg *k, const char *v, uint64_t addr, int *fell)
 	memcpy(name, v, n);
 	name[n] = 0;
 	r = mt_kimg_var_reg(k, addr, name);
-	if (r < 0 && bar) {
-		const struct mt_kfunc *c = strcmp(bar, "|*") ? mt_kimg_lookup(k, bar + 1) : NULL;
-		if ((c || !strcmp(bar, "|*")) && (r = sdt_flow_reg(k, addr, c ? c->addr : 0)) >= 0)
-			*fell = 1;
-	}
+	if (r < 0 && (r = sdt_fallback_reg(k, v, addr)) >= 0)
+		*fell = 1;
 	return r;
 }
 

@@ -60,12 +60,14 @@ enum sdt_where {
  * a variable or parameter of func that DWARF places in a register at
  * the site ("$curthread": the current thread; NULL after the first: 0).
  * Where DWARF has no register for VAR at the site (GCC 16 loses some),
- * "VAR|*" falls back to the register whose value the code next stores
- * through a pointer (`*outp = VAR`, as a function returning VAR through
- * an out-parameter does), "VAR|FUNC" to the one whose value it passes as
- * FUNC's first argument at its next call (sdtinsn.c).  A site whose
- * variables are not all in registers there is not used, and sdt.c says
- * why.
+ * "VAR|FALLBACK" follows the code from the site to where the value goes
+ * next (sdtinsn.c), FALLBACK one of: "*", the value stored through a
+ * pointer (`*outp = VAR`, as a function returning VAR through an
+ * out-parameter does); "FUNC" or "FUNC:N", the value passed as FUNC's
+ * first (N-th, from 0) argument at its next call; "&struct.member", the
+ * pointer through which that member is stored next (`VAR->m = x`).  A
+ * site whose variables are not all in registers there is not used, and
+ * sdt.c says why.
  */
 struct sdt_site {
 	const char *func;	/* a kernel function */

@@ -145,21 +145,49 @@ static int any_reg(csh cs, x86_reg r)
 	return -1;
 }
 
+/* The flow's end at in (struct sdt_flow): the register (of in) holding
+   the value sought, -1 if in is not the end, -2 if the flow stops. */
+static int flow_end(const cs_insn *in, const struct sdt_flow *g)
+{
+	static const int argregs[6] = { 5, 4, 1, 2, 8, 9 };	/* rdi rsi rdx rcx r8 r9 */
+	const cs_x86 *x = &in->detail->x86;
+	const cs_x86_op *o = x->operands;
+	int w, s;
+
+	if (x86_in_group(in, CS_GRP_CALL))
+		return g->kind == SDT_FLOW_ARG && x86_branch_target(in) == g->target &&
+		       g->argn < 6 ? argregs[g->argn] : -2;
+	if (x86_in_group(in, CS_GRP_RET) || in->id == X86_INS_JMP)
+		return -2;
+	if (in->id != X86_INS_MOV || x->op_count != 2 || o[0].type != X86_OP_MEM ||
+	    o[0].mem.index != X86_REG_INVALID || o[0].mem.base == X86_REG_RIP)
+		return -1;
+	if (g->kind == SDT_FLOW_STORED && o[1].type == X86_OP_REG && o[0].mem.disp == 0 &&
+	    o[0].mem.base != X86_REG_RSP && o[0].mem.base != X86_REG_RBP &&
+	    (s = x86_dwarf_reg(o[1].reg, &w)) >= 0 && w == 8)
+		return s;
+	if (g->kind == SDT_FLOW_BASE && (uint64_t)o[0].mem.disp == g->target &&
+	    (s = x86_dwarf_reg(o[0].mem.base, &w)) >= 0 && w == 8)
+		return s;
+	return -1;
+}
+
 /*
  * Where the value a register holds at addr goes, along the code that
  * follows (through conditional branches not taken, at most 48
- * instructions, until a jmp, ret or another call): with callee, the
- * register whose value at addr is the first argument (rdi) of the next
- * call of callee; without, the register whose value at addr is next
- * stored through a plain pointer (`mov %R, (%B)`, B neither rsp nor rbp:
- * `*outp = v`).  Its DWARF number at addr, -1 if none.
+ * instructions, until a jmp, a ret or a call other than the one sought):
+ * the register whose value at addr is, per g, the argument argn of the
+ * next call of a function, the value next stored through a plain pointer
+ * (`*outp = v`, the pointer neither rsp nor rbp), or the base of the next
+ * store to the member at offset target (`v->m = ...`).  Its DWARF
+ * number at addr, -1 if none.
  */
-int sdt_flow_reg(struct mt_kimg *k, uint64_t addr, uint64_t callee)
+int sdt_flow_reg(struct mt_kimg *k, uint64_t addr, const struct sdt_flow *g)
 {
 	const struct mt_kfunc *f = mt_kimg_func_at(k, addr);
 	size_t left = f ? f->addr + f->size - addr : 0;
 	const uint8_t *code = left ? mt_kimg_bytes(k, addr, left) : NULL;
-	int val[16], r = -1, w, done = 0;
+	int val[16], r = -1, w;
 	cs_insn *in;
 	csh cs;
 
@@ -168,28 +196,18 @@ int sdt_flow_reg(struct mt_kimg *k, uint64_t addr, uint64_t callee)
 	for (int i = 0; i < 16; i++)
 		val[i] = i;	/* val[r]: the register at addr r's value came from */
 	in = cs_malloc(cs);
-	for (int i = 0; in && !done && i < 48 && cs_disasm_iter(cs, &code, &left, &addr, in); i++) {
-		const cs_x86 *x = &in->detail->x86;
-		const cs_x86_op *o = x->operands;
+	for (int i = 0; in && i < 48 && cs_disasm_iter(cs, &code, &left, &addr, in); i++) {
+		const cs_x86_op *o = in->detail->x86.operands;
 		cs_regs rd, wr;
 		uint8_t nrd, nwr;
-		int d, s;
-		if (x86_in_group(in, CS_GRP_CALL)) {
-			if (callee && x86_branch_target(in) == callee)
-				r = val[5];	/* rdi */
+		int d, s, e = flow_end(in, g);
+		if (e != -1) {
+			r = e >= 0 ? val[e] : -1;
 			break;
 		}
-		if (x86_in_group(in, CS_GRP_RET) || in->id == X86_INS_JMP)
-			break;
-		if (!callee && in->id == X86_INS_MOV && x->op_count == 2 && o[0].type == X86_OP_MEM &&
-		    o[1].type == X86_OP_REG && o[0].mem.disp == 0 && o[0].mem.index == X86_REG_INVALID &&
-		    o[0].mem.base != X86_REG_RSP && o[0].mem.base != X86_REG_RBP &&
-		    o[0].mem.base != X86_REG_RIP && (s = x86_dwarf_reg(o[1].reg, &w)) >= 0 && w == 8) {
-			r = val[s];
-			break;
-		}
-		if (in->id == X86_INS_MOV && x->op_count == 2 && o[0].type == X86_OP_REG &&
-		    o[1].type == X86_OP_REG && (d = x86_dwarf_reg(o[0].reg, &w)) >= 0 && w == 8 &&
+		if (in->id == X86_INS_MOV && in->detail->x86.op_count == 2 &&
+		    o[0].type == X86_OP_REG && o[1].type == X86_OP_REG &&
+		    (d = x86_dwarf_reg(o[0].reg, &w)) >= 0 && w == 8 &&
 		    (s = x86_dwarf_reg(o[1].reg, &w)) >= 0 && w == 8) {
 			val[d] = val[s];
 			continue;

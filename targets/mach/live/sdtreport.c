@@ -63,6 +63,14 @@ static void site_how(const struct sdt_site *s, char *buf, size_t len)
 	}
 }
 
+/* How a variable's fallback (sdt.h) found it. */
+static const char *fallback_text(const char *fb)
+{
+	return strcmp(fb, "*") == 0 ? "stored through a pointer next" :
+	       fb[0] == '&' ? "the pointer its member is stored through next" :
+	       "an argument of the next call";
+}
+
 /* The registers of lo's raw arguments and where each came from. */
 static void site_regs_text(const struct sdt_loc *lo, char *buf, size_t len)
 {
@@ -83,8 +91,7 @@ static void site_regs_text(const struct sdt_loc *lo, char *buf, size_t len)
 		if (n < len && r < 16)
 			n += (size_t)snprintf(buf + n, len - n, " in %%%s (%s)", names[r],
 					      !(lo->fellback & 1u << i) ? (v[0] == '%' ? "named" : "DWARF") :
-					      strcmp(strchr(v, '|'), "|*") == 0 ?
-					      "stored through a pointer next" : "the next call's argument");
+					      fallback_text(strchr(v, '|') + 1));
 	}
 }
 

@@ -131,4 +131,53 @@ TEST(ipc_sites_where_the_lines_were)
 	CHECK_EQ_INT(e->locs[0].argreg[2], LK_REG_CURTHREAD);
 }
 
+/* Each variable fallback (sdt.h "VAR|...") finds the register DWARF gives
+   wherever DWARF has the variable, so that it is right where DWARF has
+   lost it: every site of every SDT probe of the stock kernel.  At a site
+   that is itself the call a fallback names, the fallback is the callee's
+   argument register (the ABI's), which holds the same value. */
+static int is_call_arg(const struct sdt_loc *lo, const char *var)
+{
+	const char *fb = strchr(var, '|') + 1;
+	size_t n = lo->site->callee ? strlen(lo->site->callee) : 0;
+
+	return lo->where == SDT_CALL && n && strncmp(fb, lo->site->callee, n) == 0 &&
+	       (fb[n] == 0 || fb[n] == ':');
+}
+
+TEST(fallbacks_agree_with_dwarf)
+{
+	struct live *l = catalog();
+	int checked = 0;
+
+	CHECK(l != NULL);
+	for (uint32_t i = 0; i < l->nprobes; i++) {
+		const struct lprobe *p = &l->probes[i];
+		for (uint32_t j = 0; p->sdt && j < p->nlocs; j++) {
+			const struct sdt_loc *lo = &p->locs[j];
+			for (int v = 0; lo->regargs && v < SDT_MAXVARS; v++) {
+				const char *var = lo->site->vars[v];
+				char name[64];
+				int dw;
+				if (!var || !strchr(var, '|'))
+					continue;
+				snprintf(name, sizeof name, "%.*s", (int)strcspn(var, "|"), var);
+				dw = mt_kimg_var_reg(l->k, lo->addr, name);
+				if (dw < 0)
+					continue;
+				printf("# %s:%s:%s %s+%llu %s: DWARF %d, fallback %d\n", p->prov,
+				       p->func, p->name, lo->f->name,
+				       (unsigned long long)(lo->addr - lo->f->addr), var, dw,
+				       sdt_fallback_reg(l->k, var, lo->addr));
+				if (is_call_arg(lo, var))
+					CHECK(sdt_fallback_reg(l->k, var, lo->addr) >= 0);
+				else
+					CHECK_EQ_INT(sdt_fallback_reg(l->k, var, lo->addr), dw);
+				checked++;
+			}
+		}
+	}
+	CHECK(checked >= 4);
+}
+
 MT_TEST_MAIN()
