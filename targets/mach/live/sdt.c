@@ -345,19 +345,27 @@ static int sdt_miss_add(struct live *l, const char *prov, const struct sdt_probe
 	return 0;
 }
 
-/* Resolve each site of sp into p's locations, recording a site that
-   gives none; -1 out of memory. */
+/*
+ * Resolve each site of sp into p's locations, recording a site that
+ * gives none, or whose function the compiler also inlined somewhere (its
+ * copies, which hold the same site, are not traced); -1 out of memory.
+ */
 static int resolve_sites(struct live *l, const char *prov, const struct sdt_probe *sp,
 			 struct lprobe *p)
 {
 	char why[160] = "", lost[160] = "";
 
 	for (int i = 0; i < SDT_MAXSITES && sp->sites[i].where; i++) {
+		const struct sdt_site *s = &sp->sites[i];
+		const struct mt_kfunc *f = s->func ? mt_kimg_lookup(l->k, s->func) : NULL;
 		uint32_t before = p->nlocs;
-		if (resolve_site(l, p, &sp->sites[i], why, sizeof why) < 0)
+		if (resolve_site(l, p, s, why, sizeof why) < 0)
 			return -1;
 		if (p->nlocs == before && !lost[0])
 			snprintf(lost, sizeof lost, "%s", why[0] ? why : "no site");
+		else if (f && !f->inline_only && f->ninstances && !lost[0])
+			snprintf(lost, sizeof lost, "%s is also inlined in %u places, not traced there",
+				 f->name, f->ninstances);
 	}
 	return lost[0] ? sdt_miss_add(l, prov, sp, p->nlocs != 0, lost) : 0;
 }
