@@ -221,6 +221,7 @@ struct sdt_flow {
 	int argn;		/* ARG: which argument, from 0 */
 };
 int sdt_flow_reg(struct mt_kimg *k, uint64_t addr, const struct sdt_flow *g);
+int sdt_counter_sites(struct live *l, struct lprobe *p, const struct sdt_site *s);
 /* sdt.c: a site variable's register by its fallback alone (tests) */
 int sdt_fallback_reg(struct mt_kimg *k, const char *v, uint64_t addr);
 /* tickrate.c: what the clock fallback's rate is on this kernel */

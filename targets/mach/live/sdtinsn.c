@@ -1,8 +1,9 @@
 /*
  * SDT sites and argument registers from what the kernel's instructions
  * do (sdt.h), so that they survive a compiler upgrade: the calls of a
- * function, the increments and reads of a struct member, and where a
- * value found in a register at a site goes next.
+ * function, the increments and reads of a struct member, the increments
+ * of a kernel counter, and where a value found in a register at a site
+ * goes next.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -222,4 +223,124 @@ int sdt_flow_reg(struct mt_kimg *k, uint64_t addr, const struct sdt_flow *g)
 		cs_free(in, 1);
 	cs_close(&cs);
 	return r;
+}
+
+/*
+ * The address of a counter ("global" or "global.member", a member of a
+ * global struct, from DWARF); 0 if this kernel has none.
+ */
+static uint64_t counter_addr(struct mt_kimg *k, const char *name)
+{
+	char g[64], type[256], sname[256], mtype[256];
+	const char *dot = strchr(name, '.');
+	uint64_t addr, off;
+	size_t n = dot ? (size_t)(dot - name) : strlen(name);
+
+	if (n >= sizeof g)
+		return 0;
+	memcpy(g, name, n);
+	g[n] = 0;
+	if (mt_kimg_symbol(k, g, &addr) != 0 || !addr)
+		return 0;
+	if (!dot)
+		return addr;
+	if (live_var_type(k, g, type, sizeof type) != 0 ||
+	    live_struct_of(k, type, sname, sizeof sname) != 0)
+		return 0;
+	if (mt_kimg_member(k, sname, dot + 1, &off, mtype, sizeof mtype) != 0)
+		return 0;
+	return addr + off;
+}
+
+/* in adds a constant to the memory at caddr (add $imm / inc with a
+   rip-relative operand); the constant, 0 if it does not. */
+static int32_t counter_inc(const cs_insn *in, uint64_t caddr)
+{
+	const cs_x86 *x = &in->detail->x86;
+	const cs_x86_op *m = &x->operands[0];
+
+	if (in->id != X86_INS_ADD && in->id != X86_INS_INC)
+		return 0;
+	if (x->op_count < 1 || m->type != X86_OP_MEM || m->mem.base != X86_REG_RIP ||
+	    m->mem.index != X86_REG_INVALID ||
+	    in->address + in->size + (uint64_t)m->mem.disp != caddr)
+		return 0;
+	if (in->id == X86_INS_INC)
+		return 1;
+	if (x->op_count != 2 || x->operands[1].type != X86_OP_IMM)
+		return 0;
+	return (int32_t)x->operands[1].imm;
+}
+
+/* f's bytes hold a rip-relative displacement that may reach caddr (a
+   cheap test before decoding f: the operand's disp32 is followed by
+   0, 1 or 4 immediate bytes). */
+static int may_count(struct mt_kimg *k, const struct mt_kfunc *f, uint64_t caddr)
+{
+	const uint8_t *b = f->size >= 6 ? mt_kimg_bytes(k, f->addr, f->size) : NULL;
+
+	for (uint64_t j = 2; b && j + 4 <= f->size; j++) {
+		int32_t d = (int32_t)((uint32_t)b[j] | (uint32_t)b[j + 1] << 8 |
+				      (uint32_t)b[j + 2] << 16 | (uint32_t)b[j + 3] << 24);
+		uint64_t next = f->addr + j + 4, gap = caddr - (next + (uint64_t)(int64_t)d);
+		if (gap == 0 || gap == 1 || gap == 4)
+			return 1;
+	}
+	return 0;
+}
+
+/* Append the increments of the counter at caddr in f to p's locations
+   (instructions an int3 can take only); -1 out of memory. */
+static int counter_sites(struct live *l, struct lprobe *p, const struct mt_kfunc *f,
+			 uint64_t caddr)
+{
+	const uint8_t *code = f->size ? mt_kimg_bytes(l->k, f->addr, f->size) : NULL;
+	uint64_t a = f->addr;
+	size_t left = f->size;
+	cs_insn *in;
+	csh cs;
+	int rc = 0, ends;
+
+	if (!code || f->inline_only || f->patch == MT_PATCH_REFUSED || !may_count(l->k, f, caddr))
+		return 0;
+	if (x86_open(&cs) < 0)
+		return 0;
+	in = cs_malloc(cs);
+	while (in && rc == 0 && left && cs_disasm_iter(cs, &code, &left, &a, in)) {
+		int32_t inc = counter_inc(in, caddr);
+		struct sdt_loc *v;
+		if (!inc || reloc_insn(in, LK_KERNEL_MAP_BASE + LK_RESV_PA + LK_TRAMP_OFF,
+				       NULL, &ends) < 0)
+			continue;
+		if (!(v = realloc(p->locs, (p->nlocs + 1) * sizeof *v))) {
+			rc = -1;
+			break;
+		}
+		p->locs = v;
+		p->locs[p->nlocs++] = (struct sdt_loc){ .addr = in->address, .f = f, .where = SDT_COUNTER,
+							 .inc = inc, .counter = caddr };
+	}
+	if (in)
+		cs_free(in, 1);
+	cs_close(&cs);
+	return rc;
+}
+
+/* An SDT_COUNTER site: in its function, or anywhere in the text; -1 out
+   of memory. */
+int sdt_counter_sites(struct live *l, struct lprobe *p, const struct sdt_site *s)
+{
+	uint64_t caddr = counter_addr(l->k, s->callee);
+	size_t n = mt_kimg_nfuncs(l->k);
+
+	if (!caddr)
+		return 0;
+	if (s->func) {
+		const struct mt_kfunc *f = mt_kimg_lookup(l->k, s->func);
+		return f ? counter_sites(l, p, f, caddr) : 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (counter_sites(l, p, mt_kimg_func(l->k, i), caddr) < 0)
+			return -1;
+	return 0;
 }
