@@ -39,6 +39,7 @@ list_args(struct list_state *ls, const struct mt_probe_info *p)
 	if (i == 0)
 		fprintf(ls->out, "\t\tNone\n");
 	fprintf(ls->out, "\n");
+	mt_live_print_sites(ls->t, p->id, ls->out);
 }
 
 static int

@@ -110,7 +110,8 @@ int mt_kimg_symbol(const struct mt_kimg *k, const char *name, uint64_t *value);
 /* Image bytes at a virtual address; NULL unless [va, va+len) is file-backed. */
 const uint8_t *mt_kimg_bytes(const struct mt_kimg *k, uint64_t va, size_t len);
 
-/* Struct layouts: size of `struct name`, and a member's offset and type. */
+/* Struct layouts: size of `struct name`, and a member's offset and type
+   (member: a name, or a path through nested members "saved.receive.x"). */
 int mt_kimg_struct_size(struct mt_kimg *k, const char *name, uint64_t *size);
 int mt_kimg_member(struct mt_kimg *k, const char *sname, const char *member,
 		   uint64_t *offset, char *type, size_t typelen);
@@ -137,9 +138,6 @@ int mt_kimg_frame(struct mt_kimg *k, uint64_t pc, struct mt_kframe *fr);
  * it there, -1 when it is elsewhere (memory, optimized out) or unknown.
  */
 int mt_kimg_var_reg(struct mt_kimg *k, uint64_t pc, const char *name);
-/* Lowest address in [lo, hi) where a statement of source line `line` of
-   the file declaring the function at lo begins, 0 if none. */
-uint64_t mt_kimg_line_addr(struct mt_kimg *k, uint64_t lo, uint64_t hi, int line);
 
 /* Inline instances of function `name` (all callers); returns their count. */
 size_t mt_kimg_inlines(struct mt_kimg *k, const char *name,

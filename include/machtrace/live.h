@@ -87,6 +87,9 @@ const char *mt_live_argtype(struct mt_target *t, const char *prov, const char *f
    NULL otherwise; -lv shows it after the type. */
 const char *mt_live_argname(struct mt_target *t, const char *prov, const char *func,
 			    const char *name, int i);
+/* -lv of an SDT probe (sched, ipc, proc, vm, vminfo): its sites in this
+   kernel and how each was found; nothing for other probes. */
+void mt_live_print_sites(struct mt_target *t, uint32_t id, FILE *out);
 /* SDT probes: the native C type of args[i] when args[i] is translated
    (mt_live_argtype gives the translated type, declared by the kernel D
    library mach.d), NULL otherwise: struct mt_ctypes argnative. */

@@ -364,24 +364,6 @@ int mt_kimg_frame(struct mt_kimg *k, uint64_t pc, struct mt_kframe *fr)
 	return rc;
 }
 
-/* The subprogram DIE whose code holds pc (outermost scope), 0 if none. */
-static int subprogram_at(struct mt_kimg *k, uint64_t pc, Dwarf_Die *cu, Dwarf_Die *sp)
-{
-	Dwarf_Die *scopes = NULL;
-	int n, found = 0;
-
-	if (!k->dw || !dwarf_addrdie(k->dw, pc, cu))
-		return 0;
-	n = dwarf_getscopes(cu, pc, &scopes);
-	for (int i = n - 1; i >= 0 && !found; i--)
-		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
-			*sp = scopes[i];
-			found = 1;
-		}
-	free(scopes);
-	return found;
-}
-
 /* Register (DWARF number) holding the value of variable d at pc, -1. */
 static int var_reg_at(Dwarf_Die *d, uint64_t pc)
 {
@@ -425,32 +407,4 @@ int mt_kimg_var_reg(struct mt_kimg *k, uint64_t pc, const char *name)
 	}
 	free(scopes);
 	return reg;
-}
-
-uint64_t mt_kimg_line_addr(struct mt_kimg *k, uint64_t lo, uint64_t hi, int line)
-{
-	Dwarf_Die cu, sp;
-	Dwarf_Lines *lines;
-	size_t n;
-	const char *file;
-	uint64_t best = 0;
-
-	if (!subprogram_at(k, lo, &cu, &sp) || !(file = dwarf_decl_file(&sp)) ||
-	    dwarf_getsrclines(&cu, &lines, &n) != 0)
-		return 0;
-	for (size_t i = 0; i < n; i++) {
-		Dwarf_Line *l = dwarf_onesrcline(lines, i);
-		Dwarf_Addr a;
-		int ln;
-		bool stmt;
-		const char *src;
-		if (!l || dwarf_lineaddr(l, &a) != 0 || a < lo || a >= hi ||
-		    dwarf_lineno(l, &ln) != 0 || ln != line ||
-		    dwarf_linebeginstatement(l, &stmt) != 0 || !stmt)
-			continue;
-		src = dwarf_linesrc(l, NULL, NULL);
-		if (src && strcmp(src, file) == 0 && (!best || a < best))
-			best = a;
-	}
-	return best;
 }

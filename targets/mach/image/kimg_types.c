@@ -122,14 +122,55 @@ static int find_member(Dwarf_Die *s, const char *member, uint64_t base,
 	return -1;
 }
 
+/* The type of member die m, through typedefs and qualifiers; -1 if none. */
+static int member_type(Dwarf_Die *m, Dwarf_Die *t)
+{
+	Dwarf_Attribute a;
+
+	if (!dwarf_formref_die(dwarf_attr(m, DW_AT_type, &a), t))
+		return -1;
+	for (int depth = 0; depth < 8; depth++) {
+		int tag = dwarf_tag(t);
+		if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type)
+			return 0;
+		if (!dwarf_formref_die(dwarf_attr(t, DW_AT_type, &a), t))
+			return -1;
+	}
+	return -1;
+}
+
+/*
+ * member may be a path through nested structs and unions
+ * ("saved.receive.rcv_size"): the offset is the sum along it, the type
+ * the last member's.
+ */
 int mt_kimg_member(struct mt_kimg *k, const char *sname, const char *member,
 		   uint64_t *offset, char *type, size_t typelen)
 {
 	Dwarf_Die s, m, t;
 	Dwarf_Attribute a;
+	char head[128];
+	uint64_t off;
 
-	if (find_struct(k, sname, &s) < 0 || find_member(&s, member, 0, offset, &m, 0) < 0)
+	if (find_struct(k, sname, &s) < 0)
 		return -1;
+	*offset = 0;
+	for (const char *rest = member;;) {
+		const char *dot = strchr(rest, '.');
+		size_t n = dot ? (size_t)(dot - rest) : strlen(rest);
+		if (n >= sizeof head)
+			return -1;
+		memcpy(head, rest, n);
+		head[n] = 0;
+		if (find_member(&s, head, 0, &off, &m, 0) < 0)
+			return -1;
+		*offset += off;
+		if (!dot)
+			break;
+		if (member_type(&m, &s) < 0)
+			return -1;
+		rest = dot + 1;
+	}
 	if (type && typelen) {
 		if (dwarf_formref_die(dwarf_attr(&m, DW_AT_type, &a), &t))
 			kimg_type_name(&t, type, typelen);

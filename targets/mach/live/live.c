@@ -189,6 +189,7 @@ static void probes_free(struct live *l)
 	}
 	free(l->probes);
 	ksdt_free(l);
+	free(l->miss);
 	live_uprogs_free(l);
 }
 
@@ -282,45 +283,6 @@ static struct mt_cb *live_cb(struct mt_target *t)
 	return ((struct live *)t->priv)->cb;
 }
 
-static const char *apic_why(uint32_t why)
-{
-	switch (why) {
-	case LK_AW_DISABLED: return "the local APIC is disabled or in x2APIC mode";
-	case LK_AW_NO_MAPPING: return "no 4 KiB page to map the local APIC through";
-	case LK_AW_NO_APIC: return "no local APIC answers";
-	case LK_AW_NO_VECTOR: return "no free interrupt vector";
-	case LK_AW_NO_COUNT: return "the local APIC timer does not count";
-	default: return "the runtime did not take it";
-	}
-}
-
-/*
- * After GO: tick/profile probes faster than the kernel's clock (hz) fire
- * at most hz times a second unless the blob took the local APIC timer;
- * say so once, with the reason.
- */
-static void tick_report(struct live *l)
-{
-	uint64_t hz_va = 0, fastest = ~0ull;
-	const uint8_t *b;
-	uint32_t hz = 100, v;
-
-	if (!l->ctl->nticks || l->ctl->tick_src == LK_TS_LAPIC)
-		return;
-	if (mt_kimg_symbol(l->k, "hz", &hz_va) == 0 && (b = mt_kimg_bytes(l->k, hz_va, 4)) &&
-	    (v = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
-		 (uint32_t)b[3] << 24) != 0)
-		hz = v;
-	for (uint32_t i = 0; i < l->ctl->nticks && i < 32; i++)
-		if (l->ctl->ticks[i].interval_ns < fastest)
-			fastest = l->ctl->ticks[i].interval_ns;
-	if (fastest >= 1000000000ull / hz)
-		return;
-	fprintf(stderr, "machtrace: warning: tick-N/profile-N fire at most %u times a second "
-		"(the kernel's clock): the local APIC timer is not used: %s\n", hz,
-		l->tick_why[0] ? l->tick_why : apic_why(l->ctl->apic_why));
-}
-
 static int live_begin(struct mt_target *t)
 {
 	struct live *l = t->priv;
@@ -378,6 +340,7 @@ static int live_end(struct mt_target *t)
 	if (wait_for(l, acked_stop, WAIT_CMD_MS) < 0)
 		return live_err(t, "the kernel did not stop tracing%s%s",
 			      l->status[0] ? ": " : "", l->status);
+	tick_rate_report(l);
 	return 0;
 }
 
@@ -770,6 +733,12 @@ const char *mt_live_argname(struct mt_target *t, const char *prov, const char *f
 		return NULL;
 	f = mt_kimg_lookup(((struct live *)t->priv)->k, func);
 	return f && i < f->nargs && f->args[i].name[0] ? f->args[i].name : NULL;
+}
+
+void mt_live_print_sites(struct mt_target *t, uint32_t id, FILE *out)
+{
+	if (t && t->ops == &live_ops)
+		sdt_print_sites(t->priv, id, out);
 }
 
 /* The native type of a translated args[i] of an SDT probe, else NULL. */

@@ -109,6 +109,10 @@ struct live {
 	struct mt_kimg *k;
 	struct lprobe *probes;
 	uint32_t nprobes, cap, next_id;
+	/* SDT probes with a site this kernel lacks (sdt.c), warned about
+	   when a program names them */
+	struct sdt_miss *miss;
+	uint32_t nmiss;
 	/* user programs (usdt, pid): the boot modules, loaded at creation */
 	struct umod *uprogs;
 	int nuprogs;
@@ -117,6 +121,7 @@ struct live {
 	/* tick/profile probes: why the host did not ask for the local APIC
 	   timer ("" when it did: then ctl->apic_why says) */
 	char tick_why[200];
+	uint64_t go_ticks, go_ns;	/* the clock's count at GO (tickrate.c) */
 	/* with the text check: the kernel's IDT before INIT (4 KiB, 0 when the
 	   kernel has no `idt` symbol), compared after STOP */
 	uint64_t idt_va;
@@ -214,6 +219,25 @@ int live_utext_compare(struct live *l, uint64_t *where, uint32_t *pages);
 /* sdt.c: the SDT providers' tables (prov_*.c) and their common part */
 extern const struct sdt_provider sdt_sched, sdt_ipc, sdt_proc, sdt_vm, sdt_vminfo;
 int sdt_is_provider(const char *prov);
+/* sdtinsn.c: SDT sites and registers from the kernel's instructions */
+int sdt_insn_offsets(struct mt_kimg *k, const struct mt_kfunc *f, int where, uint64_t target,
+		     int64_t into, uint32_t *offs, int max);
+/* what sdt_flow_reg follows a value to (sdt.h's variable fallbacks) */
+struct sdt_flow {
+	enum { SDT_FLOW_STORED = 1, SDT_FLOW_ARG, SDT_FLOW_BASE } kind;
+	uint64_t target;	/* ARG: the function; BASE: the member offset */
+	int argn;		/* ARG: which argument, from 0 */
+};
+int sdt_flow_reg(struct mt_kimg *k, uint64_t addr, const struct sdt_flow *g);
+int sdt_counter_sites(struct live *l, struct lprobe *p, const struct sdt_site *s);
+/* sdt.c: a site variable's register by its fallback alone (tests) */
+int sdt_fallback_reg(struct mt_kimg *k, const char *v, uint64_t addr);
+/* tickrate.c: what the clock fallback's rate is on this kernel */
+void tick_report(struct live *l);
+void tick_rate_report(struct live *l);
+/* sdtreport.c */
+void sdt_warn_missing(struct live *l, const struct mt_pdesc *pd);
+void sdt_print_sites(const struct live *l, uint32_t id, FILE *out);
 void sdt_argmap(const struct lprobe *p, uint8_t *nmap, uint8_t *argmap);
 /* args[i]'s type (native: its native type when translated, else NULL)
    that every SDT probe matching the description agrees on, or NULL;

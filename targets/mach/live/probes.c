@@ -89,6 +89,7 @@ int live_probes(struct mt_target *t, const struct mt_pdesc *pd, int create,
 	struct live *l = t->priv;
 	int n = 0;
 
+	sdt_warn_missing(l, pd);
 	for (uint32_t i = 0; i < l->nprobes; i++) {
 		struct lprobe *p = &l->probes[i];
 

@@ -29,7 +29,7 @@
 #define THREAD(raw)	{ raw, "struct thread *", "lwpsinfo_t *" }
 #define TASK_OF(raw)	{ raw, "struct thread *", "psinfo_t *" }
 #define TASK(raw)	{ raw, "struct task *", "psinfo_t *" }
-#define CALL(fn, c)	{ fn, SDT_CALL, c, 0, { NULL } }
+#define CALL(fn, c)	{ fn, SDT_CALL, c, { NULL } }
 
 static const struct sdt_probe proc_probes[] = {
 	{ "task_create_kernel", "create", { CALL("task_create_kernel", "ipc_task_enable") },

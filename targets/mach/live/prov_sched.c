@@ -19,8 +19,8 @@
 
 #define THREAD(raw)	{ raw, "struct thread *", "lwpsinfo_t *" }
 #define TASK_OF(raw)	{ raw, "struct thread *", "psinfo_t *" }
-#define SITE(fn, w)	{ fn, w, NULL, 0, { NULL } }
-#define CALL(fn, w, c)	{ fn, w, c, 0, { NULL } }
+#define SITE(fn, w)	{ fn, w, NULL, { NULL } }
+#define CALL(fn, w, c)	{ fn, w, c, { NULL } }
 
 static const struct sdt_probe sched_probes[] = {
 	{ "switch_context", "off-cpu", { SITE("switch_context", SDT_ENTRY) },

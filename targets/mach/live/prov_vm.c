@@ -33,8 +33,8 @@
 #include "targets/mach/live/live_int.h"
 
 #define TASK_OF(raw)	{ raw, "struct thread *", "psinfo_t *" }
-#define CALL(fn, c)	{ fn, SDT_CALL, c, 0, { NULL } }
-#define SITE(fn, w)	{ fn, w, NULL, 0, { NULL } }
+#define CALL(fn, c)	{ fn, SDT_CALL, c, { NULL } }
+#define SITE(fn, w)	{ fn, w, NULL, { NULL } }
 #define FAULT_ARGS	{ { 1, "vm_offset_t", NULL }, { 2, "vm_prot_t", NULL }, \
 			  TASK_OF(MT_ARGMAP_CURTHREAD) }
 #define DONE_ARGS(raw)	{ { raw, "kern_return_t", NULL }, \
@@ -63,7 +63,7 @@ const struct sdt_provider sdt_vm = {
 	.stamp = "fault",
 };
 
-#define COUNTER(c)	{ { NULL, SDT_COUNTER, c, 0, { NULL } } }
+#define COUNTER(c)	{ { NULL, SDT_COUNTER, c, { NULL } } }
 #define COUNTER_ARGS	{ { 0, "int", NULL }, { 1, "integer_t *", NULL } }
 
 static const struct sdt_probe vminfo_probes[] = {

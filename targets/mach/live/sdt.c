@@ -4,6 +4,7 @@
  * sites exists in this kernel is not listed), and its arguments' types
  * and mapping for the compiler, -lv and the image.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,59 +18,19 @@ static const struct sdt_provider *const sdt_providers[] = {
 	&sdt_vminfo,
 };
 #define NSDT (sizeof sdt_providers / sizeof *sdt_providers)
-/* instructions of a function decoded for its sites (mach_msg_trap: ~1700) */
-#define SDT_MAXINSNS	8192
 
-/*
- * Offsets in f of each direct call to callee (SDT_CALL) or of the
- * instruction after it (SDT_AFTER_CALL), at most max; -1 if f cannot be
- * decoded.  Only instructions an int3 site can take (relocatable out of
- * line) count.
- */
-static int call_offsets(struct mt_kimg *k, const struct mt_kfunc *f, uint64_t callee,
-			int where, uint32_t *offs, int max)
+/* The offset of member "struct.member" (a path), -1 if none. */
+static int64_t member_offset(struct mt_kimg *k, const char *name)
 {
-	uint32_t all[SDT_MAXINSNS];
-	int n = sites_insn_offsets(k, f, all, SDT_MAXINSNS), m = 0;
-	const uint8_t *code;
-	cs_insn *in;
-	csh cs;
+	char sname[64], type[256];
+	const char *dot = strchr(name, '.');
+	uint64_t off;
 
-	if (n < 0 || x86_open(&cs) < 0)
+	if (!dot || (size_t)(dot - name) >= sizeof sname)
 		return -1;
-	in = cs_malloc(cs);
-	for (int i = 0; in && i < n && m < max; i++) {
-		uint64_t a = f->addr + all[i];
-		size_t left = f->size - all[i];
-		code = mt_kimg_bytes(k, a, left);
-		if (!code || !cs_disasm_iter(cs, &code, &left, &a, in) ||
-		    !x86_in_group(in, CS_GRP_CALL) || x86_branch_target(in) != callee)
-			continue;
-		if (where == SDT_CALL)
-			offs[m++] = all[i];
-		else if (i + 1 < n && all[i + 1] == all[i] + in->size)
-			offs[m++] = all[i + 1];
-	}
-	if (in)
-		cs_free(in, 1);
-	cs_close(&cs);
-	return m;
-}
-
-/* SDT_LINE: the line's first instruction in f, if an int3 can take it. */
-static int line_offset(struct mt_kimg *k, const struct mt_kfunc *f, uint32_t line,
-		       uint32_t *off)
-{
-	uint32_t all[SDT_MAXINSNS];
-	int n = sites_insn_offsets(k, f, all, SDT_MAXINSNS);
-	uint64_t a = mt_kimg_line_addr(k, f->addr, f->addr + f->size, (int)line);
-
-	for (int i = 0; a && i < n; i++)
-		if (f->addr + all[i] == a) {
-			*off = all[i];
-			return 1;
-		}
-	return 0;
+	memcpy(sname, name, (size_t)(dot - name));
+	sname[dot - name] = 0;
+	return mt_kimg_member(k, sname, dot + 1, &off, type, sizeof type) == 0 ? (int64_t)off : -1;
 }
 
 /* DWARF number of register "%name", -1 if none. */
@@ -86,139 +47,84 @@ static int reg_by_name(const char *v)
 	return -1;
 }
 
+/* The flow a variable's fallback names ("*", "FUNC", "FUNC:N",
+   "&struct.member": sdt.h); -1 if this kernel has no such thing. */
+static int flow_of(struct mt_kimg *k, const char *fb, struct sdt_flow *g)
+{
+	char fn[64];
+	const struct mt_kfunc *c;
+	const char *colon = strchr(fb, ':');
+	int64_t off;
+
+	memset(g, 0, sizeof *g);
+	if (strcmp(fb, "*") == 0) {
+		g->kind = SDT_FLOW_STORED;
+		return 0;
+	}
+	if (fb[0] == '&') {
+		if ((off = member_offset(k, fb + 1)) < 0)
+			return -1;
+		g->kind = SDT_FLOW_BASE;
+		g->target = (uint64_t)off;
+		return 0;
+	}
+	snprintf(fn, sizeof fn, "%.*s", colon ? (int)(colon - fb) : 63, fb);
+	if (!(c = mt_kimg_lookup(k, fn)))
+		return -1;
+	g->kind = SDT_FLOW_ARG;
+	g->target = c->addr;
+	g->argn = colon ? atoi(colon + 1) : 0;
+	return 0;
+}
+
+/* The register variable v ("name|FALLBACK": sdt.h) is in at addr by its
+   fallback alone, -1 if none (or v has none). */
+int sdt_fallback_reg(struct mt_kimg *k, const char *v, uint64_t addr)
+{
+	const char *bar = strchr(v, '|');
+	struct sdt_flow g;
+
+	return bar && flow_of(k, bar + 1, &g) == 0 ? sdt_flow_reg(k, addr, &g) : -1;
+}
+
+/* The register of variable v ("name" or "name|FALLBACK") at addr, -1 if
+   none; *fell set when the fallback gave it. */
+static int var_reg(struct mt_kimg *k, const char *v, uint64_t addr, int *fell)
+{
+	char name[64];
+	size_t n = strcspn(v, "|");
+	int r;
+
+	*fell = 0;
+	if (n >= sizeof name)
+		return -1;
+	memcpy(name, v, n);
+	name[n] = 0;
+	r = mt_kimg_var_reg(k, addr, name);
+	if (r < 0 && (r = sdt_fallback_reg(k, v, addr)) >= 0)
+		*fell = 1;
+	return r;
+}
+
 /* The registers of a site's named variables (sdt_site.vars); 0, or -1
-   when one is not in a register at addr. */
+   with the reason in why when one is not in a register at addr. */
 static int site_regs(struct mt_kimg *k, const struct sdt_site *s, uint64_t addr,
-		     struct sdt_loc *lo)
+		     struct sdt_loc *lo, char *why, size_t wlen)
 {
 	lo->regargs = s->vars[0] != NULL;
 	for (int i = 0; i < SDT_MAXVARS; i++) {
 		const char *v = lo->regargs ? s->vars[i] : NULL;
+		int fell = 0;
 		int r = !v ? LK_REG_ZERO : strcmp(v, "$curthread") == 0 ? LK_REG_CURTHREAD :
-			v[0] == '%' ? reg_by_name(v) : mt_kimg_var_reg(k, addr, v);
-		if (r < 0)
+			v[0] == '%' ? reg_by_name(v) : var_reg(k, v, addr, &fell);
+		if (r < 0) {
+			snprintf(why, wlen, "%s has no register at %s+%#llx (DWARF)", v,
+				 lo->f->name, (unsigned long long)(addr - lo->f->addr));
 			return -1;
-		lo->argreg[i] = (uint8_t)r;
-	}
-	return 0;
-}
-
-/*
- * The address of a counter ("global" or "global.member", a member of a
- * global struct, from DWARF); 0 if this kernel has none.
- */
-static uint64_t counter_addr(struct mt_kimg *k, const char *name)
-{
-	char g[64], type[256], sname[256], mtype[256];
-	const char *dot = strchr(name, '.');
-	uint64_t addr, off;
-	size_t n = dot ? (size_t)(dot - name) : strlen(name);
-
-	if (n >= sizeof g)
-		return 0;
-	memcpy(g, name, n);
-	g[n] = 0;
-	if (mt_kimg_symbol(k, g, &addr) != 0 || !addr)
-		return 0;
-	if (!dot)
-		return addr;
-	if (live_var_type(k, g, type, sizeof type) != 0 ||
-	    live_struct_of(k, type, sname, sizeof sname) != 0)
-		return 0;
-	if (mt_kimg_member(k, sname, dot + 1, &off, mtype, sizeof mtype) != 0)
-		return 0;
-	return addr + off;
-}
-
-/* in adds a constant to the memory at caddr (add $imm / inc with a
-   rip-relative operand); the constant, 0 if it does not. */
-static int32_t counter_inc(const cs_insn *in, uint64_t caddr)
-{
-	const cs_x86 *x = &in->detail->x86;
-	const cs_x86_op *m = &x->operands[0];
-
-	if (in->id != X86_INS_ADD && in->id != X86_INS_INC)
-		return 0;
-	if (x->op_count < 1 || m->type != X86_OP_MEM || m->mem.base != X86_REG_RIP ||
-	    m->mem.index != X86_REG_INVALID ||
-	    in->address + in->size + (uint64_t)m->mem.disp != caddr)
-		return 0;
-	if (in->id == X86_INS_INC)
-		return 1;
-	if (x->op_count != 2 || x->operands[1].type != X86_OP_IMM)
-		return 0;
-	return (int32_t)x->operands[1].imm;
-}
-
-/* f's bytes hold a rip-relative displacement that may reach caddr (a
-   cheap test before decoding f: the operand's disp32 is followed by
-   0, 1 or 4 immediate bytes). */
-static int may_count(struct mt_kimg *k, const struct mt_kfunc *f, uint64_t caddr)
-{
-	const uint8_t *b = f->size >= 6 ? mt_kimg_bytes(k, f->addr, f->size) : NULL;
-
-	for (uint64_t j = 2; b && j + 4 <= f->size; j++) {
-		int32_t d = (int32_t)((uint32_t)b[j] | (uint32_t)b[j + 1] << 8 |
-				      (uint32_t)b[j + 2] << 16 | (uint32_t)b[j + 3] << 24);
-		uint64_t next = f->addr + j + 4, gap = caddr - (next + (uint64_t)(int64_t)d);
-		if (gap == 0 || gap == 1 || gap == 4)
-			return 1;
-	}
-	return 0;
-}
-
-/* Append the increments of the counter at caddr in f to p's locations
-   (instructions an int3 can take only); -1 out of memory. */
-static int counter_sites(struct live *l, struct lprobe *p, const struct mt_kfunc *f,
-			 uint64_t caddr)
-{
-	const uint8_t *code = f->size ? mt_kimg_bytes(l->k, f->addr, f->size) : NULL;
-	uint64_t a = f->addr;
-	size_t left = f->size;
-	cs_insn *in;
-	csh cs;
-	int rc = 0, ends;
-
-	if (!code || f->inline_only || f->patch == MT_PATCH_REFUSED || !may_count(l->k, f, caddr))
-		return 0;
-	if (x86_open(&cs) < 0)
-		return 0;
-	in = cs_malloc(cs);
-	while (in && rc == 0 && left && cs_disasm_iter(cs, &code, &left, &a, in)) {
-		int32_t inc = counter_inc(in, caddr);
-		struct sdt_loc *v;
-		if (!inc || reloc_insn(in, LK_KERNEL_MAP_BASE + LK_RESV_PA + LK_TRAMP_OFF,
-				       NULL, &ends) < 0)
-			continue;
-		if (!(v = realloc(p->locs, (p->nlocs + 1) * sizeof *v))) {
-			rc = -1;
-			break;
 		}
-		p->locs = v;
-		p->locs[p->nlocs++] = (struct sdt_loc){ .addr = in->address, .f = f, .where = SDT_COUNTER,
-							 .inc = inc, .counter = caddr };
+		lo->argreg[i] = (uint8_t)r;
+		lo->fellback |= (uint8_t)(fell << i);
 	}
-	if (in)
-		cs_free(in, 1);
-	cs_close(&cs);
-	return rc;
-}
-
-/* An SDT_COUNTER site: in its function, or anywhere in the text. */
-static int resolve_counter(struct live *l, struct lprobe *p, const struct sdt_site *s)
-{
-	uint64_t caddr = counter_addr(l->k, s->callee);
-	size_t n = mt_kimg_nfuncs(l->k);
-
-	if (!caddr)
-		return 0;
-	if (s->func) {
-		const struct mt_kfunc *f = mt_kimg_lookup(l->k, s->func);
-		return f ? counter_sites(l, p, f, caddr) : 0;
-	}
-	for (size_t i = 0; i < n; i++)
-		if (counter_sites(l, p, mt_kimg_func(l->k, i), caddr) < 0)
-			return -1;
 	return 0;
 }
 
@@ -234,41 +140,115 @@ static int insn_site_ok(const struct mt_kfunc *f, const struct sdt_site *s)
 	       (strcmp(f->name, "user_trap") == 0 || strcmp(f->name, "kernel_trap") == 0);
 }
 
-/* Append the locations of site s to p's; -1 out of memory. */
-static int resolve_site(struct live *l, struct lprobe *p, const struct sdt_site *s)
+/*
+ * Append the locations of site s to p's; -1 out of memory.  A site that
+ * gives none says why in why (a probe none of whose sites resolves is
+ * reported, never silently dropped: struct sdt_miss).
+ */
+static int resolve_site(struct live *l, struct lprobe *p, const struct sdt_site *s,
+			char *why, size_t wlen)
 {
 	const struct mt_kfunc *f, *c = NULL;
-	uint32_t offs[16];
+	uint32_t offs[16], before = p->nlocs;
 	int n = 1;
+	int64_t moff;
 	struct sdt_loc *v;
 
-	if (s->where == SDT_COUNTER)
-		return resolve_counter(l, p, s);
+	if (s->where == SDT_COUNTER) {
+		if (sdt_counter_sites(l, p, s) < 0)
+			return -1;
+		for (uint32_t i = before; i < p->nlocs; i++)
+			p->locs[i].site = s;
+		if (p->nlocs == before)
+			snprintf(why, wlen, "no increment of %s in the kernel's text", s->callee);
+		return 0;
+	}
 	f = mt_kimg_lookup(l->k, s->func);
-	if (!f || f->inline_only || (f->patch == MT_PATCH_REFUSED && !insn_site_ok(f, s)))
+	if (!f || f->inline_only || (f->patch == MT_PATCH_REFUSED && !insn_site_ok(f, s))) {
+		snprintf(why, wlen, "%s: %s", s->func, !f ? "no such function in this kernel" :
+			 f->inline_only ? "only inlined" : "cannot be patched");
 		return 0;
-	if (s->where == SDT_RETURN && !f->nrets)
+	}
+	if (s->where == SDT_RETURN && !f->nrets) {
+		snprintf(why, wlen, "%s: no return", s->func);
 		return 0;
+	}
 	offs[0] = 0;
 	if (s->where == SDT_CALL || s->where == SDT_AFTER_CALL) {
 		c = mt_kimg_lookup(l->k, s->callee);
-		n = c ? call_offsets(l->k, f, c->addr, s->where, offs, 16) : 0;
-		if (n <= 0)
+		n = c ? sdt_insn_offsets(l->k, f, s->where, c->addr, -1, offs, 16) : 0;
+		if (n <= 0) {
+			snprintf(why, wlen, "no call of %s in %s", s->callee, s->func);
 			return 0;
-	} else if (s->where == SDT_LINE && !line_offset(l->k, f, s->line, &offs[0]))
-		return 0;
+		}
+	} else if (s->where == SDT_MEMBER_INC || s->where == SDT_MEMBER_USE) {
+		char m[128];
+		const char *into = strchr(s->callee, '>');
+		int64_t ioff = into ? member_offset(l->k, into + 1) : -1;
+		snprintf(m, sizeof m, "%.*s", into ? (int)(into - s->callee) : 127, s->callee);
+		moff = member_offset(l->k, m);
+		n = moff >= 0 && (!into || ioff >= 0) ?
+			sdt_insn_offsets(l->k, f, s->where, (uint64_t)moff, ioff, offs, 16) : 0;
+		if (n <= 0) {
+			snprintf(why, wlen, "no %s of %s in %s", s->where == SDT_MEMBER_USE ?
+				 "use" : "increment", s->callee, s->func);
+			return 0;
+		}
+	}
 	v = realloc(p->locs, (p->nlocs + (uint32_t)n) * sizeof *v);
 	if (!v)
 		return -1;
 	p->locs = v;
 	for (int i = 0; i < n; i++) {
-		struct sdt_loc lo = { .addr = f->addr + offs[i], .f = f, .where = s->where };
+		struct sdt_loc lo = { .addr = f->addr + offs[i], .f = f, .site = s,
+				      .where = s->where };
 		if (s->where != SDT_ENTRY && s->where != SDT_RETURN &&
-		    site_regs(l->k, s, lo.addr, &lo) < 0)
+		    site_regs(l->k, s, lo.addr, &lo, why, wlen) < 0)
 			continue;
 		p->locs[p->nlocs++] = lo;
 	}
 	return 0;
+}
+
+/* Record that sp lost a site (placed: whether it has others); -1 out of
+   memory. */
+static int sdt_miss_add(struct live *l, const char *prov, const struct sdt_probe *sp,
+			int placed, const char *why)
+{
+	struct sdt_miss *v = realloc(l->miss, (l->nmiss + 1) * sizeof *v);
+
+	if (!v)
+		return -1;
+	l->miss = v;
+	v = &l->miss[l->nmiss++];
+	*v = (struct sdt_miss){ .prov = prov, .func = sp->func, .name = sp->name, .placed = placed };
+	snprintf(v->why, sizeof v->why, "%s", why);
+	return 0;
+}
+
+/*
+ * Resolve each site of sp into p's locations, recording a site that
+ * gives none, or whose function the compiler also inlined somewhere (its
+ * copies, which hold the same site, are not traced); -1 out of memory.
+ */
+static int resolve_sites(struct live *l, const char *prov, const struct sdt_probe *sp,
+			 struct lprobe *p)
+{
+	char why[160] = "", lost[160] = "";
+
+	for (int i = 0; i < SDT_MAXSITES && sp->sites[i].where; i++) {
+		const struct sdt_site *s = &sp->sites[i];
+		const struct mt_kfunc *f = s->func ? mt_kimg_lookup(l->k, s->func) : NULL;
+		uint32_t before = p->nlocs;
+		if (resolve_site(l, p, s, why, sizeof why) < 0)
+			return -1;
+		if (p->nlocs == before && !lost[0])
+			snprintf(lost, sizeof lost, "%s", why[0] ? why : "no site");
+		else if (f && !f->inline_only && f->ninstances && !lost[0])
+			snprintf(lost, sizeof lost, "%s is also inlined in %u places, not traced there",
+				 f->name, f->ninstances);
+	}
+	return lost[0] ? sdt_miss_add(l, prov, sp, p->nlocs != 0, lost) : 0;
 }
 
 /*
@@ -279,11 +259,8 @@ static int resolve_site(struct live *l, struct lprobe *p, const struct sdt_site 
 static int sdt_add_split(struct live *l, const char *prov, const struct sdt_probe *sp)
 {
 	struct lprobe all = { 0 };
-	int rc = 0;
+	int rc = resolve_sites(l, prov, sp, &all);
 
-	for (int i = 0; i < SDT_MAXSITES && sp->sites[i].where; i++)
-		if (resolve_site(l, &all, &sp->sites[i]) < 0)
-			rc = -1;
 	for (uint32_t i = 0; rc == 0 && i < all.nlocs; i++) {
 		const struct mt_kfunc *f = all.locs[i].f;
 		struct lprobe *p;
@@ -323,10 +300,10 @@ static int sdt_add(struct live *l, const char *prov, const struct sdt_probe *sp)
 	if (!(p = live_probe_add(l, prov, sp->func, sp->name, MT_PK_OTHER, 0, NULL)))
 		return -1;
 	p->sdt = sp;
-	for (int i = 0; i < SDT_MAXSITES && sp->sites[i].where; i++)
-		if (resolve_site(l, p, &sp->sites[i]) < 0)
-			return -1;
-	if (!p->nlocs) {	/* not in this kernel: not a probe */
+	if (resolve_sites(l, prov, sp, p) < 0)
+		return -1;
+	if (!p->nlocs) {	/* not placed in this kernel (sdt_miss): not a probe */
+		free(p->locs);
 		l->nprobes--;
 		l->next_id--;
 		return 0;

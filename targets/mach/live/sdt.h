@@ -33,12 +33,16 @@ enum sdt_where {
 				   (raw args: the callee's arguments) */
 	SDT_AFTER_CALL,		/* the instruction after each such call
 				   (no raw arguments) */
-	SDT_LINE,		/* the first instruction of source line
-				   `line` (of func's file) in func, from
-				   DWARF's line table: for a path that
-				   calls nothing.  Tied to the kernel's
-				   source: the e2e tests check each such
-				   site against ground truth */
+	SDT_MEMBER_INC,		/* each increment in func of member
+				   `callee` ("task.messages_received", a
+				   path: "ipc_port.ip_seqno") of a struct
+				   reached through a register (an add, or
+				   a load stored back +1), before it;
+				   "A>B": only the increments of A whose
+				   old value is then stored to member B
+				   too (`k->seqno = p->seq++`) */
+	SDT_MEMBER_USE,		/* each instruction in func with member
+				   `callee` as a memory operand */
 	SDT_COUNTER,		/* each instruction adding a constant to
 				   `counter` (func NULL: anywhere in the
 				   kernel's text), before it (raw arg0: the
@@ -48,15 +52,23 @@ enum sdt_where {
 #define SDT_MAXSITES	6
 #define SDT_MAXARGS	6
 #define SDT_MAXVARS	4	/* LK_SITE_NREGARGS */
+/* instructions of a function decoded for its sites (mach_msg_trap: ~1700) */
+#define SDT_MAXINSNS	8192
 
 /*
  * A site's raw arguments are, by default, its kind's (above).  A site
  * inside a function may name them instead: vars[i] is raw argument i,
  * a variable or parameter of func that DWARF places in a register at
- * the site ("$curthread": the current thread; "%rbx": that register,
- * where the kernel's DWARF has lost the variable; NULL after the first:
- * 0).  A site whose variables are not all in registers there is not
- * used (the probe loses it, as in a kernel without that function).
+ * the site ("$curthread": the current thread; NULL after the first: 0).
+ * Where DWARF has no register for VAR at the site (GCC 16 loses some),
+ * "VAR|FALLBACK" follows the code from the site to where the value goes
+ * next (sdtinsn.c), FALLBACK one of: "*", the value stored through a
+ * pointer (`*outp = VAR`, as a function returning VAR through an
+ * out-parameter does); "FUNC" or "FUNC:N", the value passed as FUNC's
+ * first (N-th, from 0) argument at its next call; "&struct.member", the
+ * pointer through which that member is stored next (`VAR->m = x`).  A
+ * site whose variables are not all in registers there is not used, and
+ * sdt.c says why.
  */
 struct sdt_site {
 	const char *func;	/* a kernel function */
@@ -65,7 +77,6 @@ struct sdt_site {
 				   SDT_COUNTER: the counter, a global
 				   ("vm_page_free_count") or a member of a
 				   global struct ("vm_stat.pageins") */
-	uint32_t line;		/* SDT_LINE */
 	const char *vars[SDT_MAXVARS];	/* instruction sites; NULL: default */
 };
 
@@ -98,14 +109,30 @@ struct sdt_provider {
 struct sdt_loc {
 	uint64_t addr;			/* the instruction, or f's entry */
 	const struct mt_kfunc *f;	/* the function holding it */
+	const struct sdt_site *site;	/* what found it (-lv) */
 	uint8_t where;			/* SDT_* */
 	uint8_t regargs;		/* argreg[] gives the raw arguments */
 	uint8_t argreg[SDT_MAXVARS];	/* lkabi.h LK_SF_REGARGS */
+	uint8_t fellback;		/* bit i: raw argument i came from its
+					   variable's "|*" fallback */
 	int32_t inc;			/* SDT_COUNTER: the increment */
 	uint64_t counter;		/* SDT_COUNTER: the counter's address */
 	const struct lk_uarg *uargs;	/* a <sys/sdt.h> note's site (prov_ksdt.c):
 					   its operands, nuargs of them */
 	uint8_t nuargs;
+};
+
+/*
+ * A probe of the tables with a site that resolved to nothing in this
+ * kernel: not placed at all (placed 0: not listed) or placed without
+ * that site (an undercount).  Either is warned about once, naming the
+ * probe and why, when a program names it.
+ */
+struct sdt_miss {
+	const char *prov, *func, *name;	/* func NULL: a counter's probes */
+	int placed;
+	int warned;
+	char why[160];
 };
 
 #endif

@@ -24,33 +24,6 @@
 #include "targets/mach/live/umod.h"
 #include "targets/mach/x86_64/insn.h"
 
-/* DWARF number and width (bytes) of a Capstone register; -1 if none. */
-static int dwarf_of(x86_reg r, int *width)
-{
-	static const struct { x86_reg q, d; } map[16] = {
-		{ X86_REG_RAX, X86_REG_EAX }, { X86_REG_RDX, X86_REG_EDX },
-		{ X86_REG_RCX, X86_REG_ECX }, { X86_REG_RBX, X86_REG_EBX },
-		{ X86_REG_RSI, X86_REG_ESI }, { X86_REG_RDI, X86_REG_EDI },
-		{ X86_REG_RBP, X86_REG_EBP }, { X86_REG_RSP, X86_REG_ESP },
-		{ X86_REG_R8, X86_REG_R8D }, { X86_REG_R9, X86_REG_R9D },
-		{ X86_REG_R10, X86_REG_R10D }, { X86_REG_R11, X86_REG_R11D },
-		{ X86_REG_R12, X86_REG_R12D }, { X86_REG_R13, X86_REG_R13D },
-		{ X86_REG_R14, X86_REG_R14D }, { X86_REG_R15, X86_REG_R15D },
-	};
-
-	for (int i = 0; i < 16; i++) {
-		if (map[i].q == r) {
-			*width = 8;
-			return i;
-		}
-		if (map[i].d == r) {
-			*width = 4;
-			return i;
-		}
-	}
-	return -1;
-}
-
 #define DW_RSP 7
 
 /* The shape of in (decoded with details), or 0. */
@@ -61,9 +34,9 @@ static int shape(const cs_insn *in, struct lk_usite *s)
 	int w0 = 0, w1 = 0, r0 = -1, r1 = -1;
 
 	if (x->op_count >= 1 && o[0].type == X86_OP_REG)
-		r0 = dwarf_of(o[0].reg, &w0);
+		r0 = x86_dwarf_reg(o[0].reg, &w0);
 	if (x->op_count >= 2 && o[1].type == X86_OP_REG)
-		r1 = dwarf_of(o[1].reg, &w1);
+		r1 = x86_dwarf_reg(o[1].reg, &w1);
 	switch (in->id) {
 	case X86_INS_NOP:
 	case X86_INS_ENDBR64:

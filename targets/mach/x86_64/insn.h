@@ -19,4 +19,8 @@ int x86_rip_relative(const cs_insn *in);
 /* Target of a direct jmp/jcc/call, 0 if in is none. */
 uint64_t x86_branch_target(const cs_insn *in);
 
+/* DWARF number (0-15) and width (bytes: 8 or 4) of a Capstone register;
+   -1 for any other register (8- and 16-bit ones included). */
+int x86_dwarf_reg(x86_reg r, int *width);
+
 #endif
