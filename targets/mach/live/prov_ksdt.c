@@ -91,7 +91,7 @@ static int add_note(struct live *l, struct ksdt *ks, size_t k, const struct usdt
 	if (!(v = realloc(p->locs, (p->nlocs + 1) * sizeof *v)))
 		return -1;
 	p->locs = v;
-	v[p->nlocs++] = (struct sdt_loc){ .addr = n->pc, .f = f, .where = SDT_LINE,
+	v[p->nlocs++] = (struct sdt_loc){ .addr = n->pc, .f = f, .where = SDT_NOTE,
 					  .uargs = ks->args[k], .nuargs = (uint8_t)na };
 	return 0;
 }

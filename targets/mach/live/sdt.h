@@ -47,6 +47,9 @@ enum sdt_where {
 				   `counter` (func NULL: anywhere in the
 				   kernel's text), before it (raw arg0: the
 				   increment, arg1: the counter's address) */
+	SDT_NOTE,		/* a kernel's own <sys/sdt.h> nop, from its
+				   .note.stapsdt (prov_ksdt.c; raw args: the
+				   note's operands) */
 };
 
 #define SDT_MAXSITES	6

@@ -107,8 +107,14 @@ void sdt_print_sites(const struct live *l, uint32_t id, FILE *out)
 	fprintf(out, "\tProbe Sites (%u, found in this kernel's code)\n", p->nlocs);
 	for (uint32_t i = 0; i < p->nlocs; i++) {
 		const struct sdt_loc *lo = &p->locs[i];
-		site_how(lo->site, how, sizeof how);
-		site_regs_text(lo, regs, sizeof regs);
+		if (!lo->site) {	/* SDT_NOTE: prov_ksdt.c's */
+			snprintf(how, sizeof how, "the kernel's <sys/sdt.h> nop "
+				 "(.note.stapsdt), its %u operands as arguments", lo->nuargs);
+			regs[0] = '\0';
+		} else {
+			site_how(lo->site, how, sizeof how);
+			site_regs_text(lo, regs, sizeof regs);
+		}
 		fprintf(out, "\t\t%s+%#llx: %s%s\n", lo->f->name,
 			(unsigned long long)(lo->addr - lo->f->addr), how, regs);
 	}
