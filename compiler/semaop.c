@@ -266,7 +266,10 @@ void sema_op1(struct cc *cc, struct node *n)
 		n->type = cc->t_size;
 		if (c->is_action || c->is_agg)
 			ERR(n, D_SIZEOF_TYPE, "cannot apply sizeof to an operand of unknown size");
-		sema_set_const(n, type_sizeof(cc, n, c->type));
+		if (c->k == N_STRING)	/* a literal's own bytes, as dtrace */
+			sema_set_const(n, (int64_t)strlen(c->strval) + 1);
+		else
+			sema_set_const(n, type_sizeof(cc, n, c->type));
 		return;
 	case OP_STRINGOF:
 		sema_expr(cc, c);
