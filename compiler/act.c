@@ -547,12 +547,12 @@ static void do_setopt(struct cc *cc, struct node *n)
 	struct node *a = n->args;
 	sema_expr(cc, a);
 	if (!a->is_string_lit && !ty_is_string(a->type))
-		ERR(a, D_PROTO_ARG, "setopt( ) argument #1 is incompatible with prototype:\n\tprototype: const char *\n\t argument: %s",
+		ERR(a, D_PROTO_ARG, "setopt( ) argument #1 is incompatible with prototype:\n\tprototype: char *\n\t argument: %s",
 		    tname(a));
 	if (a->next) {
 		sema_expr(cc, a->next);
 		if (!a->next->is_string_lit && !ty_is_string(a->next->type))
-			ERR(a->next, D_PROTO_ARG, "setopt( ) argument #2 is incompatible with prototype:\n\tprototype: const char *\n\t argument: %s",
+			ERR(a->next, D_PROTO_ARG, "setopt( ) argument #2 is incompatible with prototype:\n\tprototype: char *\n\t argument: %s",
 			    tname(a->next));
 	}
 	uint32_t ai = new_action(cc, MT_ACT_SETOPT, n->line);
