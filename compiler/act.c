@@ -159,50 +159,44 @@ static struct ident *agg_of(struct cc *cc, struct node *a)
 	return id;
 }
 
-/* ---- speculation ordering (dtrace's clause rules) ---- */
-enum { K_DATA = 1, K_SPEC, K_COMMIT, K_DISCARD, K_AGG, K_EXIT, K_DESTR, K_OTHER };
+/*
+ * ---- speculation ordering: dtrace's clause rules (dt_cg_clsflags) ----
+ * An aggregation and every other recording action (destructive ones and
+ * exit( ) too) count as data.  discard( ) records nothing and blocks
+ * nothing; commit( ) blocks what records after it.
+ */
+enum { K_DATA = 1, K_SPEC, K_COMMIT, K_DISCARD, K_AGG, K_EXIT, K_DESTR };
 
 static void spec_check(struct cc *cc, struct node *n, int k)
 {
 	struct clause_state *c = &cc->cl;
-	if (k == K_SPEC) {
+	int data = c->has_data || c->has_agg;
+
+	if (k == K_DISCARD)
+		return;
+	if (k == K_COMMIT) {
+		if (data)
+			ERR(n, D_COMM_DREC, "commit( ) may not follow data-recording action(s)");
+		c->has_commit = 1;
+	} else if (k == K_SPEC) {
 		if (c->speculative)
 			ERR(n, D_SPEC_SPEC, "speculate( ) may not follow speculate( )");
 		if (c->has_commit)
 			ERR(n, D_SPEC_COMM, "speculate( ) may not follow commit( )");
-		if (c->has_discard)
-			ERR(n, D_SPEC_COMM, "speculate( ) may not follow discard( )");
-		if (c->has_data)
+		if (data)
 			ERR(n, D_SPEC_DREC, "speculate( ) may not follow data-recording action(s)");
-		if (c->has_agg)
-			ERR(n, D_SPEC_AGG, "speculate( ) may not follow aggregating action(s)");
 		c->speculative = 1;
-	} else if (k == K_COMMIT || k == K_DISCARD) {
-		if (c->speculative)
-			ERR(n, D_COMM_SPEC, "%s( ) may not follow speculate( )",
-			    k == K_COMMIT ? "commit" : "discard");
-		if (c->has_data)
-			ERR(n, D_COMM_DREC, "%s( ) may not follow data-recording action(s)",
-			    k == K_COMMIT ? "commit" : "discard");
-		if (k == K_COMMIT)
-			c->has_commit = 1;
-		else
-			c->has_discard = 1;
 	} else if (k == K_AGG) {
-		if (c->speculative)
-			ERR(n, D_AGG_SPEC, "aggregating actions may not follow speculate( )");
 		if (c->has_commit)
 			ERR(n, D_AGG_COMM, "aggregating actions may not follow commit( )");
+		if (c->speculative)
+			ERR(n, D_AGG_SPEC, "aggregating actions may not follow speculate( )");
 		c->has_agg = 1;
-	} else if (k == K_EXIT || k == K_DESTR) {
+	} else {
+		if (c->speculative && k == K_DESTR)
+			ERR(n, D_ACT_SPEC, "destructive actions may not follow speculate( )");
 		if (c->speculative && k == K_EXIT)
 			ERR(n, D_EXIT_SPEC, "exit( ) may not follow speculate( )");
-		if (c->speculative)
-			ERR(n, D_ACT_SPEC, "destructive actions may not follow speculate( )");
-		if (k == K_EXIT && c->has_commit)
-			ERR(n, D_DREC_COMM, "data-recording actions may not follow commit( )");
-		c->has_data = 1;
-	} else if (k == K_DATA) {
 		if (c->has_commit)
 			ERR(n, D_DREC_COMM, "data-recording actions may not follow commit( )");
 		c->has_data = 1;

@@ -304,7 +304,7 @@ struct clause_state {
 	int nacts0;			/* first action of this clause */
 	uint32_t recoff;		/* bytes used in the record */
 	int speculative;		/* speculate() seen */
-	int has_commit, has_discard, has_data, has_agg, has_exit;
+	int has_commit, has_data, has_agg;
 	int has_spec_only;
 	int noargs;			/* only BEGIN/END: args[] has no elements */
 	char *pdesc0;
