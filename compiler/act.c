@@ -150,12 +150,12 @@ static void check_len(struct cc *cc, struct node *n)
 	}
 }
 
-static struct ident *agg_of(struct cc *cc, struct node *a)
+/* The aggregation an action names; tag: the action's "undefined" error. */
+static struct ident *agg_of(struct cc *cc, struct node *a, enum mt_dtag tag)
 {
 	struct ident *id = id_lookup(&cc->aggs, a->name);
 	if (!id)
-		ERR(a, D_IDENT_UNDEF, "failed to resolve @%s: Unknown variable name",
-		    a->name);
+		ERR(a, tag, "undefined aggregation: @%s", a->name);
 	return id;
 }
 
@@ -386,7 +386,7 @@ static void do_printa(struct cc *cc, struct node *n)
 			ERR(a, D_PRINTA_AGGARG, "printa( ) argument #%d is incompatible with prototype:\n\tprototype: aggregation\n\t argument: %s",
 			    argno, tname(a));
 		}
-		struct ident *id = agg_of(cc, a);
+		struct ident *id = agg_of(cc, a, D_PRINTA_AGGBAD);
 		if (first && id->nkeys == first->nkeys) {
 			for (int i = 0; i < id->nkeys; i++)
 				if (!ty_compat(id->ktypes[i], first->ktypes[i]) ||
@@ -441,7 +441,9 @@ static void agg_action(struct cc *cc, struct node *n, int kind, int needs_arg)
 		    "%s( ) argument #1 is incompatible with prototype:\n\tprototype: aggregation\n\t argument: %s",
 		    n->id->name, a ? tname(a) : "void");
 	}
-	struct ident *id = agg_of(cc, a);
+	struct ident *id = agg_of(cc, a, kind == MT_ACT_TRUNC ? D_TRUNC_AGGBAD :
+				      kind == MT_ACT_CLEAR ? D_CLEAR_AGGBAD :
+				      D_NORMALIZE_AGGBAD);
 	uint32_t ai = new_action(cc, kind, n->line);
 	cc->action_info.v[ai].aggids = malloc(sizeof(uint32_t));
 	cc->action_info.v[ai].aggids[0] = (uint32_t)id->aggid;
