@@ -91,8 +91,12 @@ void decl_specs(struct cc *cc, struct declspec *ds, int allow_storage)
 	ds->line = cc->tok.line;
 	for (;;) {
 		struct tok *k = &cc->tok;
+		/*
+		 * A typedef name after signed/unsigned is still a type, as in
+		 * dtrace's lexer (no type named yet): dt_decl_check refuses it.
+		 */
 		if (k->k == TK_TYPENAME && !base && !t &&
-		    !(attr & (DA_SIGNED | DA_UNSIGNED | DA_SHORT | DA_LONG | DA_LONGLONG))) {
+		    !(attr & (DA_SHORT | DA_LONG | DA_LONGLONG))) {
 			t = ty_lookup(cc, k->text);
 			base = k->text;
 			lex_next(cc);
@@ -206,7 +210,10 @@ done:
 		if (!t)
 			cc_error(cc, (errline ? errline : cc->tok.line), D_UNKNOWN,
 				 "failed to resolve type %s: Unknown type name", base);
-	} else if (attr & (DA_SIGNED | DA_UNSIGNED | DA_SHORT | DA_LONG | DA_LONGLONG)) {
+	} else if (attr & (DA_SIGNED | DA_UNSIGNED)) {
+		cc_error(cc, (errline ? errline : cc->tok.line), D_DECL_SIGNINT,
+			 "invalid type declaration: signed and unsigned may only be used with integer type");
+	} else if (attr & (DA_SHORT | DA_LONG | DA_LONGLONG)) {
 		cc_error(cc, (errline ? errline : cc->tok.line), D_DECL_COMBO, "invalid type combination");
 	}
 	ds->type = t;
