@@ -851,7 +851,7 @@ static uint32_t clause_pred(struct cc *cc, struct node *pred,
 	memcpy(cc->jb, save, sizeof(jmp_buf));
 	if (!tries)
 		sema_expr(cc, pred);
-	if (!ty_is_scalar(pred->type) && !ty_is_string(pred->type))
+	if (!ty_is_integral(pred->type) && TY_K(pred->type) != T_PTR)
 		cc_error(cc, pred->line, D_PRED_SCALAR,
 			 "predicate result must be of scalar type");
 	return cg_difo(cc, pred, NULL, NULL);
