@@ -98,6 +98,7 @@ struct type {
 	struct member *members;		/* struct/union (NULL while forward) */
 	int complete;
 	int from_target;		/* defined by the target's declarations */
+	int program_typedef;		/* a typedef the program declared */
 	struct enumc *enums;
 	char *tag;			/* struct/union/enum tag */
 	struct type *ptrto;		/* cache: pointer to this */

@@ -900,13 +900,16 @@ void decl_toplevel(struct cc *cc, int in_clause)
 		if (ds.storage == KW_TYPEDEF) {
 			struct type *o = ty_lookup(cc, name);
 			/* the program may repeat a kernel typedef the target
-			   declared (pasted `mt-live decls`): the kernel's stays */
-			if (o && !ty_same(o, t) && !(o->from_target && !cc->c_layout))
+			   declared (pasted `mt-live decls`): the kernel's stays;
+			   its own typedefs it may not repeat at all (dtrace) */
+			if (o && (!ty_same(o, t) || o->program_typedef) &&
+			    !(o->from_target && !cc->c_layout))
 				cc_error(cc, dline, D_DECL_IDRED,
 					 "typedef redeclared: %s", name);
 			if (!o) {
 				o = ty_typedef(cc, t, name);
 				o->from_target = cc->c_layout > 0;
+				o->program_typedef = !o->from_target;
 				ty_define(cc, name, o);
 			}
 		} else if (TY_K(t) == T_FUNC) {
