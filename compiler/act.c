@@ -286,6 +286,10 @@ static void do_trace(struct cc *cc, struct node *n, int act_kind)
 	if (a->k == N_XLATE && TY_K(a->type) != T_PTR)
 		ERR(n, D_TRACE_DYN, "%s( ) may not be applied to a dynamic expression",
 		    n->id->name);
+	if (act_kind == MT_ACT_PRINT && TY_K(a->type) == T_PTR &&
+	    a->type->canon->base->canon->size == 0)
+		ERR(a, D_PRINT_SIZE, "print( ) argument #1 reference has type '%s' with size 0; cannot print( ) it.",
+		    a->type->canon->base->name);
 	spec_check(cc, n, K_DATA);
 	new_action(cc, act_kind, n->line);
 	add_rec(cc, a, 0, 0);
