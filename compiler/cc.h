@@ -356,6 +356,11 @@ struct cc {
 	struct scope globals, tls, locals, aggs;
 	const struct clause *parsing;	/* parse.c: the clause being parsed */
 	struct xlator *xlators;
+	struct binding {		/* #pragma D binding not yet applied */
+		char *name;
+		int line, src;
+		struct binding *next;
+	} *bindings;
 
 	/* the program being built */
 	struct mt_prog *prog;
@@ -467,6 +472,7 @@ int printf_validate(struct cc *cc, const char *fmt, struct node *args,
 
 /* pragma.c */
 void pragma_line(struct cc *cc, const char *text, int line);
+void pragma_unused(struct cc *cc);
 void pragma_error(struct cc *cc, const char *p, int line);
 
 /* compile.c */

@@ -260,6 +260,7 @@ struct mt_prog *mt_compile(const struct mt_cc_input *in, struct mt_diag *diag)
 	const struct clause *clauses = pass_parse(cc);
 	pass_macros(cc);
 	pass_clauses(cc, clauses);
+	pragma_unused(cc);
 	as_finish(cc, prog);
 	prog->source_name = strdup(in->nsrcs ? in->srcs[0].name : "");
 	cc_free(cc);
