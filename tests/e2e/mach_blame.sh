@@ -32,3 +32,15 @@ blame mach-blame-undefined-key \
 blame mach-blame-local \
 	"[D_IDENT_UNDEF] line 1: failed to resolve curpsinfo: Unknown variable name" \
 	'BEGIN { trace(curpsinfo->pr_pid); }'
+
+# top -s FILE: an error in the user's file names that file and its line
+printf '/* user */\n\nfbt::vm_fault:entry\n{ trace(nosuch); }\n' >"$TMP/user.d"
+timeout 120 "$MACHTRACE" top -b -n 1 -s "$TMP/user.d" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ $rc != 1 ]; then
+	fail mach-blame-top-file "exit $rc, expected 1: $(tail -n 1 "$TMP/err")"
+elif ! grep -qF "failed to compile script $TMP/user.d: line 4: failed to resolve nosuch" "$TMP/err"; then
+	fail mach-blame-top-file "stderr: $(tail -n 1 "$TMP/err")"
+else
+	pass mach-blame-top-file
+fi
