@@ -494,7 +494,10 @@ static struct type *struct_body(struct cc *cc, struct type *t)
 				if (e->cval == 0 && name)
 					cc_error(cc, line, D_DECL_BFCONST,
 						 "positive integral constant expression expected as bit-field size");
-				if (!ty_is_integral(mt))
+				/* dtrace: an integer; C types laid out as
+				   C (c_abi) may have enum bit-fields */
+				if (!ty_is_integral(mt) ||
+				    (TY_K(mt) == T_ENUM && !c_abi))
 					cc_error(cc, line, D_DECL_BFTYPE,
 						 "invalid type for bit-field: %s",
 						 name ? name : "");
