@@ -902,6 +902,9 @@ void decl_toplevel(struct cc *cc, int in_clause)
 		struct type *t = decl_declarator(cc, ds.type, &name, 0, &keys);
 		if (ds.storage == KW_TYPEDEF) {
 			struct type *o = ty_lookup(cc, name);
+			if (!cc->c_layout && id_lookup(&cc->globals, name))
+				cc_error(cc, dline, D_DECL_IDRED,
+					 "global variable identifier redeclared: %s", name);
 			/* the program may repeat a kernel typedef the target
 			   declared (pasted `mt-live decls`): the kernel's stays;
 			   its own typedefs it may not repeat at all (dtrace) */
