@@ -157,6 +157,7 @@ uint64_t scratch_limit(uint64_t scratchsize)
  *   clauses  (act.c)    per clause: sema (sema.c), actions and records
  *                       (act.c, printf.c), aggregations (agg.c), code
  *                       generation (cg.c) of each predicate and statement
+ *   pragmas  (pragma.c) a #pragma D binding no identifier took is reported
  *   assemble (asm.c)    the tables into a struct mt_prog
  *
  * Sources are one program: a declaration in a later -s file applies to
