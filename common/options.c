@@ -316,8 +316,8 @@ version_defined(const char *v)
 	return 0;
 }
 
-static int
-version_wellformed(const char *v)
+int
+mt_version_wellformed(const char *v)
 {
 	int parts = 0, digits = 0;
 
@@ -595,7 +595,7 @@ opt_compiler(struct mt_opts *o, const struct opt_desc *d, const char *v,
 		o->stdc = strdup(v);
 		return 0;
 	case K_VERSION:
-		if (!version_wellformed(v))
+		if (!mt_version_wellformed(v))
 			return fail(err, errlen, "Version is not properly "
 				    "formatted or is too large");
 		if (!version_defined(v))

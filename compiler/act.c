@@ -150,59 +150,53 @@ static void check_len(struct cc *cc, struct node *n)
 	}
 }
 
-static struct ident *agg_of(struct cc *cc, struct node *a)
+/* The aggregation an action names; tag: the action's "undefined" error. */
+static struct ident *agg_of(struct cc *cc, struct node *a, enum mt_dtag tag)
 {
 	struct ident *id = id_lookup(&cc->aggs, a->name);
 	if (!id)
-		ERR(a, D_IDENT_UNDEF, "failed to resolve @%s: Unknown variable name",
-		    a->name);
+		ERR(a, tag, "undefined aggregation: @%s", a->name);
 	return id;
 }
 
-/* ---- speculation ordering (dtrace's clause rules) ---- */
-enum { K_DATA = 1, K_SPEC, K_COMMIT, K_DISCARD, K_AGG, K_EXIT, K_DESTR, K_OTHER };
+/*
+ * ---- speculation ordering: dtrace's clause rules (dt_cg_clsflags) ----
+ * An aggregation and every other recording action (destructive ones and
+ * exit( ) too) count as data.  discard( ) records nothing and blocks
+ * nothing; commit( ) blocks what records after it.
+ */
+enum { K_DATA = 1, K_SPEC, K_COMMIT, K_DISCARD, K_AGG, K_EXIT, K_DESTR };
 
 static void spec_check(struct cc *cc, struct node *n, int k)
 {
 	struct clause_state *c = &cc->cl;
-	if (k == K_SPEC) {
+	int data = c->has_data || c->has_agg;
+
+	if (k == K_DISCARD)
+		return;
+	if (k == K_COMMIT) {
+		if (data)
+			ERR(n, D_COMM_DREC, "commit( ) may not follow data-recording action(s)");
+		c->has_commit = 1;
+	} else if (k == K_SPEC) {
 		if (c->speculative)
 			ERR(n, D_SPEC_SPEC, "speculate( ) may not follow speculate( )");
 		if (c->has_commit)
 			ERR(n, D_SPEC_COMM, "speculate( ) may not follow commit( )");
-		if (c->has_discard)
-			ERR(n, D_SPEC_COMM, "speculate( ) may not follow discard( )");
-		if (c->has_data)
+		if (data)
 			ERR(n, D_SPEC_DREC, "speculate( ) may not follow data-recording action(s)");
-		if (c->has_agg)
-			ERR(n, D_SPEC_AGG, "speculate( ) may not follow aggregating action(s)");
 		c->speculative = 1;
-	} else if (k == K_COMMIT || k == K_DISCARD) {
-		if (c->speculative)
-			ERR(n, D_COMM_SPEC, "%s( ) may not follow speculate( )",
-			    k == K_COMMIT ? "commit" : "discard");
-		if (c->has_data)
-			ERR(n, D_COMM_DREC, "%s( ) may not follow data-recording action(s)",
-			    k == K_COMMIT ? "commit" : "discard");
-		if (k == K_COMMIT)
-			c->has_commit = 1;
-		else
-			c->has_discard = 1;
 	} else if (k == K_AGG) {
-		if (c->speculative)
-			ERR(n, D_AGG_SPEC, "aggregating actions may not follow speculate( )");
 		if (c->has_commit)
 			ERR(n, D_AGG_COMM, "aggregating actions may not follow commit( )");
+		if (c->speculative)
+			ERR(n, D_AGG_SPEC, "aggregating actions may not follow speculate( )");
 		c->has_agg = 1;
-	} else if (k == K_EXIT || k == K_DESTR) {
+	} else {
+		if (c->speculative && k == K_DESTR)
+			ERR(n, D_ACT_SPEC, "destructive actions may not follow speculate( )");
 		if (c->speculative && k == K_EXIT)
 			ERR(n, D_EXIT_SPEC, "exit( ) may not follow speculate( )");
-		if (c->speculative)
-			ERR(n, D_ACT_SPEC, "destructive actions may not follow speculate( )");
-		if (k == K_EXIT && c->has_commit)
-			ERR(n, D_DREC_COMM, "data-recording actions may not follow commit( )");
-		c->has_data = 1;
-	} else if (k == K_DATA) {
 		if (c->has_commit)
 			ERR(n, D_DREC_COMM, "data-recording actions may not follow commit( )");
 		c->has_data = 1;
@@ -292,6 +286,10 @@ static void do_trace(struct cc *cc, struct node *n, int act_kind)
 	if (a->k == N_XLATE && TY_K(a->type) != T_PTR)
 		ERR(n, D_TRACE_DYN, "%s( ) may not be applied to a dynamic expression",
 		    n->id->name);
+	if (act_kind == MT_ACT_PRINT && TY_K(a->type) == T_PTR &&
+	    a->type->canon->base->canon->size == 0)
+		ERR(a, D_PRINT_SIZE, "print( ) argument #1 reference has type '%s' with size 0; cannot print( ) it.",
+		    a->type->canon->base->name);
 	spec_check(cc, n, K_DATA);
 	new_action(cc, act_kind, n->line);
 	add_rec(cc, a, 0, 0);
@@ -392,7 +390,7 @@ static void do_printa(struct cc *cc, struct node *n)
 			ERR(a, D_PRINTA_AGGARG, "printa( ) argument #%d is incompatible with prototype:\n\tprototype: aggregation\n\t argument: %s",
 			    argno, tname(a));
 		}
-		struct ident *id = agg_of(cc, a);
+		struct ident *id = agg_of(cc, a, D_PRINTA_AGGBAD);
 		if (first && id->nkeys == first->nkeys) {
 			for (int i = 0; i < id->nkeys; i++)
 				if (!ty_compat(id->ktypes[i], first->ktypes[i]) ||
@@ -447,7 +445,9 @@ static void agg_action(struct cc *cc, struct node *n, int kind, int needs_arg)
 		    "%s( ) argument #1 is incompatible with prototype:\n\tprototype: aggregation\n\t argument: %s",
 		    n->id->name, a ? tname(a) : "void");
 	}
-	struct ident *id = agg_of(cc, a);
+	struct ident *id = agg_of(cc, a, kind == MT_ACT_TRUNC ? D_TRUNC_AGGBAD :
+				      kind == MT_ACT_CLEAR ? D_CLEAR_AGGBAD :
+				      D_NORMALIZE_AGGBAD);
 	uint32_t ai = new_action(cc, kind, n->line);
 	cc->action_info.v[ai].aggids = malloc(sizeof(uint32_t));
 	cc->action_info.v[ai].aggids[0] = (uint32_t)id->aggid;
@@ -547,12 +547,12 @@ static void do_setopt(struct cc *cc, struct node *n)
 	struct node *a = n->args;
 	sema_expr(cc, a);
 	if (!a->is_string_lit && !ty_is_string(a->type))
-		ERR(a, D_PROTO_ARG, "setopt( ) argument #1 is incompatible with prototype:\n\tprototype: const char *\n\t argument: %s",
+		ERR(a, D_PROTO_ARG, "setopt( ) argument #1 is incompatible with prototype:\n\tprototype: char *\n\t argument: %s",
 		    tname(a));
 	if (a->next) {
 		sema_expr(cc, a->next);
 		if (!a->next->is_string_lit && !ty_is_string(a->next->type))
-			ERR(a->next, D_PROTO_ARG, "setopt( ) argument #2 is incompatible with prototype:\n\tprototype: const char *\n\t argument: %s",
+			ERR(a->next, D_PROTO_ARG, "setopt( ) argument #2 is incompatible with prototype:\n\tprototype: char *\n\t argument: %s",
 			    tname(a->next));
 	}
 	uint32_t ai = new_action(cc, MT_ACT_SETOPT, n->line);
@@ -855,7 +855,7 @@ static uint32_t clause_pred(struct cc *cc, struct node *pred,
 	memcpy(cc->jb, save, sizeof(jmp_buf));
 	if (!tries)
 		sema_expr(cc, pred);
-	if (!ty_is_scalar(pred->type) && !ty_is_string(pred->type))
+	if (!ty_is_integral(pred->type) && TY_K(pred->type) != T_PTR)
 		cc_error(cc, pred->line, D_PRED_SCALAR,
 			 "predicate result must be of scalar type");
 	return cg_difo(cc, pred, NULL, NULL);

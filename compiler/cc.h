@@ -98,6 +98,7 @@ struct type {
 	struct member *members;		/* struct/union (NULL while forward) */
 	int complete;
 	int from_target;		/* defined by the target's declarations */
+	int program_typedef;		/* a typedef the program declared */
 	struct enumc *enums;
 	char *tag;			/* struct/union/enum tag */
 	struct type *ptrto;		/* cache: pointer to this */
@@ -315,7 +316,7 @@ struct clause_state {
 	int nacts0;			/* first action of this clause */
 	uint32_t recoff;		/* bytes used in the record */
 	int speculative;		/* speculate() seen */
-	int has_commit, has_discard, has_data, has_agg, has_exit;
+	int has_commit, has_data, has_agg;
 	int has_spec_only;
 	int noargs;			/* only BEGIN/END: args[] has no elements */
 	char *pdesc0;
@@ -366,6 +367,11 @@ struct cc {
 	struct scope globals, tls, locals, aggs;
 	const struct clause *parsing;	/* parse.c: the clause being parsed */
 	struct xlator *xlators;
+	struct binding {		/* #pragma D binding not yet applied */
+		char *name;
+		int line, src;
+		struct binding *next;
+	} *bindings;
 
 	/* the program being built */
 	struct mt_prog *prog;
@@ -478,6 +484,7 @@ int printf_validate(struct cc *cc, const char *fmt, struct node *args,
 
 /* pragma.c */
 void pragma_line(struct cc *cc, const char *text, int line);
+void pragma_unused(struct cc *cc);
 void pragma_error(struct cc *cc, const char *p, int line);
 
 /* compile.c */

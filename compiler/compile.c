@@ -157,6 +157,7 @@ uint64_t scratch_limit(uint64_t scratchsize)
  *   clauses  (act.c)    per clause: sema (sema.c), actions and records
  *                       (act.c, printf.c), aggregations (agg.c), code
  *                       generation (cg.c) of each predicate and statement
+ *   pragmas  (pragma.c) a #pragma D binding no identifier took is reported
  *   assemble (asm.c)    the tables into a struct mt_prog
  *
  * Sources are one program: a declaration in a later -s file applies to
@@ -260,6 +261,7 @@ struct mt_prog *mt_compile(const struct mt_cc_input *in, struct mt_diag *diag)
 	const struct clause *clauses = pass_parse(cc);
 	pass_macros(cc);
 	pass_clauses(cc, clauses);
+	pragma_unused(cc);
 	as_finish(cc, prog);
 	prog->source_name = strdup(in->nsrcs ? in->srcs[0].name : "");
 	cc_free(cc);

@@ -91,8 +91,12 @@ void decl_specs(struct cc *cc, struct declspec *ds, int allow_storage)
 	ds->line = cc->tok.line;
 	for (;;) {
 		struct tok *k = &cc->tok;
+		/*
+		 * A typedef name after signed/unsigned is still a type, as in
+		 * dtrace's lexer (no type named yet): dt_decl_check refuses it.
+		 */
 		if (k->k == TK_TYPENAME && !base && !t &&
-		    !(attr & (DA_SIGNED | DA_UNSIGNED | DA_SHORT | DA_LONG | DA_LONGLONG))) {
+		    !(attr & (DA_SHORT | DA_LONG | DA_LONGLONG))) {
 			t = ty_lookup(cc, k->text);
 			base = k->text;
 			lex_next(cc);
@@ -206,7 +210,10 @@ done:
 		if (!t)
 			cc_error(cc, (errline ? errline : cc->tok.line), D_UNKNOWN,
 				 "failed to resolve type %s: Unknown type name", base);
-	} else if (attr & (DA_SIGNED | DA_UNSIGNED | DA_SHORT | DA_LONG | DA_LONGLONG)) {
+	} else if (attr & (DA_SIGNED | DA_UNSIGNED)) {
+		cc_error(cc, (errline ? errline : cc->tok.line), D_DECL_SIGNINT,
+			 "invalid type declaration: signed and unsigned may only be used with integer type");
+	} else if (attr & (DA_SHORT | DA_LONG | DA_LONGLONG)) {
 		cc_error(cc, (errline ? errline : cc->tok.line), D_DECL_COMBO, "invalid type combination");
 	}
 	ds->type = t;
@@ -487,7 +494,10 @@ static struct type *struct_body(struct cc *cc, struct type *t)
 				if (e->cval == 0 && name)
 					cc_error(cc, line, D_DECL_BFCONST,
 						 "positive integral constant expression expected as bit-field size");
-				if (!ty_is_integral(mt))
+				/* dtrace: an integer; C types laid out as
+				   C (c_abi) may have enum bit-fields */
+				if (!ty_is_integral(mt) ||
+				    (TY_K(mt) == T_ENUM && !c_abi))
 					cc_error(cc, line, D_DECL_BFTYPE,
 						 "invalid type for bit-field: %s",
 						 name ? name : "");
@@ -884,14 +894,20 @@ void decl_toplevel(struct cc *cc, int in_clause)
 		struct type *t = decl_declarator(cc, ds.type, &name, 0, &keys);
 		if (ds.storage == KW_TYPEDEF) {
 			struct type *o = ty_lookup(cc, name);
+			if (!cc->c_layout && id_lookup(&cc->globals, name))
+				cc_error(cc, dline, D_DECL_IDRED,
+					 "global variable identifier redeclared: %s", name);
 			/* the program may repeat a kernel typedef the target
-			   declared (pasted `mt-live decls`): the kernel's stays */
-			if (o && !ty_same(o, t) && !(o->from_target && !cc->c_layout))
+			   declared (pasted `mt-live decls`): the kernel's stays;
+			   its own typedefs it may not repeat at all (dtrace) */
+			if (o && (!ty_same(o, t) || o->program_typedef) &&
+			    !(o->from_target && !cc->c_layout))
 				cc_error(cc, dline, D_DECL_IDRED,
 					 "typedef redeclared: %s", name);
 			if (!o) {
 				o = ty_typedef(cc, t, name);
 				o->from_target = cc->c_layout > 0;
+				o->program_typedef = !o->from_target;
 				ty_define(cc, name, o);
 			}
 		} else if (TY_K(t) == T_FUNC) {

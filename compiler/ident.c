@@ -46,6 +46,12 @@ struct ident *id_add(struct cc *cc, struct scope *s, const char *name,
 		     enum idkind k)
 {
 	struct ident *i = cc_alloc(cc, sizeof(*i));
+	/* a binding applies to the identifier declared next by its name */
+	for (struct binding **b = &cc->bindings; *b; b = &(*b)->next)
+		if (strcmp((*b)->name, name) == 0) {
+			*b = (*b)->next;
+			break;
+		}
 	i->name = cc_strdup(cc, name);
 	i->k = k;
 	i->is_assoc = -1;
@@ -122,7 +128,11 @@ static const struct {
 	{"task", MT_VAR_TASK, "void *"},
 };
 
-/* Functions: kind, id (MT_SUBR_*, MT_ACT_*, MT_AGG_*), return, params. */
+/*
+ * Functions: kind, id (MT_SUBR_*, MT_ACT_*, MT_AGG_*), return, params.
+ * dtrace declares string parameters "const char *" but prints them in a
+ * D_PROTO_ARG message as "char *": the params are written as it prints them.
+ */
 struct fdef {
 	const char *name;
 	enum idkind k;
@@ -152,7 +162,7 @@ static const struct fdef fdefs[] = {
 	S("copyinstr", COPYINSTR, "string", "uintptr_t, [size_t]"),
 	S("speculation", SPECULATION, "int", ""),
 	S("progenyof", PROGENYOF, "int", "pid_t"),
-	S("strlen", STRLEN, "size_t", "const char *"),
+	S("strlen", STRLEN, "size_t", "char *"),
 	S("copyout", COPYOUT, "void", "void *, uintptr_t, size_t"),
 	S("copyoutstr", COPYOUTSTR, "void", "char *, uintptr_t, size_t"),
 	S("alloca", ALLOCA, "void *", "size_t"),
@@ -163,18 +173,18 @@ static const struct fdef fdefs[] = {
 	S("getmajor", GETMAJOR, "major_t", "dev_t"),
 	S("getminor", GETMINOR, "minor_t", "dev_t"),
 	S("ddi_pathname", DDI_PATHNAME, "string", "void *, int64_t"),
-	S("strjoin", STRJOIN, "string", "const char *, const char *"),
+	S("strjoin", STRJOIN, "string", "char *, char *"),
 	S("lltostr", LLTOSTR, "string", "int64_t, [int]"),
-	S("basename", BASENAME, "string", "const char *"),
-	S("dirname", DIRNAME, "string", "const char *"),
-	S("cleanpath", CLEANPATH, "string", "const char *"),
-	S("strchr", STRCHR, "string", "const char *, char"),
-	S("strrchr", STRRCHR, "string", "const char *, char"),
-	S("strstr", STRSTR, "string", "const char *, const char *"),
-	S("strtok", STRTOK, "string", "char *, const char *"),
+	S("basename", BASENAME, "string", "char *"),
+	S("dirname", DIRNAME, "string", "char *"),
+	S("cleanpath", CLEANPATH, "string", "char *"),
+	S("strchr", STRCHR, "string", "char *, char"),
+	S("strrchr", STRRCHR, "string", "char *, char"),
+	S("strstr", STRSTR, "string", "char *, char *"),
+	S("strtok", STRTOK, "string", "char *, char *"),
 	S("substr", SUBSTR, "string", "char *, int, [int]"),
-	S("index", INDEX, "int", "const char *, const char *, [int]"),
-	S("rindex", RINDEX, "int", "const char *, const char *, [int]"),
+	S("index", INDEX, "int", "char *, char *, [int]"),
+	S("rindex", RINDEX, "int", "char *, char *, [int]"),
 	S("htons", HTONS, "uint16_t", "uint16_t"),
 	S("htonl", HTONL, "uint32_t", "uint32_t"),
 	S("htonll", HTONLL, "uint64_t", "uint64_t"),
@@ -184,10 +194,10 @@ static const struct fdef fdefs[] = {
 	S("inet_ntop", INET_NTOP, "string", "int, void *"),
 	S("inet_ntoa", INET_NTOA, "string", "ipaddr_t *"),
 	S("inet_ntoa6", INET_NTOA6, "string", "struct in6_addr *"),
-	S("toupper", TOUPPER, "string", "const char *"),
-	S("tolower", TOLOWER, "string", "const char *"),
+	S("toupper", TOUPPER, "string", "char *"),
+	S("tolower", TOLOWER, "string", "char *"),
 	S("getf", GETF, "file_t *", "int"),
-	S("strtoll", STRTOLL, "int64_t", "const char *, [int]"),
+	S("strtoll", STRTOLL, "int64_t", "char *, [int]"),
 	S("link_ntop", LINK_NTOP, "string", "int, void *"),
 	S("d_path", D_PATH, "string", "struct path *"),
 	/* machtrace: Mach message ids named by MIG's msgids (abi.h mt_msgid) */
@@ -212,7 +222,7 @@ static const struct fdef fdefs[] = {
 	A("normalize", MT_ACT_NORMALIZE, "@, uint64_t"),
 	A("denormalize", MT_ACT_DENORMALIZE, "@"),
 	A("trunc", MT_ACT_TRUNC, "@, [uint64_t]"),
-	A("setopt", MT_ACT_SETOPT, "const char *, [const char *]"),
+	A("setopt", MT_ACT_SETOPT, "char *, [char *]"),
 	A("system", MT_ACT_SYSTEM, "@, ..."),
 	A("freopen", MT_ACT_FREOPEN, "@, ..."),
 	A("ftruncate", MT_ACT_FTRUNCATE, ""),

@@ -83,6 +83,40 @@ static void pragma_option(struct cc *cc, const char *p, int line)
 }
 
 /*
+ * #pragma D binding "version" ident: pending until an identifier of that
+ * name is declared (id_add); one never declared is reported by
+ * pragma_unused() once the program is compiled, as dtrace's dt_idpragma.
+ */
+static void pragma_binding(struct cc *cc, const char *p, int line)
+{
+	char *vers = next_word(cc, &p), *name = next_word(cc, &p);
+	size_t vl = vers ? strlen(vers) : 0;
+	if (vl < 2 || vers[0] != '"' || vers[vl - 1] != '"' || !name ||
+	    next_word(cc, &p))
+		cc_error(cc, line, D_PRAGMA_MALFORM,
+			 "malformed #pragma binding \"version\" <ident>");
+	vers[vl - 1] = 0;
+	if (!mt_version_wellformed(vers + 1))
+		cc_error(cc, line, D_PRAGMA_INVAL,
+			 "invalid version string specified by #pragma binding");
+	struct binding *b = cc_alloc(cc, sizeof(*b));
+	b->name = name;
+	b->line = line;
+	b->src = cc->srcidx;
+	b->next = cc->bindings;
+	cc->bindings = b;
+}
+
+void pragma_unused(struct cc *cc)
+{
+	if (cc->bindings) {
+		cc->srcidx = cc->bindings->src;
+		cc_error(cc, cc->bindings->line, D_PRAGMA_UNUSED,
+			 "unused #pragma binding");
+	}
+}
+
+/*
  * #error / #pragma [D] error: dtrace joins the words and strings of the
  * line, each followed by a space (string quotes dropped).
  */
@@ -152,6 +186,10 @@ void pragma_line(struct cc *cc, const char *text, int line)
 		if (!kind || !what)
 			cc_error(cc, line, D_PRAGMA_MALFORM,
 				 "malformed #pragma depends_on <class> <name>");
+		if (strcmp(kind, "library") && strcmp(kind, "provider") &&
+		    strcmp(kind, "module"))
+			cc_error(cc, line, D_PRAGMA_INVAL,
+				 "invalid class %s specified by #pragma depends_on", kind);
 		if (strcmp(kind, "library") == 0)
 			cc_error(cc, line, D_PRAGMA_DEPEND,
 				 "main program may not explicitly depend on a library");
@@ -183,8 +221,9 @@ void pragma_line(struct cc *cc, const char *text, int line)
 				 "unused #pragma attributes");
 	} else if (strcmp(w, "error") == 0) {
 		pragma_error(cc, p, line);
-	} else if (strcmp(w, "binding") == 0 || strcmp(w, "line") == 0 ||
-		   strcmp(w, "ident") == 0) {
+	} else if (strcmp(w, "binding") == 0) {
+		pragma_binding(cc, p, line);
+	} else if (strcmp(w, "line") == 0 || strcmp(w, "ident") == 0) {
 		return;
 	} else {
 		cc_error(cc, line, D_PRAGMA_INVAL, "invalid D pragma: %s", w);

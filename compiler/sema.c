@@ -144,7 +144,7 @@ static void check_arg(struct cc *cc, struct node *call, const char *fname,
 	int voidp = strcmp(ptype, "void *") == 0;
 	if (strcmp(ptype, "void *!") == 0)
 		ptype = "void *";	/* bcopy()'s destination: no strings */
-	if (strcmp(ptype, "const char *") == 0 || strcmp(ptype, "char *") == 0)
+	if (strcmp(ptype, "char *") == 0)
 		pt = cc->t_charp;
 	else if (strchr(ptype, '*'))
 		pt = NULL;	/* some pointer */

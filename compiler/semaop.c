@@ -266,7 +266,10 @@ void sema_op1(struct cc *cc, struct node *n)
 		n->type = cc->t_size;
 		if (c->is_action || c->is_agg)
 			ERR(n, D_SIZEOF_TYPE, "cannot apply sizeof to an operand of unknown size");
-		sema_set_const(n, type_sizeof(cc, n, c->type));
+		if (c->k == N_STRING)	/* a literal's own bytes, as dtrace */
+			sema_set_const(n, (int64_t)strlen(c->strval) + 1);
+		else
+			sema_set_const(n, type_sizeof(cc, n, c->type));
 		return;
 	case OP_STRINGOF:
 		sema_expr(cc, c);
@@ -282,12 +285,21 @@ void sema_op1(struct cc *cc, struct node *n)
 	case OP_CAST:
 		sema_expr(cc, c);
 		{
+			/*
+			 * dtrace's casts (dt_cook_op2): to the same type, between
+			 * scalars (an array is none: it casts only to the same
+			 * array type, or to a pointer), to void, a pointer or an
+			 * array to a pointer or a string.
+			 */
 			struct type *to = n->ctype, *from = c->type;
+			int sto = ty_is_arith(to) || TY_K(to) == T_PTR;
+			int sfrom = ty_is_arith(from) || TY_K(from) == T_PTR;
 			int ok = ty_same(to, from) ||
-				 (ty_is_scalar(to) && (ty_is_scalar(from) || TY_K(from) == T_FUNC)) ||
+				 (sto && (sfrom || TY_K(from) == T_FUNC)) ||
 				 ty_is_void(to) ||
 				 (TY_K(to) == T_PTR && ty_is_ptrlike(from)) ||
-				 (ty_is_string(to) && (ty_is_scalar(from) || ty_is_string(from)));
+				 (ty_is_string(to) && (sfrom || ty_is_ptrlike(from) ||
+						       ty_is_string(from)));
 			if (!ok || c->is_action)
 				ERR(n, D_CAST_INVAL, "invalid cast expression: \"%s\" to \"%s\"",
 				    sema_tname(c), to->name);

@@ -131,7 +131,8 @@ static struct lazy_kernel lazy;
  * compiled again after the library, and that result (or error) counts.
  * A program that fails alone may need the library (curpsinfo, psinfo_t):
  * it is tried with it, and that result counts when it compiles to kernel
- * clauses, or when a kernel clause was seen and the library itself fails.
+ * clauses, or when a kernel clause was seen: then its error (the library's
+ * or the program's, e.g. a member psinfo_t lacks) is the one to report.
  * Not after a cpp failure (no tag, or D_PREPROC): cpp would print its
  * errors twice.
  */
@@ -162,7 +163,7 @@ cli_compile(struct cli *cl, int first, int n, struct mt_diag *diag)
 		return p2;
 	}
 	mt_prog_free(p2);
-	if (!p2 && d2.lib && kernel_seen)
+	if (!p2 && kernel_seen)
 		*diag = d2;
 	return NULL;
 }

@@ -77,6 +77,9 @@ int mt_opts_set_active(struct mt_opts *o, const char *name, const char *value,
    (e.g. DTRACE_OPT_QUIET); bad values are ignored, as dtrace does. */
 void mt_opts_setenv(struct mt_opts *o, const char *prefix);
 
+/* A D version string's form ("1.6.3": up to three parts of digits). */
+int mt_version_wellformed(const char *v);
+
 void mt_opts_free(struct mt_opts *o);
 
 #endif /* MACHTRACE_OPTIONS_H */

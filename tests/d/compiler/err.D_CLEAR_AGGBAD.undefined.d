@@ -1,0 +1,5 @@
+/* clear( ) of an aggregation never assigned. */
+BEGIN
+{
+	clear(@nosuch);
+}

@@ -1,0 +1,5 @@
+/* normalize( ) and denormalize( ) of an aggregation never assigned. */
+BEGIN
+{
+	denormalize(@nosuch);
+}

@@ -1,0 +1,5 @@
+/* trunc( ) of an aggregation never assigned. */
+BEGIN
+{
+	trunc(@nosuch, 2);
+}

@@ -1,0 +1,3 @@
+plain
+in a
+
