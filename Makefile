@@ -42,6 +42,8 @@ UNIT_TESTS :=
 MT_EXTRA :=
 
 .PHONY: all check demo bench install setup clean unit dtests
+# machtrace --version; debian/changelog's upstream version is the same
+MT_VERSION := $(shell cat VERSION)
 all: $(BUILD)/bin/machtrace
 
 include common/common.mk
@@ -105,10 +107,29 @@ demo: setup
 	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@scripts/demo.sh
 
+# The installed layout (FHS): the programs in bin, what machtrace loads at
+# run time in lib/machtrace (found from bin/../lib/machtrace; the kernel is
+# fetched into the user's cache: targets/mach/qemu/paths.c), the man pages,
+# the bash completion.  DESTDIR stages it (debian/rules does).
+LIBDIR := $(PREFIX)/lib/machtrace
+MANDIR := $(PREFIX)/share/man
+BASHCOMPDIR := $(PREFIX)/share/bash-completion/completions
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR)/boot $(DESTDIR)$(LIBDIR)/guest \
+		$(DESTDIR)$(LIBDIR)/live $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
 	install -m 755 $(BUILD)/bin/machtrace $(DESTDIR)$(PREFIX)/bin/machtrace
 	install -m 755 $(TOOLKIT) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(BUILD)/boot/shim.elf $(DESTDIR)$(LIBDIR)/boot/
+	install -m 755 $(BUILD)/guest/machload $(DESTDIR)$(LIBDIR)/guest/
+	install -m 644 $(BUILD)/live/blob.bin $(DESTDIR)$(LIBDIR)/live/
+	install -m 755 scripts/fetch-kernel.sh $(DESTDIR)$(LIBDIR)/
+	install -m 644 docs/man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 completion/machtrace.bash $(DESTDIR)$(BASHCOMPDIR)/machtrace
+
+# machtrace_VERSION_amd64.deb in .. (debian/rules runs make install)
+.PHONY: deb
+deb:
+	dpkg-buildpackage -us -uc -b
 
 # Everything under $(BUILD) but the kernel cache (scripts/fetch-kernel.sh).
 clean:

@@ -107,7 +107,9 @@ usage(FILE *fp, const char *pname)
 		"[--explain]\n\t    a live view per task, RPC routine and system, "
 		"counters, health\n\t    (docs/top.md)\n"
 		"\t%s health [--vm NAME] [-d SEC] [--rules FILE]   one health report "
-		"(0-100)\n",
+		"(0-100)\n"
+		"\t--version   machtrace's own version (-V: the D API version)\n"
+		"\n\tThe manual: machtrace(1), machtrace-toolkit(1) (man machtrace)\n",
 		pname, pname, pname, pname, pname, pname, pname, pname, pname);
 	return E_USAGE;
 }
@@ -539,6 +541,10 @@ main(int argc, char **argv)
 
 	memset(&cl, 0, sizeof(cl));
 	cl.pname = basename(argv[0]);
+	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+		printf("machtrace %s\n", MT_VERSION);
+		return E_SUCCESS;
+	}
 	if (argc >= 2 && (strcmp(argv[1], "boot") == 0 ||
 			  strcmp(argv[1], "kernel-info") == 0))
 		return mt_mach_main(argc - 1, argv + 1);

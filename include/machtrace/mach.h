@@ -33,13 +33,20 @@ void mt_mach_print_attrs(FILE *out);
 /* ---- paths --------------------------------------------------------------- */
 
 /*
- * The build tree holding kernel/, boot/, guest/: $MACHTRACE_BUILD, else the
- * parent of the running executable's directory (build/bin/..), else
- * "build".  Writes into buf; returns buf.
+ * The directory holding boot/, guest/, live/ (and kernel/ in a build tree):
+ * $MACHTRACE_BUILD, else PREFIX/lib/machtrace of an installed
+ * PREFIX/bin/machtrace, else the build tree above the running executable
+ * (build/bin/..), else "build".  Writes into buf; returns buf.
  */
 const char *mt_build_dir(char *buf, size_t len);
-/* $BUILD/kernel/gnumach-dbg, the kernel fetched by scripts/fetch-kernel.sh. */
+/*
+ * The stock kernel's gnumach-dbg: $BUILD/kernel/ in a build tree; for an
+ * installed machtrace $XDG_CACHE_HOME/machtrace/kernels/VERSION/, fetched
+ * there (fetch-kernel.sh, messages on stderr) when missing.
+ */
 const char *mt_stock_kernel(char *buf, size_t len);
+/* How the stock kernel gets fetched, for a "no kernel" error. */
+const char *mt_kernel_fetch_hint(void);
 
 /* ---- the QEMU launcher --------------------------------------------------- */
 

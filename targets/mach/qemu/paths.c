@@ -1,27 +1,54 @@
-/* Where the build tree is: build/{kernel,boot,guest} above the executable. */
+/*
+ * Where machtrace's run-time files are.  Two layouts hold them:
+ *
+ *   build tree   build/{bin,boot,guest,live,kernel}: the executable is
+ *                build/bin/machtrace (or a test deeper in build/)
+ *   installed    PREFIX/bin/machtrace and PREFIX/lib/machtrace/{boot,
+ *                guest,live,fetch-kernel.sh} (make install, the .deb)
+ *
+ * Both are found from /proc/self/exe, so a DESTDIR-staged tree works too.
+ * The stock kernel is build/kernel in a build tree; an installed machtrace
+ * keeps it in the user's cache, $XDG_CACHE_HOME/machtrace/kernels/VERSION
+ * (~/.cache when unset), which it fills with fetch-kernel.sh when a kernel
+ * is first needed (unless $MACHTRACE_NOFETCH is set: shell completion).
+ */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "machtrace/mach.h"
 
-static int is_dir(const char *p)
+#ifndef MT_KERNEL_TESTED
+#error "MT_KERNEL_TESTED: the kernel version scripts/fetch-kernel.sh prefers"
+#endif
+
+static int exists(const char *dir, const char *name)
 {
+	char p[PATH_MAX + 64];
+
+	snprintf(p, sizeof p, "%s/%s", dir, name);
 	return access(p, F_OK) == 0;
 }
 
 /* A build tree has bin/ and boot/ or kernel/. */
 static int is_build(const char *dir)
 {
-	char p[PATH_MAX + 16];
+	return exists(dir, "boot") || exists(dir, "kernel");
+}
 
-	snprintf(p, sizeof p, "%s/boot", dir);
-	if (is_dir(p))
-		return 1;
-	snprintf(p, sizeof p, "%s/kernel", dir);
-	return is_dir(p);
+/* PREFIX/lib/machtrace of an installed PREFIX/bin/machtrace, into buf. */
+static int installed_dir(const char *exe, char *buf, size_t len)
+{
+	const char *slash = strrchr(exe, '/');
+
+	if (!slash || (size_t)snprintf(buf, len, "%.*s/../lib/machtrace",
+				       (int)(slash - exe), exe) >= len)
+		return 0;
+	return exists(buf, "live/blob.bin");
 }
 
 const char *mt_build_dir(char *buf, size_t len)
@@ -38,6 +65,8 @@ const char *mt_build_dir(char *buf, size_t len)
 	if (n > 0) {
 		char *slash;
 		exe[n] = 0;
+		if (installed_dir(exe, buf, len))
+			return buf;
 		/* build/bin/machtrace, build/tests/unit/target/test_x, ... */
 		for (int up = 0; up < 5 && (slash = strrchr(exe, '/')) && slash != exe; up++) {
 			*slash = 0;
@@ -51,10 +80,72 @@ const char *mt_build_dir(char *buf, size_t len)
 	return buf;
 }
 
+/* $XDG_CACHE_HOME/machtrace/kernels/VERSION, VERSION the wanted one. */
+static int cache_dir(char *buf, size_t len)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	const char *want = getenv("MACHTRACE_KERNEL_VERSION");
+
+	if (!want || !*want)
+		want = MT_KERNEL_TESTED;
+	if (xdg && *xdg == '/')
+		snprintf(buf, len, "%s/machtrace/kernels/%s", xdg, want);
+	else if (home && *home)
+		snprintf(buf, len, "%s/.cache/machtrace/kernels/%s", home, want);
+	else
+		return -1;
+	return 0;
+}
+
+/*
+ * Runs LIB/fetch-kernel.sh --cache DIR, which says on stderr why when apt
+ * cannot fetch; returns its success.
+ */
+static int fetch(const char *lib, const char *dir)
+{
+	char script[PATH_MAX + 32];
+	int status;
+	pid_t pid;
+
+	snprintf(script, sizeof script, "%s/fetch-kernel.sh", lib);
+	fprintf(stderr, "machtrace: no GNU Mach kernel in %s: fetching Debian's gnumach packages\n",
+		dir);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		char *argv[] = { script, "--cache", (char *)dir, NULL };
+		execv(script, argv);
+		fprintf(stderr, "machtrace: %s: %s\n", script, strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
 const char *mt_stock_kernel(char *buf, size_t len)
+{
+	char b[PATH_MAX], dir[PATH_MAX];
+
+	mt_build_dir(b, sizeof b);
+	if (!exists(b, "fetch-kernel.sh") || cache_dir(dir, sizeof dir) < 0) {
+		snprintf(buf, len, "%s/kernel/gnumach-dbg", b);
+		return buf;
+	}
+	snprintf(buf, len, "%s/gnumach-dbg", dir);
+	if (access(buf, R_OK) != 0 && !getenv("MACHTRACE_NOFETCH"))
+		fetch(b, dir);
+	return buf;
+}
+
+const char *mt_kernel_fetch_hint(void)
 {
 	char b[PATH_MAX];
 
-	snprintf(buf, len, "%s/kernel/gnumach-dbg", mt_build_dir(b, sizeof b));
-	return buf;
+	if (exists(mt_build_dir(b, sizeof b), "fetch-kernel.sh"))
+		return "machtrace could not fetch Debian's gnumach packages (the reason is above)";
+	return "run scripts/setup.sh (or make setup) to fetch Debian's gnumach packages";
 }
