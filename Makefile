@@ -124,12 +124,21 @@ install: all
 	install -m 644 $(BUILD)/live/blob.bin $(DESTDIR)$(LIBDIR)/live/
 	install -m 755 scripts/fetch-kernel.sh $(DESTDIR)$(LIBDIR)/
 	install -m 644 docs/man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	for t in $(notdir $(TOOLKIT)); do \
+		echo '.so man1/machtrace-toolkit.1' >$(DESTDIR)$(MANDIR)/man1/$$t.1; done
 	install -m 644 completion/machtrace.bash $(DESTDIR)$(BASHCOMPDIR)/machtrace
 
-# machtrace_VERSION_amd64.deb in .. (debian/rules runs make install)
+# $(BUILD)/deb/machtrace_VERSION_amd64.deb: dpkg-buildpackage in a copy of
+# the checkout (it writes into ..) that reuses this build tree, so only
+# what is out of date gets built; debian/rules runs make install.
+DEB_DIR := $(BUILD)/deb
 .PHONY: deb
-deb:
-	dpkg-buildpackage -us -uc -b
+deb: all
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/src/build
+	tar -cf - --exclude=./build --exclude=./.git . | tar -xf - -C $(DEB_DIR)/src
+	tar -C $(BUILD) -cf - --exclude=./deb --exclude=./san . | tar -xf - -C $(DEB_DIR)/src/build
+	cd $(DEB_DIR)/src && dpkg-buildpackage -us -uc -b
+	rm -rf $(DEB_DIR)/src
 
 # Everything under $(BUILD) but the kernel cache (scripts/fetch-kernel.sh).
 clean:
