@@ -41,13 +41,15 @@ else
 	echo "FAIL make-install-layout: missing under $T/usr:$missing"
 fi
 
-# --version: machtrace's own version, the one debian/changelog packages
+# --version: machtrace's own version, the one debian/changelog packages and
+# the man pages name
 v=$(build/bin/machtrace --version 2>&1)
 deb=$(sed -n '1s/^machtrace (\([^)-]*\).*/\1/p' debian/changelog 2>/dev/null)
-if [ "$v" = "machtrace $(cat VERSION)" ] && [ "$deb" = "$(cat VERSION)" ]; then
+th=$(sed -n 's/^\.TH .*"machtrace \([^"]*\)".*/\1/p' docs/man/*.1 | sort -u | tr '\n' ' ')
+if [ "$v" = "machtrace $(cat VERSION)" ] && [ "$deb" = "$(cat VERSION)" ] && [ "$th" = "$(cat VERSION) " ]; then
 	echo "PASS version"
 else
-	echo "FAIL version: --version says '$v', VERSION '$(cat VERSION)', debian/changelog '$deb'"
+	echo "FAIL version: --version says '$v', VERSION '$(cat VERSION)', debian/changelog '$deb', man pages '$th'"
 fi
 
 # The man pages render without a groff warning (-ww); machtrace(1) has
