@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# make deb builds build/deb/machtrace_VERSION_amd64.deb (about 20 s: it
-# reuses the build tree); its control data depends on what scripts/setup.sh
-# installs, it holds the installed layout, lintian reports no error, and
+# make deb builds machtrace_VERSION_amd64.deb (here into a scratch DEB_DIR;
+# about 20 s: it reuses the build tree); its control data depends on what
+# scripts/setup.sh installs, it holds the installed layout, lintian reports no error, and
 # dpkg -i into a throwaway root gives a machtrace that runs there.
 set -u
 cd "$(dirname "$0")/../.."
@@ -12,10 +12,10 @@ for t in dpkg-buildpackage dh lintian fakeroot; do
 	fi
 done
 T=$(mktemp -d /tmp/mt-deb.XXXXXX)
-trap 'rm -rf "$T" build/deb' EXIT
+trap 'rm -rf "$T"' EXIT
 v=$(cat VERSION)
-deb=build/deb/machtrace_${v}_amd64.deb
-if make -s --no-print-directory deb >"$T/log" 2>&1 && [ -f "$deb" ]; then
+deb=$T/deb/machtrace_${v}_amd64.deb
+if make -s --no-print-directory deb DEB_DIR="$T/deb" >"$T/log" 2>&1 && [ -f "$deb" ]; then
 	echo "PASS deb-build"
 else
 	echo "FAIL deb-build: $deb not built: $(tail -n 3 "$T/log" | tr '\n' ' ')"
