@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # make deb builds machtrace_VERSION_amd64.deb (here into a scratch DEB_DIR;
 # about 20 s: it reuses the build tree); its control data depends on what
-# scripts/setup.sh installs, it holds the installed layout, lintian reports no error, and
-# dpkg -i into a throwaway root gives a machtrace that runs there.
+# scripts/setup.sh installs, it holds the installed layout, lintian reports
+# no error, and dpkg -i into a throwaway root gives a machtrace that runs
+# there.
 set -u
 cd "$(dirname "$0")/../.."
 for t in dpkg-buildpackage dh lintian fakeroot; do
