@@ -45,8 +45,9 @@ const char *mt_build_dir(char *buf, size_t len);
  * there (fetch-kernel.sh, messages on stderr) when missing.
  */
 const char *mt_stock_kernel(char *buf, size_t len);
-/* How the stock kernel gets fetched, for a "no kernel" error. */
-const char *mt_kernel_fetch_hint(void);
+/* 0 when the stock kernel at path is readable, else -1 and "no kernel at
+   PATH" in err with how it gets fetched. */
+int mt_stock_kernel_check(const char *path, char *err, size_t errlen);
 
 /* ---- the QEMU launcher --------------------------------------------------- */
 

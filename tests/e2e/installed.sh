@@ -116,7 +116,7 @@ XDG_CACHE_HOME=$ROOT/empty MACHTRACE_MIRROR=http://127.0.0.1:9/debian timeout 30
 rc=$?
 if [ $rc = 1 ] && grep -q "no GNU Mach kernel in $ROOT/empty/machtrace/kernels/.*: fetching" "$TMP/f.err" &&
    grep -q "fetch-kernel: cannot reach the Debian mirror" "$TMP/f.err" &&
-   grep -q "gnumach-dbg: No such file" "$TMP/f.err"; then
+   grep -q "no kernel at .*gnumach-dbg: machtrace could not fetch" "$TMP/f.err"; then
 	pass installed-kernel-fetch-fails-clearly
 else
 	fail installed-kernel-fetch-fails-clearly "exit $rc: $(cat "$TMP/f.err")"

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "machtrace/mach.h"
+#include "targets/mach/mach_int.h"
 
 #ifndef MT_KERNEL_TESTED
 #error "MT_KERNEL_TESTED: the kernel version scripts/fetch-kernel.sh prefers"
@@ -141,11 +142,15 @@ const char *mt_stock_kernel(char *buf, size_t len)
 	return buf;
 }
 
-const char *mt_kernel_fetch_hint(void)
+int mt_stock_kernel_check(const char *kernel, char *err, size_t errlen)
 {
 	char b[PATH_MAX];
 
-	if (exists(mt_build_dir(b, sizeof b), "fetch-kernel.sh"))
-		return "machtrace could not fetch Debian's gnumach packages (the reason is above)";
-	return "run scripts/setup.sh (or make setup) to fetch Debian's gnumach packages";
+	if (access(kernel, R_OK) == 0)
+		return 0;
+	mt_seterr(err, errlen, "no kernel at %s: %s, or give --kernel FILE", kernel,
+		  exists(mt_build_dir(b, sizeof b), "fetch-kernel.sh") ?
+		  "machtrace could not fetch Debian's gnumach packages (the reason is above)" :
+		  "run scripts/setup.sh (or make setup) to fetch Debian's gnumach packages");
+	return -1;
 }
