@@ -36,6 +36,16 @@ HOST_CFLAGS += -Wno-unknown-warning-option -Wno-ignored-optimization-argument
 HOST_CFLAGS += $(SAN_FLAGS)
 MT_LDLIBS += $(SAN_FLAGS)
 endif
+# make FUZZ=1: the same, with libFuzzer's coverage, in build/fuzz/tree: the
+# libraries the harnesses of tests/fuzz link (tests/fuzz/fuzz.mk).
+ifdef FUZZ
+BUILD := build/fuzz/tree
+CC := $(CLANG)
+SAN_FLAGS += -fsanitize=fuzzer-no-link
+HOST_CFLAGS += -Wno-unknown-warning-option -Wno-ignored-optimization-argument
+HOST_CFLAGS += $(SAN_FLAGS)
+MT_LDLIBS += $(SAN_FLAGS)
+endif
 # Unit-test programs; each prints "PASS name" / "FAIL name" lines.
 UNIT_TESTS :=
 # Everything `make` builds besides machtrace (shim, guest programs, blobs).
@@ -69,11 +79,11 @@ include tests/fuzz/fuzz.mk
 
 # The hosted runtime is sanitized too; its objects then also call the
 # sanitizers' hooks, which rt-nmcheck must let through.
-ifdef SAN
+ifneq ($(SAN)$(FUZZ),)
 RT_NOCLANG := -fno-tree-loop-distribute-patterns
 RT_FREESTANDING_CFLAGS := $(filter-out $(RT_NOCLANG),$(RT_FREESTANDING_CFLAGS)) $(SAN_FLAGS)
 RT_KERNEL_CFLAGS := $(filter-out $(RT_NOCLANG),$(RT_KERNEL_CFLAGS))
-RT_NM_ALLOW := ^(mt_plat_|__asan_|__ubsan_|__sanitizer_)
+RT_NM_ALLOW := ^(mt_plat_|__asan_|__ubsan_|__sanitizer_|__sancov_|__start___sancov|__stop___sancov)
 endif
 
 all: $(MT_EXTRA)
@@ -142,6 +152,6 @@ deb: all
 
 # Everything under $(BUILD) but the kernel cache (scripts/fetch-kernel.sh).
 clean:
-	find $(BUILD) -mindepth 1 -maxdepth 1 ! -name kernel -exec rm -rf {} +
+	find $(BUILD) -mindepth 1 -maxdepth 1 ! -name kernel ! -name kernels -exec rm -rf {} +
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -21,14 +21,31 @@ uint32_t as_emit(struct cc *cc, mt_instr_t i)
 	return cc->text_v.n - 1;
 }
 
+/*
+ * The integer table holds fewer than 0xffff values, each once: int_slots
+ * (open addressing, more than twice as many slots) finds a value's index
+ * without a walk of the table.
+ */
+#define AS_INT_SLOTS	(1u << 17)
+
 uint32_t as_int(struct cc *cc, uint64_t v)
 {
-	for (uint32_t i = 0; i < cc->ints.n; i++)
-		if (cc->ints.v[i] == v)
-			return i;
+	uint32_t h = (uint32_t)((v * 0x9e3779b97f4a7c15ull) >> 47);
+
+	if (cc->int_slots == NULL)
+		cc->int_slots = cc_alloc(cc, AS_INT_SLOTS * sizeof(*cc->int_slots));
+	for (;; h = (h + 1) % AS_INT_SLOTS) {
+		uint32_t i = cc->int_slots[h];
+
+		if (i == 0)
+			break;
+		if (cc->ints.v[i - 1] == v)
+			return i - 1;
+	}
 	if (cc->ints.n >= 0xffff)
 		cc_error(cc, 0, D_DIF_OFLOW, "integer table overflow");
 	VEC_PUSH(cc, cc->ints, v);
+	cc->int_slots[h] = cc->ints.n;
 	return cc->ints.n - 1;
 }
 

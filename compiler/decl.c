@@ -690,11 +690,7 @@ static void inline_decl(struct cc *cc)
 	sema_expr(cc, e);
 	/* the parameters are only visible in the definition */
 	for (int i = 0; i < np; i++)
-		for (struct ident **pp = &cc->globals.head; *pp; pp = &(*pp)->next)
-			if (*pp == params[i]) {
-				*pp = params[i]->next;
-				break;
-			}
+		id_remove(&cc->globals, params[i]);
 	struct ident *id = id_add(cc, &cc->globals, name, ID_INLINE);
 	id->type = t;
 	id->init = e;
@@ -781,11 +777,7 @@ static void translator_decl(struct cc *cc)
 	}
 	lex_expect_op(cc, OP_SEMI);
 	/* hide the argument again */
-	for (struct ident **pp = &cc->globals.head; *pp; pp = &(*pp)->next)
-		if (*pp == arg) {
-			*pp = arg->next;
-			break;
-		}
+	id_remove(&cc->globals, arg);
 	xl->next = cc->xlators;
 	cc->xlators = xl;
 }

@@ -13,10 +13,33 @@
 
 struct ident *id_lookup(struct scope *s, const char *name)
 {
-	for (struct ident *i = s->head; i; i = i->next)
+	if (s->nbuckets == 0)
+		return NULL;
+	for (struct ident *i = s->buckets[cc_hash_str(name) % s->nbuckets]; i;
+	     i = i->hnext)
 		if (strcmp(i->name, name) == 0)
 			return i;
 	return NULL;
+}
+
+/* Rehash into twice the buckets (an odd number: the hash's low bits alone
+   spread names badly), keeping each chain newest first: the list is
+   newest first, so each identifier goes to its chain's end. */
+static void scope_grow(struct cc *cc, struct scope *s)
+{
+	unsigned nb = s->nbuckets ? s->nbuckets * 2 + 1 : 63;
+	struct ident **b = cc_alloc(cc, nb * sizeof(*b));
+
+	for (struct ident *i = s->head; i; i = i->next) {
+		struct ident **pp = &b[cc_hash_str(i->name) % nb];
+
+		while (*pp)
+			pp = &(*pp)->hnext;
+		i->hnext = NULL;
+		*pp = i;
+	}
+	s->buckets = b;
+	s->nbuckets = nb;
 }
 
 struct ident *id_add(struct cc *cc, struct scope *s, const char *name,
@@ -29,7 +52,32 @@ struct ident *id_add(struct cc *cc, struct scope *s, const char *name,
 	i->varidx = -1;
 	i->next = s->head;
 	s->head = i;
+	if (++s->n > s->nbuckets)
+		scope_grow(cc, s);
+	else {
+		struct ident **b = &s->buckets[cc_hash_str(name) % s->nbuckets];
+
+		i->hnext = *b;
+		*b = i;
+	}
 	return i;
+}
+
+/* Take id out of the scope (an inline's parameters after its body). */
+void id_remove(struct scope *s, struct ident *id)
+{
+	struct ident **pp;
+
+	for (pp = &s->head; *pp && *pp != id; pp = &(*pp)->next)
+		;
+	if (*pp == NULL)
+		return;
+	*pp = id->next;
+	for (pp = &s->buckets[cc_hash_str(id->name) % s->nbuckets]; *pp != id;
+	     pp = &(*pp)->hnext)
+		;
+	*pp = id->hnext;
+	s->n--;
 }
 
 static const struct {

@@ -88,6 +88,11 @@ int sema_var_index(struct cc *cc, struct ident *id)
 		return id->varidx;
 	struct mt_var v = {0};
 	v.scope = (uint8_t)id->scope;
+	/* ids are 16 bits in the instructions, below 0xffff as dtrace's */
+	if (MT_VAR_USER + cc->nuser[id->scope] >= 0xffff)
+		cc_error(cc, id->line, D_ID_OFLOW, "cannot create %s: limit on number "
+			 "of %s variables exceeded", id->name, id->scope == 1 ?
+			 "thread local" : id->scope == 2 ? "clause local" : "global");
 	v.id = (uint16_t)(MT_VAR_USER + cc->nuser[id->scope]++);
 	v.kind = id->is_assoc == 1 ? MT_VK_ASSOC : MT_VK_SCALAR;
 	struct type *t = id->type ? id->type : cc->t_int64;

@@ -14,7 +14,7 @@ struct tentry {
 	struct tentry *next;
 };
 
-static unsigned hash_str(const char *s)
+unsigned cc_hash_str(const char *s)
 {
 	unsigned h = 5381;
 	while (*s)
@@ -26,7 +26,7 @@ struct type *ty_lookup(struct cc *cc, const char *name)
 {
 	if (!cc->tbuckets)
 		return NULL;
-	for (struct tentry *e = cc->tbuckets[hash_str(name) % cc->ntbuckets];
+	for (struct tentry *e = cc->tbuckets[cc_hash_str(name) % cc->ntbuckets];
 	     e; e = e->next)
 		if (strcmp(e->name, name) == 0)
 			return e->type;
@@ -35,7 +35,7 @@ struct type *ty_lookup(struct cc *cc, const char *name)
 
 void ty_define(struct cc *cc, const char *name, struct type *t)
 {
-	unsigned h = hash_str(name) % cc->ntbuckets;
+	unsigned h = cc_hash_str(name) % cc->ntbuckets;
 	struct tentry *e = cc_alloc(cc, sizeof(*e));
 	e->name = cc_strdup(cc, name);
 	e->type = t;

@@ -13,7 +13,7 @@ _machtrace()
 	local opts="-32 -64 -b -c -C -D -e -f -F -G -h -H -i -I -l -L -m -n -o -p
 		-P -q -s -S -U -v -V -w -x -X -Z --kernel --module --workload
 		--timeout --mach --disk --snapshot --vm --version"
-	local subs="boot vm record export report baseline top health"
+	local subs="boot vm kernel record export report baseline top health"
 
 	case $prev in
 	-P)
@@ -41,6 +41,12 @@ _machtrace()
 		vm)
 			[ "$cword" -eq 2 ] &&
 				COMPREPLY=($(compgen -W "start list stop console" -- "$cur"))
+			return ;;
+		kernel)
+			[ "$cword" -eq 2 ] &&
+				COMPREPLY=($(compgen -W "fetch list" -- "$cur"))
+			[ "$cword" -gt 2 ] && [[ $cur == -* ]] &&
+				COMPREPLY=($(compgen -W "--suite --version --kernels --cache" -- "$cur"))
 			return ;;
 		baseline)
 			[ "$cword" -eq 2 ] &&

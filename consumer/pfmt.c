@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 #include "machtrace/consumer.h"
+#include "machtrace/esc.h"
 
 struct spec {
 	char flags[8];		/* "#0-+ '" as given */
@@ -74,30 +75,6 @@ arg_str(const struct mt_pfarg *a, char *buf, size_t len)
 	return buf;
 }
 
-/* dtrace's strchr2esc for %S and %C. */
-static void
-esc_char(char c, char *out)
-{
-	switch (c) {
-	case '\a': strcpy(out, "\\a"); return;
-	case '\b': strcpy(out, "\\b"); return;
-	case '\f': strcpy(out, "\\f"); return;
-	case '\n': strcpy(out, "\\n"); return;
-	case '\r': strcpy(out, "\\r"); return;
-	case '\t': strcpy(out, "\\t"); return;
-	case '\v': strcpy(out, "\\v"); return;
-	case '\\': strcpy(out, "\\\\"); return;
-	case '"': strcpy(out, "\\\""); return;
-	case '\'': strcpy(out, "\\'"); return;
-	}
-	if (isprint((unsigned char)c)) {
-		out[0] = c;
-		out[1] = '\0';
-	} else {
-		sprintf(out, "\\%03o", (unsigned char)c);
-	}
-}
-
 static char *
 esc_str(const char *s)
 {
@@ -107,7 +84,7 @@ esc_str(const char *s)
 		return NULL;
 	*o = '\0';
 	for (; *s; s++) {
-		esc_char(*s, o);
+		mt_esc_char(*s, o, 1);
 		o += strlen(o);
 	}
 	return out;
@@ -343,7 +320,7 @@ print_conv(FILE *fp, const struct mt_symsrc *syms, const struct spec *s,
 		fprintf(fp, f, (int)(char)arg_sint(a));
 		break;
 	case 'C':
-		esc_char((char)arg_sint(a), buf);
+		mt_esc_char((char)arg_sint(a), buf, 1);
 		print_string(fp, s, buf);
 		break;
 	case 's':

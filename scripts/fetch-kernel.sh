@@ -1,7 +1,17 @@
 #!/usr/bin/env bash
-# Fetch Debian trixie's GNU Mach kernel packages into a build cache.
+# Fetch a Debian GNU Mach kernel (amd64-up-dbg image, gnumach-dev, MIG) into
+# a build cache.
 #
-#   scripts/fetch-kernel.sh --cache build/kernel
+#   scripts/fetch-kernel.sh [--cache DIR]        trixie's tested kernel
+#   scripts/fetch-kernel.sh --suite SUITE [--version V] [--kernels DIR | --cache DIR]
+#
+# Without --suite/--version it fetches trixie's tested kernel into
+# build/kernel (the default every command boots).  With --suite (trixie,
+# forky, sid, testing, unstable, ...) it fetches that suite's newest
+# version, or exactly --version V (no fallback), into
+# build/kernels/SUITE-V (V without its epoch; --kernels DIR instead of
+# build/kernels) and points the symlink build/kernels/SUITE at it; boot it
+# with `machtrace --kernel build/kernels/SUITE/gnumach-dbg`.
 #
 # Uses apt-get with a private state directory (the system's sources and lists
 # stay untouched); the mirror URI is read from the machine's apt
@@ -9,25 +19,27 @@
 # checked against the Debian archive keyring, the Packages index against
 # Release, and each .deb against the SHA256 of its Packages entry (apt-get
 # download does it; the script checks it again before unpacking).
-# The tested version is preferred; when trixie no longer has it (a point
-# release moved on), the newest version trixie has is used instead, and
-# said so.  Result:
+# For trixie's default, the tested version is preferred; when trixie no
+# longer has it (a point release moved on), the newest version trixie has
+# is used instead, and said so.  Result:
 #   CACHE/gnumach-dbg   the ELF64 kernel with symbols and DWARF
 #   CACHE/include/      gnumach-dev's headers and .defs
-#   CACHE/mig/          trixie's MIG (x86_64-gnu-mig, x86_64-gnu-migcom),
-#                       its tested version or trixie's newest: machload's
+#   CACHE/mig/          the suite's MIG (x86_64-gnu-mig, x86_64-gnu-migcom),
+#                       its tested version or the suite's newest: machload's
 #                       stubs must match these headers' LP64 message layout,
 #                       which bookworm's MIG predates
 #   CACHE/VERSION       the package version used; a second line
 #                       "fallback-from: V" when V was wanted but missing
 # Does nothing when CACHE/VERSION already answers for the wanted version.
 # MACHTRACE_MIRROR overrides the mirror URI (tests point it at a dead port);
-# MACHTRACE_KERNEL_VERSION the preferred version (default: the tested one).
+# MACHTRACE_KERNEL_VERSION the preferred trixie version (default: the
+# tested one).
 set -euo pipefail
 
 TESTED=2:1.8+git20250702-1
 WANT=${MACHTRACE_KERNEL_VERSION:-$TESTED}
 SUITE=trixie
+top=$(cd "$(dirname "$0")/.." && pwd)
 PKGS=(gnumach-image-1.8-amd64-up-dbg gnumach-dev)
 MIG_PKG=mig-x86-64-gnu
 MIG_TESTED=1.8+git20231217-8
@@ -35,20 +47,48 @@ KEYRING=/usr/share/keyrings/debian-archive-keyring.gpg
 
 die() { echo "fetch-kernel: $*" >&2; exit 1; }
 
-cache=build/kernel
+cache=
+kernels=$top/build/kernels
+exact=
+extra=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--cache) cache=${2:?--cache needs a directory}; shift 2 ;;
-	-h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+	--suite) SUITE=${2:?--suite needs a suite name}; extra=1; shift 2 ;;
+	--version) WANT=${2:?--version needs a package version}; exact=1; extra=1; shift 2 ;;
+	--kernels) kernels=${2:?--kernels needs a directory}; shift 2 ;;
+	-h|--help) sed -n '2,37p' "$0"; exit 0 ;;
 	*) die "unknown argument: $1" ;;
 	esac
 done
+case "$SUITE" in
+*[!a-z0-9-]*|'') die "bad suite name: $SUITE" ;;
+esac
+[ -n "$extra" ] || cache=${cache:-build/kernel}
+kernels=$(realpath -m "$kernels")
+
+# An extra kernel's directory: build/kernels/SUITE-VERSION (no epoch).
+extra_dir() { echo "$kernels/$SUITE-${1#*:}"; }
+if [ -n "$exact" ] && [ -z "$cache" ]; then
+	cache=$(extra_dir "$WANT")
+fi
 
 # A cached kernel of the wanted version, or the fallback chosen when the
 # wanted version was missing, is kept.
-if [ -f "$cache/VERSION" ] && [ -s "$cache/gnumach-dbg" ] && [ -x "$cache/mig/x86_64-gnu-migcom" ] &&
-   { [ "$(sed -n 1p "$cache/VERSION")" = "$WANT" ] ||
-     [ "$(sed -n 's/^fallback-from: //p' "$cache/VERSION")" = "$WANT" ]; }; then
+# An extra kernel asked by suite alone is known only after the index says
+# which version is the newest.
+cached() {
+	[ -f "$1/VERSION" ] && [ -s "$1/gnumach-dbg" ] && [ -x "$1/mig/x86_64-gnu-migcom" ] &&
+	{ [ "$(sed -n 1p "$1/VERSION")" = "$WANT" ] ||
+	  [ "$(sed -n 's/^fallback-from: //p' "$1/VERSION")" = "$WANT" ]; }
+}
+# The symlink build/kernels/SUITE names the suite's kernel last fetched.
+link_suite() {
+	[ -n "$extra" ] && [ "$cache" = "$(extra_dir "$WANT")" ] || return 0
+	ln -sfn "$(basename "$cache")" "$kernels/$SUITE"
+}
+if [ -n "$cache" ] && cached "$cache"; then
+	link_suite
 	exit 0
 fi
 
@@ -70,9 +110,7 @@ mirror=${MACHTRACE_MIRROR:-$(find_mirror | grep -v -e security -e snapshot | hea
 [ -f "$KEYRING" ] || die "missing $KEYRING (install debian-archive-keyring)"
 command -v apt-get >/dev/null || die "apt-get not found: a Debian system is needed to fetch the kernel"
 
-mkdir -p "$cache"
-cache=$(cd "$cache" && pwd)
-state=$(mktemp -d "$cache/.apt.XXXXXX")
+state=$(mktemp -d "${TMPDIR:-/tmp}/machtrace-apt.XXXXXX")
 trap 'rm -rf "$state"' EXIT
 mkdir -p "$state/lists/partial" "$state/cache/archives/partial" "$state/debs" \
 	"$state/sources.list.d"
@@ -116,9 +154,23 @@ for v in $common; do
 		newest=$v
 	fi
 done
+if [ -n "$extra" ] && [ -z "$exact" ]; then
+	WANT=$newest
+fi
+if [ -n "$exact" ] && ! grep -qxF -- "$WANT" <<<"$common"; then
+	die "$SUITE has no version $WANT of ${PKGS[*]} (it has: $(echo $common))"
+fi
+if [ -z "$cache" ]; then
+	cache=$(extra_dir "$WANT")
+	if cached "$cache"; then
+		echo "fetch-kernel: $SUITE's $WANT is already in $cache" >&2
+		link_suite
+		exit 0
+	fi
+fi
 if grep -qxF -- "$WANT" <<<"$common"; then
 	VERSION=$WANT
-	[ "$WANT" = "$TESTED" ] && what="the tested version" || what="as asked"
+	if [ "$WANT" = "$TESTED" ]; then what="the tested version"; elif [ -n "$exact" ] || [ -z "$extra" ]; then what="as asked"; else what="the newest in $SUITE"; fi
 	echo "fetch-kernel: using $VERSION ($what)" >&2
 else
 	VERSION=$newest
@@ -147,6 +199,8 @@ if ! (cd "$state/debs" && apt-get "${apt_opts[@]}" -qq download "$MIG_PKG=$mig_v
 	die "cannot download $MIG_PKG version $mig_version"
 fi
 
+mkdir -p "$cache"
+cache=$(realpath "$cache")
 x="$state/x"
 mkdir -p "$x"
 for p in "${PKGS[@]}" "$MIG_PKG"; do
@@ -177,4 +231,5 @@ cp -a "$x/usr/lib/mig/x86_64-gnu-migcom" "$x/usr/bin/x86_64-gnu-mig" "$cache/mig
 	echo "$VERSION"
 	[ "$VERSION" = "$WANT" ] || echo "fallback-from: $WANT"
 } >"$cache/VERSION"
+link_suite
 echo "fetch-kernel: kernel in $cache/gnumach-dbg"

@@ -292,8 +292,10 @@ run_session(const struct bl_opts *o, struct bl_tmp *t)
 			o->vm ? o->vm : o->workload, "-q",
 			"-x", "bufsize=16m", "-x", "dynvarsize=4m", "-n", prog, NULL };
 
-		if (freopen(t->out, "w", stdout) == NULL ||
-		    freopen(t->err, "w", stderr) == NULL)
+		/* fd 2, not freopen: stderr is main()'s escaping stream */
+		int fd = open(t->err, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+
+		if (freopen(t->out, "w", stdout) == NULL || fd < 0 || dup2(fd, 2) < 0)
 			_exit(127);
 		setenv("MACHTRACE_CONSOLE_LOG", t->con, 1);
 		if (o->icount && getenv("MACHTRACE_ICOUNT") == NULL)

@@ -96,6 +96,8 @@ struct mt_target;
 int cli_target_report(const struct cli *cl, struct mt_target *t);
 /* vm.c: machtrace vm start|list|stop|console */
 int cli_vm_main(int argc, char **argv);
+/* kernel.c: machtrace kernel fetch|list */
+int cli_kernel_main(int argc, char **argv);
 int cli_vm_options(struct cli *cl);
 struct mt_vm;
 int cli_vm_console(const struct mt_vm *vm, int follow);

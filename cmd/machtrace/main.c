@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "baseline.h"
 #include "record.h"
+#include "machtrace/esc.h"
 #include "machtrace/live.h"
 #include "machtrace/mach.h"
 #include "machtrace/msgids.h"
@@ -93,6 +94,8 @@ usage(FILE *fp, const char *pname)
 		"\t%s boot ...   boot GNU Mach under QEMU (%s boot --help)"
 		"\n"
 		"\t%s vm start|list|stop|console ...   persistent VMs (docs/vm.md)\n"
+		"\t%s kernel fetch [--suite SUITE] [--version V] | kernel list\n"
+		"\t    Debian's GNU Mach kernels in the build tree's cache (installed:\n\t    ~/.cache/machtrace/kernels)\n"
 		"\t%s record -o DIR [--events sched,ipc,vm,proc,trap] [options] "
 		"[program]\n\t    write the records as a CTF trace (babeltrace2, "
 		"Trace Compass)\n"
@@ -110,7 +113,7 @@ usage(FILE *fp, const char *pname)
 		"(0-100)\n"
 		"\t--version   machtrace's own version (-V: the D API version)\n"
 		"\n\tThe manual: machtrace(1), machtrace-toolkit(1) (man machtrace)\n",
-		pname, pname, pname, pname, pname, pname, pname, pname, pname);
+		pname, pname, pname, pname, pname, pname, pname, pname, pname, pname);
 	return E_USAGE;
 }
 
@@ -537,6 +540,7 @@ int
 main(int argc, char **argv)
 {
 	struct cli cl;
+	FILE *err_stream;
 	int c, modes = 0, help = 0;
 
 	memset(&cl, 0, sizeof(cl));
@@ -545,11 +549,16 @@ main(int argc, char **argv)
 		printf("machtrace %s\n", MT_VERSION);
 		return E_SUCCESS;
 	}
+	/* every message machtrace writes may quote what others chose */
+	if ((err_stream = mt_esc_stream(stderr)) != NULL)
+		stderr = err_stream;
 	if (argc >= 2 && (strcmp(argv[1], "boot") == 0 ||
 			  strcmp(argv[1], "kernel-info") == 0))
 		return mt_mach_main(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "vm") == 0)
 		return cli_vm_main(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "kernel") == 0)
+		return cli_kernel_main(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "export") == 0)
 		return cli_export_main(argc - 1, argv + 1);
 	if (argc >= 2 && (strcmp(argv[1], "top") == 0 || strcmp(argv[1], "health") == 0))

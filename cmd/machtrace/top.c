@@ -31,6 +31,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "machtrace/consumer.h"
+#include "machtrace/esc.h"
 #include "machtrace/kimg.h"
 #include "machtrace/mach.h"
 #include "machtrace/msgids.h"
@@ -774,7 +775,7 @@ print_refresh(struct top *tp, const struct deduction *d, size_t nd, double score
 {
 	const struct interval *iv = &tp->iv;
 	double s = iv->dt_ns / 1e9;
-	char a[32], b[32], c[32], e[32];
+	char a[32], b[32], c[32], e[32], esc[4 * 400 + 1];
 
 	if (!tp->batch)
 		fputs("\033[H\033[2J", stdout);
@@ -811,7 +812,8 @@ print_refresh(struct top *tp, const struct deduction *d, size_t nd, double score
 	       iv->m[M_INTR_PCT], iv->sys[S_LOCKWAITS], iv->m[M_LOCK_PCT], c, e);
 	printf("HEALTH   %.0f/100", score);
 	for (size_t i = 0; i < nd; i++)
-		printf("%s -%.0f %s (%s)", i ? "," : "", d[i].points, d[i].cause, d[i].why);
+		printf("%s -%.0f %s (%s)", i ? "," : "", d[i].points, d[i].cause,
+		       mt_esc_str(esc, sizeof esc, d[i].why));
 	printf("\n\n");
 	printf("%6s %-16s %6s %7s %8s %7s %8s %6s %7s %5s\n", "PID", "COMMAND", "CPU%",
 	       "SENT", "SENT/s", "RECV", "RECV/s", "FLT", "FLT/s", "THR");
@@ -819,7 +821,7 @@ print_refresh(struct top *tp, const struct deduction *d, size_t nd, double score
 		const struct task *t = &iv->tasks[i];
 
 		printf("%6lld %-16s %6.1f %7.0f %8.1f %7.0f %8.1f %6.0f %7.1f %5.1f\n",
-		       (long long)t->pid, t->name, 100 * t->cpu_ns / iv->dt_ns, t->snd,
+		       (long long)t->pid, mt_esc_str(esc, sizeof esc, t->name), 100 * t->cpu_ns / iv->dt_ns, t->snd,
 		       t->snd / s, t->rcv, t->rcv / s, t->flt, t->flt / s,
 		       t->thr_n > 0 ? t->thr_sum / t->thr_n : 0.0);
 	}
@@ -831,7 +833,8 @@ print_refresh(struct top *tp, const struct deduction *d, size_t nd, double score
 			continue;
 		fmt_num(a, sizeof a, r->p50 / 1e3, "us");
 		fmt_num(b, sizeof b, r->p99 / 1e3, "us");
-		printf("%-32s %7.0f %9.1f %8s %8s\n", r->name, r->count, r->count / s, a, b);
+		printf("%-32s %7.0f %9.1f %8s %8s\n", mt_esc_str(esc, sizeof esc, r->name),
+		       r->count, r->count / s, a, b);
 	}
 	printf("\n");
 	fflush(stdout);
@@ -842,6 +845,7 @@ print_health(struct top *tp)
 {
 	double pts[16], score;
 	long n = tp->refreshes > 0 ? tp->refreshes : 1;
+	char esc[4 * 400 + 1];
 
 	/* the causes by what they cost, largest first */
 	for (size_t i = 1; i < tp->ntotal; i++)
@@ -869,7 +873,8 @@ print_health(struct top *tp)
 	       tp->vm ? tp->vm : "");
 	for (size_t i = 0; i < tp->ntotal; i++)
 		printf("  -%.1f %s (in %ld of %ld intervals; last: %s)\n", pts[i],
-		       tp->total_why[i], tp->total_n[i], tp->refreshes, tp->total_last[i]);
+		       tp->total_why[i], tp->total_n[i], tp->refreshes,
+		       mt_esc_str(esc, sizeof esc, tp->total_last[i]));
 	if (tp->ntotal == 0)
 		printf("  nothing lowers it\n");
 	printf("metrics (mean over the run, EWMA alpha 0.3):\n");

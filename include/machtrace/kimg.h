@@ -61,6 +61,28 @@ struct mt_kinline {
 
 struct mt_kimg;
 
+/*
+ * The ELF a kernel path stands for: path itself, or for a gzip file (as
+ * Debian installs boot/gnumach-*.gz) its inflated copy in the user's cache
+ * (~/.cache/machtrace/gunzipped, made once per .gz).  Every function here
+ * taking a kernel path does this itself.  Returns 0, or -1 with err.
+ */
+int mt_kernel_elf(const char *path, char *out, size_t outlen, char *err, size_t errlen);
+/* The first two bytes are gzip's magic. */
+int mt_is_gzip(const void *data, size_t len);
+
+/*
+ * What booting k traced needs of it (the boot shim's reservation hook,
+ * the runtime blob file's boot hook with a prologue the shim can move):
+ * 0, or -1 with err naming the kernel's version string, what is missing
+ * and that -l still works.
+ */
+int mt_kimg_boot_check(const struct mt_kimg *k, const char *blob, char *err, size_t errlen);
+/* The same for a kernel file (opened and closed here). */
+int mt_kernel_boot_check(const char *kernel, const char *blob, char *err, size_t errlen);
+/* The kernel's version string (its `version` symbol) in buf. */
+const char *mt_kimg_version(const struct mt_kimg *k, char *buf, size_t len);
+
 /* Cheap check that path is a GNU Mach x86_64 kernel with symbols (libelf only). */
 int mt_kimg_check(const char *path, char *err, size_t errlen);
 

@@ -77,7 +77,7 @@ struct lk_blob_hdr {
 	uint8_t hook_orig[32];		/* [s] original bytes at hook_va */
 	uint8_t hook_cont[48];		/* [s] displaced insns + jmp hook_va+hook_len */
 	uint64_t resv_pa, resv_size;	/* [s] the reserved region */
-	uint64_t rsv_hook_va;		/* [s] the shim's biosmem_bootstrap patch */
+	uint64_t rsv_hook_va;		/* [s] the shim's reservation patch */
 	uint32_t rsv_hook_len, pad;	/* [s] */
 	uint8_t rsv_hook_orig[32];	/* [s] its original bytes (blob restores) */
 };

@@ -45,6 +45,15 @@ const char *mt_build_dir(char *buf, size_t len);
  * there (fetch-kernel.sh, messages on stderr) when missing.
  */
 const char *mt_stock_kernel(char *buf, size_t len);
+/*
+ * The kernel fetch script into buf and the stock kernel's directory into
+ * cache: 1 for an installed machtrace (LIB/fetch-kernel.sh, the user's
+ * cache), 0 for a build tree (build/../scripts/fetch-kernel.sh,
+ * build/kernel), -1 for an installed one with no $HOME (cache: none).
+ */
+int mt_fetch_script(char *buf, size_t len, char *cache, size_t clen);
+/* $XDG_CACHE_HOME/machtrace/kernels (~/.cache when unset); -1: no $HOME. */
+int mt_user_kernels(char *buf, size_t len);
 /* 0 when the stock kernel at path is readable, else -1 and "no kernel at
    PATH" in err with how it gets fetched. */
 int mt_stock_kernel_check(const char *path, char *err, size_t errlen);

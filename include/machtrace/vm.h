@@ -149,6 +149,7 @@ struct mt_vm_log {
 	int seen_marker;
 	int kdb;			/* the log ends at the KDB prompt */
 	char panic[256];		/* the last panic / debugger / trap line */
+	char shim[256];			/* "shim: error: ..." (the shim halted) */
 	char line[4096];
 	size_t used;
 };

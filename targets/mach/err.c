@@ -1,5 +1,7 @@
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "targets/mach/mach_int.h"
@@ -30,4 +32,21 @@ int mt_write_all(int fd, const void *buf, size_t n)
 		n -= (size_t)w;
 	}
 	return 0;
+}
+
+/* mkdir -p, each missing directory mode 0700; -1 with errno on error. */
+int mt_mkdirs(const char *dir)
+{
+	char p[PATH_MAX];
+
+	snprintf(p, sizeof p, "%s", dir);
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = 0;
+		if (mkdir(p, 0700) < 0 && errno != EEXIST)
+			return -1;
+		*s = '/';
+	}
+	return mkdir(p, 0700) < 0 && errno != EEXIST ? -1 : 0;
 }

@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* err.c */
 void mt_seterr(char *err, size_t len, const char *fmt, ...)
@@ -11,6 +12,13 @@ void mt_seterr(char *err, size_t len, const char *fmt, ...)
 
 /* err.c: all n bytes of buf to fd, -1 on error */
 int mt_write_all(int fd, const void *buf, size_t n);
+/* err.c: mkdir -p, missing directories mode 0700; -1 with errno */
+int mt_mkdirs(const char *dir);
+
+/* image/kzip.c: data to fd, inflated when unzip and it is gzip
+ * (concatenated members too) to at most max_out bytes; -1 with err */
+int mt_write_unzipped(int fd, const unsigned char *data, size_t len, int unzip,
+		      uint64_t max_out, const char *path, char *err, size_t errlen);
 
 /* console.c: what a console line of GNU Mach means */
 enum mt_con_kind {

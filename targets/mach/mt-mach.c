@@ -4,9 +4,10 @@
  *
  *   mt-mach boot ...           as `machtrace boot`
  *   mt-mach kernel-info ...    as `machtrace kernel-info`
- *   mt-mach reserve-check PHYS:SIZE [WORD...]
- *           boots with the region reserved and filled by the shim, then
- *           checks in the shared guest RAM that the kernel left it alone
+ *   mt-mach reserve-check [--kernel FILE] PHYS:SIZE [WORD...]
+ *           boots (the stock kernel or FILE) with the region reserved and
+ *           filled by the shim, then checks in the shared guest RAM that
+ *           the kernel left it alone
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -24,8 +25,13 @@ static int reserve_check(int argc, char **argv)
 	size_t size, bad = 0;
 	const uint32_t *ram;
 
+	if (argc >= 3 && strcmp(argv[1], "--kernel") == 0) {
+		o.kernel = argv[2];
+		argc -= 2;
+		argv += 2;
+	}
 	if (argc < 2)
-		return fprintf(stderr, "usage: mt-mach reserve-check PHYS:SIZE [WORD]\n"), 1;
+		return fprintf(stderr, "usage: mt-mach reserve-check [--kernel FILE] PHYS:SIZE [WORD]\n"), 1;
 	o.reserve_pa = strtoull(argv[1], &end, 0);
 	o.reserve_size = *end == ':' ? strtoull(end + 1, NULL, 0) : 0;
 	if (argc > 2)

@@ -22,7 +22,7 @@ if [ -z "${MT_INSTALLED_INNER:-}" ]; then
 	fi
 	want=$(sed -n 's/^TESTED=//p' scripts/fetch-kernel.sh)
 	mkdir -p "$ROOT/cache/machtrace/kernels/$want" "$ROOT/cwd"
-	cp "$KERNEL" "$BUILD/kernel/VERSION" "$ROOT/cache/machtrace/kernels/$want/"
+	cp -r "$KERNEL" "$BUILD/kernel/VERSION" "$BUILD/kernel/mig" "$ROOT/cache/machtrace/kernels/$want/"
 	export MT_INSTALLED_INNER=$ROOT CHECKOUT=$PWD
 	self=$PWD/$0
 	if unshare -m true 2>/dev/null; then
@@ -110,9 +110,28 @@ else
 	fail installed-toolkit-hotkernel "$(tail -n 3 "$TMP/h.out")"
 fi
 
+# kernel list and kernel fetch use the user's cache, not a build tree: a
+# fetch into the filled cache has nothing to do (no mirror needed), into an
+# empty one it needs the mirror
+want=$(sed -n 's/^TESTED=//p' "$CHECKOUT/scripts/fetch-kernel.sh")
+out=$("$MT" kernel list 2>&1)
+if printf '%s\n' "$out" | awk -v w="$want" -v p="$ROOT/cache/machtrace/kernels/$want/gnumach-dbg" \
+	'$1 == w && $2 == p { ok = 1 } END { exit !ok }'; then
+	pass installed-kernel-list
+else
+	fail installed-kernel-list "$out"
+fi
+export MACHTRACE_MIRROR=http://127.0.0.1:9/debian
+if timeout 300 "$MT" kernel fetch >"$TMP/kf.out" 2>&1 && [ ! -s "$TMP/kf.out" ] &&
+   ! XDG_CACHE_HOME=$ROOT/fetched timeout 300 "$MT" kernel fetch >"$TMP/kf2.out" 2>&1 &&
+   grep -q "fetch-kernel: cannot reach the Debian mirror" "$TMP/kf2.out"; then
+	pass installed-kernel-fetch-command
+else
+	fail installed-kernel-fetch-command "$(tail -n 2 "$TMP/kf.out" "$TMP/kf2.out")"
+fi
+
 # no kernel cached and no mirror: the fetch is tried and its reason shown
-XDG_CACHE_HOME=$ROOT/empty MACHTRACE_MIRROR=http://127.0.0.1:9/debian timeout 300 \
-	"$MT" -n 'fbt::mach_msg_trap:entry { @ = count(); }' >"$TMP/f.out" 2>"$TMP/f.err"
+XDG_CACHE_HOME=$ROOT/empty timeout 300 "$MT" -n 'fbt::mach_msg_trap:entry { @ = count(); }' >"$TMP/f.out" 2>"$TMP/f.err"
 rc=$?
 if [ $rc = 1 ] && grep -q "no GNU Mach kernel in $ROOT/empty/machtrace/kernels/.*: fetching" "$TMP/f.err" &&
    grep -q "fetch-kernel: cannot reach the Debian mirror" "$TMP/f.err" &&

@@ -16,7 +16,7 @@ timeout 300 env MACHTRACE_MIRROR=http://127.0.0.1:9/debian scripts/fetch-kernel.
 	>"$TMP/out" 2>&1
 rc=$?
 if [ $rc != 0 ] && [ $rc != 124 ] && grep -q "fetch-kernel: cannot reach the Debian mirror" "$TMP/out" &&
-   [ ! -e "$TMP/k/gnumach-dbg" ] && [ -z "$(ls -A "$TMP/k")" ]; then
+   [ ! -e "$TMP/k/gnumach-dbg" ] && [ -z "$(ls -A "$TMP/k" 2>/dev/null)" ]; then
 	pass mach-fetch-no-network
 else
 	fail mach-fetch-no-network "exit $rc: $(tail -n 1 "$TMP/out")"
@@ -117,4 +117,69 @@ if [ $? != 0 ] && grep -q "SHA-256 mismatch" "$TMP/err" && [ ! -e "$TMP/ks/gnuma
 	pass mach-fetch-index-sha256
 else
 	fail mach-fetch-index-sha256 "$(cat "$TMP/err")"
+fi
+
+# Extra kernels by suite: the suite's newest version into KERNELS/SUITE-V
+# (no epoch) with the symlink KERNELS/SUITE; an exact version, when the
+# index lacks it, is an error naming what the suite has, nothing cached.
+fetch_suite() {	# args...
+	env PATH="$fake/bin:$PATH" FAKE_DEBS="$fake/debs" MACHTRACE_MIRROR=http://fake/debian \
+		FAKE_VERSIONS="${FAKE_VERSIONS-2:1.8+git20250101-1 2:1.8+git20251111-2}" \
+		scripts/fetch-kernel.sh --kernels "$TMP/kernels" "$@" >"$TMP/out" 2>"$TMP/err"
+}
+fetch_suite --suite sid
+rc=$?
+if [ $rc = 0 ] && grep -q "using 2:1.8+git20251111-2 (the newest in sid)" "$TMP/err" &&
+   [ "$(readlink "$TMP/kernels/sid")" = "sid-1.8+git20251111-2" ] &&
+   [ "$(cat "$TMP/kernels/sid/VERSION")" = "2:1.8+git20251111-2" ] &&
+   grep -q "fake kernel" "$TMP/kernels/sid/gnumach-dbg"; then
+	pass mach-fetch-suite-newest
+else
+	fail mach-fetch-suite-newest "exit $rc: $(cat "$TMP/err") / $(ls -l "$TMP/kernels" 2>&1)"
+fi
+if FAKE_VERSIONS= fetch_suite --suite sid --version 2:1.8+git20251111-2 && [ ! -s "$TMP/out" ] &&
+   [ ! -s "$TMP/err" ]; then
+	pass mach-fetch-suite-version-cached
+else
+	fail mach-fetch-suite-version-cached "$(cat "$TMP/out" "$TMP/err")"
+fi
+fetch_suite --suite forky --version 2:1.8+git20250101-1
+if [ $? = 0 ] && [ "$(readlink "$TMP/kernels/forky")" = "forky-1.8+git20250101-1" ] &&
+   [ "$(cat "$TMP/kernels/forky/VERSION")" = "2:1.8+git20250101-1" ]; then
+	pass mach-fetch-suite-exact-version
+else
+	fail mach-fetch-suite-exact-version "$(cat "$TMP/err")"
+fi
+fetch_suite --suite forky --version 2:1.8+git20990101-1
+if [ $? != 0 ] && grep -q "forky has no version 2:1.8+git20990101-1 .*(it has: 2:1.8+git20250101-1 2:1.8+git20251111-2)" "$TMP/err" &&
+   [ ! -e "$TMP/kernels/forky-1.8+git20990101-1" ]; then
+	pass mach-fetch-suite-missing-version
+else
+	fail mach-fetch-suite-missing-version "$(cat "$TMP/err")"
+fi
+
+# machtrace kernel fetch runs the script with its options; kernel list
+# shows the cache's kernels with their versions
+env PATH="$fake/bin:$PATH" FAKE_DEBS="$fake/debs" MACHTRACE_MIRROR=http://fake/debian \
+	FAKE_VERSIONS="2:1.8+git20250101-1 2:1.8+git20251111-2" \
+	"$BUILD/bin/machtrace" kernel fetch --suite testing --kernels "$TMP/kernels" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ $rc = 0 ] && [ "$(readlink "$TMP/kernels/testing")" = "testing-1.8+git20251111-2" ] &&
+   grep -q "using 2:1.8+git20251111-2 (the newest in testing)" "$TMP/err"; then
+	pass mach-fetch-cli
+else
+	fail mach-fetch-cli "exit $rc: $(cat "$TMP/err")"
+fi
+"$BUILD/bin/machtrace" kernel bogus >/dev/null 2>"$TMP/err"
+rc=$?
+if [ $rc = 2 ] && grep -q "usage: machtrace kernel fetch" "$TMP/err"; then
+	pass mach-fetch-cli-usage
+else
+	fail mach-fetch-cli-usage "exit $rc: $(cat "$TMP/err")"
+fi
+if [ -f "$BUILD/kernel/VERSION" ] && "$BUILD/bin/machtrace" kernel list >"$TMP/out" 2>&1 &&
+   grep -qxF "$(printf '%-24s %s' "$(sed -n 1p "$BUILD/kernel/VERSION")" "$(cd "$BUILD" && pwd)/kernel/gnumach-dbg")" "$TMP/out"; then
+	pass mach-kernel-list
+else
+	fail mach-kernel-list "$(cat "$TMP/out")"
 fi

@@ -75,12 +75,16 @@ fi
 echo "not a program" >"$TMP/garbage"
 "$MACHTRACE" vm start --name "bad3-$$" --module "$TMP/garbage \${host-port} \$(task-create) \$(task-resume)" \
 	>/dev/null 2>"$TMP/bad3"; rc=$?
+# the failed start's console log is kept, and named, beside the VM root
+kept=$(sed -n 's/.*(console log: \(.*\))$/\1/p' "$TMP/bad3")
 if [ $rc != 0 ] && grep -q "the kernel stopped in its debugger (KDB) during boot: panic" "$TMP/bad3" &&
+   [ -n "$kept" ] && grep -q "panic .*Cannot load user executable" "$kept" &&
    [ ! -e "${VMDIR%/*}/bad3-$$" ] && no_ram "bad3-$$"; then
 	pass vm-start-kernel-panic
 else
 	fail vm-start-kernel-panic "exit $rc: $(cat "$TMP/bad3")"
 fi
+[ -n "$kept" ] && rm -f "$kept"
 
 "$MACHTRACE" vm stop "$VM" >"$TMP/stop" 2>&1; rc=$?
 if [ $rc = 0 ]; then

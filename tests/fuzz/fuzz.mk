@@ -1,28 +1,36 @@
-# make fuzz [FUZZ_SECONDS=N]: build the libFuzzer harness of the compiler
-# (tests/fuzz/fuzz_compile.c, clang -fsanitize=fuzzer,address,undefined)
-# and run it for N seconds on one core, seeded with the project's D tests
-# (tests/d/**).  Fails on a crash, a sanitizer report or a leak; the input
-# that caused it is left in build/fuzz/crash-* (reproduce with
-# build/fuzz/fuzz_compile build/fuzz/crash-...).  The corpus grows in
-# build/fuzz/corpus across runs.
+# make fuzz [FUZZ_SECONDS=N]: build the libFuzzer harnesses of tests/fuzz
+# (clang -fsanitize=fuzzer,address,undefined) and run each for its share
+# of N seconds on one core (tests/fuzz/run.sh), seeded from the project's
+# tests:
+#   compile   the D compiler (-e), seeds tests/d/**
+#   run       compile, link, run on the local target compiled and
+#             interpreted, the two runs' buffers compared; seeds tests/d/**
+#   ctf       the CTF trace reader; seeds traces machtrace records
+#   rules     top/health's rules parser; seeds tests/fuzz/seeds/rules
+#   grubcfg   the grub.cfg parser of --disk; seeds tests/fuzz/seeds/grubcfg
+# Fails on a crash, a sanitizer report, a leak or a difference; the input
+# that caused it is left in build/fuzz/NAME/crash-* (reproduce with
+# build/fuzz/fuzz_NAME build/fuzz/NAME/crash-...).  The corpora grow in
+# build/fuzz/NAME/corpus across runs.  The harnesses link the libraries of
+# a FUZZ=1 build (Makefile: sanitizers and coverage, build/fuzz/tree).
 FUZZ_SECONDS ?= 30
 FUZZ_DIR := build/fuzz
-FUZZ_FLAGS := -O1 -g -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_SRCS := tests/fuzz/fuzz_compile.c $(wildcard compiler/*.c) $(wildcard common/*.c)
-FUZZ_OBJS := $(FUZZ_SRCS:%.c=$(FUZZ_DIR)/obj/%.o)
+FUZZ_HARNESSES := compile run ctf rules grubcfg
 
-$(FUZZ_DIR)/obj/%.o: %.c
+ifdef FUZZ
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(MT_LIBS) $(BUILD)/lib/libmtcommon.a
 	@mkdir -p $(dir $@)
-	$(CLANG) $(HOST_CPPFLAGS) -std=gnu11 -Wall -Wno-unused-parameter $(FUZZ_FLAGS) \
-		-MMD -MP -c $< -o $@
-
-$(FUZZ_DIR)/fuzz_compile: $(FUZZ_OBJS)
-	$(CLANG) $(FUZZ_FLAGS) -o $@ $^ -lm
+	$(CC) $(HOST_CPPFLAGS) -Itests $(HOST_CFLAGS) -fsanitize=fuzzer -o $@ $< \
+		-Wl,--start-group $(MT_LIBS) $(BUILD)/lib/libmtcommon.a -Wl,--end-group \
+		$(MT_LDLIBS) -fsanitize=fuzzer -lm
+.PHONY: fuzz-harnesses
+fuzz-harnesses: $(FUZZ_HARNESSES:%=$(BUILD)/fuzz/fuzz_%)
+endif
 
 .PHONY: fuzz fuzz-build
-fuzz-build: $(FUZZ_DIR)/fuzz_compile
+fuzz-build: $(BUILD)/bin/machtrace
+	@$(MAKE) --no-print-directory FUZZ=1 fuzz-harnesses
+	@for h in $(FUZZ_HARNESSES); do \
+		ln -sf tree/fuzz/fuzz_$$h $(FUZZ_DIR)/fuzz_$$h || exit 1; done
 fuzz: fuzz-build
-	@tests/fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS)
-
--include $(wildcard $(FUZZ_DIR)/obj/*/*.d $(FUZZ_DIR)/obj/tests/fuzz/*.d)
+	@tests/fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(BUILD)/bin/machtrace $(FUZZ_HARNESSES)

@@ -16,7 +16,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <ext2fs/ext2fs.h>
 
@@ -165,66 +164,6 @@ static int read_file(ext2_filsys fs, ext2_ino_t ino, uint64_t max, char **data,
 	return 0;
 }
 
-/* Writes data to fd, inflating it when it is gzip (concatenated members too). */
-static int write_unzipped(int fd, const unsigned char *data, size_t len, int unzip,
-			  const char *path, char *err, size_t errlen)
-{
-	unsigned char out[65536];
-	z_stream z;
-	int r = Z_OK;
-	uint64_t total = 0;
-
-	if (!unzip || len < 2 || data[0] != 0x1f || data[1] != 0x8b) {
-		if (unzip && len >= 6 && memcmp(data, "\xfd" "7zXZ", 6) == 0) {
-			mt_seterr(err, errlen, "%s is xz-compressed: only gzip is supported "
-				  "(unxz it in the image)", path);
-			return -1;
-		}
-		if (mt_write_all(fd, data, len) < 0)
-			goto wfail;
-		return 0;
-	}
-	memset(&z, 0, sizeof z);
-	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
-		mt_seterr(err, errlen, "%s: zlib: %s", path, z.msg ? z.msg : "init failed");
-		return -1;
-	}
-	z.next_in = (unsigned char *)data;
-	z.avail_in = (uInt)len;
-	while (z.avail_in > 0) {
-		z.next_out = out;
-		z.avail_out = sizeof out;
-		r = inflate(&z, Z_NO_FLUSH);
-		if (r != Z_OK && r != Z_STREAM_END)
-			break;
-		total += sizeof out - z.avail_out;
-		if (total > FILE_MAX) {
-			inflateEnd(&z);
-			mt_seterr(err, errlen, "%s: gunzipped, larger than %llu bytes", path,
-				  (unsigned long long)FILE_MAX);
-			return -1;
-		}
-		if (mt_write_all(fd, out, sizeof out - z.avail_out) < 0) {
-			inflateEnd(&z);
-			goto wfail;
-		}
-		if (r == Z_STREAM_END && z.avail_in > 0 && inflateReset(&z) != Z_OK)
-			break;
-		if (r == Z_OK && z.avail_in == 0 && z.avail_out != 0)
-			break;
-	}
-	inflateEnd(&z);
-	if (r != Z_STREAM_END) {
-		mt_seterr(err, errlen, "%s: bad gzip data%s%s", path, z.msg ? ": " : "",
-			  z.msg ? z.msg : " (truncated)");
-		return -1;
-	}
-	return 0;
-wfail:
-	mt_seterr(err, errlen, "writing %s: %s", path, strerror(errno));
-	return -1;
-}
-
 /* Copies the image's file `path` to `dest`, gunzipped unless nounzip. */
 static int extract(ext2_filsys fs, const char *path, const char *dest, int unzip,
 		   const char *image, char *err, size_t errlen)
@@ -247,7 +186,8 @@ static int extract(ext2_filsys fs, const char *path, const char *dest, int unzip
 		free(data);
 		return -1;
 	}
-	r = write_unzipped(fd, (unsigned char *)data, len, unzip, path, err, errlen);
+	r = mt_write_unzipped(fd, (unsigned char *)data, len, unzip, FILE_MAX, path,
+			      err, errlen);
 	if (close(fd) < 0 && r == 0) {
 		mt_seterr(err, errlen, "%s: %s", dest, strerror(errno));
 		r = -1;

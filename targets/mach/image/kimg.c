@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -46,10 +47,15 @@ const char *kimg_strdup(struct mt_kimg *k, const char *s)
 
 static int open_elf(const char *path, int *fd, Elf **elf, char *err, size_t errlen)
 {
+	char elfpath[PATH_MAX];
 	GElf_Ehdr eh;
 
 	elf_version(EV_CURRENT);
-	*fd = open(path, O_RDONLY | O_CLOEXEC);
+	*fd = -1;
+	*elf = NULL;
+	if (mt_kernel_elf(path, elfpath, sizeof elfpath, err, errlen) < 0)
+		return -1;
+	*fd = open(elfpath, O_RDONLY | O_CLOEXEC);
 	if (*fd < 0) {
 		mt_seterr(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;

@@ -166,6 +166,8 @@ static int start_guest(struct mt_target *t)
 	bo.log_path = l->o.console_log;
 	bo.survive = l->o.survive;
 	bo.caller_signals = 1;	/* Ctrl-C ends the session: END runs in the kernel */
+	if (mt_kimg_boot_check(l->k, l->blob, t->err, sizeof t->err) < 0)
+		return -1;
 	l->b = mt_boot_start(&bo, t->err, sizeof t->err);
 	if (!l->b)
 		return -1;

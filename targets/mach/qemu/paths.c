@@ -81,35 +81,60 @@ const char *mt_build_dir(char *buf, size_t len)
 	return buf;
 }
 
-/* $XDG_CACHE_HOME/machtrace/kernels/VERSION, VERSION the wanted one. */
-static int cache_dir(char *buf, size_t len)
+int mt_user_kernels(char *buf, size_t len)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME");
 	const char *home = getenv("HOME");
-	const char *want = getenv("MACHTRACE_KERNEL_VERSION");
 
-	if (!want || !*want)
-		want = MT_KERNEL_TESTED;
 	if (xdg && *xdg == '/')
-		snprintf(buf, len, "%s/machtrace/kernels/%s", xdg, want);
+		snprintf(buf, len, "%s/machtrace/kernels", xdg);
 	else if (home && *home)
-		snprintf(buf, len, "%s/.cache/machtrace/kernels/%s", home, want);
+		snprintf(buf, len, "%s/.cache/machtrace/kernels", home);
 	else
 		return -1;
 	return 0;
 }
 
-/*
- * Runs LIB/fetch-kernel.sh --cache DIR, which says on stderr why when apt
- * cannot fetch; returns its success.
- */
-static int fetch(const char *lib, const char *dir)
+/* mt_user_kernels()/VERSION, VERSION the wanted one. */
+static int cache_dir(char *buf, size_t len)
 {
-	char script[PATH_MAX + 32];
+	const char *want = getenv("MACHTRACE_KERNEL_VERSION");
+	char k[PATH_MAX];
+
+	if (!want || !*want)
+		want = MT_KERNEL_TESTED;
+	if (mt_user_kernels(k, sizeof k) < 0)
+		return -1;
+	snprintf(buf, len, "%s/%s", k, want);
+	return 0;
+}
+
+int mt_fetch_script(char *buf, size_t len, char *cache, size_t clen)
+{
+	char b[PATH_MAX];
+
+	mt_build_dir(b, sizeof b);
+	if (exists(b, "fetch-kernel.sh")) {
+		snprintf(buf, len, "%s/fetch-kernel.sh", b);
+		if (cache_dir(cache, clen) == 0)
+			return 1;
+		snprintf(cache, clen, "%s/kernel", b);	/* no $HOME: none */
+		return -1;
+	}
+	snprintf(buf, len, "%s/../scripts/fetch-kernel.sh", b);
+	snprintf(cache, clen, "%s/kernel", b);
+	return 0;
+}
+
+/*
+ * Runs SCRIPT --cache DIR, which says on stderr why when apt cannot fetch;
+ * returns its success.
+ */
+static int fetch(char *script, const char *dir)
+{
 	int status;
 	pid_t pid;
 
-	snprintf(script, sizeof script, "%s/fetch-kernel.sh", lib);
 	fprintf(stderr, "machtrace: no GNU Mach kernel in %s: fetching Debian's gnumach packages\n",
 		dir);
 	pid = fork();
@@ -129,27 +154,23 @@ static int fetch(const char *lib, const char *dir)
 
 const char *mt_stock_kernel(char *buf, size_t len)
 {
-	char b[PATH_MAX], dir[PATH_MAX];
+	char script[PATH_MAX + 32], dir[PATH_MAX];
+	int installed = mt_fetch_script(script, sizeof script, dir, sizeof dir) > 0;
 
-	mt_build_dir(b, sizeof b);
-	if (!exists(b, "fetch-kernel.sh") || cache_dir(dir, sizeof dir) < 0) {
-		snprintf(buf, len, "%s/kernel/gnumach-dbg", b);
-		return buf;
-	}
 	snprintf(buf, len, "%s/gnumach-dbg", dir);
-	if (access(buf, R_OK) != 0 && !getenv("MACHTRACE_NOFETCH"))
-		fetch(b, dir);
+	if (installed && access(buf, R_OK) != 0 && !getenv("MACHTRACE_NOFETCH"))
+		fetch(script, dir);
 	return buf;
 }
 
 int mt_stock_kernel_check(const char *kernel, char *err, size_t errlen)
 {
-	char b[PATH_MAX];
+	char script[PATH_MAX + 32], dir[PATH_MAX];
 
 	if (access(kernel, R_OK) == 0)
 		return 0;
 	mt_seterr(err, errlen, "no kernel at %s: %s, or give --kernel FILE", kernel,
-		  exists(mt_build_dir(b, sizeof b), "fetch-kernel.sh") ?
+		  mt_fetch_script(script, sizeof script, dir, sizeof dir) > 0 ?
 		  "machtrace could not fetch Debian's gnumach packages (the reason is above)" :
 		  "run scripts/setup.sh (or make setup) to fetch Debian's gnumach packages");
 	return -1;

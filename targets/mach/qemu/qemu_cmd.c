@@ -146,7 +146,7 @@ too_long:
 int mt_qemu_cmd(const struct mt_boot_opts *o, const char *shm, struct qemu_cmd *c,
 		char *err, size_t errlen)
 {
-	char build[PATH_MAX - 32];
+	char build[PATH_MAX - 32], elf[sizeof c->kernel];
 	unsigned mem = o->mem_mb ? o->mem_mb : 512;
 	const char *icount;
 	char why[160];
@@ -170,8 +170,10 @@ int mt_qemu_cmd(const struct mt_boot_opts *o, const char *shm, struct qemu_cmd *
 
 	if (!o->kernel && mt_stock_kernel_check(c->kernel, err, errlen) < 0)
 		return -1;
-	if (mt_kimg_check(c->kernel, err, errlen) < 0)
+	if (mt_kimg_check(c->kernel, err, errlen) < 0 ||
+	    mt_kernel_elf(c->kernel, elf, sizeof elf, err, errlen) < 0)
 		return -1;
+	snprintf(c->kernel, sizeof c->kernel, "%s", elf);
 	if (readable(c->shim, "boot shim", err, errlen) < 0)
 		return -1;
 	if (build_initrd(o, c, err, errlen) < 0)

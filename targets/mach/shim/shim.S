@@ -34,12 +34,15 @@ jump_kernel:
 	jmp	*%ecx
 
 /*
- * Entered by "jmp" from biosmem_bootstrap's patched entry: the stack is that
- * of the function entry (rsp = 8 mod 16).  Nine pushes make it 0 mod 16 for
- * the call.  Argument registers are restored before the displaced prologue.
+ * Entered by "jmp" from biosmem_register_boot_data's patched entry, on its
+ * first call: the stack is that of the function entry (rsp = 8 mod 16).
+ * Nine pushes make it 0 mod 16 for the call.  The entry's original bytes
+ * go back first (so the call below and every later one run the kernel's
+ * own code), then the function registers the reserved region, and the
+ * kernel's own call proceeds with its argument registers restored.
  */
 	.code64
-	.globl reserve_tramp, reserve_displaced, reserve_args
+	.globl reserve_tramp, reserve_orig, reserve_args
 reserve_tramp:
 	push	%rax
 	push	%rcx
@@ -50,6 +53,10 @@ reserve_tramp:
 	push	%r9
 	push	%r10
 	push	%r11
+	mov	reserve_args+16(%rip), %rdi
+	lea	reserve_orig(%rip), %rsi
+	mov	$5, %ecx
+	rep movsb
 	mov	reserve_args(%rip), %rdi
 	mov	reserve_args+8(%rip), %rsi
 	xor	%edx, %edx
@@ -63,8 +70,9 @@ reserve_tramp:
 	pop	%rdx
 	pop	%rcx
 	pop	%rax
-reserve_displaced:
-	.fill	32, 1, 0xcc
+	jmp	*reserve_args+16(%rip)
+reserve_orig:
+	.fill	8, 1, 0xcc
 	.align	8
 reserve_args:
 	.quad	0, 0, 0

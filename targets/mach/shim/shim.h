@@ -31,7 +31,7 @@ uint64_t kimage_lookup(const struct kimage *k, const char *name);
 void *kimage_va_to_ptr(const struct kimage *k, uint64_t va);
 int kimage_overlaps(const struct kimage *k, uint64_t start, uint64_t end);
 
-/* x86_64/hook.c: the biosmem_bootstrap reservation hook */
+/* x86_64/hook.c: the biosmem_register_boot_data reservation hook */
 struct hook_patch {
 	uint64_t va;
 	uint32_t len;

@@ -55,6 +55,11 @@ static int boot_step(const struct mt_vm *vm, struct mt_vm_log *log, volatile str
 			  "during boot: %s", vm->name, log->panic[0] ? log->panic : "db> prompt");
 		return -1;
 	}
+	if (log->shim[0]) {
+		mt_seterr(err, errlen, "vm %s: the boot shim stopped the boot: %s", vm->name,
+			  log->shim);
+		return -1;
+	}
 	if (!vm_qemu_alive(vm->qemu_pid, vm->shm)) {
 		mt_seterr(err, errlen, "vm %s: QEMU ended during boot%s%s", vm->name,
 			  log->panic[0] ? ": " : "", log->panic);

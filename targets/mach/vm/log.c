@@ -53,6 +53,10 @@ static void log_line(void *arg, char *line, int partial)
 	case MT_CON_PROMPT:
 		l->kdb = 1;
 		break;
+	case MT_CON_SHIM_ERROR:
+		if (!partial)
+			snprintf(l->shim, sizeof l->shim, "%.255s", line);
+		break;
 	default:
 		break;
 	}

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "machtrace/disk.h"
+#include "machtrace/kimg.h"
 #include "machtrace/lkabi.h"
 #include "machtrace/mach.h"
 #include "machtrace/vm.h"
@@ -121,7 +122,8 @@ static int vm_cmdline(const struct mt_vm_opts *o, struct vm_boot *b, char *err, 
 	bo.mem_mb = b->vm->mem_mb;
 	bo.reserve_pa = LK_RESV_PA;
 	bo.reserve_size = LK_RESV_SIZE;
-	if (mt_qemu_cmd(&bo, b->vm->shm, &b->cmd, err, errlen) < 0)
+	if (mt_qemu_cmd(&bo, b->vm->shm, &b->cmd, err, errlen) < 0 ||
+	    mt_kernel_boot_check(b->cmd.kernel, b->blob, err, errlen) < 0)
 		return -1;
 	for (int i = 0; i < b->cmd.argc; i++) {
 		if (i > 0 && strcmp(b->cmd.argv[i - 1], "-serial") == 0)
@@ -225,6 +227,7 @@ int mt_vm_start(const struct mt_vm_opts *o, struct mt_vm *vm, char *err, size_t 
 {
 	const char *name = o->name ? o->name : MT_VM_DEFAULT;
 	struct vm_boot *b = NULL;
+	char kept[PATH_MAX];
 	int rc = -1, lk, r;
 
 	r = vm_take(name, vm, VM_START, &lk, err, errlen);
@@ -260,6 +263,9 @@ int mt_vm_start(const struct mt_vm_opts *o, struct mt_vm *vm, char *err, size_t 
 fail:
 	if (vm->qemu_pid > 0)
 		vm_kill(vm);
+	vm_keep_console(vm, kept, sizeof kept);
+	if (kept[0] && strlen(err) + strlen(kept) + 24 < errlen)
+		snprintf(err + strlen(err), errlen - strlen(err), " (console log: %s)", kept);
 	vm_remove_state(vm);
 	mt_disk_plan_free(&b->plan);
 out:

@@ -360,6 +360,30 @@ static int disk_dir_ours(const char *dir)
 	       strcmp(real, dir) == 0 && vm_owned(dir, 1);
 }
 
+/*
+ * A failed start's console log (its reason), moved out of the state
+ * directory, which goes, to the VM root's parent (private, as the root) as
+ * vm-NAME.console.log.  Its path in out; "" when there was none (or
+ * an empty one).
+ */
+void vm_keep_console(const struct mt_vm *vm, char *out, size_t len)
+{
+	char root[PATH_MAX - 128], from[PATH_MAX], *slash;
+	struct stat st;
+	size_t base;
+	int n;
+
+	out[0] = 0;
+	if (vm_root(root, sizeof root, &base) < 0 || !(slash = strrchr(root, '/')) ||
+	    mt_vm_path(vm, "console.log", from, sizeof from) < 0 ||
+	    lstat(from, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0)
+		return;
+	*slash = 0;
+	n = snprintf(out, len, "%s/vm-%s.console.log", root, vm->name);
+	if (n < 0 || (size_t)n >= len || rename(from, out) < 0)
+		out[0] = 0;
+}
+
 /* Every file of the state directory, the directory, the RAM file, the
    files --disk took out of its image: what the VM's start made. */
 void vm_remove_state(const struct mt_vm *vm)

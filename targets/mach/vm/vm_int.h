@@ -17,6 +17,7 @@ int vm_take(const char *name, struct mt_vm *vm, int how, int *lk, char *err, siz
 pid_t vm_read_pid(const char *path);
 int vm_qemu_alive(pid_t pid, const char *shm);
 void vm_remove_state(const struct mt_vm *vm);
+void vm_keep_console(const struct mt_vm *vm, char *out, size_t len);
 
 /* private.c: the state root ($XDG_RUNTIME_DIR/machtrace/vm or
    /tmp/machtrace-UID/vm; *base: the length of what machtrace does not

@@ -7,7 +7,7 @@
  * displaced prologue + a jmp back go to the header's hook_cont, the
  * original bytes to hook_orig, so that the blob can continue the hooked
  * function and restore the kernel text byte for byte, together with the
- * shim's own biosmem_bootstrap patch (rsv_hook_*).
+ * shim's own biosmem_register_boot_data patch (rsv_hook_*).
  */
 #include "../shim.h"
 #include "machtrace/lkabi.h"

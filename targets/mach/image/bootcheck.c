@@ -1,0 +1,81 @@
+/*
+ * What booting a kernel traced needs of it, checked on the host before
+ * QEMU starts, by the shim's own rules (targets/mach/shim/x86_64/
+ * prologue.h): the function whose first call reserves the runtime's
+ * memory, and the blob's boot hook (its header's hook_name) with a
+ * prologue the shim can displace.  Without this the shim would stop the
+ * boot with less to say.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "machtrace/kimg.h"
+#include "machtrace/lkabi.h"
+#include "targets/mach/mach_int.h"
+#include "targets/mach/shim/x86_64/prologue.h"
+
+const char *mt_kimg_version(const struct mt_kimg *k, char *buf, size_t len)
+{
+	const uint8_t *s;
+	uint64_t va;
+	size_t n = 0;
+
+	if (mt_kimg_symbol(k, "version", &va) == 0 && (s = mt_kimg_bytes(k, va, 1)))
+		for (; n + 1 < len && (s = mt_kimg_bytes(k, va + n, 1)) && *s >= ' ' && *s < 127; n++)
+			buf[n] = (char)*s;
+	snprintf(buf + n, len - n, "%s", n ? "" : "a GNU Mach without a version string");
+	return buf;
+}
+
+/* The blob file's boot hook name; -1 with err if unreadable. */
+static int blob_hook(const char *blob, char *name, size_t len, char *err, size_t errlen)
+{
+	struct lk_blob_hdr h;
+	int fd = open(blob, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? pread(fd, &h, sizeof h, 0) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	if (n != (ssize_t)sizeof h || h.magic != LK_BLOB_MAGIC) {
+		mt_seterr(err, errlen, "runtime blob %s unreadable (run make)", blob);
+		return -1;
+	}
+	snprintf(name, len, "%.*s", (int)sizeof h.hook_name, h.hook_name);
+	return 0;
+}
+
+int mt_kimg_boot_check(const struct mt_kimg *k, const char *blob, char *err, size_t errlen)
+{
+	char hook[40], ver[128], why[256];
+	const struct mt_kfunc *f;
+	const uint8_t *code;
+	uint64_t va;
+
+	if (blob_hook(blob, hook, sizeof hook, err, errlen) < 0)
+		return -1;
+	if (mt_kimg_symbol(k, SHIM_RESERVE_FUNC, &va) < 0)
+		snprintf(why, sizeof why, "it has no %s, whose first call the boot shim hooks "
+			 "to keep the runtime's memory from the kernel", SHIM_RESERVE_FUNC);
+	else if (!(f = mt_kimg_lookup(k, hook)))
+		snprintf(why, sizeof why, "it has no %s, the runtime's boot hook", hook);
+	else if (!(code = mt_kimg_bytes(k, f->addr, SHIM_DISPLACED_MAX)) ||
+		 !shim_prologue_len(code))
+		snprintf(why, sizeof why, "%s, the runtime's boot hook, does not start with "
+			 "instructions the boot shim can move", hook);
+	else
+		return 0;
+	mt_seterr(err, errlen, "%s (%s) cannot be traced: %s; listing its probes (-l) "
+		  "still works", mt_kimg_version(k, ver, sizeof ver), mt_kimg_path(k), why);
+	return -1;
+}
+
+int mt_kernel_boot_check(const char *kernel, const char *blob, char *err, size_t errlen)
+{
+	struct mt_kimg *k = mt_kimg_open(kernel, err, errlen);
+	int rc = k ? mt_kimg_boot_check(k, blob, err, errlen) : -1;
+
+	mt_kimg_close(k);
+	return rc;
+}
