@@ -95,7 +95,7 @@ usage(FILE *fp, const char *pname)
 		"\n"
 		"\t%s vm start|list|stop|console ...   persistent VMs (docs/vm.md)\n"
 		"\t%s kernel fetch [--suite SUITE] [--version V] | kernel list\n"
-		"\t    Debian's GNU Mach kernels in the build tree's cache\n"
+		"\t    Debian's GNU Mach kernels in the build tree's cache (installed:\n\t    ~/.cache/machtrace/kernels)\n"
 		"\t%s record -o DIR [--events sched,ipc,vm,proc,trap] [options] "
 		"[program]\n\t    write the records as a CTF trace (babeltrace2, "
 		"Trace Compass)\n"
@@ -110,7 +110,9 @@ usage(FILE *fp, const char *pname)
 		"[--explain]\n\t    a live view per task, RPC routine and system, "
 		"counters, health\n\t    (docs/top.md)\n"
 		"\t%s health [--vm NAME] [-d SEC] [--rules FILE]   one health report "
-		"(0-100)\n",
+		"(0-100)\n"
+		"\t--version   machtrace's own version (-V: the D API version)\n"
+		"\n\tThe manual: machtrace(1), machtrace-toolkit(1) (man machtrace)\n",
 		pname, pname, pname, pname, pname, pname, pname, pname, pname, pname);
 	return E_USAGE;
 }
@@ -543,6 +545,10 @@ main(int argc, char **argv)
 
 	memset(&cl, 0, sizeof(cl));
 	cl.pname = basename(argv[0]);
+	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+		printf("machtrace %s\n", MT_VERSION);
+		return E_SUCCESS;
+	}
 	/* every message machtrace writes may quote what others chose */
 	if ((err_stream = mt_esc_stream(stderr)) != NULL)
 		stderr = err_stream;

@@ -14,6 +14,11 @@ MT_LIBS += $(BUILD)/lib/libmttarget.a
 MT_LDLIBS += $(TARGET_LDLIBS)
 MT_EXTRA += $(BUILD)/bin/mt-mach
 
+# an installed machtrace caches the kernel version fetch-kernel.sh prefers
+MT_KERNEL_TESTED := $(shell sed -n 's/^TESTED=//p' scripts/fetch-kernel.sh)
+$(BUILD)/obj/targets/mach/qemu/paths.o: scripts/fetch-kernel.sh
+$(BUILD)/obj/targets/mach/qemu/paths.o: HOST_CPPFLAGS += -DMT_KERNEL_TESTED='"$(MT_KERNEL_TESTED)"'
+
 # the kernel D library is .incbin'd into dlib.o
 $(BUILD)/obj/targets/mach/lib/dlib.o: targets/mach/lib/mach.d
 

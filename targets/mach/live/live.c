@@ -680,6 +680,8 @@ struct mt_target *mt_mach_target_new(const struct mt_live_opts *o, char *err,
 		mt_seterr(err, errlen, "runtime blob %s missing (run make)", l->blob);
 		goto fail;
 	}
+	if (!l->o.kernel && mt_stock_kernel_check(l->kernel, err, errlen) < 0)
+		goto fail;
 	l->k = mt_kimg_open(l->kernel, err, errlen);
 	if (!l->k)
 		goto fail;
