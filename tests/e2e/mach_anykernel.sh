@@ -2,11 +2,11 @@
 # Every command that boots GNU Mach takes --kernel (issue 23 item 5), on
 # forky's kernel (build/kernels/forky, scripts/fetch-kernel.sh --suite
 # forky): baseline save then compare (which boots the kernel the baseline
-# names), health, top, record, vm start and a toolkit script each run on
-# it.  That each really boots the kernel given, not the stock one, is
-# shown by a copy of forky's kernel lacking the function the boot needs:
-# every command refuses that copy naming forky's version string.  No
-# forky kernel: a SKIP.
+# names), health, top (with --memory 256), record, vm start and a toolkit
+# script each run on it.  That each really boots the kernel given, not
+# the stock one, is shown by a copy of forky's kernel lacking the
+# function the boot needs: every command refuses that copy naming
+# forky's version string.  No forky kernel: a SKIP.
 set -u
 . "$(dirname "$0")/live_lib.sh"
 need_live mach-anykernel
@@ -38,10 +38,12 @@ rc=$?
 grep -q "^machtrace health: [0-9]*/100" "$TMP/health.out"
 ok mach-anykernel-health $((rc + $?)) "exit $rc: $(tail -n 3 "$TMP/health.err")"
 
-timeout 120 "$MACHTRACE" top -b -n 1 --kernel "$K" >"$TMP/top.out" 2>"$TMP/top.err"
+# --memory too: 256 MiB hold 65536 pages, the default 512 twice that
+timeout 120 "$MACHTRACE" top -b -n 1 --kernel "$K" --memory 256 >"$TMP/top.out" 2>"$TMP/top.err"
 rc=$?
-grep -q "refresh 1" "$TMP/top.out"
-ok mach-anykernel-top $((rc + $?)) "exit $rc: $(tail -n 3 "$TMP/top.err")"
+free=$(sed -n 's/.*free pages \([0-9]*\).*/\1/p' "$TMP/top.out")
+grep -q "refresh 1" "$TMP/top.out" && [ "${free:-0}" -gt 0 ] && [ "$free" -lt 65536 ]
+ok mach-anykernel-top $((rc + $?)) "exit $rc, free pages ${free:-none}: $(tail -n 3 "$TMP/top.err")"
 
 timeout 120 "$MACHTRACE" record -o "$TMP/trace" --events proc --kernel "$K" \
 	--workload 'rt=20 tasks=2' >"$TMP/rec.out" 2>"$TMP/rec.err"
