@@ -104,10 +104,11 @@ usage(FILE *fp, const char *pname)
 		"\t%s baseline save|compare NAME [--vm NAME] [machine options] "
 		"[-d SEC]\n\t    [--runs N] [--icount]   store a measurement of N runs, or "
 		"compare one\n\t    with it (exit 3: a regression; docs/baselines.md)\n"
-		"\t%s top [--vm NAME] [machine options] [-d SEC] [-b] [-n COUNT] "
-		"[--rules FILE] [--explain]\n\t    a live view per task, RPC routine and system, "
+		"\t%s top [--vm NAME] [--disk IMAGE] [machine options] [-d SEC] [-b] "
+		"[-n COUNT]\n\t    [--rules FILE] [--explain]\n\t    a live view per task, RPC routine and system, "
 		"counters, health\n\t    (docs/top.md)\n"
-		"\t%s health [--vm NAME] [machine options] [-d SEC] [--rules FILE]\n"
+		"\t%s health [--vm NAME] [--disk IMAGE] [machine options] [-d SEC] "
+		"[--rules FILE]\n"
 		"\t    one health report (0-100)\n",
 		pname, pname, pname, pname, pname, pname, pname, pname, pname, pname);
 	fprintf(fp, "\n\tMachine options (sessions, record, top, health, baseline, "

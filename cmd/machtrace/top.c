@@ -1,7 +1,8 @@
 /*
- * machtrace top [--vm N | machine options] [-d SECONDS] [-b] [-n COUNT]
- *               [--rules FILE] [-s FILE] [--explain]
- * machtrace health [--vm N | machine options] [-d SECONDS] [--rules FILE]
+ * machtrace top [--vm N | --disk IMAGE [--snapshot] | machine options]
+ *               [-d SECONDS] [-b] [-n COUNT] [--rules FILE] [-s FILE] [--explain]
+ * machtrace health [--vm N | --disk IMAGE [--snapshot] | machine options]
+ *                  [-d SECONDS] [--rules FILE]
  * (the machine options: --kernel, --module, --workload, --timeout,
  * --memory, machopt.h)
  *
@@ -187,7 +188,8 @@ struct prev {
 
 struct top {
 	/* options */
-	const char *vm, *rules_file, *extra_file;
+	const char *vm, *disk, *rules_file, *extra_file;
+	int disk_snapshot;
 	struct mt_mopts mach;
 	long seconds, count;
 	int batch, health, explain, show_program;
@@ -1133,12 +1135,12 @@ top_usage(int health, const char *msg)
 	if (msg)
 		fprintf(stderr, "machtrace: %s: %s\n", health ? "health" : "top", msg);
 	if (health)
-		fprintf(stderr, "usage: machtrace health [--vm NAME | machine options] "
-			"[-d SECONDS] [--rules FILE]\n");
+		fprintf(stderr, "usage: machtrace health [--vm NAME | --disk IMAGE [--snapshot] "
+			"| machine options]\n                        [-d SECONDS] [--rules FILE]\n");
 	else
-		fprintf(stderr, "usage: machtrace top [--vm NAME | machine options] [-d SECONDS] "
-			"[-b] [-n COUNT]\n                     [--rules FILE] [-s FILE] "
-			"[--explain]\n");
+		fprintf(stderr, "usage: machtrace top [--vm NAME | --disk IMAGE [--snapshot] | "
+			"machine options]\n                     [-d SECONDS] [-b] [-n COUNT] "
+			"[--rules FILE] [-s FILE] [--explain]\n");
 	if (!msg) {
 		fprintf(stderr, "machine options (a fresh boot; default --workload serve):\n");
 		mt_mopt_help(stderr, "  ");
@@ -1253,6 +1255,8 @@ run(struct top *tp)
 	cl->force_kernel = 1;
 	cl->vm = tp->vm;
 	cl->mach = tp->mach;
+	cl->disk = tp->disk;
+	cl->disk_snapshot = tp->disk_snapshot;
 	if ((cl->args = calloc(2, sizeof(char *))) == NULL)
 		return E_ERROR;
 	cl->args[cl->nargs++] = (char *)"machtrace";
@@ -1263,7 +1267,7 @@ run(struct top *tp)
 		fprintf(stderr, "machtrace: top: %s\n", freex);
 		return E_ERROR;
 	}
-	if (cli_vm_options(cl) != 0)
+	if (cli_vm_options(cl) != 0 || cli_disk_setup(cl) != 0)
 		return E_USAGE;
 	free_expr(cl, freex, sizeof(freex));
 	snprintf(period, sizeof(period), "%lds", tp->seconds);
@@ -1338,6 +1342,8 @@ top_main(struct top *tp, int argc, char **argv, int health)
 	static const struct option opts[] = {
 		{ "vm", required_argument, NULL, 'v' },
 		{ "rules", required_argument, NULL, 'r' },
+		{ "disk", required_argument, NULL, 'D' },
+		{ "snapshot", no_argument, NULL, 'S' },
 		{ "explain", no_argument, NULL, 'e' },
 		{ "program", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
@@ -1355,6 +1361,8 @@ top_main(struct top *tp, int argc, char **argv, int health)
 		switch (c) {
 		case 'v': tp->vm = optarg; break;
 		case 'r': tp->rules_file = optarg; break;
+		case 'D': tp->disk = optarg; break;
+		case 'S': tp->disk_snapshot = 1; break;
 		case 'e':
 			if (health)
 				return top_usage(health, "--explain is top's");
@@ -1399,7 +1407,8 @@ top_main(struct top *tp, int argc, char **argv, int health)
 			 "--workload" : "--memory");
 		return top_usage(health, err);
 	}
-	if (!tp->vm && !getenv("MACHTRACE_VM") && !tp->mach.workload && !tp->mach.nmodules)
+	if (!tp->vm && !getenv("MACHTRACE_VM") && !tp->disk && !tp->mach.workload &&
+	    !tp->mach.nmodules)
 		tp->mach.workload = "serve";
 	if (load_rules(tp) != 0)
 		return E_USAGE;

@@ -2,8 +2,8 @@
 # Every command that boots GNU Mach takes --kernel (issue 23 item 5), on
 # forky's kernel (build/kernels/forky, scripts/fetch-kernel.sh --suite
 # forky): baseline save then compare (which boots the kernel the baseline
-# names), health, top (with --memory 256), record, vm start and a toolkit
-# script each run on it.  That each really boots the kernel given, not
+# names), health, top (with --memory 256, and from a --disk image whose
+# grub.cfg boots it), record, vm start and a toolkit script each run on it.  That each really boots the kernel given, not
 # the stock one, is shown by a copy of forky's kernel lacking the
 # function the boot needs: every command refuses that copy naming
 # forky's version string.  No forky kernel: a SKIP.
@@ -62,6 +62,28 @@ MACHTRACE_CONSOLE_LOG=$TMP/hot.con timeout 120 toolkit/hotkernel --kernel "$K" \
 rc=$?
 grep -q "^machload: rt n=50 ok=50 " "$TMP/hot.con" && grep -q 'gnumach`' "$TMP/hot.out"
 ok mach-anykernel-toolkit $((rc + $?)) "exit $rc: $(tail -n 3 "$TMP/hot.err")"
+
+# --disk: top boots forky's kernel from a disk image's grub.cfg
+PATH=$PATH:/sbin:/usr/sbin
+if command -v mke2fs >/dev/null; then
+	mkdir -p "$TMP/root/boot/grub"
+	gzip -c "$K" >"$TMP/root/boot/gnumach.gz"
+	cp "$BUILD/guest/machload" "$TMP/root/boot/machload"
+	cat >"$TMP/root/boot/grub/grub.cfg" <<'CFG'
+menuentry "forky" {
+	multiboot /boot/gnumach.gz console=com0
+	module /boot/machload machload '${host-port}' '${device-port}' serve '$(task-create)' '$(task-resume)'
+}
+CFG
+	mke2fs -q -F -t ext2 -d "$TMP/root" "$TMP/disk.img" 16M >/dev/null 2>&1
+	MACHTRACE_CONSOLE_LOG=$TMP/disk.con timeout 120 "$MACHTRACE" top -b -n 1 \
+		--disk "$TMP/disk.img" --snapshot >"$TMP/disk.out" 2>"$TMP/disk.err"
+	rc=$?
+	grep -q "refresh 1" "$TMP/disk.out" && grep -q "^module 0: machload .* serve " "$TMP/disk.con"
+	ok mach-anykernel-top-disk $((rc + $?)) "exit $rc: $(tail -n 3 "$TMP/disk.err")"
+else
+	echo "SKIP mach-anykernel-top-disk: no mke2fs (e2fsprogs)"
+fi
 
 # each command boots the kernel it is given: forky's without
 # biosmem_register_boot_data is refused, by forky's version string
