@@ -101,4 +101,34 @@ TEST(file_round_trip)
 	unlink(path);
 }
 
+/* The kernel a baseline was measured on is kept; without one the file
+   has no "kernel" key (the stock kernel) and reads back as "". */
+TEST(kernel_round_trip)
+{
+	double sa[RUNS] = { 1.00, 1.04, 0.97, 1.02, 0.99 };
+	char path[] = "/tmp/mt-bldata.XXXXXX", err[512], text[256];
+	struct bl_set a, b;
+	int fd = mkstemp(path);
+	FILE *f;
+
+	CHECK(fd >= 0);
+	close(fd);
+	make_set(&a, sa);
+	CHECK(bl_write(&a, path, err, sizeof(err)) == 0);
+	f = fopen(path, "r");
+	CHECK(f != NULL && fread(text, 1, sizeof(text) - 1, f) > 0);
+	fclose(f);
+	text[sizeof(text) - 1] = '\0';
+	CHECK(strstr(text, "\"kernel\"") == NULL);
+	CHECK(bl_read(&b, path, err, sizeof(err)) == 0 && b.kernel[0] == '\0');
+	bl_set_free(&b);
+	snprintf(a.kernel, sizeof(a.kernel), "build/kernels/forky/gnumach-dbg");
+	CHECK(bl_write(&a, path, err, sizeof(err)) == 0);
+	CHECK(bl_read(&b, path, err, sizeof(err)) == 0);
+	CHECK(strcmp(b.kernel, "build/kernels/forky/gnumach-dbg") == 0);
+	bl_set_free(&a);
+	bl_set_free(&b);
+	unlink(path);
+}
+
 MT_TEST_MAIN()
