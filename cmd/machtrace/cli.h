@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 #include "machtrace/compiler.h"
+#include "machtrace/machopt.h"
 #include "machtrace/options.h"
 
 #define E_SUCCESS	0
@@ -35,13 +36,9 @@ struct cli {
 	int list, version, verbose, disasm;
 	const char *ofile;
 	FILE *out;
-	/* GNU Mach (live target) options: --kernel FILE, --module 'PATH
-	   args' (repeatable), --workload 'WORDS', --timeout SEC, --mach */
-	const char *kernel;
-	const char *modules[14];
-	int nmodules;
-	const char *workload;
-	unsigned timeout_ms;
+	/* GNU Mach (live target): the machine options (machopt.h) and
+	   --mach */
+	struct mt_mopts mach;
 	int force_kernel;
 	/* --disk IMAGE [--snapshot]: the kernel, its command line and the
 	   modules come from the image's grub.cfg (disk.c) */

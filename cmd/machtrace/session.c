@@ -584,7 +584,7 @@ kernel_matches(const struct cli *cl, const struct mt_pdesc *pd)
 int
 cli_desc_wants_kernel(const struct cli *cl, const struct mt_pdesc *pd)
 {
-	int force = cl->kernel || cl->nmodules || cl->force_kernel;
+	int force = cl->mach.kernel || cl->mach.nmodules || cl->force_kernel;
 	const char *prov = pd->prov ? pd->prov : "";
 
 	if (mt_live_wants(prov, force))
@@ -750,17 +750,18 @@ new_mach_target(const struct cli *cl, int quiet)
 	char err[512];
 
 	memset(&lo, 0, sizeof(lo));
-	lo.kernel = cl->kernel;
+	lo.kernel = cl->mach.kernel;
 	lo.kernel_args = cl->kernel_args;
 	lo.disk = cl->disk;
 	lo.disk_snapshot = cl->disk_snapshot;
-	for (int i = 0; i < cl->nmodules; i++)
-		lo.modules[i] = cl->modules[i];
-	lo.nmodules = cl->nmodules;
-	lo.workload = cl->workload;
+	for (int i = 0; i < cl->mach.nmodules; i++)
+		lo.modules[i] = cl->mach.modules[i];
+	lo.nmodules = cl->mach.nmodules;
+	lo.workload = cl->mach.workload;
 	lo.has_target = cl->have_target;
 	lo.target_pid = cl->target_pid;
-	lo.timeout_ms = cl->timeout_ms;
+	lo.timeout_ms = cl->mach.timeout_ms;
+	lo.mem_mb = cl->mach.mem_mb;
 	lo.console_log = getenv("MACHTRACE_CONSOLE_LOG");
 	lo.console = getenv("MACHTRACE_CONSOLE") ? stderr : NULL;
 	lo.text_check = getenv("MACHTRACE_TEXTCHECK") != NULL;

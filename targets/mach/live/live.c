@@ -30,6 +30,12 @@
 
 static void idt_save(struct live *l);
 
+/* The booted guest's RAM: --memory, else MEM_MB. */
+static unsigned guest_mb(const struct live *l)
+{
+	return l->o.mem_mb ? l->o.mem_mb : MEM_MB;
+}
+
 int live_err(struct mt_target *t, const char *fmt, ...)
 {
 	va_list ap;
@@ -159,7 +165,7 @@ static int start_guest(struct mt_target *t)
 	bo.nmodules = n;
 	bo.shim = l->shim[0] ? l->shim : NULL;
 	bo.timeout_ms = l->o.timeout_ms;
-	bo.mem_mb = MEM_MB;
+	bo.mem_mb = guest_mb(l);
 	bo.reserve_pa = l->resv_pa;
 	bo.reserve_size = l->resv_size;
 	bo.echo = l->o.console;
@@ -221,7 +227,7 @@ static int live_attach(struct mt_target *t, const struct mt_image *img)
 	l->ss.fbt_ret_va = LK_KERNEL_MAP_BASE + l->resv_pa + LK_VEC_FBT_RET;
 	if (live_plan(t, img, &c) < 0)
 		goto fail;
-	if (kdesc_fill(l->k, &c.k, (uint64_t)(l->vm ? l->vm->mem_mb : MEM_MB) << 20, t->err,
+	if (kdesc_fill(l->k, &c.k, (uint64_t)(l->vm ? l->vm->mem_mb : guest_mb(l)) << 20, t->err,
 		       sizeof t->err) < 0)
 		goto fail;
 	if ((l->vm ? vma_open(t) : start_guest(t)) < 0)
