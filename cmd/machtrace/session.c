@@ -883,7 +883,7 @@ cli_run(struct cli *cl)
 			cl->ofile);
 		return E_ERROR;
 	}
-	if (!wants_kernel(cl, prog) && cli_fit_host_memory(cl, img) != 0)
+	if (cli_fit_memory(cl, t, img) != 0)
 		return E_ERROR;
 	if (t->ops->attach(t, img) != 0) {
 		/* a VM's own state (another session, its deadman) is not
