@@ -331,7 +331,7 @@ run_loop(struct cli *cl, struct mt_target *t, struct mt_consumer *c)
 			mt_consumer_error(c));
 		failed = 1;
 	}
-	mt_consume_drops(c);
+	mt_consume_drops_final(c);
 	/* a second interrupt means: stop now, skip the aggregations */
 	if (g_intr < 2 && cl->hook == NULL)
 		mt_consume_final(c);
