@@ -132,27 +132,25 @@ static uint64_t copyin(struct rt_mstate *ms, uint32_t subr)
 	return d;
 }
 
-/*
- * bcopy() and copyinto() check as dtrace-utils does: a size that is
- * negative or larger than scratchsize allows is an invalid size; a scratch
- * source the copy would run past, or a destination that is not allocated
- * scratch for the whole copy, is an invalid address.
- */
-static int copy_checks(struct rt_mstate *ms, uint64_t src, uint64_t dst,
-		       uint64_t n)
+/* bcopy(src, dst, n): dst must be allocated scratch; a copy running past
+   the end of an alloca'd source or destination is an invalid size. */
+static void subr_bcopy(struct rt_mstate *ms)
 {
+	uint64_t src = ARG(0), dst = ARG(1), n = ARG(2);
 	uint64_t s = (uint64_t)(uintptr_t)ms->c->scratch;
 
-	if ((int64_t)n < 0 || n > ms->rt->alloca_limit) {
+	if (dst >= s && dst - s < ms->scratch_used &&
+	    n > ms->scratch_used - (dst - s)) {
 		rt_fault(ms, MT_FLT_BADSIZE, n);
-		return -1;
+		return;
 	}
 	if (src >= s && src - s < ms->scratch_used &&
 	    n > ms->scratch_used - (src - s)) {
-		rt_fault(ms, MT_FLT_BADADDR, src);
-		return -1;
+		rt_fault(ms, MT_FLT_BADSIZE, n);
+		return;
 	}
-	return rt_check_store(ms, dst, n, 0);
+	if (rt_check_store(ms, dst, n, 0) == 0)
+		rt_copy_in(ms, (void *)(uintptr_t)dst, src, n);
 }
 
 static uint64_t bswap(uint64_t v, int bytes)
@@ -226,12 +224,9 @@ void rt_subr(struct rt_mstate *ms, uint32_t subr, uint64_t *rd)
 					ms->rt->strsize);
 		break;
 	case MT_SUBR_ALLOCA: r = rt_alloca(ms, ARG(0)); break;
-	case MT_SUBR_BCOPY:
-		if (copy_checks(ms, ARG(0), ARG(1), ARG(2)) == 0)
-			rt_copy_in(ms, (void *)(uintptr_t)ARG(1), ARG(0), ARG(2));
-		break;
+	case MT_SUBR_BCOPY: subr_bcopy(ms); break;
 	case MT_SUBR_COPYINTO:
-		if (copy_checks(ms, 0, ARG(2), ARG(1)) == 0)
+		if (rt_check_store(ms, ARG(2), ARG(1), 0) == 0)
 			rt_copy_user(ms, (void *)(uintptr_t)ARG(2), ARG(0), ARG(1));
 		break;
 	case MT_SUBR_COPYIN: case MT_SUBR_COPYINSTR:
