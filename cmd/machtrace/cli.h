@@ -111,11 +111,22 @@ void cli_kernel_symbols(const struct cli *cl, struct mt_consumer *c);
 /* session.c: the target rule: is this description the kernel's? */
 struct mt_pdesc;
 int cli_desc_wants_kernel(const struct cli *cl, const struct mt_pdesc *pd);
-/* hostmem.c: bound the local target's state area by the host's memory,
-   lowering bufsize & co. as dtrace's bufresize=auto does; -1 after saying
+/* session.c: a probes() callback counting the probes (int *arg) */
+struct mt_probe_info;
+int cli_count_cb(void *arg, const struct mt_probe_info *p);
+/* stability.c: -v's report for one program (t: the target, or NULL) */
+struct mt_prog;
+struct cli_cmd;
+void cli_stability_report(const struct cli *cl, struct mt_target *t,
+			  const struct mt_prog *prog, const struct cli_cmd *cmd,
+			  const char *name);
+/* hostmem.c: bound the state area by the host's memory (the local
+   target) or by the target's own bound (the kernel's region), lowering
+   bufsize & co. as dtrace's bufresize=auto does; -1 after saying
    "Not enough space" */
 struct mt_image;
-int cli_fit_host_memory(struct cli *cl, struct mt_image *img);
+struct mt_target;
+int cli_fit_memory(struct cli *cl, struct mt_target *t, struct mt_image *img);
 /* record.c: recording the session's records as a CTF trace */
 struct mt_cb;
 struct mt_consumer;

@@ -21,6 +21,22 @@
 static const char OPTSTR[] =
 	"+3:6:aAb:Bc:CD:ef:FGhHi:I:lL:m:n:o:p:P:qs:SU:vVwx:X:Z";
 
+/*
+ * getopt() that says whether it stopped at "--": every argument after it
+ * is a macro argument ($1, $2, ...) even when it looks like an option.
+ * The caller stops calling getopt() then: glibc, asked again past "--",
+ * rewinds optind to the first operand and the loop would never end.
+ */
+static int
+next_opt(int argc, char **argv, int *dashdash)
+{
+	int at = optind, c = getopt(argc, argv, OPTSTR);
+
+	if (c == -1 && optind == at + 1 && strcmp(argv[at], "--") == 0)
+		*dashdash = 1;
+	return c;
+}
+
 static int
 usage(FILE *fp, const char *pname)
 {
@@ -275,10 +291,10 @@ static int
 apply_options(struct cli *cl, int argc, char **argv)
 {
 	char *p;
-	int c;
+	int c, dashdash = 0;
 
-	for (optind = 1; optind < argc; optind++) {
-		while ((c = getopt(argc, argv, OPTSTR)) != -1) {
+	for (optind = 1; optind < argc && !dashdash; optind++) {
+		while ((c = next_opt(argc, argv, &dashdash)) != -1) {
 			switch (c) {
 			case 'b':
 				if (set_opt(cl, "-b", "bufsize", optarg, optarg))
@@ -510,7 +526,7 @@ main(int argc, char **argv)
 {
 	struct cli cl;
 	FILE *err_stream;
-	int c, modes = 0, help = 0;
+	int c, modes = 0, help = 0, dashdash = 0;
 
 	memset(&cl, 0, sizeof(cl));
 	cl.pname = basename(argv[0]);
@@ -559,7 +575,7 @@ main(int argc, char **argv)
 	/* pass 1: modes, unsupported flags, operands */
 	opterr = 1;
 	for (optind = 1; optind < argc; optind++) {
-		while ((c = getopt(argc, argv, OPTSTR)) != -1) {
+		while ((c = next_opt(argc, argv, &dashdash)) != -1) {
 			switch (c) {
 			case '3': case '6':
 				if (strcmp(optarg, c == '3' ? "2" : "4")) {
@@ -586,6 +602,11 @@ main(int argc, char **argv)
 			default:
 				break;
 			}
+		}
+		if (dashdash) {
+			while (optind < argc)
+				cl.args[cl.nargs++] = argv[optind++];
+			break;
 		}
 		if (optind < argc)
 			cl.args[cl.nargs++] = argv[optind];

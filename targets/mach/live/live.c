@@ -27,6 +27,7 @@
 #define WAIT_BOOT_MS	60000
 #define WAIT_CMD_MS	20000
 #define MEM_MB		512
+#define LK_RESV_MAX	0x10000000ull	/* a session's region: 256 MiB of MEM_MB */
 
 static void idt_save(struct live *l);
 
@@ -201,6 +202,22 @@ static void probes_free(struct live *l)
 
 static void live_detach(struct mt_target *t);
 
+/* What bounds the reserved region: a VM's own, else LK_RESV_MAX. */
+static uint64_t live_resv_max(const struct live *l)
+{
+	return l->vm ? l->vm->resv_size : LK_RESV_MAX;
+}
+
+/* The region holds the area, page-aligned, then the image (live_attach). */
+static uint64_t live_area_max(struct mt_target *t, const struct mt_image *img)
+{
+	uint64_t max = live_resv_max(t->priv);
+
+	if (max < LK_AREA_OFF + img->size)
+		return 0;
+	return (max - LK_AREA_OFF - img->size) & ~4095ull;
+}
+
 static int live_attach(struct mt_target *t, const struct mt_image *img)
 {
 	struct live *l = t->priv;
@@ -213,7 +230,7 @@ static int live_attach(struct mt_target *t, const struct mt_image *img)
 		return live_err(t, "invalid enabling image");
 	image_off = (area + 4095) & ~4095ull;
 	need = LK_AREA_OFF + image_off + img->size;
-	if (need > 0x10000000ull)
+	if (need > LK_RESV_MAX)
 		return live_err(t, "Enabling exceeds size of buffer");
 	l->resv_pa = LK_RESV_PA;
 	l->resv_size = need < LK_RESV_SIZE ? LK_RESV_SIZE : (need + 0xfffff) & ~0xfffffull;
@@ -621,6 +638,7 @@ static const struct mt_target_ops live_ops = {
 	.name = "mach",
 	.probes = live_probes,
 	.attach = live_attach,
+	.area_max = live_area_max,
 	.cb = live_cb,
 	.begin = live_begin,
 	.poll = live_poll,
