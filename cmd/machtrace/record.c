@@ -400,8 +400,8 @@ cli_record_start(struct cli *cl, const struct mt_prog *prog,
 	for (uint32_t i = 0; i <= img->necbs; i++)
 		rs->class_of[i] = -1;
 	rec_env(cl, &env, prog_text, sizeof(prog_text));
-	rs->w = mt_trace_create(cl->record_dir, cb->ncpus ? cb->ncpus : 1, &env,
-				err, sizeof(err));
+	rs->w = mt_trace_create_session(cl->record_dir, cb->ncpus ? cb->ncpus : 1,
+					&env, err, sizeof(err));
 	if (rs->w == NULL) {
 		fprintf(stderr, "machtrace: record: %s\n", err);
 		free(rs->class_of);

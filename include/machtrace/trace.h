@@ -66,6 +66,15 @@ struct mt_trace_writer *mt_trace_create(const char *dir, uint32_t ncpus,
 					const struct mt_trace_env *env,
 					char *err, size_t errlen);
 /*
+ * The same trace laid out as an LTTng session lays out its kernel trace:
+ * DIR (which must not exist, or be empty) holds it in DIR/kernel, where
+ * LTTng's analyses and Trace Compass expect a kernel trace.
+ */
+struct mt_trace_writer *mt_trace_create_session(const char *dir,
+						uint32_t ncpus,
+						const struct mt_trace_env *env,
+						char *err, size_t errlen);
+/*
  * A new event class; fields are copied.  Returns its id (>= 0), or -1.
  * Classes may be added until mt_trace_close(), which writes the metadata.
  */
@@ -102,6 +111,7 @@ struct mt_trace_event {
 						   the next mt_trace_next() */
 };
 
+/* dir is a trace (dir/metadata) or a session holding one (dir/kernel). */
 struct mt_trace *mt_trace_open(const char *dir, char *err, size_t errlen);
 void mt_trace_free(struct mt_trace *t);
 

@@ -12,6 +12,7 @@
 #define CTF_EV_HDR	12		/* event header bytes */
 #define MT_CTF_PACKET	(256 * 1024)	/* event bytes per packet */
 #define CTF_MAX_CPUS	4096		/* streams written; packet cpu_id below */
+#define CTF_SESSION_DOMAIN "kernel"	/* a session's trace: DIR/kernel */
 
 struct ctf_stream {
 	FILE *f;
