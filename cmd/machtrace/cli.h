@@ -94,6 +94,11 @@ int cli_take_target(struct cli *cl, int opt, const char *arg);
 int cli_target_module(struct cli *cl);
 struct mt_target;
 int cli_target_report(const struct cli *cl, struct mt_target *t);
+/* The tracer's own cost since tracing began, from the runtime's control
+   block: probe firings (compiled ones included) and ns in probe context
+   (the platform's timing; docs/top.md).  Zeros without a control block. */
+struct mt_cb;
+void cli_probe_cost(const struct mt_cb *cb, uint64_t *fires, uint64_t *ns);
 /* vm.c: machtrace vm start|list|stop|console */
 int cli_vm_main(int argc, char **argv);
 /* kernel.c: machtrace kernel fetch|list */

@@ -463,7 +463,7 @@ int
 cli_record_finish(struct cli *cl)
 {
 	struct cli_rec *rs = cl->rec;
-	uint64_t n, d;
+	uint64_t n, d, fires, pns;
 	char err[512];
 	int rc = 0;
 
@@ -474,6 +474,8 @@ cli_record_finish(struct cli *cl)
 		fputc('\n', stderr);
 	n = mt_trace_nevents(rs->w);
 	d = mt_trace_ndiscarded(rs->w);
+	cli_probe_cost(rs->cb, &fires, &pns);
+	mt_trace_set_probe_cost(rs->w, fires, pns);
 	if (rs->failed) {
 		fprintf(stderr, "machtrace: record: writing the trace in %s failed\n",
 			cl->record_dir);

@@ -537,27 +537,6 @@ drops_now(const struct top *tp)
 	return n;
 }
 
-/*
- * The tracer's own cost since tracing began: firings (compiled ones
- * included) and ns in probe context (timed around the runtime's firings;
- * compiled probes' few instructions are not timed).  Read when top handles
- * the tick's record, so an interval's share is approximate by the delay.
- */
-static void
-probe_cost_now(const struct top *tp, uint64_t *fires, uint64_t *ns)
-{
-	const struct mt_cb *cb = tp->cb;
-	const struct mt_cpustat *s;
-
-	*fires = *ns = 0;
-	if (cb == NULL || cb->cpustat_off == 0)
-		return;
-	s = (const void *)((const char *)cb + cb->cpustat_off);
-	*fires = __atomic_load_n(&cb->nfirings, __ATOMIC_ACQUIRE);
-	for (uint32_t i = 0; i < cb->ncpus; i++)
-		*ns += __atomic_load_n(&s[i].probe_ns, __ATOMIC_ACQUIRE);
-}
-
 static int
 cmp_task(const void *a, const void *b)
 {
@@ -633,7 +612,9 @@ read_interval(struct top *tp, int64_t tv, double dt_ns, double free_pages)
 	tp->drops_seen = drops;
 	iv->m[M_INSNS] = tp->icount_shift >= 0 ?
 		ldexp(dt_ns, -tp->icount_shift) / s : NAN;
-	probe_cost_now(tp, &fires, &pns);
+	/* read as top handles the tick: an interval's share is approximate
+	   by that delay */
+	cli_probe_cost(tp->cb, &fires, &pns);
 	iv->fires = (double)(fires - tp->fires_seen);
 	iv->probe_ns = (double)(pns - tp->probe_ns_seen);
 	tp->fires_seen = fires;

@@ -87,6 +87,10 @@ int mt_trace_add_class(struct mt_trace_writer *w, const char *name,
  */
 int mt_trace_event(struct mt_trace_writer *w, uint32_t cpu, uint64_t ts,
 		   uint32_t class_id, const struct mt_trace_value *vals);
+/* The tracer's own cost over the recording, written at close as env
+   machtrace_probe_firings and machtrace_probe_ns (docs/recording.md). */
+void mt_trace_set_probe_cost(struct mt_trace_writer *w, uint64_t firings,
+			     uint64_t ns);
 /* Set the clock's offset from the epoch (ns) written at close. */
 void mt_trace_set_clock_offset(struct mt_trace_writer *w, int64_t ns);
 /* cpu's stream lost n events (the packet's events_discarded grows). */

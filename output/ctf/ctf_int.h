@@ -31,6 +31,8 @@ struct mt_trace_writer {
 	uint32_t nclasses;
 	struct mt_trace_env env;
 	uint64_t nevents, ndiscarded;
+	int probe_cost;			/* set: write the two below */
+	uint64_t probe_firings, probe_ns;
 };
 
 /* tsdl.c */

@@ -229,6 +229,14 @@ mt_trace_event(struct mt_trace_writer *w, uint32_t cpu, uint64_t ts,
 }
 
 void
+mt_trace_set_probe_cost(struct mt_trace_writer *w, uint64_t firings, uint64_t ns)
+{
+	w->probe_firings = firings;
+	w->probe_ns = ns;
+	w->probe_cost = 1;
+}
+
+void
 mt_trace_set_clock_offset(struct mt_trace_writer *w, int64_t ns)
 {
 	w->env.clock_offset_ns = ns;

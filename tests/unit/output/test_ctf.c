@@ -147,8 +147,9 @@ TEST(metadata_text)
 	rmtrace(dir);
 }
 
-/* what was traced goes into the env and reads back; a newline in a D
-   program becomes a space, a quote stays (escaped in the TSDL) */
+/* what was traced, and the tracer's own cost, go into the env and read
+   back; a newline in a D program becomes a space, a quote stays (escaped
+   in the TSDL) */
 TEST(env_what_was_traced)
 {
 	struct mt_trace_env env = { "h", "t", 0, "BEGIN {\n\tx = \"a\"; }", "sched",
@@ -161,8 +162,11 @@ TEST(env_what_was_traced)
 
 	CHECK(dir != NULL);
 	CHECK((w = mt_trace_create(dir, 1, &env, err, sizeof(err))) != NULL);
+	mt_trace_set_probe_cost(w, 12, 3456789);
 	CHECK_EQ_INT(mt_trace_close(w, err, sizeof(err)), 0);
 	CHECK((t = mt_trace_open(dir, err, sizeof(err))) != NULL);
+	CHECK_EQ_STR(mt_trace_env_get(t, "machtrace_probe_firings"), "12");
+	CHECK_EQ_STR(mt_trace_env_get(t, "machtrace_probe_ns"), "3456789");
 	for (uint32_t i = 0; t && mt_trace_env_at(t, i, &k, &v) == 0; i++) {
 		if (strcmp(k, "machtrace_program") == 0)
 			seen += strcmp(v, "BEGIN {  x = \"a\"; }") == 0;
