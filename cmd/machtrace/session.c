@@ -925,6 +925,8 @@ cli_run(struct cli *cl)
 		return E_ERROR;
 	}
 	failed = run_loop(cl, t, c);
+	if (getenv("MACHTRACE_PROBE_COST") && wants_kernel(cl, prog))
+		cli_print_probe_cost(t->ops->cb(t));
 	if (cl->record && cli_record_finish(cl) != 0)
 		failed = 1;
 	status = mt_consumer_exited(c) ? mt_consumer_status(c) : 0;

@@ -155,3 +155,14 @@ cli_probe_cost(const struct mt_cb *cb, uint64_t *fires, uint64_t *ns)
 	for (uint32_t i = 0; i < cb->ncpus; i++)
 		*ns += __atomic_load_n(&s[i].probe_ns, __ATOMIC_ACQUIRE);
 }
+
+void
+cli_print_probe_cost(const struct mt_cb *cb)
+{
+	uint64_t fires, ns;
+
+	cli_probe_cost(cb, &fires, &ns);
+	fprintf(stderr, "machtrace: the tracer's own cost: %.3f ms in probe context, "
+		"%llu probe firings: part of every time above\n", ns / 1e6,
+		(unsigned long long)fires);
+}

@@ -53,3 +53,16 @@ if [ $rc = 0 ] && [ -n "$pct" ] && echo "$pct" | awk '{ exit !($1 > 0 && $1 < 10
 else
 	fail overhead-health-states-it "exit $rc, '$pct': $(head -c 400 "$TMP/h.out") $(head -c 200 "$TMP/h.err")"
 fi
+
+# the toolkit's latency scripts say it at the end (MACHTRACE_PROBE_COST in
+# their #! line), run as installed, with machtrace on PATH
+PATH="$PWD/$BUILD/bin:$PATH" MACHTRACE_CONSOLE_LOG=$TMP/tk.con timeout 120 toolkit/rpctop \
+	--timeout 100 --workload 'rpcs=5 threads=0 tasks=0 rt=0 pages=0' >"$TMP/tk.out" 2>"$TMP/tk.err"
+rc=$?
+if [ $rc = 0 ] && grep -q '^machload_echo ' "$TMP/tk.out" &&
+   sed -n "s/^machtrace: the tracer's own cost: \([0-9.]*\) ms in probe context, \([0-9]*\) probe firings: .*/\1 \2/p" \
+	"$TMP/tk.err" | awk '{ ok = $1 > 0 && $2 >= 10 } END { exit !ok }'; then
+	pass overhead-toolkit-states-it
+else
+	fail overhead-toolkit-states-it "exit $rc: $(head -c 300 "$TMP/tk.err") $(head -c 200 "$TMP/tk.out")"
+fi
