@@ -134,7 +134,7 @@ int cli_record_start(struct cli *cl, const struct mt_prog *prog,
 		     const struct mt_image *img, struct mt_cb *cb,
 		     struct mt_consumer *c);
 void cli_record_poll(struct cli *cl);
-int cli_record_finish(struct cli *cl);
+int cli_record_finish(struct cli *cl, int timed);
 /* export.c: machtrace export DIR --format F [-o FILE] */
 int cli_export_main(int argc, char **argv);
 /* list.c */

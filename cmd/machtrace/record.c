@@ -458,9 +458,11 @@ free_rec(struct cli_rec *rs)
 	free(rs);
 }
 
-/* Close the trace and say what it holds; -1 after a write error. */
+/* Close the trace and say what it holds, with the tracer's own cost when
+   the target timed its firings (the kernel's does); -1 after a write
+   error. */
 int
-cli_record_finish(struct cli *cl)
+cli_record_finish(struct cli *cl, int timed)
 {
 	struct cli_rec *rs = cl->rec;
 	uint64_t n, d, fires, pns;
@@ -475,7 +477,8 @@ cli_record_finish(struct cli *cl)
 	n = mt_trace_nevents(rs->w);
 	d = mt_trace_ndiscarded(rs->w);
 	cli_probe_cost(rs->cb, &fires, &pns);
-	mt_trace_set_probe_cost(rs->w, fires, pns);
+	if (timed)
+		mt_trace_set_probe_cost(rs->w, fires, pns);
 	if (rs->failed) {
 		fprintf(stderr, "machtrace: record: writing the trace in %s failed\n",
 			cl->record_dir);
