@@ -91,6 +91,14 @@ int cli_take_target(struct cli *cl, int opt, const char *arg);
 int cli_target_module(struct cli *cl);
 struct mt_target;
 int cli_target_report(const struct cli *cl, struct mt_target *t);
+/* The tracer's own cost since tracing began, from the runtime's control
+   block: probe firings (compiled ones included, the counting trampoline's
+   not) and ns in probe context (the platform's timing; docs/top.md).  Zeros without a control block. */
+struct mt_cb;
+void cli_probe_cost(const struct mt_cb *cb, uint64_t *fires, uint64_t *ns);
+/* MACHTRACE_PROBE_COST set (the toolkit's latency scripts): that cost on
+   stderr at the session's end */
+void cli_print_probe_cost(const struct mt_cb *cb);
 /* vm.c: machtrace vm start|list|stop|console */
 int cli_vm_main(int argc, char **argv);
 /* kernel.c: machtrace kernel fetch|list */
@@ -134,7 +142,7 @@ int cli_record_start(struct cli *cl, const struct mt_prog *prog,
 		     const struct mt_image *img, struct mt_cb *cb,
 		     struct mt_consumer *c);
 void cli_record_poll(struct cli *cl);
-int cli_record_finish(struct cli *cl);
+int cli_record_finish(struct cli *cl, int timed);
 /* export.c: machtrace export DIR --format F [-o FILE] */
 int cli_export_main(int argc, char **argv);
 /* list.c */

@@ -675,7 +675,7 @@ cli_run(struct cli *cl)
 	uint32_t nmatched = 0;
 	char err[1024];
 	const char *why;
-	int status, failed;
+	int status, failed, kernel;
 
 	if (cl->ncmds == 0) {
 		if (!cl->exec)
@@ -794,7 +794,10 @@ cli_run(struct cli *cl)
 		return E_ERROR;
 	}
 	failed = run_loop(cl, t, c);
-	if (cl->record && cli_record_finish(cl) != 0)
+	kernel = wants_kernel(cl, prog);
+	if (getenv("MACHTRACE_PROBE_COST") && kernel)
+		cli_print_probe_cost(t->ops->cb(t));
+	if (cl->record && cli_record_finish(cl, kernel) != 0)
 		failed = 1;
 	status = mt_consumer_exited(c) ? mt_consumer_status(c) : 0;
 	fflush(cl->out);

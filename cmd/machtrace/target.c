@@ -146,3 +146,28 @@ cli_target_report(const struct cli *cl, struct mt_target *t)
 		"while tracing\n", cl->target_pid);
 	return 1;
 }
+
+void
+cli_probe_cost(const struct mt_cb *cb, uint64_t *fires, uint64_t *ns)
+{
+	const struct mt_cpustat *s;
+
+	*fires = *ns = 0;
+	if (cb == NULL || cb->cpustat_off == 0)
+		return;
+	s = (const void *)((const char *)cb + cb->cpustat_off);
+	*fires = __atomic_load_n(&cb->nfirings, __ATOMIC_ACQUIRE);
+	for (uint32_t i = 0; i < cb->ncpus; i++)
+		*ns += __atomic_load_n(&s[i].probe_ns, __ATOMIC_ACQUIRE);
+}
+
+void
+cli_print_probe_cost(const struct mt_cb *cb)
+{
+	uint64_t fires, ns;
+
+	cli_probe_cost(cb, &fires, &ns);
+	fprintf(stderr, "machtrace: the tracer's own cost: %.3f ms in probe context, "
+		"%llu probe firings: part of every time above\n", ns / 1e6,
+		(unsigned long long)fires);
+}

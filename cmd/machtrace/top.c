@@ -126,7 +126,8 @@ struct rpc {
 enum {
 	M_CPU, M_CTXSW, M_MSGS, M_FAULTS, M_FAULT_PCT, M_ZFOD, M_COW, M_PGIN,
 	M_PGOUT, M_INTR_PCT, M_RQ_P50, M_RQ_P99, M_IPC_P50, M_IPC_P99,
-	M_LOCKWAITS, M_LOCK_PCT, M_FILL, M_FREE, M_DROPS, M_INSNS, M_NMETRICS
+	M_LOCKWAITS, M_LOCK_PCT, M_FILL, M_FREE, M_DROPS, M_INSNS, M_PROBE_PCT,
+	M_FIRINGS, M_NMETRICS
 };
 
 static const struct metric_def {
@@ -153,6 +154,8 @@ static const struct metric_def {
 	[M_FREE] = { "free_pages", "", 0 },
 	[M_DROPS] = { "drops", "", 0 },
 	[M_INSNS] = { "insns_per_s", "/s", 0 },
+	[M_PROBE_PCT] = { "probe_pct", "%", 0 },
+	[M_FIRINGS] = { "firings_per_s", "/s", 0 },
 };
 
 struct interval {
@@ -165,6 +168,7 @@ struct interval {
 	size_t nrpcs;
 	double sys[32];		/* by sys_names index */
 	double ns_intr, ns_fault, ns_lock;
+	double probe_ns, fires;	/* the tracer's own: time in probe context */
 	double m[M_NMETRICS];	/* NaN: unavailable */
 };
 
@@ -205,7 +209,7 @@ struct top {
 	char icount_text[64];
 	/* state across intervals */
 	struct prev *prev[NPREV];
-	uint64_t drops_seen;
+	uint64_t drops_seen, fires_seen, probe_ns_seen;
 	long refreshes;
 	int stop, partial;
 	struct interval iv;
@@ -568,7 +572,7 @@ read_interval(struct top *tp, int64_t tv, double dt_ns, double free_pages)
 	double rq[256], il[256], s, busy = 0;
 	const struct mt_agg *rqa = NULL, *ila = NULL;
 	int64_t latest = 0;
-	uint64_t drops;
+	uint64_t drops, fires, pns;
 
 	memset(iv, 0, sizeof(*iv));
 	iv->tv = tv;
@@ -613,6 +617,15 @@ read_interval(struct top *tp, int64_t tv, double dt_ns, double free_pages)
 	tp->drops_seen = drops;
 	iv->m[M_INSNS] = tp->icount_shift >= 0 ?
 		ldexp(dt_ns, -tp->icount_shift) / s : NAN;
+	/* read as top handles the tick: an interval's share is approximate
+	   by that delay */
+	cli_probe_cost(tp->cb, &fires, &pns);
+	iv->fires = (double)(fires - tp->fires_seen);
+	iv->probe_ns = (double)(pns - tp->probe_ns_seen);
+	tp->fires_seen = fires;
+	tp->probe_ns_seen = pns;
+	iv->m[M_PROBE_PCT] = 100 * iv->probe_ns / dt_ns;
+	iv->m[M_FIRINGS] = iv->fires / s;
 	return 0;
 }
 
@@ -788,6 +801,9 @@ print_refresh(struct top *tp, const struct deduction *d, size_t nd, double score
 	       tp->refreshes, (long long)iv->tv + 1, s, tp->vm ? ", vm " : "",
 	       tp->vm ? tp->vm : "", tp->partial ? " (partial: the session ended)" : "",
 	       iv->late ? " (LATE: figures may include the next use of this slot)" : "");
+	printf("TRACER   own cost %.3f ms in probe context, %.2f%% of the interval; "
+	       "%.0f firings (%.0f/s): part of every time below\n", iv->probe_ns / 1e6,
+	       iv->m[M_PROBE_PCT], iv->fires, iv->m[M_FIRINGS]);
 	printf("SYSTEM   cpu %.1f%%  ctxsw %.0f (%.0f/s)  msgs %.0f (%.0f/s)  "
 	       "intr %.2f%%  drops %.0f\n", iv->m[M_CPU], iv->sys[S_CTXSW],
 	       iv->m[M_CTXSW], iv->sys[S_MSGS], iv->m[M_MSGS], iv->m[M_INTR_PCT],
@@ -882,6 +898,10 @@ print_health(struct top *tp)
 		       mt_esc_str(esc, sizeof esc, tp->total_last[i]));
 	if (tp->ntotal == 0)
 		printf("  nothing lowers it\n");
+	printf("tracer's own cost: %.2f%% of guest time in probe context, %.0f "
+	       "firings/s (mean over the run; part of every time below)\n",
+	       tp->n_m[M_PROBE_PCT] ? tp->sum_m[M_PROBE_PCT] / tp->n_m[M_PROBE_PCT] : 0,
+	       tp->n_m[M_FIRINGS] ? tp->sum_m[M_FIRINGS] / tp->n_m[M_FIRINGS] : 0);
 	printf("metrics (mean over the run, EWMA alpha 0.3):\n");
 	for (int m = 0; m < M_NMETRICS; m++) {
 		if (tp->n_m[m] == 0) {
@@ -1090,6 +1110,12 @@ static const char explain_text[] =
 "  free pages the kernel's vm_page_segs[].nr_free_pages, read at the tick\n"
 "  drops      principal and aggregation buffer drops, dynamic variable drops,\n"
 "             firings missed inside the runtime\n"
+"Tracer (TRACER, the probe effect, part of every time above and below):\n"
+"  own cost   ns in probe context, timed by the blob around each firing of\n"
+"             the runtime (compiled probes' few instructions are not timed),\n"
+"             and firings (compiled ones included, not the counting\n"
+"             trampoline's), from the runtime's\n"
+"             counters, read as top handles the tick (not cut at it)\n"
 "\n"
 "The ten counters:\n"
 "  1 IPC latency          ipc:::send -> ipc:::receive of the same message (p50,\n"
