@@ -110,8 +110,10 @@ usage(FILE *fp, const char *pname)
 		"[--explain]\n\t    a live view per task, RPC routine and system, "
 		"counters, health\n\t    (docs/top.md)\n"
 		"\t%s health [--vm NAME] [-d SEC] [--rules FILE]   one health report "
-		"(0-100)\n",
-		pname, pname, pname, pname, pname, pname, pname, pname, pname, pname);
+		"(0-100)\n"
+		"\t%s msgdecode <IN   rpcsnoop's filter: message bodies decoded\n",
+		pname, pname, pname, pname, pname, pname, pname, pname, pname, pname,
+		pname);
 	return E_USAGE;
 }
 
@@ -567,6 +569,8 @@ main(int argc, char **argv)
 	}
 	if (argc >= 2 && strcmp(argv[1], "report") == 0)
 		return cli_report_main(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "msgdecode") == 0)
+		return cli_msgdecode_main(argc - 1, argv + 1);
 	if (argc == 1)
 		return usage(stderr, cl.pname);
 	if (take_long_options(&cl, &argc, argv) != 0)
