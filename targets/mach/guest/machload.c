@@ -49,7 +49,7 @@
  *   machload: done
  * and, for the first 3 calls of each RPC the phases make (thread_create,
  * task_create, task_info, vm_map, mach_port_*, machload_echo), what was
- * sent and got, as rpcsnoop decodes it (show_rpc):
+ * sent and got, as rpcsnoop decodes it (show_rpc; not in serve rounds):
  *   machload: rpc machload_echo (0 "echo a") = 0 1
  */
 #include <sys/sdt.h>
@@ -163,15 +163,18 @@ kern_return_t S_machload_echo(mach_port_t server, int value, machload_text_t tex
  * fmt: %d a long, %s a quoted string, %p a send right (send:NAME: the
  * kernel shows its port instead), %r the return code (0, else 0x...),
  * %a a u32 count then an int array: [1 2 3], 16 elements at most, as
- * rpcsnoop shows them.
+ * rpcsnoop shows them.  Serve rounds print none: a system kept busy for
+ * top and baselines makes the same calls every round.
  */
 #define SHOW_RPCS 3
+
+static int serving;		/* in serve rounds: show_rpc prints nothing */
 
 static void show_rpc(u32 i, const char *routine, const char *fmt, ...)
 {
 	__builtin_va_list ap;
 
-	if (i >= SHOW_RPCS)
+	if (i >= SHOW_RPCS || serving)
 		return;
 	con_puts("machload: rpc ");
 	con_puts(routine);
@@ -677,6 +680,7 @@ static void serve_rounds(char **words, long n, mach_port_t host_priv)
 			run_word(words[i], host_priv);
 	if (nown)
 		round = own, nround = nown;
+	serving = 1;
 	for (u32 k = 1;; k++) {
 		DTRACE_PROBE2(machload, phase__start, "serve", k);
 		for (long i = 0; i < nround; i++)
