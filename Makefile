@@ -53,6 +53,8 @@ UNIT_TESTS :=
 MT_EXTRA :=
 
 .PHONY: all check demo bench install setup clean unit dtests kernel-src
+# machtrace --version; debian/changelog's upstream version is the same
+MT_VERSION := $(shell cat VERSION)
 all: $(BUILD)/bin/machtrace
 
 include common/common.mk
@@ -123,10 +125,38 @@ demo: setup
 	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@scripts/demo.sh
 
+# The installed layout (FHS): the programs in bin, what machtrace loads at
+# run time in lib/machtrace (found from bin/../lib/machtrace; the kernel is
+# fetched into the user's cache: targets/mach/qemu/paths.c), the man pages,
+# the bash completion.  DESTDIR stages it (debian/rules does).
+LIBDIR := $(PREFIX)/lib/machtrace
+MANDIR := $(PREFIX)/share/man
+BASHCOMPDIR := $(PREFIX)/share/bash-completion/completions
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR)/boot $(DESTDIR)$(LIBDIR)/guest \
+		$(DESTDIR)$(LIBDIR)/live $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
 	install -m 755 $(BUILD)/bin/machtrace $(DESTDIR)$(PREFIX)/bin/machtrace
 	install -m 755 $(TOOLKIT) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 $(BUILD)/boot/shim.elf $(DESTDIR)$(LIBDIR)/boot/
+	install -m 755 $(BUILD)/guest/machload $(DESTDIR)$(LIBDIR)/guest/
+	install -m 644 $(BUILD)/live/blob.bin $(DESTDIR)$(LIBDIR)/live/
+	install -m 755 scripts/fetch-kernel.sh $(DESTDIR)$(LIBDIR)/
+	install -m 644 docs/man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	for t in $(notdir $(TOOLKIT)); do \
+		echo '.so man1/machtrace-toolkit.1' >$(DESTDIR)$(MANDIR)/man1/$$t.1; done
+	install -m 644 completion/machtrace.bash $(DESTDIR)$(BASHCOMPDIR)/machtrace
+
+# $(BUILD)/deb/machtrace_VERSION_amd64.deb: dpkg-buildpackage in a copy of
+# the checkout (it writes into ..) that reuses this build tree, so only
+# what is out of date gets built; debian/rules runs make install.
+DEB_DIR := $(BUILD)/deb
+.PHONY: deb
+deb: all
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/src/build
+	tar -cf - --exclude=./build --exclude=./.git . | tar -xf - -C $(DEB_DIR)/src
+	tar -C $(BUILD) -cf - --exclude=./deb --exclude=./san . | tar -xf - -C $(DEB_DIR)/src/build
+	cd $(DEB_DIR)/src && dpkg-buildpackage -us -uc -b
+	rm -rf $(DEB_DIR)/src
 
 # Everything under $(BUILD) but the kernel cache (scripts/fetch-kernel.sh).
 clean:

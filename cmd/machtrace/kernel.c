@@ -1,11 +1,14 @@
 /*
- * machtrace kernel fetch|list: the kernel cache of the build tree.
+ * machtrace kernel fetch|list: the kernel cache of the build tree, or of
+ * the user for an installed machtrace (mt_fetch_script()).
  *
  *   kernel fetch [--suite SUITE] [--version V] [--kernels DIR | --cache DIR]
  *       runs the source tree's scripts/fetch-kernel.sh (the build tree's
  *       parent), its options as they are: no option, trixie's tested kernel
  *       into build/kernel; --suite, that suite's newest (or exactly V) into
- *       build/kernels/SUITE-V with the symlink build/kernels/SUITE
+ *       build/kernels/SUITE-V with the symlink build/kernels/SUITE.
+ *       Installed: LIB/fetch-kernel.sh, into ~/.cache/machtrace/kernels
+ *       (the tested kernel in its VERSION directory) unless told where
  *   kernel list
  *       the cached kernels: path and package version
  */
@@ -52,16 +55,15 @@ static int linked(const char *dir, const char *name)
 	return found;
 }
 
-/* build/kernel, then each suite (build/kernels/SUITE) and unlinked version. */
-static int kernel_list(const char *build)
+/* build/kernel (NULL: none), then each suite (KERNELS/SUITE) and unlinked version. */
+static int kernel_list(const char *stock, const char *dir)
 {
-	char dir[PATH_MAX], sub[2 * PATH_MAX];
+	char sub[2 * PATH_MAX];
 	struct dirent *e;
 	DIR *d;
 
-	snprintf(dir, sizeof dir, "%s/kernel", build);
-	list_one(dir);
-	snprintf(dir, sizeof dir, "%s/kernels", build);
+	if (stock)
+		list_one(stock);
 	if (!(d = opendir(dir)))
 		return 0;
 	while ((e = readdir(d)))
@@ -73,26 +75,52 @@ static int kernel_list(const char *build)
 	return 0;
 }
 
+/* Where an installed machtrace's fetch goes when the user did not say. */
+static int has_dest(int argc, char **argv, int *suite)
+{
+	int dest = 0;
+
+	for (int i = 2; i < argc; i++) {
+		dest |= strcmp(argv[i], "--cache") == 0 || strcmp(argv[i], "--kernels") == 0;
+		*suite |= strcmp(argv[i], "--suite") == 0 || strcmp(argv[i], "--version") == 0;
+	}
+	return dest;
+}
+
 int cli_kernel_main(int argc, char **argv)
 {
-	char build[PATH_MAX - 64], script[PATH_MAX];
+	char script[PATH_MAX + 32], stock[PATH_MAX], kernels[PATH_MAX], build[PATH_MAX];
+	char *args[argc + 3];
+	int installed = mt_fetch_script(script, sizeof script, stock, sizeof stock);
+	int n = 0, suite = 0;
 
-	mt_build_dir(build, sizeof build);
+	if (installed && mt_user_kernels(kernels, sizeof kernels) < 0) {
+		fprintf(stderr, "machtrace: kernel: no $XDG_CACHE_HOME or $HOME for the kernel cache\n");
+		return 1;
+	}
+	if (!installed)
+		snprintf(kernels, sizeof kernels, "%s/kernels", mt_build_dir(build, sizeof build));
 	if (argc >= 2 && strcmp(argv[1], "list") == 0 && argc == 2)
-		return kernel_list(build);
+		return kernel_list(installed ? NULL : stock, kernels);
 	if (argc < 2 || strcmp(argv[1], "fetch") != 0) {
 		fprintf(stderr, "usage: machtrace kernel fetch [--suite SUITE] [--version V] "
 			"[--kernels DIR | --cache DIR]\n       machtrace kernel list\n");
 		return 2;
 	}
-	snprintf(script, sizeof script, "%s/../scripts/fetch-kernel.sh", build);
 	if (access(script, X_OK) != 0) {
 		fprintf(stderr, "machtrace: kernel fetch needs the source tree's "
 			"scripts/fetch-kernel.sh, not found at %s\n", script);
 		return 1;
 	}
-	argv[1] = script;
-	execv(script, argv + 1);
+	args[n++] = script;
+	for (int i = 2; i < argc; i++)
+		args[n++] = argv[i];
+	if (installed && !has_dest(argc, argv, &suite)) {
+		args[n++] = suite ? "--kernels" : "--cache";
+		args[n++] = suite ? kernels : stock;
+	}
+	args[n] = NULL;
+	execv(script, args);
 	perror(script);
 	return 1;
 }

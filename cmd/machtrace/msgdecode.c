@@ -110,8 +110,11 @@ cli_msgdecode_main(int argc, char **argv)
 	char line[TEXT_MAX], key[KEY_MAX];
 
 	if (argc > 1) {
-		fprintf(stderr, "usage: %s msgdecode <rpcsnoop's output\n", argv[0]);
-		return E_USAGE;
+		int help = strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0;
+
+		fprintf(help ? stdout : stderr,
+			"usage: machtrace msgdecode <rpcsnoop's output\n");
+		return help ? E_SUCCESS : E_USAGE;
 	}
 	if ((d = calloc(1, sizeof(*d))) == NULL)
 		return E_ERROR;

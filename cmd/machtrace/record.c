@@ -363,9 +363,9 @@ rec_env(const struct cli *cl, struct mt_trace_env *env, char *buf, size_t len)
 	}
 	env->program = buf[0] ? buf : NULL;
 	env->events = cl->events_list;
-	env->workload = cl->cmd_c ? cl->cmd_c : cl->nmodules ? cl->modules[0] :
-		cl->workload ? cl->workload : "machload (its default words)";
-	env->kernel = cl->disk_entry ? cl->disk_entry : cl->kernel ? cl->kernel :
+	env->workload = cl->cmd_c ? cl->cmd_c : cl->mach.nmodules ? cl->mach.modules[0] :
+		cl->mach.workload ? cl->mach.workload : "machload (its default words)";
+	env->kernel = cl->disk_entry ? cl->disk_entry : cl->mach.kernel ? cl->mach.kernel :
 		"Debian's gnumach-image-1.8-amd64-up-dbg";
 }
 

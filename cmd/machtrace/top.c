@@ -1,7 +1,10 @@
 /*
- * machtrace top [--vm N] [-d SECONDS] [-b] [-n COUNT] [--rules FILE]
- *               [--workload WORDS] [-s FILE] [--explain]
- * machtrace health [--vm N] [-d SECONDS] [--rules FILE] [--workload WORDS]
+ * machtrace top [--vm N | --disk IMAGE [--snapshot] | machine options]
+ *               [-d SECONDS] [-b] [-n COUNT] [--rules FILE] [-s FILE] [--explain]
+ * machtrace health [--vm N | --disk IMAGE [--snapshot] | machine options]
+ *                  [-d SECONDS] [--rules FILE]
+ * (the machine options: --kernel, --module, --workload, --timeout,
+ * --memory, machopt.h)
  *
  * One internal D program (the ipc, sched, vm, vminfo and fbt providers
  * into aggregations) runs as an ordinary session (session.c, with a
@@ -185,7 +188,9 @@ struct prev {
 
 struct top {
 	/* options */
-	const char *vm, *workload, *rules_file, *extra_file;
+	const char *vm, *disk, *rules_file, *extra_file;
+	int disk_snapshot;
+	struct mt_mopts mach;
 	long seconds, count;
 	int batch, health, explain, show_program;
 	/* the session */
@@ -1006,7 +1011,7 @@ static void
 free_expr(const struct cli *cl, char *buf, size_t len)
 {
 	char kp[4096], err[256];
-	const char *kernel = cl->kernel ? cl->kernel : mt_stock_kernel(kp, sizeof(kp));
+	const char *kernel = cl->mach.kernel ? cl->mach.kernel : mt_stock_kernel(kp, sizeof(kp));
 	struct mt_kimg *k = mt_kimg_open(kernel, err, sizeof(err));
 	uint64_t segs = 0, nsegs = 0;
 	size_t o;
@@ -1130,11 +1135,16 @@ top_usage(int health, const char *msg)
 	if (msg)
 		fprintf(stderr, "machtrace: %s: %s\n", health ? "health" : "top", msg);
 	if (health)
-		fprintf(stderr, "usage: machtrace health [--vm NAME] [-d SECONDS] [--rules FILE] "
-			"[--workload 'WORDS']\n");
+		fprintf(stderr, "usage: machtrace health [--vm NAME | --disk IMAGE [--snapshot] "
+			"| machine options]\n                        [-d SECONDS] [--rules FILE]\n");
 	else
-		fprintf(stderr, "usage: machtrace top [--vm NAME] [-d SECONDS] [-b] [-n COUNT] "
-			"[--rules FILE] [--workload 'WORDS'] [-s FILE] [--explain]\n");
+		fprintf(stderr, "usage: machtrace top [--vm NAME | --disk IMAGE [--snapshot] | "
+			"machine options]\n                     [-d SECONDS] [-b] [-n COUNT] "
+			"[--rules FILE] [-s FILE] [--explain]\n");
+	if (!msg) {
+		fprintf(stderr, "machine options (a fresh boot; default --workload serve):\n");
+		mt_mopt_help(stderr, "  ");
+	}
 	return E_USAGE;
 }
 
@@ -1244,7 +1254,9 @@ run(struct top *tp)
 	cl->out = stdout;
 	cl->force_kernel = 1;
 	cl->vm = tp->vm;
-	cl->workload = tp->workload;
+	cl->mach = tp->mach;
+	cl->disk = tp->disk;
+	cl->disk_snapshot = tp->disk_snapshot;
 	if ((cl->args = calloc(2, sizeof(char *))) == NULL)
 		return E_ERROR;
 	cl->args[cl->nargs++] = (char *)"machtrace";
@@ -1255,7 +1267,7 @@ run(struct top *tp)
 		fprintf(stderr, "machtrace: top: %s\n", freex);
 		return E_ERROR;
 	}
-	if (cli_vm_options(cl) != 0)
+	if (cli_vm_options(cl) != 0 || cli_disk_setup(cl) != 0)
 		return E_USAGE;
 	free_expr(cl, freex, sizeof(freex));
 	snprintf(period, sizeof(period), "%lds", tp->seconds);
@@ -1329,28 +1341,28 @@ top_main(struct top *tp, int argc, char **argv, int health)
 {
 	static const struct option opts[] = {
 		{ "vm", required_argument, NULL, 'v' },
-		{ "workload", required_argument, NULL, 'w' },
 		{ "rules", required_argument, NULL, 'r' },
+		{ "disk", required_argument, NULL, 'D' },
+		{ "snapshot", no_argument, NULL, 'S' },
 		{ "explain", no_argument, NULL, 'e' },
 		{ "program", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char err[256];
+	char err[512];
 	int c;
 
+	if (mt_mopt_extract(&tp->mach, &argc, argv, err, sizeof(err)) != 0)
+		return top_usage(health, err);
 	tp->health = health;
 	tp->seconds = 1;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, health ? "d:h" : "d:bn:s:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'v': tp->vm = optarg; break;
-		case 'w':
-			if (mt_workload_check(optarg, err, sizeof(err)) != 0)
-				return top_usage(health, err);
-			tp->workload = optarg;
-			break;
 		case 'r': tp->rules_file = optarg; break;
+		case 'D': tp->disk = optarg; break;
+		case 'S': tp->disk_snapshot = 1; break;
 		case 'e':
 			if (health)
 				return top_usage(health, "--explain is top's");
@@ -1387,11 +1399,17 @@ top_main(struct top *tp, int argc, char **argv, int health)
 		tp->seconds = 1;
 		tp->batch = 1;
 	}
-	if (tp->vm && tp->workload)
-		return top_usage(health, "--workload boots a kernel; a VM's workload is "
-				 "fixed at vm start");
-	if (!tp->vm && !getenv("MACHTRACE_VM") && !tp->workload)
-		tp->workload = "serve";
+	if (tp->vm && (tp->mach.kernel || tp->mach.nmodules || tp->mach.workload ||
+		       tp->mach.mem_mb)) {
+		snprintf(err, sizeof(err), "%s boots a kernel; a VM's workload is fixed at vm "
+			 "start, its kernel, modules and memory too", tp->mach.kernel ?
+			 "--kernel" : tp->mach.nmodules ? "--module" : tp->mach.workload ?
+			 "--workload" : "--memory");
+		return top_usage(health, err);
+	}
+	if (!tp->vm && !getenv("MACHTRACE_VM") && !tp->disk && !tp->mach.workload &&
+	    !tp->mach.nmodules)
+		tp->mach.workload = "serve";
 	if (load_rules(tp) != 0)
 		return E_USAGE;
 	return run(tp);

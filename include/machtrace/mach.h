@@ -33,17 +33,37 @@ void mt_mach_print_attrs(FILE *out);
 /* ---- paths --------------------------------------------------------------- */
 
 /*
- * The build tree holding kernel/, boot/, guest/: $MACHTRACE_BUILD, else the
- * parent of the running executable's directory (build/bin/..), else
- * "build".  Writes into buf; returns buf.
+ * The directory holding boot/, guest/, live/ (and kernel/ in a build tree):
+ * $MACHTRACE_BUILD, else PREFIX/lib/machtrace of an installed
+ * PREFIX/bin/machtrace, else the build tree above the running executable
+ * (build/bin/..), else "build".  Writes into buf; returns buf.
  */
 const char *mt_build_dir(char *buf, size_t len);
-/* $BUILD/kernel/gnumach-dbg, the kernel fetched by scripts/fetch-kernel.sh. */
+/*
+ * The stock kernel's gnumach-dbg: $BUILD/kernel/ in a build tree; for an
+ * installed machtrace $XDG_CACHE_HOME/machtrace/kernels/VERSION/, fetched
+ * there (fetch-kernel.sh, messages on stderr) when missing.
+ */
 const char *mt_stock_kernel(char *buf, size_t len);
+/*
+ * The kernel fetch script into buf and the stock kernel's directory into
+ * cache: 1 for an installed machtrace (LIB/fetch-kernel.sh, the user's
+ * cache), 0 for a build tree (build/../scripts/fetch-kernel.sh,
+ * build/kernel), -1 for an installed one with no $HOME (cache: none).
+ */
+int mt_fetch_script(char *buf, size_t len, char *cache, size_t clen);
+/* $XDG_CACHE_HOME/machtrace/kernels (~/.cache when unset); -1: no $HOME. */
+int mt_user_kernels(char *buf, size_t len);
+/* 0 when the stock kernel at path is readable, else -1 and "no kernel at
+   PATH" in err with how it gets fetched. */
+int mt_stock_kernel_check(const char *path, char *err, size_t errlen);
 
 /* ---- the QEMU launcher --------------------------------------------------- */
 
 #define MT_BOOT_MAX_MODULES 15
+/* The modules a user may give (--module): a session's last is the runtime. */
+#define MT_USER_MAX_MODULES 14
+_Static_assert(MT_USER_MAX_MODULES == MT_BOOT_MAX_MODULES - 1, "one for the runtime");
 
 struct mt_boot_opts {
 	const char *kernel;             /* NULL: the stock kernel */

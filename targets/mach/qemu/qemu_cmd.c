@@ -168,11 +168,8 @@ int mt_qemu_cmd(const struct mt_boot_opts *o, const char *shm, struct qemu_cmd *
 	else
 		snprintf(c->shim, sizeof c->shim, "%s/boot/shim.elf", build);
 
-	if (!o->kernel && access(c->kernel, R_OK) != 0) {
-		mt_seterr(err, errlen, "no kernel at %s: run scripts/setup.sh (or make setup) "
-			  "to fetch Debian's gnumach packages, or give --kernel FILE", c->kernel);
+	if (!o->kernel && mt_stock_kernel_check(c->kernel, err, errlen) < 0)
 		return -1;
-	}
 	if (mt_kimg_check(c->kernel, err, errlen) < 0 ||
 	    mt_kernel_elf(c->kernel, elf, sizeof elf, err, errlen) < 0)
 		return -1;
