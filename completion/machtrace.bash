@@ -13,7 +13,7 @@ _machtrace()
 	local opts="-32 -64 -b -c -C -D -e -f -F -G -h -H -i -I -l -L -m -n -o -p
 		-P -q -s -S -U -v -V -w -x -X -Z --kernel --module --workload
 		--timeout --mach --disk --snapshot --vm --version"
-	local subs="boot vm kernel record export report baseline top health"
+	local subs="boot vm kernel record export report baseline top health msgdecode"
 
 	case $prev in
 	-P)

@@ -145,6 +145,8 @@ void cli_record_poll(struct cli *cl);
 int cli_record_finish(struct cli *cl, int timed);
 /* export.c: machtrace export DIR --format F [-o FILE] */
 int cli_export_main(int argc, char **argv);
+/* msgdecode.c: machtrace msgdecode, rpcsnoop's filter */
+int cli_msgdecode_main(int argc, char **argv);
 /* list.c */
 int cli_list(struct cli *cl);
 /* top.c: machtrace top, machtrace health */

@@ -126,8 +126,10 @@ usage(FILE *fp, const char *pname)
 		"\t%s health [--vm NAME] [--disk IMAGE] [machine options] [-d SEC] "
 		"[--rules FILE]\n"
 		"\t    one health report (0-100)\n"
+		"\t%s msgdecode <IN   rpcsnoop's filter: message bodies decoded\n"
 		"\t--version   machtrace's own version (-V: the D API version)\n",
-		pname, pname, pname, pname, pname, pname, pname, pname, pname, pname);
+		pname, pname, pname, pname, pname, pname, pname, pname, pname, pname,
+		pname);
 	fprintf(fp, "\n\tMachine options (sessions, record, top, health, baseline, "
 		"boot, vm start):\n");
 	mt_mopt_help(fp, "\t");
@@ -558,6 +560,8 @@ main(int argc, char **argv)
 	}
 	if (argc >= 2 && strcmp(argv[1], "report") == 0)
 		return cli_report_main(argc - 1, argv + 1);
+	if (argc >= 2 && strcmp(argv[1], "msgdecode") == 0)
+		return cli_msgdecode_main(argc - 1, argv + 1);
 	if (argc == 1)
 		return usage(stderr, cl.pname);
 	if (take_long_options(&cl, &argc, argv) != 0)

@@ -10,7 +10,8 @@
 # kernel function's displaced instructions run) and add up to 100%; rpcsnoop prints each
 # of machload's RPCs by name, with its server and return code (rpcs=R
 # machload_echo answered by machload itself, tasks=K task_create and
-# taskinfo=I task_info answered by the kernel), and rpctop counts them;
+# taskinfo=I task_info answered by the kernel), each with the arguments and
+# out-arguments machload printed, and rpctop counts them;
 # faulttop sees at least pages=P faults and zero-fills for machload, none
 # failed; tasksnoop shows machload's threads=T threads and tasks=K tasks
 # being created and dying.
@@ -63,16 +64,29 @@ else
 fi
 
 R=5 K=2 I=3
-W="rt=0 pingpong=0 pages=0 threads=1 tasks=$K rpcs=$R taskinfo=$I"
+W="rt=0 pingpong=0 pages=0 threads=1 tasks=$K rpcs=$R taskinfo=$I vmmaps=1 ports=1"
 run snoop rpcsnoop; rc=$?
 o=$TMP/snoop.out
-echo_n=$(grep -c '^ *[0-9]* machload: machload->machload_echo () = 0 ([0-9]* us)$' "$o")
-tc=$(grep -c '^ *[0-9]* machload: gnumach->task_create () = 0 ([0-9]* us)$' "$o")
-ti=$(grep -c '^ *[0-9]* machload: gnumach->task_info () = 0 ([0-9]* us)$' "$o")
+echo_n=$(grep -cE '^ *[0-9]+ machload: machload->machload_echo \([0-9]+ "echo [a-z]"\) = 0 [0-9]+ \([0-9]+ us\)$' "$o")
+tc=$(grep -cE '^ *[0-9]+ machload: gnumach->task_create \(0\) = 0 send:0x[0-9a-f]+ \([0-9]+ us\)$' "$o")
+ti=$(grep -cE '^ *[0-9]+ machload: gnumach->task_info \(1 [0-9]+\) = 0 \[[-0-9 .]+\] \([0-9]+ us\)$' "$o")
 if [ $rc = 0 ] && [ "$echo_n" = $R ] && [ "$tc" = $K ] && [ "$ti" = $I ]; then
 	pass live-toolkit-rpcsnoop
 else
 	fail live-toolkit-rpcsnoop "exit $rc: machload_echo $echo_n (want $R), task_create $tc ($K), task_info $ti ($I): $(head -c 300 "$TMP/snoop.err")"
+fi
+# the decoded arguments and out-arguments are the values machload printed
+# for its first calls ("machload: rpc ROUTINE (ARGS) = RETURN OUTS"), a
+# send right's name there being the kernel's port here; every routine
+# it prints is one of the nine it makes
+sed -E 's/^ *[0-9]+ machload: [a-z]+->//; s/ \([0-9]+ us\)$//; s/send:0x[0-9a-f]+/send:P/g' "$o" >"$TMP/snoop.args"
+sed -n 's/^.*machload: rpc //p' "$TMP/snoop.con" | tr -d '\r' | sed -E 's/send:[0-9]+/send:P/g' >"$TMP/snoop.want"
+missing=$(awk 'NR == FNR { n[$0]++; next } !(n[$0]-- > 0) { print }' "$TMP/snoop.args" "$TMP/snoop.want" | head -n 3 | tr '\n' ';')
+routines=$(awk '{ print $1 }' "$TMP/snoop.want" | LC_ALL=C sort -u | tr '\n' ' ')
+if [ $rc = 0 ] && [ -z "$missing" ] && [ "$routines" = "mach_port_allocate mach_port_deallocate mach_port_destroy mach_port_insert_right machload_echo task_create task_info thread_create vm_map " ]; then
+	pass live-toolkit-rpcsnoop-args
+else
+	fail live-toolkit-rpcsnoop-args "exit $rc: routines machload printed: $routines; not decoded as machload printed: ${missing:-none}"
 fi
 run top rpctop; rc=$?
 cnt() { awk -v r="$1" '$1 == r { print $2 }' "$TMP/top.out"; }

@@ -44,7 +44,8 @@ boolean_t machload_server(mach_msg_header_t *in, mach_msg_header_t *out);
 struct worker;
 void task_main(long *sp);
 void thread_main(struct worker *w);
-kern_return_t S_machload_echo(mach_port_t server, int value, int *result);
+kern_return_t S_machload_echo(mach_port_t server, int value, machload_text_t text,
+			      int *result);
 int rt_once(mach_port_t p, u32 i);
 
 /* lib.c */

@@ -47,6 +47,10 @@
  *   machload: start
  *   machload: rt n=1000 ok=1000 cycles=... per=...
  *   machload: done
+ * and, for the first 3 calls of each RPC the phases make (thread_create,
+ * task_create, task_info, vm_map, mach_port_*, machload_echo), what was
+ * sent and got, as rpcsnoop decodes it (show_rpc; not in serve rounds):
+ *   machload: rpc machload_echo (0 "echo a") = 0 1
  */
 #include <sys/sdt.h>
 #include "mach.h"
@@ -143,11 +147,87 @@ static void report(const char *what, u64 n, u64 ok, u64 cycles)
 }
 
 /* machload.defs' routine, called by MIG's machload_server demux. */
-kern_return_t S_machload_echo(mach_port_t server, int value, int *result)
+kern_return_t S_machload_echo(mach_port_t server, int value, machload_text_t text,
+			      int *result)
 {
 	(void)server;
+	(void)text;
 	*result = value + 1;
 	return KERN_SUCCESS;
+}
+
+/*
+ * The first SHOW_RPCS calls of a phase print what they sent and got,
+ * as rpcsnoop decodes the messages (tests/e2e/live_toolkit.sh compares):
+ *   machload: rpc ROUTINE (ARGS) = RETURN OUTS
+ * fmt: %d a long, %s a quoted string, %p a send right (send:NAME: the
+ * kernel shows its port instead), %r the return code (0, else 0x...),
+ * %a a u32 count then an int array: [1 2 3], 16 elements at most, as
+ * rpcsnoop shows them.  Serve rounds print none: a system kept busy for
+ * top and baselines makes the same calls every round.
+ */
+#define SHOW_RPCS 3
+
+static int serving;		/* in serve rounds: show_rpc prints nothing */
+
+static void show_rpc(u32 i, const char *routine, const char *fmt, ...)
+{
+	__builtin_va_list ap;
+
+	if (i >= SHOW_RPCS || serving)
+		return;
+	con_puts("machload: rpc ");
+	con_puts(routine);
+	con_puts(" ");
+	__builtin_va_start(ap, fmt);
+	for (; *fmt; fmt++) {
+		if (*fmt != '%') {
+			char c[2] = { *fmt, 0 };
+			con_puts(c);
+			continue;
+		}
+		switch (*++fmt) {
+		case 'd':
+			con_dec(__builtin_va_arg(ap, long));
+			break;
+		case 's':
+			con_puts("\"");
+			con_puts(__builtin_va_arg(ap, const char *));
+			con_puts("\"");
+			break;
+		case 'p':
+			con_puts("send:");
+			con_dec(__builtin_va_arg(ap, long));
+			break;
+		case 'r': {
+			u32 kr = __builtin_va_arg(ap, u32);
+			int d = 28;
+
+			con_puts(kr ? "0x" : "0");
+			while (kr && !(kr >> d))
+				d -= 4;
+			for (; kr && d >= 0; d -= 4) {
+				char c[2] = { "0123456789abcdef"[(kr >> d) & 15], 0 };
+				con_puts(c);
+			}
+			break;
+		}
+		case 'a': {
+			u32 n = __builtin_va_arg(ap, u32);
+			const int *a = __builtin_va_arg(ap, const int *);
+
+			con_puts("[");
+			for (u32 k = 0; k < n && k < 16; k++) {
+				con_puts(k ? " " : "");
+				con_dec(a[k]);
+			}
+			con_puts(n > 16 ? " ...]" : "]");
+			break;
+		}
+		}
+	}
+	__builtin_va_end(ap);
+	con_puts("\n");
 }
 
 union rpc_buf {
@@ -210,6 +290,8 @@ struct thread {
 	u64 stack;
 };
 
+static u32 threads_shown;	/* thread_create calls shown (show_rpc) */
+
 static kern_return_t thread_spawn(struct worker *w, struct thread *t)
 {
 	struct i386_thread_state st;
@@ -221,6 +303,7 @@ static kern_return_t thread_spawn(struct worker *w, struct thread *t)
 	if (kr)
 		return kr;
 	kr = check(thread_create(task, &t->port));
+	show_rpc(threads_shown++, "thread_create", "() = %r %p", kr, (long)t->port);
 	if (kr)
 		return kr;
 	top = (u64 *)(t->stack + STACK_SIZE - 16);
@@ -334,8 +417,11 @@ PHASE do_tasks(u32 n)
 	u64 ok = 0, t0 = rdtsc();
 
 	for (u32 i = 0; i < n; i++) {
-		mach_port_t child;
-		if (check(task_create(task, 0, &child)) == 0 && check(task_terminate(child)) == 0)
+		mach_port_t child = 0;
+		kern_return_t kr = check(task_create(task, 0, &child));
+
+		show_rpc(i, "task_create", "(%d) = %r %p", 0L, kr, (long)child);
+		if (kr == 0 && check(task_terminate(child)) == 0)
 			ok++;
 	}
 	report("tasks", n, ok, rdtsc() - t0);
@@ -346,13 +432,23 @@ PHASE do_ports(u32 n)
 	u64 ok = 0, t0 = rdtsc();
 
 	for (u32 i = 0; i < n; i++) {
-		mach_port_name_t p;
+		mach_port_name_t p = 0;
+		kern_return_t kr = check(mach_port_allocate(task, MACH_PORT_RIGHT_RECEIVE, &p));
 
-		if (check(mach_port_allocate(task, MACH_PORT_RIGHT_RECEIVE, &p)))
+		show_rpc(i, "mach_port_allocate", "(%d) = %r %d", (long)MACH_PORT_RIGHT_RECEIVE, kr, (long)p);
+		if (kr)
 			continue;
-		if (check(mach_port_insert_right(task, p, p, MACH_MSG_TYPE_MAKE_SEND)) == 0 &&
-		    check(mach_port_deallocate(task, p)) == 0 &&
-		    check(mach_port_destroy(task, p)) == 0)
+		kr = check(mach_port_insert_right(task, p, p, MACH_MSG_TYPE_MAKE_SEND));
+		show_rpc(i, "mach_port_insert_right", "(%d %p) = %r", (long)p, (long)p, kr);
+		if (kr)
+			continue;
+		kr = check(mach_port_deallocate(task, p));
+		show_rpc(i, "mach_port_deallocate", "(%d) = %r", (long)p, kr);
+		if (kr)
+			continue;
+		kr = check(mach_port_destroy(task, p));
+		show_rpc(i, "mach_port_destroy", "(%d) = %r", (long)p, kr);
+		if (kr == 0)
 			ok++;
 	}
 	report("ports", n, ok, rdtsc() - t0);
@@ -366,8 +462,11 @@ PHASE do_taskinfo(u32 n)
 		struct task_basic_info info;
 		mach_msg_type_number_t count = TASK_BASIC_INFO_COUNT;
 
-		if (check(task_info(task, TASK_BASIC_INFO, (task_info_t)&info, &count)) == 0 &&
-		    count == TASK_BASIC_INFO_COUNT && info.virtual_size > 0)
+		kern_return_t kr = check(task_info(task, TASK_BASIC_INFO, (task_info_t)&info, &count));
+
+		show_rpc(i, "task_info", "(%d %d) = %r %a", (long)TASK_BASIC_INFO,
+			 (long)TASK_BASIC_INFO_COUNT, kr, kr ? 0 : count, (const int *)&info);
+		if (kr == 0 && count == TASK_BASIC_INFO_COUNT && info.virtual_size > 0)
 			ok++;
 	}
 	report("taskinfo", n, ok, rdtsc() - t0);
@@ -380,8 +479,14 @@ PHASE do_vmmaps(u32 n)
 	for (u32 i = 0; i < n; i++) {
 		vm_address_t addr = 0;
 
-		if (check(vm_map(task, &addr, 4096, 0, 1, MACH_PORT_NULL, 0, 0,
-				 VM_PROT_READ | VM_PROT_WRITE, VM_PROT_ALL, VM_INHERIT_COPY)))
+		kern_return_t kr = check(vm_map(task, &addr, 4096, 0, 1, MACH_PORT_NULL, 0, 0,
+						VM_PROT_READ | VM_PROT_WRITE, VM_PROT_ALL,
+						VM_INHERIT_COPY));
+
+		show_rpc(i, "vm_map", "(%d %d %d %d %d %d %d %d %d %d) = %r %d", 0L, 4096L, 0L, 1L,
+			 (long)MACH_PORT_NULL, 0L, 0L, (long)(VM_PROT_READ | VM_PROT_WRITE),
+			 (long)VM_PROT_ALL, (long)VM_INHERIT_COPY, kr, (long)addr);
+		if (kr)
 			continue;
 		*(volatile u32 *)addr = i;
 		if (*(volatile u32 *)addr == i && check(vm_deallocate(task, addr, 4096)) == 0)
@@ -400,9 +505,14 @@ PHASE do_rpcs(u32 n)
 	if (check(mach_port_insert_right(task, w.ping, w.ping, MACH_MSG_TYPE_MAKE_SEND)) == 0 &&
 	    thread_spawn(&w, &t) == 0) {
 		for (u32 i = 0; i < n; i++) {
+			machload_text_t text = "echo ";
+			kern_return_t kr;
 			int r = 0;
 
-			if (check(machload_echo(w.ping, (int)i, &r)) == 0 && r == (int)i + 1)
+			text[5] = (char)('a' + i % 26);
+			kr = check(machload_echo(w.ping, (int)i, text, &r));
+			show_rpc(i, "machload_echo", "(%d %s) = %r %d", (long)i, text, kr, (long)r);
+			if (kr == 0 && r == (int)i + 1)
 				ok++;
 		}
 		if (receive_int(w.done, 0) != (long)n || thread_reap(&t))
@@ -570,6 +680,7 @@ static void serve_rounds(char **words, long n, mach_port_t host_priv)
 			run_word(words[i], host_priv);
 	if (nown)
 		round = own, nround = nown;
+	serving = 1;
 	for (u32 k = 1;; k++) {
 		DTRACE_PROBE2(machload, phase__start, "serve", k);
 		for (long i = 0; i < nround; i++)
