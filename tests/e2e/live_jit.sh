@@ -142,3 +142,37 @@ if [ $rc = 0 ] && [ $rc2 = 0 ] && cmp -s "$TMP/jitdiv.out" "$TMP/nojitdiv.out" &
 else
 	fail live-jit-division "exit $rc/$rc2, divide-by-zero $z1/$z2 of $n: $(diff "$TMP/jitdiv.out" "$TMP/nojitdiv.out" | head -n 4)"
 fi
+
+# provider probes at a function's entry or return read their arguments
+# through the provider's mapping (sdt.h: off-cpu's args are stack_handoff's
+# arg1 or switch_context's arg2, dequeue's choose_thread's return value,
+# ipc:::send's arg1 the current thread, arg2 0) and args[N] of a constant
+# N: compiled, with the interpreter's values
+prog="sched:::off-cpu { @o[arg0] = count(); @oz = sum(arg2); @oe = sum(arg0 != arg1); }
+sched:::dequeue { @d[arg1] = count(); @dz = sum(arg0 != 0); }
+ipc:gnumach:ipc_mqueue_send:send { @s = count(); @sc = sum(arg1 == (uint64_t)curthread);
+	@sz = sum(arg2); @sk[((struct ipc_kmsg *)arg0)->ikm_header.msgh_id] = count(); }
+sched:::change-pri { @p[args[2]] = count(); }
+$E { @a = sum((uint64_t)args[0] == arg0); @n = count(); }
+END { printa(\"o %x %@d\\n\", @o); printa(\"oz %@d\\n\", @oz); printa(\"oe %@d\\n\", @oe);
+	printa(\"d %x %@d\\n\", @d); printa(\"dz %@d\\n\", @dz); printa(\"s %@d\\n\", @s);
+	printa(\"sc %@d\\n\", @sc); printa(\"sz %@d\\n\", @sz); printa(\"sk %d %@d\\n\", @sk);
+	printa(\"p %d %@d\\n\", @p); printa(\"a %@d\\n\", @a); printa(\"n %@d\\n\", @n); }"
+words="rt=100 pingpong=0 pages=0 threads=0 tasks=0"
+rm -f "$TMP/jitmap.stats"
+MACHTRACE_JIT_STATS=$TMP/jitmap.stats live_run jitmap "$words" "$prog" -q
+rc=$?
+MACHTRACE_NOJIT=1 live_run nojitmap "$words" "$prog" -q
+rc2=$?
+ncomp=$(grep -c "^compiled " "$TMP/jitmap.stats" 2>/dev/null)
+s=$(val s "$TMP/jitmap.out"); n=$(val n "$TMP/jitmap.out")
+if [ $rc = 0 ] && [ $rc2 = 0 ] && [ "${ncomp:-0}" -ge 6 ] && ! grep -v "^compiled " "$TMP/jitmap.stats" &&
+   grep -q "^compiled sched:gnumach:choose_thread:dequeue" "$TMP/jitmap.stats" &&
+   cmp -s "$TMP/jitmap.out" "$TMP/nojitmap.out" && [ "${s:-0}" -gt 0 ] &&
+   [ "$(val sc "$TMP/jitmap.out")" = "$s" ] && [ "$(val sz "$TMP/jitmap.out")" = 0 ] &&
+   [ "$(val oz "$TMP/jitmap.out")" = 0 ] && [ "$(val oe "$TMP/jitmap.out")" = 0 ] &&
+   [ "${n:-0}" -ge $((2 * 100)) ] && [ "$(val a "$TMP/jitmap.out")" = "$n" ]; then
+	pass live-jit-provider-arguments
+else
+	fail live-jit-provider-arguments "exit $rc/$rc2, $ncomp compiled: $(grep -v '^compiled ' "$TMP/jitmap.stats" | head -n 2) $(diff "$TMP/jitmap.out" "$TMP/nojitmap.out" | head -n 4)"
+fi

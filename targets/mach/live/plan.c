@@ -66,8 +66,11 @@ static void report_nofit(const struct live *l, const struct mt_image *img)
 static void plan_jit(struct site_req *r, const struct mt_image *img, enum jit_site site)
 {
 	struct jit_opts o = { .site = site, .func_off = r->func_off };
+	/* compiled code reads an entry's registers or a ret's rax */
+	const char *nojit = r->flags & (LK_SF_REGARGS | LK_SF_UARGS | LK_SF_COUNTER) ?
+		"a site whose arguments are not the function's" : NULL;
 
-	r->jit = mt_jit_plan(img, r->probe, &o, r->addr, NULL);
+	r->jit = mt_jit_plan(img, r->probe, &o, r->addr, nojit);
 	if (r->jit)
 		r->flags |= LK_SF_JIT;
 	else
