@@ -63,6 +63,9 @@ void sites_free(struct site_set *s);
  */
 /* Bytes a jmp at f's entry displaces (relocated if need be), 0: int3. */
 unsigned sites_entry_range(struct site_set *s, struct mt_kimg *k, const struct mt_kfunc *f);
+/* The same for a jmp at instruction addr inside f (an SDT site). */
+unsigned sites_insn_range(struct site_set *s, struct mt_kimg *k, const struct mt_kfunc *f,
+			  uint64_t addr);
 /* Offsets of f's instructions (at most max); -1 if undecodable. */
 int sites_insn_offsets(struct mt_kimg *k, const struct mt_kfunc *f, uint32_t *offs, int max);
 unsigned sites_ret_range(struct site_set *s, struct mt_kimg *k, const struct mt_kfunc *f,

@@ -85,6 +85,9 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 #define MAX_INLINE_SITES 64
+/* the most bytes a jmp at an instruction displaces (5, plus the
+   longest x86 instruction less one) */
+#define JMP_INSN_MAX	19
 
 /*
  * Where the entry probe of an inline-only function goes: the entry of
@@ -243,7 +246,9 @@ static int plan_return(struct mt_target *t, struct site_req *r, const struct mt_
 		r->func_off = f->rets[k];
 		r->range = getenv("MACHTRACE_NOJMPRET") ? 0 :
 			sites_ret_range(&l->ss, l->k, f, f->rets[k], &start);
-		if (r->range && kinst_in(kv, nk, start, r->ret_at + 1))
+		/* an instruction probe in it, or a jmp of one before it
+		   reaching into it (plan_insn: at most JMP_INSN_MAX bytes) */
+		if (r->range && kinst_in(kv, nk, start - JMP_INSN_MAX, r->ret_at + 1))
 			r->range = 0;
 		r->kind = r->range ? LK_SK_JMPRET : LK_SK_RET;
 		r->addr = r->range ? start : r->ret_at;
@@ -263,6 +268,31 @@ static int plan_insn(struct mt_target *t, struct site_req *r, const struct mt_kf
 	r->f = f;
 	r->addr = addr;
 	r->kind = LK_SK_INT3;
+	return add_req(t, r);
+}
+
+/*
+ * An SDT site at an instruction: a jmp over the whole instructions from
+ * addr when they can be displaced and hold no other instruction probe
+ * (sites_insn_range; as an entry's, its registers are the callee's
+ * arguments at a call), compiled when its raw arguments are those
+ * registers; else an int3.  MACHTRACE_NOJMPINSN keeps the int3.
+ */
+static int plan_sdt_insn(struct mt_target *t, struct site_req *r, const struct mt_kfunc *f,
+			 uint64_t addr, const struct mt_image *img, const struct mt_probe *pr,
+			 const uint64_t *kv, size_t nk)
+{
+	struct live *l = t->priv;
+	unsigned len = getenv("MACHTRACE_NOJMPINSN") ? 0 : sites_insn_range(&l->ss, l->k, f, addr);
+
+	if (!len || len > JMP_INSN_MAX || kinst_in(kv, nk, addr + 1, addr + len))
+		return plan_insn(t, r, f, addr);
+	r->f = f;
+	r->addr = addr;
+	r->kind = LK_SK_JMP;
+	r->range = len;
+	if (pr && (r->flags & LK_SF_FIRE))
+		plan_jit(r, img, JIT_SITE_ENTRY);
 	return add_req(t, r);
 }
 
@@ -292,7 +322,7 @@ static int plan_sdt_sites(struct mt_target *t, const struct lprobe *p, uint32_t 
 		}
 		rc = lo->where == SDT_ENTRY ? plan_entry(t, &r, lo->f, img, pr, kv, nk) :
 			lo->where == SDT_RETURN ? plan_return(t, &r, lo->f, img, kv, nk) :
-			plan_insn(t, &r, lo->f, lo->addr);
+			plan_sdt_insn(t, &r, lo->f, lo->addr, img, pr, kv, nk);
 		if (rc < 0)
 			return -1;
 	}

@@ -510,9 +510,11 @@ static int build_all(struct site_set *s, struct mt_kimg *k, csh cs, size_t *reqo
 		   not lose the full path: decide FAST only if none follows */
 		if (i + 1 < s->nreq && s->req[i + 1].addr == r->addr)
 			st->flags &= ~(LK_SF_FAST | LK_SF_JIT);
-		if (r->kind == LK_SK_JMP)
+		if (r->kind == LK_SK_JMP) {
 			rc = jmp_entry(s, k, cs, st, n, r->range ? r->range : r->f->displaced,
 				       err, errlen);
+			site_frame(k, r, st);	/* an SDT instruction's */
+		}
 		else if (r->kind == LK_SK_JMPRET)
 			rc = jmp_ret(s, k, st, n, r, err, errlen);
 		else if (r->kind == LK_SK_INT3) {
