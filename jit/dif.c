@@ -137,6 +137,8 @@ static const char *arg_unsupported(const struct jit *j, uint32_t i)
 		return "an elapsed-time argument";
 	if (src == MT_ARGMAP_CURTHREAD && j->o.site == JIT_SITE_LOCAL)
 		return "a mapped argument on the host";
+	if (j->o.nregargs && src < j->o.nregargs && j->o.regarg[src] == 7)
+		return "the stack pointer as an argument";
 	if (j->o.site == JIT_SITE_ENTRY && src >= 6 && src < JIT_NARGS)
 		return "an argument on the stack";
 	return NULL;
@@ -384,6 +386,11 @@ static void put(struct difo_em *e, uint32_t r, enum jreg x)
 static void jit_arg(struct jit *j, enum jreg r, uint32_t i)
 {
 	static const enum jreg entry[6] = { X_RDI, X_RSI, X_RDX, X_RCX, X_R8, X_R9 };
+	/* DWARF x86-64 register numbers (7, rsp: arg_unsupported) */
+	static const enum jreg dwarf_reg[16] = {
+		X_RAX, X_RDX, X_RCX, X_RBX, X_RSI, X_RDI, X_RBP, X_RSP,
+		X_R8, X_R9, X_R10, X_R11, X_R12, X_R13, X_R14, X_R15
+	};
 	enum jreg src;
 
 	i = arg_source(j, i);
@@ -391,9 +398,19 @@ static void jit_arg(struct jit *j, enum jreg r, uint32_t i)
 		x_load_abs(j->b, 8, r, MT_JR_PLAT_CURTHREAD, 0, 0);
 		return;
 	}
-	if (i >= JIT_NARGS) {
+	if (j->o.nregargs)		/* an SDT site's variables */
+		i = i < j->o.nregargs ? j->o.regarg[i] : JIT_REG_ZERO;
+	if (i == JIT_REG_CURTHREAD) {
+		x_load_abs(j->b, 8, r, MT_JR_PLAT_CURTHREAD, 0, 0);
+		return;
+	}
+	if (i >= (j->o.nregargs ? 16u : JIT_NARGS)) {
 		x_mov_ri(j->b, r, 0);
 		return;
+	}
+	if (j->o.nregargs) {
+		src = dwarf_reg[i];
+		goto have;
 	}
 	switch (j->o.site) {
 	case JIT_SITE_HOST:
@@ -418,6 +435,7 @@ static void jit_arg(struct jit *j, enum jreg r, uint32_t i)
 		src = entry[i];
 		break;
 	}
+have:
 	if (j->saved[src])
 		x_load_m(j->b, 8, r, (struct x_mem){ X_RSP, (int32_t)(j->saved[src] - 1), 0, 0 });
 	else if (src != r)

@@ -41,7 +41,15 @@ enum jit_site {
 struct jit_opts {
 	enum jit_site site;
 	uint32_t func_off;		/* JIT_SITE_RETURN */
+	/* JIT_SITE_ENTRY at an instruction whose raw arguments are the
+	   function's variables (an SDT site): raw argument i is DWARF
+	   x86-64 register regarg[i] (0-15, not rsp), JIT_REG_CURTHREAD or
+	   JIT_REG_ZERO for i < nregargs, 0 beyond; nregargs 0: rdi, rsi,
+	   rdx, rcx, r8, r9 */
+	uint8_t nregargs, regarg[4];
 };
+#define JIT_REG_CURTHREAD	0xfe
+#define JIT_REG_ZERO		0xff
 
 struct jit_code {
 	struct jit_buf b;		/* code and relocations (MT_JR_*, and

@@ -176,3 +176,26 @@ if [ $rc = 0 ] && [ $rc2 = 0 ] && [ "${ncomp:-0}" -ge 6 ] && ! grep -v "^compile
 else
 	fail live-jit-provider-arguments "exit $rc/$rc2, $ncomp compiled: $(grep -v '^compiled ' "$TMP/jitmap.stats" | head -n 2) $(diff "$TMP/jitmap.out" "$TMP/nojitmap.out" | head -n 4)"
 fi
+
+# ipc:::send's sites inside mach_msg_trap read the message and the
+# threads from the registers DWARF names there (LK_SF_REGARGS): compiled,
+# with the interpreter's values, and every machload_echo request (4800)
+# and reply (4900) counted once
+R=20
+prog="ipc:::send { @s[((struct ipc_kmsg *)arg0)->ikm_header.msgh_id] = count();
+	@c = sum(arg2 == (uint64_t)curthread); @n = count(); }
+END { printa(\"sk %d %@d\\n\", @s); printa(\"c %@d\\n\", @c); printa(\"n %@d\\n\", @n); }"
+words="rpcs=$R taskinfo=5 threads=3 tasks=2"
+rm -f "$TMP/jitreg.stats"
+MACHTRACE_JIT_STATS=$TMP/jitreg.stats live_run jitreg "$words" "$prog" -q
+rc=$?
+MACHTRACE_NOJIT=1 live_run nojitreg "$words" "$prog" -q
+rc2=$?
+ncomp=$(grep -c "^compiled ipc:gnumach:mach_msg_trap:send" "$TMP/jitreg.stats" 2>/dev/null)
+if [ $rc = 0 ] && [ $rc2 = 0 ] && [ "${ncomp:-0}" -ge 3 ] && ! grep -v "^compiled " "$TMP/jitreg.stats" &&
+   cmp -s "$TMP/jitreg.out" "$TMP/nojitreg.out" &&
+   grep -q "^sk 4800 $R$" "$TMP/jitreg.out" && grep -q "^sk 4900 $R$" "$TMP/jitreg.out"; then
+	pass live-jit-provider-registers
+else
+	fail live-jit-provider-registers "exit $rc/$rc2, $ncomp mach_msg_trap sites compiled: $(grep -v '^compiled ' "$TMP/jitreg.stats" | head -n 2) $(diff "$TMP/jitreg.out" "$TMP/nojitreg.out" | head -n 4) $(grep -E '^sk 4[89]00' "$TMP/jitreg.out")"
+fi

@@ -66,9 +66,17 @@ static void report_nofit(const struct live *l, const struct mt_image *img)
 static void plan_jit(struct site_req *r, const struct mt_image *img, enum jit_site site)
 {
 	struct jit_opts o = { .site = site, .func_off = r->func_off };
-	/* compiled code reads an entry's registers or a ret's rax */
-	const char *nojit = r->flags & (LK_SF_REGARGS | LK_SF_UARGS | LK_SF_COUNTER) ?
-		"a site whose arguments are not the function's" : NULL;
+	/* compiled code reads registers: an entry's, a ret's rax, or those
+	   an SDT site names */
+	const char *nojit = r->flags & (LK_SF_UARGS | LK_SF_COUNTER) ?
+		"a site whose arguments are not registers" : NULL;
+
+	_Static_assert(LK_REG_CURTHREAD == JIT_REG_CURTHREAD && LK_REG_ZERO == JIT_REG_ZERO &&
+		       LK_SITE_NREGARGS == sizeof o.regarg, "jit_opts: lk_site's argreg");
+	if (r->flags & LK_SF_REGARGS) {
+		o.nregargs = LK_SITE_NREGARGS;
+		memcpy(o.regarg, r->argreg, sizeof o.regarg);
+	}
 
 	r->jit = mt_jit_plan(img, r->probe, &o, r->addr, nojit);
 	if (r->jit)
