@@ -398,6 +398,10 @@ static void jit_arg(struct jit *j, enum jreg r, uint32_t i)
 		x_load_abs(j->b, 8, r, MT_JR_PLAT_CURTHREAD, 0, 0);
 		return;
 	}
+	if (j->o.counter) {		/* a counter's site: constants */
+		x_mov_ri(j->b, r, i < 2 ? j->o.cnt_args[i] : 0);
+		return;
+	}
 	if (j->o.nregargs)		/* an SDT site's variables */
 		i = i < j->o.nregargs ? j->o.regarg[i] : JIT_REG_ZERO;
 	if (i == JIT_REG_CURTHREAD) {

@@ -47,6 +47,11 @@ struct jit_opts {
 	   JIT_REG_ZERO for i < nregargs, 0 beyond; nregargs 0: rdi, rsi,
 	   rdx, rcx, r8, r9 */
 	uint8_t nregargs, regarg[4];
+	/* JIT_SITE_ENTRY at a counter's increment (an SDT site): raw
+	   arguments 0 and 1 are these constants (the increment and the
+	   counter's address), the others 0 */
+	int counter;
+	uint64_t cnt_args[2];
 };
 #define JIT_REG_CURTHREAD	0xfe
 #define JIT_REG_ZERO		0xff

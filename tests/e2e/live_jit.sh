@@ -199,3 +199,25 @@ if [ $rc = 0 ] && [ $rc2 = 0 ] && [ "${ncomp:-0}" -ge 3 ] && ! grep -v "^compile
 else
 	fail live-jit-provider-registers "exit $rc/$rc2, $ncomp mach_msg_trap sites compiled: $(grep -v '^compiled ' "$TMP/jitreg.stats" | head -n 2) $(diff "$TMP/jitreg.out" "$TMP/nojitreg.out" | head -n 4) $(grep -E '^sk 4[89]00' "$TMP/jitreg.out")"
 fi
+
+# vminfo's sites are a counter's increments: their raw arguments are the
+# increment and the counter's address (LK_SF_COUNTER), constants in the
+# compiled code; every page machload touches is a zero fill
+prog="vminfo:::zfod,vminfo:::cow_fault { @z[probename] = sum(arg0); @n[probename] = count();
+	@a[arg1 != 0] = count(); }
+END { printa(\"z %s %@d\\n\", @z); printa(\"n %s %@d\\n\", @n); printa(\"a %d %@d\\n\", @a); }"
+words="rt=10 pingpong=0 pages=64 threads=0 tasks=0 forks=2"
+rm -f "$TMP/jitcnt.stats"
+MACHTRACE_JIT_STATS=$TMP/jitcnt.stats live_run jitcnt "$words" "$prog" -q
+rc=$?
+MACHTRACE_NOJIT=1 live_run nojitcnt "$words" "$prog" -q
+rc2=$?
+ncomp=$(grep -c "^compiled vminfo:" "$TMP/jitcnt.stats" 2>/dev/null)
+z=$(sed -n 's/^z zfod \([0-9]*\)$/\1/p' "$TMP/jitcnt.out")
+if [ $rc = 0 ] && [ $rc2 = 0 ] && [ "${ncomp:-0}" -ge 2 ] && ! grep -v "^compiled " "$TMP/jitcnt.stats" &&
+   cmp -s "$TMP/jitcnt.out" "$TMP/nojitcnt.out" && [ "${z:-0}" -ge 64 ] &&
+   ! grep -q "^a 0 " "$TMP/jitcnt.out"; then
+	pass live-jit-provider-counters
+else
+	fail live-jit-provider-counters "exit $rc/$rc2, $ncomp compiled, zfod $z: $(grep -v '^compiled ' "$TMP/jitcnt.stats" | head -n 2) $(diff "$TMP/jitcnt.out" "$TMP/nojitcnt.out" | head -n 4)"
+fi

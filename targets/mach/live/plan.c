@@ -68,14 +68,19 @@ static void plan_jit(struct site_req *r, const struct mt_image *img, enum jit_si
 	struct jit_opts o = { .site = site, .func_off = r->func_off };
 	/* compiled code reads registers: an entry's, a ret's rax, or those
 	   an SDT site names */
-	const char *nojit = r->flags & (LK_SF_UARGS | LK_SF_COUNTER) ?
-		"a site whose arguments are not registers" : NULL;
+	const char *nojit = r->flags & LK_SF_UARGS ?
+		"a site whose arguments are a note's operands" : NULL;
 
 	_Static_assert(LK_REG_CURTHREAD == JIT_REG_CURTHREAD && LK_REG_ZERO == JIT_REG_ZERO &&
 		       LK_SITE_NREGARGS == sizeof o.regarg, "jit_opts: lk_site's argreg");
 	if (r->flags & LK_SF_REGARGS) {
 		o.nregargs = LK_SITE_NREGARGS;
 		memcpy(o.regarg, r->argreg, sizeof o.regarg);
+	}
+	if (r->flags & LK_SF_COUNTER) {		/* fbt.c fire_entry's values */
+		o.counter = 1;
+		o.cnt_args[0] = (uint64_t)(int64_t)r->cnt_inc;
+		o.cnt_args[1] = r->cnt_addr;
 	}
 
 	r->jit = mt_jit_plan(img, r->probe, &o, r->addr, nojit);
