@@ -143,6 +143,16 @@ else
 	fail live-jit-division "exit $rc/$rc2, divide-by-zero $z1/$z2 of $n: $(diff "$TMP/jitdiv.out" "$TMP/nojitdiv.out" | head -n 4)"
 fi
 
+# both_engines NAME WORDS PROGRAM: compiled as NAME (which probes were:
+# $TMP/NAME.stats), interpreted as noNAME; rc and rc2 their statuses
+both_engines() {
+	rm -f "$TMP/$1.stats"
+	MACHTRACE_JIT_STATS=$TMP/$1.stats live_run "$1" "$2" "$3" -q
+	rc=$?
+	MACHTRACE_NOJIT=1 live_run "no$1" "$2" "$3" -q
+	rc2=$?
+}
+
 # provider probes at a function's entry or return read their arguments
 # through the provider's mapping (sdt.h: off-cpu's args are stack_handoff's
 # arg1 or switch_context's arg2, dequeue's choose_thread's return value,
@@ -159,11 +169,7 @@ END { printa(\"o %x %@d\\n\", @o); printa(\"oz %@d\\n\", @oz); printa(\"oe %@d\\
 	printa(\"sc %@d\\n\", @sc); printa(\"sz %@d\\n\", @sz); printa(\"sk %d %@d\\n\", @sk);
 	printa(\"p %d %@d\\n\", @p); printa(\"a %@d\\n\", @a); printa(\"n %@d\\n\", @n); }"
 words="rt=100 pingpong=0 pages=0 threads=0 tasks=0"
-rm -f "$TMP/jitmap.stats"
-MACHTRACE_JIT_STATS=$TMP/jitmap.stats live_run jitmap "$words" "$prog" -q
-rc=$?
-MACHTRACE_NOJIT=1 live_run nojitmap "$words" "$prog" -q
-rc2=$?
+both_engines jitmap "$words" "$prog"
 ncomp=$(grep -c "^compiled " "$TMP/jitmap.stats" 2>/dev/null)
 s=$(val s "$TMP/jitmap.out"); n=$(val n "$TMP/jitmap.out")
 if [ $rc = 0 ] && [ $rc2 = 0 ] && [ "${ncomp:-0}" -ge 6 ] && ! grep -v "^compiled " "$TMP/jitmap.stats" &&
@@ -186,11 +192,7 @@ prog="ipc:::send { @s[((struct ipc_kmsg *)arg0)->ikm_header.msgh_id] = count();
 	@c = sum(arg2 == (uint64_t)curthread); @n = count(); }
 END { printa(\"sk %d %@d\\n\", @s); printa(\"c %@d\\n\", @c); printa(\"n %@d\\n\", @n); }"
 words="rpcs=$R taskinfo=5 threads=3 tasks=2"
-rm -f "$TMP/jitreg.stats"
-MACHTRACE_JIT_STATS=$TMP/jitreg.stats live_run jitreg "$words" "$prog" -q
-rc=$?
-MACHTRACE_NOJIT=1 live_run nojitreg "$words" "$prog" -q
-rc2=$?
+both_engines jitreg "$words" "$prog"
 ncomp=$(grep -c "^compiled ipc:gnumach:mach_msg_trap:send" "$TMP/jitreg.stats" 2>/dev/null)
 if [ $rc = 0 ] && [ $rc2 = 0 ] && [ "${ncomp:-0}" -ge 3 ] && ! grep -v "^compiled " "$TMP/jitreg.stats" &&
    cmp -s "$TMP/jitreg.out" "$TMP/nojitreg.out" &&
@@ -207,11 +209,7 @@ prog="vminfo:::zfod,vminfo:::cow_fault { @z[probename] = sum(arg0); @n[probename
 	@a[arg1 != 0] = count(); }
 END { printa(\"z %s %@d\\n\", @z); printa(\"n %s %@d\\n\", @n); printa(\"a %d %@d\\n\", @a); }"
 words="rt=10 pingpong=0 pages=64 threads=0 tasks=0 forks=2"
-rm -f "$TMP/jitcnt.stats"
-MACHTRACE_JIT_STATS=$TMP/jitcnt.stats live_run jitcnt "$words" "$prog" -q
-rc=$?
-MACHTRACE_NOJIT=1 live_run nojitcnt "$words" "$prog" -q
-rc2=$?
+both_engines jitcnt "$words" "$prog"
 ncomp=$(grep -c "^compiled vminfo:" "$TMP/jitcnt.stats" 2>/dev/null)
 z=$(sed -n 's/^z zfod \([0-9]*\)$/\1/p' "$TMP/jitcnt.out")
 if [ $rc = 0 ] && [ $rc2 = 0 ] && [ "${ncomp:-0}" -ge 2 ] && ! grep -v "^compiled " "$TMP/jitcnt.stats" &&
