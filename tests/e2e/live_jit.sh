@@ -219,3 +219,17 @@ if [ $rc = 0 ] && [ $rc2 = 0 ] && [ "${ncomp:-0}" -ge 2 ] && ! grep -v "^compile
 else
 	fail live-jit-provider-counters "exit $rc/$rc2, $ncomp compiled, zfod $z: $(grep -v '^compiled ' "$TMP/jitcnt.stats" | head -n 2) $(diff "$TMP/jitcnt.out" "$TMP/nojitcnt.out" | head -n 4)"
 fi
+
+# MACHTRACE_JIT_STATS names every probe the interpreter runs: at an int3
+# (kinst) and where two probes share a site (send and receive on
+# mach_msg_trap's handoff), not only those the JIT could not translate
+prog="ipc:::send,ipc:::receive { @n = sum(arg0 != 0); } kinst::vm_fault:39 { @k = count(); }"
+rm -f "$TMP/jitwhy.stats"
+MACHTRACE_JIT_STATS=$TMP/jitwhy.stats live_run jitwhy "rt=20 pingpong=0 pages=4 threads=0 tasks=0" "$prog" -q
+if [ $? = 0 ] && grep -q "^interpreted kinst:gnumach:vm_fault:39: an int3 site$" "$TMP/jitwhy.stats" &&
+   grep -q "^interpreted ipc:gnumach:mach_msg_trap:receive: another probe" "$TMP/jitwhy.stats" &&
+   grep -q "^interpreted ipc:gnumach:mach_msg_trap:send: another probe" "$TMP/jitwhy.stats"; then
+	pass live-jit-stats-name-interpreted
+else
+	fail live-jit-stats-name-interpreted "$(grep -v '^compiled ' "$TMP/jitwhy.stats" | head -n 4)"
+fi

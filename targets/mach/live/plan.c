@@ -58,6 +58,54 @@ static void report_nofit(const struct live *l, const struct mt_image *img)
 			(unsigned long long)(LK_TRAMP_MAX >> 10));
 }
 
+/* Site st is in s->nofit (its code did not fit: report_nofit said so). */
+static int nofit(const struct site_set *s, const struct lk_site *st)
+{
+	for (uint32_t i = 0; i < s->nnofit; i++)
+		if (&s->sites[s->nofit[i]] == st)
+			return 1;
+	return 0;
+}
+
+/* The site at addr (s->sites are sorted by address), NULL if none. */
+static const struct lk_site *site_at(const struct site_set *s, uint64_t addr)
+{
+	uint32_t lo = 0, hi = s->nsites;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (s->sites[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < s->nsites && s->sites[lo].addr == addr ? &s->sites[lo] : NULL;
+}
+
+/*
+ * The probes the interpreter runs without mt_jit_plan() having said so
+ * (-S, MACHTRACE_JIT_STATS): at an int3 site, and at a site where
+ * another probe or a hook fires too (sites.c merges them: the general
+ * path fires them all), whose planned code is then unused.
+ */
+static void report_unplanned(const struct live *l, const struct mt_image *img)
+{
+	const struct site_set *s = &l->ss;
+
+	for (size_t i = 0; i < s->nreq; i++) {
+		const struct site_req *r = &s->req[i];
+		const struct lk_site *st = site_at(s, r->addr);
+		const char *why;
+		if (!(r->flags & LK_SF_FIRE) || !st || (st->flags & (LK_SF_JIT | LK_SF_FAST)) ||
+		    nofit(s, st))
+			continue;
+		why = st->kind == LK_SK_INT3 || st->kind == LK_SK_RET ? "an int3 site" :
+			r->jit ? "another probe or a hook fires at its site" : NULL;
+		if (why)
+			mt_jit_unplaced(img, r->probe, r->addr, why);
+	}
+}
+
 /*
  * The probe's compiled code for a jmp site (LK_SF_JIT, jit/, mt_jit_plan):
  * none (the interpreter) if MACHTRACE_NOJIT is set or a clause uses what
@@ -522,6 +570,7 @@ static int plan(struct mt_target *t, const struct mt_image *img, struct lk_ctl *
 	if (sites_build(&l->ss, l->k, t->err, sizeof t->err) < 0)
 		return -1;
 	report_nofit(l, img);
+	report_unplanned(l, img);
 	return 0;
 }
 
