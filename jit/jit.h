@@ -52,6 +52,10 @@ struct jit_opts {
 	   counter's address), the others 0 */
 	int counter;
 	uint64_t cnt_args[2];
+	/* more probes the site fires, after the one compiled, in this
+	   order (a site two or three probes share: the general path's
+	   order), each with its own firing (timestamp, nfirings) */
+	uint32_t nalso, also[2];
 };
 #define JIT_REG_CURTHREAD	0xfe
 #define JIT_REG_ZERO		0xff

@@ -221,15 +221,31 @@ else
 fi
 
 # MACHTRACE_JIT_STATS names every probe the interpreter runs: at an int3
-# (kinst) and where two probes share a site (send and receive on
-# mach_msg_trap's handoff), not only those the JIT could not translate
-prog="ipc:::send,ipc:::receive { @n = sum(arg0 != 0); } kinst::vm_fault:39 { @k = count(); }"
+# (kinst) and where a hook of the blob shares the site (ipc_task_enable's
+# entry), not only those the JIT could not translate
+prog="fbt::ipc_task_enable:entry { @n = sum(arg0 != 0); } kinst::vm_fault:39 { @k = count(); }"
 rm -f "$TMP/jitwhy.stats"
-MACHTRACE_JIT_STATS=$TMP/jitwhy.stats live_run jitwhy "rt=20 pingpong=0 pages=4 threads=0 tasks=0" "$prog" -q
+MACHTRACE_JIT_STATS=$TMP/jitwhy.stats live_run jitwhy "rt=20 pingpong=0 pages=4 threads=0 tasks=1" "$prog" -q
 if [ $? = 0 ] && grep -q "^interpreted kinst:gnumach:vm_fault:39: an int3 site$" "$TMP/jitwhy.stats" &&
-   grep -q "^interpreted ipc:gnumach:mach_msg_trap:receive: another probe" "$TMP/jitwhy.stats" &&
-   grep -q "^interpreted ipc:gnumach:mach_msg_trap:send: another probe" "$TMP/jitwhy.stats"; then
+   grep -q "^interpreted fbt:gnumach:ipc_task_enable:entry: another probe or a hook" "$TMP/jitwhy.stats"; then
 	pass live-jit-stats-name-interpreted
 else
 	fail live-jit-stats-name-interpreted "$(grep -v '^compiled ' "$TMP/jitwhy.stats" | head -n 4)"
+fi
+
+# send and receive share mach_msg_trap's handoff sites: one compiled code
+# fires both, each with the interpreter's values, every machload_echo
+# request (4800) and reply (4900) sent and received once
+prog="ipc:::send { @s[((struct ipc_kmsg *)arg0)->ikm_header.msgh_id] = count(); }
+ipc:::receive { @r[((struct ipc_kmsg *)arg0)->ikm_header.msgh_id] = count();
+	@c = sum(arg2 == (uint64_t)curthread); }
+END { printa(\"s %d %@d\\n\", @s); printa(\"r %d %@d\\n\", @r); printa(\"c %@d\\n\", @c); }"
+both_engines jitshare "rpcs=$R taskinfo=5 threads=3 tasks=2" "$prog"
+if [ $rc = 0 ] && [ $rc2 = 0 ] && ! grep -v "^compiled " "$TMP/jitshare.stats" &&
+   cmp -s "$TMP/jitshare.out" "$TMP/nojitshare.out" && grep -q "^s 4800 $R$" "$TMP/jitshare.out" &&
+   grep -q "^r 4800 $R$" "$TMP/jitshare.out" && grep -q "^s 4900 $R$" "$TMP/jitshare.out" &&
+   grep -q "^r 4900 $R$" "$TMP/jitshare.out"; then
+	pass live-jit-shared-sites
+else
+	fail live-jit-shared-sites "exit $rc/$rc2: $(grep -v '^compiled ' "$TMP/jitshare.stats" | head -n 2) $(diff "$TMP/jitshare.out" "$TMP/nojitshare.out" | head -n 4)"
 fi

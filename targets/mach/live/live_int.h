@@ -31,6 +31,7 @@ struct site_req {
 	const struct lk_uarg *uargs;	/* LK_SF_UARGS: nuargs operands */
 	uint8_t nuargs;
 	struct jit_code *jit;		/* LK_SF_JIT: the probe's code (owned) */
+	uint8_t jit_all;		/* jit fires every probe at addr too */
 };
 
 /* Sites and trampolines as they will be written into the region. */
@@ -52,6 +53,9 @@ struct site_set {
 };
 
 int sites_add(struct site_set *s, const struct site_req *r);
+/* Requests by address, then a ret before an entry, then by probe: the
+   order sites_build merges them in (a site's probe, probe2, extras). */
+void sites_sort(struct site_set *s);
 /* Sort, merge, and build every site and trampoline; -1 with err. */
 int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen);
 void sites_free(struct site_set *s);

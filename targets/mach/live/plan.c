@@ -106,6 +106,29 @@ static void report_unplanned(const struct live *l, const struct mt_image *img)
 	}
 }
 
+/* The compiled code's options for r's site; why it cannot run compiled
+   code there, or NULL. */
+static const char *site_opts(const struct site_req *r, enum jit_site site, struct jit_opts *o)
+{
+	_Static_assert(LK_REG_CURTHREAD == JIT_REG_CURTHREAD && LK_REG_ZERO == JIT_REG_ZERO &&
+		       LK_SITE_NREGARGS == sizeof o->regarg, "jit_opts: lk_site's argreg");
+	memset(o, 0, sizeof *o);
+	o->site = site;
+	o->func_off = r->func_off;
+	/* compiled code reads registers: an entry's, a ret's rax, or those
+	   an SDT site names */
+	if (r->flags & LK_SF_REGARGS) {
+		o->nregargs = LK_SITE_NREGARGS;
+		memcpy(o->regarg, r->argreg, sizeof o->regarg);
+	}
+	if (r->flags & LK_SF_COUNTER) {		/* fbt.c fire_entry's values */
+		o->counter = 1;
+		o->cnt_args[0] = (uint64_t)(int64_t)r->cnt_inc;
+		o->cnt_args[1] = r->cnt_addr;
+	}
+	return r->flags & LK_SF_UARGS ? "a site whose arguments are a note's operands" : NULL;
+}
+
 /*
  * The probe's compiled code for a jmp site (LK_SF_JIT, jit/, mt_jit_plan):
  * none (the interpreter) if MACHTRACE_NOJIT is set or a clause uses what
@@ -113,29 +136,72 @@ static void report_unplanned(const struct live *l, const struct mt_image *img)
  */
 static void plan_jit(struct site_req *r, const struct mt_image *img, enum jit_site site)
 {
-	struct jit_opts o = { .site = site, .func_off = r->func_off };
-	/* compiled code reads registers: an entry's, a ret's rax, or those
-	   an SDT site names */
-	const char *nojit = r->flags & LK_SF_UARGS ?
-		"a site whose arguments are a note's operands" : NULL;
-
-	_Static_assert(LK_REG_CURTHREAD == JIT_REG_CURTHREAD && LK_REG_ZERO == JIT_REG_ZERO &&
-		       LK_SITE_NREGARGS == sizeof o.regarg, "jit_opts: lk_site's argreg");
-	if (r->flags & LK_SF_REGARGS) {
-		o.nregargs = LK_SITE_NREGARGS;
-		memcpy(o.regarg, r->argreg, sizeof o.regarg);
-	}
-	if (r->flags & LK_SF_COUNTER) {		/* fbt.c fire_entry's values */
-		o.counter = 1;
-		o.cnt_args[0] = (uint64_t)(int64_t)r->cnt_inc;
-		o.cnt_args[1] = r->cnt_addr;
-	}
+	struct jit_opts o;
+	const char *nojit = site_opts(r, site, &o);
 
 	r->jit = mt_jit_plan(img, r->probe, &o, r->addr, nojit);
 	if (r->jit)
 		r->flags |= LK_SF_JIT;
 	else
 		r->flags &= ~LK_SF_JIT;
+}
+
+static void drop_jit(struct site_req *r)
+{
+	if (r->jit) {
+		mt_jit_free(r->jit);
+		free(r->jit);
+	}
+	r->jit = NULL;
+	r->flags &= ~LK_SF_JIT;
+}
+
+/* Can the requests [i, e) at one address share one compiled code? */
+static int shareable(const struct site_set *s, size_t i, size_t e)
+{
+	const uint32_t ok = LK_SF_FIRE | LK_SF_JIT | LK_SF_REGARGS | LK_SF_COUNTER;
+
+	if (e - i < 2 || e - i > 3)
+		return 0;
+	for (size_t k = i; k < e; k++) {
+		const struct site_req *q = &s->req[k];
+		if (!q->jit || q->kind != LK_SK_JMP || (q->flags & ~ok) ||
+		    !(q->flags & LK_SF_JIT) || (k > i && q->probe == s->req[k - 1].probe))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Probes sharing a jmp site (send and receive at mach_msg_trap's
+ * handoff): the first request's code fires them all, in the order
+ * sites.c merges them (its general path's), when each compiled alone
+ * and no hook or stamp is there; the others' code goes.  Otherwise
+ * sites.c leaves the site to the general path, which fires them all.
+ */
+static void combine_shared(struct site_set *s, const struct mt_image *img)
+{
+	size_t e;
+
+	sites_sort(s);
+	for (size_t i = 0; i < s->nreq; i = e) {
+		struct site_req *r = &s->req[i];
+		struct jit_opts o;
+		struct jit_code *c;
+		for (e = i + 1; e < s->nreq && s->req[e].addr == r->addr; e++)
+			;
+		if (!shareable(s, i, e) || site_opts(r, JIT_SITE_ENTRY, &o))
+			continue;
+		for (size_t k = i + 1; k < e; k++)
+			o.also[o.nalso++] = s->req[k].probe;
+		if (!(c = mt_jit_plan(img, r->probe, &o, r->addr, NULL)))
+			continue;
+		for (size_t k = i; k < e; k++)
+			drop_jit(&s->req[k]);
+		r->jit = c;
+		r->jit_all = 1;
+		r->flags |= LK_SF_JIT;
+	}
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -567,6 +633,7 @@ static int plan(struct mt_target *t, const struct mt_image *img, struct lk_ctl *
 		if (sites_add(&l->ss, &r) < 0)
 			return live_err(t, "out of memory");
 	}
+	combine_shared(&l->ss, img);
 	if (sites_build(&l->ss, l->k, t->err, sizeof t->err) < 0)
 		return -1;
 	report_nofit(l, img);
