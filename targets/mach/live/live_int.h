@@ -56,6 +56,15 @@ int sites_add(struct site_set *s, const struct site_req *r);
 /* Requests by address, then a ret before an entry, then by probe: the
    order sites_build merges them in (a site's probe, probe2, extras). */
 void sites_sort(struct site_set *s);
+/* planjit.c: r's compiled code (LK_SF_JIT) for a jmp site of that kind;
+   one code for the probes sharing a jmp site (before sites_build); after
+   it, -S and MACHTRACE_JIT_STATS name the probes the interpreter runs
+   (code that did not fit, int3 sites, sites a hook shares). */
+struct live;
+void plan_jit(struct site_req *r, const struct mt_image *img, enum jit_site site);
+void combine_shared(struct site_set *s, const struct mt_image *img);
+void report_nofit(const struct live *l, const struct mt_image *img);
+void report_unplanned(const struct live *l, const struct mt_image *img);
 /* Sort, merge, and build every site and trampoline; -1 with err. */
 int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen);
 void sites_free(struct site_set *s);
