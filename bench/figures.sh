@@ -100,6 +100,10 @@ rt_bench=$(pick "entry+return round trip" firing.out \
 	's/^round trip entry+return+predicate+thread-local+quantize instructions \([0-9]*\) ratio \([0-9.]*\)$/\1 (x\2)/p')
 rt_bench_interp=$(pick "entry+return round trip, interpreter" firing.out \
 	's/^round trip entry+return+predicate+thread-local+quantize-interpreter instructions \([0-9]*\) ratio \([0-9.]*\)$/\1 (x\2)/p')
+rt_record=$(pick "record's round trip" firing.out \
+	's/^round trip record instructions \([0-9]*\) ratio \([0-9.]*\)$/\1 instructions (x\2)/p')
+rt_top=$(pick "top's round trip" firing.out \
+	's/^round trip top instructions \([0-9]*\) ratio \([0-9.]*\)$/\1 instructions (x\2)/p')
 ns=() ratios=()
 for c in a b c d; do
 	ns+=("$(probe_ns $c)")
@@ -135,6 +139,8 @@ the best of ${tsc_runs} interleaved runs.
 | IPC round trip with \`fbt::mach_msg_trap:entry { @ = count(); }\` (\`-icount\`) | x${count} (x${nofast} without the count() fast path) | \`bench-live\` |
 | the same, host TSC | x${count_tsc} | \`bench-live\` |
 | IPC round trip with entry+return probes, predicate, thread-local, quantize (\`-icount\`) | x${entret} (host TSC: x${entret_tsc}) | \`bench-live\` |
+| IPC round trip (rt=2000) with \`machtrace record --events sched,ipc,proc,trap,vm\` (\`-icount\`) | ${rt_record} | \`bench-firing\` (bench/firing_bench.sh) |
+| IPC round trip (rt=2000) with \`machtrace top\`'s program (\`-icount\`) | ${rt_top} | \`bench-firing\` |
 | one profile-4999 firing: the local APIC timer's interrupt, the blob's handler, a predicate and count() (\`-icount\`) | ${pfire} guest instructions | \`bench-live\` |
 | runtime, ns per firing: false predicate / trace(arg0) / count() by key / quantize | ${ns[0]} / ${ns[1]} / ${ns[2]} / ${ns[3]} ns (${rmin}x to ${rmax}x an empty call) | \`bench-probe\` (bench/probe_bench.c) |
 | runtime, ns per firing: count() keyed by \`mach_msgname(id)\` / by \`lltostr(id)\` (the same string key without the msgids lookup) | ${msgname} / ${lltostr} ns (the lookup adds ${lookup} ns) | \`bench-probe\` |

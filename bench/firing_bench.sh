@@ -4,7 +4,9 @@
 # the interpreter (MACHTRACE_NOJIT=1) beside it:
 #   firing NAME instructions N
 #   firing NAME interpreter instructions N
-# then the round trips they come from, with their ratio to stock, and
+# then the round trips they come from, with their ratio to stock (and
+# those of `record --events sched,ipc,proc,trap,vm` and of top's program,
+# over rt=2000: round trip record|top instructions N ratio R), and
 # (PROBE_BENCH set) the interpreter's ns per firing for the same clauses on
 # the host (bench/probe_bench.c --firing) beside them, and bpftrace's for
 # the same logic on the host's Linux where it works (bench/bpftrace_bench.sh).
@@ -107,6 +109,35 @@ ratio count "${rt[count]}"
 ratio entry+return+predicate+thread-local+quantize "${rt[bench]}"
 ratio count-interpreter "${rt[count-interp]}"
 ratio entry+return+predicate+thread-local+quantize-interpreter "${rt[bench-interp]}"
+# the tools' whole programs (record --events, top's), over the issue's
+# rt=2000: their ratio to that stock run
+tool_run() {	# record | top, words (N round trips): prints their instructions
+	local c
+	rm -f "$TMP/c.log"
+	if [ "$1" = record ]; then
+		MACHTRACE_CONSOLE_LOG=$TMP/c.log "$M" record -o "$TMP/rec" \
+			--events sched,ipc,proc,trap,vm --workload "$2" >/dev/null 2>"$TMP/err"
+		rm -rf "$TMP/rec"
+	else
+		"$M" top --program >"$TMP/top.d" &&
+			MACHTRACE_CONSOLE_LOG=$TMP/c.log "$M" -q --timeout 120 --workload "$2" \
+				-s "$TMP/top.d" >/dev/null 2>"$TMP/err"
+	fi
+	c=$([ -f "$TMP/c.log" ] && cycles "$TMP/c.log")
+	if [ -z "$c" ] || grep -qE '(^|[^0-9])[1-9][0-9]* dropped|drops' "$TMP/err"; then
+		echo "firing: the $1 run failed or dropped: $(tail -n 1 "$TMP/err")" >&2
+		return 1
+	fi
+	echo "$c"
+}
+TN=2000
+twords="rt=$TN pingpong=0 pages=0 threads=0 tasks=0"
+tstock=$(words=$twords N=$TN run 0 '') || exit 1
+for t in record top; do
+	c=$(N=$TN tool_run $t "$twords") || exit 1
+	awk -v l="$t" -v c="$c" -v s="$tstock" -v n="$TN" \
+		'BEGIN { printf "round trip %s instructions %.0f ratio %.3f\n", l, c / n, c / s }'
+done
 if [ -n "${PROBE_BENCH:-}" ]; then
 	echo "the same clauses on the host, interpreter and compiled (local target, $PROBE_BENCH --firing):"
 	"$PROBE_BENCH" --firing || exit 1

@@ -71,6 +71,10 @@ static void uses(mt_instr_t in, uint32_t *rd_mask, uint32_t *wr_mask)
 	case MT_OP_STTS: case MT_OP_STGS:
 		*rd_mask = 1u << rd;
 		break;
+	case MT_OP_LDGA:
+		*rd_mask = 1u << r2;
+		*wr_mask = 1u << rd;
+		break;
 	}
 	*rd_mask &= ~1u;
 	*wr_mask &= ~1u;
@@ -108,6 +112,75 @@ static int error_clauses(const struct jit *j)
 			if (pr[i].id == j->img->error_probe && pr[i].necbs)
 				return 1;
 	return 0;
+}
+
+#define JIT_NARGS	(MT_VAR_ARG9 - MT_VAR_ARG0 + 1)
+
+/* Where D's argument i comes from: the site's raw argument (below
+   JIT_NARGS) through the probe's mapping (SDT probes, struct mt_probe),
+   or MT_ARGMAP_ZERO / _CURTHREAD / _ELAPSED. */
+static uint32_t arg_source(const struct jit *j, uint32_t i)
+{
+	const struct mt_probe *pr = &j->t.probes[j->probe];
+
+	if (!pr->nmap)
+		return i;
+	return i < pr->nmap ? pr->argmap[i] : MT_ARGMAP_ZERO;
+}
+
+/* Why argument i cannot be read here, NULL if it can. */
+static const char *arg_unsupported(const struct jit *j, uint32_t i)
+{
+	uint32_t src = arg_source(j, i);
+
+	if (src == MT_ARGMAP_ELAPSED)
+		return "an elapsed-time argument";
+	if (src == MT_ARGMAP_CURTHREAD && j->o.site == JIT_SITE_LOCAL)
+		return "a mapped argument on the host";
+	if (j->o.nregargs && src < j->o.nregargs && j->o.regarg[src] == 7)
+		return "the stack pointer as an argument";
+	if (j->o.site == JIT_SITE_ENTRY && src >= 6 && src < JIT_NARGS)
+		return "an argument on the stack";
+	return NULL;
+}
+
+/*
+ * args[] with a constant index: LDGA's index register set by the SETX
+ * just before it (the compiler's args[N]), with no branch in between,
+ * or %r0.  0 and the index, or -1.
+ */
+static int ldga_index(const struct jit *j, const struct mt_difo *d, uint32_t pc,
+		      uint64_t *idx)
+{
+	mt_instr_t in = j->t.text[d->text0 + pc], prev;
+
+	if (MT_R1(in) != MT_VAR_ARGS)
+		return -1;
+	if (MT_R2(in) == 0) {
+		*idx = 0;
+		return 0;
+	}
+	if (pc == 0)
+		return -1;
+	prev = j->t.text[d->text0 + pc - 1];
+	if (MT_OP(prev) != MT_OP_SETX || MT_RD(prev) != MT_R2(in))
+		return -1;
+	for (uint32_t k = 0; k < d->ntext; k++) {
+		mt_instr_t b = j->t.text[d->text0 + k];
+		if (is_branch(MT_OP(b)) && MT_LABEL(b) == pc)
+			return -1;
+	}
+	*idx = j->t.ints[MT_V16(prev)];
+	return 0;
+}
+
+static const char *ldga_unsupported(const struct jit *j, const struct mt_difo *d, uint32_t pc)
+{
+	uint64_t i;
+
+	if (ldga_index(j, d, pc, &i) < 0)
+		return "args[], regs[] or uregs[] other than args[] of a constant";
+	return i < JIT_NARGS ? arg_unsupported(j, (uint32_t)i) : NULL;
 }
 
 /* Supported?  The reason if not. */
@@ -148,12 +221,8 @@ static const char *unsupported(const struct jit *j, mt_instr_t in)
 			return scalar_var(j, MT_VS_GLOBAL, v) ? NULL :
 				"a global other than an integer";
 		}
-		if (v >= MT_VAR_ARG0 && v <= MT_VAR_ARG9) {
-			uint32_t i = v - MT_VAR_ARG0;
-			if (j->o.site == JIT_SITE_ENTRY && i >= 6)
-				return "an argument on the stack";
-			return NULL;
-		}
+		if (v >= MT_VAR_ARG0 && v <= MT_VAR_ARG9)
+			return arg_unsupported(j, v - MT_VAR_ARG0);
 		switch (v) {
 		case MT_VAR_EXECNAME: case MT_VAR_PID: case MT_VAR_TID:
 		case MT_VAR_CURTHREAD: case MT_VAR_TASK:
@@ -199,8 +268,8 @@ int jit_difo_needs(struct jit *j, uint32_t difo1, uint32_t *regs)
 
 	for (uint32_t pc = 0; pc < d->ntext; pc++) {
 		mt_instr_t in = j->t.text[d->text0 + pc];
-		const char *w = unsupported(j, in);
 		uint32_t op = MT_OP(in), v = MT_V16(in);
+		const char *w = op == MT_OP_LDGA ? ldga_unsupported(j, d, pc) : unsupported(j, in);
 		if (w)
 			return jit_fail(j, "DIFO %u uses %s (opcode %u at %u)", difo1, w, op, pc);
 		if (op == MT_OP_SLL || op == MT_OP_SRL || op == MT_OP_SRA)
@@ -317,8 +386,36 @@ static void put(struct difo_em *e, uint32_t r, enum jreg x)
 static void jit_arg(struct jit *j, enum jreg r, uint32_t i)
 {
 	static const enum jreg entry[6] = { X_RDI, X_RSI, X_RDX, X_RCX, X_R8, X_R9 };
+	/* DWARF x86-64 register numbers (7, rsp: arg_unsupported) */
+	static const enum jreg dwarf_reg[16] = {
+		X_RAX, X_RDX, X_RCX, X_RBX, X_RSI, X_RDI, X_RBP, X_RSP,
+		X_R8, X_R9, X_R10, X_R11, X_R12, X_R13, X_R14, X_R15
+	};
 	enum jreg src;
 
+	i = arg_source(j, i);
+	if (i == MT_ARGMAP_CURTHREAD) {		/* a kernel site (arg_unsupported) */
+		x_load_abs(j->b, 8, r, MT_JR_PLAT_CURTHREAD, 0, 0);
+		return;
+	}
+	if (j->o.counter) {		/* a counter's site: constants */
+		x_mov_ri(j->b, r, i < 2 ? j->o.cnt_args[i] : 0);
+		return;
+	}
+	if (j->o.nregargs)		/* an SDT site's variables */
+		i = i < j->o.nregargs ? j->o.regarg[i] : JIT_REG_ZERO;
+	if (i == JIT_REG_CURTHREAD) {
+		x_load_abs(j->b, 8, r, MT_JR_PLAT_CURTHREAD, 0, 0);
+		return;
+	}
+	if (i >= (j->o.nregargs ? 16u : JIT_NARGS)) {
+		x_mov_ri(j->b, r, 0);
+		return;
+	}
+	if (j->o.nregargs) {
+		src = dwarf_reg[i];
+		goto have;
+	}
 	switch (j->o.site) {
 	case JIT_SITE_HOST:
 		x_load_m(j->b, 8, r, (struct x_mem){ X_RDI, (int32_t)(8 * i), 0, 0 });
@@ -342,6 +439,7 @@ static void jit_arg(struct jit *j, enum jreg r, uint32_t i)
 		src = entry[i];
 		break;
 	}
+have:
 	if (j->saved[src])
 		x_load_m(j->b, 8, r, (struct x_mem){ X_RSP, (int32_t)(j->saved[src] - 1), 0, 0 });
 	else if (src != r)
@@ -871,6 +969,16 @@ static int one(struct difo_em *e, const struct mt_difo *d, uint32_t pc, mt_instr
 		if (rd && MT_V16(in) == MT_VAR_EXECNAME)
 			e->str[rd] = STR_EXECNAME;
 		return 0;
+	case MT_OP_LDGA: {		/* args[N] (ldga_unsupported) */
+		uint64_t i = 0;
+		ldga_index(j, d, pc, &i);
+		if (rd && i < JIT_NARGS)
+			jit_arg(j, reg(e, rd), (uint32_t)i);
+		else if (rd)
+			x_mov_ri(b, reg(e, rd), 0);
+		e->flags = 0;
+		return 0;
+	}
 	}
 	if (op == MT_OP_SDIV || op == MT_OP_UDIV || op == MT_OP_SREM || op == MT_OP_UREM) {
 		divide(e, pc, in);

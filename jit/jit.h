@@ -41,7 +41,24 @@ enum jit_site {
 struct jit_opts {
 	enum jit_site site;
 	uint32_t func_off;		/* JIT_SITE_RETURN */
+	/* JIT_SITE_ENTRY at an instruction whose raw arguments are the
+	   function's variables (an SDT site): raw argument i is DWARF
+	   x86-64 register regarg[i] (0-15, not rsp), JIT_REG_CURTHREAD or
+	   JIT_REG_ZERO for i < nregargs, 0 beyond; nregargs 0: rdi, rsi,
+	   rdx, rcx, r8, r9 */
+	uint8_t nregargs, regarg[4];
+	/* JIT_SITE_ENTRY at a counter's increment (an SDT site): raw
+	   arguments 0 and 1 are these constants (the increment and the
+	   counter's address), the others 0 */
+	int counter;
+	uint64_t cnt_args[2];
+	/* more probes the site fires, after the one compiled, in this
+	   order (a site two or three probes share: the general path's
+	   order), each with its own firing (timestamp, nfirings) */
+	uint32_t nalso, also[2];
 };
+#define JIT_REG_CURTHREAD	0xfe
+#define JIT_REG_ZERO		0xff
 
 struct jit_code {
 	struct jit_buf b;		/* code and relocations (MT_JR_*, and

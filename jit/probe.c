@@ -219,8 +219,12 @@ static int needs(struct jit *j, uint32_t *regs, int *uses_ts)
 {
 	const struct mt_probe *pr = &j->t.probes[j->probe];
 
-	if (pr->nmap)
-		return jit_fail(j, "a probe with an argument mapping");
+	/* a mapped argument is read where a clause names it (dif.c
+	   arg_source), but the interpreter consumes an elapsed time's
+	   stamp at every firing (runtime/probe.c map_args) */
+	for (uint32_t k = 0; k < pr->nmap; k++)
+		if (pr->argmap[k] == MT_ARGMAP_ELAPSED)
+			return jit_fail(j, "a probe with an elapsed-time argument");
 	for (uint32_t e = 0; e < pr->necbs; e++) {
 		const struct mt_clause *cl = &j->t.clauses[j->t.ecbs[pr->ecb0 + e].clause];
 		int helper = 0, record = (cl->flags & MT_CF_NEEDS_RECORD) || cl->recsize ||
@@ -818,12 +822,15 @@ int mt_jit_probe(const struct mt_image *img, uint32_t pi, const struct jit_opts 
 		return jit_fail(&j, "no probe %u", pi), 0;
 	if (o->site == JIT_SITE_HOST)
 		return jit_fail(&j, "a probe is not compiled for the host"), 0;
-	j.probe = pi;
-	pr = &j.t.probes[pi];
-	if (pr->necbs == 0)
-		return jit_fail(&j, "no clause"), 0;
-	if (needs(&j, &regs, &uses_ts) < 0)
-		return 0;
+	if (o->nalso > 2)
+		return jit_fail(&j, "more than three probes at a site"), 0;
+	for (uint32_t k = 0; k <= o->nalso; k++) {
+		j.probe = k ? o->also[k - 1] : pi;
+		if (j.probe >= img->nprobes || j.t.probes[j.probe].necbs == 0)
+			return jit_fail(&j, "no clause for probe %u", j.probe), 0;
+		if (needs(&j, &regs, &uses_ts) < 0)
+			return 0;
+	}
 	if (o->site == JIT_SITE_RETURN)
 		regs |= 1u << X_RAX;		/* arg1 is read from its slot */
 	j.vclock = (o->site == JIT_SITE_ENTRY || o->site == JIT_SITE_RETURN) &&
@@ -842,11 +849,17 @@ int mt_jit_probe(const struct mt_image *img, uint32_t pi, const struct jit_opts 
 	x_jcc(b, CC_NE, j.fallback);
 	x_cmp_abs_imm(b, 4, MT_JR_BUSY, 0, 0, 0);
 	x_jcc(b, CC_NE, j.fallback);
-	if (clauses(&j, pr) < 0) {
-		jit_buf_free(b);
-		return b->err ? -1 : 0;
+	for (uint32_t k = 0; k <= o->nalso; k++) {
+		j.probe = k ? o->also[k - 1] : pi;
+		pr = &j.t.probes[j.probe];
+		if (k && uses_ts)	/* each firing its own timestamp */
+			x_store_mi(b, 8, (struct x_mem){ X_RSP, j.ts_off, 0, 0 }, 0);
+		if (clauses(&j, pr) < 0) {
+			jit_buf_free(b);
+			return b->err ? -1 : 0;
+		}
+		x_inc_abs(b, 8, MT_JR_CB, 0, CB_FIELD(nfirings));
 	}
-	x_inc_abs(b, 8, MT_JR_CB, 0, CB_FIELD(nfirings));
 	epilogue(&j, exit);
 	if (jit_buf_finish(b) < 0) {
 		jit_buf_free(b);

@@ -51,11 +51,11 @@ static const struct lk_site *tramp_site(uint64_t pc, int *fast)
 	return best;
 }
 
-/* A site at a function's entry or ret (not an int3 inside it): the
+/* A site at a function's entry or ret (not an instruction inside it): the
    kernel's return address is at ksp, its rsp there. */
 static uint64_t site_ret_slot(const struct lk_site *s, uint64_t ksp)
 {
-	if (s->kind == LK_SK_INT3 && (s->flags & (LK_SF_FRAME | LK_SF_NOFRAME)))
+	if (s->flags & (LK_SF_FRAME | LK_SF_NOFRAME))
 		return 0;		/* inside a function: no rule here */
 	return ksp;
 }
@@ -86,7 +86,7 @@ static int tramp_sample(uint64_t pc, uint64_t rsp, struct lk_fire *f)
 			return 1;
 		}
 		if (pc <= end) {		/* code, then the displaced copy */
-			f->sp = rsp;
+			f->sp = site_ret_slot(s, rsp);
 			return pc == end;
 		}
 		f->pc = s->addr + (pc - end < s->len ? pc - end : 0);
@@ -101,7 +101,7 @@ static int tramp_sample(uint64_t pc, uint64_t rsp, struct lk_fire *f)
 	off = pc >= disp ? pc - disp : 0;
 	f->pc = off < s->len ? s->addr + off : s->addr;
 	if (s->kind == LK_SK_JMP && pc <= disp)
-		f->sp = rsp;
+		f->sp = site_ret_slot(s, rsp);
 	return 0;
 }
 

@@ -142,3 +142,110 @@ if [ $rc = 0 ] && [ $rc2 = 0 ] && cmp -s "$TMP/jitdiv.out" "$TMP/nojitdiv.out" &
 else
 	fail live-jit-division "exit $rc/$rc2, divide-by-zero $z1/$z2 of $n: $(diff "$TMP/jitdiv.out" "$TMP/nojitdiv.out" | head -n 4)"
 fi
+
+# both_engines NAME WORDS PROGRAM: compiled as NAME (which probes were:
+# $TMP/NAME.stats), interpreted as noNAME; rc and rc2 their statuses
+both_engines() {
+	rm -f "$TMP/$1.stats"
+	MACHTRACE_JIT_STATS=$TMP/$1.stats live_run "$1" "$2" "$3" -q
+	rc=$?
+	MACHTRACE_NOJIT=1 live_run "no$1" "$2" "$3" -q
+	rc2=$?
+}
+
+# provider probes at a function's entry or return read their arguments
+# through the provider's mapping (sdt.h: off-cpu's args are stack_handoff's
+# arg1 or switch_context's arg2, dequeue's choose_thread's return value,
+# ipc:::send's arg1 the current thread, arg2 0) and args[N] of a constant
+# N: compiled, with the interpreter's values
+prog="sched:::off-cpu { @o[arg0] = count(); @oz = sum(arg2); @oe = sum(arg0 != arg1); }
+sched:::dequeue { @d[arg1] = count(); @dz = sum(arg0 != 0); }
+ipc:gnumach:ipc_mqueue_send:send { @s = count(); @sc = sum(arg1 == (uint64_t)curthread);
+	@sz = sum(arg2); @sk[((struct ipc_kmsg *)arg0)->ikm_header.msgh_id] = count(); }
+sched:::change-pri { @p[args[2]] = count(); }
+$E { @a = sum((uint64_t)args[0] == arg0); @n = count(); }
+END { printa(\"o %x %@d\\n\", @o); printa(\"oz %@d\\n\", @oz); printa(\"oe %@d\\n\", @oe);
+	printa(\"d %x %@d\\n\", @d); printa(\"dz %@d\\n\", @dz); printa(\"s %@d\\n\", @s);
+	printa(\"sc %@d\\n\", @sc); printa(\"sz %@d\\n\", @sz); printa(\"sk %d %@d\\n\", @sk);
+	printa(\"p %d %@d\\n\", @p); printa(\"a %@d\\n\", @a); printa(\"n %@d\\n\", @n); }"
+words="rt=100 pingpong=0 pages=0 threads=0 tasks=0"
+both_engines jitmap "$words" "$prog"
+ncomp=$(grep -c "^compiled " "$TMP/jitmap.stats" 2>/dev/null)
+s=$(val s "$TMP/jitmap.out"); n=$(val n "$TMP/jitmap.out")
+if [ $rc = 0 ] && [ $rc2 = 0 ] && [ "${ncomp:-0}" -ge 6 ] && ! grep -v "^compiled " "$TMP/jitmap.stats" &&
+   grep -q "^compiled sched:gnumach:choose_thread:dequeue" "$TMP/jitmap.stats" &&
+   cmp -s "$TMP/jitmap.out" "$TMP/nojitmap.out" && [ "${s:-0}" -gt 0 ] &&
+   [ "$(val sc "$TMP/jitmap.out")" = "$s" ] && [ "$(val sz "$TMP/jitmap.out")" = 0 ] &&
+   [ "$(val oz "$TMP/jitmap.out")" = 0 ] && [ "$(val oe "$TMP/jitmap.out")" = 0 ] &&
+   [ "${n:-0}" -ge $((2 * 100)) ] && [ "$(val a "$TMP/jitmap.out")" = "$n" ]; then
+	pass live-jit-provider-arguments
+else
+	fail live-jit-provider-arguments "exit $rc/$rc2, $ncomp compiled: $(grep -v '^compiled ' "$TMP/jitmap.stats" | head -n 2) $(diff "$TMP/jitmap.out" "$TMP/nojitmap.out" | head -n 4)"
+fi
+
+# ipc:::send's sites inside mach_msg_trap read the message and the
+# threads from the registers DWARF names there (LK_SF_REGARGS): compiled,
+# with the interpreter's values, and every machload_echo request (4800)
+# and reply (4900) counted once
+R=20
+prog="ipc:::send { @s[((struct ipc_kmsg *)arg0)->ikm_header.msgh_id] = count();
+	@c = sum(arg2 == (uint64_t)curthread); @n = count(); }
+END { printa(\"sk %d %@d\\n\", @s); printa(\"c %@d\\n\", @c); printa(\"n %@d\\n\", @n); }"
+words="rpcs=$R taskinfo=5 threads=3 tasks=2"
+both_engines jitreg "$words" "$prog"
+ncomp=$(grep -c "^compiled ipc:gnumach:mach_msg_trap:send" "$TMP/jitreg.stats" 2>/dev/null)
+if [ $rc = 0 ] && [ $rc2 = 0 ] && [ "${ncomp:-0}" -ge 3 ] && ! grep -v "^compiled " "$TMP/jitreg.stats" &&
+   cmp -s "$TMP/jitreg.out" "$TMP/nojitreg.out" &&
+   grep -q "^sk 4800 $R$" "$TMP/jitreg.out" && grep -q "^sk 4900 $R$" "$TMP/jitreg.out"; then
+	pass live-jit-provider-registers
+else
+	fail live-jit-provider-registers "exit $rc/$rc2, $ncomp mach_msg_trap sites compiled: $(grep -v '^compiled ' "$TMP/jitreg.stats" | head -n 2) $(diff "$TMP/jitreg.out" "$TMP/nojitreg.out" | head -n 4) $(grep -E '^sk 4[89]00' "$TMP/jitreg.out")"
+fi
+
+# vminfo's sites are a counter's increments: their raw arguments are the
+# increment and the counter's address (LK_SF_COUNTER), constants in the
+# compiled code; every page machload touches is a zero fill
+prog="vminfo:::zfod,vminfo:::cow_fault { @z[probename] = sum(arg0); @n[probename] = count();
+	@a[arg1 != 0] = count(); }
+END { printa(\"z %s %@d\\n\", @z); printa(\"n %s %@d\\n\", @n); printa(\"a %d %@d\\n\", @a); }"
+words="rt=10 pingpong=0 pages=64 threads=0 tasks=0 forks=2"
+both_engines jitcnt "$words" "$prog"
+ncomp=$(grep -c "^compiled vminfo:" "$TMP/jitcnt.stats" 2>/dev/null)
+z=$(sed -n 's/^z zfod \([0-9]*\)$/\1/p' "$TMP/jitcnt.out")
+if [ $rc = 0 ] && [ $rc2 = 0 ] && [ "${ncomp:-0}" -ge 2 ] && ! grep -v "^compiled " "$TMP/jitcnt.stats" &&
+   cmp -s "$TMP/jitcnt.out" "$TMP/nojitcnt.out" && [ "${z:-0}" -ge 64 ] &&
+   ! grep -q "^a 0 " "$TMP/jitcnt.out"; then
+	pass live-jit-provider-counters
+else
+	fail live-jit-provider-counters "exit $rc/$rc2, $ncomp compiled, zfod $z: $(grep -v '^compiled ' "$TMP/jitcnt.stats" | head -n 2) $(diff "$TMP/jitcnt.out" "$TMP/nojitcnt.out" | head -n 4)"
+fi
+
+# MACHTRACE_JIT_STATS names every probe the interpreter runs: at an int3
+# (kinst) and where a hook of the blob shares the site (ipc_task_enable's
+# entry), not only those the JIT could not translate
+prog="fbt::ipc_task_enable:entry { @n = sum(arg0 != 0); } kinst::vm_fault:39 { @k = count(); }"
+rm -f "$TMP/jitwhy.stats"
+MACHTRACE_JIT_STATS=$TMP/jitwhy.stats live_run jitwhy "rt=20 pingpong=0 pages=4 threads=0 tasks=1" "$prog" -q
+if [ $? = 0 ] && grep -q "^interpreted kinst:gnumach:vm_fault:39: an int3 site$" "$TMP/jitwhy.stats" &&
+   grep -q "^interpreted fbt:gnumach:ipc_task_enable:entry: another probe or a hook" "$TMP/jitwhy.stats"; then
+	pass live-jit-stats-name-interpreted
+else
+	fail live-jit-stats-name-interpreted "$(grep -v '^compiled ' "$TMP/jitwhy.stats" | head -n 4)"
+fi
+
+# send and receive share mach_msg_trap's handoff sites: one compiled code
+# fires both, each with the interpreter's values, every machload_echo
+# request (4800) and reply (4900) sent and received once
+prog="ipc:::send { @s[((struct ipc_kmsg *)arg0)->ikm_header.msgh_id] = count(); }
+ipc:::receive { @r[((struct ipc_kmsg *)arg0)->ikm_header.msgh_id] = count();
+	@c = sum(arg2 == (uint64_t)curthread); }
+END { printa(\"s %d %@d\\n\", @s); printa(\"r %d %@d\\n\", @r); printa(\"c %@d\\n\", @c); }"
+both_engines jitshare "rpcs=$R taskinfo=5 threads=3 tasks=2" "$prog"
+if [ $rc = 0 ] && [ $rc2 = 0 ] && ! grep -v "^compiled " "$TMP/jitshare.stats" &&
+   cmp -s "$TMP/jitshare.out" "$TMP/nojitshare.out" && grep -q "^s 4800 $R$" "$TMP/jitshare.out" &&
+   grep -q "^r 4800 $R$" "$TMP/jitshare.out" && grep -q "^s 4900 $R$" "$TMP/jitshare.out" &&
+   grep -q "^r 4900 $R$" "$TMP/jitshare.out"; then
+	pass live-jit-shared-sites
+else
+	fail live-jit-shared-sites "exit $rc/$rc2: $(grep -v '^compiled ' "$TMP/jitshare.stats" | head -n 2) $(diff "$TMP/jitshare.out" "$TMP/nojitshare.out" | head -n 4)"
+fi

@@ -31,6 +31,7 @@ struct site_req {
 	const struct lk_uarg *uargs;	/* LK_SF_UARGS: nuargs operands */
 	uint8_t nuargs;
 	struct jit_code *jit;		/* LK_SF_JIT: the probe's code (owned) */
+	uint8_t jit_all;		/* jit fires every probe at addr too */
 };
 
 /* Sites and trampolines as they will be written into the region. */
@@ -52,6 +53,18 @@ struct site_set {
 };
 
 int sites_add(struct site_set *s, const struct site_req *r);
+/* Requests by address, then a ret before an entry, then by probe: the
+   order sites_build merges them in (a site's probe, probe2, extras). */
+void sites_sort(struct site_set *s);
+/* planjit.c: r's compiled code (LK_SF_JIT) for a jmp site of that kind;
+   one code for the probes sharing a jmp site (before sites_build); after
+   it, -S and MACHTRACE_JIT_STATS name the probes the interpreter runs
+   (code that did not fit, int3 sites, sites a hook shares). */
+struct live;
+void plan_jit(struct site_req *r, const struct mt_image *img, enum jit_site site);
+void combine_shared(struct site_set *s, const struct mt_image *img);
+void report_nofit(const struct live *l, const struct mt_image *img);
+void report_unplanned(const struct live *l, const struct mt_image *img);
 /* Sort, merge, and build every site and trampoline; -1 with err. */
 int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen);
 void sites_free(struct site_set *s);
@@ -63,6 +76,9 @@ void sites_free(struct site_set *s);
  */
 /* Bytes a jmp at f's entry displaces (relocated if need be), 0: int3. */
 unsigned sites_entry_range(struct site_set *s, struct mt_kimg *k, const struct mt_kfunc *f);
+/* The same for a jmp at instruction addr inside f (an SDT site). */
+unsigned sites_insn_range(struct site_set *s, struct mt_kimg *k, const struct mt_kfunc *f,
+			  uint64_t addr);
 /* Offsets of f's instructions (at most max); -1 if undecodable. */
 int sites_insn_offsets(struct mt_kimg *k, const struct mt_kfunc *f, uint32_t *offs, int max);
 unsigned sites_ret_range(struct site_set *s, struct mt_kimg *k, const struct mt_kfunc *f,

@@ -40,40 +40,6 @@ static uint32_t fast_count_aggid(const struct mt_image *img, const struct mt_pro
 	return (uint32_t)act->arg;
 }
 
-/* Sites whose compiled code did not fit the trampoline area (sites.c):
-   -S names each, -v counts them. */
-static void report_nofit(const struct live *l, const struct mt_image *img)
-{
-	char why[120];
-
-	snprintf(why, sizeof why, "its compiled code does not fit the %llu KiB trampoline area",
-		 (unsigned long long)(LK_TRAMP_MAX >> 10));
-	for (uint32_t i = 0; i < l->ss.nnofit; i++) {
-		const struct lk_site *st = &l->ss.sites[l->ss.nofit[i]];
-		mt_jit_unplaced(img, st->probe, st->addr, why);
-	}
-	if (l->o.verbose && l->ss.nnofit)
-		fprintf(stderr, "machtrace: %u probe sites run the interpreter: their compiled "
-			"code does not fit the %llu KiB trampoline area\n", l->ss.nnofit,
-			(unsigned long long)(LK_TRAMP_MAX >> 10));
-}
-
-/*
- * The probe's compiled code for a jmp site (LK_SF_JIT, jit/, mt_jit_plan):
- * none (the interpreter) if MACHTRACE_NOJIT is set or a clause uses what
- * the compiler does not translate.
- */
-static void plan_jit(struct site_req *r, const struct mt_image *img, enum jit_site site)
-{
-	struct jit_opts o = { .site = site, .func_off = r->func_off };
-
-	r->jit = mt_jit_plan(img, r->probe, &o, r->addr, NULL);
-	if (r->jit)
-		r->flags |= LK_SF_JIT;
-	else
-		r->flags &= ~LK_SF_JIT;
-}
-
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -82,6 +48,9 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 #define MAX_INLINE_SITES 64
+/* the most bytes a jmp at an instruction displaces (5, plus the
+   longest x86 instruction less one) */
+#define JMP_INSN_MAX	19
 
 /*
  * Where the entry probe of an inline-only function goes: the entry of
@@ -240,7 +209,9 @@ static int plan_return(struct mt_target *t, struct site_req *r, const struct mt_
 		r->func_off = f->rets[k];
 		r->range = getenv("MACHTRACE_NOJMPRET") ? 0 :
 			sites_ret_range(&l->ss, l->k, f, f->rets[k], &start);
-		if (r->range && kinst_in(kv, nk, start, r->ret_at + 1))
+		/* an instruction probe in it, or a jmp of one before it
+		   reaching into it (plan_insn: at most JMP_INSN_MAX bytes) */
+		if (r->range && kinst_in(kv, nk, start - JMP_INSN_MAX, r->ret_at + 1))
 			r->range = 0;
 		r->kind = r->range ? LK_SK_JMPRET : LK_SK_RET;
 		r->addr = r->range ? start : r->ret_at;
@@ -260,6 +231,31 @@ static int plan_insn(struct mt_target *t, struct site_req *r, const struct mt_kf
 	r->f = f;
 	r->addr = addr;
 	r->kind = LK_SK_INT3;
+	return add_req(t, r);
+}
+
+/*
+ * An SDT site at an instruction: a jmp over the whole instructions from
+ * addr when they can be displaced and hold no other instruction probe
+ * (sites_insn_range; as an entry's, its registers are the callee's
+ * arguments at a call), compiled when its raw arguments are those
+ * registers; else an int3.  MACHTRACE_NOJMPINSN keeps the int3.
+ */
+static int plan_sdt_insn(struct mt_target *t, struct site_req *r, const struct mt_kfunc *f,
+			 uint64_t addr, const struct mt_image *img, const struct mt_probe *pr,
+			 const uint64_t *kv, size_t nk)
+{
+	struct live *l = t->priv;
+	unsigned len = getenv("MACHTRACE_NOJMPINSN") ? 0 : sites_insn_range(&l->ss, l->k, f, addr);
+
+	if (!len || len > JMP_INSN_MAX || kinst_in(kv, nk, addr + 1, addr + len))
+		return plan_insn(t, r, f, addr);
+	r->f = f;
+	r->addr = addr;
+	r->kind = LK_SK_JMP;
+	r->range = len;
+	if (pr && (r->flags & LK_SF_FIRE))
+		plan_jit(r, img, JIT_SITE_ENTRY);
 	return add_req(t, r);
 }
 
@@ -289,7 +285,7 @@ static int plan_sdt_sites(struct mt_target *t, const struct lprobe *p, uint32_t 
 		}
 		rc = lo->where == SDT_ENTRY ? plan_entry(t, &r, lo->f, img, pr, kv, nk) :
 			lo->where == SDT_RETURN ? plan_return(t, &r, lo->f, img, kv, nk) :
-			plan_insn(t, &r, lo->f, lo->addr);
+			plan_sdt_insn(t, &r, lo->f, lo->addr, img, pr, kv, nk);
 		if (rc < 0)
 			return -1;
 	}
@@ -473,9 +469,11 @@ static int plan(struct mt_target *t, const struct mt_image *img, struct lk_ctl *
 		if (sites_add(&l->ss, &r) < 0)
 			return live_err(t, "out of memory");
 	}
+	combine_shared(&l->ss, img);
 	if (sites_build(&l->ss, l->k, t->err, sizeof t->err) < 0)
 		return -1;
 	report_nofit(l, img);
+	report_unplanned(l, img);
 	return 0;
 }
 

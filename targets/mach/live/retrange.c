@@ -181,42 +181,68 @@ int sites_insn_offsets(struct mt_kimg *k, const struct mt_kfunc *f, uint32_t *of
 }
 
 /*
- * Bytes a jmp at f's entry displaces when its first instructions can be
- * relocated (reloc.c) although kimg gave the entry an int3 (rip-relative
- * operand, branch or call in the first 5 bytes); 0 if they cannot: an
- * instruction that ends the flow before 5 bytes, a branch into them, or
- * past the function's end.
+ * Bytes a jmp at addr in f displaces: whole instructions from addr
+ * covering 5 bytes, each relocatable (reloc.c), none a ret (its own
+ * return site) and none but the last ending the flow, within f, with
+ * nothing branching into them past addr; 0 if there are none.
  */
-unsigned sites_entry_range(struct site_set *s, struct mt_kimg *k, const struct mt_kfunc *f)
+static unsigned jmp_range(struct site_set *s, struct mt_kimg *k, const struct mt_kfunc *f,
+			  uint64_t addr)
 {
-	const uint8_t *code = f->size >= 5 ? mt_kimg_bytes(k, f->addr, f->size) : NULL;
+	const uint8_t *code = mt_kimg_bytes(k, f->addr, f->size);
 	size_t left = f->size;
 	uint64_t a = f->addr;
 	unsigned len = 0;
 	cs_insn *in;
 	csh cs;
-	int ends = 0, ok = 1;
+	int ends = 0, ok = 1, at = 0;
 
-	if (f->patch == MT_PATCH_JMP)
-		return f->displaced;
-	if (!code || f->inline_only || x86_open(&cs) < 0)
+	if (!code || x86_open(&cs) < 0)
 		return 0;
 	if (!s->targets_done)
 		collect_targets(s, k, cs);
 	in = cs_malloc(cs);
 	while (in && ok && len < 5 && left && cs_disasm_iter(cs, &code, &left, &a, in)) {
 		uint64_t tgt = x86_branch_target(in);
+		if (!at && in->address < addr)
+			continue;
+		if (in->address != addr && !at)
+			ok = 0;			/* addr is no instruction's start */
+		at = 1;
 		if (ends || reloc_insn(in, 0, NULL, &ends) < 0 || x86_in_group(in, CS_GRP_RET))
 			ok = 0;			/* flow ended before 5 bytes, or a
 						   ret (its own return site) */
-		if (tgt > f->addr && tgt < f->addr + 16)
+		if (tgt > addr && tgt < addr + 16)
 			ok = 0;			/* branches into its own first bytes */
 		len += in->size;
 	}
 	if (in)
 		cs_free(in, 1);
 	cs_close(&cs);
-	if (!ok || len < 5 || len > f->size || target_within(s, f->addr, f->addr + len - 1))
+	if (!ok || !at || len < 5 || addr + len > f->addr + f->size ||
+	    target_within(s, addr, addr + len - 1))
 		return 0;
 	return len;
+}
+
+/*
+ * Bytes a jmp at f's entry displaces when its first instructions can be
+ * relocated (reloc.c) although kimg gave the entry an int3 (rip-relative
+ * operand, branch or call in the first 5 bytes); 0 if they cannot.
+ */
+unsigned sites_entry_range(struct site_set *s, struct mt_kimg *k, const struct mt_kfunc *f)
+{
+	if (f->patch == MT_PATCH_JMP)
+		return f->displaced;
+	if (f->size < 5 || f->inline_only)
+		return 0;
+	return jmp_range(s, k, f, f->addr);
+}
+
+unsigned sites_insn_range(struct site_set *s, struct mt_kimg *k, const struct mt_kfunc *f,
+			  uint64_t addr)
+{
+	if (!f->size || f->inline_only || addr <= f->addr)
+		return 0;
+	return jmp_range(s, k, f, addr);
 }

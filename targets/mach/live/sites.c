@@ -55,14 +55,23 @@ void sites_free(struct site_set *s)
 	memset(s, 0, sizeof *s);
 }
 
-/* By address; at one address a ret site sorts before an int3 entry. */
+/* By address; at one address a ret site sorts before an int3 entry,
+   then firing requests by probe. */
 static int cmp_req(const void *a, const void *b)
 {
 	const struct site_req *x = a, *y = b;
+	int xr = x->kind == LK_SK_RET, yr = y->kind == LK_SK_RET;
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	return (x->kind == LK_SK_RET ? 0 : 1) - (y->kind == LK_SK_RET ? 0 : 1);
+	if (xr != yr)
+		return yr - xr;
+	return x->probe < y->probe ? -1 : x->probe > y->probe;
+}
+
+void sites_sort(struct site_set *s)
+{
+	qsort(s->req, s->nreq, sizeof *s->req, cmp_req);
 }
 
 /* The host's copy of trampoline-area bytes at kernel VA va. */
@@ -473,7 +482,8 @@ static int build_all(struct site_set *s, struct mt_kimg *k, csh cs, size_t *reqo
 				}
 				st->probe2 = r->probe;
 				st->flags |= (r->flags & ~LK_SF_FIRE) | LK_SF_FIRE2;
-				st->flags &= ~(LK_SF_FAST | LK_SF_JIT);
+				if (!s->req[reqof[n - 1]].jit_all)
+					st->flags &= ~(LK_SF_FAST | LK_SF_JIT);
 				if (r->flags & LK_SF_COUNTER) {
 					st->cnt_addr = r->cnt_addr;
 					st->cnt_inc = r->cnt_inc;
@@ -508,11 +518,13 @@ static int build_all(struct site_set *s, struct mt_kimg *k, csh cs, size_t *reqo
 			return mt_seterr(err, errlen, "trampoline area full"), -1;
 		/* a later request for this address (internal hook, alias) must
 		   not lose the full path: decide FAST only if none follows */
-		if (i + 1 < s->nreq && s->req[i + 1].addr == r->addr)
+		if (i + 1 < s->nreq && s->req[i + 1].addr == r->addr && !r->jit_all)
 			st->flags &= ~(LK_SF_FAST | LK_SF_JIT);
-		if (r->kind == LK_SK_JMP)
+		if (r->kind == LK_SK_JMP) {
 			rc = jmp_entry(s, k, cs, st, n, r->range ? r->range : r->f->displaced,
 				       err, errlen);
+			site_frame(k, r, st);	/* an SDT instruction's */
+		}
 		else if (r->kind == LK_SK_JMPRET)
 			rc = jmp_ret(s, k, st, n, r, err, errlen);
 		else if (r->kind == LK_SK_INT3) {
@@ -542,7 +554,7 @@ int sites_build(struct site_set *s, struct mt_kimg *k, char *err, size_t errlen)
 	int rc;
 	size_t *reqof;
 
-	qsort(s->req, s->nreq, sizeof *s->req, cmp_req);
+	sites_sort(s);
 	free(s->sites);
 	s->sites = calloc(s->nreq ? s->nreq : 1, sizeof *s->sites);
 	if (!s->tramp)
