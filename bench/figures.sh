@@ -95,6 +95,26 @@ firing_rows=$(
 	printf '| %s (`%s`) | %s | %s | %s | %s | %s |\n' '`@ = count()` on the trampoline'"'"'s increment' \
 		fast-count "$(firing fast-count)" "-" "-" "-" "-"
 )
+# bench/provider_bench.sh: per firing of Mach provider clauses, beside the
+# same logic with casts
+prov() {	# variant name, field after which the figure comes
+	pick "provider $1 $2" provider.out "s/^provider $1\( .*\)* $2 \([0-9.-]*\)\( .*\)*\$/\2/p"
+}
+prov_row() {	# variant, the clause, the cast variant ('' = none)
+	printf '| %s (`%s`) | %s | %s | %s |\n' "$2" "$1" "$(prov "$1" instructions)" \
+		"$([ -n "$3" ] && prov "$3" instructions || echo -)" "$(prov "$1" firings-per-op)"
+}
+provider_rows=$(
+	prov_row ipc-count '`ipc:::send { @ = count(); }`' ''
+	prov_row ipc-msg-name '`ipc:::send { @[args[0]->msg_name] = count(); }`' ipc-msg-name-cast
+	prov_row ipc-msg-id '`ipc:::send { @[args[0]->msg_id] = count(); }`' ipc-msg-id-cast
+	prov_row oncpu-fname '`sched:::on-cpu { @[curpsinfo->pr_fname] = count(); }`' oncpu-fname-cast
+	prov_row lwp-create-count '`proc:::lwp-create { @ = count(); }`' ''
+	prov_row fault-fname '`vm:::fault { @[args[2]->pr_fname] = count(); }`' fault-fname-cast
+)
+prov_rt=$(prov ipc-msg-id per-op)
+prov_rt_ratio=$(prov ipc-msg-id ratio)
+prov_stock=$(pick "provider stock rt" provider.out 's/^provider stock rt instructions-per-op \([0-9]*\)$/\1/p')
 rt_stock=$(pick "stock round trip" firing.out 's/^round trip stock instructions \([0-9]*\) .*/\1/p')
 rt_bench=$(pick "entry+return round trip" firing.out \
 	's/^round trip entry+return+predicate+thread-local+quantize instructions \([0-9]*\) ratio \([0-9.]*\)$/\1 (x\2)/p')
@@ -174,6 +194,22 @@ ${firing_rows}
 The count() figure relies on a fast path: a probe whose only clause is an
 unpredicated, keyless \`@ = count()\` becomes a single increment in its
 trampoline (docs/live-kernel.md, "Sites").
+
+## Cost per firing of the Mach providers
+
+Guest instructions per firing of clauses on the Mach providers
+(\`bench-provider\`, bench/provider_bench.sh: machload's phase that fires
+the probe under \`-icount\`, traced minus stock, over the firings of the
+phase's operations), beside the same logic written with casts on the
+probe's native arguments (\`((struct ipc_kmsg *)arg0)->ikm_header.msgh_id\`,
+\`mach_msgname()\` of it, \`mach_execname()\` of the thread).  A reference
+to one member of a translated argument evaluates that member's translator
+expression alone.  The IPC round trip with the \`args[0]->msg_id\` clause:
+${prov_rt} instructions (x${prov_rt_ratio} of stock ${prov_stock}).
+
+| clause (bench name) | guest instructions per firing | the same logic with casts | firings per operation |
+|---|---|---|---|
+${provider_rows}
 
 ## Not measured by \`make bench\`
 

@@ -337,6 +337,62 @@ static int cg_xlate(struct cc *cc, struct node *n)
 	return buf;
 }
 
+/*
+ * The translation a member reference n reads from, seen through plain
+ * inlines (curpsinfo is xlate<psinfo_t *>(curthread)), with in *xm the
+ * translator's member; NULL when n does not read a translated member.
+ */
+static struct node *xlate_of(struct cc *cc, struct node *n,
+			     struct xlmember **xm)
+{
+	struct node *o = n->l;
+	int depth = 0;
+	while (o->k == N_IDENT && o->id->k == ID_INLINE && !o->id->param &&
+	       o->id->val != 1 && o->id->init && depth++ < CC_MAXNEST)
+		o = o->id->init;
+	if (o->k != N_XLATE || !o->xl || node_member(cc, n)->bits)
+		return NULL;
+	for (*xm = o->xl->members; *xm; *xm = (*xm)->next)
+		if (strcmp((*xm)->name, n->name) == 0)
+			return o;
+	return NULL;
+}
+
+/*
+ * One member of a translation (dtrace's dt_cg_xlate_member): only that
+ * member's translator expression runs.  The value is the one the whole
+ * translation would hold there: an integer cut to the member's width, a
+ * string as it is, an array or struct copied into scratch of its size.
+ */
+static int cg_xlate_member(struct cc *cc, struct node *n, struct node *x,
+			   struct xlmember *xm)
+{
+	struct member *m = node_member(cc, n);
+	int in = cg_expr(cc, x->l);
+	int oarg = cc->cg_xlarg;
+	cc->cg_xlarg = in;
+	int v = cg_expr(cc, xm->expr);
+	cc->cg_xlarg = oarg;
+	cg_free(cc, in);
+	if (!is_byref(m->type)) {
+		struct type *et = xm->expr->type;
+		if (!ty_is_integral(et) ||
+		    et->canon->size != m->type->canon->size ||
+		    et->canon->is_signed != m->type->canon->is_signed)
+			cg_extend(cc, v, m->type, n->line);
+		return v;
+	}
+	if (ty_is_string(m->type) && !ty_is_ptrlike(m->type))
+		return v;
+	int sz = cg_const(cc, m->type->canon->size, n->line);
+	int buf = reg_alloc(cc, n->line);
+	emit(cc, MT_OP_ALLOCS, sz, 0, buf);
+	emit(cc, MT_OP_COPYS, v, sz, buf);
+	cg_free(cc, sz);
+	cg_free(cc, v);
+	return buf;
+}
+
 static int cg_call(struct cc *cc, struct node *n)
 {
 	int regs[16];
@@ -880,6 +936,10 @@ static int cg_expr(struct cc *cc, struct node *n)
 		return cg_assign(cc, n);
 	case N_MEMBER: {
 		struct member *m = node_member(cc, n);
+		struct xlmember *xm;
+		struct node *x = xlate_of(cc, n, &xm);
+		if (x)
+			return cg_xlate_member(cc, n, x, xm);
 		r = cg_addr(cc, n);
 		if (m->bits) {
 			emit(cc, unit_load_op(m), r, 0, r);

@@ -120,3 +120,14 @@ if [ "$h" = 0 ] && [ "${h3:-0}" -gt 0 ] && [ "$(nofast rpc)" = "$(nofast rpc3)" 
 else
 	fail live-ipc-jmp-sites "int3 hits ${h:-?} with jmp sites, ${h3:-?} with int3s: $(diff <(nofast rpc) <(nofast rpc3) | head -n 4)"
 fi
+# One member of a translated argument evaluates its own translator
+# expression alone (dtrace's dt_cg_xlate_member): msg_id looks up no
+# MIG name and copies no string; the whole struct still has them all.
+"$MACHTRACE" -S -e -n 'ipc:::send { @[args[0]->msg_id] = count(); }' >"$TMP/xm.S" 2>&1
+"$MACHTRACE" -S -e -n 'ipc:::send { print(*args[0]); }' >"$TMP/xw.S" 2>&1
+if grep -q 'returns int' "$TMP/xm.S" && ! grep -qE 'mach_msg(name|subsystem)|copys|allocs' "$TMP/xm.S" &&
+   grep -q mach_msgname "$TMP/xw.S" && grep -q mach_msgsubsystem "$TMP/xw.S"; then
+	pass live-ipc-xlate-member-alone
+else
+	fail live-ipc-xlate-member-alone "$(grep -cE '^[0-9]+:' "$TMP/xm.S") instructions for msg_id: $(grep -E 'call|copys|rror' "$TMP/xm.S" | head -n 3 | tr '\n' ' ')"
+fi

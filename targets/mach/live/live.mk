@@ -59,3 +59,9 @@ BENCH_STEPS += bench-firing
 bench-firing: $(BUILD)/bin/machtrace $(BUILD)/live/blob.bin $(BUILD)/boot/shim.elf \
 		$(BUILD)/bench/probe_bench
 	$(call bench_keep,firing,PROBE_BENCH=$(BUILD)/bench/probe_bench bench/firing_bench.sh)
+# make bench: guest instructions per firing of Mach provider clauses
+# beside the same logic written with casts (bench/provider_bench.sh).
+.PHONY: bench-provider
+BENCH_STEPS += bench-provider
+bench-provider: $(BUILD)/bin/machtrace $(BUILD)/live/blob.bin $(BUILD)/boot/shim.elf
+	$(call bench_keep,provider,bench/provider_bench.sh)
