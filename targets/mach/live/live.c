@@ -739,7 +739,11 @@ const char *mt_live_argname(struct mt_target *t, const char *prov, const char *f
 
 void mt_live_print_sites(struct mt_target *t, uint32_t id, FILE *out)
 {
-	if (t && t->ops == &live_ops)
+	const struct lprobe *p = t && t->ops == &live_ops ? live_probe_by_id(t->priv, id) : NULL;
+
+	if (p && !p->sdt && p->locs)
+		kinline_print_sites(t->priv, p, out);
+	else if (p)
 		sdt_print_sites(t->priv, id, out);
 }
 
