@@ -179,6 +179,12 @@ struct tok {
 };
 
 void lex_init(struct cc *cc, const char *text, int line);
+/* dump.c (-d): source [start, end) reads as text; a probe description
+   is also expanded as the target expands it */
+void dump_note(struct cc *cc, const char *start, const char *end, const char *text);
+void dump_pspec(struct cc *cc, const char *start, const char *end, const char *pspec);
+void dump_token(struct cc *cc, const char *start, const char *end, const struct tok *t);
+void dump_source(struct cc *cc, const char *text);
 void lex_next(struct cc *cc);			/* advance cc->tok */
 struct tok *lex_peek(struct cc *cc);		/* one token after cc->tok */
 int lex_is_op(struct cc *cc, int op);		/* cc->tok is operator op */
@@ -405,6 +411,12 @@ struct cc {
 	int tuple_depth;
 	int in_pred;
 	char *cpp_out;			/* -C: the current source after cpp */
+	/* -d (dump.c): the rewrites of the source being parsed, and the
+	   sources rewritten so far (malloc'd) */
+	struct dump_rw *rws;
+	size_t nrws, caprws;
+	char *dump;
+	size_t dumplen;
 };
 
 /* asm.c */

@@ -275,3 +275,29 @@ void kinline_print_sites(const struct live *l, const struct lprobe *p, FILE *out
 	}
 	fprintf(out, "\n");
 }
+
+/* -d: p's sites as D probe descriptions (kinst::CALLER:OFFSET, fbt's
+   for the out-of-line copy), comma-separated; malloc'd, NULL if none. */
+char *kinline_expand(const struct lprobe *p)
+{
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&s, &len);
+
+	if (!f)
+		return NULL;
+	for (uint32_t i = 0; i < p->nlocs; i++) {
+		const struct sdt_loc *lo = &p->locs[i];
+		if (lo->where == SDT_ENTRY || lo->where == SDT_RETURN)
+			fprintf(f, "%sfbt::%s:%s", i ? ",\n" : "", lo->f->name,
+				lo->where == SDT_ENTRY ? "entry" : "return");
+		else
+			fprintf(f, "%skinst::%s:%llu", i ? ",\n" : "", lo->f->name,
+				(unsigned long long)(lo->addr - lo->f->addr));
+	}
+	if (fclose(f) != 0 || !p->nlocs) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
