@@ -430,10 +430,9 @@ void as_patch(struct cc *cc, uint32_t at, uint32_t target);
 void as_finish(struct cc *cc, struct mt_prog *p);
 
 /* parse.c */
-#define CC_MAXPDESC	64		/* probe descriptions per clause */
 /* A clause as parsed: what act_clause() turns into tables and code. */
 struct clause {
-	struct mt_pdesc pds[CC_MAXPDESC];	/* split into their fields */
+	struct mt_pdesc *pds;		/* split into their fields (arena) */
 	int npd;
 	struct node *pred, *body;	/* body: statements via ->next */
 	int line;
