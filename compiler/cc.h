@@ -179,9 +179,8 @@ struct tok {
 };
 
 void lex_init(struct cc *cc, const char *text, int line);
-/* dump.c (-d): source [start, end) reads as text; a probe description
-   is also expanded as the target expands it */
-void dump_note(struct cc *cc, const char *start, const char *end, const char *text);
+/* dump.c (-d): source [start, end) reads as the probe description pspec
+   (also expanded as the target expands it) or as macro token t */
 void dump_pspec(struct cc *cc, const char *start, const char *end, const char *pspec);
 void dump_token(struct cc *cc, const char *start, const char *end, const struct tok *t);
 void dump_source(struct cc *cc, const char *text);

@@ -26,7 +26,7 @@ static int dumping(const struct cc *cc)
 	return (cc->in->flags & MT_CC_DUMP) && cc->srcidx >= 0 && !cc->lib;
 }
 
-void dump_note(struct cc *cc, const char *start, const char *end, const char *text)
+static void dump_note(struct cc *cc, const char *start, const char *end, const char *text)
 {
 	struct dump_rw *rw = NULL;
 
