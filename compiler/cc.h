@@ -406,6 +406,8 @@ struct cc {
 	struct node *cg_root;		/* store via scratch: the variable... */
 	int cg_rootreg;			/* ...and the register of its copy */
 	uint16_t regmask;
+	uint32_t cg_nspill;		/* spill slots in use (cg_operands) */
+	VEC(uint16_t) spill_ids;	/* the slots: hidden this-> variables */
 	int cg_line;
 	int tuple_depth;
 	int in_pred;

@@ -33,6 +33,74 @@ static void cg_free(struct cc *cc, int r)
 		cc->regmask &= (uint16_t)~(1u << r);
 }
 
+static int regs_free(const struct cc *cc)
+{
+	int n = 0;
+
+	for (int r = 1; r < MT_NREGS; r++)
+		n += !(cc->regmask & (1u << r));
+	return n;
+}
+
+/*
+ * Spill slots: hidden clause-local variables ("this->%spillN"), one per
+ * nesting level of spilled operands, created on first use and shared by
+ * every DIFO of the program.
+ */
+#define SPILL_MAX	64
+#define SPILL_BELOW	6	/* free registers under which operands spill */
+
+static uint16_t spill_slot(struct cc *cc, int line)
+{
+	uint32_t k = cc->cg_nspill;
+
+	if (k >= SPILL_MAX)
+		cc_error(cc, line, D_NOREG, "insufficient registers to generate code");
+	if (k == cc->spill_ids.n) {
+		struct mt_var v = {0};
+
+		v.scope = 2;
+		v.id = (uint16_t)(MT_VAR_USER + cc->nuser[2]++);
+		v.kind = MT_VK_SCALAR;
+		v.size = 8;
+		VEC_PUSH(cc, cc->vars, v);
+		VEC_PUSH(cc, cc->var_names, strdup(cc_printf(cc, "this->%%spill%u", k)));
+		VEC_PUSH(cc, cc->spill_ids, v.id);
+	}
+	return cc->spill_ids.v[cc->cg_nspill++];
+}
+
+static int is_leaf(const struct node *n)
+{
+	return n->k == N_INT || n->k == N_STRING;
+}
+
+/*
+ * The operands of a binary operator, left then right as D evaluates them.
+ * When few registers are left while the left value is held, that value
+ * waits in a spill slot while the right operand is generated (as
+ * dtrace-utils spills to its stack), so a long expression runs out of
+ * registers only when SPILL_MAX levels are spilled at once.
+ */
+static void cg_operands(struct cc *cc, struct node *l, struct node *r,
+			int *a, int *b)
+{
+	uint16_t slot;
+
+	*a = cg_expr(cc, l);
+	if (is_leaf(r) || regs_free(cc) >= SPILL_BELOW) {
+		*b = cg_expr(cc, r);
+		return;
+	}
+	slot = spill_slot(cc, r->line);
+	as_emit(cc, MT_INSTR_V16(MT_OP_STLS, slot, *a));
+	cg_free(cc, *a);
+	*b = cg_expr(cc, r);
+	*a = reg_alloc(cc, r->line);
+	as_emit(cc, MT_INSTR_V16(MT_OP_LDLS, slot, *a));
+	cc->cg_nspill--;
+}
+
 static uint32_t emit(struct cc *cc, int op, int r1, int r2, int rd)
 {
 	return as_emit(cc, MT_INSTR(op, r1, r2, rd));
@@ -370,9 +438,9 @@ static int cg_setcc(struct cc *cc, int br, int line)
 static int cg_compare(struct cc *cc, struct node *n)
 {
 	struct node *l = n->l, *r = n->r;
-	int a = cg_expr(cc, l), b = cg_expr(cc, r);
-	int str = ty_is_string(l->type) || ty_is_string(r->type);
+	int a, b, str = ty_is_string(l->type) || ty_is_string(r->type);
 	int uns = 1;
+	cg_operands(cc, l, r, &a, &b);
 	if (ty_is_integral(l->type) && ty_is_integral(r->type)) {
 		struct type *lt = l->type->canon, *rt = r->type->canon;
 		uint32_t ls = lt->size < 4 ? 4 : lt->size, rs = rt->size < 4 ? 4 : rt->size;
@@ -714,8 +782,7 @@ static int cg_op2(struct cc *cc, struct node *n)
 	case OP_LAND: case OP_LOR: case OP_LXOR:
 		return cg_logical(cc, n);
 	}
-	a = cg_expr(cc, n->l);
-	b = cg_expr(cc, n->r);
+	cg_operands(cc, n->l, n->r, &a, &b);
 	cg_arith(cc, n->op, a, b, n->l->type, n->r->type, n->type, n->line);
 	cg_free(cc, b);
 	return a;
@@ -835,11 +902,14 @@ uint32_t cg_difo(struct cc *cc, struct node *n, uint32_t *rtype, uint32_t *rsize
 	uint32_t t0 = as_difo_begin(cc);
 	uint32_t ot0 = cc->cg_text0;
 	uint16_t omask = cc->regmask;
+	uint32_t onspill = cc->cg_nspill;
 	cc->cg_text0 = t0;
 	cc->regmask = 0;
+	cc->cg_nspill = 0;
 	int r = cg_expr(cc, n);
 	emit(cc, MT_OP_RET, 0, 0, r);
 	cc->regmask = omask;
+	cc->cg_nspill = onspill;
 	cc->cg_text0 = ot0;
 	uint32_t rt = MT_RT_INT, rs = 8;
 	if (ty_is_string(n->type)) {

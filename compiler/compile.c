@@ -114,6 +114,7 @@ static void cc_free(struct cc *cc)
 	free(cc->agg_info.v);
 	free(cc->vars.v);
 	free(cc->var_names.v);
+	free(cc->spill_ids.v);
 	free(cc->difos.v);
 	free(cc->text_v.v);
 	free(cc->ints.v);

@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "impl.h"
 
@@ -52,15 +53,41 @@ stat_read(const struct mt_cpustat *s, struct mt_cpustat *out)
 	out->dblerrors = ld(&s->dblerrors);
 }
 
-void
-mt_consume_drops(struct mt_consumer *c)
+/*
+ * dtrace reads the dynamic variable and speculation drop counters when it
+ * checks its status (dtrace_status()): at the first check, then once per
+ * statusrate, and when tracing stops.  Each report sums the drops of all
+ * CPUs since the previous one, so a burst is one line, as in dtrace.
+ */
+static int
+status_due(struct mt_consumer *c, int final)
+{
+	uint64_t rate = c->opts->statusrate, now;
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+	if (final || c->status_ns == 0 || rate == 0) {
+		c->status_ns = now;
+		return 1;
+	}
+	if (now - c->status_ns < rate)
+		return 0;
+	c->status_ns += rate;
+	return 1;
+}
+
+static void
+report_drops(struct mt_consumer *c, int final)
 {
 	const struct mt_cpubuf *b;
 	const struct mt_cpustat *st;
 	struct mt_cpustat tot = { 0 }, now;
+	int due;
 
 	if (c->cb == NULL || c->seen_drops == NULL)
 		return;
+	due = status_due(c, final);
 	b = (const void *)((const char *)c->cb + c->cb->cpubuf_off);
 	st = c->cb->cpustat_off ?
 		(const void *)((const char *)c->cb + c->cb->cpustat_off) : NULL;
@@ -80,12 +107,15 @@ mt_consume_drops(struct mt_consumer *c)
 			continue;
 		stat_read(&st[cpu], &now);
 		d = now.aggdrops - c->seen_stat[cpu].aggdrops;
+		c->seen_stat[cpu].aggdrops = now.aggdrops;
 		if (d) {
 			snprintf(what, sizeof(what), "aggregation drop%s on "
 				 "CPU %u", d > 1 ? "s" : "", cpu);
 			drop_line(c, "DTRACEDROP_AGGREGATION", d, what, "", 0,
 				  JD_AGGREGATION, (int)cpu);
 		}
+		if (!due)
+			continue;
 #define DELTA(f) tot.f += now.f - c->seen_stat[cpu].f
 		DELTA(dynvar_drops); DELTA(spec_drops); DELTA(spec_unavail);
 #undef DELTA
@@ -99,4 +129,16 @@ mt_consume_drops(struct mt_consumer *c)
 		  "failed speculation", " (no speculative buffer available)",
 		  1, JD_SPECUNAVAIL, -1);
 	fflush(c->err);
+}
+
+void
+mt_consume_drops(struct mt_consumer *c)
+{
+	report_drops(c, 0);
+}
+
+void
+mt_consume_drops_final(struct mt_consumer *c)
+{
+	report_drops(c, 1);
 }

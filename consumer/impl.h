@@ -53,6 +53,7 @@ struct mt_consumer {
 	/* drops already reported, per CPU */
 	uint64_t *seen_drops;
 	struct mt_cpustat *seen_stat;
+	uint64_t status_ns;		/* last status check (0: none yet) */
 
 	/* aggregation snapshot */
 	int snap_valid;			/* snapshot taken since last drain */

@@ -453,3 +453,12 @@ void mt_rt_probe(struct mt_cb *cb, uint32_t pi, const struct mt_pctx *ctx)
 	fire(rt, cpu, pi, ctx, 0);
 	c->busy = 0;
 }
+
+void mt_rt_probe_time(struct mt_cb *cb, uint64_t ns)
+{
+	struct rt *rt = rt_get(cb);
+	uint32_t cpu = mt_plat_cpu();
+
+	if (cpu < rt->ncpus)
+		rt->cpustat[cpu].probe_ns = ns;
+}

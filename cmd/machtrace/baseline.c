@@ -1,7 +1,7 @@
 /*
- * machtrace baseline save|compare NAME [--workload WORDS] [-d SECONDS]
- *                                      [--runs N] [--dir DIR] [--icount]
- *                                      [--vm N]
+ * machtrace baseline save|compare NAME [--vm N | machine options]
+ *                                      [-d SECONDS] [--runs N] [--dir DIR]
+ *                                      [--icount]
  *
  * A measurement is N runs of one fixed session (runs are the unit of
  * the comparison), each on a fresh boot, or attached to a running VM
@@ -63,7 +63,8 @@ static const char measure_prog[] =
 	"END { printa(\"C %s %@d\\n\", @c); printa(\"S%k\\nN %@d\\n\", @st); }\n";
 
 struct bl_opts {
-	const char *verb, *name, *workload, *dir, *vm;
+	const char *verb, *name, *dir, *vm;
+	struct mt_mopts mach;		/* --kernel, --workload, ... */
 	long seconds, runs;
 	int icount;
 	char path[4200];
@@ -74,8 +75,14 @@ bl_usage(const char *msg)
 {
 	if (msg)
 		fprintf(stderr, "machtrace: baseline: %s\n", msg);
-	fprintf(stderr, "usage: machtrace baseline save|compare NAME [--workload "
-		"'WORDS' | --vm NAME] [-d SECONDS] [--runs N] [--dir DIR] [--icount]\n");
+	fprintf(stderr, "usage: machtrace baseline save|compare NAME [--vm NAME | machine "
+		"options]\n                          [-d SECONDS] [--runs N] [--dir DIR] "
+		"[--icount]\n");
+	if (!msg) {
+		fprintf(stderr, "machine options (a fresh boot of each run; compare: the "
+			"baseline's kernel and workload):\n");
+		mt_mopt_help(stderr, "  ");
+	}
 	return E_USAGE;
 }
 
@@ -263,6 +270,46 @@ vm_icount(const char *vm, char *buf, size_t len)
 			snprintf(buf, len, "%s", cmd + i + 8);
 }
 
+/*
+ * The child session's command line: the VM or the machine options as
+ * given (their values already checked), then the program.
+ */
+static void
+session_argv(const struct bl_opts *o, const char *self, const char *prog,
+	     const char *argv[20], char num[2][32])
+{
+	int n = 0;
+
+	argv[n++] = self;
+	if (o->vm) {
+		argv[n++] = "--vm";
+		argv[n++] = o->vm;
+	} else {
+		argv[n++] = "--workload";
+		argv[n++] = o->mach.workload;
+	}
+	if (o->mach.kernel) {
+		argv[n++] = "--kernel";
+		argv[n++] = o->mach.kernel;
+	}
+	if (o->mach.timeout_ms) {
+		snprintf(num[0], 32, "--timeout=%.3f", o->mach.timeout_ms / 1000.0);
+		argv[n++] = num[0];
+	}
+	if (o->mach.mem_mb) {
+		snprintf(num[1], 32, "--memory=%u", o->mach.mem_mb);
+		argv[n++] = num[1];
+	}
+	argv[n++] = "-q";
+	argv[n++] = "-x";
+	argv[n++] = "bufsize=16m";
+	argv[n++] = "-x";
+	argv[n++] = "dynvarsize=4m";
+	argv[n++] = "-n";
+	argv[n++] = prog;
+	argv[n] = NULL;
+}
+
 /* Runs the measurement session: its stdout in t->out. */
 static int
 run_session(const struct bl_opts *o, struct bl_tmp *t)
@@ -288,10 +335,10 @@ run_session(const struct bl_opts *o, struct bl_tmp *t)
 		return -1;
 	}
 	if (pid == 0) {
-		const char *argv[] = { self, o->vm ? "--vm" : "--workload",
-			o->vm ? o->vm : o->workload, "-q",
-			"-x", "bufsize=16m", "-x", "dynvarsize=4m", "-n", prog, NULL };
+		const char *argv[20];
+		char num[2][32];
 
+		session_argv(o, self, prog, argv, num);
 		/* fd 2, not freopen: stderr is main()'s escaping stream */
 		int fd = open(t->err, O_WRONLY | O_CREAT | O_TRUNC, 0666);
 
@@ -320,7 +367,7 @@ run_session(const struct bl_opts *o, struct bl_tmp *t)
 	}
 	if (!workload_ok(t->con, o->seconds > 0)) {
 		fprintf(stderr, "machtrace: baseline: the workload '%s' did not complete "
-			"with every phase OK:\n", o->workload);
+			"with every phase OK:\n", o->mach.workload);
 		show_tail(t->con, "console");
 		return -1;
 	}
@@ -442,8 +489,9 @@ measure(struct bl_opts *o, struct bl_set *s)
 		fprintf(stderr, "machtrace: baseline: measuring vm %s, %ld runs of %ld s%s\n",
 			o->vm, o->runs, o->seconds, o->icount ? " under -icount" : "");
 	else
-		fprintf(stderr, "machtrace: baseline: measuring '%s', %ld runs%s%s\n",
-			o->workload, o->runs,
+		fprintf(stderr, "machtrace: baseline: measuring '%s'%s%s, %ld runs%s%s\n",
+			o->mach.workload, o->mach.kernel ? " on " : "",
+			o->mach.kernel ? o->mach.kernel : "", o->runs,
 			getenv("MACHTRACE_ICOUNT") || o->icount ? " under -icount" : "",
 			o->seconds > 0 ? " of a fixed time" : "");
 	for (long i = 0; i < o->runs; i++)
@@ -460,7 +508,7 @@ static const char *
 run_workload(const struct bl_opts *o, char *buf, size_t len)
 {
 	if (o->vm == NULL)
-		return o->workload;
+		return o->mach.workload;
 	snprintf(buf, len, "vm:%s", o->vm);
 	return buf;
 }
@@ -486,6 +534,7 @@ do_save(struct bl_opts *o)
 
 	bl_set_init(&s, run_workload(o, wl, sizeof(wl)), o->seconds,
 		    run_icount(o, ic, sizeof(ic)));
+	snprintf(s.kernel, sizeof(s.kernel), "%s", o->mach.kernel ? o->mach.kernel : "");
 	if (o->vm && ic[0])
 		o->icount = 1;
 	if (measure(o, &s) != 0) {
@@ -502,23 +551,37 @@ do_save(struct bl_opts *o)
 	return rc ? E_ERROR : E_SUCCESS;
 }
 
-/* What compare measures: the baseline's workload, -d, icount and
-   number of runs, unless the options say otherwise. */
-static void
+/* What compare measures: the baseline's kernel, workload, -d, icount
+   and number of runs, unless the options say otherwise.  -1 after
+   saying the baseline's kernel is gone. */
+static int
 compare_defaults(struct bl_opts *o, const struct bl_set *old)
 {
+	char err[4400];
+
+	if (!o->vm && !o->mach.kernel && old->kernel[0] &&
+	    mt_mopt_set(&o->mach, MT_MOPT_KERNEL, old->kernel, err, sizeof(err)) != 0) {
+		fprintf(stderr, "machtrace: baseline: %s was measured on another kernel: "
+			"%s\n", o->name, err);
+		return -1;
+	}
+	if (!o->vm && strcmp(o->mach.kernel ? o->mach.kernel : "", old->kernel) != 0)
+		fprintf(stderr, "machtrace: baseline: warning: %s was measured on kernel "
+			"%s, this run boots %s\n", o->name, old->kernel[0] ? old->kernel :
+			"(the stock one)", o->mach.kernel ? o->mach.kernel : "the stock one");
 	if (o->vm && strncmp(old->workload, "vm:", 3) != 0)
 		fprintf(stderr, "machtrace: baseline: warning: %s was a fresh boot of '%s'; "
 			"this run attaches to vm %s, whose workload was fixed at vm start\n",
 			o->name, old->workload, o->vm);
-	if (!o->workload && !o->vm)
-		o->workload = old->workload;
+	if (!o->mach.workload && !o->vm)
+		o->mach.workload = old->workload;
 	if (o->seconds < 0)
 		o->seconds = old->seconds > 0 ? old->seconds : o->vm ? 5 : 0;
 	if (o->runs < 0)
 		o->runs = old->nruns >= 2 ? (long)old->nruns : BL_RUNS;
 	if (!o->vm && !o->icount && old->icount[0] && getenv("MACHTRACE_ICOUNT") == NULL)
 		setenv("MACHTRACE_ICOUNT", old->icount, 1);
+	return 0;
 }
 
 static int
@@ -538,9 +601,13 @@ do_compare(struct bl_opts *o, const char *dir)
 		bl_set_free(&old);
 		return E_USAGE;
 	}
-	compare_defaults(o, &old);
+	if (compare_defaults(o, &old) != 0) {
+		bl_set_free(&old);
+		return E_ERROR;
+	}
 	bl_set_init(&cur, run_workload(o, wl, sizeof(wl)), o->seconds,
 		    run_icount(o, ic, sizeof(ic)));
+	snprintf(cur.kernel, sizeof(cur.kernel), "%s", o->mach.kernel ? o->mach.kernel : "");
 	if (o->vm && ic[0])
 		o->icount = 1;
 	if (strcmp(old.icount, cur.icount) != 0)
@@ -576,9 +643,12 @@ bl_vm_check(const struct bl_opts *o)
 	struct mt_vm vm;
 	char err[512];
 
-	if (o->workload) {
-		fprintf(stderr, "machtrace: baseline: --workload boots a kernel; vm %s's "
-			"workload was fixed at vm start (machtrace vm start --workload)\n", o->vm);
+	if (o->mach.workload || o->mach.kernel || o->mach.mem_mb) {
+		fprintf(stderr, "machtrace: baseline: %s boots a kernel; vm %s's workload was "
+			"fixed at vm start, its kernel and memory too (machtrace vm start %s)\n",
+			o->mach.kernel ? "--kernel" : o->mach.mem_mb ? "--memory" : "--workload",
+			o->vm, o->mach.kernel ? "--kernel" : o->mach.mem_mb ? "--memory" :
+			"--workload");
 		return -1;
 	}
 	if (o->icount) {
@@ -597,7 +667,6 @@ int
 cli_baseline_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "workload", required_argument, NULL, 'w' },
 		{ "dir", required_argument, NULL, 'D' },
 		{ "icount", no_argument, NULL, 'i' },
 		{ "vm", required_argument, NULL, 'v' },
@@ -605,14 +674,18 @@ cli_baseline_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct bl_opts o = { NULL, NULL, NULL, NULL, NULL, -1, -1, 0, "" };
-	char dir[4000];
+	struct bl_opts o = { .seconds = -1, .runs = -1 };
+	char dir[4000], err[512];
 	int c;
 
+	if (mt_mopt_extract(&o.mach, &argc, argv, err, sizeof(err)) != 0)
+		return bl_usage(err);
+	if (o.mach.nmodules)
+		return bl_usage("a baseline measures machload's phases: --module boots "
+				"other modules instead");
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'w': o.workload = optarg; break;
 		case 'D': o.dir = optarg; break;
 		case 'i': o.icount = 1; break;
 		case 'd':
@@ -648,8 +721,8 @@ cli_baseline_main(int argc, char **argv)
 		return E_USAGE;
 	if (strcmp(o.verb, "compare") == 0)
 		return do_compare(&o, dir);
-	if (o.workload == NULL && o.vm == NULL)
-		o.workload = "rt=300 pages=16 rpcs=20";
+	if (o.mach.workload == NULL && o.vm == NULL)
+		o.mach.workload = "rt=300 pages=16 rpcs=20";
 	if (o.seconds < 0)
 		o.seconds = o.vm ? 5 : 0;
 	if (o.runs < 0)

@@ -43,6 +43,7 @@ struct bl_run {
  */
 struct bl_set {
 	char workload[1024];
+	char kernel[4096];	/* --kernel of the runs, "" the stock one */
 	long seconds;		/* 0: until the workload ends */
 	char icount[64];	/* MACHTRACE_ICOUNT of the runs, "" without */
 	struct bl_run *run;

@@ -6,7 +6,7 @@
  * The file (version 2: version 1 held one run, which gave no run-to-run
  * spread to test against, and is refused):
  *   {"machtrace-baseline": 2, "workload": "...", "seconds": S,
- *    "icount": "shift=0",
+ *    "icount": "shift=0", "kernel": "FILE" (only when --kernel was given),
  *    "runs": [{"metrics": [{"name": "...", "kind": "latency"|"count",
  *                           "samples": [N, ...]}, ...]}, ...],
  *    "stacks": [{"stack": "a;b;c", "count": N}, ...]}
@@ -174,6 +174,10 @@ bl_write(const struct bl_set *s, const char *path, char *err, size_t len)
 	mt_json_escape(f, s->workload, strlen(s->workload));
 	fprintf(f, ", \"seconds\": %ld, \"icount\": ", s->seconds);
 	mt_json_escape(f, s->icount, strlen(s->icount));
+	if (s->kernel[0]) {
+		fprintf(f, ", \"kernel\": ");
+		mt_json_escape(f, s->kernel, strlen(s->kernel));
+	}
 	fprintf(f, ",\n \"runs\": [");
 	for (size_t r = 0; r < s->nruns; r++) {
 		fprintf(f, "%s\n  ", r ? "," : "");
@@ -321,18 +325,21 @@ read_stacks(json_t *stacks, struct bl_set *s, char *err, size_t len)
 static int
 read_set(json_t *root, struct bl_set *s, char *err, size_t len)
 {
-	const char *workload, *icount;
+	const char *workload, *icount, *kernel = NULL;
 	json_int_t version;
 	json_t *seconds, *runs, *stacks;
 	json_error_t e;
 	char why[256];
 	double secs;
 
-	if (json_unpack_ex(root, &e, JSON_STRICT, "{s:I, s:s, s:o, s:s, s:o, s:o}",
+	if (json_unpack_ex(root, &e, JSON_STRICT, "{s:I, s:s, s:o, s:s, s?s, s:o, s:o}",
 			   "machtrace-baseline", &version, "workload", &workload,
-			   "seconds", &seconds, "icount", &icount, "runs", &runs,
-			   "stacks", &stacks) != 0)
+			   "seconds", &seconds, "icount", &icount, "kernel", &kernel,
+			   "runs", &runs, "stacks", &stacks) != 0)
 		return seterr(err, len, "%s", e.text);
+	if (kernel && jtext(kernel, s->kernel, sizeof(s->kernel)) != 0)
+		return seterr(err, len, "the kernel is empty or longer than %zu bytes",
+			      sizeof(s->kernel) - 1);
 	if (jtext(workload, s->workload, sizeof(s->workload)) != 0)
 		return seterr(err, len, "the workload is empty or longer than %zu bytes",
 			      sizeof(s->workload) - 1);

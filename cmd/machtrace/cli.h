@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 #include "machtrace/compiler.h"
+#include "machtrace/machopt.h"
 #include "machtrace/options.h"
 
 #define E_SUCCESS	0
@@ -36,13 +37,9 @@ struct cli {
 	int dump;			/* -d: print the program after rewrites */
 	const char *ofile;
 	FILE *out;
-	/* GNU Mach (live target) options: --kernel FILE, --module 'PATH
-	   args' (repeatable), --workload 'WORDS', --timeout SEC, --mach */
-	const char *kernel;
-	const char *modules[14];
-	int nmodules;
-	const char *workload;
-	unsigned timeout_ms;
+	/* GNU Mach (live target): the machine options (machopt.h) and
+	   --mach */
+	struct mt_mopts mach;
 	int force_kernel;
 	/* --disk IMAGE [--snapshot]: the kernel, its command line and the
 	   modules come from the image's grub.cfg (disk.c) */
@@ -95,6 +92,14 @@ int cli_take_target(struct cli *cl, int opt, const char *arg);
 int cli_target_module(struct cli *cl);
 struct mt_target;
 int cli_target_report(const struct cli *cl, struct mt_target *t);
+/* The tracer's own cost since tracing began, from the runtime's control
+   block: probe firings (compiled ones included, the counting trampoline's
+   not) and ns in probe context (the platform's timing; docs/top.md).  Zeros without a control block. */
+struct mt_cb;
+void cli_probe_cost(const struct mt_cb *cb, uint64_t *fires, uint64_t *ns);
+/* MACHTRACE_PROBE_COST set (the toolkit's latency scripts): that cost on
+   stderr at the session's end */
+void cli_print_probe_cost(const struct mt_cb *cb);
 /* vm.c: machtrace vm start|list|stop|console */
 int cli_vm_main(int argc, char **argv);
 /* kernel.c: machtrace kernel fetch|list */
@@ -115,11 +120,22 @@ void cli_kernel_symbols(const struct cli *cl, struct mt_consumer *c);
 /* session.c: the target rule: is this description the kernel's? */
 struct mt_pdesc;
 int cli_desc_wants_kernel(const struct cli *cl, const struct mt_pdesc *pd);
-/* hostmem.c: bound the local target's state area by the host's memory,
-   lowering bufsize & co. as dtrace's bufresize=auto does; -1 after saying
+/* session.c: a probes() callback counting the probes (int *arg) */
+struct mt_probe_info;
+int cli_count_cb(void *arg, const struct mt_probe_info *p);
+/* stability.c: -v's report for one program (t: the target, or NULL) */
+struct mt_prog;
+struct cli_cmd;
+void cli_stability_report(const struct cli *cl, struct mt_target *t,
+			  const struct mt_prog *prog, const struct cli_cmd *cmd,
+			  const char *name);
+/* hostmem.c: bound the state area by the host's memory (the local
+   target) or by the target's own bound (the kernel's region), lowering
+   bufsize & co. as dtrace's bufresize=auto does; -1 after saying
    "Not enough space" */
 struct mt_image;
-int cli_fit_host_memory(struct cli *cl, struct mt_image *img);
+struct mt_target;
+int cli_fit_memory(struct cli *cl, struct mt_target *t, struct mt_image *img);
 /* record.c: recording the session's records as a CTF trace */
 struct mt_cb;
 struct mt_consumer;
@@ -127,7 +143,7 @@ int cli_record_start(struct cli *cl, const struct mt_prog *prog,
 		     const struct mt_image *img, struct mt_cb *cb,
 		     struct mt_consumer *c);
 void cli_record_poll(struct cli *cl);
-int cli_record_finish(struct cli *cl);
+int cli_record_finish(struct cli *cl, int timed);
 /* export.c: machtrace export DIR --format F [-o FILE] */
 int cli_export_main(int argc, char **argv);
 /* list.c */

@@ -94,10 +94,10 @@ cli_disk_setup(struct cli *cl)
 		}
 		return 0;
 	}
-	if (cl->kernel || cl->nmodules || cl->cmd_c || cl->workload) {
+	if (cl->mach.kernel || cl->mach.nmodules || cl->cmd_c || cl->mach.workload) {
 		fprintf(stderr, "dtrace: --disk boots the kernel and modules its "
 			"grub.cfg names: it does not go with %s\n",
-			cl->kernel ? "--kernel" : cl->nmodules ? "--module" :
+			cl->mach.kernel ? "--kernel" : cl->mach.nmodules ? "--module" :
 			cl->cmd_c ? "-c" : "--workload");
 		return -1;
 	}
@@ -112,19 +112,19 @@ cli_disk_setup(struct cli *cl)
 		return -1;
 	}
 	atexit(remove_plan);
-	if ((size_t)disk_plan->nmodules > sizeof(cl->modules) / sizeof(cl->modules[0])) {
+	if ((size_t)disk_plan->nmodules > sizeof(cl->mach.modules) / sizeof(cl->mach.modules[0])) {
 		fprintf(stderr, "dtrace: --disk %s: '%s' has %d modules, machtrace "
 			"boots at most %zu\n", disk_plan->image, disk_plan->title,
-			disk_plan->nmodules, sizeof(cl->modules) / sizeof(cl->modules[0]));
+			disk_plan->nmodules, sizeof(cl->mach.modules) / sizeof(cl->mach.modules[0]));
 		return -1;
 	}
 	if (check_kernel(disk_plan) != 0)
 		return -1;
-	cl->kernel = disk_plan->kernel;
+	cl->mach.kernel = disk_plan->kernel;
 	cl->kernel_args = disk_plan->kernel_args;
 	for (int i = 0; i < disk_plan->nmodules; i++)
-		cl->modules[i] = disk_plan->modules[i];
-	cl->nmodules = disk_plan->nmodules;
+		cl->mach.modules[i] = disk_plan->modules[i];
+	cl->mach.nmodules = disk_plan->nmodules;
 	cl->disk = disk_plan->image;
 	if ((entry = malloc(sizeof(disk_plan->image) + sizeof(disk_plan->title) + 32)))
 		sprintf(entry, "%s, entry '%s'", disk_plan->image, disk_plan->title);

@@ -11,6 +11,9 @@
  *   machine's physical memory and half of what is available now, and half
  *   of what RLIMIT_AS / RLIMIT_DATA still allow.
  *
+ * A target that bounds the area itself (the kernel's reserved region,
+ * mt_target_ops.area_max) is held to that bound instead, the same way.
+ *
  * The resizable sizes are tried in dtrace's allocation order (principal
  * buffers, aggregation buffers, speculation buffers, dynamic variables),
  * each with the later ones not yet counted; what the others cost (strsize's
@@ -106,7 +109,7 @@ report_lowered(const char *what, uint64_t nsize)
 }
 
 int
-cli_fit_host_memory(struct cli *cl, struct mt_image *img)
+cli_fit_memory(struct cli *cl, struct mt_target *t, struct mt_image *img)
 {
 	struct mt_options *o = &img->opt;
 	uint64_t *sizes[4] = { &o->bufsize, &o->aggsize, &o->specsize,
@@ -115,7 +118,8 @@ cli_fit_host_memory(struct cli *cl, struct mt_image *img)
 		"buffer size", "aggregation size", "speculation size",
 		"dynamic variable size"
 	};
-	uint64_t want[4], lim = budget(&cl->opts), need;
+	uint64_t want[4], need, lim = t->ops->area_max ?
+		t->ops->area_max(t, img) : budget(&cl->opts);
 
 	need = mt_rt_size(img);
 	if (need == 0 || need <= lim)
@@ -140,8 +144,9 @@ cli_fit_host_memory(struct cli *cl, struct mt_image *img)
 	return 0;
 nospace:
 	fprintf(stderr, "dtrace: could not enable tracing: Not enough space "
-		"(the enabling needs %llu bytes of host memory, machtrace "
-		"allows %llu; see -x lockmem)\n", (unsigned long long)need,
-		(unsigned long long)lim);
+		"(the enabling needs %llu bytes of %s, machtrace allows %llu%s)\n",
+		(unsigned long long)need, t->ops->area_max ?
+		"the kernel's reserved region" : "host memory",
+		(unsigned long long)lim, t->ops->area_max ? "" : "; see -x lockmem");
 	return -1;
 }

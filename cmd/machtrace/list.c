@@ -178,7 +178,7 @@ free_descs(struct desc_list *dl)
 static struct mt_target *
 list_target(struct cli *cl, const struct desc_list *dl, int *live)
 {
-	int force = cl->kernel || cl->nmodules || cl->force_kernel;
+	int force = cl->mach.kernel || cl->mach.nmodules || cl->force_kernel;
 	int wants = dl->n == 0 || force;
 	struct mt_live_opts lo;
 	struct mt_target *t;
@@ -189,7 +189,7 @@ list_target(struct cli *cl, const struct desc_list *dl, int *live)
 	*live = 0;
 	if (wants) {
 		memset(&lo, 0, sizeof(lo));
-		lo.kernel = cl->kernel;
+		lo.kernel = cl->mach.kernel;
 		err[0] = '\0';
 		if ((t = mt_mach_target_new(&lo, err, sizeof(err))) != NULL) {
 			*live = 1;

@@ -21,6 +21,22 @@
 static const char OPTSTR[] =
 	"+3:6:aAb:Bc:CdD:ef:FGhHi:I:lL:m:n:o:p:P:qs:SU:vVwx:X:Z";
 
+/*
+ * getopt() that says whether it stopped at "--": every argument after it
+ * is a macro argument ($1, $2, ...) even when it looks like an option.
+ * The caller stops calling getopt() then: glibc, asked again past "--",
+ * rewinds optind to the first operand and the loop would never end.
+ */
+static int
+next_opt(int argc, char **argv, int *dashdash)
+{
+	int at = optind, c = getopt(argc, argv, OPTSTR);
+
+	if (c == -1 && optind == at + 1 && strcmp(argv[at], "--") == 0)
+		*dashdash = 1;
+	return c;
+}
+
 static int
 usage(FILE *fp, const char *pname)
 {
@@ -74,13 +90,11 @@ usage(FILE *fp, const char *pname)
 		"names fbt, kinst,\n\tmach_trap, sched, ipc, proc, vm, sdt, a task's pid<N> "
 		"or usdt provider\n\t(machload1), or names no provider and matches "
 		"only kernel probes\n\t(-f, -m, -i), or "
-		"when --kernel, --module, --workload, --mach, -c or -p\n\tis given; "
+		"when a machine option, --mach, -c or -p\n\tis given; "
 		"otherwise the\n\tlocal target: BEGIN, END, tick-N and profile-N fire in "
 		"machtrace itself\n\t(curthread, stack(), func() and profile's arg0 describe "
 		"no kernel there).\n"
-		"\t--kernel FILE  --module 'PATH args'  --workload 'WORDS'\n"
-		"\t--timeout SEC  --mach (BEGIN, END, profile, tick in the "
-		"kernel too)\n"
+		"\t--mach: BEGIN, END, profile, tick in the kernel too\n"
 		"\t--disk IMAGE [--snapshot]: boot what the raw disk image's "
 		"/boot/grub/grub.cfg\n\tboots, with the image attached "
 		"(docs/disk.md)\n"
@@ -103,19 +117,23 @@ usage(FILE *fp, const char *pname)
 		"[-o FILE]\n"
 		"\t%s report DIR -o FILE.html   a self-contained HTML report "
 		"of a trace\n"
-		"\t%s baseline save|compare NAME [--workload 'WORDS' | --vm NAME] "
+		"\t%s baseline save|compare NAME [--vm NAME] [machine options] "
 		"[-d SEC]\n\t    [--runs N] [--icount]   store a measurement of N runs, or "
 		"compare one\n\t    with it (exit 3: a regression; docs/baselines.md)\n"
-		"\t%s top [--vm NAME] [-d SEC] [-b] [-n COUNT] [--rules FILE] "
-		"[--explain]\n\t    a live view per task, RPC routine and system, "
+		"\t%s top [--vm NAME] [--disk IMAGE] [machine options] [-d SEC] [-b] "
+		"[-n COUNT]\n\t    [--rules FILE] [--explain]\n\t    a live view per task, RPC routine and system, "
 		"counters, health\n\t    (docs/top.md)\n"
-		"\t%s health [--vm NAME] [-d SEC] [--rules FILE]   one health report "
-		"(0-100)\n"
+		"\t%s health [--vm NAME] [--disk IMAGE] [machine options] [-d SEC] "
+		"[--rules FILE]\n"
+		"\t    one health report (0-100)\n"
 		"\t-d  print the D program after machtrace's rewrites (cpp, $N, $target,\n"
 		"\t    kinst::FUNC:entry/return of an inlined FUNC as its sites), then run it\n"
-		"\t--version   machtrace's own version (-V: the D API version)\n"
-		"\n\tThe manual: machtrace(1), machtrace-toolkit(1) (man machtrace)\n",
+		"\t--version   machtrace's own version (-V: the D API version)\n",
 		pname, pname, pname, pname, pname, pname, pname, pname, pname, pname);
+	fprintf(fp, "\n\tMachine options (sessions, record, top, health, baseline, "
+		"boot, vm start):\n");
+	mt_mopt_help(fp, "\t");
+	fprintf(fp, "\n\tThe manual: machtrace(1), machtrace-toolkit(1) (man machtrace)\n");
 	return E_USAGE;
 }
 
@@ -224,7 +242,7 @@ pspec_from_id(const struct cli *cl, const char *arg)
 		return NULL;
 	}
 	memset(&lo, 0, sizeof(lo));
-	lo.kernel = cl->kernel;
+	lo.kernel = cl->mach.kernel;
 	if ((t = mt_mach_target_new(&lo, err, sizeof(err))) != NULL) {
 		t->ops->probes(t, &all, 0, id_match, &f);
 		mt_target_free(t);
@@ -275,10 +293,10 @@ static int
 apply_options(struct cli *cl, int argc, char **argv)
 {
 	char *p;
-	int c;
+	int c, dashdash = 0;
 
-	for (optind = 1; optind < argc; optind++) {
-		while ((c = getopt(argc, argv, OPTSTR)) != -1) {
+	for (optind = 1; optind < argc && !dashdash; optind++) {
+		while ((c = next_opt(argc, argv, &dashdash)) != -1) {
 			switch (c) {
 			case 'b':
 				if (set_opt(cl, "-b", "bufsize", optarg, optarg))
@@ -350,22 +368,6 @@ apply_options(struct cli *cl, int argc, char **argv)
 	return 0;
 }
 
-/* --timeout SEC: a positive number of seconds (fractions allowed). */
-static int
-parse_timeout(const char *v, unsigned *ms)
-{
-	char *end;
-	double s = strtod(v, &end);
-
-	if (end == v || *end != '\0' || !(s > 0 && s <= 86400 * 365)) {
-		fprintf(stderr, "dtrace: invalid --timeout value '%s': expected "
-			"a positive number of seconds\n", v);
-		return -1;
-	}
-	*ms = s * 1000 < 1 ? 1 : (unsigned)(s * 1000);
-	return 0;
-}
-
 int
 cli_whole_arg(const char *s, long *v)
 {
@@ -377,19 +379,24 @@ cli_whole_arg(const char *s, long *v)
 
 /*
  * Take the live target's long options out of argv (getopt only knows
- * dtrace's short ones).  Returns -1 after saying what is wrong: an
- * unknown option, a missing or bad value.
+ * dtrace's short ones): the machine options (machopt.h), then the
+ * session's own.  Returns -1 after saying what is wrong: an unknown
+ * option, a missing or bad value.
  */
 static int
 take_long_options(struct cli *cl, int *argcp, char **argv)
 {
-	static const char *const valued[] = {
-		"--kernel", "--module", "--workload", "--timeout", "--events",
-		"--disk", "--vm", NULL
-	};
-	int argc = *argcp, j = 1;
-	char err[256];
+	static const char *const valued[] = { "--events", "--disk", "--vm", NULL };
+	int argc, j = 1;
+	char err[512];
 
+	if (mt_mopt_extract(&cl->mach, argcp, argv, err, sizeof(err)) != 0) {
+		fprintf(stderr, "dtrace: %s\n", err);
+		return -1;
+	}
+	if (cl->mach.workload)
+		cl->force_kernel = 1;
+	argc = *argcp;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = NULL, *eq;
 		size_t n;
@@ -401,22 +408,17 @@ take_long_options(struct cli *cl, int *argcp, char **argv)
 		}
 		eq = strchr(a, '=');
 		n = eq ? (size_t)(eq - a) : strlen(a);
-		if (n == 6 && strncmp(a, "--mach", n) == 0) {
+		if ((n == 6 && strncmp(a, "--mach", n) == 0) ||
+		    (n == 10 && strncmp(a, "--snapshot", n) == 0)) {
 			if (eq) {
-				fprintf(stderr, "dtrace: option --mach takes no "
-					"value\n");
+				fprintf(stderr, "dtrace: option %.*s takes no "
+					"value\n", (int)n, a);
 				return -1;
 			}
-			cl->force_kernel = 1;
-			continue;
-		}
-		if (n == 10 && strncmp(a, "--snapshot", n) == 0) {
-			if (eq) {
-				fprintf(stderr, "dtrace: option --snapshot takes no "
-					"value\n");
-				return -1;
-			}
-			cl->disk_snapshot = 1;
+			if (n == 6)
+				cl->force_kernel = 1;
+			else
+				cl->disk_snapshot = 1;
 			continue;
 		}
 		for (k = 0; valued[k]; k++)
@@ -435,27 +437,12 @@ take_long_options(struct cli *cl, int *argcp, char **argv)
 			fprintf(stderr, "dtrace: option %s needs a value\n", a);
 			return -1;
 		}
-		if (k == 0) {
-			cl->kernel = v;
-		} else if (k == 1) {
-			if (cl->nmodules >= 14) {
-				fprintf(stderr, "dtrace: too many --module\n");
-				return -1;
-			}
-			cl->modules[cl->nmodules++] = v;
-		} else if (k == 2) {
-			if (mt_workload_check(v, err, sizeof(err)) != 0) {
-				fprintf(stderr, "dtrace: --workload: %s\n", err);
-				return -1;
-			}
-			cl->workload = v;
-			cl->force_kernel = 1;
-		} else if (k == 5) {
+		if (k == 1) {
 			cl->disk = v;
-		} else if (k == 6) {
+		} else if (k == 2) {
 			cl->vm = v;
 			cl->force_kernel = 1;
-		} else if (k == 4) {
+		} else {
 			if (!cl->record) {
 				fprintf(stderr, "dtrace: --events is an option of "
 					"machtrace record\n");
@@ -466,8 +453,6 @@ take_long_options(struct cli *cl, int *argcp, char **argv)
 				fprintf(stderr, "machtrace: record: %s\n", err);
 				return -1;
 			}
-		} else if (parse_timeout(v, &cl->timeout_ms) != 0) {
-			return -1;
 		}
 	}
 	argv[j] = NULL;
@@ -546,7 +531,7 @@ main(int argc, char **argv)
 {
 	struct cli cl;
 	FILE *err_stream;
-	int c, modes = 0, help = 0;
+	int c, modes = 0, help = 0, dashdash = 0;
 
 	memset(&cl, 0, sizeof(cl));
 	cl.pname = basename(argv[0]);
@@ -595,7 +580,7 @@ main(int argc, char **argv)
 	/* pass 1: modes, unsupported flags, operands */
 	opterr = 1;
 	for (optind = 1; optind < argc; optind++) {
-		while ((c = getopt(argc, argv, OPTSTR)) != -1) {
+		while ((c = next_opt(argc, argv, &dashdash)) != -1) {
 			switch (c) {
 			case '3': case '6':
 				if (strcmp(optarg, c == '3' ? "2" : "4")) {
@@ -622,6 +607,11 @@ main(int argc, char **argv)
 			default:
 				break;
 			}
+		}
+		if (dashdash) {
+			while (optind < argc)
+				cl.args[cl.nargs++] = argv[optind++];
+			break;
 		}
 		if (optind < argc)
 			cl.args[cl.nargs++] = argv[optind];

@@ -363,9 +363,9 @@ rec_env(const struct cli *cl, struct mt_trace_env *env, char *buf, size_t len)
 	}
 	env->program = buf[0] ? buf : NULL;
 	env->events = cl->events_list;
-	env->workload = cl->cmd_c ? cl->cmd_c : cl->nmodules ? cl->modules[0] :
-		cl->workload ? cl->workload : "machload (its default words)";
-	env->kernel = cl->disk_entry ? cl->disk_entry : cl->kernel ? cl->kernel :
+	env->workload = cl->cmd_c ? cl->cmd_c : cl->mach.nmodules ? cl->mach.modules[0] :
+		cl->mach.workload ? cl->mach.workload : "machload (its default words)";
+	env->kernel = cl->disk_entry ? cl->disk_entry : cl->mach.kernel ? cl->mach.kernel :
 		"Debian's gnumach-image-1.8-amd64-up-dbg";
 }
 
@@ -400,8 +400,8 @@ cli_record_start(struct cli *cl, const struct mt_prog *prog,
 	for (uint32_t i = 0; i <= img->necbs; i++)
 		rs->class_of[i] = -1;
 	rec_env(cl, &env, prog_text, sizeof(prog_text));
-	rs->w = mt_trace_create(cl->record_dir, cb->ncpus ? cb->ncpus : 1, &env,
-				err, sizeof(err));
+	rs->w = mt_trace_create_session(cl->record_dir, cb->ncpus ? cb->ncpus : 1,
+					&env, err, sizeof(err));
 	if (rs->w == NULL) {
 		fprintf(stderr, "machtrace: record: %s\n", err);
 		free(rs->class_of);
@@ -458,12 +458,14 @@ free_rec(struct cli_rec *rs)
 	free(rs);
 }
 
-/* Close the trace and say what it holds; -1 after a write error. */
+/* Close the trace and say what it holds, with the tracer's own cost when
+   the target timed its firings (the kernel's does); -1 after a write
+   error. */
 int
-cli_record_finish(struct cli *cl)
+cli_record_finish(struct cli *cl, int timed)
 {
 	struct cli_rec *rs = cl->rec;
-	uint64_t n, d;
+	uint64_t n, d, fires, pns;
 	char err[512];
 	int rc = 0;
 
@@ -474,6 +476,9 @@ cli_record_finish(struct cli *cl)
 		fputc('\n', stderr);
 	n = mt_trace_nevents(rs->w);
 	d = mt_trace_ndiscarded(rs->w);
+	cli_probe_cost(rs->cb, &fires, &pns);
+	if (timed)
+		mt_trace_set_probe_cost(rs->w, fires, pns);
 	if (rs->failed) {
 		fprintf(stderr, "machtrace: record: writing the trace in %s failed\n",
 			cl->record_dir);

@@ -244,140 +244,6 @@ failing_cmd(struct cli *cl, struct mt_target *t, char *err, size_t len)
 	return 0;
 }
 
-/*
- * -v: dtrace's stability report.  Attributes are (names, data, class);
- * stability levels and dependency classes are numbered in dtrace's order
- * so that the minimum is the weakest.
- */
-enum { S_INTERNAL, S_PRIVATE, S_OBSOLETE, S_EXTERNAL, S_UNSTABLE, S_EVOLVING,
-       S_STABLE, S_STANDARD };
-enum { C_UNKNOWN, C_CPU, C_PLATFORM, C_GROUP, C_ISA, C_COMMON };
-
-struct attr { int name, data, cls; };
-
-static const char *const stab_name[] = { "Internal", "Private", "Obsolete",
-	"External", "Unstable", "Evolving", "Stable", "Standard" };
-static const char *const class_name[] = { "Unknown", "CPU", "Platform",
-	"Group", "ISA", "Common" };
-
-/* A provider's attributes: provider, module, function, name, arguments. */
-struct pattr { const char *prov; struct attr a[5]; };
-
-#define A_(n, d, c) { S_##n, S_##d, C_##c }
-static const struct pattr pattrs[] = {
-	{ "dtrace", { A_(STABLE, STABLE, COMMON), A_(PRIVATE, PRIVATE, UNKNOWN),
-		      A_(PRIVATE, PRIVATE, UNKNOWN), A_(STABLE, STABLE, COMMON),
-		      A_(STABLE, STABLE, COMMON) } },
-	{ "profile", { A_(EVOLVING, EVOLVING, COMMON),
-		       A_(UNSTABLE, UNSTABLE, UNKNOWN),
-		       A_(PRIVATE, PRIVATE, UNKNOWN),
-		       A_(EVOLVING, EVOLVING, COMMON),
-		       A_(EVOLVING, EVOLVING, COMMON) } },
-	{ NULL, { A_(PRIVATE, PRIVATE, UNKNOWN), A_(PRIVATE, PRIVATE, UNKNOWN),
-		  A_(PRIVATE, PRIVATE, UNKNOWN), A_(PRIVATE, PRIVATE, UNKNOWN),
-		  A_(PRIVATE, PRIVATE, UNKNOWN) } },
-};
-#undef A_
-
-static struct attr
-attr_min(struct attr a, struct attr b)
-{
-	struct attr m = { a.name < b.name ? a.name : b.name,
-			  a.data < b.data ? a.data : b.data,
-			  a.cls < b.cls ? a.cls : b.cls };
-	return m;
-}
-
-static int
-is_glob(const char *s)
-{
-	return s == NULL || *s == '\0' || strpbrk(s, "*?[") != NULL;
-}
-
-/*
- * A probe description's attributes, as dtrace_probe_info() computes them:
- * the provider's, lowered by those of each component that is given and
- * not a pattern; *args gets the provider's argument attributes.
- */
-static struct attr
-pdesc_attr(const struct mt_pdesc *pd, struct attr *args)
-{
-	const struct pattr *pa = pattrs;
-	const char *pv = pd->prov ? pd->prov : "";
-	struct attr a;
-
-	if (*pv == '\0')	/* the provider of the probes the name matches */
-		pv = pd->name && (strncmp(pd->name, "tick-", 5) == 0 ||
-				  strncmp(pd->name, "profile-", 8) == 0) ?
-		     "profile" : "dtrace";
-	while (pa->prov && strncmp(pv, pa->prov, strlen(pa->prov)) != 0)
-		pa++;
-	a = pa->a[0];
-	if (!is_glob(pd->mod))
-		a = attr_min(a, pa->a[1]);
-	if (!is_glob(pd->func))
-		a = attr_min(a, pa->a[2]);
-	if (!is_glob(pd->name))
-		a = attr_min(a, pa->a[3]);
-	*args = pa->a[4];
-	return a;
-}
-
-static void
-print_attr(FILE *f, const char *title, struct attr a)
-{
-	fprintf(f, "\n\t%s\n\t\tIdentifier Names: %s\n"
-		"\t\tData Semantics:   %s\n\t\tDependency Class: %s\n",
-		title, stab_name[a.name], stab_name[a.data], class_name[a.cls]);
-}
-
-/*
- * The report for one program: the minimum attributes of its probe
- * descriptions and of its statements; with -e (nothing enabled), each
- * probe description's own attributes follow, as dtrace's info_stmt().
- */
-static void
-stability_report(const struct cli *cl, const struct mt_prog *prog,
-		 const struct cli_cmd *cmd, const char *name)
-{
-	struct attr desc = { S_STANDARD, S_STANDARD, C_COMMON }, args;
-	/* -xoformat=json keeps stdout for the session's document */
-	FILE *out = cl->opts.oformat == MT_OFORMAT_JSON ? stderr : cl->out;
-	struct attr stmt = { prog->stmt_attr[0], prog->stmt_attr[1],
-			     prog->stmt_attr[2] };
-
-	for (uint32_t i = 0; i < prog->nclauses; i++) {
-		const struct mt_clause_info *ci = &prog->clause_info[i];
-
-		for (uint32_t j = 0; j < ci->npdescs; j++)
-			desc = attr_min(desc, pdesc_attr(&ci->pdescs[j], &args));
-	}
-	fprintf(out, "\nStability attributes for %s %s:\n",
-		cmd->is_file ? "script" : "description", name);
-	print_attr(out, "Minimum Probe Description Attributes", desc);
-	print_attr(out, "Minimum Statement Attributes", stmt);
-	if (cl->exec) {
-		fprintf(out, "\n");
-		return;
-	}
-	for (uint32_t i = 0; i < prog->nclauses; i++) {
-		const struct mt_clause_info *ci = &prog->clause_info[i];
-
-		for (uint32_t j = 0; j < ci->npdescs; j++) {
-			const struct mt_pdesc *pd = &ci->pdescs[j];
-			struct attr a = pdesc_attr(pd, &args);
-
-			fprintf(out, "\n%s:%s:%s:%s\n",
-				pd->prov ? pd->prov : "", pd->mod ? pd->mod : "",
-				pd->func ? pd->func : "",
-				pd->name ? pd->name : "");
-			print_attr(out, "Probe Description Attributes", a);
-			print_attr(out, "Argument Attributes", args);
-			fprintf(out, "\n\tArgument Types\n\t\tNone\n\n");
-		}
-	}
-}
-
 static void
 notice(const struct cli *cl, const char *fmt, const char *a, uint32_t n)
 {
@@ -475,7 +341,7 @@ run_loop(struct cli *cl, struct mt_target *t, struct mt_consumer *c)
 			mt_consumer_error(c));
 		failed = 1;
 	}
-	mt_consume_drops(c);
+	mt_consume_drops_final(c);
 	/* a second interrupt means: stop now, skip the aggregations */
 	if (g_intr < 2 && cl->hook == NULL)
 		mt_consume_final(c);
@@ -542,8 +408,8 @@ refused_actions(const struct mt_image *img, const struct mt_target *t, char *buf
 	return NULL;
 }
 
-static int
-count_cb(void *arg, const struct mt_probe_info *p)
+int
+cli_count_cb(void *arg, const struct mt_probe_info *p)
 {
 	(void)p;
 	++*(int *)arg;
@@ -559,7 +425,7 @@ local_matches(const struct mt_pdesc *pd)
 
 	if (t == NULL)
 		return 0;
-	t->ops->probes(t, pd, 1, count_cb, &n);
+	t->ops->probes(t, pd, 1, cli_count_cb, &n);
 	mt_target_free(t);
 	return n > 0;
 }
@@ -574,7 +440,7 @@ kernel_matches(const struct cli *cl, const struct mt_pdesc *pd)
 	int n = 0;
 
 	if (t != NULL)
-		t->ops->probes(t, pd, 0, count_cb, &n);
+		t->ops->probes(t, pd, 0, cli_count_cb, &n);
 	return n > 0;
 }
 
@@ -590,7 +456,7 @@ kernel_matches(const struct cli *cl, const struct mt_pdesc *pd)
 int
 cli_desc_wants_kernel(const struct cli *cl, const struct mt_pdesc *pd)
 {
-	int force = cl->kernel || cl->nmodules || cl->force_kernel;
+	int force = cl->mach.kernel || cl->mach.nmodules || cl->force_kernel;
 	const char *prov = pd->prov ? pd->prov : "";
 
 	if (mt_live_wants(prov, force))
@@ -771,17 +637,18 @@ new_mach_target(const struct cli *cl, int quiet)
 	char err[512];
 
 	memset(&lo, 0, sizeof(lo));
-	lo.kernel = cl->kernel;
+	lo.kernel = cl->mach.kernel;
 	lo.kernel_args = cl->kernel_args;
 	lo.disk = cl->disk;
 	lo.disk_snapshot = cl->disk_snapshot;
-	for (int i = 0; i < cl->nmodules; i++)
-		lo.modules[i] = cl->modules[i];
-	lo.nmodules = cl->nmodules;
-	lo.workload = cl->workload;
+	for (int i = 0; i < cl->mach.nmodules; i++)
+		lo.modules[i] = cl->mach.modules[i];
+	lo.nmodules = cl->mach.nmodules;
+	lo.workload = cl->mach.workload;
 	lo.has_target = cl->have_target;
 	lo.target_pid = cl->target_pid;
-	lo.timeout_ms = cl->timeout_ms;
+	lo.timeout_ms = cl->mach.timeout_ms;
+	lo.mem_mb = cl->mach.mem_mb;
 	lo.console_log = getenv("MACHTRACE_CONSOLE_LOG");
 	lo.console = getenv("MACHTRACE_CONSOLE") ? stderr : NULL;
 	lo.text_check = getenv("MACHTRACE_TEXTCHECK") != NULL;
@@ -829,7 +696,7 @@ cli_run(struct cli *cl)
 	uint32_t nmatched = 0;
 	char err[1024];
 	const char *why;
-	int status, failed;
+	int status, failed, kernel;
 
 	if (cl->ncmds == 0) {
 		if (!cl->exec)
@@ -873,8 +740,8 @@ cli_run(struct cli *cl)
 				crop_name(cl->cmds[i].arg);
 
 			if (p != NULL)
-				stability_report(cl, p, &cl->cmds[i],
-						 name ? name : "");
+				cli_stability_report(cl, t, p, &cl->cmds[i],
+						     name ? name : "");
 			free(name);
 			mt_prog_free(p);
 		}
@@ -898,7 +765,7 @@ cli_run(struct cli *cl)
 		       "probe%s\n" : "dtrace: description '%s' matched %u "
 		       "probe%s\n", name ? name : "", n);
 		if (cl->verbose)
-			stability_report(cl, prog, cmd, name ? name : "");
+			cli_stability_report(cl, t, prog, cmd, name ? name : "");
 		free(name);
 	}
 	if (img->necbs == 0 && !cl->opts.zdefs) {
@@ -914,7 +781,7 @@ cli_run(struct cli *cl)
 			cl->ofile);
 		return E_ERROR;
 	}
-	if (!wants_kernel(cl, prog) && cli_fit_host_memory(cl, img) != 0)
+	if (cli_fit_memory(cl, t, img) != 0)
 		return E_ERROR;
 	if (t->ops->attach(t, img) != 0) {
 		/* a VM's own state (another session, its deadman) is not
@@ -952,7 +819,10 @@ cli_run(struct cli *cl)
 		return E_ERROR;
 	}
 	failed = run_loop(cl, t, c);
-	if (cl->record && cli_record_finish(cl) != 0)
+	kernel = wants_kernel(cl, prog);
+	if (getenv("MACHTRACE_PROBE_COST") && kernel)
+		cli_print_probe_cost(t->ops->cb(t));
+	if (cl->record && cli_record_finish(cl, kernel) != 0)
 		failed = 1;
 	status = mt_consumer_exited(c) ? mt_consumer_status(c) : 0;
 	fflush(cl->out);

@@ -38,8 +38,8 @@ cli_kernel_symbols(const struct cli *cl, struct mt_consumer *c)
 {
 	static struct ksyms ks;
 
-	if (cl->kernel)
-		snprintf(ks.path, sizeof(ks.path), "%s", cl->kernel);
+	if (cl->mach.kernel)
+		snprintf(ks.path, sizeof(ks.path), "%s", cl->mach.kernel);
 	else
 		mt_stock_kernel(ks.path, sizeof(ks.path));
 	mt_consumer_set_symbols(c, ksym_lookup, &ks);

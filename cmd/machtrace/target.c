@@ -92,14 +92,18 @@ cli_target_module(struct cli *cl)
 	p = cl->cmd_c + strspn(cl->cmd_c, " \t");
 	n = strcspn(p, " \t");
 	args = p + n + strspn(p + n, " \t");
-	if (n >= sizeof prog || cl->nmodules >= 14) {
-		fprintf(stderr, "dtrace: -c: command too long\n");
+	if (n >= sizeof prog || cl->mach.nmodules >= MT_MOPT_MAX_MODULES) {
+		if (n >= sizeof prog)
+			fprintf(stderr, "dtrace: -c: command too long\n");
+		else
+			fprintf(stderr, "dtrace: -c: too many --module (-c is one "
+				"too: at most %d in all)\n", MT_MOPT_MAX_MODULES);
 		return -1;
 	}
 	memcpy(prog, p, n);
 	prog[n] = '\0';
 	if (strcmp(prog, "machload") == 0) {
-		if (cl->workload) {
+		if (cl->mach.workload) {
 			fprintf(stderr, "dtrace: -c 'machload WORDS' and "
 				"--workload both give machload's words\n");
 			return -1;
@@ -116,9 +120,10 @@ cli_target_module(struct cli *cl)
 	if (asprintf(&mod, "%s ${host-port} ${device-port}%s%s $(task-create) "
 		     "$(task-resume)", prog, *args ? " " : "", args) < 0)
 		return -1;
-	memmove(&cl->modules[1], &cl->modules[0], cl->nmodules * sizeof *cl->modules);
-	cl->modules[0] = mod;
-	cl->nmodules++;
+	memmove(&cl->mach.modules[1], &cl->mach.modules[0],
+		cl->mach.nmodules * sizeof *cl->mach.modules);
+	cl->mach.modules[0] = mod;
+	cl->mach.nmodules++;
 	return 0;
 }
 
@@ -140,4 +145,29 @@ cli_target_report(const struct cli *cl, struct mt_target *t)
 	fprintf(stderr, "dtrace: failed to grab pid %lld: no such task ran "
 		"while tracing\n", cl->target_pid);
 	return 1;
+}
+
+void
+cli_probe_cost(const struct mt_cb *cb, uint64_t *fires, uint64_t *ns)
+{
+	const struct mt_cpustat *s;
+
+	*fires = *ns = 0;
+	if (cb == NULL || cb->cpustat_off == 0)
+		return;
+	s = (const void *)((const char *)cb + cb->cpustat_off);
+	*fires = __atomic_load_n(&cb->nfirings, __ATOMIC_ACQUIRE);
+	for (uint32_t i = 0; i < cb->ncpus; i++)
+		*ns += __atomic_load_n(&s[i].probe_ns, __ATOMIC_ACQUIRE);
+}
+
+void
+cli_print_probe_cost(const struct mt_cb *cb)
+{
+	uint64_t fires, ns;
+
+	cli_probe_cost(cb, &fires, &ns);
+	fprintf(stderr, "machtrace: the tracer's own cost: %.3f ms in probe context, "
+		"%llu probe firings: part of every time above\n", ns / 1e6,
+		(unsigned long long)fires);
 }

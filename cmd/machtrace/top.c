@@ -1,7 +1,10 @@
 /*
- * machtrace top [--vm N] [-d SECONDS] [-b] [-n COUNT] [--rules FILE]
- *               [--workload WORDS] [-s FILE] [--explain]
- * machtrace health [--vm N] [-d SECONDS] [--rules FILE] [--workload WORDS]
+ * machtrace top [--vm N | --disk IMAGE [--snapshot] | machine options]
+ *               [-d SECONDS] [-b] [-n COUNT] [--rules FILE] [-s FILE] [--explain]
+ * machtrace health [--vm N | --disk IMAGE [--snapshot] | machine options]
+ *                  [-d SECONDS] [--rules FILE]
+ * (the machine options: --kernel, --module, --workload, --timeout,
+ * --memory, machopt.h)
  *
  * One internal D program (the ipc, sched, vm, vminfo and fbt providers
  * into aggregations) runs as an ordinary session (session.c, with a
@@ -123,7 +126,8 @@ struct rpc {
 enum {
 	M_CPU, M_CTXSW, M_MSGS, M_FAULTS, M_FAULT_PCT, M_ZFOD, M_COW, M_PGIN,
 	M_PGOUT, M_INTR_PCT, M_RQ_P50, M_RQ_P99, M_IPC_P50, M_IPC_P99,
-	M_LOCKWAITS, M_LOCK_PCT, M_FILL, M_FREE, M_DROPS, M_INSNS, M_NMETRICS
+	M_LOCKWAITS, M_LOCK_PCT, M_FILL, M_FREE, M_DROPS, M_INSNS, M_PROBE_PCT,
+	M_FIRINGS, M_NMETRICS
 };
 
 static const struct metric_def {
@@ -150,6 +154,8 @@ static const struct metric_def {
 	[M_FREE] = { "free_pages", "", 0 },
 	[M_DROPS] = { "drops", "", 0 },
 	[M_INSNS] = { "insns_per_s", "/s", 0 },
+	[M_PROBE_PCT] = { "probe_pct", "%", 0 },
+	[M_FIRINGS] = { "firings_per_s", "/s", 0 },
 };
 
 struct interval {
@@ -162,6 +168,7 @@ struct interval {
 	size_t nrpcs;
 	double sys[32];		/* by sys_names index */
 	double ns_intr, ns_fault, ns_lock;
+	double probe_ns, fires;	/* the tracer's own: time in probe context */
 	double m[M_NMETRICS];	/* NaN: unavailable */
 };
 
@@ -185,7 +192,9 @@ struct prev {
 
 struct top {
 	/* options */
-	const char *vm, *workload, *rules_file, *extra_file;
+	const char *vm, *disk, *rules_file, *extra_file;
+	int disk_snapshot;
+	struct mt_mopts mach;
 	long seconds, count;
 	int batch, health, explain, show_program;
 	/* the session */
@@ -200,7 +209,7 @@ struct top {
 	char icount_text[64];
 	/* state across intervals */
 	struct prev *prev[NPREV];
-	uint64_t drops_seen;
+	uint64_t drops_seen, fires_seen, probe_ns_seen;
 	long refreshes;
 	int stop, partial;
 	struct interval iv;
@@ -563,7 +572,7 @@ read_interval(struct top *tp, int64_t tv, double dt_ns, double free_pages)
 	double rq[256], il[256], s, busy = 0;
 	const struct mt_agg *rqa = NULL, *ila = NULL;
 	int64_t latest = 0;
-	uint64_t drops;
+	uint64_t drops, fires, pns;
 
 	memset(iv, 0, sizeof(*iv));
 	iv->tv = tv;
@@ -608,6 +617,15 @@ read_interval(struct top *tp, int64_t tv, double dt_ns, double free_pages)
 	tp->drops_seen = drops;
 	iv->m[M_INSNS] = tp->icount_shift >= 0 ?
 		ldexp(dt_ns, -tp->icount_shift) / s : NAN;
+	/* read as top handles the tick: an interval's share is approximate
+	   by that delay */
+	cli_probe_cost(tp->cb, &fires, &pns);
+	iv->fires = (double)(fires - tp->fires_seen);
+	iv->probe_ns = (double)(pns - tp->probe_ns_seen);
+	tp->fires_seen = fires;
+	tp->probe_ns_seen = pns;
+	iv->m[M_PROBE_PCT] = 100 * iv->probe_ns / dt_ns;
+	iv->m[M_FIRINGS] = iv->fires / s;
 	return 0;
 }
 
@@ -783,6 +801,9 @@ print_refresh(struct top *tp, const struct deduction *d, size_t nd, double score
 	       tp->refreshes, (long long)iv->tv + 1, s, tp->vm ? ", vm " : "",
 	       tp->vm ? tp->vm : "", tp->partial ? " (partial: the session ended)" : "",
 	       iv->late ? " (LATE: figures may include the next use of this slot)" : "");
+	printf("TRACER   own cost %.3f ms in probe context, %.2f%% of the interval; "
+	       "%.0f firings (%.0f/s): part of every time below\n", iv->probe_ns / 1e6,
+	       iv->m[M_PROBE_PCT], iv->fires, iv->m[M_FIRINGS]);
 	printf("SYSTEM   cpu %.1f%%  ctxsw %.0f (%.0f/s)  msgs %.0f (%.0f/s)  "
 	       "intr %.2f%%  drops %.0f\n", iv->m[M_CPU], iv->sys[S_CTXSW],
 	       iv->m[M_CTXSW], iv->sys[S_MSGS], iv->m[M_MSGS], iv->m[M_INTR_PCT],
@@ -877,6 +898,10 @@ print_health(struct top *tp)
 		       mt_esc_str(esc, sizeof esc, tp->total_last[i]));
 	if (tp->ntotal == 0)
 		printf("  nothing lowers it\n");
+	printf("tracer's own cost: %.2f%% of guest time in probe context, %.0f "
+	       "firings/s (mean over the run; part of every time below)\n",
+	       tp->n_m[M_PROBE_PCT] ? tp->sum_m[M_PROBE_PCT] / tp->n_m[M_PROBE_PCT] : 0,
+	       tp->n_m[M_FIRINGS] ? tp->sum_m[M_FIRINGS] / tp->n_m[M_FIRINGS] : 0);
 	printf("metrics (mean over the run, EWMA alpha 0.3):\n");
 	for (int m = 0; m < M_NMETRICS; m++) {
 		if (tp->n_m[m] == 0) {
@@ -1006,7 +1031,7 @@ static void
 free_expr(const struct cli *cl, char *buf, size_t len)
 {
 	char kp[4096], err[256];
-	const char *kernel = cl->kernel ? cl->kernel : mt_stock_kernel(kp, sizeof(kp));
+	const char *kernel = cl->mach.kernel ? cl->mach.kernel : mt_stock_kernel(kp, sizeof(kp));
 	struct mt_kimg *k = mt_kimg_open(kernel, err, sizeof(err));
 	uint64_t segs = 0, nsegs = 0;
 	size_t o;
@@ -1085,6 +1110,12 @@ static const char explain_text[] =
 "  free pages the kernel's vm_page_segs[].nr_free_pages, read at the tick\n"
 "  drops      principal and aggregation buffer drops, dynamic variable drops,\n"
 "             firings missed inside the runtime\n"
+"Tracer (TRACER, the probe effect, part of every time above and below):\n"
+"  own cost   ns in probe context, timed by the blob around each firing of\n"
+"             the runtime (compiled probes' few instructions are not timed),\n"
+"             and firings (compiled ones included, not the counting\n"
+"             trampoline's), from the runtime's\n"
+"             counters, read as top handles the tick (not cut at it)\n"
 "\n"
 "The ten counters:\n"
 "  1 IPC latency          ipc:::send -> ipc:::receive of the same message (p50,\n"
@@ -1130,11 +1161,16 @@ top_usage(int health, const char *msg)
 	if (msg)
 		fprintf(stderr, "machtrace: %s: %s\n", health ? "health" : "top", msg);
 	if (health)
-		fprintf(stderr, "usage: machtrace health [--vm NAME] [-d SECONDS] [--rules FILE] "
-			"[--workload 'WORDS']\n");
+		fprintf(stderr, "usage: machtrace health [--vm NAME | --disk IMAGE [--snapshot] "
+			"| machine options]\n                        [-d SECONDS] [--rules FILE]\n");
 	else
-		fprintf(stderr, "usage: machtrace top [--vm NAME] [-d SECONDS] [-b] [-n COUNT] "
-			"[--rules FILE] [--workload 'WORDS'] [-s FILE] [--explain]\n");
+		fprintf(stderr, "usage: machtrace top [--vm NAME | --disk IMAGE [--snapshot] | "
+			"machine options]\n                     [-d SECONDS] [-b] [-n COUNT] "
+			"[--rules FILE] [-s FILE] [--explain]\n");
+	if (!msg) {
+		fprintf(stderr, "machine options (a fresh boot; default --workload serve):\n");
+		mt_mopt_help(stderr, "  ");
+	}
 	return E_USAGE;
 }
 
@@ -1244,7 +1280,9 @@ run(struct top *tp)
 	cl->out = stdout;
 	cl->force_kernel = 1;
 	cl->vm = tp->vm;
-	cl->workload = tp->workload;
+	cl->mach = tp->mach;
+	cl->disk = tp->disk;
+	cl->disk_snapshot = tp->disk_snapshot;
 	if ((cl->args = calloc(2, sizeof(char *))) == NULL)
 		return E_ERROR;
 	cl->args[cl->nargs++] = (char *)"machtrace";
@@ -1255,7 +1293,7 @@ run(struct top *tp)
 		fprintf(stderr, "machtrace: top: %s\n", freex);
 		return E_ERROR;
 	}
-	if (cli_vm_options(cl) != 0)
+	if (cli_vm_options(cl) != 0 || cli_disk_setup(cl) != 0)
 		return E_USAGE;
 	free_expr(cl, freex, sizeof(freex));
 	snprintf(period, sizeof(period), "%lds", tp->seconds);
@@ -1329,28 +1367,28 @@ top_main(struct top *tp, int argc, char **argv, int health)
 {
 	static const struct option opts[] = {
 		{ "vm", required_argument, NULL, 'v' },
-		{ "workload", required_argument, NULL, 'w' },
 		{ "rules", required_argument, NULL, 'r' },
+		{ "disk", required_argument, NULL, 'D' },
+		{ "snapshot", no_argument, NULL, 'S' },
 		{ "explain", no_argument, NULL, 'e' },
 		{ "program", no_argument, NULL, 'P' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char err[256];
+	char err[512];
 	int c;
 
+	if (mt_mopt_extract(&tp->mach, &argc, argv, err, sizeof(err)) != 0)
+		return top_usage(health, err);
 	tp->health = health;
 	tp->seconds = 1;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, health ? "d:h" : "d:bn:s:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'v': tp->vm = optarg; break;
-		case 'w':
-			if (mt_workload_check(optarg, err, sizeof(err)) != 0)
-				return top_usage(health, err);
-			tp->workload = optarg;
-			break;
 		case 'r': tp->rules_file = optarg; break;
+		case 'D': tp->disk = optarg; break;
+		case 'S': tp->disk_snapshot = 1; break;
 		case 'e':
 			if (health)
 				return top_usage(health, "--explain is top's");
@@ -1387,11 +1425,17 @@ top_main(struct top *tp, int argc, char **argv, int health)
 		tp->seconds = 1;
 		tp->batch = 1;
 	}
-	if (tp->vm && tp->workload)
-		return top_usage(health, "--workload boots a kernel; a VM's workload is "
-				 "fixed at vm start");
-	if (!tp->vm && !getenv("MACHTRACE_VM") && !tp->workload)
-		tp->workload = "serve";
+	if (tp->vm && (tp->mach.kernel || tp->mach.nmodules || tp->mach.workload ||
+		       tp->mach.mem_mb)) {
+		snprintf(err, sizeof(err), "%s boots a kernel; a VM's workload is fixed at vm "
+			 "start, its kernel, modules and memory too", tp->mach.kernel ?
+			 "--kernel" : tp->mach.nmodules ? "--module" : tp->mach.workload ?
+			 "--workload" : "--memory");
+		return top_usage(health, err);
+	}
+	if (!tp->vm && !getenv("MACHTRACE_VM") && !tp->disk && !tp->mach.workload &&
+	    !tp->mach.nmodules)
+		tp->mach.workload = "serve";
 	if (load_rules(tp) != 0)
 		return E_USAGE;
 	return run(tp);

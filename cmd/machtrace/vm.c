@@ -54,43 +54,29 @@ static const char *opt_val(int argc, char **argv, int *i, const char *opt, int *
 
 static int start_opts(int argc, char **argv, struct mt_vm_opts *o)
 {
-	char err[256];
+	struct mt_mopts m = { 0 };
+	char err[512];
 	const char *v;
 	int bad = 0;
 
+	if (mt_mopt_extract(&m, &argc, argv, err, sizeof err) != 0) {
+		fprintf(stderr, "machtrace: vm start: %s\n", err);
+		return -1;
+	}
+	o->kernel = m.kernel;
+	memcpy(o->modules, m.modules, sizeof m.modules);
+	o->nmodules = m.nmodules;
+	o->workload = m.workload;
+	o->timeout_ms = m.timeout_ms;
+	o->mem_mb = m.mem_mb;
 	for (int i = 1; i < argc; i++) {
 		if ((v = opt_val(argc, argv, &i, "--name", &bad)))
 			o->name = v;
-		else if ((v = opt_val(argc, argv, &i, "--kernel", &bad)))
-			o->kernel = v;
 		else if ((v = opt_val(argc, argv, &i, "--disk", &bad)))
 			o->disk = v;
 		else if (strcmp(argv[i], "--snapshot") == 0)
 			o->disk_snapshot = 1;
-		else if ((v = opt_val(argc, argv, &i, "--module", &bad))) {
-			if (o->nmodules >= 14) {
-				fprintf(stderr, "machtrace: vm start: too many --module\n");
-				return -1;
-			}
-			o->modules[o->nmodules++] = v;
-		} else if ((v = opt_val(argc, argv, &i, "--workload", &bad))) {
-			if (mt_workload_check(v, err, sizeof err) != 0) {
-				fprintf(stderr, "machtrace: vm start: --workload: %s\n", err);
-				return -1;
-			}
-			o->workload = v;
-		} else if ((v = opt_val(argc, argv, &i, "--memory", &bad))) {
-			char *end;
-			unsigned long m = strtoul(v, &end, 10);
-			if (end == v || (*end && strcmp(end, "M") != 0) || m < 128 || m > 1536) {
-				fprintf(stderr, "machtrace: vm start: --memory %s: MiB from 128 "
-					"to 1536\n", v);
-				return -1;
-			}
-			o->mem_mb = (unsigned)m;
-		} else if ((v = opt_val(argc, argv, &i, "--timeout", &bad))) {
-			o->timeout_ms = (unsigned)(strtod(v, NULL) * 1000);
-		} else {
+		else {
 			if (!bad)
 				fprintf(stderr, "machtrace: vm start: unknown argument %s\n", argv[i]);
 			return -1;
@@ -274,17 +260,19 @@ int cli_vm_options(struct cli *cl)
 	}
 	if (!cl->vm)
 		return 0;
-	if (cl->cmd_c || cl->kernel || cl->nmodules || cl->workload || cl->disk) {
+	if (cl->cmd_c || cl->mach.kernel || cl->mach.nmodules || cl->mach.workload ||
+	    cl->mach.mem_mb || cl->disk) {
 		fprintf(stderr, "machtrace: vm %s: %s boots a kernel; a VM's kernel and "
 			"modules are fixed at vm start (-p PID names one of its tasks)\n",
-			cl->vm, cl->cmd_c ? "-c" : cl->disk ? "--disk" : cl->kernel ? "--kernel" : cl->nmodules ?
-			"--module" : "--workload");
+			cl->vm, cl->cmd_c ? "-c" : cl->disk ? "--disk" : cl->mach.kernel ?
+			"--kernel" : cl->mach.nmodules ? "--module" : cl->mach.workload ?
+			"--workload" : "--memory");
 		return -1;
 	}
 	if (mt_vm_find(cl->vm, &vm, err, sizeof err) < 0) {
 		fprintf(stderr, "machtrace: vm: %s\n", err);
 		return -1;
 	}
-	cl->kernel = strdup(vm.kernel);
+	cl->mach.kernel = strdup(vm.kernel);
 	return 0;
 }

@@ -28,7 +28,7 @@
 
 #include <stdint.h>
 
-#define MT_ABI_VERSION		6
+#define MT_ABI_VERSION		7
 #define MT_IMAGE_MAGIC		0x4d54494du	/* "MTIM" */
 
 /* ------------------------------------------------------------------------
@@ -618,6 +618,11 @@ struct mt_cpustat {
 	uint64_t errors;		/* [k] faults */
 	uint64_t nested;		/* [k] firings ignored: CPU already in the runtime */
 	uint64_t dblerrors;		/* [k] faults in ERROR clauses (not reported) */
+	uint64_t probe_ns;		/* [k] time in probe context since
+					   tracing began, as the platform times
+					   its firings (mt_rt_probe_time; GNU
+					   Mach: updated every clock tick;
+					   compiled probes are not timed) */
 };
 
 /*
@@ -697,7 +702,7 @@ _Static_assert(sizeof(struct mt_difo) == 16, "mt_difo layout");
 _Static_assert(sizeof(struct mt_rechdr) == 16, "mt_rechdr layout");
 _Static_assert(sizeof(struct mt_errrec) == 24, "mt_errrec layout");
 _Static_assert(sizeof(struct mt_cpubuf) == 48, "mt_cpubuf layout");
-_Static_assert(sizeof(struct mt_cpustat) == 56, "mt_cpustat layout");
+_Static_assert(sizeof(struct mt_cpustat) == 64, "mt_cpustat layout");
 _Static_assert(sizeof(struct mt_aggent) == 16, "mt_aggent layout");
 _Static_assert(sizeof(struct mt_aggbuf) == 40, "mt_aggbuf layout");
 _Static_assert(sizeof(struct mt_cb) == 72, "mt_cb layout");

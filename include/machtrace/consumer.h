@@ -9,7 +9,8 @@
  *   c = mt_consumer_new(prog, img, &opts, target, stdout, stderr);
  *   target->ops->attach(...); mt_consumer_attach(c, target->ops->cb(t));
  *   begin; loop { poll; mt_consume(c); mt_consume_drops(c); }
- *   end; mt_consume(c); mt_consume_final(c); status = mt_consumer_status(c);
+ *   end; mt_consume(c); mt_consume_drops_final(c); mt_consume_final(c);
+ *   status = mt_consumer_status(c);
  */
 #ifndef MACHTRACE_CONSUMER_H
 #define MACHTRACE_CONSUMER_H
@@ -47,8 +48,12 @@ void mt_consumer_attach(struct mt_consumer *c, struct mt_cb *cb);
  */
 int mt_consume(struct mt_consumer *c);
 
-/* Report drops and errors counted since the last call, on err. */
+/* Report drops counted since the last call, on err: buffer drops at
+   once, dynamic variable and speculation drops when dtrace would check
+   its status (the first call, then once per statusrate); the _final
+   variant, when tracing has stopped, reports them all. */
 void mt_consume_drops(struct mt_consumer *c);
+void mt_consume_drops_final(struct mt_consumer *c);
 
 /* At the end: the final newline and every aggregation not yet printed. */
 int mt_consume_final(struct mt_consumer *c);

@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include "machtrace/mach.h"
 #include "machtrace/program.h"
 
 struct mt_live_opts {
@@ -22,7 +23,7 @@ struct mt_live_opts {
 	const char *kernel_args;	/* NULL: "console=com0" */
 	/* Bootstrap modules "PATH args" (verbatim, as mt_boot_opts); none:
 	   our machload with `workload` words. */
-	const char *modules[14];
+	const char *modules[MT_USER_MAX_MODULES];
 	int nmodules;
 	const char *workload;		/* machload words, NULL: its defaults */
 	const char *disk;		/* raw disk image on IDE 0, NULL: none */
@@ -30,6 +31,7 @@ struct mt_live_opts {
 	const char *shim;		/* NULL: $BUILD/boot/shim.elf */
 	const char *blob;		/* NULL: $BUILD/live/blob.bin */
 	unsigned timeout_ms;		/* guest time limit, 0: none */
+	unsigned mem_mb;		/* guest RAM, 0: 512 MiB */
 	FILE *console;			/* guest console copy, NULL: none */
 	const char *console_log;	/* guest console log file, NULL: none */
 	uint64_t deadman_ns;		/* host silence the guest tolerates,

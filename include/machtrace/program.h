@@ -162,6 +162,10 @@ struct mt_target_ops {
 		      mt_probe_cb cb, void *arg);
 	/* Set up the runtime for this image; the image is copied. */
 	int (*attach)(struct mt_target *t, const struct mt_image *img);
+	/* Optional (NULL: the host's memory bounds it): the largest runtime
+	   state area (mt_rt_size) attach can hold beside img's code and
+	   tables, so that bufresize=auto lowers the sizes to fit. */
+	uint64_t (*area_max)(struct mt_target *t, const struct mt_image *img);
 	/* The control block (host view); offsets in it are from its address. */
 	struct mt_cb *(*cb)(struct mt_target *t);
 	int (*begin)(struct mt_target *t);	/* fire BEGIN */

@@ -72,6 +72,12 @@ int mt_rt_verify(const struct mt_image *img, char *err, uint32_t errlen);
 void mt_rt_probe(struct mt_cb *cb, uint32_t probe_index,
 		 const struct mt_pctx *ctx);
 
+/* The platform's time in probe context on the current CPU since tracing
+   began (ns): stored in its mt_cpustat.probe_ns, the tracer's own cost
+   that top, health and record report.  The platform times its firings
+   and publishes the total when it likes (GNU Mach: every clock tick). */
+void mt_rt_probe_time(struct mt_cb *cb, uint64_t ns);
+
 /* How many of a firing's raw arguments (arg0 ..) the probe's clauses can
    read: 1 + the highest argN they name, MT_NARGS with args[] or an
    argument mapping, 0 for none (or no such probe).  From the verified

@@ -66,6 +66,15 @@ struct mt_trace_writer *mt_trace_create(const char *dir, uint32_t ncpus,
 					const struct mt_trace_env *env,
 					char *err, size_t errlen);
 /*
+ * The same trace laid out as an LTTng session lays out its kernel trace:
+ * DIR (which must not exist, or be empty) holds it in DIR/kernel, where
+ * LTTng's analyses and Trace Compass expect a kernel trace.
+ */
+struct mt_trace_writer *mt_trace_create_session(const char *dir,
+						uint32_t ncpus,
+						const struct mt_trace_env *env,
+						char *err, size_t errlen);
+/*
  * A new event class; fields are copied.  Returns its id (>= 0), or -1.
  * Classes may be added until mt_trace_close(), which writes the metadata.
  */
@@ -78,6 +87,10 @@ int mt_trace_add_class(struct mt_trace_writer *w, const char *name,
  */
 int mt_trace_event(struct mt_trace_writer *w, uint32_t cpu, uint64_t ts,
 		   uint32_t class_id, const struct mt_trace_value *vals);
+/* The tracer's own cost over the recording, written at close as env
+   machtrace_probe_firings and machtrace_probe_ns (docs/recording.md). */
+void mt_trace_set_probe_cost(struct mt_trace_writer *w, uint64_t firings,
+			     uint64_t ns);
 /* Set the clock's offset from the epoch (ns) written at close. */
 void mt_trace_set_clock_offset(struct mt_trace_writer *w, int64_t ns);
 /* cpu's stream lost n events (the packet's events_discarded grows). */
@@ -102,6 +115,7 @@ struct mt_trace_event {
 						   the next mt_trace_next() */
 };
 
+/* dir is a trace (dir/metadata) or a session holding one (dir/kernel). */
 struct mt_trace *mt_trace_open(const char *dir, char *err, size_t errlen);
 void mt_trace_free(struct mt_trace *t);
 

@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include "machtrace/mach.h"
 
 #define MT_VM_NAME_MAX	32
 #define MT_VM_DEFAULT	"default"
@@ -53,7 +54,7 @@ struct mt_vm_opts {
 	const char *name;		/* NULL: MT_VM_DEFAULT */
 	const char *kernel;		/* NULL: the stock kernel */
 	const char *kernel_args;	/* NULL: "console=com0" */
-	const char *modules[14];	/* "PATH args"; none: machload serve */
+	const char *modules[MT_USER_MAX_MODULES];	/* "PATH args"; none: machload serve */
 	int nmodules;
 	const char *workload;		/* machload's words (serve added) */
 	const char *disk;		/* a Hurd-style disk image: its grub.cfg's

@@ -12,6 +12,7 @@
 #define CTF_EV_HDR	12		/* event header bytes */
 #define MT_CTF_PACKET	(256 * 1024)	/* event bytes per packet */
 #define CTF_MAX_CPUS	4096		/* streams written; packet cpu_id below */
+#define CTF_SESSION_DOMAIN "kernel"	/* a session's trace: DIR/kernel */
 
 struct ctf_stream {
 	FILE *f;
@@ -30,6 +31,8 @@ struct mt_trace_writer {
 	uint32_t nclasses;
 	struct mt_trace_env env;
 	uint64_t nevents, ndiscarded;
+	int probe_cost;			/* set: write the two below */
+	uint64_t probe_firings, probe_ns;
 };
 
 /* tsdl.c */

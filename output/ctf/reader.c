@@ -208,25 +208,44 @@ mt_trace_rewind(struct mt_trace *t, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * dir's metadata, or that of the kernel trace of the session dir is (record
+ * -o DIR writes DIR/kernel); *tdir is set to the trace's directory.
+ */
+static FILE *
+open_metadata(const char *dir, char *tdir, size_t len, char *path, size_t plen)
+{
+	FILE *f;
+
+	snprintf(tdir, len, "%s", dir);
+	snprintf(path, plen, "%s/metadata", tdir);
+	if ((f = fopen(path, "r")) != NULL || errno != ENOENT)
+		return f;
+	snprintf(tdir, len, "%s/%s", dir, CTF_SESSION_DOMAIN);
+	snprintf(path, plen, "%s/metadata", tdir);
+	if ((f = fopen(path, "r")) == NULL && errno == ENOENT)
+		snprintf(path, plen, "%s/metadata", dir);
+	return f;
+}
+
 struct mt_trace *
 mt_trace_open(const char *dir, char *err, size_t errlen)
 {
 	struct mt_trace *t = calloc(1, sizeof(*t));
-	char path[4096];
+	char path[4096], tdir[4000];
 	FILE *f;
 
 	if (t == NULL) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	snprintf(path, sizeof(path), "%s/metadata", dir);
-	if ((f = fopen(path, "r")) == NULL) {
+	if ((f = open_metadata(dir, tdir, sizeof(tdir), path, sizeof(path))) == NULL) {
 		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
 		free(t);
 		return NULL;
 	}
 	if (ctf_read_metadata(t, f, err, errlen) != 0 ||
-	    open_streams(t, dir, err, errlen) != 0 ||
+	    open_streams(t, tdir, err, errlen) != 0 ||
 	    mt_trace_rewind(t, err, errlen) != 0) {
 		fclose(f);
 		mt_trace_free(t);

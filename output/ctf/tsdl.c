@@ -108,6 +108,10 @@ put_env(FILE *f, const struct mt_trace_writer *w)
 		put_str(f, what[i].v);
 		fprintf(f, ";\n");
 	}
+	if (w->probe_cost)
+		fprintf(f, "\tmachtrace_probe_firings = %llu;\n\tmachtrace_probe_ns = %llu;\n",
+			(unsigned long long)w->probe_firings,
+			(unsigned long long)w->probe_ns);
 	fprintf(f, "};\n\n");
 }
 

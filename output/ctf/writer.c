@@ -96,6 +96,18 @@ mt_trace_create(const char *dir, uint32_t ncpus,
 	return w;
 }
 
+struct mt_trace_writer *
+mt_trace_create_session(const char *dir, uint32_t ncpus,
+			const struct mt_trace_env *env, char *err, size_t errlen)
+{
+	char path[4096];
+
+	if (dir_usable(dir, err, errlen) != 0)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/%s", dir, CTF_SESSION_DOMAIN);
+	return mt_trace_create(path, ncpus, env, err, errlen);
+}
+
 int
 mt_trace_add_class(struct mt_trace_writer *w, const char *name,
 		   const struct mt_trace_field *fields, uint32_t nfields)
@@ -214,6 +226,14 @@ mt_trace_event(struct mt_trace_writer *w, uint32_t cpu, uint64_t ts,
 	if (s->len >= MT_CTF_PACKET)
 		return flush_packet(w, cpu);
 	return 0;
+}
+
+void
+mt_trace_set_probe_cost(struct mt_trace_writer *w, uint64_t firings, uint64_t ns)
+{
+	w->probe_firings = firings;
+	w->probe_ns = ns;
+	w->probe_cost = 1;
 }
 
 void

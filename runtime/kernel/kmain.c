@@ -163,6 +163,8 @@ static void stop_tracing(uint32_t state)
 		return;
 	lk_apic_stop();
 	fire_special(lk.end_probe);
+	if (lk.cb)
+		mt_rt_probe_time(lk.cb, lk_ns(lk.vt_probe));
 	lk.tracing = 0;
 	lk_sites_remove();
 	lk_usites_remove(-1);
@@ -408,6 +410,8 @@ void lk_tick(struct lk_regs *r)
 	}
 	if (lk.cb->state != MT_CB_ACTIVE)
 		lk_fast_disarm();	/* exit(): counting stops as dtrace's */
+	/* the tracer's own cost, for the host, once a clock tick */
+	mt_rt_probe_time(lk.cb, lk_ns(lk.vt_probe));
 	if (!lk_apic_active())
 		run_ticks(r);
 }

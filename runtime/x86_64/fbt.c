@@ -23,9 +23,10 @@ struct lk_site *lk_site_at(uint64_t addr)
 }
 
 /*
- * Run probe's clauses on ctx.  The statistics (firings, TSC ticks in the
- * runtime) and the virtual clock's probe time (kvtime.c) cost two rdtscs
- * a firing: only when the host asked for them (LK_CTL_STATS, _VTIME).
+ * Run probe's clauses on ctx, between two rdtscs: the time goes to the
+ * probe-context ticks lk.vt_probe (always: the virtual clock's, kvtime.c,
+ * and the tracer's own cost, which lk_tick publishes) and, with
+ * LK_CTL_STATS, to the statistics (firings, TSC ticks in the runtime).
  */
 static void lk_fire_ctx(uint32_t probe, const struct mt_pctx *ctx)
 {
@@ -35,10 +36,6 @@ static void lk_fire_ctx(uint32_t probe, const struct mt_pctx *ctx)
 		return;
 	if (lk.cb->req != MT_REQ_NONE)
 		lk_fast_disarm();	/* the runtime services it now */
-	if (!(lk.ctl->flags & (LK_CTL_STATS | LK_CTL_VTIME))) {
-		mt_rt_probe(lk.cb, probe, ctx);
-		return;
-	}
 	t0 = lk_rdtsc();
 	lk.vt_fire = t0;
 	mt_rt_probe(lk.cb, probe, ctx);

@@ -1,10 +1,12 @@
 /*
  * The GNU Mach subcommands of the CLI:
  *
- *   machtrace boot [--kernel FILE] [--module 'PATH args']... [--timeout SEC]
- *                  [--log FILE] [--reserve PHYS:SIZE] [--quiet] [-- WORD...]
+ *   machtrace boot [machine options] [--log FILE] [--reserve PHYS:SIZE]
+ *                  [--quiet] [-- WORD...]
  *   machtrace boot --disk IMAGE [--snapshot] [--timeout SEC] [--log FILE] [--quiet]
  *   machtrace kernel-info [--kernel FILE] [FUNCTION | STRUCT.MEMBER]...
+ * The machine options (--kernel, --module, --workload, --timeout,
+ * --memory) are machopt.h's; the words after -- are --workload's.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -14,6 +16,7 @@
 #include "machtrace/disk.h"
 #include "machtrace/kimg.h"
 #include "machtrace/mach.h"
+#include "machtrace/machopt.h"
 #include "targets/mach/mach_int.h"
 
 enum { EXIT_USAGE = 1, EXIT_INPUT = 2, EXIT_PANIC = 3, EXIT_TIMEOUT = 4, EXIT_SIGNAL = 130 };
@@ -23,12 +26,16 @@ static int usage(const char *msg)
 	if (msg)
 		fprintf(stderr, "machtrace: %s\n", msg);
 	fprintf(stderr,
-		"usage: machtrace boot [--kernel FILE] [--module 'PATH args']... [--timeout SEC]\n"
-		"                      [--log FILE] [--reserve PHYS:SIZE] [--quiet] [-- WORD...]\n"
+		"usage: machtrace boot [machine options] [--log FILE] [--reserve PHYS:SIZE]\n"
+		"                      [--quiet] [-- WORD...]\n"
 		"       machtrace boot --disk IMAGE [--snapshot] [--timeout SEC] [--log FILE] [--quiet]\n"
 		"       machtrace kernel-info [--kernel FILE] [FUNCTION | STRUCT.MEMBER]...\n"
 		"machload words: rt=N pingpong=N pages=N threads=N tasks=N ports=N\n"
 		"  taskinfo=N vmmaps=N rpcs=N forks=N panic hang exit serve[=MS]\n");
+	if (!msg) {
+		fprintf(stderr, "machine options:\n");
+		mt_mopt_help(stderr, "  ");
+	}
 	return EXIT_USAGE;
 }
 
@@ -101,7 +108,7 @@ static int boot_disk(struct mt_boot_opts *o, int words)
 		return usage("--snapshot goes with --disk IMAGE");
 	if (o->kernel || o->nmodules || words)
 		return usage("--disk boots the kernel and modules its grub.cfg names: it does "
-			     "not go with --kernel, --module or workload words");
+			     "not go with --kernel, --module, --workload or workload words");
 	if (!p) {
 		fprintf(stderr, "machtrace: out of memory\n");
 		return EXIT_INPUT;
@@ -127,9 +134,6 @@ static int boot_disk(struct mt_boot_opts *o, int words)
 static int cmd_boot(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "module", required_argument, NULL, 'm' },
-		{ "timeout", required_argument, NULL, 't' },
 		{ "log", required_argument, NULL, 'l' },
 		{ "reserve", required_argument, NULL, 'r' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -139,31 +143,27 @@ static int cmd_boot(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	struct mt_boot_opts o = { .timeout_ms = 60000, .echo = stdout };
+	struct mt_mopts m = { 0 };
 	struct mt_boot_result r;
 	char err[512], words[4096];
 	int c;
 
+	if (mt_mopt_extract(&m, &argc, argv, err, sizeof err) != 0)
+		return usage(err);
+	o.kernel = m.kernel;
+	for (int i = 0; i < m.nmodules; i++)
+		o.modules[i] = m.modules[i];
+	o.nmodules = m.nmodules;
+	if (m.timeout_ms)
+		o.timeout_ms = m.timeout_ms;
+	o.mem_mb = m.mem_mb;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
 		switch (c) {
-		case 'k': o.kernel = optarg; break;
 		case 'd': o.disk = optarg; break;
 		case 's': o.disk_snapshot = 1; break;
 		case 'l': o.log_path = optarg; break;
 		case 'q': o.echo = NULL; break;
-		case 'm':
-			if (o.nmodules == MT_BOOT_MAX_MODULES)
-				return usage("too many --module");
-			o.modules[o.nmodules++] = optarg;
-			break;
-		case 't': {
-			char *end;
-			double s = strtod(optarg, &end);
-			if (end == optarg || *end || !(s > 0 && s < 1e6))
-				return usage("--timeout needs a positive number of seconds");
-			o.timeout_ms = (unsigned)(s * 1000);
-			break;
-		}
 		case 'r':
 			if (parse_reserve(optarg, &o.reserve_pa, &o.reserve_size) < 0)
 				return usage("--reserve needs PHYS:SIZE, e.g. 0x2000000:0x400000");
@@ -174,13 +174,15 @@ static int cmd_boot(int argc, char **argv)
 	}
 	if (join_words(words, sizeof words, argc - optind, argv + optind) < 0)
 		return usage("workload arguments too long");
-	if (optind < argc && o.nmodules)
+	if ((optind < argc || m.workload) && o.nmodules)
 		return usage("workload words apply to the default workload only, not with --module");
-	o.workload = words;
+	if (optind < argc && m.workload)
+		return usage("--workload and words after -- both give machload's words");
+	o.workload = m.workload ? m.workload : words;
 	if (mt_workload_check(words, err, sizeof err) < 0)
 		return usage(err);
 	if (o.disk || o.disk_snapshot)
-		return boot_disk(&o, optind < argc);
+		return boot_disk(&o, optind < argc || m.workload);
 	if (mt_boot_run(&o, &r, err, sizeof err) < 0) {
 		fprintf(stderr, "machtrace: %s\n", err);
 		return EXIT_INPUT;
@@ -238,15 +240,19 @@ static int show_item(struct mt_kimg *k, const char *item)
 
 static int cmd_kernel_info(int argc, char **argv)
 {
-	const char *kernel = NULL;
+	const char *kernel;
 	char path[4096], err[512];
 	size_t counts[3] = { 0 }, inl = 0, inl_only = 0;
+	struct mt_mopts m = { 0 };
 	struct mt_kimg *k;
 	int rc = 0, i = 1;
 
-	if (argc > 2 && strcmp(argv[1], "--kernel") == 0)
-		kernel = argv[2], i = 3;
-	if (!kernel)
+	if (mt_mopt_extract(&m, &argc, argv, err, sizeof err) != 0)
+		return usage(err);
+	if (m.nmodules || m.workload || m.timeout_ms || m.mem_mb)
+		return usage("kernel-info reads a kernel image: of the machine options "
+			     "only --kernel applies");
+	if (!(kernel = m.kernel))
 		kernel = mt_stock_kernel(path, sizeof path);
 	if (!(k = mt_kimg_open(kernel, err, sizeof err))) {
 		fprintf(stderr, "machtrace: %s\n", err);

@@ -128,10 +128,10 @@ fi
 timeout 240 "$MACHTRACE" record -o "$TMP/trace" --timeout 200 --disk "$TMP/whole.img" \
 	-n 'machload1:::round-trip {}' >"$TMP/rec.out" 2>"$TMP/rec.err"
 rc=$?
-if [ $rc = 0 ] && grep -qF "machtrace_kernel = \"$TMP/whole.img, entry 'Debian GNU/Hurd (machtrace test)'\";" "$TMP/trace/metadata"; then
+if [ $rc = 0 ] && grep -qF "machtrace_kernel = \"$TMP/whole.img, entry 'Debian GNU/Hurd (machtrace test)'\";" "$TMP/trace/kernel/metadata"; then
 	pass live-disk-record-env
 else
-	fail live-disk-record-env "exit $rc: $(grep -a machtrace_kernel "$TMP/trace/metadata" 2>/dev/null) $(head -c 300 "$TMP/rec.err")"
+	fail live-disk-record-env "exit $rc: $(grep -a machtrace_kernel "$TMP/trace/kernel/metadata" 2>/dev/null) $(head -c 300 "$TMP/rec.err")"
 fi
 
 # An MBR disk: partition 1 is not ext2, the file system with grub.cfg is

@@ -48,14 +48,14 @@ else
 	fail live-record-lttng-events "ipc_send machload_echo $echo_s (machload sent $R); $(grep -m3 -E 'sched_switch|fork' "$TMP/bt.out" | tr '\n' ' ')"
 fi
 # what was traced is in the env: the program, --events, the workload
-if grep -q 'domain = "kernel";' "$TMP/trace/metadata" && head -n 1 "$TMP/trace/metadata" | grep -q '^/\* CTF 1.8' &&
-   grep -qF 'machtrace_program = "sched:::off-cpu { @sw = count(); } END { printa(' "$TMP/trace/metadata" &&
-   grep -qF 'machtrace_events = "sched,ipc,proc,trap";' "$TMP/trace/metadata" &&
-   grep -qF "machtrace_workload = \"rpcs=$R threads=2 tasks=1\";" "$TMP/trace/metadata" &&
-   [ -f "$TMP/trace/stream_0" ]; then
+if grep -q 'domain = "kernel";' "$TMP/trace/kernel/metadata" && head -n 1 "$TMP/trace/kernel/metadata" | grep -q '^/\* CTF 1.8' &&
+   grep -qF 'machtrace_program = "sched:::off-cpu { @sw = count(); } END { printa(' "$TMP/trace/kernel/metadata" &&
+   grep -qF 'machtrace_events = "sched,ipc,proc,trap";' "$TMP/trace/kernel/metadata" &&
+   grep -qF "machtrace_workload = \"rpcs=$R threads=2 tasks=1\";" "$TMP/trace/kernel/metadata" &&
+   [ -f "$TMP/trace/kernel/stream_0" ] && [ ! -e "$TMP/trace/metadata" ]; then
 	pass live-record-metadata
 else
-	fail live-record-metadata "$(head -n 3 "$TMP/trace/metadata" | tr '\n' ' ')"
+	fail live-record-metadata "$(head -n 3 "$TMP/trace/kernel/metadata" | tr '\n' ' ')"
 fi
 
 # A D program's records: trace() and printf() values.

@@ -92,6 +92,18 @@ if [ -n "$drops" ] && [ "$(page_val text drops-total)" = "$drops" ]; then
 else
 	fail live-report-drops "page $(page_val text drops-total), record ${drops:-?}"
 fi
+# the tracer's own cost (issue 26 item 5): time in probe context and the
+# firings, at least one a recorded event, stored by record, in the summary
+nev=$(sed -n 's/^machtrace: recorded \([0-9]*\) events,.*/\1/p' "$TMP/rec.err")
+cost=$(page_val text probe-cost)
+if [ -n "$nev" ] && echo "$cost" | awk -v e="$nev" '
+	match($0, /^[0-9.]+ ms in probe context over [0-9]+ probe firings, [0-9.]+% of the span/) {
+		split($0, w, " "); exit !(w[1] > 0 && w[6] >= e + 0 && e > 0) }
+	{ exit 1 }'; then
+	pass live-report-tracer-cost
+else
+	fail live-report-tracer-cost "page '$cost', recorded ${nev:-?} events"
+fi
 # duration: the kept events' span; when events were discarded the page
 # says the run may have lasted longer (issue 21 item 14)
 dur_ok=1

@@ -75,7 +75,8 @@ listeners.push(msg => {
 function probe() {
   const r = [];
   const t = e => e.textContent.trim();
-  for (const id of ["n-switches", "drops-total", "n-samples", "duration"]) {
+  for (const id of ["n-switches", "drops-total", "n-samples", "duration",
+                    "probe-cost"]) {
     const e = document.getElementById(id);
     if (e) r.push(["text", id, t(e)]);
   }

@@ -52,6 +52,20 @@ function duration(span) {
     lost + " events were discarded, so the run may have lasted longer" : "");
 }
 
+/* The tracer's own cost, which record stores (docs/recording.md): part
+   of every time this page shows. */
+function probeCost(span) {
+  const get = k => (data.meta.find(m => m[0] === k) || [])[1];
+  const ns = get("machtrace_probe_ns"), n = get("machtrace_probe_firings");
+  if (ns === undefined || n === undefined)
+    return [["tracer's own cost", "(not stored in this trace)"]];
+  const dt = span.t1 - span.t0;
+  return [["tracer's own cost", ms(Number(ns)) + " in probe context over " + n +
+    " probe firings" + (dt > 0 ? ", " + (100 * Number(ns) / dt).toFixed(2) +
+    "% of the span from the first to the last event" : "") +
+    ": part of every time below"]];
+}
+
 function header() {
   root.append("h1").text(data.title);
   const s = section("traced", "What was traced");
@@ -60,14 +74,16 @@ function header() {
   const missing = ["program", "workload", "kernel"]
     .filter(k => !data.meta.some(m => m[0].toLowerCase().includes(k)))
     .map(k => [k, "(not stored in this trace)"]);
-  const rows = data.meta.concat(missing, [
+  const rows = data.meta.concat(missing, probeCost(span), [
     ["duration", duration(span)],
     ["events", String(span.events)],
     ["CPUs", String(data.cpus.length)]]);
   const t = s.append("table");
   const tr = t.selectAll("tr").data(rows).join("tr");
   tr.append("th").text(r => r[0]);
-  tr.append("td").append("pre").attr("id", r => r[0] === "duration" ? "duration" : null)
+  tr.append("td").append("pre")
+    .attr("id", r => r[0] === "duration" ? "duration" :
+      r[0] === "tracer's own cost" ? "probe-cost" : null)
     .text(r => r[1]);
 }
 

@@ -27,8 +27,15 @@
 #define WAIT_BOOT_MS	60000
 #define WAIT_CMD_MS	20000
 #define MEM_MB		512
+#define LK_RESV_MAX	0x10000000ull	/* a session's region: 256 MiB of MEM_MB */
 
 static void idt_save(struct live *l);
+
+/* The booted guest's RAM: --memory, else MEM_MB. */
+static unsigned guest_mb(const struct live *l)
+{
+	return l->o.mem_mb ? l->o.mem_mb : MEM_MB;
+}
 
 int live_err(struct mt_target *t, const char *fmt, ...)
 {
@@ -159,7 +166,7 @@ static int start_guest(struct mt_target *t)
 	bo.nmodules = n;
 	bo.shim = l->shim[0] ? l->shim : NULL;
 	bo.timeout_ms = l->o.timeout_ms;
-	bo.mem_mb = MEM_MB;
+	bo.mem_mb = guest_mb(l);
 	bo.reserve_pa = l->resv_pa;
 	bo.reserve_size = l->resv_size;
 	bo.echo = l->o.console;
@@ -195,6 +202,22 @@ static void probes_free(struct live *l)
 
 static void live_detach(struct mt_target *t);
 
+/* What bounds the reserved region: a VM's own, else LK_RESV_MAX. */
+static uint64_t live_resv_max(const struct live *l)
+{
+	return l->vm ? l->vm->resv_size : LK_RESV_MAX;
+}
+
+/* The region holds the area, page-aligned, then the image (live_attach). */
+static uint64_t live_area_max(struct mt_target *t, const struct mt_image *img)
+{
+	uint64_t max = live_resv_max(t->priv);
+
+	if (max < LK_AREA_OFF + img->size)
+		return 0;
+	return (max - LK_AREA_OFF - img->size) & ~4095ull;
+}
+
 static int live_attach(struct mt_target *t, const struct mt_image *img)
 {
 	struct live *l = t->priv;
@@ -207,7 +230,7 @@ static int live_attach(struct mt_target *t, const struct mt_image *img)
 		return live_err(t, "invalid enabling image");
 	image_off = (area + 4095) & ~4095ull;
 	need = LK_AREA_OFF + image_off + img->size;
-	if (need > 0x10000000ull)
+	if (need > LK_RESV_MAX)
 		return live_err(t, "Enabling exceeds size of buffer");
 	l->resv_pa = LK_RESV_PA;
 	l->resv_size = need < LK_RESV_SIZE ? LK_RESV_SIZE : (need + 0xfffff) & ~0xfffffull;
@@ -221,7 +244,7 @@ static int live_attach(struct mt_target *t, const struct mt_image *img)
 	l->ss.fbt_ret_va = LK_KERNEL_MAP_BASE + l->resv_pa + LK_VEC_FBT_RET;
 	if (live_plan(t, img, &c) < 0)
 		goto fail;
-	if (kdesc_fill(l->k, &c.k, (uint64_t)(l->vm ? l->vm->mem_mb : MEM_MB) << 20, t->err,
+	if (kdesc_fill(l->k, &c.k, (uint64_t)(l->vm ? l->vm->mem_mb : guest_mb(l)) << 20, t->err,
 		       sizeof t->err) < 0)
 		goto fail;
 	if ((l->vm ? vma_open(t) : start_guest(t)) < 0)
@@ -618,6 +641,7 @@ static const struct mt_target_ops live_ops = {
 	.name = "mach",
 	.probes = live_probes,
 	.attach = live_attach,
+	.area_max = live_area_max,
 	.cb = live_cb,
 	.begin = live_begin,
 	.poll = live_poll,

@@ -69,7 +69,7 @@ refuse 2 "vm: no VM named nosuchvm" save x --vm nosuchvm --dir "$D"
 refuse 2 "workload was fixed at vm start" save x --vm nosuchvm --workload rt=1 --dir "$D"
 refuse 2 "-d wants whole seconds" save x -d 0 --dir "$D"
 refuse 2 "too many operands" save x y --dir "$D"
-refuse 1 "unknown workload word 'bogus=1'" save x --workload bogus=1 --dir "$D"
+refuse 2 "unknown workload word 'bogus=1'" save x --workload bogus=1 --dir "$D"
 [ ! -e "$D/x.json" ] || { echo "a failed save left $D/x.json"; exit 1; }
 "$MT" -h 2>&1 | grep -q 'baseline save|compare NAME' ||
 	{ echo "machtrace -h does not show baseline"; exit 1; }

@@ -91,6 +91,13 @@ TEST(file_round_trip)
 	CHECK(b.nruns == RUNS && b.nstacks == 1 && b.seconds == 2);
 	CHECK(b.run[3].nmetrics == 2 && b.run[3].m[0].n == RUN_N);
 	CHECK(b.run[3].m[0].v[7] == a.run[3].m[0].v[7]);
+	/* the stock kernel: no "kernel" key; another is kept (compare boots it) */
+	CHECK(b.kernel[0] == '\0');
+	bl_set_free(&b);
+	snprintf(a.kernel, sizeof(a.kernel), "build/kernels/forky/gnumach-dbg");
+	CHECK(bl_write(&a, path, err, sizeof(err)) == 0);
+	CHECK(bl_read(&b, path, err, sizeof(err)) == 0);
+	CHECK(strcmp(b.kernel, "build/kernels/forky/gnumach-dbg") == 0);
 	bl_set_free(&a);
 	bl_set_free(&b);
 	f = fopen(path, "w");

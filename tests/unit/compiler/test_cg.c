@@ -62,7 +62,8 @@ TEST(cg_aggregation)
 
 /*
  * Code generation state is per compile: a program that fails in the middle
- * of a store through a scratch copy (D_NOREG in the index of g.b[...]) must
+ * of a store through a scratch copy (D_NOREG in the index of g.b[...]: an
+ * expression nested deeper than registers and spill slots allow) must
  * not change the code of the next program compiled in the same process.
  * Once, the failing store left "store via scratch" state in file-scope
  * statics and "g.b = 7" then stored straight into variable storage.
@@ -80,10 +81,10 @@ TEST(cg_state_survives_no_error)
 	CHECK(strstr(before, "allocs") != NULL);	/* the scratch copy */
 	CHECK(strstr(before, "stgs") != NULL);		/* stored back */
 
-	for (int i = 0; i < 20; i++)
+	for (int i = 0; i < 100; i++)
 		strcat(bad, "x+(");
 	strcat(bad, "x");
-	for (int i = 0; i < 20; i++)
+	for (int i = 0; i < 100; i++)
 		strcat(bad, ")");
 	strcat(bad, "] = 7; }");
 	CHECK_EQ_STR(cc_fail(bad, &d), "D_NOREG");

@@ -147,8 +147,9 @@ TEST(metadata_text)
 	rmtrace(dir);
 }
 
-/* what was traced goes into the env and reads back; a newline in a D
-   program becomes a space, a quote stays (escaped in the TSDL) */
+/* what was traced, and the tracer's own cost, go into the env and read
+   back; a newline in a D program becomes a space, a quote stays (escaped
+   in the TSDL) */
 TEST(env_what_was_traced)
 {
 	struct mt_trace_env env = { "h", "t", 0, "BEGIN {\n\tx = \"a\"; }", "sched",
@@ -161,8 +162,11 @@ TEST(env_what_was_traced)
 
 	CHECK(dir != NULL);
 	CHECK((w = mt_trace_create(dir, 1, &env, err, sizeof(err))) != NULL);
+	mt_trace_set_probe_cost(w, 12, 3456789);
 	CHECK_EQ_INT(mt_trace_close(w, err, sizeof(err)), 0);
 	CHECK((t = mt_trace_open(dir, err, sizeof(err))) != NULL);
+	CHECK_EQ_STR(mt_trace_env_get(t, "machtrace_probe_firings"), "12");
+	CHECK_EQ_STR(mt_trace_env_get(t, "machtrace_probe_ns"), "3456789");
 	for (uint32_t i = 0; t && mt_trace_env_at(t, i, &k, &v) == 0; i++) {
 		if (strcmp(k, "machtrace_program") == 0)
 			seen += strcmp(v, "BEGIN {  x = \"a\"; }") == 0;
@@ -184,6 +188,36 @@ TEST(refuses_nonempty_dir)
 	CHECK(dir != NULL);
 	CHECK_EQ_INT(write_sample(dir, 1), 0);
 	CHECK(mt_trace_create(dir, 1, NULL, err, sizeof(err)) == NULL);
+	CHECK(strstr(err, "not empty") != NULL);
+	rmtrace(dir);
+}
+
+/* record -o DIR's layout: the trace in DIR/kernel, as an LTTng session
+   lays out its kernel trace; the reader opens DIR, DIR/kernel, and the
+   flat traces earlier versions wrote (the tests above) */
+TEST(session_layout)
+{
+	char *dir = tmpdir(), err[256] = "", path[128];
+	struct mt_trace_writer *w;
+	struct mt_trace *t;
+	struct mt_trace_event ev;
+
+	CHECK(dir != NULL);
+	CHECK((w = mt_trace_create_session(dir, 1, NULL, err, sizeof(err))) != NULL);
+	CHECK(mt_trace_event(w, 0, 5, (uint32_t)mt_trace_add_class(w, "BEGIN", NULL, 0),
+			     NULL) == 0);
+	CHECK_EQ_INT(mt_trace_close(w, err, sizeof(err)), 0);
+	snprintf(path, sizeof(path), "%s/kernel/stream_0", dir);
+	CHECK(access(path, R_OK) == 0);
+	snprintf(path, sizeof(path), "%s/metadata", dir);
+	CHECK(access(path, F_OK) != 0);
+	CHECK((t = mt_trace_open(dir, err, sizeof(err))) != NULL);
+	CHECK(t && mt_trace_next(t, &ev, err, sizeof(err)) == 1 && ev.ts == 5);
+	mt_trace_free(t);
+	snprintf(path, sizeof(path), "%s/kernel", dir);
+	CHECK((t = mt_trace_open(path, err, sizeof(err))) != NULL);
+	mt_trace_free(t);
+	CHECK(mt_trace_create_session(dir, 1, NULL, err, sizeof(err)) == NULL);
 	CHECK(strstr(err, "not empty") != NULL);
 	rmtrace(dir);
 }
