@@ -1,17 +1,15 @@
 /*
  * kinst::FUNC:entry and kinst::FUNC:return of a function GNU Mach
  * inlines: a site for each inlined copy (DWARF's DW_TAG_inlined_subroutine
- * whose origin is FUNC) at its entry pc, and for :return at each end of
- * its address ranges that its code falls through to, plus the fbt sites
- * of FUNC's out-of-line copy if it has one.  The sites are the probe's
- * locs (sdt.h, where SDT_INLINE_ENTRY/EXIT) and plan.c places them as an
- * SDT probe's.
+ * whose origin is FUNC) at its entry pc, and for :return at each of its
+ * exits (find_exits), plus the fbt sites of FUNC's out-of-line copy if it
+ * has one.  The sites are the probe's locs (sdt.h, where
+ * SDT_INLINE_ENTRY/EXIT) and plan.c places them as an SDT probe's.
  *
- * Exits are exact only where the code says so: a copy whose code also
- * leaves its ranges by a jump to an address that is no exit site, by a
- * ret or an indirect jump, leaves uncounted (LOC_LEAVES); an exit site
- * other code of the caller also jumps to counts more (LOC_SHARED); -lv
- * says which.
+ * Exits are exact only where the code says so: an exit site that other
+ * code of the caller also reaches counts those arrivals too (LOC_SHARED),
+ * and a copy that also leaves where no site can go is not counted there
+ * (LOC_LEAVES); -lv says which (kinline_print_sites).
  */
 #include <stdio.h>
 #include <stdlib.h>
