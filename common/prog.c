@@ -50,6 +50,6 @@ void mt_prog_free(struct mt_prog *p)
 	free(p->aggs); free(p->agg_info);
 	free(p->vars); free(p->var_names);
 	free(p->difos); free(p->text); free(p->ints); free(p->strtab);
-	free(p->optsets); free(p->source_name);
+	free(p->optsets); free(p->source_name); free(p->dump);
 	free(p);
 }

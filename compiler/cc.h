@@ -179,6 +179,11 @@ struct tok {
 };
 
 void lex_init(struct cc *cc, const char *text, int line);
+/* dump.c (-d): source [start, end) reads as the probe description pspec
+   (also expanded as the target expands it) or as macro token t */
+void dump_pspec(struct cc *cc, const char *start, const char *end, const char *pspec);
+void dump_token(struct cc *cc, const char *start, const char *end, const struct tok *t);
+void dump_source(struct cc *cc, const char *text);
 void lex_next(struct cc *cc);			/* advance cc->tok */
 struct tok *lex_peek(struct cc *cc);		/* one token after cc->tok */
 int lex_is_op(struct cc *cc, int op);		/* cc->tok is operator op */
@@ -407,6 +412,12 @@ struct cc {
 	int tuple_depth;
 	int in_pred;
 	char *cpp_out;			/* -C: the current source after cpp */
+	/* -d (dump.c): the rewrites of the source being parsed, and the
+	   sources rewritten so far (malloc'd) */
+	struct dump_rw *rws;
+	size_t nrws, caprws;
+	char *dump;
+	size_t dumplen;
 };
 
 /* asm.c */
@@ -420,10 +431,9 @@ void as_patch(struct cc *cc, uint32_t at, uint32_t target);
 void as_finish(struct cc *cc, struct mt_prog *p);
 
 /* parse.c */
-#define CC_MAXPDESC	64		/* probe descriptions per clause */
 /* A clause as parsed: what act_clause() turns into tables and code. */
 struct clause {
-	struct mt_pdesc pds[CC_MAXPDESC];	/* split into their fields */
+	struct mt_pdesc *pds;		/* split into their fields (arena) */
 	int npd;
 	struct node *pred, *body;	/* body: statements via ->next */
 	int line;

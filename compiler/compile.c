@@ -102,6 +102,8 @@ static void cc_free(struct cc *cc)
 		cc->arena = b->next;
 		free(b);
 	}
+	free(cc->rws);
+	free(cc->dump);
 	free(cc->clauses.v);
 	free(cc->clause_info.v);
 	free(cc->actions.v);
@@ -192,8 +194,10 @@ static struct clause *pass_parse(struct cc *cc)
 	cc->lib = NULL;
 	for (int i = 0; i < cc->in->nsrcs; i++) {
 		cc->srcidx = i;
-		lex_init(cc, pass_cpp(cc, i), 1);
+		const char *text = pass_cpp(cc, i);
+		lex_init(cc, text, 1);
 		*tail = parse_source(cc);
+		dump_source(cc, text);
 		while (*tail)
 			tail = &(*tail)->next;
 	}
@@ -265,6 +269,8 @@ struct mt_prog *mt_compile(const struct mt_cc_input *in, struct mt_diag *diag)
 	pragma_unused(cc);
 	as_finish(cc, prog);
 	prog->source_name = strdup(in->nsrcs ? in->srcs[0].name : "");
+	prog->dump = cc->dump;
+	cc->dump = NULL;
 	cc_free(cc);
 	free(cc);
 	return prog;

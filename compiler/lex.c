@@ -504,6 +504,7 @@ static void lex_one(struct cc *cc, struct tok *t)
 		cc->p = p;
 	} else if (c == '$') {
 		lex_macro(cc, t);
+		dump_token(cc, t->start, cc->p, t);
 	} else if (c == '`') {
 		t->k = TK_BACKQUOTE;
 		cc->p++;
@@ -670,6 +671,7 @@ void lex_pspec(struct cc *cc)
 		buf[n++] = *p++;
 	}
 	buf[n] = 0;
+	dump_pspec(cc, cc->p, p, buf);
 	memset(&cc->tok, 0, sizeof(cc->tok));
 	cc->tok.k = TK_PSPEC;
 	cc->tok.text = buf;

@@ -530,14 +530,17 @@ static void pspec_split(struct cc *cc, struct mt_pdesc *pd)
 static struct clause *clause(struct cc *cc)
 {
 	struct clause *c = cc_alloc(cc, sizeof(*c));
-	struct mt_pdesc *pds = c->pds;
-	int npd = 0, line = cc->tok.line;
+	int npd = 0, cap = 8, line = cc->tok.line;
+	struct mt_pdesc *pds = cc_alloc(cc, cap * sizeof(*pds));
 
 	for (;;) {
 		lex_pspec(cc);
-		if (npd == CC_MAXPDESC)
-			cc_error(cc, cc->tok.line, D_SYNTAX,
-				 "too many probe descriptions");
+		if (npd == cap) {	/* -d's inline expansions: hundreds */
+			struct mt_pdesc *v = cc_alloc(cc, 2 * cap * sizeof(*v));
+			memcpy(v, pds, cap * sizeof(*v));
+			pds = v;
+			cap *= 2;
+		}
 		pspec_split(cc, &pds[npd]);
 		npd++;
 		lex_next(cc);
@@ -549,6 +552,7 @@ static struct clause *clause(struct cc *cc)
 	}
 	struct node *pred = NULL, *body = NULL;
 	int has_body = 0;
+	c->pds = pds;
 	c->npd = npd;
 	cc->parsing = c;
 	if (lex_is_op(cc, OP_SLASH)) {

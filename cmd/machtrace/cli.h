@@ -34,6 +34,7 @@ struct cli {
 	struct mt_opts opts;
 	int exec;			/* 0 with -e */
 	int list, version, verbose, disasm;
+	int dump;			/* -d: print the program after rewrites */
 	const char *ofile;
 	FILE *out;
 	/* GNU Mach (live target): the machine options (machopt.h) and

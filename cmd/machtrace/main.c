@@ -19,7 +19,7 @@
 #include "machtrace/program.h"
 
 static const char OPTSTR[] =
-	"+3:6:aAb:Bc:CD:ef:FGhHi:I:lL:m:n:o:p:P:qs:SU:vVwx:X:Z";
+	"+3:6:aAb:Bc:CdD:ef:FGhHi:I:lL:m:n:o:p:P:qs:SU:vVwx:X:Z";
 
 /*
  * getopt() that says whether it stopped at "--": every argument after it
@@ -127,6 +127,8 @@ usage(FILE *fp, const char *pname)
 		"[--rules FILE]\n"
 		"\t    one health report (0-100)\n"
 		"\t%s msgdecode <IN   rpcsnoop's filter: message bodies decoded\n"
+		"\t-d  print the D program after machtrace's rewrites (cpp, $N, $target,\n"
+		"\t    kinst::FUNC:entry/return of an inlined FUNC as its sites), then run it\n"
 		"\t--version   machtrace's own version (-V: the D API version)\n",
 		pname, pname, pname, pname, pname, pname, pname, pname, pname, pname,
 		pname);
@@ -340,6 +342,9 @@ apply_options(struct cli *cl, int argc, char **argv)
 				break;
 			case 'S':
 				cl->disasm = 1;
+				break;
+			case 'd':
+				cl->dump = 1;
 				break;
 			case 'w':
 				cl->opts.destructive = 1;

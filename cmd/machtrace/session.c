@@ -59,6 +59,8 @@ cli_print_diag(const struct cli *cl, const struct mt_diag *d, int which)
 		cl->opts.errtags && d->tag ? "] " : "", line, d->msg);
 }
 
+static char *lazy_expand(void *arg, const char *pdesc);
+
 static struct mt_prog *
 compile_with(struct cli *cl, int first, int n, struct mt_diag *diag, int lib)
 {
@@ -91,6 +93,10 @@ compile_with(struct cli *cl, int first, int n, struct mt_diag *diag, int lib)
 	in.opts = &cl->opts;
 	in.flags = cl->exec ? 0 : MT_CC_COMPILE_ONLY;
 	in.ctypes = cl->ctypes;
+	if (cl->dump) {
+		in.flags |= MT_CC_DUMP;
+		in.expand = lazy_expand;
+	}
 	if (lib) {
 		libsrc.text = mt_live_dlib(&libsrc.name);
 		in.libs = &libsrc;
@@ -591,6 +597,21 @@ live_decls(void *arg, const char *ctype)
 	return lk->t ? mt_live_decls(lk->t, ctype) : NULL;
 }
 
+/* -d: a kinst description as the live target expands it (kinline.c). */
+static char *
+lazy_expand(void *unused, const char *pdesc)
+{
+	char *s = strdup(pdesc), *x = NULL;
+	struct mt_pdesc pd;
+	struct mt_target *t;
+
+	if (s && mt_pdesc_split(s, &pd) <= 4 &&
+	    (t = lazy_target(&lazy, pd.prov, pd.mod, pd.func, pd.name)) != NULL)
+		x = mt_live_expand(t, &pd);
+	free(s);
+	return x;
+}
+
 /* The kernel's probe catalog: the lazy target, created quietly. */
 static struct mt_target *
 kernel_catalog(const struct cli *cl)
@@ -691,6 +712,10 @@ cli_run(struct cli *cl)
 	}
 	if (apply_pragmas(cl, prog) != 0)
 		return E_ERROR;
+	if (cl->dump && prog->dump) {
+		fputs(prog->dump, stdout);
+		fflush(stdout);
+	}
 	if (cl->disasm) {
 		mt_disasm(prog, stderr);
 		setenv("MACHTRACE_JIT_SHOW", "1", 1);	/* the live target's code too */

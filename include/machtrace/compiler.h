@@ -34,6 +34,11 @@ struct mt_cc_input {
 	   translators and inlines are the program's; none: NULL, 0 */
 	const struct mt_cc_src *libs;
 	int nlibs;
+	/* -d (MT_CC_DUMP): a probe description as the target rewrites it
+	   (kinst::FUNC:entry of an inlined FUNC: the kinst::CALLER:OFFSET
+	   probes of its copies), malloc'd; NULL: as it is (may be NULL) */
+	char *(*expand)(void *arg, const char *pdesc);
+	void *expand_arg;
 };
 
 /*
@@ -72,6 +77,7 @@ struct mt_ctypes {
 };
 
 #define MT_CC_COMPILE_ONLY	0x1	/* -e */
+#define MT_CC_DUMP		0x2	/* -d: struct mt_prog's dump */
 
 /*
  * A diagnostic as dtrace reports it.  The CLI prints, for a script,

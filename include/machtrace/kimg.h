@@ -57,6 +57,7 @@ struct mt_kinline {
 	uint64_t entry;         /* DW_AT_entry_pc or lowest address */
 	uint64_t low, high;     /* first range */
 	uint64_t origin;        /* DWARF offset of the abstract subprogram DIE */
+	uint64_t die;           /* DWARF offset of this instance's DIE */
 };
 
 struct mt_kimg;
@@ -142,5 +143,9 @@ int mt_kimg_var_reg(struct mt_kimg *k, uint64_t pc, const char *name);
 /* Inline instances of function `name` (all callers); returns their count. */
 size_t mt_kimg_inlines(struct mt_kimg *k, const char *name,
 		       const struct mt_kinline **out);
+/* The address ranges [lo[i], hi[i]) of inline instance `in` (at most
+   max); returns their count, 0 if DWARF gives none. */
+size_t mt_kimg_inline_ranges(struct mt_kimg *k, const struct mt_kinline *in,
+			     uint64_t *lo, uint64_t *hi, size_t max);
 
 #endif

@@ -127,6 +127,8 @@ struct mt_prog {
 
 	struct mt_optset *optsets;	uint32_t noptsets; /* #pragma D option */
 	char *source_name;		/* script path or "-n" */
+	char *dump;			/* -d (MT_CC_DUMP): the sources after
+					   every rewrite, as D, or NULL */
 };
 
 void mt_prog_free(struct mt_prog *prog);

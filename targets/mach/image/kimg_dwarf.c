@@ -191,6 +191,7 @@ static void add_inline(struct walk *w, Dwarf_Die *d, const char *caller)
 		.entry = entry, .low = lo, .high = hi,
 		.origin = dwarf_formref_die(dwarf_attr(d, DW_AT_abstract_origin, &a), &origin) ?
 			dwarf_dieoffset(&origin) : 0,
+		.die = dwarf_dieoffset(d),
 	};
 }
 
@@ -314,6 +315,23 @@ size_t mt_kimg_inlines(struct mt_kimg *k, const char *name, const struct mt_kinl
 	while (lo + n < k->ninlines && strcmp(k->inlines[lo + n].name, name) == 0)
 		n++;
 	*out = n ? &k->inlines[lo] : NULL;
+	return n;
+}
+
+size_t mt_kimg_inline_ranges(struct mt_kimg *k, const struct mt_kinline *in,
+			     uint64_t *lo, uint64_t *hi, size_t max)
+{
+	Dwarf_Addr base, a, b;
+	Dwarf_Die d;
+	ptrdiff_t off = 0;
+	size_t n = 0;
+
+	if (!k->dw || !in->die || !dwarf_offdie(k->dw, in->die, &d))
+		return 0;
+	while (n < max && (off = dwarf_ranges(&d, off, &base, &a, &b)) > 0) {
+		lo[n] = a;
+		hi[n++] = b;
+	}
 	return n;
 }
 

@@ -267,6 +267,9 @@ static int live_attach(struct mt_target *t, const struct mt_image *img)
 	l->ctl->image_off = image_off;
 	l->ctl->nsites = l->ss.nsites;
 	l->ctl->nprobes = img->nprobes;
+	if (getenv("MACHTRACE_LIVE_STATS"))
+		fprintf(stderr, "machtrace: live: %u sites (the blob's hooks included)\n",
+			l->ss.nsites);
 	l->ctl->deadman_ns = l->o.deadman_ns ? l->o.deadman_ns : 10000000000ull;
 	l->ctl->nticks = c.nticks;
 	l->ctl->flags = (c.flags & LK_CTL_VTIME) |
@@ -761,9 +764,32 @@ const char *mt_live_argname(struct mt_target *t, const char *prov, const char *f
 	return f && i < f->nargs && f->args[i].name[0] ? f->args[i].name : NULL;
 }
 
+static int first_id(void *arg, const struct mt_probe_info *info)
+{
+	*(uint32_t *)arg = info->id;
+	return 0;
+}
+
+char *mt_live_expand(struct mt_target *t, const struct mt_pdesc *pd)
+{
+	const struct lprobe *p;
+	uint32_t id = 0;
+
+	if (!t || t->ops != &live_ops || !pd->prov || strcmp(pd->prov, "kinst") != 0 ||
+	    live_has_glob(pd->func) || live_has_glob(pd->name) ||
+	    live_probes(t, pd, 1, first_id, &id) != 1)
+		return NULL;
+	p = live_probe_by_id(t->priv, id);
+	return p && !p->sdt && p->locs ? kinline_expand(p) : NULL;
+}
+
 void mt_live_print_sites(struct mt_target *t, uint32_t id, FILE *out)
 {
-	if (t && t->ops == &live_ops)
+	const struct lprobe *p = t && t->ops == &live_ops ? live_probe_by_id(t->priv, id) : NULL;
+
+	if (p && !p->sdt && p->locs)
+		kinline_print_sites(t->priv, p, out);
+	else if (p)
 		sdt_print_sites(t->priv, id, out);
 }
 

@@ -254,6 +254,10 @@ void tick_rate_report(struct live *l);
 /* sdtreport.c */
 void sdt_warn_missing(struct live *l, const struct mt_pdesc *pd);
 void sdt_print_sites(const struct live *l, uint32_t id, FILE *out);
+/* kinline.c: kinst::FUNC:entry/return of inlined FUNC (ret: return) */
+int kinline_sites(struct live *l, struct lprobe *p, const struct mt_kfunc *f, int ret);
+void kinline_print_sites(const struct live *l, const struct lprobe *p, FILE *out);
+char *kinline_expand(const struct lprobe *p);
 void sdt_argmap(const struct lprobe *p, uint8_t *nmap, uint8_t *argmap);
 /* args[i]'s type (native: its native type when translated, else NULL)
    that every SDT probe matching the description agrees on, or NULL;

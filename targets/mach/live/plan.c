@@ -123,7 +123,7 @@ static uint64_t *kinst_addrs(struct live *l, const struct mt_image *img, size_t 
 		const struct lprobe *p = live_probe_by_id(l, pr[i].id);
 		if (!p || !p->f || !pr[i].necbs)
 			continue;
-		if (p->sdt) {
+		if (p->sdt || p->locs) {	/* SDT, kinst inline */
 			if (!(v = sdt_all_insn_addrs(l, p, v, n, &cap)))
 				return NULL;
 		} else if (p->kind == MT_PK_OTHER) {
@@ -414,7 +414,7 @@ static int plan(struct mt_target *t, const struct mt_image *img, struct lk_ctl *
 		r.probe = i;
 		if (p->usites)
 			rc = plan_user(t, p, i);
-		else if (p->sdt)
+		else if (p->sdt || p->locs)	/* SDT, kinst inline */
 			rc = plan_sdt(t, p, i, img, &pr[i], kv, nk);
 		else if (p->kind == MT_PK_FBT_ENTRY)
 			rc = plan_entry(t, &r, p->f, img, &pr[i], kv, nk);

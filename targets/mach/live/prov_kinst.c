@@ -1,6 +1,8 @@
 /*
  * kinst::FUNC:OFFSET: any instruction of an fbt function, made on demand
  * (as FreeBSD's kinst); kinst::FUNC: is every instruction of FUNC.
+ * kinst::FUNC:entry and :return of a function the compiler inlined are
+ * its inlined copies' and its out-of-line copy's (kinline.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +10,22 @@
 #include "targets/mach/live/live_int.h"
 
 #define KINST_MAX	1024	/* instructions of one function */
+
+/* kinst::FUNC:entry or :return of inlined f: one probe, its sites as locs. */
+static int kinline_create(struct mt_target *t, const struct mt_kfunc *f, const char *name,
+			  mt_probe_cb cb, void *arg)
+{
+	struct live *l = t->priv;
+	struct lprobe *p = live_probe_add(l, "kinst", f->name, name, MT_PK_OTHER, 0, f);
+
+	if (!p || kinline_sites(l, p, f, strcmp(name, "return") == 0) < 0)
+		return live_err(t, "out of memory");
+	if (!p->nlocs)
+		return live_err(t, "kinst::%s:%s: no inlined copy of %s can be traced "
+				"(machtrace -lv -n 'kinst::%s:%s' says why)", f->name, name,
+				f->name, f->name, name);
+	return live_probe_report(p, cb, arg) < 0 ? -1 : 1;
+}
 
 /* kinst::FUNC:OFFSET (or kinst::FUNC: for every instruction). */
 static int kinst_create(struct mt_target *t, const struct mt_pdesc *pd,
@@ -24,6 +42,9 @@ static int kinst_create(struct mt_target *t, const struct mt_pdesc *pd,
 	    live_has_glob(pd->name) || !live_fmatch(pd->mod, "gnumach"))
 		return 0;
 	f = mt_kimg_lookup(l->k, pd->func);
+	if (f && (f->inline_only || f->ninstances) && pd->name &&
+	    (strcmp(pd->name, "entry") == 0 || strcmp(pd->name, "return") == 0))
+		return kinline_create(t, f, pd->name, cb, arg);
 	if (!f || f->patch == MT_PATCH_REFUSED || f->inline_only)
 		return 0;
 	if (pd->name && *pd->name) {

@@ -50,6 +50,10 @@ enum sdt_where {
 	SDT_NOTE,		/* a kernel's own <sys/sdt.h> nop, from its
 				   .note.stapsdt (prov_ksdt.c; raw args: the
 				   note's operands) */
+	SDT_INLINE_ENTRY,	/* kinst::FUNC:entry of an inlined copy of
+				   FUNC in f (kinline.c; no raw arguments) */
+	SDT_INLINE_EXIT,	/* kinst::FUNC:return: where such a copy's
+				   code falls through to its caller's */
 };
 
 #define SDT_MAXSITES	6

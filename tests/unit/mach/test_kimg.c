@@ -132,6 +132,29 @@ TEST(kimg_inline_instances)
 	CHECK(only > 100);
 }
 
+/* Each inlined copy's address ranges (kinst :return's exits) hold its
+   entry pc, for all 29 copies of ipc_entry_lookup. */
+TEST(kimg_inline_ranges)
+{
+	const struct mt_kinline *in;
+	uint64_t lo[16], hi[16];
+	size_t n, nr, held = 0;
+
+	CHECK(kernel());
+	n = mt_kimg_inlines(kernel(), "ipc_entry_lookup", &in);
+	CHECK(n >= 29);
+	for (size_t i = 0; i < n; i++) {
+		nr = mt_kimg_inline_ranges(kernel(), &in[i], lo, hi, 16);
+		CHECK(nr > 0);
+		for (size_t r = 0; r < nr; r++)
+			if (in[i].entry >= lo[r] && in[i].entry < hi[r]) {
+				held++;
+				break;
+			}
+	}
+	CHECK_EQ_INT(held, n);
+}
+
 TEST(kimg_func_at_and_symbols)
 {
 	const struct mt_kfunc *f;

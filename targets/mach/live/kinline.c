@@ -1,0 +1,301 @@
+/*
+ * kinst::FUNC:entry and kinst::FUNC:return of a function GNU Mach
+ * inlines: a site for each inlined copy (DWARF's DW_TAG_inlined_subroutine
+ * whose origin is FUNC) at its entry pc, and for :return at each of its
+ * exits (find_exits), plus the fbt sites of FUNC's out-of-line copy if it
+ * has one.  The sites are the probe's locs (sdt.h, where
+ * SDT_INLINE_ENTRY/EXIT) and plan.c places them as an SDT probe's.
+ *
+ * Exits are exact only where the code says so: an exit site that other
+ * code of the caller also reaches counts those arrivals too (LOC_SHARED),
+ * and a copy that also leaves where no site can go is not counted there
+ * (LOC_LEAVES); -lv says which (kinline_print_sites).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "targets/mach/live/live_int.h"
+
+#define COPY_MAXRANGES	16
+#define COPY_MAXEXITS	16
+#define LOC_LEAVES	1	/* the copy leaves other than at its exits */
+#define LOC_SHARED	2	/* other code jumps to this exit */
+
+/* One instruction of a caller, as exits need it. */
+struct cinsn {
+	uint64_t addr, end, target;	/* target: a direct jmp's or jcc's, else 0 */
+	uint8_t leaves;			/* ret, int, iret, indirect jmp */
+	uint8_t jmp;			/* unconditional: no fall-through */
+	uint8_t ok;			/* an int3 site may go here */
+};
+
+/* One inlined copy's sites. */
+struct copy {
+	const struct mt_kfunc *caller;
+	uint64_t entry;			/* 0: no site (why says) */
+	uint64_t exit[COPY_MAXEXITS];
+	uint8_t exitflags[COPY_MAXEXITS];	/* LOC_SHARED */
+	int nexits;
+	int leaves;			/* LOC_LEAVES */
+	const char *why;
+};
+
+/* Decode f's instructions into *out (malloc'd); their count, -1 if not. */
+static int decode(struct mt_kimg *k, const struct mt_kfunc *f, struct cinsn **out)
+{
+	const uint8_t *code = f->size ? mt_kimg_bytes(k, f->addr, f->size) : NULL;
+	struct cinsn *v = calloc(SDT_MAXINSNS, sizeof *v);
+	uint64_t a = f->addr;
+	size_t left = f->size;
+	cs_insn *in = NULL;
+	csh cs;
+	int n = 0, ends;
+
+	if (!code || !v || x86_open(&cs) < 0) {
+		free(v);
+		return -1;
+	}
+	in = cs_malloc(cs);
+	while (in && left && n < SDT_MAXINSNS && cs_disasm_iter(cs, &code, &left, &a, in)) {
+		struct cinsn *c = &v[n++];
+		int call = x86_in_group(in, CS_GRP_CALL);
+		c->addr = in->address;
+		c->end = in->address + in->size;
+		c->target = call ? 0 : x86_branch_target(in);
+		c->jmp = in->id == X86_INS_JMP;
+		c->leaves = !call && x86_is_branch(in) && !c->target &&
+			    (c->jmp || x86_in_group(in, CS_GRP_RET) || x86_in_group(in, CS_GRP_IRET) ||
+			     x86_in_group(in, CS_GRP_INT));
+		/* as sites_insn_offsets: what cannot run out of line is no site */
+		c->ok = reloc_insn(in, LK_KERNEL_MAP_BASE + LK_RESV_PA + LK_TRAMP_OFF,
+				   NULL, &ends) >= 0;
+	}
+	if (in)
+		cs_free(in, 1);
+	cs_close(&cs);
+	*out = v;
+	return n;
+}
+
+static int in_ranges(uint64_t a, const uint64_t *lo, const uint64_t *hi, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (a >= lo[i] && a < hi[i])
+			return 1;
+	return 0;
+}
+
+/* The instruction of v starting at a, or NULL. */
+static const struct cinsn *insn_at(const struct cinsn *v, int n, uint64_t a)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i].addr == a)
+			return &v[i];
+	return NULL;
+}
+
+static void add_exit(struct copy *c, uint64_t a, uint8_t flags)
+{
+	for (int i = 0; i < c->nexits; i++)
+		if (c->exit[i] == a)
+			return;
+	if (c->nexits == COPY_MAXEXITS) {
+		c->leaves |= LOC_LEAVES;
+		return;
+	}
+	c->exitflags[c->nexits] = flags;
+	c->exit[c->nexits++] = a;
+}
+
+/*
+ * Where control may arrive at t outside the copy: a site there counts
+ * each arrival, exact only when every way into t comes from the copy
+ * (no jump from elsewhere, no fall-through from the caller's code).
+ */
+static void add_target(struct copy *c, const struct cinsn *v, int n, uint64_t t,
+		       const uint64_t *lo, const uint64_t *hi, size_t nr)
+{
+	const struct cinsn *at = insn_at(v, n, t);
+	uint8_t flags = 0;
+
+	if (!at || !at->ok) {
+		c->leaves |= LOC_LEAVES;
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		int inside = in_ranges(v[i].addr, lo, hi, nr);
+		if ((!inside && v[i].target == t) ||
+		    (!inside && v[i].end == t && !v[i].jmp && !v[i].leaves))
+			flags |= LOC_SHARED;
+	}
+	add_exit(c, t, flags);
+}
+
+/*
+ * c's exits: an instruction of the copy that always leaves it (a jmp out,
+ * a ret, the copy's last instruction before the caller's code) is its own
+ * exit site; where a jcc may leave, the site is its target.
+ */
+static void find_exits(struct copy *c, const struct cinsn *v, int n, const uint64_t *lo,
+		       const uint64_t *hi, size_t nr)
+{
+	for (int i = 0; i < n; i++) {
+		const struct cinsn *x = &v[i];
+		int out_target = x->target && !in_ranges(x->target, lo, hi, nr);
+		int falls_out = !x->jmp && !x->leaves && !in_ranges(x->end, lo, hi, nr);
+		if (!in_ranges(x->addr, lo, hi, nr))
+			continue;
+		if (x->leaves || (x->jmp && out_target) || (falls_out && !x->target)) {
+			if (x->ok)
+				add_exit(c, x->addr, 0);
+			else
+				c->leaves |= LOC_LEAVES;
+			continue;
+		}
+		if (out_target)
+			add_target(c, v, n, x->target, lo, hi, nr);
+		if (falls_out)
+			add_target(c, v, n, x->end, lo, hi, nr);
+	}
+}
+
+/* The sites of inlined copy `in`. */
+static void copy_sites(struct mt_kimg *k, const struct mt_kinline *in, struct copy *c)
+{
+	uint64_t lo[COPY_MAXRANGES], hi[COPY_MAXRANGES];
+	size_t nr = mt_kimg_inline_ranges(k, in, lo, hi, COPY_MAXRANGES);
+	struct cinsn *v = NULL;
+	int n;
+
+	memset(c, 0, sizeof *c);
+	c->caller = mt_kimg_func_at(k, in->entry);
+	if (!c->caller || c->caller->inline_only) {
+		c->why = "its code is in no kernel function";
+		return;
+	}
+	if (c->caller->patch == MT_PATCH_REFUSED) {
+		c->why = c->caller->why ? c->caller->why : "its caller cannot be patched";
+		return;
+	}
+	if ((n = decode(k, c->caller, &v)) < 0) {
+		c->why = "its caller's code cannot be decoded";
+		return;
+	}
+	if (!nr) {
+		lo[0] = in->low;
+		hi[0] = in->high;
+		nr = in->high > in->low;
+	}
+	if (insn_at(v, n, in->entry) && in->entry != c->caller->addr)
+		c->entry = in->entry;
+	else
+		c->why = in->entry == c->caller->addr ? "it starts its caller (fbt's entry site)" :
+			 "its entry pc starts no instruction";
+	find_exits(c, v, n, lo, hi, nr);
+	free(v);
+}
+
+static int add_loc(struct lprobe *p, uint64_t addr, const struct mt_kfunc *f, uint8_t where)
+{
+	struct sdt_loc *v;
+
+	for (uint32_t i = 0; i < p->nlocs; i++)
+		if (p->locs[i].addr == addr && p->locs[i].where == where)
+			return 0;
+	if (!(v = realloc(p->locs, (p->nlocs + 1) * sizeof *v)))
+		return -1;
+	p->locs = v;
+	v[p->nlocs++] = (struct sdt_loc){ .addr = addr, .f = f, .where = where };
+	return 0;
+}
+
+/* The out-of-line copy's fbt site of probe p. */
+static int add_outofline(struct lprobe *p, const struct mt_kfunc *f, int ret)
+{
+	if (f->inline_only || f->patch == MT_PATCH_REFUSED || (ret && !f->nrets))
+		return 0;
+	return add_loc(p, f->addr, f, ret ? SDT_RETURN : SDT_ENTRY);
+}
+
+int kinline_sites(struct live *l, struct lprobe *p, const struct mt_kfunc *f, int ret)
+{
+	const struct mt_kinline *in;
+	size_t n = mt_kimg_inlines(l->k, f->name, &in);
+
+	if (add_outofline(p, f, ret) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		struct copy c;
+		copy_sites(l->k, &in[i], &c);
+		if (!c.entry)
+			continue;
+		if (!ret && add_loc(p, c.entry, c.caller, SDT_INLINE_ENTRY) < 0)
+			return -1;
+		for (int e = 0; ret && e < c.nexits; e++)
+			if (add_loc(p, c.exit[e], c.caller, SDT_INLINE_EXIT) < 0)
+				return -1;
+	}
+	return 0;
+}
+
+/* -lv: each inlined copy of p's function, its sites and what is inexact. */
+void kinline_print_sites(const struct live *l, const struct lprobe *p, FILE *out)
+{
+	const struct mt_kinline *in;
+	size_t n = mt_kimg_inlines(l->k, p->f->name, &in);
+	int ret = strcmp(p->name, "return") == 0;
+
+	fprintf(out, "\tProbe Sites (%u: %zu inlined copies%s)\n", p->nlocs, n,
+		p->f->inline_only ? "" : ", and the out-of-line copy's fbt site");
+	for (size_t i = 0; i < n; i++) {
+		struct copy c;
+		copy_sites(l->k, &in[i], &c);
+		if (!c.entry) {
+			fprintf(out, "\t\tcopy at %#llx in %s: not traced: %s\n",
+				(unsigned long long)in[i].entry, in[i].caller, c.why);
+			continue;
+		}
+		if (!ret) {
+			fprintf(out, "\t\t%s+%#llx: entry of an inlined copy\n", c.caller->name,
+				(unsigned long long)(c.entry - c.caller->addr));
+			continue;
+		}
+		for (int e = 0; e < c.nexits; e++)
+			fprintf(out, "\t\t%s+%#llx: exit of the copy at +%#llx%s\n", c.caller->name,
+				(unsigned long long)(c.exit[e] - c.caller->addr),
+				(unsigned long long)(c.entry - c.caller->addr),
+				c.exitflags[e] & LOC_SHARED ? " (inexact: other code comes here too)" : "");
+		if (c.leaves || !c.nexits)
+			fprintf(out, "\t\t%s+%#llx: inexact: the copy also leaves its code "
+				"where no site can go (not counted there)\n", c.caller->name,
+				(unsigned long long)(c.entry - c.caller->addr));
+	}
+	fprintf(out, "\n");
+}
+
+/* -d: p's sites as D probe descriptions (kinst::CALLER:OFFSET, fbt's
+   for the out-of-line copy), comma-separated; malloc'd, NULL if none. */
+char *kinline_expand(const struct lprobe *p)
+{
+	char *s = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&s, &len);
+
+	if (!f)
+		return NULL;
+	for (uint32_t i = 0; i < p->nlocs; i++) {
+		const struct sdt_loc *lo = &p->locs[i];
+		if (lo->where == SDT_ENTRY || lo->where == SDT_RETURN)
+			fprintf(f, "%sfbt::%s:%s", i ? ",\n" : "", lo->f->name,
+				lo->where == SDT_ENTRY ? "entry" : "return");
+		else
+			fprintf(f, "%skinst::%s:%llu", i ? ",\n" : "", lo->f->name,
+				(unsigned long long)(lo->addr - lo->f->addr));
+	}
+	if (fclose(f) != 0 || !p->nlocs) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
