@@ -389,6 +389,10 @@ void lk_tick(struct lk_regs *r)
 	struct lk_ctl *c = lk.ctl;
 
 	c->ticks_seen++;
+	/* clock_interrupt(usec, usermode, basepri, pc) */
+	if (r->rsi || r->rcx < c->idle_lo || r->rcx >= c->idle_hi)
+		c->busy_ticks++;
+	c->krpcs = lk_kernel_rpcs();
 	if (!lk.tracing) {
 		if (c->attach)
 			attach_tick();
