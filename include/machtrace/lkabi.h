@@ -54,7 +54,7 @@
 
 /* ---- blob header: the first bytes of the blob module ---- */
 #define LK_BLOB_MAGIC		0x4c42544du	/* "MTBL" */
-#define LK_BLOB_VERSION		20
+#define LK_BLOB_VERSION		21
 #define LK_BLOB_HDR_REST	160	/* bytes after hook_name (shim's part) */
 /* A jmp trampoline: "push $site_index; jmp lk_fbt_entry" (10 bytes), then
    the relocated displaced instructions and a jmp back. */
@@ -487,6 +487,15 @@ struct lk_ctl {
 	volatile uint32_t apic_vec;	/* [b] the IDT vector it took */
 	volatile uint64_t apic_hz;	/* [b] its timer's rate (calibrated) */
 	volatile uint64_t apic_ints;	/* [k] timer interrupts taken */
+	/* the host's no-progress watchdog: clock interrupts that came in
+	   user mode or at a kernel pc outside the idle loop [idle_lo,
+	   idle_hi) (machine_idle, where the CPU halts), and the kernel's
+	   count of the RPCs it served (kernel_task's messages_received at
+	   off_krpcs, 0: unknown), read at each clock interrupt */
+	uint64_t idle_lo, idle_hi;	/* [h] */
+	uint32_t off_krpcs, pad4;	/* [h] */
+	volatile uint64_t busy_ticks;	/* [b] */
+	volatile uint64_t krpcs;	/* [b] */
 	char msg[256];			/* [b] why FAILED */
 };
 
@@ -502,7 +511,7 @@ _Static_assert(LK_USITES_OFF + LK_USITES_MAX * sizeof(struct lk_usite) <= LK_ARE
 	       LK_TRAMP_OFF + LK_TRAMP_MAX <= LK_USITES_OFF,
 	       "the user sites fit between the trampolines and the area");
 _Static_assert(sizeof(struct lk_kdesc) == 280 + 32 * LK_KFN_MAX, "lk_kdesc layout");
-_Static_assert(sizeof(struct lk_ctl) == 1536 + 32 * LK_KFN_MAX, "lk_ctl layout");
+_Static_assert(sizeof(struct lk_ctl) == 1576 + 32 * LK_KFN_MAX, "lk_ctl layout");
 _Static_assert(LK_VEC_FBT_ENTRY == sizeof(struct lk_blob_hdr),
 	       "the entry vectors follow the blob header");
 

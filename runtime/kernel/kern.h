@@ -81,6 +81,7 @@ void lk_ids_attach(void);
 /* A task or thread is being destroyed: its number is not reused for
    the next object at its address (pcb_terminate, machine_task_terminate). */
 void lk_ids_forget(uint64_t obj);
+uint64_t lk_kernel_rpcs(void);
 /* A task (thread = 0) or thread was just created: number it now, so that
    numbers follow creation order (ipc_task_enable, ipc_thread_enable). */
 void lk_ids_born(uint64_t obj, int thread);

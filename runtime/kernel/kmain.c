@@ -245,6 +245,22 @@ static int in_intr_code(uint64_t pc)
 	return 0;
 }
 
+/* The frame of the rbp chain from fp that returns into the interrupt
+   dispatch code, 0 if none within 8 frames. */
+static uint64_t intr_fp(uint64_t fp)
+{
+	uint64_t ret, next;
+
+	for (int i = 0; i < 8 && fp; i++) {
+		if (!lk_load64(fp + 8, &ret) || !lk_load64(fp, &next))
+			return 0;
+		if (in_intr_code(ret))
+			return fp;
+		fp = next;
+	}
+	return 0;
+}
+
 /*
  * The interrupted kernel code's frame, seen from the timer hook: the
  * dispatch code leaves rbp alone, so the first frame of the rbp chain that
@@ -253,25 +269,61 @@ static int in_intr_code(uint64_t pc)
  */
 static void intr_frame(struct lk_regs *r, uint64_t pc, struct lk_fire *f)
 {
-	uint64_t fp = r->rbp, ret, next, up;
+	uint64_t fp = pc ? intr_fp(r->rbp) : 0, next, up;
 
 	f->r = r;
 	f->user = 0;
 	f->tracer = 0;
 	f->pc = pc;
 	f->sp = f->fp = 0;
-	for (int i = 0; pc && i < 8 && fp; i++) {
-		if (!lk_load64(fp + 8, &ret) || !lk_load64(fp, &next))
-			return;
-		if (in_intr_code(ret)) {
-			if (next && lk_load64(next, &up)) {
-				f->sp = next + 8;
-				f->fp = up;
-			}
-			return;
-		}
-		fp = next;
+	if (fp && lk_load64(fp, &next) && next && lk_load64(next, &up)) {
+		f->sp = next + 8;
+		f->fp = up;
 	}
+}
+
+/* The CPU's interrupt frame at [a, a + 64 words): the words pc, then cs. */
+static uint64_t iret_frame(uint64_t a, uint64_t pc, uint64_t cs, uint64_t w[5])
+{
+	for (uint64_t end = a + 64 * 8; a < end; a += 8) {
+		if (!lk_load64(a, &w[0]) || w[0] != pc || !lk_load64(a + 8, &w[1]) || w[1] != cs)
+			continue;
+		for (int i = 2; i < 5; i++)
+			if (!lk_load64(a + 8 * i, &w[i]))
+				return 0;
+		return a;
+	}
+	return 0;
+}
+
+/*
+ * The registers of a kernel-mode clock interrupt at pc, as the APIC
+ * timer's handler sees them: the CPU's frame (rip, cs, rflags, rsp, ss)
+ * and the interrupted rbp, into ir.  The dispatch code (all_intrs) saves
+ * the registers and the CPU's frame on the interrupted stack, switches
+ * to the interrupt stack, pushes the old rsp and calls interrupt (two
+ * locals), which calls the handler whose frame is fp: the CPU's frame is
+ * above the old rsp, one of the words just above fp + 16 (or above
+ * fp + 16 itself when the interrupt came on the interrupt stack).  0 if
+ * not found.
+ */
+static int intr_regs(const struct lk_regs *r, uint64_t pc, struct lk_regs *ir)
+{
+	uint64_t fp = intr_fp(r->rbp), rbp, old = 0, w[5], cs, at = 0;
+
+	__asm__ volatile("mov %%cs, %0" : "=r"(cs));
+	if (!fp || !lk_load64(fp, &rbp))
+		return 0;
+	for (int i = 0; i < 8 && !at; i++)
+		if (lk_load64(fp + 16 + 8 * i, &old) && old >= LK_KERNEL_MAP_BASE)
+			at = iret_frame(old, pc, cs, w);
+	if (!at && !iret_frame(fp + 16, pc, cs, w))
+		return 0;
+	*ir = *r;
+	ir->rbp = rbp;
+	ir->u.t.rip = w[0], ir->u.t.cs = w[1], ir->u.t.rflags = w[2];
+	ir->u.t.rsp = w[3], ir->u.t.ss = w[4];
+	return 1;
 }
 
 /*
@@ -317,8 +369,12 @@ static void run_ticks(struct lk_regs *r)
 	uint64_t pc = r->rcx, user = r->rsi != 0;
 	uint64_t a[2] = { user ? 0 : pc, user ? pc : 0 };
 	struct lk_fire f;
+	struct lk_regs ir;
 
 	intr_frame(r, a[0], &f);
+	/* in the blob's region: charged as the APIC timer's samples are */
+	if (!user && pc >= lk.resv_va && pc < lk.resv_end && intr_regs(r, pc, &ir))
+		a[0] = lk_sample_at(&ir, &f);
 	lk_ticks_run(&f, a, 0);
 }
 
@@ -391,6 +447,10 @@ void lk_tick(struct lk_regs *r)
 	struct lk_ctl *c = lk.ctl;
 
 	c->ticks_seen++;
+	/* clock_interrupt(usec, usermode, basepri, pc) */
+	if (r->rsi || r->rcx < c->idle_lo || r->rcx >= c->idle_hi)
+		c->busy_ticks++;
+	c->krpcs = lk_kernel_rpcs();
 	if (!lk.tracing) {
 		if (c->attach)
 			attach_tick();

@@ -212,6 +212,16 @@ static uint64_t kernel_task(void)
 	return t;
 }
 
+/* The RPCs the kernel served (kernel_task->messages_received), 0 unknown. */
+uint64_t lk_kernel_rpcs(void)
+{
+	uint64_t t = kernel_task(), n = 0;
+
+	if (!t || !lk.ctl->off_krpcs || !lk_load64(t + lk.ctl->off_krpcs, &n))
+		return 0;
+	return n;
+}
+
 /* The kfn[] entry (+ 1) naming the thread's continuation, 0 if none. */
 static uint32_t kfn_of(uint64_t th)
 {

@@ -1,6 +1,7 @@
 /*
  * Where a profile sample taken in kernel mode is charged (probe context,
- * the APIC timer's interrupt: apic.c).
+ * the APIC timer's interrupt: apic.c, or the clock interrupt's fallback
+ * for a sample in the blob's region: kmain.c).
  *
  * Outside the blob's region the interrupted instruction is the kernel's:
  * arg0 and stack()'s leaf are its pc, then its caller when the frame is

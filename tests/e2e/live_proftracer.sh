@@ -69,3 +69,19 @@ if ! stacks | grep -q 'machtrace`\(runtime\|trampoline\)'; then
 else
 	fail live-proftracer-no-machinery "$(stacks | grep -m3 'machtrace`\(runtime\|trampoline\)')"
 fi
+# the clock interrupt's fallback (no local APIC timer) charges samples
+# taken while a probe runs the same way: machtrace`tracer, never the
+# runtime's own code
+MACHTRACE_NO_LAPIC=1 live_run proftracer-clock "rt=20000 pingpong=0 pages=0 threads=0 tasks=0" "$prog" -q
+rc=$?
+out=$TMP/proftracer-clock.out
+ft=$(frows | awk '$1 == "machtrace`tracer" { print $2 }')
+st=$(stacks | awk '$2 == "machtrace`tracer" { s += $1 } END { print s + 0 }')
+if ! grep -q "local APIC timer is not used: MACHTRACE_NO_LAPIC" "$TMP/proftracer-clock.err"; then
+	fail live-proftracer-clock "the clock fallback was not used: $(head -c 300 "$TMP/proftracer-clock.err")"
+elif [ $rc = 0 ] && [ "${ft:-0}" -gt 0 ] && [ "$ft" = "$st" ] &&
+     ! { frows; stacks; } | grep -q 'machtrace`\(runtime\|trampoline\)'; then
+	pass live-proftracer-clock
+else
+	fail live-proftracer-clock "exit $rc, func(arg0) machtrace\`tracer ${ft:-none}, stacks led by it $st, machinery: $({ frows; stacks; } | grep -m2 'machtrace`\(runtime\|trampoline\)' | tr '\n' ' ')"
+fi

@@ -36,6 +36,12 @@ expect mach-err-module-not-started 2 "no boot module would run: .*task-create.*t
 expect mach-err-module-not-started-trace 1 "could not enable tracing: no boot module would run" \
 	"$MACHTRACE" --timeout 30 --module "$BUILD/guest/machload rt=5 \$(task-create)" \
 	-n 'fbt::mach_msg_trap:entry { @ = count(); }'
+# a guest that runs nothing more (issue 21 item 3): the module's task
+# exits without rebooting, the kernel idles; without --timeout the
+# session ends after 10 s of guest time (timeout(1) guards the old hang)
+expect mach-err-no-progress 1 "no progress: the kernel only idled for 10 s" \
+	timeout 60 "$MACHTRACE" --module "$BUILD/guest/machload \${host-port} \${device-port} rt=1 exit \$(task-create) \$(task-resume)" \
+	-n 'fbt::mach_msg_trap:entry { @ = count(); }'
 expect mach-err-panic 3 "machtrace: kernel panic: panic .*Cannot load user executable" \
 	"$MACHTRACE" boot --timeout 30 --module "$TMP/notelf \$(task-create) \$(task-resume)"
 expect mach-err-debugger 3 "machtrace: kernel stopped in the debugger: Debugger invoked" \

@@ -280,6 +280,7 @@ static int live_attach(struct mt_target *t, const struct mt_image *img)
 	l->ctl->target_state = LK_TGT_UNSEEN;
 	l->ctl->attach = l->vm != NULL;
 	l->ctl->tramp_used = l->ss.tramp_used;
+	idle_range(l);
 	if (l->o.text_check)
 		idt_save(l);
 	send(l, LK_CMD_INIT);
@@ -346,6 +347,10 @@ static int live_poll(struct mt_target *t, uint64_t max_ns)
 		return live_err(t, "Abort due to systemic unresponsiveness");
 	if (l->ctl->state == LK_ST_ENDING)
 		l->rebooting = 1;
+	else if (idle_stalled(l))
+		return live_err(t, "the guest made no progress: the kernel only idled for %u s "
+				"of guest time (its boot modules blocked or ended without "
+				"rebooting); give --timeout to let it idle", LK_IDLE_S);
 	/* -c/-p: tracing ends when the target task does */
 	return l->rebooting || l->ctl->target_state == LK_TGT_EXITED ||
 	       __atomic_load_n(&l->cb->state, __ATOMIC_ACQUIRE) != MT_CB_ACTIVE;

@@ -117,6 +117,9 @@ struct lprobe {
 	uint32_t nusites;
 };
 
+/* Guest seconds without user-mode code that end a session (tickrate.c). */
+#define LK_IDLE_S	10
+
 /* The target's private state (t->priv).  Host code, single-threaded. */
 struct live {
 	struct mt_live_opts o;
@@ -138,6 +141,8 @@ struct live {
 	   timer ("" when it did: then ctl->apic_why says) */
 	char tick_why[200];
 	uint64_t go_ticks, go_ns;	/* the clock's count at GO (tickrate.c) */
+	uint64_t idle_busy, idle_mark;	/* the watchdog's last busy count and
+					   the clock's count then */
 	/* with the text check: the kernel's IDT before INIT (4 KiB, 0 when the
 	   kernel has no `idt` symbol), compared after STOP */
 	uint64_t idt_va;
@@ -251,6 +256,8 @@ int sdt_fallback_reg(struct mt_kimg *k, const char *v, uint64_t addr);
 /* tickrate.c: what the clock fallback's rate is on this kernel */
 void tick_report(struct live *l);
 void tick_rate_report(struct live *l);
+void idle_range(struct live *l);
+int idle_stalled(struct live *l);
 /* sdtreport.c */
 void sdt_warn_missing(struct live *l, const struct mt_pdesc *pd);
 void sdt_print_sites(const struct live *l, uint32_t id, FILE *out);

@@ -4,7 +4,8 @@
  * interrupt.  That rate is the kernel's: its hz as the running kernel
  * holds it (said at GO), and the interrupts the blob saw while tracing
  * (said after STOP when they ran at another rate: forky's kernel ticks
- * about twice per 1/hz under QEMU).
+ * about twice per 1/hz under QEMU).  The same count times the no-progress
+ * watchdog.
  */
 #include <stdio.h>
 #include <string.h>
@@ -95,4 +96,48 @@ void tick_rate_report(struct live *l)
 	fprintf(stderr, "machtrace: warning: the kernel's clock interrupt ran %llu times a "
 		"second, not hz (%u): tick-N/profile-N fired at most that often\n",
 		(unsigned long long)rate, hz);
+}
+
+/* What the watchdog reads (before INIT): the idle loop its clock samples
+   do not count (machine_idle, where an idle CPU halts; none, so every
+   sample counts, in a kernel without it), and where the kernel counts
+   the RPCs it served. */
+void idle_range(struct live *l)
+{
+	const struct mt_kfunc *f;
+	uint64_t va = 0;
+
+	uint64_t off = 0;
+	char type[256];
+
+	l->ctl->off_krpcs = mt_kimg_member(l->k, "task", "messages_received", &off, type,
+					   sizeof type) < 0 ? 0 : (uint32_t)off;
+	l->ctl->idle_lo = l->ctl->idle_hi = 0;
+	if (mt_kimg_symbol(l->k, "machine_idle", &va) < 0 || !(f = mt_kimg_func_at(l->k, va)))
+		return;
+	l->ctl->idle_lo = f->addr;
+	l->ctl->idle_hi = f->addr + f->size;
+}
+
+/*
+ * The no-progress watchdog: a boot session without --timeout (not a disk
+ * system, not a VM) whose kernel served no RPC and took every clock
+ * interrupt in its idle loop (idle_range) for LK_IDLE_S seconds of guest
+ * time (the kernel's clock: hz interrupts a second) runs nothing: its
+ * modules blocked or ended without rebooting.  Clock samples alone miss
+ * a workload that wakes for a few ms a second; its kernel calls do not.
+ * 1 once that happened.
+ */
+int idle_stalled(struct live *l)
+{
+	uint64_t u = l->ctl->busy_ticks + l->ctl->krpcs, t = l->ctl->ticks_seen;
+
+	if (l->vm || l->o.timeout_ms || l->o.disk)
+		return 0;
+	if (u != l->idle_busy || !l->idle_mark) {
+		l->idle_busy = u;
+		l->idle_mark = t;
+		return 0;
+	}
+	return t - l->idle_mark >= (uint64_t)LK_IDLE_S * kernel_hz(l);
 }
