@@ -128,7 +128,7 @@ static int init_runtime(void)
 
 static void fire_special(uint32_t probe1)
 {
-	struct lk_fire f = { 0, 0, 0, 0, 0, 0 };
+	struct lk_fire f = { 0, 0, 0, 0, 0, 0, 0 };
 
 	if (probe1)
 		lk_fire_probe(probe1 - 1, &f, 0, 0);
@@ -257,7 +257,7 @@ static void intr_frame(struct lk_regs *r, uint64_t pc, struct lk_fire *f)
 	f->user = 0;
 	f->tracer = 0;
 	f->pc = pc;
-	f->sp = f->fp = 0;
+	f->sp = f->fp = f->rsp = 0;
 	for (int i = 0; pc && i < 8 && fp; i++) {
 		if (!lk_load64(fp + 8, &ret) || !lk_load64(fp, &next))
 			return;

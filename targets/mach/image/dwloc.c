@@ -87,6 +87,8 @@ static int reg(struct vm *m, uint64_t n, int64_t off, int value)
 
 static int cfa(struct vm *m)
 {
+	if (m->fr->cfa_reg < 0)
+		return fail(m, "no call frame (CFA) rule at this instruction");
 	return reg(m, (uint64_t)m->fr->cfa_reg, m->fr->cfa_off, 0);
 }
 

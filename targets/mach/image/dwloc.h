@@ -43,4 +43,14 @@ struct dwloc_res {
 int dwloc_compile(const struct dwloc_op *ops, size_t n, const struct dwloc_frame *fr,
 		  uint64_t size, struct dwloc_res *res, char *err, size_t errlen);
 
+/*
+ * kimg_locals.c: local variable or parameter name of the code at pc (the
+ * innermost scope declaring it, inlined copies included): its C type in
+ * ctype and its location there in *res.  0, or -1 with err ("optimized
+ * out", "no local variable or parameter NAME", an operation dwloc lacks).
+ */
+struct mt_kimg;
+int mt_kimg_local(struct mt_kimg *k, uint64_t pc, const char *name, char *ctype,
+		  size_t ctlen, struct dwloc_res *res, char *err, size_t errlen);
+
 #endif /* TARGET_MACH_DWLOC_H */
