@@ -714,12 +714,14 @@ live_local(void *arg, const char *prov, const char *mod, const char *func,
 	   size_t errlen)
 {
 	struct mt_target *t = lazy_target(arg, prov, mod, func, name);
+	struct mt_pdesc pd = { (char *)prov, (char *)mod, (char *)func,
+			       (char *)name, 0 };
 
 	if (!t) {
 		snprintf(err, errlen, "locals is available in kernel probes only");
 		return NULL;
 	}
-	return mt_live_local(t, prov, func, name, var, ctype, err, errlen);
+	return mt_live_local(t, &pd, var, ctype, err, errlen);
 }
 
 /* Kernel globals: only once a kernel clause created the target. */

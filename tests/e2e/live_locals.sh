@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # locals->NAME reads a local variable or parameter of the function at an
 # fbt entry or kinst site from its DWARF location there.  Ground truth by
-# other routes: at vm_fault's entry locals->map/vaddr equal args[0]/[1];
+# other routes: at vm_fault's entry locals->map/vaddr equal args[0]/[1]
+# (and regs[15], rsp there, holds the return address, caller);
 # at mid-function kinst sites that run once per call (found at test time:
 # as many firings as vm_fault:entry) locals->vaddr equals args[1] saved at
 # entry and vm:::fault's address; a local with no location at a site is a
@@ -31,7 +32,8 @@ if [ "${entries:-0}" -le 0 ] || [ -z "$sites" ]; then
 fi
 
 prog='fbt::vm_fault:entry { self->v = args[1];
-	@e[locals->vaddr == args[1] && locals->map == args[0]] = count(); }
+	@e[locals->vaddr == args[1] && locals->map == args[0] &&
+	   *(uint64_t *)regs[15] == caller] = count(); }
 vm:::fault { self->a = args[0]; }
 fbt::vm_fault:entry { self->f = self->a; self->a = 0; }
 fbt::vm_fault:return { self->v = 0; self->f = 0; }'

@@ -11,22 +11,27 @@
 #include "targets/mach/image/dwloc.h"
 #include "targets/mach/live/live_int.h"
 
-/* The instruction a probe description names: fbt::F:entry, kinst::F:N. */
-static int site_pc(struct live *l, const char *prov, const char *func, const char *name,
-		   const struct mt_kfunc **f, uint64_t *pc, char *err, size_t errlen)
+/* The instruction a probe description names: fbt::F:entry, kinst::F:N,
+   line:FILE:F:N. */
+static int site_pc(struct live *l, const struct mt_pdesc *pd, const struct mt_kfunc **f,
+		   uint64_t *pc, char *err, size_t errlen)
 {
+	const char *prov = pd->prov, *func = pd->func, *name = pd->name;
 	char *end = NULL;
 	unsigned long off = 0;
 
+	if (prov && strcmp(prov, "line") == 0 && line_site(l, pd, f, pc) == 0)
+		return 0;
 	*f = func ? mt_kimg_lookup(l->k, func) : NULL;
 	if (prov && name && strcmp(prov, "kinst") == 0)
 		off = strtoul(name, &end, 10);
 	if (!*f || (*f)->inline_only || !prov || !name ||
 	    !(strcmp(prov, "fbt") == 0 ? strcmp(name, "entry") == 0 :
 	      end && end != name && !*end && off < (*f)->size)) {
-		snprintf(err, errlen, "locals is available at one fbt::FUNC:entry or "
-			 "kinst::FUNC:OFFSET probe, not %s:%s:%s", prov ? prov : "",
-			 func ? func : "", name ? name : "");
+		snprintf(err, errlen, "locals is available at one fbt::FUNC:entry, "
+			 "kinst::FUNC:OFFSET or line:FILE:FUNC:N probe, not %s:%s:%s:%s",
+			 prov ? prov : "", pd->mod ? pd->mod : "", func ? func : "",
+			 name ? name : "");
 		return -1;
 	}
 	*pc = (*f)->addr + off;
@@ -57,9 +62,8 @@ static char *d_expr(const struct dwloc_res *res, const char *ctype, char *err,
 	return s;
 }
 
-char *mt_live_local(struct mt_target *t, const char *prov, const char *func,
-		    const char *name, const char *var, char **ctype, char *err,
-		    size_t errlen)
+char *mt_live_local(struct mt_target *t, const struct mt_pdesc *pd, const char *var,
+		    char **ctype, char *err, size_t errlen)
 {
 	struct live *l = t->priv;
 	const struct mt_kfunc *f;
@@ -69,7 +73,7 @@ char *mt_live_local(struct mt_target *t, const char *prov, const char *func,
 	char *s;
 
 	*ctype = NULL;
-	if (site_pc(l, prov, func, name, &f, &pc, err, errlen) < 0)
+	if (site_pc(l, pd, &f, &pc, err, errlen) < 0)
 		return NULL;
 	if (mt_kimg_local(l->k, pc, var, type, sizeof type, &res, why, sizeof why) < 0) {
 		snprintf(err, errlen, "locals->%s: %s at %s+0x%llx", var, why, f->name,

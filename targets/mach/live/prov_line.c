@@ -116,6 +116,26 @@ static int line_create(struct mt_target *t, const struct mt_pdesc *pd,
 	return rc;
 }
 
+/* The instruction of line:FILE:FUNC:N (pd) when it names one; 0, or -1. */
+int line_site(struct live *l, const struct mt_pdesc *pd, const struct mt_kfunc **f,
+	      uint64_t *addr)
+{
+	struct lwalk w = { l, pd, NULL, 0, 0 };
+	const struct mt_kfunc *fn = pd->func ? mt_kimg_lookup(l->k, pd->func) : NULL;
+	int rc = -1;
+
+	if (fn && !live_has_glob(pd->name) && !live_has_glob(pd->mod) &&
+	    mt_kimg_lines(l->k, fn->addr, fn->addr + fn->size, take_row, &w) == 0 &&
+	    w.n > 0) {
+		qsort(w.v, w.n, sizeof *w.v, cmp_row);
+		*f = fn;
+		*addr = w.v[0].addr;
+		rc = 0;
+	}
+	free(w.v);
+	return rc;
+}
+
 const struct live_provider live_prov_line = {
 	.name = "line",
 	.create = line_create,
