@@ -2,8 +2,24 @@
  * The one probe-description parser: "prov:mod:func:name" into its fields,
  * used by the compiler (clause descriptions) and the CLI (-l).
  */
+#include <ctype.h>
 #include <stddef.h>
+#include <string.h>
 #include "machtrace/program.h"
+
+/*
+ * A '/' inside the module field of line:FILE:FUNC:N ("vm/vm_fault.c"):
+ * spec[0..n) is "line:" and what follows, with no second ':', and a file
+ * name character follows p, so that a predicate (three colons before it
+ * there) still ends the description.
+ */
+int
+mt_pdesc_file_slash(const char *spec, size_t n, const char *p)
+{
+	return *p == '/' && n >= 5 && strncmp(spec, "line:", 5) == 0 &&
+		!memchr(spec + 5, ':', n - 5) &&
+		(isalnum((unsigned char)p[1]) || p[1] == '_' || p[1] == '.');
+}
 
 /*
  * Split s in place at each ':' not escaped by a backslash (the backslash

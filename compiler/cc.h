@@ -506,6 +506,8 @@ void cc_attr_min(struct cc *cc, int name, int data, int cls);
 /* ctypes.c */
 int ctypes_typedef(struct cc *cc, const char *name, int line);
 struct type *ctypes_argtype(struct cc *cc, int i, int line);
+/* locals->var from the target: n rewritten and checked, 1; 0 if none. */
+int ctypes_local(struct cc *cc, struct node *n);
 void ctypes_ask_clause(struct cc *cc);
 int ctypes_skip_target_decl(struct cc *cc);
 struct type *ctypes_argnative(struct cc *cc, struct node *n, int i,

@@ -408,3 +408,63 @@ struct type *ctypes_symbol(struct cc *cc, const char *ref, uint64_t *addr,
 	free(ctype);
 	return t;
 }
+
+/* The target's D text for locals->var at every description of the clause,
+   which must agree (one location); errors are the program's. */
+static char *local_text(struct cc *cc, struct node *n, char **ctype)
+{
+	const struct mt_ctypes *ct = cc->in->ctypes;
+	const struct mt_clause_info *ci = &cc->clause_info.v[cc->cur_clause];
+	char err[800], *text = NULL;
+
+	for (uint32_t k = 0; k < ci->npdescs; k++) {
+		const struct mt_pdesc *pd = &ci->pdescs[k];
+		char *ty = NULL, *s = ct->local(ct->arg, pd->prov, pd->mod, pd->func,
+						pd->name, n->name, &ty, err, sizeof err);
+		if (s && text && strcmp(s, text) != 0)
+			snprintf(err, sizeof err, "locals->%s: its location differs "
+				 "between the clause's probes", n->name);
+		if (!s || (text && strcmp(s, text) != 0)) {
+			free(s);
+			free(ty);
+			ERR(n, D_IDENT_UNDEF, "%s", err);
+		}
+		if (!text) {
+			text = cc_strdup(cc, s);
+			*ctype = cc_strdup(cc, ty);
+		}
+		free(s);
+		free(ty);
+	}
+	return text;
+}
+
+/*
+ * locals->var (struct mt_ctypes local): n becomes the target's expression
+ * for the variable, parsed and checked as if written there.  0 when the
+ * target has no locals or the program declares a variable `locals`.
+ */
+int ctypes_local(struct cc *cc, struct node *n)
+{
+	const struct mt_ctypes *ct = cc->in->ctypes;
+	struct lexsave s;
+	struct node *e;
+	char *text, *ctype = NULL;
+
+	if (!ct || !ct->local || n->op != OP_ARROW || n->l->k != N_IDENT ||
+	    strcmp(n->l->name, "locals") != 0 || id_lookup(&cc->globals, "locals") ||
+	    cc->cur_clause < 0 || (uint32_t)cc->cur_clause >= cc->clause_info.n)
+		return 0;
+	text = local_text(cc, n, &ctype);
+	if (!text || !target_type(cc, ctype, n->line))
+		ERR(n, D_IDENT_UNDEF, "locals->%s: type \"%s\" is unknown", n->name,
+		    ctype ? ctype : "?");
+	lex_save(cc, &s);
+	lex_init(cc, text, n->line);
+	lex_next(cc);
+	e = parse_expr(cc);
+	lex_restore(cc, &s);
+	sema_expr(cc, e);
+	*n = *e;
+	return 1;
+}

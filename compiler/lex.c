@@ -644,7 +644,7 @@ void lex_pspec(struct cc *cc)
 	cc->depth = cc->brackets = 0;
 	p = cc->p;
 	buf = cc_alloc(cc, cap);
-	while (*p && pspec_char(*p)) {
+	while (*p && (pspec_char(*p) || mt_pdesc_file_slash(buf, n, p))) {
 		if (n + 256 > cap) {
 			char *nb = cc_alloc(cc, cap * 4);
 			memcpy(nb, buf, n);

@@ -11,6 +11,8 @@
 
 void sema_member(struct cc *cc, struct node *n)
 {
+	if (ctypes_local(cc, n))
+		return;
 	sema_expr(cc, n->l);
 	struct type *t = n->l->type;
 	if (n->op == OP_ARROW) {

@@ -54,6 +54,23 @@ list_one(void *arg, const struct mt_probe_info *p)
 	return 0;
 }
 
+/* Cut s at a clause body or predicate: a '{', or a '/' that is not in
+   a line:FILE module (mt_pdesc_file_slash), of any description of s. */
+static void
+cut_body(char *s)
+{
+	char *d = s;
+
+	for (char *p = s; *p; p++) {
+		if (*p == ',' || *p == ' ' || *p == '\t' || *p == '\n')
+			d = p + 1;
+		if (*p == '{' || (*p == '/' && !mt_pdesc_file_slash(d, (size_t)(p - d), p))) {
+			*p = '\0';
+			return;
+		}
+	}
+}
+
 /*
  * Split "a:b:c:d" into provider, module, function and name
  * (mt_pdesc_split), after cutting a clause body or predicate and
@@ -65,7 +82,7 @@ cli_split_pdesc(const char *s, char *buf, size_t len, struct mt_pdesc *pd)
 	char *p;
 
 	snprintf(buf, len, "%s", s);
-	buf[strcspn(buf, "{/")] = '\0';
+	cut_body(buf);
 	for (p = buf; *p == ' ' || *p == '\t' || *p == '\n'; p++)
 		;
 	for (size_t l = strlen(p); l > 0 && strchr(" \t\n", p[l - 1]); l--)
@@ -108,7 +125,7 @@ add_pspec(struct desc_list *dl, const char *text)
 
 	if (copy == NULL)
 		return -1;
-	copy[strcspn(copy, "{/")] = '\0';
+	cut_body(copy);
 	for (char *d = strtok_r(copy, ",", &save); d;
 	     d = strtok_r(NULL, ",", &save)) {
 		struct mt_pdesc pd;

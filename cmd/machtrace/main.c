@@ -87,7 +87,7 @@ usage(FILE *fp, const char *pname)
 		"\t-X  specify ISO C conformance settings for preprocessor\n"
 		"\t-Z  permit probe descriptions that match zero probes\n"
 		"\n\tTarget: GNU Mach booted in QEMU when a probe description "
-		"names fbt, kinst,\n\tmach_trap, sched, ipc, proc, vm, sdt, a task's pid<N> "
+		"names fbt, kinst,\n\tline, mach_trap, sched, ipc, proc, vm, sdt, a task's pid<N> "
 		"or usdt provider\n\t(machload1), or names no provider and matches "
 		"only kernel probes\n\t(-f, -m, -i), or "
 		"when a machine option, --mach, -c or -p\n\tis given; "

@@ -580,6 +580,22 @@ live_nargs(void *arg, const char *prov, const char *mod, const char *func,
 	return t ? mt_live_nargs(t, prov, func, name) : -1;
 }
 
+static char *
+live_local(void *arg, const char *prov, const char *mod, const char *func,
+	   const char *name, const char *var, char **ctype, char *err,
+	   size_t errlen)
+{
+	struct mt_target *t = lazy_target(arg, prov, mod, func, name);
+	struct mt_pdesc pd = { (char *)prov, (char *)mod, (char *)func,
+			       (char *)name, 0 };
+
+	if (!t) {
+		snprintf(err, errlen, "locals is available in kernel probes only");
+		return NULL;
+	}
+	return mt_live_local(t, &pd, var, ctype, err, errlen);
+}
+
 /* Kernel globals: only once a kernel clause created the target. */
 static char *
 live_symbol(void *arg, const char *mod, const char *name, uint64_t *addr)
@@ -624,7 +640,7 @@ kernel_catalog(const struct cli *cl)
 static struct mt_ctypes lazy_ctypes = {
 	.arg = &lazy, .argtype = live_argtype, .decls = live_decls,
 	.nargs = live_nargs, .symbol = live_symbol,
-	.argnative = live_argnative,
+	.argnative = live_argnative, .local = live_local,
 };
 
 /* The live GNU Mach target, from the command line's kernel options;

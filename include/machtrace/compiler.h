@@ -74,6 +74,14 @@ struct mt_ctypes {
 	 */
 	const char *(*argnative)(void *arg, const char *prov, const char *mod,
 				 const char *func, const char *name, int i);
+	/*
+	 * locals->var (may be NULL): a malloc'd D expression for the local
+	 * variable or parameter var at the probe, with its malloc'd C type
+	 * in *ctype; NULL with a message in err when it has none there.
+	 */
+	char *(*local)(void *arg, const char *prov, const char *mod,
+		       const char *func, const char *name, const char *var,
+		       char **ctype, char *err, size_t errlen);
 };
 
 #define MT_CC_COMPILE_ONLY	0x1	/* -e */

@@ -108,6 +108,11 @@ const char *mt_live_argnative(struct mt_target *t, const char *prov, const char 
 int mt_live_nargs(struct mt_target *t, const char *prov, const char *func,
 		  const char *name);
 char *mt_live_decls(struct mt_target *t, const char *ctype);
+/* locals->var at a probe (struct mt_ctypes local): malloc'd D expression
+   and C type (*ctype, malloc'd); NULL with err when the probe is no single
+   fbt entry, kinst or line site or var has no location there. */
+char *mt_live_local(struct mt_target *t, const struct mt_pdesc *pd, const char *var,
+		    char **ctype, char *err, size_t errlen);
 /* A kernel global variable (`name or gnumach`name): its address from the
    symbol table and malloc'd C type from DWARF; NULL when unknown. */
 char *mt_live_symbol(struct mt_target *t, const char *mod, const char *name,

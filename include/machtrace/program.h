@@ -26,6 +26,8 @@ struct mt_pdesc {
 /* Split "prov:mod:func:name" in place (common/pdesc.c); returns the
    number of fields, more than 4 when overspecified. */
 int mt_pdesc_split(char *s, struct mt_pdesc *pd);
+/* Is the '/' at p, after spec[0..n), part of a line:FILE:... module? */
+int mt_pdesc_file_slash(const char *spec, size_t n, const char *p);
 
 /* How to print a recorded value (per rec, parallel to recs[]). */
 enum mt_ti_kind {

@@ -23,6 +23,8 @@ struct lk_fire {
 					   (pcb->iss has not been written) */
 	uint64_t tracer;		/* a profile sample of tracer time
 					   (sample.c): stack()'s leaf, before pc */
+	uint64_t rsp;			/* rsp at a site's instruction, regs[15]
+					   (locals' CFA), 0 elsewhere */
 };
 
 #define LK_THR_CACHE	MT_JIT_MEMO_N

@@ -128,7 +128,7 @@ static int init_runtime(void)
 
 static void fire_special(uint32_t probe1)
 {
-	struct lk_fire f = { 0, 0, 0, 0, 0, 0 };
+	struct lk_fire f = { 0, 0, 0, 0, 0, 0, 0 };
 
 	if (probe1)
 		lk_fire_probe(probe1 - 1, &f, 0, 0);
@@ -275,7 +275,7 @@ static void intr_frame(struct lk_regs *r, uint64_t pc, struct lk_fire *f)
 	f->user = 0;
 	f->tracer = 0;
 	f->pc = pc;
-	f->sp = f->fp = 0;
+	f->sp = f->fp = f->rsp = 0;
 	if (fp && lk_load64(fp, &next) && next && lk_load64(next, &up)) {
 		f->sp = next + 8;
 		f->fp = up;

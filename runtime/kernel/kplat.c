@@ -616,6 +616,8 @@ void mt_plat_strvar(const struct mt_pctx *ctx, uint32_t var, char *buf,
 
 /*
  * regs[] in illumos' x86-64 order is not modelled; rip/rsp/rbp by name.
+ * regs[0..14] are the saved registers (rax rcx rdx rsi rdi r8-r11 rbx rbp
+ * r12-r15), regs[15] rsp at a site's instruction (locals' CFA, dwloc.c).
  * uregs[]: the user registers saved at the thread's entry to the kernel
  * (kuser.c); a kernel thread has none: invalid address 0, as illumos.
  */
@@ -633,9 +635,11 @@ uint64_t mt_plat_reg(const struct mt_pctx *ctx, int uregs, uint64_t idx,
 		*ok = lk_user_iss(cur_thread(), &loc) ? lk_user_reg(&loc, idx, &v) : -1;
 		return v;
 	}
-	if (!r || idx >= 15)
+	if (!r || idx > 15 || (idx == 15 && !f->rsp))
 		return 0;
 	*ok = 1;
+	if (idx == 15)
+		return f->rsp;
 	return g[14 - idx];	/* 0 = rax, 1 = rcx, ... as saved */
 }
 

@@ -340,7 +340,7 @@ void lk_apic_fire(struct lk_regs *r)
 			/* no kernel frame: stack() is empty, ustack() the task's */
 			lk_regs_copy(&u, r);
 			filled = lk_iss_fill(r, &u, ap.vec);
-			f = (struct lk_fire){ &u, 0, 0, 0, 1, 0 };
+			f = (struct lk_fire){ &u, 0, 0, 0, 1, 0, 0 };
 		}
 		next = lk_ticks_run(&f, a, 1);
 		if (filled)

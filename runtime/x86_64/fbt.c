@@ -164,6 +164,7 @@ static void site_frame(const struct lk_site *s, struct lk_regs *r, uint64_t sp,
 	f->tracer = 0;
 	f->pc = s->addr;
 	f->sp = sp;
+	f->rsp = sp;
 	f->fp = r->rbp;
 	if (s->flags & LK_SF_NOFRAME) {
 		f->sp = f->fp = 0;
@@ -342,7 +343,7 @@ uint64_t lk_fbt_ret_fire(struct lk_regs *r)
 {
 	struct lk_site *s = &lk.sites[r->u.j.slot];
 	uint64_t sp = (uint64_t)r->u.j.entry_sp;
-	struct lk_fire f = { r, s->addr + s->len - 1, sp, r->rbp, 0, 0 };
+	struct lk_fire f = { r, s->addr + s->len - 1, sp, r->rbp, 0, 0, 0 };
 
 	if (s->flags & LK_SF_FIRE)
 		fire_return(s, s->probe, &f, r->rax);
@@ -370,10 +371,10 @@ int lk_int3_fire(struct lk_regs *r)
 	/* LK_SK_RET: arg0 = offset of the ret in its function, arg1 = rax */
 	if (s->flags & LK_SF_FIRE_RET) {	/* entry and return at once */
 		fire_entry(s, r, r->u.t.rsp);
-		struct lk_fire f = { r, s->addr, r->u.t.rsp, r->rbp, 0, 0 };
+		struct lk_fire f = { r, s->addr, r->u.t.rsp, r->rbp, 0, 0, 0 };
 		fire_return(s, s->rprobe, &f, r->rax);
 	} else if (s->flags & LK_SF_FIRE) {
-		struct lk_fire f = { r, s->addr, r->u.t.rsp, r->rbp, 0, 0 };
+		struct lk_fire f = { r, s->addr, r->u.t.rsp, r->rbp, 0, 0, 0 };
 		fire_return(s, s->probe, &f, r->rax);
 	}
 	ret = *(volatile uint64_t *)r->u.t.rsp;

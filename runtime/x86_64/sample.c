@@ -140,7 +140,7 @@ uint64_t lk_sample_at(const struct lk_regs *r, struct lk_fire *f)
 	uint64_t cont = (uint64_t)h->hook_cont, top = 0;
 	int tracer = 1;
 
-	*f = (struct lk_fire){ (struct lk_regs *)r, pc, 0, r->rbp, 0, 0 };
+	*f = (struct lk_fire){ (struct lk_regs *)r, pc, 0, r->rbp, 0, 0, 0 };
 	if (pc < lk.resv_va || pc >= lk.resv_end) {
 		f->sp = prologue_ret_slot(pc, rsp);
 		return pc;

@@ -328,7 +328,7 @@ static void fire_all(struct lk_regs *r, uint32_t i0, uint64_t at, uint64_t pa, u
 	for (uint32_t i = i0; i < lk.nusites && lk.usites[i].addr == at; i++) {
 		struct lk_usite *s = &lk.usites[i];
 		/* an entry: ustack() finds the return address at rsp */
-		struct lk_fire f = { &u, 0, s->fire == LK_UF_ENTRY ? u.u.t.rsp : 0, 0, 1, 0 };
+		struct lk_fire f = { &u, 0, s->fire == LK_UF_ENTRY ? u.u.t.rsp : 0, 0, 1, 0, 0 };
 		uint64_t a[10];
 		uint32_t n = 0;
 		if (s->state != LK_US_ARMED || s->pa != pa || s->pid != pid)

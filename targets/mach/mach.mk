@@ -4,7 +4,7 @@
 # tasks (guest/) have fragments of their own.
 TARGET_SRCS := targets/mach/err.c targets/mach/qemu/paths.c targets/mach/qemu/console.c \
 	targets/mach/qemu/boot_args.c targets/mach/qemu/qemu_cmd.c targets/mach/qemu/boot.c \
-	targets/mach/image/kimg.c targets/mach/image/kzip.c targets/mach/image/bootcheck.c targets/mach/image/kimg_dwarf.c targets/mach/image/kimg_types.c \
+	targets/mach/image/kimg.c targets/mach/image/kzip.c targets/mach/image/bootcheck.c targets/mach/image/kimg_dwarf.c targets/mach/image/kimg_types.c targets/mach/image/dwloc.c targets/mach/image/kimg_locals.c targets/mach/image/kimg_lines.c \
 	targets/mach/x86_64/insn.c targets/mach/x86_64/decode.c targets/mach/cli.c \
 	targets/mach/lib/dlib.c targets/mach/disk/grubcfg.c targets/mach/disk/disk.c \
 	targets/mach/machopt.c

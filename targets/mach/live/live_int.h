@@ -108,6 +108,7 @@ struct lprobe {
 	uint32_t kind;			/* MT_PK_* */
 	uint64_t arg;			/* tick/profile interval ns */
 	const struct mt_kfunc *f;	/* fbt, kinst; sdt: its first site's */
+	const char *mod;		/* line: the source file, else NULL */
 	const struct sdt_probe *sdt;	/* an SDT probe (sdt.h), or NULL */
 	struct sdt_loc *locs;		/* sdt: its sites in this kernel */
 	uint32_t nlocs;
@@ -221,7 +222,11 @@ struct live_provider {
 
 extern const struct live_provider live_prov_dtrace, live_prov_fbt,
 	live_prov_profile, live_prov_mach_trap, live_prov_sdt, live_prov_kinst,
-	live_prov_usdt, live_prov_pid, live_prov_ksdt;
+	live_prov_usdt, live_prov_pid, live_prov_ksdt, live_prov_line;
+/* prov_line.c: the instruction of line:FILE:FUNC:N (no globs in FILE
+   and N), 0; -1 when pd names none. */
+int line_site(struct live *l, const struct mt_pdesc *pd, const struct mt_kfunc **f,
+	      uint64_t *addr);
 /* prov_ksdt.c: frees l->ksdt */
 void ksdt_free(struct live *l);
 

@@ -17,7 +17,7 @@
 static const struct live_provider *const providers[] = {
 	&live_prov_dtrace, &live_prov_fbt, &live_prov_profile,
 	&live_prov_mach_trap, &live_prov_sdt, &live_prov_ksdt, &live_prov_kinst,
-	&live_prov_usdt, &live_prov_pid,
+	&live_prov_usdt, &live_prov_pid, &live_prov_line,
 };
 #define NPROVIDERS (sizeof providers / sizeof *providers)
 
@@ -68,7 +68,7 @@ int live_has_glob(const char *s)
 
 static const char *module_of(const struct lprobe *p)
 {
-	return p->um ? p->um->name : p->f ? "gnumach" : "";
+	return p->mod ? p->mod : p->um ? p->um->name : p->f ? "gnumach" : "";
 }
 
 int live_probe_report(const struct lprobe *p, mt_probe_cb cb, void *arg)
@@ -122,6 +122,7 @@ int mt_live_wants(const char *prov, int force)
 	if (!prov || !*prov)
 		return force;
 	if ((fnmatch(prov, "fbt", 0) == 0 || fnmatch(prov, "kinst", 0) == 0 ||
+	     fnmatch(prov, "line", 0) == 0 ||
 	     fnmatch(prov, "mach_trap", 0) == 0 || sdt_is_provider(prov) ||
 	     live_user_prov(prov)) &&
 	    strcmp(prov, "*") != 0)

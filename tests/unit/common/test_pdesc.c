@@ -53,4 +53,17 @@ TEST(pdesc_overspecified)
 	CHECK_EQ_STR(pd.func, "c");
 	CHECK_EQ_STR(pd.name, "d:e");
 }
+
+/* A '/' belongs to a line description's file, and ends any other (a
+   predicate): "line:vm/vm_fault.c", but "fbt::f:entry/arg0/". */
+TEST(pdesc_file_slash)
+{
+	const char *a = "line:vm/vm_fault.c:vm_fault:1", *b = "fbt::f:entry/arg0/";
+	const char *c = "line:vm/x.c:f:1/arg0/", *d = "line:vm/ x";
+
+	CHECK(mt_pdesc_file_slash(a, 7, a + 7));
+	CHECK(!mt_pdesc_file_slash(b, 12, b + 12));
+	CHECK(!mt_pdesc_file_slash(c, 15, c + 15));
+	CHECK(!mt_pdesc_file_slash(d, 7, d + 7));
+}
 MT_TEST_MAIN()

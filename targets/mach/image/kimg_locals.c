@@ -1,0 +1,140 @@
+/*
+ * A function's local variables and parameters at one instruction (DWARF):
+ * the innermost scope at pc that declares the name (an inlined copy's
+ * scopes come first), its C type, and its location there compiled to D
+ * (dwloc.c) with the frame base of the enclosing out-of-line function and
+ * the CFA rule of pc (.eh_frame).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "targets/mach/image/dwloc.h"
+#include "targets/mach/image/kimg_int.h"
+
+#define MAXOPS 64
+
+static int is_var(Dwarf_Die *d)
+{
+	int tag = dwarf_tag(d);
+
+	return tag == DW_TAG_variable || tag == DW_TAG_formal_parameter;
+}
+
+/* The DIE declaring name in the scopes around pc, and the subprogram
+   holding it (frame base); 0, or -1 when no scope declares it. */
+static int find_var(Dwarf_Die *scopes, int n, const char *name, Dwarf_Die *var,
+		    Dwarf_Die *fn)
+{
+	int found = 0;
+
+	for (int i = 0; i < n; i++) {
+		Dwarf_Die child;
+		if (!found && dwarf_child(&scopes[i], &child) == 0) {
+			do {
+				Dwarf_Attribute a;
+				const char *s = is_var(&child) ? dwarf_formstring(
+					dwarf_attr_integrate(&child, DW_AT_name, &a)) : NULL;
+				if (s && strcmp(s, name) == 0) {
+					*var = child;
+					found = 1;
+				}
+			} while (!found && dwarf_siblingof(&child, &child) == 0);
+		}
+		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
+			*fn = scopes[i];
+			return found ? 0 : -1;
+		}
+	}
+	return -1;
+}
+
+/* Convert libdw's operations (at most MAXOPS) for dwloc. */
+static size_t ops_of(const Dwarf_Op *in, size_t n, struct dwloc_op *out)
+{
+	size_t i;
+
+	for (i = 0; i < n && i < MAXOPS; i++) {
+		out[i].atom = in[i].atom;
+		out[i].number = in[i].number;
+		out[i].number2 = in[i].number2;
+		out[i].block = in[i].atom == DW_OP_implicit_value ?
+			(const uint8_t *)(uintptr_t)in[i].number2 : NULL;
+	}
+	return i;
+}
+
+/* Location of d at pc: ops (0 when none there), -1 on a DWARF error. */
+static int loc_at(Dwarf_Die *d, int attr, uint64_t pc, struct dwloc_op *ops)
+{
+	Dwarf_Attribute a;
+	Dwarf_Op *expr;
+	size_t len;
+	int rc;
+
+	if (!dwarf_attr(d, attr, &a))
+		return 0;
+	rc = dwarf_getlocation_addr(&a, pc, &expr, &len, 1);
+	if (rc <= 0)
+		return rc;
+	return (int)ops_of(expr, len, ops);
+}
+
+/* DW_AT_const_value: a constant instead of a location; 1 if d has one. */
+static int const_value(Dwarf_Die *d, struct dwloc_res *res)
+{
+	Dwarf_Attribute a;
+	Dwarf_Sword v;
+
+	if (!dwarf_attr(d, DW_AT_const_value, &a) || dwarf_formsdata(&a, &v) != 0)
+		return 0;
+	res->kind = DWLOC_VALUE;
+	snprintf(res->text, DWLOC_TEXT, "(%lld)", (long long)v);
+	return 1;
+}
+
+int mt_kimg_local(struct mt_kimg *k, uint64_t pc, const char *name, char *ctype,
+		  size_t ctlen, struct dwloc_res *res, char *err, size_t errlen)
+{
+	Dwarf_Die cu, *scopes = NULL, var, fn, t;
+	struct dwloc_op ops[MAXOPS], fb[MAXOPS];
+	struct dwloc_frame fr = { 0, 0, NULL, 0 };
+	struct mt_kframe kf;
+	Dwarf_Attribute a;
+	Dwarf_Word size;
+	int n, nops, nfb, rc = -1;
+
+	snprintf(err, errlen, "no local variable or parameter %s", name);
+	if (!k->dw || !dwarf_addrdie(k->dw, pc, &cu))
+		return -1;
+	n = dwarf_getscopes(&cu, pc, &scopes);
+	if (n <= 0 || find_var(scopes, n, name, &var, &fn) < 0)
+		goto out;
+	if (!dwarf_formref_die(dwarf_attr_integrate(&var, DW_AT_type, &a), &t))
+		goto out;
+	kimg_type_name(&t, ctype, ctlen);
+	if (const_value(&var, res)) {
+		rc = 0;
+		goto out;
+	}
+	nops = loc_at(&var, DW_AT_location, pc, ops);
+	nfb = loc_at(&fn, DW_AT_frame_base, pc, fb);
+	if (nops < 0 || nfb < 0) {
+		snprintf(err, errlen, "unreadable DWARF location");
+		goto out;
+	}
+	if (mt_kimg_frame(k, pc, &kf) == 0) {
+		fr.cfa_reg = kf.cfa_reg;
+		fr.cfa_off = kf.cfa_off;
+	} else {
+		fr.cfa_reg = -1;	/* no CFA rule: call_frame_cfa fails */
+	}
+	fr.fb = nfb ? fb : NULL;
+	fr.nfb = (size_t)nfb;
+	if (dwarf_aggregate_size(&t, &size) != 0)
+		size = 8;
+	rc = dwloc_compile(ops, (size_t)nops, &fr, size, res, err, errlen);
+out:
+	free(scopes);
+	return rc;
+}

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# locals->NAME reads a local variable or parameter of the function at an
+# fbt entry or kinst site from its DWARF location there.  Ground truth by
+# other routes: at vm_fault's entry locals->map/vaddr equal args[0]/[1]
+# (and regs[15], rsp there, holds the return address, caller);
+# at mid-function kinst sites that run once per call (found at test time:
+# as many firings as vm_fault:entry) locals->vaddr equals args[1] saved at
+# entry and vm:::fault's address; a local with no location at a site is a
+# compile-time error naming FUNC+OFF.
+set -u
+. "$(dirname "$0")/live_lib.sh"
+need_live live-locals
+
+W="pages=200 rt=0 pingpong=0 threads=0 tasks=0"
+
+# vm_fault's instructions that run exactly once per call, deepest first
+live_run hot "$W" 'fbt::vm_fault:entry { @["entry"] = count(); }
+kinst::vm_fault: { @[probename] = count(); }' -q
+entries=$(awk '$1 == "entry" { print $2 }' "$TMP/hot.out")
+offs=$(awk -v n="${entries:-0}" '$1 ~ /^[0-9]+$/ && $2 == n { print $1 }' "$TMP/hot.out" |
+	sort -rn)
+sites=""
+for o in $offs; do
+	"$MACHTRACE" -e -n "kinst::vm_fault:$o { trace(locals->vaddr); }" 2>/dev/null ||
+		continue
+	sites="$sites $o"
+	[ $(echo $sites | wc -w) -ge 4 ] && break
+done
+if [ "${entries:-0}" -le 0 ] || [ -z "$sites" ]; then
+	fail live-locals-sites "entries ${entries:-0}, no once-per-call site with vaddr: $(head -c 300 "$TMP/hot.err")"
+	exit 0
+fi
+
+prog='fbt::vm_fault:entry { self->v = args[1];
+	@e[locals->vaddr == args[1] && locals->map == args[0] &&
+	   *(uint64_t *)regs[15] == caller] = count(); }
+vm:::fault { self->a = args[0]; }
+fbt::vm_fault:entry { self->f = self->a; self->a = 0; }
+fbt::vm_fault:return { self->v = 0; self->f = 0; }'
+for o in $sites; do
+	prog="$prog
+kinst::vm_fault:$o /self->v/ { @k[probename, locals->vaddr == self->v] = count(); }
+kinst::vm_fault:$o /self->f/ { @f[probename, locals->vaddr == self->f] = count(); }"
+done
+prog="$prog
+END { printa(\"entry %d %@d\n\", @e); printa(\"kinst %s %d %@d\n\", @k);
+	printa(\"fault %s %d %@d\n\", @f); }"
+live_run vals "$W" "$prog" -q
+rc=$?
+workload_ok live-locals-workload-completes "$TMP/vals.con"
+ok=$(awk '$1 == "entry" && $2 == 1 { print $3 }' "$TMP/vals.out")
+bad=$(awk '$1 == "entry" && $2 == 0 { print $3 }' "$TMP/vals.out")
+if [ $rc = 0 ] && [ "${ok:-0}" -ge 200 ] && [ -z "$bad" ]; then
+	pass live-locals-params-at-entry
+else
+	fail live-locals-params-at-entry "exit $rc, equal ${ok:-0}, different ${bad:-0}: $(head -c 300 "$TMP/vals.err")"
+fi
+for what in kinst fault; do
+	good=$(awk -v w=$what '$1 == w && $3 == 1 { n++ } END { print n + 0 }' "$TMP/vals.out")
+	wrong=$(awk -v w=$what '$1 == w && $3 == 0' "$TMP/vals.out")
+	if [ $rc = 0 ] && [ "$good" = $(echo $sites | wc -w) ] && [ -z "$wrong" ]; then
+		pass live-locals-vaddr-$what
+	else
+		fail live-locals-vaddr-$what "sites$sites: $good agree, disagreeing: $wrong"
+	fi
+done
+
+# a local of vm_fault's body has no location yet at its first instruction
+for v in kr m result object_lock_result page_exists; do
+	"$MACHTRACE" -e -n "fbt::vm_fault:entry { trace(locals->$v); }" >/dev/null 2>"$TMP/opt.err"
+	rc=$?
+	grep -q "optimized out" "$TMP/opt.err" && break
+done
+if [ $rc = 1 ] && grep -q "line 1: locals->$v: optimized out at vm_fault+0x0$" "$TMP/opt.err"; then
+	pass live-locals-optimized-out
+else
+	fail live-locals-optimized-out "exit $rc: $(head -c 300 "$TMP/opt.err")"
+fi
+"$MACHTRACE" -e -n 'fbt::vm_fault:entry { trace(locals->no_such_local); }' >/dev/null 2>"$TMP/none.err"
+rc=$?
+if [ $rc = 1 ] && grep -q "no local variable or parameter no_such_local at vm_fault+0x0" "$TMP/none.err"; then
+	pass live-locals-unknown
+else
+	fail live-locals-unknown "exit $rc: $(head -c 300 "$TMP/none.err")"
+fi

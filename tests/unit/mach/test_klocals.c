@@ -1,0 +1,65 @@
+/*
+ * Locals and source lines of the stock kernel's DWARF (image/kimg_locals.c,
+ * kimg_lines.c): at vm_fault's first instruction its parameters are in
+ * the SysV argument registers (map in rdi, regs[4]; vaddr in rsi,
+ * regs[3]), a name no scope declares is an error, and vm_fault's line
+ * rows name files as the source tree does (no "../"), its first at its
+ * entry.
+ */
+#include <string.h>
+
+#include "targets/mach/image/dwloc.h"
+#include "tests/unit/mach/stock_kernel.h"
+#include "tests/unit/mt_test.h"
+
+TEST(klocals_params_at_entry)
+{
+	const struct mt_kfunc *f;
+	struct dwloc_res res;
+	char type[256], err[256];
+
+	CHECK(kernel() != NULL);
+	CHECK((f = mt_kimg_lookup(kernel(), "vm_fault")) != NULL);
+	CHECK_EQ_INT(mt_kimg_local(kernel(), f->addr, "vaddr", type, sizeof type, &res,
+				   err, sizeof err), 0);
+	CHECK_EQ_INT(res.kind, DWLOC_VALUE);
+	CHECK(!strcmp(res.text, "regs[3]"));
+	CHECK(!strcmp(type, "vm_offset_t"));
+	CHECK_EQ_INT(mt_kimg_local(kernel(), f->addr, "map", type, sizeof type, &res,
+				   err, sizeof err), 0);
+	CHECK(!strcmp(res.text, "regs[4]"));
+	CHECK_EQ_INT(mt_kimg_local(kernel(), f->addr, "no_such_local", type, sizeof type,
+				   &res, err, sizeof err), -1);
+	CHECK(!strcmp(err, "no local variable or parameter no_such_local"));
+}
+
+struct rows {
+	uint64_t first;
+	int n, own, up;		/* rows, of vm/vm_fault.c, with "../" */
+};
+
+static int row(void *arg, const char *file, int line, uint64_t addr)
+{
+	struct rows *r = arg;
+
+	if (!r->n++ || addr < r->first)
+		r->first = addr;
+	r->own += strcmp(file, "vm/vm_fault.c") == 0;
+	r->up += strstr(file, "../") != NULL;
+	return line > 0 ? 0 : 1;
+}
+
+TEST(klines_of_vm_fault)
+{
+	const struct mt_kfunc *f;
+	struct rows r = { 0, 0, 0, 0 };
+
+	CHECK(kernel() != NULL);
+	CHECK((f = mt_kimg_lookup(kernel(), "vm_fault")) != NULL);
+	CHECK_EQ_INT(mt_kimg_lines(kernel(), f->addr, f->addr + f->size, row, &r), 0);
+	CHECK(r.own >= 10);
+	CHECK_EQ_INT(r.up, 0);
+	CHECK(r.first == f->addr);
+}
+
+MT_TEST_MAIN()
