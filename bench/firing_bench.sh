@@ -6,7 +6,8 @@
 #   firing NAME interpreter instructions N
 # then the round trips they come from, with their ratio to stock (and
 # those of `record --events sched,ipc,proc,trap,vm` and of top's program,
-# over rt=2000: round trip record|top instructions N ratio R), and
+# over rt=2000: round trip record|top instructions N ratio R, and how
+# many of their probes the interpreter runs and why), and
 # (PROBE_BENCH set) the interpreter's ns per firing for the same clauses on
 # the host (bench/probe_bench.c --firing) beside them, and bpftrace's for
 # the same logic on the host's Linux where it works (bench/bpftrace_bench.sh).
@@ -113,7 +114,8 @@ ratio entry+return+predicate+thread-local+quantize-interpreter "${rt[bench-inter
 # rt=2000: their ratio to that stock run
 tool_run() {	# record | top, words (N round trips): prints their instructions
 	local c
-	rm -f "$TMP/c.log"
+	rm -f "$TMP/c.log" "$TMP/$1.jit"
+	export MACHTRACE_JIT_STATS=$TMP/$1.jit	# appended to: removed above
 	if [ "$1" = record ]; then
 		MACHTRACE_CONSOLE_LOG=$TMP/c.log "$M" record -o "$TMP/rec" \
 			--events sched,ipc,proc,trap,vm --workload "$2" >/dev/null 2>"$TMP/err"
@@ -123,6 +125,7 @@ tool_run() {	# record | top, words (N round trips): prints their instructions
 			MACHTRACE_CONSOLE_LOG=$TMP/c.log "$M" -q --timeout 120 --workload "$2" \
 				-s "$TMP/top.d" >/dev/null 2>"$TMP/err"
 	fi
+	unset MACHTRACE_JIT_STATS
 	c=$([ -f "$TMP/c.log" ] && cycles "$TMP/c.log")
 	if [ -z "$c" ] || grep -qE '(^|[^0-9])[1-9][0-9]* dropped|drops' "$TMP/err"; then
 		echo "firing: the $1 run failed or dropped: $(tail -n 1 "$TMP/err")" >&2
@@ -137,6 +140,7 @@ for t in record top; do
 	c=$(N=$TN tool_run $t "$twords") || exit 1
 	awk -v l="$t" -v c="$c" -v s="$tstock" -v n="$TN" \
 		'BEGIN { printf "round trip %s instructions %.0f ratio %.3f\n", l, c / n, c / s }'
+	echo "round trip $t probes interpreted $(grep -c '^interpreted' "$TMP/$t.jit") of $(wc -l <"$TMP/$t.jit"): $(sed -n 's/^interpreted [^ ]*: //p' "$TMP/$t.jit" | sort | uniq -c | sort -rn | head -n 3 | sed 's/^ *//' | paste -sd ';')"
 done
 if [ -n "${PROBE_BENCH:-}" ]; then
 	echo "the same clauses on the host, interpreter and compiled (local target, $PROBE_BENCH --firing):"

@@ -3,7 +3,10 @@
  * events, written as D clauses compiled with the user's program, so the
  * counts are the providers' own.  Each clause's trace() calls are the
  * event's fields in order; the table names them (LTTng's names, see
- * docs/recording.md; a trailing '#': shown in hex).
+ * docs/recording.md; a trailing '#': shown in hex).  A trailing '@' names
+ * a field no trace() records: the MIG routine of the field before it,
+ * named on the host (probe context stores the id, not mach_msgname()'s
+ * string, as top does).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,17 +41,17 @@ static const struct rec_gen gens[] = {
 	{ EV_TRAP, "mach_trap:::return\n{\n\ttrace((int64_t)(int)arg1);\n}\n",
 	  "syscall_exit_", 1, "ret" },
 	{ EV_IPC, "ipc:::send\n{\n\ttrace(args[0]->msg_id); "
-	  "trace(args[0]->msg_name); trace(args[0]->msg_size);\n"
+	  "trace(args[0]->msg_size);\n"
 	  "\ttrace(args[0]->msg_addr); trace(args[0]->msg_remote_port); "
 	  "trace(args[0]->msg_local_port);\n\ttrace(execname); trace((int)tid); "
 	  "trace((int)pid);\n}\n", "ipc_send", 0,
-	  "msg_id,msg_name,msg_size,kmsg#,remote_port#,local_port#,comm,tid,pid" },
+	  "msg_id,msg_name@,msg_size,kmsg#,remote_port#,local_port#,comm,tid,pid" },
 	{ EV_IPC, "ipc:::receive\n{\n\ttrace(args[0]->msg_id); "
-	  "trace(args[0]->msg_name); trace(args[0]->msg_size);\n"
+	  "trace(args[0]->msg_size);\n"
 	  "\ttrace(args[0]->msg_addr); trace(args[0]->msg_remote_port); "
 	  "trace(args[0]->msg_local_port);\n\ttrace(execname); trace((int)tid); "
 	  "trace((int)pid);\n}\n", "ipc_receive", 0,
-	  "msg_id,msg_name,msg_size,kmsg#,remote_port#,local_port#,comm,tid,pid" },
+	  "msg_id,msg_name@,msg_size,kmsg#,remote_port#,local_port#,comm,tid,pid" },
 	{ EV_VM, "vm:::fault\n{\n\ttrace((uint64_t)arg0); trace((int)arg1); "
 	  "trace(execname); trace((int)tid); trace((int)pid);\n}\n", NULL, 0,
 	  "address#,fault_type,comm,tid,pid" },

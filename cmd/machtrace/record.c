@@ -13,10 +13,12 @@
 #include "cli.h"
 #include "record.h"
 #include "machtrace/consumer.h"
+#include "machtrace/msgids.h"
 #include "machtrace/trace.h"
 
 /* How one field is made from a record. */
-enum { FK_INT, FK_STR, FK_MEM, FK_STACK, FK_USTACK, FK_SYM, FK_PRINTF };
+enum { FK_INT, FK_STR, FK_MEM, FK_STACK, FK_USTACK, FK_SYM, FK_PRINTF,
+       FK_MSGNAME };
 
 struct fplan {
 	uint16_t how;			/* FK_* */
@@ -38,6 +40,7 @@ struct cli_rec {
 	const struct mt_image *img;
 	struct mt_consumer *c;
 	struct mt_cb *cb;
+	struct mt_msgids *msgids;	/* FK_MSGNAME's names, or NULL */
 	unsigned mask;
 	uint32_t ngen;			/* generated clauses come first */
 	int *class_of;			/* [necbs + 1], -1 unknown */
@@ -64,8 +67,10 @@ img_string(const struct mt_image *img, uint32_t off)
 	       (const char *)img + img->strtab_off + off : "";
 }
 
-/* At most REC_MAXFIELDS fields per event: on_record's value array. */
+/* At most REC_MAXFIELDS fields per event: on_record's value array;
+   REC_HOSTFIELDS of them filled on the host ('@' in events.c's table). */
 #define REC_MAXFIELDS	256
+#define REC_HOSTFIELDS	4
 
 static void
 add_field(struct clause_plan *pl, const char *name, uint16_t type,
@@ -116,8 +121,8 @@ make_plan(struct cli_rec *rs, uint32_t ci)
 
 	for (uint32_t i = 0; i < cl->nacts; i++)
 		max += prog->actions[cl->act0 + i].nrecs + 1;
-	pl->f = calloc(max + 1, sizeof(*pl->f));
-	pl->fields = calloc(max + 1, sizeof(*pl->fields));
+	pl->f = calloc(max + 1 + REC_HOSTFIELDS, sizeof(*pl->f));
+	pl->fields = calloc(max + 1 + REC_HOSTFIELDS, sizeof(*pl->fields));
 	if (pl->f == NULL || pl->fields == NULL)
 		return -1;
 	for (uint32_t i = 0; i < cl->nacts; i++, k++) {
@@ -166,20 +171,43 @@ make_plan(struct cli_rec *rs, uint32_t ci)
 	return 0;
 }
 
+/* A host field after field i: the MIG routine named by field i's id. */
+static void
+host_field(struct clause_plan *pl, uint32_t i)
+{
+	struct fplan f = { FK_MSGNAME, 0, 0, pl->f[i].r };
+
+	memmove(&pl->f[i + 2], &pl->f[i + 1], (pl->n - i - 1) * sizeof(*pl->f));
+	memmove(&pl->fields[i + 2], &pl->fields[i + 1],
+		(pl->n - i - 1) * sizeof(*pl->fields));
+	pl->f[i + 1] = f;
+	pl->fields[i + 1].name = NULL;
+	pl->fields[i + 1].type = MT_TF_STR;
+	pl->fields[i + 1].size = 0;
+	pl->n++;
+}
+
 /* Generated clauses: the table's field names, when they match. */
 static void
 gen_names(struct clause_plan *pl, const struct rec_gen *g)
 {
 	const char *p = g->fields;
-	uint32_t n = 0;
+	uint32_t n = 0, nhost = 0;
 
-	for (const char *q = p; *q; q++)
+	for (const char *q = p; *q; q++) {
 		n += *q == ',';
-	if (n + 1 != pl->n)
+		nhost += *q == '@';
+	}
+	if (n + 1 != pl->n + nhost || nhost > REC_HOSTFIELDS)
 		return;
-	for (uint32_t i = 0; i < pl->n; i++) {
+	for (uint32_t i = 0; i < n + 1; i++) {
 		size_t len = strcspn(p, ",");
 		int hex = len && p[len - 1] == '#';
+
+		if (len && p[len - 1] == '@' && i > 0 && pl->f[i - 1].how == FK_INT) {
+			host_field(pl, i - 1);
+			hex = 1;	/* the '@', dropped from the name */
+		}
 
 		free(pl->fields[i].name);
 		pl->fields[i].name = strndup(p, len - hex);
@@ -308,6 +336,20 @@ field_value(struct cli_rec *rs, const struct fplan *f, const uint8_t *data,
 	case FK_PRINTF:
 		v->s = *owned = mt_consumer_format(rs->c, f->action, data);
 		break;
+	case FK_MSGNAME: {
+		struct mt_msgid_name mn;
+		int64_t id = 0;
+
+		memcpy(&id, data + r->offset, r->size < 8 ? r->size : 8);
+		if (r->size == 4)
+			id = (int32_t)id;
+		if (rs->msgids)
+			mt_msgids_lookup(rs->msgids, (long)id, &mn);
+		else
+			snprintf(mn.routine, sizeof(mn.routine), "%lld", (long long)id);
+		v->s = *owned = strdup(mn.routine);
+		break;
+	}
 	}
 }
 
@@ -399,11 +441,16 @@ cli_record_start(struct cli *cl, const struct mt_prog *prog,
 	}
 	for (uint32_t i = 0; i <= img->necbs; i++)
 		rs->class_of[i] = -1;
+	if ((rs->mask & EV_IPC) && (rs->msgids = mt_msgids_open(MT_MSGIDS_SYSDIR,
+			cl->opts.msgids, cl->opts.nmsgids, err, sizeof(err))) == NULL)
+		fprintf(stderr, "machtrace: record: msgids: %s (msg_name "
+			"shows the id)\n", err);
 	rec_env(cl, &env, prog_text, sizeof(prog_text));
 	rs->w = mt_trace_create_session(cl->record_dir, cb->ncpus ? cb->ncpus : 1,
 					&env, err, sizeof(err));
 	if (rs->w == NULL) {
 		fprintf(stderr, "machtrace: record: %s\n", err);
+		mt_msgids_free(rs->msgids);
 		free(rs->class_of);
 		free(rs->plans);
 		free(rs->seen_drops);
@@ -455,6 +502,7 @@ free_rec(struct cli_rec *rs)
 	free(rs->plans);
 	free(rs->class_of);
 	free(rs->seen_drops);
+	mt_msgids_free(rs->msgids);
 	free(rs);
 }
 

@@ -137,3 +137,23 @@ if [ $rc = 0 ] && [ $bt = 0 ] && [ "${d:-0}" -gt 0 ] && [ $((x + d)) = "${n:-x}"
 else
 	fail live-record-drops-counted "exit $rc, $x events + ${d:-?} dropped vs ${n:-?} firings; babeltrace2 $bt: $(head -c 200 "$TMP/btdrop.err")"
 fi
+
+# ipc events store the message id in probe context and name its routine
+# on the host: record's program calls no mach_msgname() (-S), and every
+# ipc_send's msg_name is what mach_msgname() gave the same firing in a
+# clause of the user's.
+"$MACHTRACE" record -o "$TMP/S" --events sched,ipc,proc,trap,vm -S \
+	>"$TMP/S.out" 2>&1
+rec_run nm "rpcs=$R" 'ipc:::send { trace(args[0]->msg_name); }' -q --mach \
+	-o "$TMP/nm" --events ipc
+babeltrace2 "$TMP/nm" >"$TMP/nm.bt" 2>/dev/null
+sed -n 's/.* ipc_send: .*msg_name = \("[^"]*"\).*/\1/p' "$TMP/nm.bt" >"$TMP/nm.host"
+sed -n 's/.*:send: .*trace0 = \("[^"]*"\).*/\1/p' "$TMP/nm.bt" >"$TMP/nm.probe"
+if grep -q 'Clause 0: ipc:::send\|Clause [0-9]*: ipc:::send' "$TMP/S.out" &&
+   ! grep -q 'mach_msgname\|mach_msgsubsystem' "$TMP/S.out" &&
+   [ -s "$TMP/nm.host" ] && grep -q machload_echo "$TMP/nm.host" &&
+   cmp -s "$TMP/nm.host" "$TMP/nm.probe"; then
+	pass live-record-ipc-names-on-host
+else
+	fail live-record-ipc-names-on-host "$(grep -c mach_msgname "$TMP/S.out") mach_msgname calls; $(wc -l <"$TMP/nm.host") names vs $(wc -l <"$TMP/nm.probe"): $(diff "$TMP/nm.host" "$TMP/nm.probe" | head -n 4 | tr '\n' ' ')"
+fi
