@@ -191,7 +191,9 @@ open_streams(struct mt_trace *t, const char *dir, char *err, size_t errlen)
 		}
 	}
 	closedir(d);
-	qsort(t->streams, t->nstreams, sizeof(*t->streams), cmp_name);
+	/* no stream file: no events (streams is NULL, which qsort may not see) */
+	if (t->nstreams > 1)
+		qsort(t->streams, t->nstreams, sizeof(*t->streams), cmp_name);
 	return 0;
 }
 

@@ -281,4 +281,24 @@ TEST(hostile_cpu_id)
 	rmtrace(dir);
 }
 
+/* A trace with no stream file (a crash before the first buffer was
+   written) opens and has no events; the empty list of streams is not
+   handed to qsort (NULL: undefined, the sanitizer build's report). */
+TEST(no_stream_file)
+{
+	char *dir = tmpdir(), err[256] = "", path[128];
+	struct mt_trace *t;
+	struct mt_trace_event ev;
+
+	CHECK(dir != NULL);
+	CHECK_EQ_INT(write_sample(dir, 1), 0);
+	snprintf(path, sizeof(path), "%s/stream_0", dir);
+	CHECK_EQ_INT(unlink(path), 0);
+	CHECK((t = mt_trace_open(dir, err, sizeof(err))) != NULL);
+	if (t != NULL)
+		CHECK_EQ_INT(mt_trace_next(t, &ev, err, sizeof(err)), 0);
+	mt_trace_free(t);
+	rmtrace(dir);
+}
+
 MT_TEST_MAIN()
