@@ -532,7 +532,7 @@ unsupported(const char *what)
 	return E_USAGE;
 }
 
-/* What add_cmd, read_file, record_setup and the options allocated. */
+/* What add_cmd, read_file, record_setup, --disk and the options allocated. */
 static void
 cli_free(struct cli *cl)
 {
@@ -543,6 +543,7 @@ cli_free(struct cli *cl)
 	}
 	free(cl->cmds);
 	free(cl->args);
+	free((char *)cl->disk_entry);	/* disk.c's */
 	mt_opts_free(&cl->opts);
 }
 

@@ -28,9 +28,9 @@ rep=$(mktemp -d "${TMPDIR:-/tmp}/mt-san.XXXXXX")
 rm -rf "$top/build/tests/san-reports"
 trap 'rm -rf "$rep"' EXIT INT TERM
 # Leaks are reported in the unit tests (library code), the command line's
-# own cases below and the kernel session; the D tests and the conformance
-# suite (many sessions ended by errors and signals) run without the leak
-# check.
+# own cases below, the kernel session and the end-to-end tests; the D
+# tests and the conformance suite (many sessions ended by errors and
+# signals) run without the leak check.
 asan="log_path=$rep/asan:abort_on_error=0:exitcode=86:strict_string_checks=1:detect_stack_use_after_return=1"
 export ASAN_OPTIONS="$asan:detect_leaks=1"
 export UBSAN_OPTIONS="log_path=$rep/ubsan:print_stacktrace=1:halt_on_error=1:exitcode=86"
@@ -120,7 +120,7 @@ fi
 # What users run, by the end-to-end tests themselves (about 40 s): record
 # and export (live_record), report, --disk (a kernel without DWARF), top,
 # a VM's lifecycle.  Their own SKIP lines say what is missing.
-export ASAN_OPTIONS="$asan:detect_leaks=0"
+export ASAN_OPTIONS="$asan:detect_leaks=1"
 for t in live_record live_report live_disk live_top vm_lifecycle; do
 	out=$(MACHTRACE=$SAN/bin/machtrace timeout 300 "tests/e2e/$t.sh" 2>&1)
 	erc=$?

@@ -327,6 +327,8 @@ static int sdt_add(struct live *l, const char *prov, const struct sdt_probe *sp)
 		if (resolve_site(l, p, &sp->sites[i]) < 0)
 			return -1;
 	if (!p->nlocs) {	/* not in this kernel: not a probe */
+		free(p->locs);	/* sites found, none usable */
+		p->locs = NULL;
 		l->nprobes--;
 		l->next_id--;
 		return 0;
