@@ -23,6 +23,8 @@ static void remove_plan(void)
 {
 	if (disk_plan)
 		mt_disk_plan_free(disk_plan);
+	free(disk_plan);
+	disk_plan = NULL;
 }
 
 /* Does the ELF file have a section named name (and is it an ELF at all)? */

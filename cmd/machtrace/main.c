@@ -528,12 +528,29 @@ unsupported(const char *what)
 	return E_USAGE;
 }
 
+/* What add_cmd, read_file, record_setup, --disk and the options allocated. */
+static void
+cli_free(struct cli *cl)
+{
+	for (int i = 0; i < cl->ncmds; i++) {
+		if (cl->cmds[i].text != cl->cmds[i].arg)
+			free(cl->cmds[i].text);
+		free(cl->cmds[i].arg);
+	}
+	free(cl->cmds);
+	free(cl->args);
+	free((char *)cl->disk_entry);	/* disk.c's */
+	mt_opts_free(&cl->opts);
+}
+
+static int dtrace_main(struct cli *cl, int argc, char **argv);
+
 int
 main(int argc, char **argv)
 {
 	struct cli cl;
 	FILE *err_stream;
-	int c, modes = 0, help = 0, dashdash = 0;
+	int rc;
 
 	memset(&cl, 0, sizeof(cl));
 	cl.pname = basename(argv[0]);
@@ -544,6 +561,17 @@ main(int argc, char **argv)
 	/* every message machtrace writes may quote what others chose */
 	if ((err_stream = mt_esc_stream(stderr)) != NULL)
 		stderr = err_stream;
+	rc = dtrace_main(&cl, argc, argv);
+	cli_free(&cl);
+	return rc;
+}
+
+/* machtrace's subcommands, else dtrace(1)'s command line. */
+static int
+dtrace_main(struct cli *cl, int argc, char **argv)
+{
+	int c, modes = 0, help = 0, dashdash = 0;
+
 	if (argc >= 2 && (strcmp(argv[1], "boot") == 0 ||
 			  strcmp(argv[1], "kernel-info") == 0))
 		return mt_mach_main(argc - 1, argv + 1);
@@ -561,25 +589,25 @@ main(int argc, char **argv)
 		/* the session's own options follow */
 		memmove(argv + 1, argv + 2, (size_t)(argc - 1) * sizeof(*argv));
 		argc--;
-		cl.record = 1;
+		cl->record = 1;
 	}
 	if (argc >= 2 && strcmp(argv[1], "report") == 0)
 		return cli_report_main(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "msgdecode") == 0)
 		return cli_msgdecode_main(argc - 1, argv + 1);
 	if (argc == 1)
-		return usage(stderr, cl.pname);
-	if (take_long_options(&cl, &argc, argv) != 0)
+		return usage(stderr, cl->pname);
+	if (take_long_options(cl, &argc, argv) != 0)
 		return E_USAGE;
-	mt_opts_init(&cl.opts);
-	mt_opts_setenv(&cl.opts, "DTRACE_OPT_");
-	cl.exec = 1;
-	cl.out = stdout;
-	cl.args = calloc(argc + 1, sizeof(char *));
-	if (cl.args == NULL)
+	mt_opts_init(&cl->opts);
+	mt_opts_setenv(&cl->opts, "DTRACE_OPT_");
+	cl->exec = 1;
+	cl->out = stdout;
+	cl->args = calloc(argc + 1, sizeof(char *));
+	if (cl->args == NULL)
 		return E_ERROR;
-	cl.args[cl.nargs++] = argv[0];
-	argv[0] = (char *)cl.pname;
+	cl->args[cl->nargs++] = argv[0];
+	argv[0] = (char *)cl->pname;
 
 	/* pass 1: modes, unsupported flags, operands */
 	opterr = 1;
@@ -589,67 +617,67 @@ main(int argc, char **argv)
 			case '3': case '6':
 				if (strcmp(optarg, c == '3' ? "2" : "4")) {
 					fprintf(stderr, "%s: illegal option -- "
-						"%c%s\n", cl.pname, c, optarg);
-					return usage(stderr, cl.pname);
+						"%c%s\n", cl->pname, c, optarg);
+					return usage(stderr, cl->pname);
 				}
 				break;
-			case 'e': cl.exec = 0; break;
-			case 'l': cl.list = 1; modes++; break;
-			case 'v': cl.verbose++; break;
-			case 'V': cl.version = 1; modes++; break;
+			case 'e': cl->exec = 0; break;
+			case 'l': cl->list = 1; modes++; break;
+			case 'v': cl->verbose++; break;
+			case 'V': cl->version = 1; modes++; break;
 			case 'h': help = 1; break;
 			case 'G': return unsupported("-G (ELF linking)");
 			case 'c': case 'p':
-				if (cli_take_target(&cl, c, optarg) != 0)
+				if (cli_take_target(cl, c, optarg) != 0)
 					return E_USAGE;
 				break;
 			case 'a': case 'A':
 				return unsupported("anonymous tracing (-a/-A)");
 			case 'B': return unsupported("-B");
 			case '?':
-				return usage(stderr, cl.pname);
+				return usage(stderr, cl->pname);
 			default:
 				break;
 			}
 		}
 		if (dashdash) {
 			while (optind < argc)
-				cl.args[cl.nargs++] = argv[optind++];
+				cl->args[cl->nargs++] = argv[optind++];
 			break;
 		}
 		if (optind < argc)
-			cl.args[cl.nargs++] = argv[optind];
+			cl->args[cl->nargs++] = argv[optind];
 	}
 	if (modes > 1) {
 		fprintf(stderr, "dtrace: only one of the [-GhlV] options can "
 			"be specified at a time\n");
 		return E_USAGE;
 	}
-	if (cl.version) {
+	if (cl->version) {
 		printf("dtrace: Oracle D 2.0\n");
-		if (cl.verbose)
+		if (cl->verbose)
 			printf("This is machtrace, DTrace for GNU Mach\n");
 		return E_SUCCESS;
 	}
-	if (cli_disk_setup(&cl) != 0)
+	if (cli_disk_setup(cl) != 0)
 		return E_USAGE;
-	if (apply_options(&cl, argc, argv) != 0)
+	if (apply_options(cl, argc, argv) != 0)
 		return E_ERROR;
-	if (check_msgids(&cl) != 0)
+	if (check_msgids(cl) != 0)
 		return E_ERROR;
-	if (cl.record && !cl.list && record_setup(&cl) != 0)
+	if (cl->record && !cl->list && record_setup(cl) != 0)
 		return E_USAGE;
 	if (help) {
-		if (cl.ncmds == 0) {
-			usage(stdout, cl.pname);
+		if (cl->ncmds == 0) {
+			usage(stdout, cl->pname);
 			return E_SUCCESS;
 		}
 		return unsupported("-h (header generation)");
 	}
 	if (getenv("_DTRACE_TESTING"))
-		cl.opts.quietresize = 1;
-	for (int i = 0; i < cl.ncmds; i++) {
-		struct cli_cmd *cmd = &cl.cmds[i];
+		cl->opts.quietresize = 1;
+	for (int i = 0; i < cl->ncmds; i++) {
+		struct cli_cmd *cmd = &cl->cmds[i];
 
 		if (cmd->text != NULL)
 			continue;	/* generated (record --events) */
@@ -663,11 +691,11 @@ main(int argc, char **argv)
 			return E_ERROR;
 		}
 	}
-	if (cli_vm_options(&cl) != 0)
+	if (cli_vm_options(cl) != 0)
 		return E_USAGE;
-	if (cli_target_module(&cl) != 0)
+	if (cli_target_module(cl) != 0)
 		return E_ERROR;
-	if (cl.list)
-		return cli_list(&cl);
-	return cli_run(&cl);
+	if (cl->list)
+		return cli_list(cl);
+	return cli_run(cl);
 }

@@ -701,68 +701,19 @@ make_target(const struct cli *cl, const struct mt_prog *prog)
 	return new_mach_target(cl, 0);
 }
 
-int
-cli_run(struct cli *cl)
+/*
+ * The session of a linked program: the matched-probe notices, attach,
+ * BEGIN, the loop, END and the output.  The caller frees prog, t, img.
+ */
+static int
+run_session(struct cli *cl, struct mt_prog *prog, struct mt_target *t,
+	    struct mt_image *img)
 {
-	struct mt_diag diag;
-	struct mt_prog *prog;
-	struct mt_target *t;
-	struct mt_image *img;
 	struct mt_consumer *c;
-	uint32_t nmatched = 0;
 	char err[1024];
 	const char *why;
 	int status, failed, kernel;
 
-	if (cl->ncmds == 0) {
-		if (!cl->exec)
-			return E_SUCCESS;
-		fprintf(stderr, "dtrace: no probes specified\n");
-		return E_ERROR;
-	}
-	lazy.cl = cl;
-	cl->ctypes = &lazy_ctypes;
-	if ((prog = cli_compile(cl, 0, cl->ncmds, &diag)) == NULL) {
-		cli_print_diag(cl, &diag, 0);
-		return E_ERROR;
-	}
-	if (apply_pragmas(cl, prog) != 0)
-		return E_ERROR;
-	if (cl->dump && prog->dump) {
-		fputs(prog->dump, stdout);
-		fflush(stdout);
-	}
-	if (cl->disasm) {
-		mt_disasm(prog, stderr);
-		setenv("MACHTRACE_JIT_SHOW", "1", 1);	/* the live target's code too */
-	}
-	if ((t = make_target(cl, prog)) == NULL)
-		return E_ERROR;
-	err[0] = '\0';
-	img = mt_link(prog, &cl->opts, t, &nmatched, err, sizeof(err));
-	if (img == NULL) {
-		int i = failing_cmd(cl, t, err, sizeof(err));
-		fprintf(stderr, "dtrace: %s %s: %s\n", cl->cmds[i].is_file ?
-			"failed to compile script" : "invalid probe specifier",
-			cl->cmds[i].arg, err);
-		return E_ERROR;
-	}
-	if (!cl->exec) {
-		/* -e -v: the report of each program, as compiled alone */
-		for (int i = 0; cl->verbose && i < cl->ncmds; i++) {
-			struct mt_prog *p = cli_compile(cl, i, 1, &diag);
-			char *name = cl->cmds[i].is_file ?
-				strdup(cl->cmds[i].arg) :
-				crop_name(cl->cmds[i].arg);
-
-			if (p != NULL)
-				cli_stability_report(cl, t, p, &cl->cmds[i],
-						     name ? name : "");
-			free(name);
-			mt_prog_free(p);
-		}
-		return E_SUCCESS;
-	}
 	/* -x cpu names the one CPU to trace on; both targets have CPU 0 only */
 	if (cl->opts.cpu >= 0 && (uint64_t)cl->opts.cpu >= img->opt.ncpus) {
 		fprintf(stderr, "dtrace: could not enable tracing: -x cpu=%lld: "
@@ -820,10 +771,12 @@ cli_run(struct cli *cl)
 	mt_consumer_attach(c, t->ops->cb(t));
 	if (cl->hook && cl->hook->start(cl->hook->arg, prog, t, c) != 0) {
 		t->ops->detach(t);
+		mt_consumer_free(c);
 		return E_ERROR;
 	}
 	if (cl->record && cli_record_start(cl, prog, img, t->ops->cb(t), c) != 0) {
 		t->ops->detach(t);
+		mt_consumer_free(c);
 		return E_ERROR;
 	}
 	if (cl->opts.destructive && !cl->opts.quiet)
@@ -832,6 +785,7 @@ cli_run(struct cli *cl)
 		fprintf(stderr, "dtrace: could not enable tracing: %s\n",
 			mt_target_error(t));
 		t->ops->detach(t);
+		mt_consumer_free(c);
 		return E_ERROR;
 	}
 	failed = run_loop(cl, t, c);
@@ -851,8 +805,77 @@ cli_run(struct cli *cl)
 		failed = 1;
 	}
 	mt_consumer_free(c);
+	return failed ? E_ERROR : status;
+}
+
+int
+cli_run(struct cli *cl)
+{
+	struct mt_diag diag;
+	struct mt_prog *prog;
+	struct mt_target *t = NULL;
+	struct mt_image *img = NULL;
+	uint32_t nmatched = 0;
+	char err[1024];
+	int rc = E_ERROR;
+
+	if (cl->ncmds == 0) {
+		if (!cl->exec)
+			return E_SUCCESS;
+		fprintf(stderr, "dtrace: no probes specified\n");
+		return E_ERROR;
+	}
+	lazy.cl = cl;
+	cl->ctypes = &lazy_ctypes;
+	if ((prog = cli_compile(cl, 0, cl->ncmds, &diag)) == NULL) {
+		cli_print_diag(cl, &diag, 0);
+		goto out;
+	}
+	if (apply_pragmas(cl, prog) != 0)
+		goto out;
+	if (cl->dump && prog->dump) {
+		fputs(prog->dump, stdout);
+		fflush(stdout);
+	}
+	if (cl->disasm) {
+		mt_disasm(prog, stderr);
+		setenv("MACHTRACE_JIT_SHOW", "1", 1);	/* the live target's code too */
+	}
+	if ((t = make_target(cl, prog)) == NULL)
+		goto out;
+	err[0] = '\0';
+	img = mt_link(prog, &cl->opts, t, &nmatched, err, sizeof(err));
+	if (img == NULL) {
+		int i = failing_cmd(cl, t, err, sizeof(err));
+		fprintf(stderr, "dtrace: %s %s: %s\n", cl->cmds[i].is_file ?
+			"failed to compile script" : "invalid probe specifier",
+			cl->cmds[i].arg, err);
+		goto out;
+	}
+	if (!cl->exec) {
+		/* -e -v: the report of each program, as compiled alone */
+		for (int i = 0; cl->verbose && i < cl->ncmds; i++) {
+			struct mt_prog *p = cli_compile(cl, i, 1, &diag);
+			char *name = cl->cmds[i].is_file ?
+				strdup(cl->cmds[i].arg) :
+				crop_name(cl->cmds[i].arg);
+
+			if (p != NULL)
+				cli_stability_report(cl, t, p, &cl->cmds[i],
+						     name ? name : "");
+			free(name);
+			mt_prog_free(p);
+		}
+		rc = E_SUCCESS;
+		goto out;
+	}
+	rc = run_session(cl, prog, t, img);
+out:
+	/* the kernel target made for types and not used (compile failed) */
+	mt_target_free(lazy.t);
+	lazy.t = NULL;
 	mt_target_free(t);
 	free(img);
 	mt_prog_free(prog);
-	return failed ? E_ERROR : status;
+	return rc;
 }

@@ -1306,8 +1306,10 @@ run(struct top *tp)
 		free(prog);
 		return E_SUCCESS;
 	}
-	if ((cl->cmds = calloc(2, sizeof(*cl->cmds))) == NULL)
+	if ((cl->cmds = calloc(2, sizeof(*cl->cmds))) == NULL) {
+		free(prog);
 		return E_ERROR;
+	}
 	cl->cmds[0].is_file = 1;
 	cl->cmds[0].arg = (char *)"machtrace top";
 	cl->cmds[0].text = prog;
@@ -1340,13 +1342,23 @@ run(struct top *tp)
 	}
 	prev_free(tp);
 	mt_msgids_free(tp->msgids);
-	free(prog);
 	free(tp->rules);
 	free(tp->streak);
 	return rc;
 }
 
 static int top_main(struct top *tp, int argc, char **argv, int health);
+
+/* What run() allocated in the session's cli (the programs' texts). */
+static void
+top_cl_free(struct cli *cl)
+{
+	for (int i = 0; cl->cmds && i < 2; i++)
+		free(cl->cmds[i].text);
+	free(cl->cmds);
+	free(cl->args);
+	mt_opts_free(&cl->opts);
+}
 
 int
 cli_top_main(int argc, char **argv, int health)
@@ -1357,6 +1369,7 @@ cli_top_main(int argc, char **argv, int health)
 	if (tpp == NULL)
 		return E_ERROR;
 	rc = top_main(tpp, argc, argv, health);
+	top_cl_free(&tpp->cl);
 	free(tpp);
 	return rc;
 }

@@ -50,9 +50,13 @@ load_file(const char *path, uint8_t **data, size_t *size)
 	return 0;
 }
 
-/* Enter the packet at s->pkt (skipping empty ones); 0 at the stream's end. */
+/*
+ * Enter the packet at s->pkt (skipping empty ones); 0 at the stream's end.
+ * A packet's cpu_id is below the number of streams (the writer writes one
+ * per CPU): readers size per-CPU arrays by mt_trace_ncpus.
+ */
 static int
-enter_packet(struct ctf_rstream *s, char *err, size_t errlen)
+enter_packet(struct ctf_rstream *s, uint32_t nstreams, char *err, size_t errlen)
 {
 	while (s->pkt < s->size) {
 		const uint8_t *h = s->data + s->pkt;
@@ -73,10 +77,10 @@ enter_packet(struct ctf_rstream *s, char *err, size_t errlen)
 		}
 		s->discarded = rd64(h + 48);
 		s->cpu = rd32(h + 56);
-		if (s->cpu >= CTF_MAX_CPUS) {   /* readers size arrays by it */
+		if (s->cpu >= CTF_MAX_CPUS || s->cpu >= nstreams) {
 			snprintf(err, errlen, "%s: packet at offset %zu: cpu_id %u "
-				 "(machtrace writes fewer than %u)", s->path, s->pkt,
-				 s->cpu, CTF_MAX_CPUS);
+				 "(the trace has %u stream%s, one per CPU)", s->path,
+				 s->pkt, s->cpu, nstreams, nstreams == 1 ? "" : "s");
 			return -1;
 		}
 		s->pos = s->pkt + CTF_PKT_HDR;
@@ -98,7 +102,7 @@ decode_next(struct mt_trace *t, struct ctf_rstream *s, char *err, size_t errlen)
 	int rc;
 
 	s->have = 0;
-	if (s->pos >= s->pkt_end && (rc = enter_packet(s, err, errlen)) <= 0)
+	if (s->pos >= s->pkt_end && (rc = enter_packet(s, t->nstreams, err, errlen)) <= 0)
 		return rc;
 	if (s->pkt_end - s->pos < CTF_EV_HDR)
 		goto bad;
@@ -191,7 +195,9 @@ open_streams(struct mt_trace *t, const char *dir, char *err, size_t errlen)
 		}
 	}
 	closedir(d);
-	qsort(t->streams, t->nstreams, sizeof(*t->streams), cmp_name);
+	/* no stream file: no events (streams is NULL, which qsort may not see) */
+	if (t->nstreams > 1)
+		qsort(t->streams, t->nstreams, sizeof(*t->streams), cmp_name);
 	return 0;
 }
 

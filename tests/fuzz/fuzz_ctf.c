@@ -1,7 +1,7 @@
 /*
  * libFuzzer harness of the CTF trace reader (make fuzz; output/ctf): each
  * input is a trace directory packed as its metadata, the separator
- * "\0\0STREAM\0\0", then stream_0 (no separator: an empty one).  The
+ * "\0\0STREAM\0\0", then stream_0 (no separator: no stream file).  The
  * reader opens it or says why, and reads every event to the end (twice,
  * through a rewind) or stops with a message.
  */
@@ -21,14 +21,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
    skips the cleanup leaves it) */
 static char dir[256];
 
-static void cleanup(void)
+static void drop(const char *name)
 {
 	char p[300];
 
-	snprintf(p, sizeof p, "%s/metadata", dir);
+	snprintf(p, sizeof p, "%s/%s", dir, name);
 	unlink(p);
-	snprintf(p, sizeof p, "%s/stream_0", dir);
-	unlink(p);
+}
+
+static void cleanup(void)
+{
+	drop("metadata");
+	drop("stream_0");
 	rmdir(dir);
 }
 
@@ -78,8 +82,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		atexit(cleanup);
 	}
 	if (put("metadata", data, mlen) != 0 ||
-	    put("stream_0", sep ? sep + SEPLEN : data, sep ? size - mlen - SEPLEN : 0) != 0)
+	    (sep && put("stream_0", sep + SEPLEN, size - mlen - SEPLEN) != 0))
 		abort();
+	if (!sep)
+		drop("stream_0");
 	if (!(t = mt_trace_open(dir, err, sizeof err))) {
 		if (!err[0])
 			abort();	/* a refusal must say why */

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The sanitizer pass of `make check`: the unit tests, the D tests, one
-# kernel session and the conformance suite again, with the ASan + UBSan
-# build of `make san-build` (build/san: host code and hosted runtime,
-# -fno-sanitize-recover).
+# The sanitizer pass of `make check`: the unit tests, the D tests, the
+# command line's leak check, one kernel session, the end-to-end tests of
+# what users run (record, export, report, --disk, top, a VM) and the
+# conformance suite again, with the ASan + UBSan build of `make san-build`
+# (build/san: host code and hosted runtime, -fno-sanitize-recover).
 #
 # Every sanitizer report is written to a file of its own (log_path), so a
 # report is seen even when the process that hit it was expected to fail or
@@ -26,9 +27,10 @@ rep=$(mktemp -d "${TMPDIR:-/tmp}/mt-san.XXXXXX")
 # the reports of this run are kept here for reading
 rm -rf "$top/build/tests/san-reports"
 trap 'rm -rf "$rep"' EXIT INT TERM
-# Leaks are reported in the unit tests (library code) and by the fuzzer
-# (per compile); the machtrace command keeps its session until it exits,
-# so it runs without the leak check.
+# Leaks are reported in the unit tests (library code), the command line's
+# own cases below, the kernel session and the end-to-end tests; the D
+# tests and the conformance suite (many sessions ended by errors and
+# signals) run without the leak check.
 asan="log_path=$rep/asan:abort_on_error=0:exitcode=86:strict_string_checks=1:detect_stack_use_after_return=1"
 export ASAN_OPTIONS="$asan:detect_leaks=1"
 export UBSAN_OPTIONS="log_path=$rep/ubsan:print_stacktrace=1:halt_on_error=1:exitcode=86"
@@ -82,6 +84,21 @@ fi
 rm -f "$rep.d.out"
 reports "D tests"
 
+# The command line frees what it allocated on every way out (a leak
+# report is a FAIL): help, version, -e, a local session, a compile error,
+# a refused option, top's program.
+export ASAN_OPTIONS="$asan:detect_leaks=1"
+for args in -h -V "-e -n BEGIN{}" "-e -v -n BEGIN{}" "-q -n BEGIN{exit(0);}" \
+	    "-n BEGIN{x=}" "-x cpu=3 -n BEGIN{exit(0);}" "top --program"; do
+	# shellcheck disable=SC2086 # the words are the arguments
+	"$SAN/bin/machtrace" $args >/dev/null 2>&1 </dev/null
+done
+if [ -n "$(ls "$rep")" ]; then
+	reports "command line"
+else
+	echo "PASS san command line: no leak"
+fi
+
 # One kernel session (QEMU, the plain build's stock kernel): the live
 # target's host side, which the D tests do not reach; no user probes, so
 # empty tables are copied into the guest.
@@ -99,6 +116,26 @@ if [ -f build/kernel/gnumach-dbg ]; then
 else
 	echo "SKIP san kernel session: no build/kernel/gnumach-dbg (make setup)"
 fi
+
+# What users run, by the end-to-end tests themselves (about 40 s): record
+# and export (live_record), report, --disk (a kernel without DWARF), top,
+# a VM's lifecycle.  Their own SKIP lines say what is missing.
+export ASAN_OPTIONS="$asan:detect_leaks=1"
+for t in live_record live_report live_disk live_top vm_lifecycle; do
+	out=$(MACHTRACE=$SAN/bin/machtrace timeout 300 "tests/e2e/$t.sh" 2>&1)
+	erc=$?
+	npass=$(printf '%s\n' "$out" | grep -c '^PASS ')
+	nfail=$(printf '%s\n' "$out" | grep -c '^FAIL ')
+	if [ $erc -eq 0 ] && [ "$nfail" -eq 0 ] && [ "$npass" -gt 0 ]; then
+		echo "PASS san e2e $t ($npass)"
+	elif [ $erc -eq 0 ] && [ "$nfail" -eq 0 ]; then
+		printf '%s\n' "$out" | grep -m1 '^SKIP ' | sed 's/^SKIP /SKIP san e2e /'
+	else
+		echo "FAIL san e2e $t: exit $erc, $nfail FAIL lines: $(printf '%s\n' "$out" | grep -m1 '^FAIL ')"
+		fail=1
+	fi
+	reports "e2e $t"
+done
 
 # as tests/run-all.sh: the suite beside the checkout (or $MT_CONFORMANCE)
 conf=${MT_CONFORMANCE:-$top/../shared/conformance/run}

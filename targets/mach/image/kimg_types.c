@@ -55,7 +55,8 @@ static void index_structs(struct mt_kimg *k)
 			index_cu(k, &cu, &cap);
 		off = next;
 	}
-	qsort(k->structs, k->nstructs, sizeof *k->structs, cmp_struct);
+	if (k->nstructs > 1)
+		qsort(k->structs, k->nstructs, sizeof *k->structs, cmp_struct);
 }
 
 static int find_struct(struct mt_kimg *k, const char *name, Dwarf_Die *d)
@@ -66,6 +67,9 @@ static int find_struct(struct mt_kimg *k, const char *name, Dwarf_Die *d)
 		name += 7, key.name = name;
 	if (!k->structs_indexed)
 		index_structs(k);
+	/* no DWARF: no structs, and structs is NULL (which bsearch may not see) */
+	if (k->nstructs == 0)
+		return -1;
 	r = bsearch(&key, k->structs, k->nstructs, sizeof *k->structs, cmp_struct);
 	return r && dwarf_offdie(k->dw, r->die, d) ? 0 : -1;
 }

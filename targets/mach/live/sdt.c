@@ -304,6 +304,7 @@ static int sdt_add(struct live *l, const char *prov, const struct sdt_probe *sp)
 		return -1;
 	if (!p->nlocs) {	/* not placed in this kernel (sdt_miss): not a probe */
 		free(p->locs);
+		p->locs = NULL;
 		l->nprobes--;
 		l->next_id--;
 		return 0;

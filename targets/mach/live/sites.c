@@ -193,7 +193,8 @@ static uint8_t *jit_place(struct site_set *s, struct lk_site *st, const struct j
 	h->code_off = code_off;
 	h->code_len = npre + b->len;
 	code = t + code_off;
-	memcpy(code, pre, npre);
+	if (npre)	/* pre is NULL when there is none */
+		memcpy(code, pre, npre);
 	memcpy(code + npre, b->code, b->len);
 	for (i = 0, nrel = 0; i < b->nrel; i++) {
 		const struct jit_rel *r = &b->rel[i];
