@@ -347,11 +347,35 @@ static void attach_abort(uint32_t state)
 }
 
 /*
+ * Attach mode patches from the clock interrupt, so the kernel resumes at
+ * the interrupted pc: not inside a jmp about to be written.  clock_
+ * interrupt(usec, usermode, basepri, pc) gets pc 0 when the tick
+ * interrupted an interrupt handler (GNU Mach's hardclock on the interrupt
+ * stack), whose own interrupted pc is then unknown: unsafe too.  Other
+ * threads are no risk: GNU Mach does not preempt kernel code (a thread
+ * leaves the CPU in the kernel only through a call: thread_block, and
+ * the switch from an AST on the way back to user mode), so their saved
+ * kernel pcs are return addresses, and a displaced call is always the
+ * last displaced instruction (sites.c), returning past the jmp.
+ */
+static int patch_unsafe(const struct lk_regs *r)
+{
+	uint64_t pc = r->rcx;
+
+	if (r->rsi)
+		return 0;
+	return pc == 0 || lk_pc_in_patch(lk.sites, lk.nsites, pc);
+}
+
+#define GO_WAIT_TICKS	500	/* 5 s at hz 100 (the host waits 20 s for GO) */
+
+/*
  * Attach mode (a running VM), before GO: the host put the tick hook in
  * through QEMU's gdbstub; INIT and GO arrive here.  A STOP before GO, or
- * the host's silence, takes the hook out again.
+ * the host's silence, takes the hook out again.  GO waits for a tick
+ * where patching is safe (patch_unsafe), at most GO_WAIT_TICKS.
  */
-static void attach_tick(void)
+static void attach_tick(const struct lk_regs *r)
 {
 	struct lk_ctl *c = lk.ctl;
 	uint32_t cmd = c->cmd;
@@ -359,6 +383,7 @@ static void attach_tick(void)
 	c->tsc_now = lk_rdtsc();
 	if (cmd == LK_CMD_INIT && c->cmd_ack != LK_CMD_INIT) {
 		heartbeat_reset();
+		lk.go_waits = 0;
 		if (lk_site_adopt(c->tick_site) != 0)
 			fail("the tick hook is not in place");
 		else if (init_runtime() == 0)
@@ -371,6 +396,15 @@ static void attach_tick(void)
 		return;
 	}
 	if (cmd == LK_CMD_GO && c->cmd_ack == LK_CMD_INIT && c->state == LK_ST_READY) {
+		if (patch_unsafe(r) && ++lk.go_waits < GO_WAIT_TICKS)
+			return;
+		if (lk.go_waits >= GO_WAIT_TICKS) {
+			fail("500 clock ticks in a row interrupted a probe site's bytes "
+			     "or an interrupt handler: nothing patched");
+			attach_abort(LK_ST_FAILED);
+			c->cmd_ack = LK_CMD_GO;
+			return;
+		}
 		c->sessions++;
 		start_tracing();
 		c->cmd_ack = LK_CMD_GO;
@@ -393,7 +427,7 @@ void lk_tick(struct lk_regs *r)
 	c->ticks_seen++;
 	if (!lk.tracing) {
 		if (c->attach)
-			attach_tick();
+			attach_tick(r);
 		return;
 	}
 	deadman();
