@@ -162,6 +162,20 @@ static inline int lk_pc_in_patch(const struct lk_site *sites, uint32_t n, uint64
 	return 0;
 }
 
+/*
+ * May the clock tick that interrupted (usermode, pc) patch or unpatch?
+ * clock_interrupt(usec, usermode, basepri, pc) gets pc 0 when the tick
+ * interrupted an interrupt handler (GNU Mach's hardclock on the
+ * interrupt stack): the handler's own interrupted pc is unknown then.
+ */
+static inline int lk_tick_unsafe(const struct lk_site *sites, uint32_t n,
+				 uint64_t usermode, uint64_t pc)
+{
+	if (usermode)
+		return 0;
+	return pc == 0 || lk_pc_in_patch(sites, n, pc);
+}
+
 /* fbt.c */
 int lk_sites_check(char *msg, uint32_t len);
 void lk_sites_install(void);

@@ -348,32 +348,21 @@ static void attach_abort(uint32_t state)
 
 /*
  * Attach mode patches from the clock interrupt, so the kernel resumes at
- * the interrupted pc: not inside a jmp about to be written.  clock_
- * interrupt(usec, usermode, basepri, pc) gets pc 0 when the tick
- * interrupted an interrupt handler (GNU Mach's hardclock on the interrupt
- * stack), whose own interrupted pc is then unknown: unsafe too.  Other
- * threads are no risk: GNU Mach does not preempt kernel code (a thread
- * leaves the CPU in the kernel only through a call: thread_block, and
- * the switch from an AST on the way back to user mode), so their saved
- * kernel pcs are return addresses, and a displaced call is always the
- * last displaced instruction (sites.c), returning past the jmp.
+ * the interrupted pc: GO waits for a tick where that is safe
+ * (lk_tick_unsafe).  Other threads are no risk: GNU Mach does not preempt
+ * kernel code (a thread leaves the CPU in the kernel only through a call:
+ * thread_block, and the switch from an AST on the way back to user
+ * mode), so their saved kernel pcs are return addresses, and a displaced
+ * call is always the last displaced instruction (sites.c), returning
+ * past the jmp.
  */
-static int patch_unsafe(const struct lk_regs *r)
-{
-	uint64_t pc = r->rcx;
-
-	if (r->rsi)
-		return 0;
-	return pc == 0 || lk_pc_in_patch(lk.sites, lk.nsites, pc);
-}
-
 #define GO_WAIT_TICKS	500	/* 5 s at hz 100 (the host waits 20 s for GO) */
 
 /*
  * Attach mode (a running VM), before GO: the host put the tick hook in
  * through QEMU's gdbstub; INIT and GO arrive here.  A STOP before GO, or
  * the host's silence, takes the hook out again.  GO waits for a tick
- * where patching is safe (patch_unsafe), at most GO_WAIT_TICKS.
+ * where patching is safe, at most GO_WAIT_TICKS.
  */
 static void attach_tick(const struct lk_regs *r)
 {
@@ -396,7 +385,8 @@ static void attach_tick(const struct lk_regs *r)
 		return;
 	}
 	if (cmd == LK_CMD_GO && c->cmd_ack == LK_CMD_INIT && c->state == LK_ST_READY) {
-		if (patch_unsafe(r) && ++lk.go_waits < GO_WAIT_TICKS)
+		if (lk_tick_unsafe(lk.sites, lk.nsites, r->rsi, r->rcx) &&
+		    ++lk.go_waits < GO_WAIT_TICKS)
 			return;
 		if (lk.go_waits >= GO_WAIT_TICKS) {
 			fail("500 clock ticks in a row interrupted a probe site's bytes "

@@ -1,6 +1,6 @@
 /*
- * lk_pc_in_patch (runtime/kernel/kern.h): the pcs at which the attach
- * tick must not patch.  Only the bytes strictly inside a site's write
+ * lk_pc_in_patch and lk_tick_unsafe (runtime/kernel/kern.h): the pcs at
+ * which the attach tick must not patch.  Only the bytes strictly inside a site's write
  * are unsafe: its first byte and the original bytes after the write are
  * instruction boundaries.
  */
@@ -35,6 +35,15 @@ TEST(boundaries_are_safe)
 	for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
 		CHECK_EQ_INT(lk_pc_in_patch(sites, 4, ok[i]), 0);
 	CHECK_EQ_INT(lk_pc_in_patch(sites, 0, 0x1001), 0);
+}
+
+TEST(tick_policy)
+{
+	/* user mode: no kernel pc to resume at; pc 0: a nested interrupt */
+	CHECK_EQ_INT(lk_tick_unsafe(sites, 4, 1, 0x1002), 0);
+	CHECK_EQ_INT(lk_tick_unsafe(sites, 4, 0, 0), 1);
+	CHECK_EQ_INT(lk_tick_unsafe(sites, 4, 0, 0x1002), 1);
+	CHECK_EQ_INT(lk_tick_unsafe(sites, 4, 0, 0x1005), 0);
 }
 
 MT_TEST_MAIN()
