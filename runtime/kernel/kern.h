@@ -45,6 +45,7 @@ struct lk_glob {
 	uint64_t deadman_tsc;
 	int tracing;
 	int attached;			/* the host put the tick hook in (attach mode) */
+	uint32_t go_waits;		/* attach: ticks GO waited (patch_unsafe) */
 	uint32_t begin_probe, end_probe;	/* image probe index + 1 */
 	char jit_name[MT_JIT_PLATNAME];	/* lk_jit_execname's copy */
 	/* kplat.c: per-thread memo, direct-mapped by address; compiled
@@ -144,6 +145,38 @@ static inline uint32_t lk_first_at(const void *arr, uint32_t n, uint32_t stride,
 			b = m;
 	}
 	return a;
+}
+
+/*
+ * Is pc strictly inside the bytes a patched site's write covers (addr <
+ * pc < addr + plen)?  A thread resuming there would run the middle of
+ * the jmp.  pc == addr is the jmp's start, and past addr + plen the
+ * original bytes stay: both are instruction boundaries.  sites[n] is
+ * sorted by addr; plen is at most 8, so only the sites at most 8 bytes
+ * below pc can cover it.
+ */
+static inline int lk_pc_in_patch(const struct lk_site *sites, uint32_t n, uint64_t pc)
+{
+	uint32_t a = lk_first_at(sites, n, sizeof *sites, pc);
+
+	while (a-- > 0 && sites[a].addr + 8 > pc)
+		if (pc < sites[a].addr + sites[a].plen)
+			return 1;
+	return 0;
+}
+
+/*
+ * May the clock tick that interrupted (usermode, pc) patch or unpatch?
+ * clock_interrupt(usec, usermode, basepri, pc) gets pc 0 when the tick
+ * interrupted an interrupt handler (GNU Mach's hardclock on the
+ * interrupt stack): the handler's own interrupted pc is unknown then.
+ */
+static inline int lk_tick_unsafe(const struct lk_site *sites, uint32_t n,
+				 uint64_t usermode, uint64_t pc)
+{
+	if (usermode)
+		return 0;
+	return pc == 0 || lk_pc_in_patch(sites, n, pc);
 }
 
 /* fbt.c */

@@ -403,11 +403,24 @@ static void attach_abort(uint32_t state)
 }
 
 /*
+ * Attach mode patches from the clock interrupt, so the kernel resumes at
+ * the interrupted pc: GO waits for a tick where that is safe
+ * (lk_tick_unsafe).  Other threads are no risk: GNU Mach does not preempt
+ * kernel code (a thread leaves the CPU in the kernel only through a call:
+ * thread_block, and the switch from an AST on the way back to user
+ * mode), so their saved kernel pcs are return addresses, and a displaced
+ * call is always the last displaced instruction (sites.c), returning
+ * past the jmp.
+ */
+#define GO_WAIT_TICKS	500	/* 5 s at hz 100 (the host waits 20 s for GO) */
+
+/*
  * Attach mode (a running VM), before GO: the host put the tick hook in
  * through QEMU's gdbstub; INIT and GO arrive here.  A STOP before GO, or
- * the host's silence, takes the hook out again.
+ * the host's silence, takes the hook out again.  GO waits for a tick
+ * where patching is safe, at most GO_WAIT_TICKS.
  */
-static void attach_tick(void)
+static void attach_tick(const struct lk_regs *r)
 {
 	struct lk_ctl *c = lk.ctl;
 	uint32_t cmd = c->cmd;
@@ -415,6 +428,7 @@ static void attach_tick(void)
 	c->tsc_now = lk_rdtsc();
 	if (cmd == LK_CMD_INIT && c->cmd_ack != LK_CMD_INIT) {
 		heartbeat_reset();
+		lk.go_waits = 0;
 		if (lk_site_adopt(c->tick_site) != 0)
 			fail("the tick hook is not in place");
 		else if (init_runtime() == 0)
@@ -427,6 +441,16 @@ static void attach_tick(void)
 		return;
 	}
 	if (cmd == LK_CMD_GO && c->cmd_ack == LK_CMD_INIT && c->state == LK_ST_READY) {
+		if (lk_tick_unsafe(lk.sites, lk.nsites, r->rsi, r->rcx) &&
+		    ++lk.go_waits < GO_WAIT_TICKS)
+			return;
+		if (lk.go_waits >= GO_WAIT_TICKS) {
+			fail("500 clock ticks in a row interrupted a probe site's bytes "
+			     "or an interrupt handler: nothing patched");
+			attach_abort(LK_ST_FAILED);
+			c->cmd_ack = LK_CMD_GO;
+			return;
+		}
 		c->sessions++;
 		start_tracing();
 		c->cmd_ack = LK_CMD_GO;
@@ -453,7 +477,7 @@ void lk_tick(struct lk_regs *r)
 	c->krpcs = lk_kernel_rpcs();
 	if (!lk.tracing) {
 		if (c->attach)
-			attach_tick();
+			attach_tick(r);
 		return;
 	}
 	deadman();
