@@ -21,6 +21,9 @@ set -u
 . "$(dirname "$0")/live_lib.sh"
 need_live kernel-matrix
 
+VM=e2e-km-$$	# the VMs of vmattach, named VM-SUITE, stopped on any exit
+trap 'for s in trixie forky sid src; do "$MACHTRACE" vm stop "$VM-$s" >/dev/null 2>&1; done; rm -rf "$TMP"' EXIT
+
 # the self-built kernel: kernel_src.sh's build (same inputs: reused)
 src_kernel() {
 	local out=$BUILD/kernel-src-test
@@ -136,7 +139,7 @@ rpcsnoop() {	# suite, kernel
 }
 
 vmattach() {	# suite, kernel
-	local t=kernel-matrix-$1 vm=e2e-km-$$-$1 pid
+	local t=kernel-matrix-$1 vm=$VM-$1 pid
 	if ! "$MACHTRACE" vm start --name "$vm" --kernel "$2" --memory 256 \
 	     --workload "rpcs=$R serve=10" >"$TMP/$1-vm.out" 2>"$TMP/$1-vm.err"; then
 		fail "$t-vm-start" "$(cat "$TMP/$1-vm.err")"
@@ -161,15 +164,14 @@ END { printa("r %@d\n", @r); printa("p %@d\n", @p); }' >"$TMP/$1-att.out" 2>"$TM
 	else
 		fail "$t-vm-attach" "exit $rc: $(head -c 300 "$TMP/$1-att.err")"
 	fi
-	if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null && ! no_vm_ram "$vm"; then
-		fail "$t-vm-stop" "a RAM file of $vm left in /dev/shm"
-	elif [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then
-		pass "$t-vm-stop"
-	else
+	if [ -z "$pid" ] || kill -0 "$pid" 2>/dev/null; then
 		fail "$t-vm-stop" "QEMU pid ${pid:-unknown} after vm stop"
+	elif ! no_ram "$vm"; then
+		fail "$t-vm-stop" "a RAM file of $vm left in /dev/shm"
+	else
+		pass "$t-vm-stop"
 	fi
 }
-no_vm_ram() { ! ls /dev/shm/machtrace-vm-"$(id -u)-$1".* >/dev/null 2>&1; }
 
 for suite in trixie forky sid src; do
 	case $suite in

@@ -44,3 +44,8 @@ workload_ok() {	# test name, console log
 val() {
 	sed -n "s/^$1 \([0-9][0-9]*\)$/\1/p" "$2" | head -n 1
 }
+
+# No RAM file of VM $1 in /dev/shm (0: none).
+no_ram() {
+	! ls /dev/shm/machtrace-vm-"$(id -u)-$1".* >/dev/null 2>&1
+}

@@ -21,11 +21,6 @@ need_vm() {
 	SHM=$(sed -n 's/^shm=//p' "$VMDIR/info")
 }
 
-# No RAM file of VM $1 in /dev/shm (0: none).
-no_ram() {
-	! ls /dev/shm/machtrace-vm-"$(id -u)-$1".* >/dev/null 2>&1
-}
-
 # The kernel text in the VM's RAM file against the image (0: identical).
 text_stock() {
 	"$LIVE" textcheck "$SHM" "$KERNEL" >/dev/null 2>&1
