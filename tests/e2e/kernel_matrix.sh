@@ -3,13 +3,14 @@
 # kernels machtrace supports (trixie's tested one, forky's and sid's newest
 # amd64-up-dbg, the one built from source by kernel_src.sh), in few boots,
 # every count against machload's own report on the console:
-#  - one -c session: fbt and mach_trap see the same mach_msg_trap entries;
-#    ipc send and receive by msg_name (rpcs=R: R machload_echo and R
-#    replies each way; pingpong's 4242 received as often as sent; tasks=K:
-#    K task_create-reply received); proc:::create K times, proc:::exit
-#    K + 1 (machload exits too); vm:::fault
-#    at least pages=P times; sched on-cpu/off-cpu in machload; usdt
-#    round-trip once per rt round trip; pid$target's rt_once entry as often;
+#  - one -c session: fbt and mach_trap see the same mach_msg_trap entries,
+#    at least 2 per rt round trip; ipc send and receive by msg_name
+#    (rpcs=R: R machload_echo and R replies each way; pingpong's 4242
+#    received as often as sent; tasks=K: K task_create-reply received);
+#    proc:::create K times, proc:::exit K + 1 (machload exits too);
+#    vm:::fault at least pages=P times; sched on-cpu in machload, off-cpu
+#    at least 2 per pingpong exchange and 1 per RPC; usdt round-trip once
+#    per rt round trip, pid$target's rt_once entry as often;
 #  - record: babeltrace2 reads as many events as ipc:::send of machload_echo
 #    recorded, R of them;
 #  - rpcsnoop --kernel: R machload_echo and K task_create lines;
@@ -100,7 +101,8 @@ core() {	# suite, kernel: the -c session
 	exact "$t-proc-exit" "$(val e "$o")" "$(( ${gk:-0} + 1 ))" "$o"
 	atleast "$t-vm-fault-covers-pages" "$(val v "$o")" "$gn"
 	atleast "$t-sched-on-cpu" "$(val on "$o")" 1
-	atleast "$t-sched-off-cpu" "$(val off "$o")" 1
+	# each pingpong exchange blocks both threads, each RPC its client
+	atleast "$t-sched-off-cpu" "$(val off "$o")" "$(( 2 * ${gp:-0} + ${gr:-0} ))"
 	exact "$t-usdt-round-trip" "$(val u "$o")" "$gt" "$o"
 	exact "$t-pid-rt_once" "$(val p "$o")" "$gt" "$o"
 }

@@ -11,8 +11,8 @@
 # vm start, naming its version string and the missing function, -l still
 # working; a boot the shim stops gives vm start the shim's reason and
 # keeps its console log. sched's off-cpu covers pingpong's blocking receives.  A
-# kernel the mirror did not have is a SKIP.  (ipc:::receive is not counted:
-# forky has no site for it yet.)
+# kernel the mirror did not have is a SKIP.  (ipc:::receive is counted by
+# live_kernels.sh and kernel_matrix.sh.)
 set -u
 . "$(dirname "$0")/live_lib.sh"
 need_live mach-kernels
