@@ -703,6 +703,7 @@ static void statement(struct cc *cc, struct node *s)
 	r.difo = cg_difo(cc, s, NULL, NULL);
 	r.kind = MT_REC_INT;
 	r.size = 0;
+	r.flags = cg_temps_dead(s) ? MT_RF_TEMPS : 0;
 	r.offset = cc->cl.recoff;
 	ri.kind = MT_TI_INT;
 	ri.ctype = xstrdup("");

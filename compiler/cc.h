@@ -480,6 +480,7 @@ void sema_op3(struct cc *cc, struct node *n);
 
 /* cg.c */
 uint32_t cg_difo(struct cc *cc, struct node *n, uint32_t *rtype, uint32_t *rsize);
+int cg_temps_dead(const struct node *n);
 
 /* act.c */
 void act_clause(struct cc *cc, const struct clause *c);

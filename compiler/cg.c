@@ -985,3 +985,39 @@ uint32_t cg_difo(struct cc *cc, struct node *n, uint32_t *rtype, uint32_t *rsize
 		*rsize = rs;
 	return as_difo_end(cc, t0, rt, rs);
 }
+
+/*
+ * Whether the scratch an expression statement allocates is dead once it
+ * has run (MT_RF_TEMPS), as dtrace-utils frees a temporary string once
+ * its value is consumed.  Only integers and strings may appear: a string
+ * stored into a variable is copied, so no scratch address outlives the
+ * statement unless a pointer (alloca, copyin, a cast) or a string cast to
+ * an integer carries it, or strtok() keeps its string for the next call.
+ */
+static int temps_dead_list(const struct node *n)
+{
+	for (; n; n = n->next)
+		if (!cg_temps_dead(n))
+			return 0;
+	return 1;
+}
+
+int cg_temps_dead(const struct node *n)
+{
+	if (!n)
+		return 1;
+	if (n->is_alloca || !n->type ||
+	    (!ty_is_integral(n->type) && !ty_is_string(n->type)))
+		return 0;
+	if (n->k == N_OP1 && n->op == OP_CAST && n->l &&
+	    (!n->l->type || !ty_is_integral(n->l->type)))
+		return 0;
+	if (n->k == N_FUNC) {
+		if (!n->id || n->id->k != ID_SUBR || n->id->id == MT_SUBR_STRTOK)
+			return 0;
+	} else if (!cg_temps_dead(n->l)) {
+		return 0;
+	}
+	return cg_temps_dead(n->r) && cg_temps_dead(n->x) &&
+	       temps_dead_list(n->args);
+}

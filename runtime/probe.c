@@ -149,10 +149,12 @@ static int action(struct rt_mstate *ms, const struct mt_action *act,
 	}
 	for (uint32_t r = 0; r < act->nrecs; r++) {
 		const struct mt_rec *rec = &ms->rt->t.recs[act->rec0 + r];
-		uint64_t val;
+		uint64_t val, mark = ms->scratch_used;
 
 		if (write_rec(ms, rec, data, &val))
 			return -1;
+		if (rec->flags & MT_RF_TEMPS)
+			ms->scratch_used = mark;
 		if (r == 0)
 			v = val;
 	}

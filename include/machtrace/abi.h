@@ -370,6 +370,12 @@ enum mt_rec_kind {
    (size 16): usym(), umod(), uaddr() and %A, the pid then the value.
    The consumer symbolises the pcs in that task's program. */
 #define MT_RF_UPID		0x4
+/* The scratch this rec's DIFO allocates (string temporaries) is dead once
+   the rec is written: the runtime gives it back, so a clause of many
+   string statements reuses it, as dtrace-utils' temporary string slots.
+   The compiler sets it only where no scratch address can outlive the
+   rec (see cg_temps_dead). */
+#define MT_RF_TEMPS		0x8
 
 /*
  * Aggregations.  A key is the aggid followed by each key element: 8 bytes
