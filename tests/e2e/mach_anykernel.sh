@@ -48,7 +48,7 @@ ok mach-anykernel-top $((rc + $?)) "exit $rc, free pages ${free:-none}: $(tail -
 timeout 120 "$MACHTRACE" record -o "$TMP/trace" --events proc --kernel "$K" \
 	--workload 'rt=20 tasks=2' >"$TMP/rec.out" 2>"$TMP/rec.err"
 rc=$?
-grep -rqF "$K" "$TMP/trace/metadata" 2>/dev/null
+grep -rqF "$K" "$TMP/trace/kernel/metadata" 2>/dev/null	# LTTng's layout
 ok mach-anykernel-record $((rc + $?)) "exit $rc: $(tail -n 3 "$TMP/rec.err")"
 
 "$MACHTRACE" vm start --name $VM --kernel "$K" >"$TMP/vm.out" 2>"$TMP/vm.err"
