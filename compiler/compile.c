@@ -190,6 +190,7 @@ static struct clause *pass_parse(struct cc *cc)
 			tail = &(*tail)->next;
 	}
 	cc->lib = NULL;
+	cc->in_prog = 1;
 	for (int i = 0; i < cc->in->nsrcs; i++) {
 		cc->srcidx = i;
 		lex_init(cc, pass_cpp(cc, i), 1);

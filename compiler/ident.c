@@ -54,6 +54,7 @@ struct ident *id_add(struct cc *cc, struct scope *s, const char *name,
 		}
 	i->name = cc_strdup(cc, name);
 	i->k = k;
+	i->outside = !cc->in_prog;
 	i->is_assoc = -1;
 	i->varidx = -1;
 	i->next = s->head;
