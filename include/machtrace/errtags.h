@@ -123,6 +123,7 @@
 	X(D_OP_ACT) \
 	X(D_OP_ARITH) \
 	X(D_OP_ARRFUN) \
+	X(D_OP_DYN) \
 	X(D_OP_INCOMPAT) \
 	X(D_OP_INCOMPLETE) \
 	X(D_OP_INT) \
