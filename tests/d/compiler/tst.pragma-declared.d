@@ -1,13 +1,14 @@
 /*
  * @@runtest-opts: -q
- * #pragma binding and attributes may name an identifier the program
- * declared before them, and attributes one it declares after them.
+ * #pragma binding may name an identifier the program declared before it
+ * (or one it declares after it); attributes one declared before it.
  */
 inline int answer = 42;
 #pragma D binding "1.0" answer
-#pragma D attributes Evolving/Evolving/Common later
+#pragma D binding "1.0" later
 
 int later;
+#pragma D attributes Evolving/Evolving/Common later
 
 BEGIN
 {
