@@ -257,6 +257,7 @@ struct ident {
 	int64_t val;			/* enum value, macro */
 	struct node *init;		/* inline expression */
 	int line;
+	int outside;			/* declared before the program (built-in, D library) */
 	int alloca_taint;		/* assigned an alloca() pointer */
 	int param;			/* parameter of an inline: index + 1 */
 	int preg;			/* cg: register bound to that parameter */
@@ -333,6 +334,7 @@ struct cc {
 	const struct mt_cc_input *in;
 	int srcidx;
 	const char *lib;		/* compiling this D library (name) */
+	int in_prog;			/* parsing the program, past the libraries */
 	int c_layout;			/* > 0: laying out the target's C types */
 	int c_layout_pragma;		/* #pragma machtrace layout c */
 	uint8_t stmt_attr[3];		/* -v: minimum statement attributes */
@@ -372,8 +374,9 @@ struct cc {
 	struct scope globals, tls, locals, aggs;
 	const struct clause *parsing;	/* parse.c: the clause being parsed */
 	struct xlator *xlators;
-	struct binding {		/* #pragma D binding not yet applied */
+	struct binding {		/* #pragma binding/attributes pending */
 		char *name;
+		const char *prname;	/* "binding" or "attributes" */
 		int line, src;
 		struct binding *next;
 	} *bindings;

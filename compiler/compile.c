@@ -192,6 +192,7 @@ static struct clause *pass_parse(struct cc *cc)
 			tail = &(*tail)->next;
 	}
 	cc->lib = NULL;
+	cc->in_prog = 1;
 	for (int i = 0; i < cc->in->nsrcs; i++) {
 		cc->srcidx = i;
 		const char *text = pass_cpp(cc, i);
@@ -265,8 +266,8 @@ struct mt_prog *mt_compile(const struct mt_cc_input *in, struct mt_diag *diag)
 	as_str(cc, "", 0);
 	const struct clause *clauses = pass_parse(cc);
 	pass_macros(cc);
+	pragma_unused(cc);	/* before the clauses create variables, as dt_compile */
 	pass_clauses(cc, clauses);
-	pragma_unused(cc);
 	as_finish(cc, prog);
 	prog->source_name = strdup(in->nsrcs ? in->srcs[0].name : "");
 	prog->dump = cc->dump;

@@ -46,14 +46,16 @@ struct ident *id_add(struct cc *cc, struct scope *s, const char *name,
 		     enum idkind k)
 {
 	struct ident *i = cc_alloc(cc, sizeof(*i));
-	/* a binding applies to the identifier declared next by its name */
-	for (struct binding **b = &cc->bindings; *b; b = &(*b)->next)
+	/* a pending #pragma applies to the next global of its name */
+	for (struct binding **b = &cc->bindings; s == &cc->globals && *b;
+	     b = &(*b)->next)
 		if (strcmp((*b)->name, name) == 0) {
 			*b = (*b)->next;
 			break;
 		}
 	i->name = cc_strdup(cc, name);
 	i->k = k;
+	i->outside = !cc->in_prog;
 	i->is_assoc = -1;
 	i->varidx = -1;
 	i->next = s->head;

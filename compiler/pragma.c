@@ -83,10 +83,32 @@ static void pragma_option(struct cc *cc, const char *p, int line)
 }
 
 /*
- * #pragma D binding "version" ident: pending until an identifier of that
- * name is declared (id_add); one never declared is reported by
- * pragma_unused() once the program is compiled, as dtrace's dt_idpragma.
+ * #pragma D binding names an identifier, as dtrace's dt_pragma_binding: one
+ * the program declared takes it; a built-in or a D library's may not be
+ * changed (D_PRAGMA_SCOPE); one not yet declared waits for the next global
+ * of that name (id_add), and one still undeclared when the program is
+ * parsed is reported by pragma_unused(), as dtrace's dt_idpragma.
  */
+static void pragma_ident(struct cc *cc, const char *prname, char *name,
+			 int line)
+{
+	struct ident *id = id_lookup(&cc->globals, name);
+
+	if (id && id->outside && cc->in_prog)
+		cc_error(cc, line, D_PRAGMA_SCOPE,
+			 "#pragma %s cannot modify entity defined outside program scope",
+			 prname);
+	if (id)
+		return;
+	struct binding *b = cc_alloc(cc, sizeof(*b));
+	b->name = name;
+	b->prname = prname;
+	b->line = line;
+	b->src = cc->srcidx;
+	b->next = cc->bindings;
+	cc->bindings = b;
+}
+
 static void pragma_binding(struct cc *cc, const char *p, int line)
 {
 	char *vers = next_word(cc, &p), *name = next_word(cc, &p);
@@ -99,12 +121,7 @@ static void pragma_binding(struct cc *cc, const char *p, int line)
 	if (!mt_version_wellformed(vers + 1))
 		cc_error(cc, line, D_PRAGMA_INVAL,
 			 "invalid version string specified by #pragma binding");
-	struct binding *b = cc_alloc(cc, sizeof(*b));
-	b->name = name;
-	b->line = line;
-	b->src = cc->srcidx;
-	b->next = cc->bindings;
-	cc->bindings = b;
+	pragma_ident(cc, "binding", name, line);
 }
 
 void pragma_unused(struct cc *cc)
@@ -112,7 +129,7 @@ void pragma_unused(struct cc *cc)
 	if (cc->bindings) {
 		cc->srcidx = cc->bindings->src;
 		cc_error(cc, cc->bindings->line, D_PRAGMA_UNUSED,
-			 "unused #pragma binding");
+			 "unused #pragma %s", cc->bindings->prname);
 	}
 }
 

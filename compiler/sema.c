@@ -433,6 +433,21 @@ static void sema_typed_arg(struct cc *cc, struct node *n, int i)
 	sema_expr(cc, n);
 }
 
+/*
+ * regs[] and uregs[] take an integer constant that is not negative, as
+ * dtrace's dt_idcook_regs demands (args[] takes any integer).
+ */
+static void regs_index(struct cc *cc, struct node *n, const char *name,
+		       struct node *a)
+{
+	if (!a->is_const || !ty_is_integral(a->type))
+		ERR(n, D_PROTO_ARG, "%s[ ] argument #1 is incompatible with prototype:\n\tprototype: integer constant\n\t argument: %s",
+		    name, sema_tname(a));
+	if (a->type->is_signed && a->cval < 0)
+		ERR(n, D_REGS_IDX, "index %lld is out of range for array %s",
+		    (long long)a->cval, name);
+}
+
 /* a[k1, k2]: associative array, args[], or pointer/array indexing */
 void sema_index(struct cc *cc, struct node *n, int create, struct node *rhs)
 {
@@ -472,6 +487,8 @@ void sema_index(struct cc *cc, struct node *n, int create, struct node *rhs)
 			if (id->id == MT_VAR_ARGS && cc->cl.noargs && n->args->is_const)
 				ERR(n, D_ARGS_IDX, "index %lld is out of range for %s args[ ]",
 				    (long long)n->args->cval, cc->cl.pdesc0);
+			if (id->id != MT_VAR_ARGS)
+				regs_index(cc, n, id->name, n->args);
 			if (!ty_is_integral(n->args->type))
 				ERR(n, D_PROTO_ARG, "%s[ ] argument #1 is incompatible with prototype:\n\tprototype: int\n\t argument: %s",
 				    id->name, sema_tname(n->args));

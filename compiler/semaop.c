@@ -139,6 +139,8 @@ void sema_op2(struct cc *cc, struct node *n)
 	if (r->k != N_INT || !r->type)
 		sema_expr(cc, r);
 	if (op == OP_COMMA) {
+		if (l->is_agg || r->is_agg)
+			ERR(n, D_OP_DYN, "operator %s operands cannot be of dynamic type", ops);
 		if (l->is_action || r->is_action)
 			ERR(n, D_OP_ACT, "operator %s operands cannot be actions", ops);
 		n->type = r->type;
@@ -414,6 +416,8 @@ void sema_op3(struct cc *cc, struct node *n)
 	if (!ty_is_scalar(n->x->type))
 		ERR(n, D_OP_SCALAR, "operator ?: expression must be of scalar type");
 	struct node *l = n->l, *r = n->r;
+	if (l->is_agg || r->is_agg)
+		ERR(n, D_OP_DYN, "operator ?: operands cannot be of dynamic type");
 	if (ty_same(l->type, r->type))
 		n->type = l->type;
 	else if (ty_is_integral(l->type) && ty_is_integral(r->type))

@@ -1,0 +1,2 @@
+/* uregs[] takes an integer constant, not a computed index */
+BEGIN { trace(uregs[arg0]); }

@@ -1,0 +1,2 @@
+/* uregs[] has no register below index 0 */
+BEGIN { trace(uregs[-1]); }
