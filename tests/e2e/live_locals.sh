@@ -42,8 +42,14 @@ for o in $sites; do
 kinst::vm_fault:$o /self->v/ { @k[probename, locals->vaddr == self->v] = count(); }
 kinst::vm_fault:$o /self->f/ { @f[probename, locals->vaddr == self->f] = count(); }"
 done
+# one clause at entry and every site: vaddr moves from rsi to where the
+# body keeps it, so the clause selects a location per firing probe
+multi="fbt::vm_fault:entry"
+for o in $sites; do multi="$multi, kinst::vm_fault:$o"; done
 prog="$prog
+$multi /self->v/ { @m[probename, locals->vaddr == self->v] = count(); }
 END { printa(\"entry %d %@d\n\", @e); printa(\"kinst %s %d %@d\n\", @k);
+	printa(\"multi %s %d %@d\n\", @m);
 	printa(\"fault %s %d %@d\n\", @f); }"
 live_run vals "$W" "$prog" -q
 rc=$?
@@ -54,6 +60,13 @@ if [ $rc = 0 ] && [ "${ok:-0}" -ge 200 ] && [ -z "$bad" ]; then
 	pass live-locals-params-at-entry
 else
 	fail live-locals-params-at-entry "exit $rc, equal ${ok:-0}, different ${bad:-0}: $(head -c 300 "$TMP/vals.err")"
+fi
+good=$(awk '$1 == "multi" && $3 == 1 { n++ } END { print n + 0 }' "$TMP/vals.out")
+wrong=$(awk '$1 == "multi" && $3 == 0' "$TMP/vals.out")
+if [ $rc = 0 ] && [ "$good" = $(($(echo $sites | wc -w) + 1)) ] && [ -z "$wrong" ]; then
+	pass live-locals-one-clause-many-sites
+else
+	fail live-locals-one-clause-many-sites "exit $rc, sites entry$sites: $good agree, disagreeing: $wrong: $(head -c 300 "$TMP/vals.err")"
 fi
 for what in kinst fault; do
 	good=$(awk -v w=$what '$1 == w && $3 == 1 { n++ } END { print n + 0 }' "$TMP/vals.out")
