@@ -409,34 +409,57 @@ struct type *ctypes_symbol(struct cc *cc, const char *ref, uint64_t *addr,
 	return t;
 }
 
-/* The target's D text for locals->var at every description of the clause,
-   which must agree (one location); errors are the program's. */
+/* A D test that the firing probe is pd: its non-empty fields compared. */
+static char *pdesc_test(struct cc *cc, const struct mt_pdesc *pd)
+{
+	static const char *const var[4] = { "probeprov", "probemod", "probefunc",
+					     "probename" };
+	const char *field[4] = { pd->prov, pd->mod, pd->func, pd->name };
+	char *t = cc_strdup(cc, "1");
+
+	for (int i = 0; i < 4; i++)
+		if (field[i] && *field[i])
+			t = cc_printf(cc, "%s && %s == \"%s\"", t, var[i], field[i]);
+	return t;
+}
+
+/*
+ * The target's D text for locals->var at every description of the clause
+ * (errors are the program's).  Where the descriptions give the variable
+ * different locations, the text selects by the firing probe's names:
+ * (probe is pd0 ? text0 : probe is pd1 ? text1 : ... textN), each
+ * description naming one site; the type must be the same at each.
+ */
 static char *local_text(struct cc *cc, struct node *n, char **ctype)
 {
 	const struct mt_ctypes *ct = cc->in->ctypes;
 	const struct mt_clause_info *ci = &cc->clause_info.v[cc->cur_clause];
-	char err[800], *text = NULL;
+	char err[800], *text = NULL, *sel = NULL;
+	int differ = 0;
 
-	for (uint32_t k = 0; k < ci->npdescs; k++) {
+	for (uint32_t k = ci->npdescs; k-- > 0;) {
 		const struct mt_pdesc *pd = &ci->pdescs[k];
 		char *ty = NULL, *s = ct->local(ct->arg, pd->prov, pd->mod, pd->func,
 						pd->name, n->name, &ty, err, sizeof err);
-		if (s && text && strcmp(s, text) != 0)
-			snprintf(err, sizeof err, "locals->%s: its location differs "
-				 "between the clause's probes", n->name);
-		if (!s || (text && strcmp(s, text) != 0)) {
+		if (s && text && strcmp(ty, *ctype) != 0)
+			snprintf(err, sizeof err, "locals->%s: its type differs "
+				 "between the clause's probes (%s, %s)", n->name, ty, *ctype);
+		if (!s || (text && strcmp(ty, *ctype) != 0)) {
 			free(s);
 			free(ty);
 			ERR(n, D_IDENT_UNDEF, "%s", err);
 		}
 		if (!text) {
-			text = cc_strdup(cc, s);
+			text = sel = cc_strdup(cc, s);
 			*ctype = cc_strdup(cc, ty);
+		} else {
+			differ |= strcmp(s, text) != 0;
+			sel = cc_printf(cc, "((%s) ? %s : %s)", pdesc_test(cc, pd), s, sel);
 		}
 		free(s);
 		free(ty);
 	}
-	return text;
+	return differ ? sel : text;
 }
 
 /*

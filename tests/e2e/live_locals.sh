@@ -42,8 +42,14 @@ for o in $sites; do
 kinst::vm_fault:$o /self->v/ { @k[probename, locals->vaddr == self->v] = count(); }
 kinst::vm_fault:$o /self->f/ { @f[probename, locals->vaddr == self->f] = count(); }"
 done
+# one clause at entry and every site: vaddr moves from rsi to where the
+# body keeps it, so the clause selects a location per firing probe
+multi="fbt::vm_fault:entry"
+for o in $sites; do multi="$multi, kinst::vm_fault:$o"; done
 prog="$prog
+$multi /self->v/ { @m[probename, locals->vaddr == self->v] = count(); }
 END { printa(\"entry %d %@d\n\", @e); printa(\"kinst %s %d %@d\n\", @k);
+	printa(\"multi %s %d %@d\n\", @m);
 	printa(\"fault %s %d %@d\n\", @f); }"
 live_run vals "$W" "$prog" -q
 rc=$?
@@ -54,6 +60,13 @@ if [ $rc = 0 ] && [ "${ok:-0}" -ge 200 ] && [ -z "$bad" ]; then
 	pass live-locals-params-at-entry
 else
 	fail live-locals-params-at-entry "exit $rc, equal ${ok:-0}, different ${bad:-0}: $(head -c 300 "$TMP/vals.err")"
+fi
+good=$(awk '$1 == "multi" && $3 == 1 { n++ } END { print n + 0 }' "$TMP/vals.out")
+wrong=$(awk '$1 == "multi" && $3 == 0' "$TMP/vals.out")
+if [ $rc = 0 ] && [ "$good" = $(($(echo $sites | wc -w) + 1)) ] && [ -z "$wrong" ]; then
+	pass live-locals-one-clause-many-sites
+else
+	fail live-locals-one-clause-many-sites "exit $rc, sites entry$sites: $good agree, disagreeing: $wrong: $(head -c 300 "$TMP/vals.err")"
 fi
 for what in kinst fault; do
 	good=$(awk -v w=$what '$1 == w && $3 == 1 { n++ } END { print n + 0 }' "$TMP/vals.out")
@@ -82,4 +95,43 @@ if [ $rc = 1 ] && grep -q "no local variable or parameter no_such_local at vm_fa
 	pass live-locals-unknown
 else
 	fail live-locals-unknown "exit $rc: $(head -c 300 "$TMP/none.err")"
+fi
+
+# A loop counter: vm_page_table_index walks vm_page_segs with i from 0
+# until the segment holding the address.  Its lines where locals->i has
+# a location are read at test time; at each firing i must equal the
+# number of earlier firings of that line in the same call (0, 1, .. n-1)
+# at the lines inside the loop (more firings than calls, i >= 1), and
+# there must be one.
+F=vm_page_table_index
+lines=""
+for l in $("$MACHTRACE" -l -n "line::$F:" 2>/dev/null | awk 'NR > 1 { print $5 }'); do
+	"$MACHTRACE" -e -n "line::$F:$l { trace(locals->i); }" 2>/dev/null && lines="$lines $l"
+done
+if [ -z "$lines" ]; then
+	echo "SKIP live-locals-loop-counter: no line of $F where locals->i has a location"
+	exit 0
+fi
+prog="fbt::$F:entry { @c[\"calls\"] = count(); self->in = 1;"
+for l in $lines; do prog="$prog n[tid, \"$l\"] = 0;"; done
+prog="$prog }
+fbt::$F:return { self->in = 0; }"
+for l in $lines; do
+	prog="$prog
+line::$F:$l /self->in/ { @s[probename, locals->i == n[tid, probename]] = count();
+	@c[probename] = count(); @m[probename] = max(locals->i); n[tid, probename]++; }"
+done
+prog="$prog
+END { printa(\"seq %s %d %@d\n\", @s); printa(\"count %s %@d\n\", @c);
+	printa(\"max %s %@d\n\", @m); }"
+live_run loop "" "$prog" -q
+rc=$?
+calls=$(awk '$1 == "count" && $2 == "calls" { print $3 }' "$TMP/loop.out")
+inloop=$(awk -v c="${calls:-0}" 'FNR == NR && $1 == "count" && $3 > c { f[$2] = 1 }
+	FNR != NR && $1 == "max" && f[$2] && $3 >= 1 { print $2 }' "$TMP/loop.out" "$TMP/loop.out")
+wrong=$(awk -v l=" $(echo $inloop) " '$1 == "seq" && $3 == 0 && index(l, " " $2 " ")' "$TMP/loop.out")
+if [ $rc = 0 ] && [ "${calls:-0}" -gt 0 ] && [ -n "$inloop" ] && [ -z "$wrong" ]; then
+	pass live-locals-loop-counter
+else
+	fail live-locals-loop-counter "exit $rc, $F lines$lines, ${calls:-0} calls, in the loop: ${inloop:-none}, out of order: $wrong $(head -c 300 "$TMP/loop.err")"
 fi
