@@ -75,8 +75,10 @@ def words(v):
 def agg_tokens(agg):
     toks = []
     for row in agg.get('aggregation-data', []):
-        if 'message' in row:    # a formatted printa() shows only this
-            toks += words(row['message'])
+        if 'message' in row:    # a formatted printa() shows only this,
+            # read as the text is (a %@ of a quantize prints its header
+            # and bars, which the text's tokens leave out)
+            toks += text_tokens(row['message'], set())
             continue
         for k in row.get('keys', []):
             toks += elem_tokens(k)
