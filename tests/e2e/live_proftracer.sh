@@ -45,13 +45,17 @@ while read -r n f g rest; do
 	tr=0
 	[ "$f" = 'machtrace`tracer' ] && { tr=1 f=$g g=${rest%% *}; }
 	case $f in *+*|machtrace*|"") continue ;; esac
-	[ -n "$g" ] || { bad="$bad $f(no caller)"; continue; }
-	f=${f#gnumach\`} gs=${g#gnumach\`}
+	f=${f#gnumach\`}
 	fa=$(nm "$KERNEL" | awk -v s="$f" '$3 == s { print $1; exit }')
-	base=$(nm "$KERNEL" | awk -v s="${gs%+*}" '$3 == s { print $1; exit }')
-	[ -n "$fa" ] && [ -n "$base" ] || { bad="$bad $f<-$g(unknown)"; continue; }
+	[ -n "$fa" ] || { bad="$bad $f(unknown)"; continue; }
+	# frameless, or a trap entry the CPU enters (t_page_fault): no
+	# caller to check
 	objdump -d --start-address=0x$fa --stop-address=$((0x$fa + 1)) "$KERNEL" |
 		grep -q 'push *%rbp' || continue
+	[ -n "$g" ] || { bad="$bad $f(no caller)"; continue; }
+	gs=${g#gnumach\`}
+	base=$(nm "$KERNEL" | awk -v s="${gs%+*}" '$3 == s { print $1; exit }')
+	[ -n "$base" ] || { bad="$bad $f<-$g(unknown)"; continue; }
 	at=$(( 0x$base + ${gs#*+} ))
 	if insn_before $at 5 | grep -q "call.*<$f>"; then
 		checked=$((checked + 1)) traced=$((traced + tr))
