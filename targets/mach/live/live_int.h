@@ -176,7 +176,7 @@ struct live {
 	int vm_hooked;			/* the tick hook went in (vma_hook) */
 	struct mt_vm_log vmlog;
 	FILE *vmcopy;			/* o.console_log, written */
-	char *vmmods[14];		/* the VM's boot modules */
+	char *vmmods[MT_USER_MAX_MODULES];		/* the VM's boot modules */
 };
 
 /* live.c: t->err from fmt, returns -1; a clock's time in ns */
