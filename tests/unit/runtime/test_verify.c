@@ -1,6 +1,6 @@
 /* The runtime's image and bytecode verifier. */
 #include "../mt_test.h"
-#include "rtimg.h"
+#include "tests/lib/rtimg.h"
 
 /* A BEGIN clause tracing the value of the given DIFO. */
 static int verify_with(struct ib *b, uint32_t difo, char *err)
