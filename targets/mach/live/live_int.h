@@ -168,7 +168,7 @@ struct live {
 					   debugger): why; kept past detach */
 	/* user symbols of the boot's programs (usyms.c), loaded on first
 	   use: umods[k - 1] is bootstrap module k's ELF (NULL: unreadable) */
-	struct usyms *umods[16];
+	struct usyms *umods[MT_USER_MAX_MODULES];
 	int numods, umods_loaded;
 	/* machtrace --vm: the running VM (vmattach.c), NULL for a boot */
 	struct mt_vm *vm;
