@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 #include "machtrace/consumer.h"
+#include "machtrace/json.h"
 
 /*
  * One aggregation entry of the consumer's snapshot: the per-CPU entries of
