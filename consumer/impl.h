@@ -196,6 +196,7 @@ void sym_text(struct mt_consumer *c, const struct mt_rec_info *ri,
 /* jsonout.c, for jsonagg.c: one {key: value} object of the current list */
 void js_int(struct mt_consumer *c, const char *key, int64_t v);
 void js_bytes(struct mt_consumer *c, const uint8_t *p, size_t n);
+void js_string(struct mt_consumer *c, const uint8_t *d, size_t n);
 void js_stack(struct mt_consumer *c, int user, const uint8_t *p,
 	      uint32_t size);
 void js_sym(struct mt_consumer *c, const struct mt_rec_info *ri,

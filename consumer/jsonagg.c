@@ -23,10 +23,7 @@ key_datum(struct mt_consumer *c, const struct mt_rec_info *ri,
 		js_int(c, "value", v);
 		return;
 	case MT_TI_STR:
-		mt_json_open(&c->jw, NULL, 0);
-		mt_json_str(&c->jw, "value", (const char *)d,
-			    strnlen((const char *)d, have));
-		mt_json_close(&c->jw);
+		js_string(c, d, have);
 		return;
 	case MT_TI_STACK:
 	case MT_TI_USTACK:

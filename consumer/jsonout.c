@@ -126,6 +126,16 @@ string_len(const uint8_t *p, size_t n)
 	return (long)n;
 }
 
+/* {"value": the string in the n bytes at d (up to a NUL)}. */
+void
+js_string(struct mt_consumer *c, const uint8_t *d, size_t n)
+{
+	mt_json_open(&c->jw, NULL, 0);
+	mt_json_str(&c->jw, "value", (const char *)d,
+		    strnlen((const char *)d, n));
+	mt_json_close(&c->jw);
+}
+
 /* Bytes as text shows them: {"value": string} or {"bytes": "hex"}. */
 void
 js_bytes(struct mt_consumer *c, const uint8_t *p, size_t n)
@@ -237,10 +247,7 @@ js_trace(struct mt_consumer *c, const struct mt_rec *r,
 		return;
 	}
 	if (r->kind == MT_REC_STR || (ri && ri->kind == MT_TI_STR)) {
-		mt_json_open(&c->jw, NULL, 0);
-		mt_json_str(&c->jw, "value", (const char *)d,
-			    strnlen((const char *)d, size));
-		mt_json_close(&c->jw);
+		js_string(c, d, size);
 		return;
 	}
 	if (r->kind == MT_REC_STACK) {
@@ -297,10 +304,7 @@ js_arg(struct mt_consumer *c, const struct mt_pfarg *a)
 		}
 		break;
 	case MT_TI_STR:
-		mt_json_open(&c->jw, NULL, 0);
-		mt_json_str(&c->jw, "value", (const char *)d,
-			    strnlen((const char *)d, a->size));
-		mt_json_close(&c->jw);
+		js_string(c, d, a->size);
 		return;
 	case MT_TI_STACK:
 	case MT_TI_USTACK:
