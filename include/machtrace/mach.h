@@ -81,6 +81,7 @@ struct mt_boot_opts {
 	const char *shim;               /* NULL: $BUILD/boot/shim.elf */
 	unsigned timeout_ms;            /* 0: no limit */
 	unsigned mem_mb;                /* 0: 512 */
+	unsigned cpus;                  /* QEMU -smp, 0: 1 */
 	uint64_t reserve_pa, reserve_size;      /* size 0: no reservation */
 	int reserve_fill;               /* shim fills it with words pa ^ 0xA5A5A5A5 */
 	FILE *echo;                     /* console copy (NULL: none) */

@@ -41,7 +41,7 @@ struct qemu_cmd {
 	char *argv[QEMU_MAX_ARGS];
 	int argc;
 	unsigned mem_mb;
-	char mem[32], object[PATH_MAX + 128], append[96];
+	char mem[32], smp[16], object[PATH_MAX + 128], append[96];
 	char initrd[16384];
 	char shim[PATH_MAX + 32], kernel[PATH_MAX], workload[8192];
 	char drive[2 * PATH_MAX + 96];
