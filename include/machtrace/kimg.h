@@ -117,6 +117,9 @@ const struct mt_kfunc *mt_kimg_func_at(const struct mt_kimg *k, uint64_t addr);
 const char *mt_kimg_sym_at(const struct mt_kimg *k, uint64_t addr, uint64_t *off);
 /* Value of any symbol; -1 if absent. */
 int mt_kimg_symbol(const struct mt_kimg *k, const char *name, uint64_t *value);
+/* The same with the symbol's size (0 when the image gives none). */
+int mt_kimg_symbol_size(const struct mt_kimg *k, const char *name, uint64_t *value,
+			uint64_t *size);
 /* Image bytes at a virtual address; NULL unless [va, va+len) is file-backed. */
 const uint8_t *mt_kimg_bytes(const struct mt_kimg *k, uint64_t va, size_t len);
 

@@ -13,7 +13,6 @@
 
 #include "machtrace/kimg.h"
 #include "machtrace/lkabi.h"
-#include "targets/mach/image/kimg_int.h"
 #include "targets/mach/mach_int.h"
 #include "targets/mach/shim/x86_64/prologue.h"
 
@@ -49,14 +48,12 @@ static int blob_hook(const char *blob, char *name, size_t len, char *err, size_t
 
 uint64_t mt_kimg_ncpus(struct mt_kimg *k)
 {
-	uint64_t one = 0;
+	uint64_t one = 0, va, size;
 
-	if (mt_kimg_struct_size(k, "percpu", &one) < 0 || one == 0)
+	if (mt_kimg_struct_size(k, "percpu", &one) < 0 || one == 0 ||
+	    mt_kimg_symbol_size(k, "percpu_array", &va, &size) < 0 || size < one)
 		return 1;
-	for (size_t i = 0; i < k->nsyms; i++)
-		if (strcmp(k->symnames[i], "percpu_array") == 0 && k->syms[i].st_size)
-			return k->syms[i].st_size / one;
-	return 1;
+	return size / one;
 }
 
 static int cpus_fit(struct mt_kimg *k, unsigned cpus, char *err, size_t errlen)
