@@ -185,29 +185,19 @@ static void console_line(void *arg, char *line, int partial)
 		if (strncmp(line, "qemu-system", 11) == 0 && !b->qemu_msg[0])
 			snprintf(b->qemu_msg, sizeof b->qemu_msg, "%s", line);
 	}
-	switch (mt_console_classify(line)) {
-	case MT_CON_PANIC:
-		snprintf(b->panic, sizeof b->panic, "%s", line);
-		break;
-	case MT_CON_DEBUGGER:
-	case MT_CON_TRAP:
-		if (!b->stop[0])
-			snprintf(b->stop, sizeof b->stop, "%s", line);
-		break;
+	switch (mt_console_note(&b->kdb, line)) {
 	case MT_CON_PROMPT:
 		if (b->echo)
 			fprintf(b->echo, "%s\n", line), fflush(b->echo);
 		if (b->log)
 			fprintf(b->log, "%s\n", line), fflush(b->log);
-		if (b->panic[0])
-			finish(b, MT_BOOT_PANIC, b->panic);
-		else
-			finish(b, MT_BOOT_DEBUGGER, b->stop[0] ? b->stop : "kernel debugger prompt");
+		finish(b, b->kdb.panic[0] ? MT_BOOT_PANIC : MT_BOOT_DEBUGGER,
+		       mt_console_why(&b->kdb));
 		break;
 	case MT_CON_SHIM_ERROR:
 		finish(b, MT_BOOT_SHIM_FAILED, line);
 		break;
-	case MT_CON_PLAIN:
+	default:
 		break;
 	}
 }

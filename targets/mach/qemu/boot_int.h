@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include "machtrace/mach.h"
+#include "targets/mach/mach_int.h"
 
 struct mt_boot {
 	pid_t pid;                      /* QEMU, 0 once reaped */
@@ -21,8 +22,7 @@ struct mt_boot {
 	const char *marker;
 	char line[4096];                /* console line being assembled */
 	size_t used;
-	char panic[256];                /* last "panic" line */
-	char stop[256];                 /* first debugger/trap line */
+	struct mt_con_kdb kdb;          /* what KDB said */
 	char qemu_msg[256];             /* first "qemu-system..." message */
 	struct sigaction old_sa[3];
 	int caller_signals;             /* opts.caller_signals: no handlers of ours */

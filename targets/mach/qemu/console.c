@@ -82,8 +82,24 @@ void mt_console_feed(char *line, size_t cap, size_t *used, const char *chunk, si
 	}
 }
 
+enum mt_con_kind mt_console_note(struct mt_con_kdb *k, const char *line)
+{
+	enum mt_con_kind kind = mt_console_classify(line);
+
+	if (kind == MT_CON_PANIC)
+		snprintf(k->panic, sizeof k->panic, "%s", line);
+	else if ((kind == MT_CON_DEBUGGER || kind == MT_CON_TRAP) && !k->stop[0])
+		snprintf(k->stop, sizeof k->stop, "%s", line);
+	return kind;
+}
+
+const char *mt_console_why(const struct mt_con_kdb *k)
+{
+	return k->panic[0] ? k->panic : k->stop[0] ? k->stop : "kernel debugger prompt";
+}
+
 struct scan {
-	char panic[256], stop[256];
+	struct mt_con_kdb kdb;
 	int prompt;
 };
 
@@ -91,36 +107,21 @@ static void scan_line(void *arg, char *line, int partial)
 {
 	struct scan *s = arg;
 
-	mt_console_clean(line);
-	switch (mt_console_classify(line)) {
-	case MT_CON_PANIC:
-		snprintf(s->panic, sizeof s->panic, "%s", line);
-		break;
-	case MT_CON_DEBUGGER:
-	case MT_CON_TRAP:
-		if (!s->stop[0])
-			snprintf(s->stop, sizeof s->stop, "%s", line);
-		break;
-	case MT_CON_PROMPT:
+	if (mt_console_note(&s->kdb, mt_console_clean(line)) == MT_CON_PROMPT)
 		s->prompt = 1;
-		break;
-	default:
-		break;
-	}
 }
 
 static int console_scan(const char *buf, size_t n, char *why, size_t len)
 {
-	static const char none[] = "kernel debugger prompt";
 	char line[MT_CON_LINE];
-	struct scan s = { .prompt = 0 };
+	struct scan s;
 	size_t used = 0;
 
-	s.panic[0] = s.stop[0] = 0;
+	memset(&s, 0, sizeof s);
 	mt_console_feed(line, sizeof line, &used, buf, strnlen(buf, n), scan_line, &s);
 	if (!s.prompt)
 		return 0;
-	snprintf(why, len, "%s", s.panic[0] ? s.panic : s.stop[0] ? s.stop : none);
+	snprintf(why, len, "%s", mt_console_why(&s.kdb));
 	return 1;
 }
 
