@@ -258,6 +258,9 @@ int kdesc_fill(struct mt_kimg *k, struct lk_kdesc *d, uint64_t ram_bytes,
 	if (mt_kimg_symbol(k, "lapic", &d->lapic_var) < 0 ||
 	    mt_kimg_symbol(k, "dummy_lapic", &d->dummy_lapic) < 0)
 		d->lapic_var = d->dummy_lapic = 0;
+	d->ncpus = (uint32_t)mt_kimg_ncpus(k);
+	if (d->ncpus < 2 || mt_kimg_symbol(k, "cpu_id_lut", &d->cpu_id_lut) < 0)
+		d->cpu_id_lut = 0;
 	d->kernel_map_base = LK_KERNEL_MAP_BASE;
 	d->directmap_end = ram_bytes < 0x60000000ull ? ram_bytes : 0x60000000ull;
 	d->tsc_hz = tsc_hz();
