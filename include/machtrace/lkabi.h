@@ -62,7 +62,8 @@
 /* Entry vectors after the blob header (offsets from the blob's start). */
 #define LK_VEC_FBT_ENTRY	(72 + LK_BLOB_HDR_REST)
 #define LK_VEC_FBT_RET		(72 + LK_BLOB_HDR_REST + 8)
-#define LK_STACK_SIZE		16384	/* the blob's own stack */
+#define LK_STACK_SIZE		16384	/* the blob's own stack, one per CPU */
+#define LK_NCPU_MAX		8	/* CPUs with a blob stack (Debian's NCPUS) */
 
 #ifndef __ASSEMBLER__
 

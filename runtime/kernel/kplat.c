@@ -123,6 +123,8 @@ uint64_t mt_plat_walltime(void)
  * cpu_number_slow() reads it; %gs holds the user's value when a probe
  * interrupts user mode, so the per-CPU area is not read through it.
  */
+uint64_t lk_cpu_lut;
+
 uint32_t mt_plat_cpu(void)
 {
 	const struct lk_kdesc *k = &lk.ctl->k;
