@@ -87,6 +87,8 @@ int mt_kernel_boot_check(const char *kernel, const char *blob, unsigned cpus, ch
 /* The CPUs the kernel is built for (NCPUS: percpu_array's size over struct
    percpu's; 1 for a uniprocessor kernel or without DWARF for them). */
 uint64_t mt_kimg_ncpus(struct mt_kimg *k);
+/* The kernel's message buffer (kmsg_buffer): VA and size; -1 if none. */
+int mt_kernel_kmsg(const char *kernel, uint64_t *va, uint64_t *size);
 /* 0 if a guest of `cpus` CPUs (0: 1) can boot the kernel file, else -1
    with err naming the kernel's NCPUS. */
 int mt_kernel_cpus_check(const char *kernel, unsigned cpus, char *err, size_t errlen);

@@ -9,8 +9,9 @@
 #    sessions and vm start, leaving no QEMU;
 #  - forky's SMP kernel stops in KDB before its console exists (its own
 #    bug: the page it takes for the APs' boot code is not boot data, and
-#    biosmem_free_usable_range asserts on it): sessions and vm start fail
-#    within seconds naming the assertion read from its message buffer.
+#    biosmem_free_usable_range asserts on it): sessions, vm start and
+#    machtrace boot fail within seconds naming the assertion read from its
+#    message buffer.
 # A kernel the mirror did not have is a SKIP.
 set -u
 . "$(dirname "$0")/live_lib.sh"
@@ -77,4 +78,5 @@ else
 		pass mach-smp-forky-session-says-kdb ||
 		fail mach-smp-forky-session-says-kdb "$(head -c 300 "$TMP/mach-smp-forky-session-names-assertion.err")"
 	refused mach-smp-forky-vm-names-assertion "$assert" vm start --name $VM --kernel "$FORKY"
+	refused mach-smp-forky-boot-names-assertion "$assert" boot --kernel "$FORKY"
 fi

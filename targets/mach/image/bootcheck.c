@@ -134,3 +134,13 @@ int mt_kernel_boot_check(const char *kernel, const char *blob, unsigned cpus, ch
 	mt_kimg_close(k);
 	return rc;
 }
+
+int mt_kernel_kmsg(const char *kernel, uint64_t *va, uint64_t *size)
+{
+	char err[256];
+	struct mt_kimg *k = mt_kimg_open(kernel, err, sizeof err);
+	int rc = k ? mt_kimg_symbol_size(k, "kmsg_buffer", va, size) : -1;
+
+	mt_kimg_close(k);
+	return rc;
+}

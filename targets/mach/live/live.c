@@ -125,25 +125,6 @@ static int blob_waiting(struct live *l)
 	       c->state == LK_ST_WAITING;
 }
 
-/*
- * The blob waits, or the kernel stopped in KDB before its console existed
- * (forky's SMP image asserts in biosmem_free_usable_range): then only its
- * message buffer, every character printf wrote, says why.
- */
-static int boot_settled(struct live *l)
-{
-	char why[256];
-
-	if (blob_waiting(l))
-		return 1;
-	if (!mt_kmsg_stop(l->ram, l->ram_size, l->kmsg_va, l->kmsg_size, why, sizeof why))
-		return 0;
-	snprintf(l->status, sizeof l->status, "the kernel stopped in its debugger (KDB) "
-		 "before its console existed: %s (its message buffer)", why);
-	snprintf(l->kdb, sizeof l->kdb, "%s", l->status);
-	return 1;
-}
-
 static int acked_init(struct live *l) { return l->ctl->cmd_ack == LK_CMD_INIT; }
 static int acked_go(struct live *l) { return l->ctl->cmd_ack == LK_CMD_GO; }
 static int acked_stop(struct live *l) { return l->ctl->cmd_ack == LK_CMD_STOP; }
@@ -195,12 +176,12 @@ static int start_guest(struct mt_target *t)
 	bo.caller_signals = 1;	/* Ctrl-C ends the session: END runs in the kernel */
 	if (mt_kimg_boot_check(l->k, l->blob, l->o.cpus, t->err, sizeof t->err) < 0)
 		return -1;
-	if (mt_kimg_symbol_size(l->k, "kmsg_buffer", &l->kmsg_va, &l->kmsg_size) < 0)
-		l->kmsg_size = 0;
+	if (mt_kimg_symbol_size(l->k, "kmsg_buffer", &bo.kmsg_va, &bo.kmsg_size) < 0)
+		bo.kmsg_va = bo.kmsg_size = 0;
 	l->b = mt_boot_start(&bo, t->err, sizeof t->err);
 	if (!l->b)
 		return -1;
-	if (wait_for(l, boot_settled, WAIT_BOOT_MS) < 0 || !blob_waiting(l))
+	if (wait_for(l, blob_waiting, WAIT_BOOT_MS) < 0)
 		return live_err(t, "the kernel did not reach the runtime's boot hook%s%s",
 			      l->status[0] ? ": " : "", l->status);
 	l->ctl = region(l, LK_CTL_OFF);

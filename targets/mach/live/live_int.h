@@ -166,8 +166,6 @@ struct live {
 	char status[600];
 	char kdb[600];			/* the guest stopped in KDB (panic or
 					   debugger): why; kept past detach */
-	uint64_t kmsg_va, kmsg_size;	/* the kernel's message buffer, size
-					   0: none (boot_settled) */
 	/* user symbols of the boot's programs (usyms.c), loaded on first
 	   use: umods[k - 1] is bootstrap module k's ELF (NULL: unreadable) */
 	struct usyms *umods[16];

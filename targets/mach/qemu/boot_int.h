@@ -23,6 +23,8 @@ struct mt_boot {
 	char line[4096];                /* console line being assembled */
 	size_t used;
 	struct mt_con_kdb kdb;          /* what KDB said */
+	uint64_t kmsg_va, kmsg_size;    /* opts' or the image's; size 0: none */
+	int console_up;                 /* the kernel printed a console line */
 	char qemu_msg[256];             /* first "qemu-system..." message */
 	struct sigaction old_sa[3];
 	int caller_signals;             /* opts.caller_signals: no handlers of ours */

@@ -251,17 +251,13 @@ TEST(kernel_description)
    per-CPU areas percpu_stride apart. */
 TEST(kernel_description_smp)
 {
-	char build[PATH_MAX - 64], path[PATH_MAX], err[256];
+	char path[PATH_MAX], err[256];
 	struct mt_kimg *k;
 	struct lk_kdesc d;
 	uint64_t v, size;
 
-	snprintf(path, sizeof path, "%s/kernels/sid-smp/gnumach-dbg",
-		 mt_build_dir(build, sizeof build));
-	if (access(path, R_OK) != 0) {
-		printf("SKIP kernel_description_smp: no %s (scripts/setup.sh)\n", path);
+	if (!smp_kernel(path, sizeof path, "kernel_description_smp"))
 		return;
-	}
 	k = mt_kimg_open(path, err, sizeof err);
 	CHECK(k && kdesc_fill(k, &d, 512ull << 20, err, sizeof err) == 0);
 	CHECK(k && mt_kimg_symbol(k, "cpu_id_lut", &v) == 0 && v == d.cpu_id_lut);

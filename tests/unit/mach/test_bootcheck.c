@@ -14,6 +14,7 @@
 
 #include "machtrace/kimg.h"
 #include "machtrace/mach.h"
+#include "tests/unit/mach/stock_kernel.h"
 #include "tests/unit/mt_test.h"
 
 static const char *blob(char *buf, size_t len)
@@ -98,19 +99,15 @@ TEST(bootcheck_refuses_kernel_without_reservation)
    kernel boots traced on one CPU, more are refused plainly for now. */
 TEST(bootcheck_cpus)
 {
-	char build[PATH_MAX - 64], path[PATH_MAX], b[PATH_MAX], err[1024];
+	char path[PATH_MAX], b[PATH_MAX], err[1024];
 	struct mt_kimg *k = mt_kimg_open(mt_stock_kernel(path, sizeof path), err, sizeof err);
 
 	CHECK(k && mt_kimg_ncpus(k) == 1);
 	CHECK(k && mt_kimg_boot_check(k, blob(b, sizeof b), 2, err, sizeof err) < 0);
 	CHECK(strstr(err, "is a uniprocessor GNU Mach (built for 1 CPU)") != NULL);
 	mt_kimg_close(k);
-	snprintf(path, sizeof path, "%s/kernels/sid-smp/gnumach-dbg",
-		 mt_build_dir(build, sizeof build));
-	if (access(path, R_OK) != 0) {
-		printf("SKIP bootcheck_cpus on an SMP kernel: no %s (scripts/setup.sh)\n", path);
+	if (!smp_kernel(path, sizeof path, "bootcheck_cpus on an SMP kernel"))
 		return;
-	}
 	k = mt_kimg_open(path, err, sizeof err);
 	CHECK(k && mt_kimg_ncpus(k) == 8);
 	CHECK(k && mt_kimg_boot_check(k, blob(b, sizeof b), 1, err, sizeof err) == 0);

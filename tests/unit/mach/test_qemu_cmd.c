@@ -8,6 +8,7 @@
 
 #include "machtrace/mach.h"
 #include "targets/mach/qemu/boot_int.h"
+#include "tests/unit/mach/stock_kernel.h"
 #include "tests/unit/mt_test.h"
 
 static int has_arg(const struct qemu_cmd *c, const char *opt, const char *val)
@@ -158,20 +159,15 @@ TEST(qemu_cmd_cpus)
 {
 	static struct qemu_cmd c;
 	struct mt_boot_opts o = { .workload = "rt=5" };
-	char err[512], build[PATH_MAX - 64], smp[PATH_MAX];
+	char err[512], smp[PATH_MAX];
 
 	CHECK(mt_qemu_cmd(&o, "/dev/shm/c", &c, err, sizeof err) == 0);
 	CHECK(!has_arg(&c, "-smp", NULL) && has_arg(&c, "-accel", "tcg"));
 	o.cpus = 2;
 	CHECK(mt_qemu_cmd(&o, "/dev/shm/c", &c, err, sizeof err) < 0);
 	CHECK(strstr(err, "--cpus 2: ") && strstr(err, "is a uniprocessor GNU Mach (built for 1 CPU)"));
-	snprintf(smp, sizeof smp, "%s/kernels/sid-smp/gnumach-dbg",
-		 mt_build_dir(build, sizeof build));
-	if (access(smp, R_OK) != 0) {
-		printf("SKIP qemu_cmd_cpus on an SMP kernel: no %s (scripts/setup.sh)\n", smp);
+	if (!(o.kernel = smp_kernel(smp, sizeof smp, "qemu_cmd_cpus on an SMP kernel")))
 		return;
-	}
-	o.kernel = smp;
 	CHECK(mt_qemu_cmd(&o, "/dev/shm/c", &c, err, sizeof err) == 0);
 	CHECK(has_arg(&c, "-smp", "2") && has_arg(&c, "-accel", "tcg,thread=multi"));
 	setenv("MACHTRACE_ICOUNT", "shift=0", 1);
