@@ -66,7 +66,7 @@ while [ $# -gt 0 ]; do
 		smp) VARIANT=-smp; PKGS[0]=gnumach-image-1.8-amd64-smp-dbg ;;
 		*) die "--variant takes up or smp" ;;
 		esac; shift 2 ;;
-	-h|--help) sed -n '2,41p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,39p' "$0"; exit 0 ;;
 	*) die "unknown argument: $1" ;;
 	esac
 done
