@@ -276,7 +276,7 @@ vm_icount(const char *vm, char *buf, size_t len)
  */
 static void
 session_argv(const struct bl_opts *o, const char *self, const char *prog,
-	     const char *argv[20], char num[2][32])
+	     const char *argv[20], char num[3][32])
 {
 	int n = 0;
 
@@ -299,6 +299,10 @@ session_argv(const struct bl_opts *o, const char *self, const char *prog,
 	if (o->mach.mem_mb) {
 		snprintf(num[1], 32, "--memory=%u", o->mach.mem_mb);
 		argv[n++] = num[1];
+	}
+	if (o->mach.cpus) {
+		snprintf(num[2], 32, "--cpus=%u", o->mach.cpus);
+		argv[n++] = num[2];
 	}
 	argv[n++] = "-q";
 	argv[n++] = "-x";
@@ -336,7 +340,7 @@ run_session(const struct bl_opts *o, struct bl_tmp *t)
 	}
 	if (pid == 0) {
 		const char *argv[20];
-		char num[2][32];
+		char num[3][32];
 
 		session_argv(o, self, prog, argv, num);
 		/* fd 2, not freopen: stderr is main()'s escaping stream */
@@ -643,12 +647,13 @@ bl_vm_check(const struct bl_opts *o)
 	struct mt_vm vm;
 	char err[512];
 
-	if (o->mach.workload || o->mach.kernel || o->mach.mem_mb) {
+	if (o->mach.workload || o->mach.kernel || o->mach.mem_mb || o->mach.cpus) {
+		const char *opt = o->mach.kernel ? "--kernel" : o->mach.mem_mb ? "--memory" :
+			o->mach.cpus ? "--cpus" : "--workload";
+
 		fprintf(stderr, "machtrace: baseline: %s boots a kernel; vm %s's workload was "
-			"fixed at vm start, its kernel and memory too (machtrace vm start %s)\n",
-			o->mach.kernel ? "--kernel" : o->mach.mem_mb ? "--memory" : "--workload",
-			o->vm, o->mach.kernel ? "--kernel" : o->mach.mem_mb ? "--memory" :
-			"--workload");
+			"fixed at vm start, its kernel, memory and CPUs too (machtrace vm start "
+			"%s)\n", opt, o->vm, opt);
 		return -1;
 	}
 	if (o->icount) {

@@ -665,6 +665,7 @@ new_mach_target(const struct cli *cl, int quiet)
 	lo.target_pid = cl->target_pid;
 	lo.timeout_ms = cl->mach.timeout_ms;
 	lo.mem_mb = cl->mach.mem_mb;
+	lo.cpus = cl->mach.cpus;
 	lo.console_log = getenv("MACHTRACE_CONSOLE_LOG");
 	lo.console = getenv("MACHTRACE_CONSOLE") ? stderr : NULL;
 	lo.text_check = getenv("MACHTRACE_TEXTCHECK") != NULL;

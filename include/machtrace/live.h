@@ -32,6 +32,7 @@ struct mt_live_opts {
 	const char *blob;		/* NULL: $BUILD/live/blob.bin */
 	unsigned timeout_ms;		/* guest time limit, 0: none */
 	unsigned mem_mb;		/* guest RAM, 0: 512 MiB */
+	unsigned cpus;			/* guest CPUs, 0: 1 */
 	FILE *console;			/* guest console copy, NULL: none */
 	const char *console_log;	/* guest console log file, NULL: none */
 	uint64_t deadman_ns;		/* host silence the guest tolerates,

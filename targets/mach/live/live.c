@@ -167,14 +167,17 @@ static int start_guest(struct mt_target *t)
 	bo.shim = l->shim[0] ? l->shim : NULL;
 	bo.timeout_ms = l->o.timeout_ms;
 	bo.mem_mb = guest_mb(l);
+	bo.cpus = l->o.cpus;
 	bo.reserve_pa = l->resv_pa;
 	bo.reserve_size = l->resv_size;
 	bo.echo = l->o.console;
 	bo.log_path = l->o.console_log;
 	bo.survive = l->o.survive;
 	bo.caller_signals = 1;	/* Ctrl-C ends the session: END runs in the kernel */
-	if (mt_kimg_boot_check(l->k, l->blob, t->err, sizeof t->err) < 0)
+	if (mt_kimg_boot_check(l->k, l->blob, l->o.cpus, t->err, sizeof t->err) < 0)
 		return -1;
+	if (mt_kimg_symbol_size(l->k, "kmsg_buffer", &bo.kmsg_va, &bo.kmsg_size) < 0)
+		bo.kmsg_va = bo.kmsg_size = 0;
 	l->b = mt_boot_start(&bo, t->err, sizeof t->err);
 	if (!l->b)
 		return -1;
