@@ -6,10 +6,13 @@
  * has one.  The sites are the probe's locs (sdt.h, where
  * SDT_INLINE_ENTRY/EXIT) and plan.c places them as an SDT probe's.
  *
- * Exits are exact only where the code says so: an exit site that other
- * code of the caller also reaches counts those arrivals too (LOC_SHARED),
- * and a copy that also leaves where no site can go is not counted there
- * (LOC_LEAVES); -lv says which (kinline_print_sites).
+ * Exits are those of the code run after the entry (reach), one site per
+ * address however many copies share it.  They are exact only where the
+ * code says so: an exit site that other code of the caller also reaches
+ * counts those arrivals too (LOC_SHARED), a copy that also leaves where
+ * no site can go is not counted there (LOC_LEAVES), nor where code
+ * joining the copy after its entry also leaves (LOC_JOINED); -lv says
+ * which (kinline_print_sites).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +24,7 @@
 #define COPY_MAXEXITS	16
 #define LOC_LEAVES	1	/* the copy leaves other than at its exits */
 #define LOC_SHARED	2	/* other code jumps to this exit */
+#define LOC_JOINED	4	/* code enters the copy other than at its entry */
 
 /* One instruction of a caller, as exits need it. */
 struct cinsn {
@@ -86,13 +90,92 @@ static int in_ranges(uint64_t a, const uint64_t *lo, const uint64_t *hi, size_t 
 	return 0;
 }
 
-/* The instruction of v starting at a, or NULL. */
+/* The index of v's instruction starting at a (v is in address order), or -1. */
+static int insn_index(const struct cinsn *v, int n, uint64_t a)
+{
+	int lo = 0, hi = n;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (v[mid].addr < a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && v[lo].addr == a ? lo : -1;
+}
+
 static const struct cinsn *insn_at(const struct cinsn *v, int n, uint64_t a)
 {
-	for (int i = 0; i < n; i++)
-		if (v[i].addr == a)
-			return &v[i];
-	return NULL;
+	int i = insn_index(v, n, a);
+
+	return i < 0 ? NULL : &v[i];
+}
+
+/* The successors of v[i] in the caller's code (-1: none or unknown). */
+static void successors(const struct cinsn *v, int n, int i, int succ[2])
+{
+	succ[0] = v[i].jmp || v[i].leaves ? -1 : insn_index(v, n, v[i].end);
+	succ[1] = v[i].target ? insn_index(v, n, v[i].target) : -1;
+}
+
+#define RUN_ENTERED	1	/* reached from the copy's entry */
+#define RUN_JOINED	2	/* reached from code joining the copy elsewhere */
+
+/* Mark `bit` in run[] on what v[start] reaches without leaving the ranges. */
+static void flood(const struct cinsn *v, int n, int *stack, int start, uint8_t bit,
+		  uint8_t *run, const uint64_t *lo, const uint64_t *hi, size_t nr)
+{
+	int top = 0, succ[2];
+
+	run[start] |= bit;
+	stack[top++] = start;
+	while (top) {
+		successors(v, n, stack[--top], succ);
+		for (int k = 0; k < 2; k++)
+			if (succ[k] >= 0 && !(run[succ[k]] & bit) &&
+			    in_ranges(v[succ[k]].addr, lo, hi, nr)) {
+				run[succ[k]] |= bit;
+				stack[top++] = succ[k];
+			}
+	}
+}
+
+/*
+ * run[i]: RUN_ENTERED if instruction i runs in the copy after its entry,
+ * reached from the entry pc without leaving the copy's ranges.  The rest
+ * of the ranges (blocks GCC shares with the caller, the copy's code
+ * scheduled before its entry) runs on paths that never entered the copy:
+ * its exits are none of the copy's.  RUN_JOINED if code that is not the
+ * copy's jumps or falls into the entered part other than at the entry
+ * (GCC merged the copy's tail with other code): exits such paths reach
+ * would count returns without an entry.  LOC_JOINED if any.
+ */
+static int reach(const struct cinsn *v, int n, uint64_t entry, const uint64_t *lo,
+		 const uint64_t *hi, size_t nr, uint8_t *run)
+{
+	int *stack = malloc(((size_t)n + 1) * sizeof *stack), e = insn_index(v, n, entry);
+	int flags = 0, succ[2];
+
+	if (!stack || e < 0) {
+		free(stack);
+		return -1;
+	}
+	memset(run, 0, (size_t)n);
+	flood(v, n, stack, e, RUN_ENTERED, run, lo, hi, nr);
+	for (int i = 0; i < n; i++) {
+		successors(v, n, i, succ);
+		for (int k = 0; k < 2; k++) {
+			int j = succ[k];
+			if (j < 0 || !(run[j] & RUN_ENTERED) || j == e || (run[i] & RUN_ENTERED))
+				continue;
+			flags |= LOC_JOINED;
+			if (!(run[j] & RUN_JOINED))
+				flood(v, n, stack, j, RUN_JOINED, run, lo, hi, nr);
+		}
+	}
+	free(stack);
+	return flags;
 }
 
 static void add_exit(struct copy *c, uint64_t a, uint8_t flags)
@@ -114,7 +197,7 @@ static void add_exit(struct copy *c, uint64_t a, uint8_t flags)
  * (no jump from elsewhere, no fall-through from the caller's code).
  */
 static void add_target(struct copy *c, const struct cinsn *v, int n, uint64_t t,
-		       const uint64_t *lo, const uint64_t *hi, size_t nr)
+		       const uint8_t *run)
 {
 	const struct cinsn *at = insn_at(v, n, t);
 	uint8_t flags = 0;
@@ -124,29 +207,30 @@ static void add_target(struct copy *c, const struct cinsn *v, int n, uint64_t t,
 		return;
 	}
 	for (int i = 0; i < n; i++) {
-		int inside = in_ranges(v[i].addr, lo, hi, nr);
-		if ((!inside && v[i].target == t) ||
-		    (!inside && v[i].end == t && !v[i].jmp && !v[i].leaves))
+		if (run[i] != RUN_ENTERED && (v[i].target == t ||
+		    (v[i].end == t && !v[i].jmp && !v[i].leaves)))
 			flags |= LOC_SHARED;
 	}
 	add_exit(c, t, flags);
 }
 
 /*
- * c's exits: an instruction of the copy that always leaves it (a jmp out,
- * a ret, the copy's last instruction before the caller's code) is its own
- * exit site; where a jcc may leave, the site is its target.
+ * c's exits, from the code run after its entry: an instruction of
+ * the copy that always leaves it (a jmp out, a ret, the last instruction
+ * before the caller's code, a jcc both of whose ways leave) is its own
+ * exit site; where a jcc may leave or stay, the site is where it leaves
+ * to.
  */
 static void find_exits(struct copy *c, const struct cinsn *v, int n, const uint64_t *lo,
-		       const uint64_t *hi, size_t nr)
+		       const uint64_t *hi, size_t nr, const uint8_t *run)
 {
 	for (int i = 0; i < n; i++) {
 		const struct cinsn *x = &v[i];
 		int out_target = x->target && !in_ranges(x->target, lo, hi, nr);
 		int falls_out = !x->jmp && !x->leaves && !in_ranges(x->end, lo, hi, nr);
-		if (!in_ranges(x->addr, lo, hi, nr))
+		if (run[i] != RUN_ENTERED)
 			continue;
-		if (x->leaves || (x->jmp && out_target) || (falls_out && !x->target)) {
+		if (x->leaves || (x->jmp && out_target) || (falls_out && (!x->target || out_target))) {
 			if (x->ok)
 				add_exit(c, x->addr, 0);
 			else
@@ -154,9 +238,9 @@ static void find_exits(struct copy *c, const struct cinsn *v, int n, const uint6
 			continue;
 		}
 		if (out_target)
-			add_target(c, v, n, x->target, lo, hi, nr);
+			add_target(c, v, n, x->target, run);
 		if (falls_out)
-			add_target(c, v, n, x->end, lo, hi, nr);
+			add_target(c, v, n, x->end, run);
 	}
 }
 
@@ -166,7 +250,8 @@ static void copy_sites(struct mt_kimg *k, const struct mt_kinline *in, struct co
 	uint64_t lo[COPY_MAXRANGES], hi[COPY_MAXRANGES];
 	size_t nr = mt_kimg_inline_ranges(k, in, lo, hi, COPY_MAXRANGES);
 	struct cinsn *v = NULL;
-	int n;
+	uint8_t *run = NULL;
+	int n, joined;
 
 	memset(c, 0, sizeof *c);
 	c->caller = mt_kimg_func_at(k, in->entry);
@@ -192,7 +277,15 @@ static void copy_sites(struct mt_kimg *k, const struct mt_kinline *in, struct co
 	else
 		c->why = in->entry == c->caller->addr ? "it starts its caller (fbt's entry site)" :
 			 "its entry pc starts no instruction";
-	find_exits(c, v, n, lo, hi, nr);
+	run = c->entry ? malloc((size_t)n + 1) : NULL;
+	if (run && (joined = reach(v, n, c->entry, lo, hi, nr, run)) >= 0) {
+		c->leaves |= joined;
+		find_exits(c, v, n, lo, hi, nr, run);
+	} else if (c->entry) {
+		c->entry = 0;
+		c->why = "out of memory";
+	}
+	free(run);
 	free(v);
 }
 
@@ -266,10 +359,14 @@ void kinline_print_sites(const struct live *l, const struct lprobe *p, FILE *out
 				(unsigned long long)(c.exit[e] - c.caller->addr),
 				(unsigned long long)(c.entry - c.caller->addr),
 				c.exitflags[e] & LOC_SHARED ? " (inexact: other code comes here too)" : "");
-		if (c.leaves || !c.nexits)
+		if ((c.leaves & LOC_LEAVES) || !c.nexits)
 			fprintf(out, "\t\t%s+%#llx: inexact: the copy also leaves its code "
 				"where no site can go (not counted there)\n", c.caller->name,
 				(unsigned long long)(c.entry - c.caller->addr));
+		if (c.leaves & LOC_JOINED)
+			fprintf(out, "\t\t%s+%#llx: inexact: other code joins the copy's "
+				"code after its entry (its exits count those paths too)\n",
+				c.caller->name, (unsigned long long)(c.entry - c.caller->addr));
 	}
 	fprintf(out, "\n");
 }
