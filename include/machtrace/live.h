@@ -113,6 +113,13 @@ char *mt_live_decls(struct mt_target *t, const char *ctype);
    fbt entry, kinst or line site or var has no location there. */
 char *mt_live_local(struct mt_target *t, const struct mt_pdesc *pd, const char *var,
 		    char **ctype, char *err, size_t errlen);
+/* print(locals) (struct mt_ctypes local_names): the names of the locals
+   that have a location at the probe (each one mt_live_local reads),
+   innermost first, NULL-terminated and malloc'd (mt_live_free_names),
+   and the site as FUNC+0xOFF in site; NULL with err as mt_live_local. */
+char **mt_live_local_names(struct mt_target *t, const struct mt_pdesc *pd, char *site,
+			   size_t sitelen, char *err, size_t errlen);
+void mt_live_free_names(char **v);
 /* A kernel global variable (`name or gnumach`name): its address from the
    symbol table and malloc'd C type from DWARF; NULL when unknown. */
 char *mt_live_symbol(struct mt_target *t, const char *mod, const char *name,

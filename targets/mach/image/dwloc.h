@@ -52,6 +52,11 @@ int dwloc_compile(const struct dwloc_op *ops, size_t n, const struct dwloc_frame
 struct mt_kimg;
 int mt_kimg_local(struct mt_kimg *k, uint64_t pc, const char *name, char *ctype,
 		  size_t ctlen, struct dwloc_res *res, char *err, size_t errlen);
+/* The names of the local variables and parameters declared in the scopes
+   around pc (innermost first, each once), located there or not: a
+   malloc'd array of malloc'd strings in *names; their count, -1 if none
+   can be read. */
+int mt_kimg_local_names(struct mt_kimg *k, uint64_t pc, char ***names);
 
 /*
  * kimg_lines.c: each row of the line tables that begins a statement at an

@@ -138,3 +138,54 @@ out:
 	free(scopes);
 	return rc;
 }
+
+/* Add the variables scope declares to v (n of them, room for max). */
+static int scope_names(Dwarf_Die *scope, char **v, int n, int max)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(scope, &child) != 0)
+		return n;
+	do {
+		Dwarf_Attribute a;
+		const char *s = is_var(&child) ? dwarf_formstring(
+			dwarf_attr_integrate(&child, DW_AT_name, &a)) : NULL;
+		int dup = 0;
+		for (int i = 0; s && i < n && !dup; i++)
+			dup = strcmp(v[i], s) == 0;
+		if (!s || dup)
+			continue;
+		if (n == max || !(v[n] = strdup(s)))
+			return -1;
+		n++;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return n;
+}
+
+int mt_kimg_local_names(struct mt_kimg *k, uint64_t pc, char ***names)
+{
+	enum { MAXNAMES = 256 };
+	Dwarf_Die cu, *scopes = NULL;
+	char **v = calloc(MAXNAMES, sizeof *v);
+	int n = 0, ns;
+
+	*names = v;
+	if (!v || !k->dw || !dwarf_addrdie(k->dw, pc, &cu) ||
+	    (ns = dwarf_getscopes(&cu, pc, &scopes)) <= 0) {
+		free(scopes);
+		return v ? 0 : -1;
+	}
+	for (int i = 0; i < ns && n >= 0; i++) {
+		n = scope_names(&scopes[i], v, n, MAXNAMES);
+		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
+			break;
+	}
+	free(scopes);
+	if (n < 0) {
+		for (int i = 0; i < MAXNAMES; i++)
+			free(v[i]);
+		free(v);
+		*names = NULL;
+	}
+	return n;
+}

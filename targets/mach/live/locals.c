@@ -91,3 +91,43 @@ char *mt_live_local(struct mt_target *t, const struct mt_pdesc *pd, const char *
 	}
 	return s;
 }
+
+/* Free a NULL-terminated array of strings. */
+void mt_live_free_names(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+char **mt_live_local_names(struct mt_target *t, const struct mt_pdesc *pd, char *site,
+			   size_t sitelen, char *err, size_t errlen)
+{
+	struct live *l = t->priv;
+	const struct mt_kfunc *f;
+	char **all = NULL, **v;
+	uint64_t pc;
+	int n, k = 0;
+
+	if (site_pc(l, pd, &f, &pc, err, errlen) < 0)
+		return NULL;
+	snprintf(site, sitelen, "%s+0x%llx", f->name, (unsigned long long)(pc - f->addr));
+	if ((n = mt_kimg_local_names(l->k, pc, &all)) < 0 ||
+	    !(v = calloc((size_t)n + 1, sizeof *v))) {
+		snprintf(err, errlen, "out of memory");
+		mt_live_free_names(all);
+		return NULL;
+	}
+	for (int i = 0; i < n; i++) {
+		char *ctype = NULL, why[800];
+		char *e = mt_live_local(t, pd, all[i], &ctype, why, sizeof why);
+		if (e)
+			v[k++] = all[i];
+		else
+			free(all[i]);
+		free(e);
+		free(ctype);
+	}
+	free(all);
+	return v;
+}
