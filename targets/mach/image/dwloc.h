@@ -59,10 +59,11 @@ int mt_kimg_local(struct mt_kimg *k, uint64_t pc, const char *name, char *ctype,
 int mt_kimg_local_names(struct mt_kimg *k, uint64_t pc, char ***names);
 
 /*
- * kimg_lines.c: each row of the line tables that begins a statement at an
- * address in [lo, hi) (hi 0: every CU's), with its file as the source
- * tree names it ("vm/vm_fault.c"); fn's non-zero ends the walk and is
- * returned.  -1 without DWARF.
+ * kimg_lines.c: the first row that begins a statement in each block of a
+ * line (consecutive rows of one file and line) at an address in [lo, hi)
+ * (hi 0: every CU's), with its file as the source tree names it
+ * ("vm/vm_fault.c"); fn's non-zero ends the walk and is returned.  -1
+ * without DWARF.
  */
 typedef int (*mt_kline_fn)(void *arg, const char *file, int line, uint64_t addr);
 int mt_kimg_lines(struct mt_kimg *k, uint64_t lo, uint64_t hi, mt_kline_fn fn, void *arg);

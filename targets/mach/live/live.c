@@ -792,7 +792,9 @@ void mt_live_print_sites(struct mt_target *t, uint32_t id, FILE *out)
 {
 	const struct lprobe *p = t && t->ops == &live_ops ? live_probe_by_id(t->priv, id) : NULL;
 
-	if (p && !p->sdt && p->locs)
+	if (p && p->locs && p->mod)
+		line_print_sites(p, out);
+	else if (p && !p->sdt && p->locs)
 		kinline_print_sites(t->priv, p, out);
 	else if (p)
 		sdt_print_sites(t->priv, id, out);

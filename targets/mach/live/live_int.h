@@ -223,10 +223,12 @@ struct live_provider {
 extern const struct live_provider live_prov_dtrace, live_prov_fbt,
 	live_prov_profile, live_prov_mach_trap, live_prov_sdt, live_prov_kinst,
 	live_prov_usdt, live_prov_pid, live_prov_ksdt, live_prov_line;
-/* prov_line.c: the instruction of line:FILE:FUNC:N (no globs in FILE
-   and N), 0; -1 when pd names none. */
-int line_site(struct live *l, const struct mt_pdesc *pd, const struct mt_kfunc **f,
-	      uint64_t *addr);
+/* prov_line.c: the instructions of line:FILE:FUNC:N (no globs in FILE
+   and N), at most max, lowest first: their count, 0 when pd names none,
+   -1 out of memory; -lv of a line in several places. */
+int line_sites(struct live *l, const struct mt_pdesc *pd, const struct mt_kfunc **f,
+	       uint64_t *addr, int max);
+void line_print_sites(const struct lprobe *p, FILE *out);
 /* prov_ksdt.c: frees l->ksdt */
 void ksdt_free(struct live *l);
 
