@@ -357,6 +357,14 @@ void ctypes_check_argidx(struct cc *cc, struct node *n, int64_t idx)
 		int nargs = ct->nargs(ct->arg, pd->prov, pd->mod, pd->func,
 				      pd->name);
 
+		char *why = nargs >= 0 && idx >= nargs && ct->argmissing ?
+			ct->argmissing(ct->arg, pd->prov, pd->mod, pd->func, pd->name,
+				       (int)idx) : NULL;
+		if (why) {
+			char *msg = cc_strdup(cc, why);
+			free(why);
+			ERR(n, D_ARGS_IDX, "%s", msg);
+		}
 		if (nargs >= 0 && (idx < 0 || idx >= nargs))
 			ERR(n, D_ARGS_IDX, "index %lld is out of range for "
 			    "%s:%s:%s:%s args[ ]", (long long)idx, pd->prov,

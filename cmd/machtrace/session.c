@@ -571,6 +571,15 @@ live_argnative(void *arg, const char *prov, const char *mod, const char *func,
 	return t ? mt_live_argnative(t, prov, func, name, i) : NULL;
 }
 
+static char *
+live_argmissing(void *arg, const char *prov, const char *mod, const char *func,
+		const char *name, int i)
+{
+	struct mt_target *t = lazy_target(arg, prov, mod, func, name);
+
+	return t ? mt_live_argmissing(t, prov, func, name, i) : NULL;
+}
+
 static int
 live_nargs(void *arg, const char *prov, const char *mod, const char *func,
 	   const char *name)
@@ -659,7 +668,7 @@ static struct mt_ctypes lazy_ctypes = {
 	.arg = &lazy, .argtype = live_argtype, .decls = live_decls,
 	.nargs = live_nargs, .symbol = live_symbol,
 	.argnative = live_argnative, .local = live_local,
-	.local_names = live_local_names,
+	.local_names = live_local_names, .argmissing = live_argmissing,
 };
 
 /* The live GNU Mach target, from the command line's kernel options;

@@ -100,6 +100,10 @@ char *mt_live_expand(struct mt_target *t, const struct mt_pdesc *pd);
 /* SDT probes: the native C type of args[i] when args[i] is translated
    (mt_live_argtype gives the translated type, declared by the kernel D
    library mach.d), NULL otherwise: struct mt_ctypes argnative. */
+/* Why args[i] of kinst::FUNC:entry of an inlined FUNC is missing (struct
+   mt_ctypes argmissing): malloc'd, NULL when it is not. */
+char *mt_live_argmissing(struct mt_target *t, const char *prov, const char *func,
+			 const char *name, int i);
 const char *mt_live_argnative(struct mt_target *t, const char *prov, const char *func,
 			      const char *name, int i);
 /* How many args[] a probe has (fbt/mach_trap entry: the function's

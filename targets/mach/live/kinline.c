@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "targets/mach/image/dwloc.h"
 #include "targets/mach/live/live_int.h"
 
 #define COPY_MAXRANGES	16
@@ -311,6 +312,108 @@ static int add_outofline(struct lprobe *p, const struct mt_kfunc *f, int ret)
 	return add_loc(p, f->addr, f, ret ? SDT_RETURN : SDT_ENTRY);
 }
 
+/* A parameter's operand as the blob reads it (0 where it has none). */
+static struct lk_uarg uarg_of(const struct dwloc_operand *o)
+{
+	struct lk_uarg u = { .size = (int8_t)o->size, .kind = LK_UA_IMM, .reg = LK_UA_NOREG,
+			     .idx = LK_UA_NOREG };
+
+	if (o->kind == DWOP_REG || o->kind == DWOP_MEM) {
+		u.kind = o->kind == DWOP_REG ? LK_UA_REG : LK_UA_MEM;
+		u.reg = (uint8_t)o->reg;
+	}
+	u.val = o->kind == DWOP_NONE ? 0 : o->val;
+	return u;
+}
+
+/* Copy `in`'s parameters at its entry pc; how many f has (at most max). */
+static int copy_args(struct mt_kimg *k, const struct mt_kfunc *f, const struct mt_kinline *in,
+		     struct dwloc_operand *o, int max)
+{
+	const char *names[MT_KFUNC_MAXARGS];
+	int n = f->nargs < max ? f->nargs : max;
+
+	for (int i = 0; i < n; i++)
+		names[i] = f->args[i].name;
+	if (n <= 0 || mt_kimg_inline_args(k, in, in->entry, names, n, o) < 0)
+		return 0;
+	return n;
+}
+
+/*
+ * args[] of kinst::FUNC:entry: each copy's parameters where DWARF puts
+ * them at its entry pc, read by the blob (LK_SF_UARGS); args[i] exists
+ * when every copy has parameters 0..i there (p->inl_nargs).
+ */
+static int entry_args(struct live *l, struct lprobe *p, const struct mt_kfunc *f,
+		      const struct mt_kinline *in, size_t nin)
+{
+	struct dwloc_operand o[LK_UARGS_MAX];
+	int avail = f->nargs < LK_UARGS_MAX ? f->nargs : LK_UARGS_MAX;
+
+	if (avail <= 0 || f->varargs || !(p->uargv = calloc((size_t)p->nlocs * LK_UARGS_MAX,
+							      sizeof *p->uargv)))
+		return avail > 0 && !f->varargs ? -1 : 0;
+	for (uint32_t k = 0; k < p->nlocs; k++) {
+		struct sdt_loc *lo = &p->locs[k];
+		size_t j = 0;
+		int n;
+		if (lo->where != SDT_INLINE_ENTRY)
+			continue;
+		while (j < nin && in[j].entry != lo->addr)
+			j++;
+		n = j < nin ? copy_args(l->k, f, &in[j], o, LK_UARGS_MAX) : 0;
+		for (int i = 0; i < n; i++)
+			p->uargv[k * LK_UARGS_MAX + i] = uarg_of(&o[i]);
+		for (int i = 0; i < avail; i++)
+			if (i >= n || o[i].kind == DWOP_NONE)
+				avail = i;
+		lo->uargs = &p->uargv[k * LK_UARGS_MAX];
+		lo->nuargs = (uint8_t)n;
+	}
+	p->inl_nargs = avail;
+	return 0;
+}
+
+char *kinline_arg_missing(struct live *l, const struct lprobe *p, int i)
+{
+	const struct mt_kinline *in;
+	size_t nin = mt_kimg_inlines(l->k, p->f->name, &in);
+	struct dwloc_operand o[LK_UARGS_MAX];
+	uint32_t ncopies = 0, nmiss = 0;
+	const struct sdt_loc *miss = NULL;
+	char *s = NULL;
+
+	if (i < 0 || i >= p->f->nargs || p->f->varargs)
+		return NULL;
+	if (i >= LK_UARGS_MAX)
+		return asprintf(&s, "args[%d] of kinst::%s:entry: the blob reads at most %d "
+				"arguments of an inlined copy", i, p->f->name, LK_UARGS_MAX) < 0 ?
+			NULL : s;
+	for (uint32_t k = 0; k < p->nlocs; k++) {
+		const struct sdt_loc *lo = &p->locs[k];
+		size_t j = 0;
+		if (lo->where != SDT_INLINE_ENTRY)
+			continue;
+		while (j < nin && in[j].entry != lo->addr)
+			j++;
+		ncopies++;
+		if (j == nin || copy_args(l->k, p->f, &in[j], o, LK_UARGS_MAX) <= i ||
+		    o[i].kind == DWOP_NONE) {
+			nmiss++;
+			miss = miss ? miss : lo;
+		}
+	}
+	if (!miss || asprintf(&s, "args[%d] (%s) of kinst::%s:entry is optimized out at "
+			      "%s+0x%llx (%u of its %u inlined copies): locals->%s reads it "
+			      "at each copy's kinst::CALLER:OFFSET where it has a location",
+			      i, p->f->args[i].name, p->f->name, miss->f->name,
+			      (unsigned long long)(miss->addr - miss->f->addr), nmiss, ncopies,
+			      p->f->args[i].name) < 0)
+		return NULL;
+	return s;
+}
+
 int kinline_sites(struct live *l, struct lprobe *p, const struct mt_kfunc *f, int ret)
 {
 	const struct mt_kinline *in;
@@ -329,7 +432,7 @@ int kinline_sites(struct live *l, struct lprobe *p, const struct mt_kfunc *f, in
 			if (add_loc(p, c.exit[e], c.caller, SDT_INLINE_EXIT) < 0)
 				return -1;
 	}
-	return 0;
+	return ret ? 0 : entry_args(l, p, f, in, n);
 }
 
 /* -lv: each inlined copy of p's function, its sites and what is inexact. */

@@ -32,6 +32,9 @@ struct site_req {
 	uint8_t nuargs;
 	struct jit_code *jit;		/* LK_SF_JIT: the probe's code (owned) */
 	uint8_t jit_all;		/* jit fires every probe at addr too */
+	uint8_t noargs;			/* its probe has no args[] (kinst::F:OFF,
+					   line, kinst::F:return): it takes
+					   the site's other probes' arguments */
 };
 
 /* Sites and trampolines as they will be written into the region. */
@@ -112,6 +115,9 @@ struct lprobe {
 	const struct sdt_probe *sdt;	/* an SDT probe (sdt.h), or NULL */
 	struct sdt_loc *locs;		/* sdt: its sites in this kernel */
 	uint32_t nlocs;
+	struct lk_uarg *uargv;		/* kinst inline entry: each loc's
+					   parameters (LK_UARGS_MAX a loc) */
+	int inl_nargs;			/* ... the leading ones every copy has */
 	const struct umod *um;		/* usdt, pid: the task's program */
 	struct lk_usite *usites;	/* usdt, pid: its user sites (all but
 					   probe filled in; malloc'd) */
@@ -271,6 +277,8 @@ void sdt_print_sites(const struct live *l, uint32_t id, FILE *out);
 /* kinline.c: kinst::FUNC:entry/return of inlined FUNC (ret: return) */
 int kinline_sites(struct live *l, struct lprobe *p, const struct mt_kfunc *f, int ret);
 void kinline_print_sites(const struct live *l, const struct lprobe *p, FILE *out);
+/* Why args[i] of p (kinst::FUNC:entry) is missing: malloc'd, or NULL. */
+char *kinline_arg_missing(struct live *l, const struct lprobe *p, int i);
 char *kinline_expand(const struct lprobe *p);
 void sdt_argmap(const struct lprobe *p, uint8_t *nmap, uint8_t *argmap);
 /* args[i]'s type (native: its native type when translated, else NULL)
