@@ -566,6 +566,10 @@ int ctypes_print_locals(struct cc *cc, struct node *n)
 	names = located_locals(cc, n, site, sizeof site, &members);
 	if (!names[0]) {
 		free(names);
+		if (cc->clause_info.v[cc->cur_clause].npdescs > 1)
+			ERR(n, D_IDENT_UNDEF, "print(locals): no local variable or parameter "
+			    "has a location of one type at every probe of the clause "
+			    "(the first at %s)", site);
 		ERR(n, D_IDENT_UNDEF, "print(locals): no local variable or parameter "
 		    "has a location at %s", site);
 	}
