@@ -32,6 +32,9 @@ struct cinsn {
 	uint64_t addr, end, target;	/* target: a direct jmp's or jcc's, else 0 */
 	uint8_t leaves;			/* ret, int, iret, indirect jmp */
 	uint8_t jmp;			/* unconditional: no fall-through */
+	uint8_t nofall;			/* jmp, leaves, or a call of a noreturn
+					   function (Assert): never reaches end */
+	uint8_t dead;			/* padding after a nofall: never runs */
 	uint8_t ok;			/* an int3 site may go here */
 };
 
@@ -65,6 +68,8 @@ static int decode(struct mt_kimg *k, const struct mt_kfunc *f, struct cinsn **ou
 	while (in && left && n < SDT_MAXINSNS && cs_disasm_iter(cs, &code, &left, &a, in)) {
 		struct cinsn *c = &v[n++];
 		int call = x86_in_group(in, CS_GRP_CALL);
+		uint64_t callee = call ? x86_branch_target(in) : 0;
+		const struct mt_kfunc *cf = callee ? mt_kimg_func_at(k, callee) : NULL;
 		c->addr = in->address;
 		c->end = in->address + in->size;
 		c->target = call ? 0 : x86_branch_target(in);
@@ -72,6 +77,8 @@ static int decode(struct mt_kimg *k, const struct mt_kfunc *f, struct cinsn **ou
 		c->leaves = !call && x86_is_branch(in) && !c->target &&
 			    (c->jmp || x86_in_group(in, CS_GRP_RET) || x86_in_group(in, CS_GRP_IRET) ||
 			     x86_in_group(in, CS_GRP_INT));
+		c->nofall = c->jmp || c->leaves || (cf && cf->addr == callee && cf->noreturn);
+		c->dead = in->id == X86_INS_NOP;	/* for now: a nop (mark_padding) */
 		/* as sites_insn_offsets: what cannot run out of line is no site */
 		c->ok = reloc_insn(in, LK_KERNEL_MAP_BASE + LK_RESV_PA + LK_TRAMP_OFF,
 				   NULL, &ends) >= 0;
@@ -113,11 +120,28 @@ static const struct cinsn *insn_at(const struct cinsn *v, int n, uint64_t a)
 	return i < 0 ? NULL : &v[i];
 }
 
+/* The nops (dead set by decode) after a nofall instruction that no jump
+   targets are padding that never runs; other nops run. */
+static void mark_padding(struct cinsn *v, int n)
+{
+	uint8_t *targeted = calloc((size_t)n + 1, 1);
+
+	for (int i = 0; targeted && i < n; i++) {
+		int t = v[i].target ? insn_index(v, n, v[i].target) : -1;
+		if (t >= 0)
+			targeted[t] = 1;
+	}
+	for (int i = 0; i < n; i++)
+		v[i].dead = targeted && v[i].dead && !targeted[i] && i > 0 &&
+			    (v[i - 1].nofall || v[i - 1].dead);
+	free(targeted);
+}
+
 /* The successors of v[i] in the caller's code (-1: none or unknown). */
 static void successors(const struct cinsn *v, int n, int i, int succ[2])
 {
-	succ[0] = v[i].jmp || v[i].leaves ? -1 : insn_index(v, n, v[i].end);
-	succ[1] = v[i].target ? insn_index(v, n, v[i].target) : -1;
+	succ[0] = v[i].nofall || v[i].dead ? -1 : insn_index(v, n, v[i].end);
+	succ[1] = v[i].target && !v[i].dead ? insn_index(v, n, v[i].target) : -1;
 }
 
 #define RUN_ENTERED	1	/* reached from the copy's entry */
@@ -197,45 +221,104 @@ static void add_exit(struct copy *c, uint64_t a, uint8_t flags)
  * each arrival, exact only when every way into t comes from the copy
  * (no jump from elsewhere, no fall-through from the caller's code).
  */
+static int shared(const struct cinsn *v, int n, uint64_t t, const uint8_t *run)
+{
+	for (int i = 0; i < n; i++)
+		if (run[i] != RUN_ENTERED && !v[i].dead && (v[i].target == t ||
+		    (v[i].end == t && !v[i].nofall)))
+			return 1;
+	return 0;
+}
+
 static void add_target(struct copy *c, const struct cinsn *v, int n, uint64_t t,
 		       const uint8_t *run)
 {
 	const struct cinsn *at = insn_at(v, n, t);
-	uint8_t flags = 0;
 
 	if (!at || !at->ok) {
 		c->leaves |= LOC_LEAVES;
 		return;
 	}
-	for (int i = 0; i < n; i++) {
-		if (run[i] != RUN_ENTERED && (v[i].target == t ||
-		    (v[i].end == t && !v[i].jmp && !v[i].leaves)))
-			flags |= LOC_SHARED;
+	add_exit(c, t, shared(v, n, t, run) ? LOC_SHARED : 0);
+}
+
+/*
+ * The copy's last instruction when the code after jcc v[i] runs straight
+ * (no branch, nothing else jumping into it) to one that falls out of the
+ * copy; -1 if not.  Then the jcc leaves the copy either way, and is the
+ * exact site where its target is shared (the return fires before that
+ * straight run).
+ */
+static int straight_end(const struct cinsn *v, int n, int i, const uint64_t *lo,
+			const uint64_t *hi, size_t nr, const uint8_t *run)
+{
+	for (int y = i + 1; y < n && run[y] == RUN_ENTERED && !v[y].target && !v[y].nofall &&
+	     v[y].addr == v[y - 1].end; y++) {
+		for (int j = 0; j < n; j++)
+			if (v[j].target == v[y].addr)
+				return -1;
+		if (!in_ranges(v[y].end, lo, hi, nr))
+			return y;
 	}
-	add_exit(c, t, flags);
+	return -1;
 }
 
 /*
  * c's exits, from the code run after its entry: an instruction of
  * the copy that always leaves it (a jmp out, a ret, the last instruction
- * before the caller's code, a jcc both of whose ways leave) is its own
- * exit site; where a jcc may leave or stay, the site is where it leaves
- * to.
+ * before the caller's code, a jcc both of whose ways leave, at once or
+ * after a straight run, straight_end) is its own exit site; where a jcc
+ * may leave or stay, the site is where it leaves to.
  */
+static int in_list(const uint64_t *v, int n, uint64_t a)
+{
+	for (int i = 0; i < n; i++)
+		if (v[i] == a)
+			return 1;
+	return 0;
+}
+
+/* Pass 0 lists where jccs leave to (dest), pass 1 places the sites: an
+   instruction that always leaves to a dest is counted there. */
 static void find_exits(struct copy *c, const struct cinsn *v, int n, const uint64_t *lo,
 		       const uint64_t *hi, size_t nr, const uint8_t *run)
 {
+	uint64_t dest[2 * COPY_MAXEXITS];
+	int skip[COPY_MAXEXITS], nskip = 0, ndest = 0, y;
+
+	for (int pass = 0; pass < 2; pass++, nskip = 0)
 	for (int i = 0; i < n; i++) {
 		const struct cinsn *x = &v[i];
 		int out_target = x->target && !in_ranges(x->target, lo, hi, nr);
-		int falls_out = !x->jmp && !x->leaves && !in_ranges(x->end, lo, hi, nr);
-		if (run[i] != RUN_ENTERED)
+		int falls_out = !x->nofall && !in_ranges(x->end, lo, hi, nr);
+		uint64_t to = x->jmp && out_target ? x->target : falls_out && !x->target ? x->end : 0;
+		int skipped = 0;
+		for (int k = 0; k < nskip; k++)
+			skipped |= skip[k] == i;
+		if (run[i] != RUN_ENTERED || skipped)
 			continue;
+		if (out_target && !falls_out && !x->jmp && x->ok && nskip < COPY_MAXEXITS &&
+		    shared(v, n, x->target, run) &&
+		    (y = straight_end(v, n, i, lo, hi, nr, run)) >= 0) {
+			if (pass)
+				add_exit(c, x->addr, 0);
+			skip[nskip++] = y;
+			continue;
+		}
 		if (x->leaves || (x->jmp && out_target) || (falls_out && (!x->target || out_target))) {
+			if (!pass || (to && in_list(dest, ndest, to)))
+				continue;
 			if (x->ok)
 				add_exit(c, x->addr, 0);
 			else
 				c->leaves |= LOC_LEAVES;
+			continue;
+		}
+		if (!pass) {
+			if (out_target && ndest < 2 * COPY_MAXEXITS)
+				dest[ndest++] = x->target;
+			if (falls_out && ndest < 2 * COPY_MAXEXITS)
+				dest[ndest++] = x->end;
 			continue;
 		}
 		if (out_target)
@@ -268,6 +351,7 @@ static void copy_sites(struct mt_kimg *k, const struct mt_kinline *in, struct co
 		c->why = "its caller's code cannot be decoded";
 		return;
 	}
+	mark_padding(v, n);
 	if (!nr) {
 		lo[0] = in->low;
 		hi[0] = in->high;
@@ -468,7 +552,7 @@ void kinline_print_sites(const struct live *l, const struct lprobe *p, FILE *out
 				(unsigned long long)(c.entry - c.caller->addr));
 		if (c.leaves & LOC_JOINED)
 			fprintf(out, "\t\t%s+%#llx: inexact: other code joins the copy's "
-				"code after its entry (its exits count those paths too)\n",
+				"code after its entry (exits it reaches are not counted)\n",
 				c.caller->name, (unsigned long long)(c.entry - c.caller->addr));
 	}
 	fprintf(out, "\n");
