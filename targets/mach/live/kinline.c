@@ -174,7 +174,8 @@ static void flood(const struct cinsn *v, int n, int *stack, int start, uint8_t b
  * its exits are none of the copy's.  RUN_JOINED if code that is not the
  * copy's jumps or falls into the entered part other than at the entry
  * (GCC merged the copy's tail with other code): exits such paths reach
- * would count returns without an entry.  LOC_JOINED if any.
+ * would count returns without an entry.  LOC_JOINED if any, or if the
+ * copy jumps back to its entry (an entry without a return).
  */
 static int reach(const struct cinsn *v, int n, uint64_t entry, const uint64_t *lo,
 		 const uint64_t *hi, size_t nr, uint8_t *run)
@@ -192,6 +193,8 @@ static int reach(const struct cinsn *v, int n, uint64_t entry, const uint64_t *l
 		successors(v, n, i, succ);
 		for (int k = 0; k < 2; k++) {
 			int j = succ[k];
+			if (j == e && (run[i] & RUN_ENTERED))
+				flags |= LOC_JOINED;	/* a loop back to the entry */
 			if (j < 0 || !(run[j] & RUN_ENTERED) || j == e || (run[i] & RUN_ENTERED))
 				continue;
 			flags |= LOC_JOINED;
