@@ -571,6 +571,15 @@ live_argnative(void *arg, const char *prov, const char *mod, const char *func,
 	return t ? mt_live_argnative(t, prov, func, name, i) : NULL;
 }
 
+static char *
+live_argmissing(void *arg, const char *prov, const char *mod, const char *func,
+		const char *name, int i)
+{
+	struct mt_target *t = lazy_target(arg, prov, mod, func, name);
+
+	return t ? mt_live_argmissing(t, prov, func, name, i) : NULL;
+}
+
 static int
 live_nargs(void *arg, const char *prov, const char *mod, const char *func,
 	   const char *name)
@@ -580,20 +589,38 @@ live_nargs(void *arg, const char *prov, const char *mod, const char *func,
 	return t ? mt_live_nargs(t, prov, func, name) : -1;
 }
 
+/* The target of a locals probe, its description in *pd; NULL with err. */
+static struct mt_target *
+locals_target(void *arg, const char *prov, const char *mod, const char *func,
+	      const char *name, struct mt_pdesc *pd, char *err, size_t errlen)
+{
+	struct mt_target *t = lazy_target(arg, prov, mod, func, name);
+
+	*pd = (struct mt_pdesc){ (char *)prov, (char *)mod, (char *)func, (char *)name, 0 };
+	if (!t)
+		snprintf(err, errlen, "locals is available in kernel probes only");
+	return t;
+}
+
 static char *
 live_local(void *arg, const char *prov, const char *mod, const char *func,
 	   const char *name, const char *var, char **ctype, char *err,
 	   size_t errlen)
 {
-	struct mt_target *t = lazy_target(arg, prov, mod, func, name);
-	struct mt_pdesc pd = { (char *)prov, (char *)mod, (char *)func,
-			       (char *)name, 0 };
+	struct mt_pdesc pd;
+	struct mt_target *t = locals_target(arg, prov, mod, func, name, &pd, err, errlen);
 
-	if (!t) {
-		snprintf(err, errlen, "locals is available in kernel probes only");
-		return NULL;
-	}
-	return mt_live_local(t, &pd, var, ctype, err, errlen);
+	return t ? mt_live_local(t, &pd, var, ctype, err, errlen) : NULL;
+}
+
+static char **
+live_local_names(void *arg, const char *prov, const char *mod, const char *func,
+		 const char *name, char *site, size_t sitelen, char *err, size_t errlen)
+{
+	struct mt_pdesc pd;
+	struct mt_target *t = locals_target(arg, prov, mod, func, name, &pd, err, errlen);
+
+	return t ? mt_live_local_names(t, &pd, site, sitelen, err, errlen) : NULL;
 }
 
 /* Kernel globals: only once a kernel clause created the target. */
@@ -641,6 +668,7 @@ static struct mt_ctypes lazy_ctypes = {
 	.arg = &lazy, .argtype = live_argtype, .decls = live_decls,
 	.nargs = live_nargs, .symbol = live_symbol,
 	.argnative = live_argnative, .local = live_local,
+	.local_names = live_local_names, .argmissing = live_argmissing,
 };
 
 /* The live GNU Mach target, from the command line's kernel options;

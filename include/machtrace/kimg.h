@@ -48,6 +48,7 @@ struct mt_kfunc {
 	const char *rettype;    /* "void" when none; NULL without DWARF */
 	int nargs;              /* -1: unknown (no DWARF); varargs count as declared */
 	int varargs;
+	int noreturn;           /* DWARF's DW_AT_noreturn (Assert, Panic) */
 	struct mt_karg args[MT_KFUNC_MAXARGS];
 };
 
