@@ -75,6 +75,19 @@ static void uses(mt_instr_t in, uint32_t *rd_mask, uint32_t *wr_mask)
 		*rd_mask = 1u << r2;
 		*wr_mask = 1u << rd;
 		break;
+	case MT_OP_PUSHTV:
+		*rd_mask = 1u << rd;
+		break;
+	case MT_OP_CALL:
+		*wr_mask = 1u << rd;
+		break;
+	case MT_OP_ALLOCS:
+		*rd_mask = 1u << r1;
+		*wr_mask = 1u << rd;
+		break;
+	case MT_OP_COPYS:
+		*rd_mask = 1u << r1 | 1u << r2 | 1u << rd;
+		break;
 	}
 	*rd_mask &= ~1u;
 	*wr_mask &= ~1u;
@@ -210,6 +223,16 @@ static const char *unsupported(const struct jit *j, mt_instr_t in)
 	case MT_OP_CMP: case MT_OP_TST: case MT_OP_RET: case MT_OP_SETX:
 	case MT_OP_SETS:
 		return NULL;
+	case MT_OP_PUSHTV: case MT_OP_ALLOCS: case MT_OP_COPYS:
+		/* only as a subroutine's argument and stringof() of its
+		   string (one(), subr_call and copys) */
+		return j->o.site == JIT_SITE_HOST ? "a subroutine on the host" : NULL;
+	case MT_OP_CALL:
+		if (j->o.site == JIT_SITE_HOST)
+			return "a subroutine on the host";
+		return v == MT_SUBR_MACH_PID || v == MT_SUBR_MACH_TID ||
+			v == MT_SUBR_MACH_EXECNAME ? NULL : "a subroutine other than "
+			"mach_pid(), mach_tid() or mach_execname()";
 	case MT_OP_STGS:
 		if (j->o.site == JIT_SITE_HOST)
 			return "a global on the host";
@@ -230,6 +253,8 @@ static const char *unsupported(const struct jit *j, mt_instr_t in)
 		case MT_VAR_EPID: case MT_VAR_ID: case MT_VAR_PROBEPROV:
 		case MT_VAR_PROBEMOD: case MT_VAR_PROBEFUNC: case MT_VAR_PROBENAME:
 			return NULL;
+		case MT_VAR_CPU:
+			return j->o.site == JIT_SITE_HOST ? "cpu on the host" : NULL;
 		case MT_VAR_TIMESTAMP: case MT_VAR_VTIMESTAMP:
 			return j->o.site == JIT_SITE_HOST ? "timestamp on the host" : NULL;
 		}
@@ -317,15 +342,23 @@ static uint32_t maybe_unset(const struct jit *j, const struct mt_difo *d)
 	return need;
 }
 
-/* What a DIF register holds, for SCMP: a strtab string, or the
-   execname (MT_JIT_PLATNAME readable bytes). */
-enum { STR_NONE = 0, STR_CONST, STR_EXECNAME };
+/* What a DIF register holds, for SCMP and string records: a strtab
+   string, the execname (MT_JIT_PLATNAME readable bytes), a subroutine's
+   string in the runtime's scratch (JIT_STR_SCRATCH, jit_int.h), scratch
+   ALLOCS reserved (emitted as nothing: COPYS of a scratch string into it
+   aliases the string, bound[] bytes of it). */
+enum { STR_NONE = 0, STR_CONST, STR_EXECNAME = JIT_STR_EXECNAME, STR_SCRATCH = JIT_STR_SCRATCH,
+	STR_ALLOC };
 
 struct difo_em {
 	struct jit *j;
 	int map[MT_NREGS];
 	uint8_t str[MT_NREGS];		/* STR_* */
 	uint32_t stroff[MT_NREGS];	/* STR_CONST: strtab offset */
+	uint32_t bound[MT_NREGS];	/* STR_SCRATCH: a copy's size, 0: none */
+	uint8_t known[MT_NREGS];	/* SETX's constant in kval */
+	uint64_t kval[MT_NREGS];
+	int tv;				/* PUSHTV's register, -1: none pushed */
 	uint32_t labels[1024];		/* per DIF pc: a label if a branch goes there */
 	uint8_t target[1024];
 	uint32_t end;			/* label: after the DIFO */
@@ -361,6 +394,28 @@ void jit_call(struct jit *j, uint16_t kind, uint32_t h, int nargs, uint64_t a1, 
 	x_call_rel(b, kind, h);
 	for (size_t i = NCOLD; i-- > 0;)
 		x_pop(b, cold_save[i]);
+}
+
+void jit_str_rec(struct jit *j, uint32_t size, int32_t off, uint32_t pc)
+{
+	struct jit_buf *b = j->b;
+	uint32_t ok = jit_label_new(b);
+
+	for (size_t i = 0; i < NCOLD; i++)
+		x_push(b, cold_save[i]);
+	x_mov_rr(b, X_RDX, X_RAX);
+	x_lea(b, X_RCX, (struct x_mem){ X_R11, off, 0, 0 });
+	x_mov_rrel(b, X_RDI, MT_JR_CB, 0, 0);
+	x_mov_ri(b, X_RSI, size);
+	x_call_rel(b, MT_JR_HELPER, MT_JH_STR);
+	for (size_t i = NCOLD; i-- > 0;)
+		x_pop(b, cold_save[i]);
+	x_test_rr(b, X_RAX, X_RAX);
+	x_jcc(b, CC_E, ok);
+	x_mov_ri(b, X_RAX, (uint64_t)j->where_act << 16 | (pc & 0xffff));
+	x_jmp(b, j->fault);
+	j->faults = 1;
+	jit_label_here(b, ok);
 }
 
 static enum jreg reg(const struct difo_em *e, uint32_t r)
@@ -659,6 +714,15 @@ static void ldgs(struct difo_em *e, uint32_t v, uint32_t rd)
 		e->flags = 0;
 		put(e, rd, X_RAX);
 		return;
+	case MT_VAR_CPU:		/* compiled code runs on CPU 0 (jitrt.c) */
+		if (j->o.site != JIT_SITE_LOCAL) {
+			x_mov_ri(j->b, x, 0);
+			return;
+		}
+		jit_call(j, MT_JR_HELPER, MT_JH_VAR, 2, v, 0, 0, X_RAX);
+		e->flags = 0;
+		put(e, rd, X_RAX);
+		return;
 	case MT_VAR_CURTHREAD:
 		if (j->o.site != JIT_SITE_LOCAL) {
 			x_load_abs(j->b, 8, x, MT_JR_PLAT_CURTHREAD, 0, 0);
@@ -906,16 +970,100 @@ static void divide(struct difo_em *e, uint32_t pc, mt_instr_t in)
 	e->flags = 0;
 }
 
+/*
+ * CALL of mach_pid/mach_tid/mach_execname (unsupported() allows no other)
+ * with the one argument PUSHTV pushed: the runtime's helper, a fault to
+ * the clause's fault path.  A string result stays in the runtime's
+ * scratch until the next helper call, so only a record's value may
+ * return it (the RET's check) and only one such call is live.
+ */
+static int subr_call(struct difo_em *e, uint32_t pc, mt_instr_t in)
+{
+	struct jit *j = e->j;
+	uint32_t ok = jit_label_new(j->b), rd = MT_RD(in), v = MT_V16(in);
+
+	if (e->tv < 0)
+		return jit_fail(j, "a subroutine without its argument at %u", pc);
+	for (int r = 1; r < MT_NREGS; r++)
+		if (e->str[r] == STR_SCRATCH)
+			return jit_fail(j, "two subroutine strings in one DIFO at %u", pc);
+	if (e->tv)
+		jit_call(j, MT_JR_HELPER, MT_JH_SUBR, 3, v, 0, 1, reg(e, (uint32_t)e->tv));
+	else
+		jit_call(j, MT_JR_HELPER, MT_JH_SUBR, 3, v, 0, 0, X_RAX);
+	e->tv = -1;
+	x_cmp_abs_imm(j->b, 4, MT_JR_FAULT, 0, 0, 0);
+	x_jcc(j->b, CC_E, ok);
+	to_fault(e, pc);
+	jit_label_here(j->b, ok);
+	put(e, rd, X_RAX);
+	e->flags = 0;
+	if (rd && v == MT_SUBR_MACH_EXECNAME) {
+		e->str[rd] = STR_SCRATCH;
+		e->bound[rd] = 0;
+	}
+	return 0;
+}
+
+/*
+ * COPYS of a subroutine's string (readable: no fault the copy could
+ * take) into scratch ALLOCS reserved, of a constant size: the
+ * destination aliases the string, bounded by that size where a record
+ * copies it (stringof(args[1]->pr_fname)).
+ */
+static int copys(struct difo_em *e, uint32_t pc, mt_instr_t in)
+{
+	uint32_t r1 = MT_R1(in), r2 = MT_R2(in), rd = MT_RD(in);
+
+	if (!rd || e->str[rd] != STR_ALLOC || !r1 || e->str[r1] != STR_SCRATCH ||
+	    !r2 || !e->known[r2] || e->kval[r2] == 0 || e->kval[r2] > 0xffff)
+		return jit_fail(e->j, "a string copy other than of a subroutine's "
+				"string at %u", pc);
+	x_mov_rr(e->j->b, reg(e, rd), reg(e, r1));
+	e->str[rd] = STR_SCRATCH;
+	e->bound[rd] = (uint32_t)e->kval[r2];
+	e->str[r1] = STR_NONE;		/* one live scratch string */
+	return 0;
+}
+
 static int one(struct difo_em *e, const struct mt_difo *d, uint32_t pc, mt_instr_t in)
 {
 	struct jit *j = e->j;
 	struct jit_buf *b = j->b;
-	uint32_t op = MT_OP(in), rd = MT_RD(in);
+	uint32_t op = MT_OP(in), rd = MT_RD(in), rm, wm;
 	int c;
 
+	uses(in, &rm, &wm);
+	for (int r = 1; r < MT_NREGS; r++)	/* ALLOCS emits nothing */
+		if ((rm >> r & 1) && e->str[r] == STR_ALLOC && op != MT_OP_COPYS)
+			return jit_fail(j, "an ALLOCS whose scratch an instruction other "
+					"than COPYS reads (at %u)", pc);
+	if (wm && op == MT_OP_MOV) {		/* the value's kind goes with it */
+		uint32_t r1 = MT_R1(in);
+		e->str[rd] = e->str[r1];
+		e->stroff[rd] = e->stroff[r1];
+		e->bound[rd] = e->bound[r1];
+		e->known[rd] = e->known[r1];
+		e->kval[rd] = e->kval[r1];
+	} else if (wm) {
+		e->str[rd] = STR_NONE;
+		e->known[rd] = 0;
+	}
 	switch (op) {
 	case MT_OP_NOP:
 		return 0;
+	case MT_OP_PUSHTV:
+		if (e->tv >= 0)
+			return jit_fail(j, "a subroutine of more than one argument at %u", pc);
+		e->tv = (int)rd;
+		return 0;
+	case MT_OP_CALL:
+		return subr_call(e, pc, in);
+	case MT_OP_ALLOCS:
+		e->str[rd] = STR_ALLOC;
+		return 0;
+	case MT_OP_COPYS:
+		return copys(e, pc, in);
 	case MT_OP_CMP:
 		get(e, X_RAX, MT_R1(in));
 		if (MT_R2(in))
@@ -949,13 +1097,21 @@ static int one(struct difo_em *e, const struct mt_difo *d, uint32_t pc, mt_instr
 		e->flags = 0;
 		return 0;
 	case MT_OP_RET:
+		if (e->str[rd] == STR_SCRATCH && !j->str_rec)
+			return jit_fail(j, "a subroutine's string other than a record's value");
+		/* RETs of different kinds of string: JIT_STR_MIXED */
+		j->ret_str = j->nret++ && j->ret_str != e->str[rd] ? JIT_STR_MIXED : e->str[rd];
+		j->ret_bound = e->str[rd] == STR_SCRATCH ? e->bound[rd] : 0;
 		get(e, X_RAX, rd);
 		if (pc + 1 < d->ntext)
 			x_jmp(b, e->end);
 		return 0;
 	case MT_OP_SETX:
-		if (rd)
+		if (rd) {
 			x_mov_ri(b, reg(e, rd), j->t.ints[MT_V16(in)]);
+			e->known[rd] = 1;
+			e->kval[rd] = j->t.ints[MT_V16(in)];
+		}
 		return 0;
 	case MT_OP_SETS:
 		if (rd) {
@@ -1014,6 +1170,10 @@ int jit_difo(struct jit *j, uint32_t difo1)
 		return jit_fail(j, "DIFO %u is too long", difo1);
 	memset(&e, 0, sizeof e);
 	e.j = j;
+	e.tv = -1;
+	j->ret_str = STR_NONE;
+	j->ret_bound = 0;
+	j->nret = 0;
 	map_regs(j, d, e.map);
 	for (uint32_t pc = 0; pc < d->ntext; pc++) {
 		mt_instr_t in = j->t.text[d->text0 + pc];

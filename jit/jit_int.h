@@ -36,9 +36,19 @@ struct jit {
 	int vclock;			/* a kernel probe of an image reading
 					   vtimestamp: its time is probe context
 					   (MT_JR_PLAT_VCLOCK) */
+	/* string values: a record's DIFO may return a subroutine's string
+	   (str_rec); what the last DIFO returned (JIT_STR_*: 2, the
+	   platform's execname; JIT_STR_SCRATCH, ret_bound bytes of it if
+	   not 0; JIT_STR_MIXED: RETs of different kinds) */
+	int str_rec;
+	uint8_t ret_str;
+	uint32_t ret_bound, nret;
 	char *why;
 	size_t whylen;
 };
+#define JIT_STR_EXECNAME	2
+#define JIT_STR_SCRATCH		3
+#define JIT_STR_MIXED		0xff
 
 int jit_fail(struct jit *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Registers the DIFO needs (pool registers, scratch), before emitting. */
@@ -51,6 +61,10 @@ int jit_difo(struct jit *j, uint32_t difo1);
    the result in rax. */
 void jit_call(struct jit *j, uint16_t kind, uint32_t h, int nargs, uint64_t a1, uint64_t a2, int a3_reg,
 	      enum jreg a3);
+/* The string at rax into the record's size bytes at r11 + off (the
+   runtime's MT_JH_STR); a fault to the clause's fault path, at pc of
+   the record's DIFO. */
+void jit_str_rec(struct jit *j, uint32_t size, int32_t off, uint32_t pc);
 /* rax = the TSC (rdx clobbered) */
 void jit_tsc(struct jit_buf *b);
 /* The firing's timestamp into rax (once a firing: the slot at ts_off). */

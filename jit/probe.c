@@ -166,14 +166,17 @@ static int agg_how(struct jit *j, const struct mt_action *act, uint32_t *regs)
 	return AGG_HELPER;
 }
 
-/* A record's values: integers of 4 or 8 bytes. */
+/* A record's values: integers of 4 or 8 bytes, strings (jit_str_rec). */
 static int record_ok(struct jit *j, const struct mt_action *act, uint32_t *regs)
 {
 	for (uint32_t i = 0; i < act->nrecs; i++) {
 		const struct mt_rec *rec = &j->t.recs[act->rec0 + i];
-		if (rec->kind != MT_REC_INT || (rec->size != 8 && rec->size != 4) ||
+		int str = rec->kind == MT_REC_STR && rec->difo && rec->size > 0 &&
+			rec->size <= 0xffff;
+		if ((!str && (rec->kind != MT_REC_INT || (rec->size != 8 && rec->size != 4))) ||
 		    (rec->flags & MT_RF_UPID))
-			return jit_fail(j, "a record value other than a 4- or 8-byte integer");
+			return jit_fail(j, "a record value other than a 4- or 8-byte integer "
+					"or a string");
 		if (rec->difo && jit_difo_needs(j, rec->difo, regs) < 0)
 			return -1;
 	}
@@ -541,6 +544,57 @@ static void record_zero(struct jit *j, const struct mt_clause *cl)
 			x_store_mi(j->b, 8, (struct x_mem){ X_R11, (int32_t)(RT_HDR + 8 * w), 0, 0 }, 0);
 }
 
+/*
+ * The platform's execname (rax) into a string record: its
+ * MT_JIT_PLATNAME readable bytes hold the NUL (jitabi.h), so they are
+ * copied as words, without the safe loads another string's copy needs.
+ */
+static int execname_rec(struct jit *j, uint32_t size, int32_t off)
+{
+	/* a local site's is the runtime's buffer (MT_JH_EXECNAME) */
+	int32_t n = j->o.site == JIT_SITE_LOCAL ? MT_JIT_STRBUF : MT_JIT_PLATNAME;
+
+	if (size <= (uint32_t)n)
+		return jit_fail(j, "an execname record of %u bytes", size);
+	for (int32_t k = 0; k < n; k += 8) {
+		x_load_m(j->b, 8, X_RCX, (struct x_mem){ X_RAX, k, 0, 0 });
+		x_store_m(j->b, 8, X_RCX, (struct x_mem){ X_R11, off + k, 0, 0 });
+	}
+	return 0;
+}
+
+/* One value into the record at r11 (record_ok allowed it). */
+static int record_value(struct jit *j, const struct mt_rec *rec)
+{
+	int32_t off = (int32_t)(RT_HDR + rec->offset);
+	int rc;
+
+	if (rec->kind == MT_REC_STR) {
+		uint32_t size = rec->size;
+		j->str_rec = 1;
+		rc = jit_difo(j, rec->difo);
+		j->str_rec = 0;
+		if (rc < 0)
+			return -1;
+		if (j->ret_str == JIT_STR_MIXED)
+			return jit_fail(j, "a string value of several kinds");
+		if (j->ret_str == JIT_STR_EXECNAME)
+			return execname_rec(j, size, off);
+		if (j->ret_bound && j->ret_bound < size)
+			size = j->ret_bound + 1;	/* the copy's bytes and a NUL */
+		jit_str_rec(j, size, off, j->t.difos[rec->difo - 1].ntext - 1);
+		return 0;
+	}
+	if (rec->difo) {
+		if (jit_difo(j, rec->difo) < 0)
+			return -1;
+	} else {
+		x_mov_ri(j->b, X_RAX, 0);
+	}
+	x_store_m(j->b, (int)rec->size, X_RAX, (struct x_mem){ X_R11, off, 0, 0 });
+	return 0;
+}
+
 static int clause(struct jit *j, uint32_t ecb)
 {
 	struct jit_buf *b = j->b;
@@ -614,17 +668,9 @@ static int clause(struct jit *j, uint32_t ecb)
 				return -1;
 			continue;
 		}
-		for (uint32_t i = 0; i < act->nrecs; i++) {
-			const struct mt_rec *rec = &j->t.recs[act->rec0 + i];
-			if (rec->difo) {
-				if (jit_difo(j, rec->difo) < 0)
-					return -1;
-			} else {
-				x_mov_ri(b, X_RAX, 0);
-			}
-			x_store_m(b, (int)rec->size, X_RAX,
-				  (struct x_mem){ X_R11, (int32_t)(RT_HDR + rec->offset), 0, 0 });
-		}
+		for (uint32_t i = 0; i < act->nrecs; i++)
+			if (record_value(j, &j->t.recs[act->rec0 + i]) < 0)
+				return -1;
 		if (act->kind == MT_ACT_EXIT)
 			exit_action(j);
 	}

@@ -38,6 +38,13 @@ static void ms_init(struct rt_mstate *ms, struct rt *rt, uint32_t ecb,
 	ms->epid = ecb + 1;
 }
 
+/* A helper's fault for the code to find (MT_JR_FAULT's word). */
+static void jit_fault_keep(struct rt *rt, const struct rt_mstate *ms)
+{
+	rt->jit_fault = ms->fault;
+	rt->jit_fault_addr = ms->fault_addr;
+}
+
 /* The keyless entry's offset + 1, as rt_agg_keyless keeps it in aggent. */
 static uint32_t mt_rt_jit_keyless(struct mt_cb *cb, uint32_t aggid)
 {
@@ -169,8 +176,7 @@ static uint64_t mt_rt_jit_load(struct mt_cb *cb, uint32_t how, uint64_t addr)
 
 	ms_init(&ms, rt, 0, &no_ctx);
 	if (rt_check_load(&ms, addr, size) != 0) {
-		rt->jit_fault = ms.fault;
-		rt->jit_fault_addr = ms.fault_addr;
+		jit_fault_keep(rt, &ms);
 		return 0;
 	}
 	switch (size) {
@@ -212,6 +218,57 @@ static uint64_t mt_rt_jit_var(struct mt_cb *cb, uint32_t var)
 	return mt_plat_var(&no_ctx, var);
 }
 
+static uint64_t mt_rt_jit_subr(struct mt_cb *cb, uint32_t subr, uint64_t arg)
+{
+	struct rt *rt = rt_get(cb);
+	struct rt_mstate ms;
+	uint64_t r = 0;
+
+	if (subr != MT_SUBR_MACH_PID && subr != MT_SUBR_MACH_TID &&
+	    subr != MT_SUBR_MACH_EXECNAME)
+		return 0;
+	ms_init(&ms, rt, 0, &no_ctx);
+	ms.tuple[0].val = arg;
+	ms.tuple[0].size = 8;
+	ms.tuple[0].type = MT_TT_INT;
+	ms.ttop = 1;
+	rt_subr(&ms, subr, &r);
+	if (ms.fault) {
+		jit_fault_keep(rt, &ms);
+		return 0;
+	}
+	return r;
+}
+
+/* Is [dst, dst + size) inside CPU 0's principal buffer or staging
+   record?  The only places compiled code writes a record. */
+static int jit_rec_dst(const struct rt *rt, uint64_t dst, uint32_t size)
+{
+	uint64_t buf = (uint64_t)(uintptr_t)rt->cpu[0].buf;
+	uint64_t stage = (uint64_t)(uintptr_t)rt->cpu[0].stage;
+
+	return (dst >= buf && dst - buf <= rt->cpubuf[0].size &&
+		size <= rt->cpubuf[0].size - (dst - buf)) ||
+		(dst >= stage && dst - stage <= rt->stagesize &&
+		 size <= rt->stagesize - (dst - stage));
+}
+
+static int64_t mt_rt_jit_str(struct mt_cb *cb, uint32_t size, uint64_t src, uint64_t dst)
+{
+	struct rt *rt = rt_get(cb);
+	struct rt_mstate ms;
+
+	if (!jit_rec_dst(rt, dst, size))
+		return 0;
+	ms_init(&ms, rt, 0, &no_ctx);
+	ms.scratch_used = rt->scratchsize;	/* a subroutine's string (MT_JH_SUBR) */
+	if (rt_copy_str0(&ms, (char *)(uintptr_t)dst, src, size) < 0) {
+		jit_fault_keep(rt, &ms);
+		return -1;
+	}
+	return 0;
+}
+
 static uint64_t helper(uint32_t h)
 {
 	switch (h) {
@@ -226,6 +283,8 @@ static uint64_t helper(uint32_t h)
 	case MT_JH_FAULT: return (uint64_t)(uintptr_t)mt_rt_jit_fault;
 	case MT_JH_VAR: return (uint64_t)(uintptr_t)mt_rt_jit_var;
 	case MT_JH_INTKEY: return (uint64_t)(uintptr_t)mt_rt_jit_intkey;
+	case MT_JH_SUBR: return (uint64_t)(uintptr_t)mt_rt_jit_subr;
+	case MT_JH_STR: return (uint64_t)(uintptr_t)mt_rt_jit_str;
 	}
 	return 0;
 }

@@ -121,6 +121,19 @@ enum mt_jit_helper {
 	/* uint32_t (struct mt_cb *cb, uint32_t ecb, uint32_t act, uint64_t
 	   key): as MT_JH_STRKEY for an aggregation keyed by one integer */
 	MT_JH_INTKEY,
+	/* uint64_t (struct mt_cb *cb, uint32_t subr, uint64_t arg): D
+	   subroutine subr of one integer argument (MT_SUBR_MACH_PID, _TID,
+	   _EXECNAME) as the interpreter calls it; a string result is in the
+	   runtime's scratch, valid until the next helper call; 0 and the
+	   fault in MT_JR_FAULT's word if it faults */
+	MT_JH_SUBR,
+	/* uint64_t (struct mt_cb *cb, uint32_t size, uint64_t src, uint64_t
+	   dst): the string at src into a record's size bytes at dst (in CPU
+	   0's principal buffer or staging record) as the interpreter writes
+	   a string record: safe loads up to its NUL, at most size - 1
+	   characters, then a NUL; the bytes after it are left alone.  0, or
+	   -1 and the fault in MT_JR_FAULT's word */
+	MT_JH_STR,
 	MT_JH__COUNT
 };
 

@@ -240,6 +240,23 @@ static struct mt_image *shape(struct ib *b, int k)
 		ib_rec(b, ld, MT_REC_INT, 0, 8, 0);
 		break;
 	}
+	case 10:		/* trace(execname): a string record */
+		ib_clause(b, 0, 0, 256);
+		ib_action(b, MT_ACT_TRACE, 0);
+		ib_rec(b, ex, MT_REC_STR, 0, 256, 0);
+		break;
+	case 11: {		/* trace(stringof(args[1]->pr_fname)): a
+				   subroutine's string copied by stringof */
+		uint32_t c16 = ib_int(b, 16);
+		uint32_t fn = IB_DIFO(b, MT_RT_STRING, RV(LDGS, MT_VAR_ARG1, 1), RV(PUSHTV, 0, 1),
+				      RV(CALL, MT_SUBR_MACH_EXECNAME, 1), RV(SETX, c16, 2),
+				      R(ALLOCS, 2, 0, 3), R(COPYS, 1, 2, 3), R(RET, 0, 0, 3));
+		ib_clause(b, 0, 0, 8 + 256);
+		ib_action(b, MT_ACT_TRACE, 0);
+		ib_rec(b, a0, MT_REC_INT, 0, 8, 0);
+		ib_rec(b, fn, MT_REC_STR, 8, 256, 0);
+		break;
+	}
 	default:		/* min and max of arg1 */
 		ag = ib_agg(b, MT_AGG_MIN, 0, 8, 1, 0, 0, 0, 0);
 		ib_clause(b, 0, 0, 0);
@@ -257,7 +274,7 @@ static struct mt_image *shape(struct ib *b, int k)
 
 TEST(bench_shapes_compile_and_pass_the_checker)
 {
-	for (int k = 0; k < 10; k++) {
+	for (int k = 0; k < 12; k++) {
 		struct ib b;
 		struct jit_code c;
 		struct jit_opts o = { .site = k == 5 ? JIT_SITE_RETURN : JIT_SITE_ENTRY };
