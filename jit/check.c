@@ -50,7 +50,7 @@ static int state_kind(uint16_t k)
 	switch (k) {
 	case MT_JR_CB: case MT_JR_BUSY: case MT_JR_AGGENT: case MT_JR_AGGDATA:
 	case MT_JR_ECBENT: case MT_JR_CPUBUF: case MT_JR_BUFDATA: case MT_JR_STAGE:
-	case MT_JR_GLOBALS: case MT_JR_FAULT: case MT_JR_TLS:
+	case MT_JR_GLOBALS: case MT_JR_FAULT: case MT_JR_TLS: case MT_JR_LOCALS:
 		return 1;
 	}
 	return 0;
@@ -153,6 +153,7 @@ static const char *rel_name(uint16_t k)
 		[MT_JR_BUFSIZE] = "bufsize", [MT_JR_GLOBALS] = "globals",
 		[MT_JR_HELPER] = "helper", [MT_JR_STAGE] = "stage", [MT_JR_FAULT] = "fault",
 		[MT_JR_TLS] = "tls rows", [MT_JR_TLS_MASK] = "tls mask",
+		[MT_JR_LOCALS] = "locals",
 	};
 	if (k == MT_JR_PLAT_TSCMULT)
 		return "tsc_mult";

@@ -75,8 +75,11 @@ static void uses(mt_instr_t in, uint32_t *rd_mask, uint32_t *wr_mask)
 		*rd_mask = 1u << r2;
 		*wr_mask = 1u << rd;
 		break;
-	case MT_OP_PUSHTV:
+	case MT_OP_PUSHTV: case MT_OP_STGAA: case MT_OP_STLS:
 		*rd_mask = 1u << rd;
+		break;
+	case MT_OP_LDGAA: case MT_OP_LDLS:
+		*wr_mask = 1u << rd;
 		break;
 	case MT_OP_CALL:
 		*wr_mask = 1u << rd;
@@ -106,6 +109,18 @@ static int scalar_var(const struct jit *j, uint32_t scope, uint32_t id)
 	for (uint32_t i = 0; i < j->img->nvars; i++)
 		if (v[i].scope == scope && v[i].id == id)
 			return v[i].kind == MT_VK_SCALAR && !(v[i].flags & MT_VF_REF);
+	return 0;
+}
+
+/* A global associative array of integer values (its key: one PUSHTV
+   integer, gaa()) */
+static int assoc_int(const struct jit *j, uint32_t id)
+{
+	const struct mt_var *v = j->t.vars;
+
+	for (uint32_t i = 0; i < j->img->nvars; i++)
+		if (v[i].scope == MT_VS_GLOBAL && v[i].id == id)
+			return v[i].kind == MT_VK_ASSOC && !(v[i].flags & MT_VF_REF);
 	return 0;
 }
 
@@ -146,8 +161,8 @@ static const char *arg_unsupported(const struct jit *j, uint32_t i)
 {
 	uint32_t src = arg_source(j, i);
 
-	if (src == MT_ARGMAP_ELAPSED)
-		return "an elapsed-time argument";
+	if (src == MT_ARGMAP_ELAPSED && j->o.site == JIT_SITE_LOCAL)
+		return "a mapped argument on the host";
 	if (src == MT_ARGMAP_CURTHREAD && j->o.site == JIT_SITE_LOCAL)
 		return "a mapped argument on the host";
 	if (j->o.nregargs && src < j->o.nregargs && j->o.regarg[src] == 7)
@@ -222,6 +237,16 @@ static const char *unsupported(const struct jit *j, mt_instr_t in)
 	case MT_OP_ADD: case MT_OP_MUL: case MT_OP_NOT: case MT_OP_MOV:
 	case MT_OP_CMP: case MT_OP_TST: case MT_OP_RET: case MT_OP_SETX:
 	case MT_OP_SETS:
+		return NULL;
+	case MT_OP_LDLS: case MT_OP_STLS:
+		if (j->o.site == JIT_SITE_HOST)
+			return "a clause-local on the host";
+		return scalar_var(j, MT_VS_LOCAL, v) ? NULL : "a clause-local other than an integer";
+	case MT_OP_LDGAA: case MT_OP_STGAA:
+		if (j->o.site == JIT_SITE_HOST)
+			return "an associative array on the host";
+		return assoc_int(j, v) ? NULL : "an associative array of other than integers";
+	case MT_OP_FLUSHTS:
 		return NULL;
 	case MT_OP_PUSHTV: case MT_OP_ALLOCS: case MT_OP_COPYS:
 		/* only as a subroutine's argument and stringof() of its
@@ -396,6 +421,21 @@ void jit_call(struct jit *j, uint16_t kind, uint32_t h, int nargs, uint64_t a1, 
 		x_pop(b, cold_save[i]);
 }
 
+void jit_call_imm(struct jit *j, uint32_t h, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	struct jit_buf *b = j->b;
+
+	for (size_t i = 0; i < NCOLD; i++)
+		x_push(b, cold_save[i]);
+	x_mov_rrel(b, X_RDI, MT_JR_CB, 0, 0);
+	x_mov_ri(b, X_RSI, a1);
+	x_mov_ri(b, X_RDX, a2);
+	x_mov_ri(b, X_RCX, a3);
+	x_call_rel(b, MT_JR_HELPER, h);
+	for (size_t i = NCOLD; i-- > 0;)
+		x_pop(b, cold_save[i]);
+}
+
 void jit_str_rec(struct jit *j, uint32_t size, int32_t off, uint32_t pc)
 {
 	struct jit_buf *b = j->b;
@@ -451,6 +491,10 @@ static void jit_arg(struct jit *j, enum jreg r, uint32_t i)
 	i = arg_source(j, i);
 	if (i == MT_ARGMAP_CURTHREAD) {		/* a kernel site (arg_unsupported) */
 		x_load_abs(j->b, 8, r, MT_JR_PLAT_CURTHREAD, 0, 0);
+		return;
+	}
+	if (i == MT_ARGMAP_ELAPSED) {		/* taken as the firing began */
+		x_load_m(j->b, 8, r, (struct x_mem){ X_RSP, j->el_off, 0, 0 });
 		return;
 	}
 	if (j->o.counter) {		/* a counter's site: constants */
@@ -1026,6 +1070,42 @@ static int copys(struct difo_em *e, uint32_t pc, mt_instr_t in)
 	return 0;
 }
 
+/* x = DIF register r (0 for r0); a pool register is never rdx or rcx */
+static void arg_reg(struct difo_em *e, enum jreg x, int r)
+{
+	if (r > 0)
+		x_mov_rr(e->j->b, x, reg(e, (uint32_t)r));
+	else
+		x_mov_ri(e->j->b, x, 0);
+}
+
+/* LDGAA/STGAA of an integer array at the one integer key PUSHTV pushed:
+   the runtime's MT_JH_GAA. */
+static int gaa(struct difo_em *e, uint32_t pc, mt_instr_t in)
+{
+	struct jit_buf *b = e->j->b;
+	uint32_t rd = MT_RD(in), id = MT_V16(in);
+
+	if (e->tv < 0)
+		return jit_fail(e->j, "an associative array without its key at %u", pc);
+	for (size_t i = 0; i < NCOLD; i++)
+		x_push(b, cold_save[i]);
+	arg_reg(e, X_RDX, e->tv);
+	if (MT_OP(in) == MT_OP_STGAA) {
+		arg_reg(e, X_RCX, (int)rd);
+		id |= MT_JH_GAA_STORE;
+	}
+	x_mov_rrel(b, X_RDI, MT_JR_CB, 0, 0);
+	x_mov_ri(b, X_RSI, id);
+	x_call_rel(b, MT_JR_HELPER, MT_JH_GAA);
+	for (size_t i = NCOLD; i-- > 0;)
+		x_pop(b, cold_save[i]);
+	if (MT_OP(in) == MT_OP_LDGAA)
+		put(e, rd, X_RAX);
+	e->flags = 0;
+	return 0;
+}
+
 static int one(struct difo_em *e, const struct mt_difo *d, uint32_t pc, mt_instr_t in)
 {
 	struct jit *j = e->j;
@@ -1054,11 +1134,23 @@ static int one(struct difo_em *e, const struct mt_difo *d, uint32_t pc, mt_instr
 		return 0;
 	case MT_OP_PUSHTV:
 		if (e->tv >= 0)
-			return jit_fail(j, "a subroutine of more than one argument at %u", pc);
+			return jit_fail(j, "a tuple of more than one value at %u", pc);
 		e->tv = (int)rd;
 		return 0;
 	case MT_OP_CALL:
 		return subr_call(e, pc, in);
+	case MT_OP_FLUSHTS:
+		e->tv = -1;
+		return 0;
+	case MT_OP_LDGAA: case MT_OP_STGAA:
+		return gaa(e, pc, in);
+	case MT_OP_LDLS:
+		x_load_abs(b, 8, rd ? reg(e, rd) : X_RAX, MT_JR_LOCALS, MT_V16(in), 0);
+		return 0;
+	case MT_OP_STLS:
+		get(e, X_RAX, rd);
+		x_store_abs(b, 8, X_RAX, MT_JR_LOCALS, MT_V16(in), 0);
+		return 0;
 	case MT_OP_ALLOCS:
 		e->str[rd] = STR_ALLOC;
 		return 0;

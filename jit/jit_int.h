@@ -20,6 +20,8 @@ struct jit {
 	uint32_t saved[16];
 	int32_t ts_off;
 	int32_t val_off;		/* an aggregation's value kept over its key */
+	int32_t el_off;			/* the firing's elapsed-time argument
+					   (MT_JH_ELAPSED), -1: none */
 	int need_val;
 	uint32_t frame;			/* bytes pushed after pushfq */
 	int pad;			/* a local site's frame has an 8-byte pad
@@ -65,6 +67,8 @@ void jit_call(struct jit *j, uint16_t kind, uint32_t h, int nargs, uint64_t a1, 
    runtime's MT_JH_STR); a fault to the clause's fault path, at pc of
    the record's DIFO. */
 void jit_str_rec(struct jit *j, uint32_t size, int32_t off, uint32_t pc);
+/* Call runtime helper h with cb and three immediates. */
+void jit_call_imm(struct jit *j, uint32_t h, uint32_t a1, uint32_t a2, uint32_t a3);
 /* rax = the TSC (rdx clobbered) */
 void jit_tsc(struct jit_buf *b);
 /* The firing's timestamp into rax (once a firing: the slot at ts_off). */

@@ -42,6 +42,10 @@ enum mt_jit_rel_kind {
 	MT_JR_TLS_MASK,		/* the rows' count - 1 (a value, a power of
 				   two less one; the rows exist whenever the
 				   image has a scalar thread-local) */
+	MT_JR_LOCALS,		/* CPU 0's storage of scalar clause-local
+				   variable arg (this->), zeroed by the
+				   interpreter at each firing and by
+				   compiled code at each of its firings */
 	/* the platform's (the blob) */
 	MT_JR_PLAT_TSCMULT = 64, /* uint64 ns = (tsc * [this]) >> 32 */
 	MT_JR_PLAT_EXECNAME,	/* REL32: uint64_t fn(void): the current
@@ -134,6 +138,21 @@ enum mt_jit_helper {
 	   characters, then a NUL; the bytes after it are left alone.  0, or
 	   -1 and the fault in MT_JR_FAULT's word */
 	MT_JH_STR,
+	/* uint64_t (struct mt_cb *cb, uint32_t id, uint64_t key, uint64_t
+	   v): global associative array id (an integer value) at the one
+	   integer key: its value, or (id | MT_JH_GAA_STORE) v stored there
+	   (0: deleted), as the interpreter's LDGAA/STGAA */
+	MT_JH_GAA,
+	/* void (struct mt_cb *cb, uint32_t ecb, uint32_t act, uint32_t
+	   plat): aggregation action act of ECB ecb, its recs' values
+	   (keys and values, as their DIFOs give them) at CPU 0's staging
+	   record, 8 bytes each (the runtime makes it that large); plat bit
+	   i: rec i's string is the platform's execname, read without safe
+	   loads; a fault is reported as the interpreter does */
+	MT_JH_AGGVALS,
+	/* uint64_t (struct mt_cb *cb): the ns since the current thread's
+	   stamp, which is consumed (MT_ARGMAP_ELAPSED), 0 if none */
+	MT_JH_ELAPSED,
 	MT_JH__COUNT
 };
 
@@ -159,6 +178,7 @@ static inline int mt_jit_rel_encode(uint32_t kind, uint64_t v, int32_t addend, u
 	return 1;
 }
 
+#define MT_JH_GAA_STORE	0x80000000u
 #define MT_JIT_STRBUF	64
 #define MT_JIT_PLATNAME	32
 #define MT_JH_STRKEY_PLATNAME	0x80000000u
