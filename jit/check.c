@@ -20,7 +20,6 @@
 #include "machtrace/jitabi.h"
 
 #define MAX_FRAME	(8 * 20)
-#define MAX_RECORD	4096
 
 static const char *const allowed[] = {
 	"pushfq", "popfq", "cli", "push", "pop", "mov", "movabs", "lea", "add", "sub",
@@ -80,7 +79,7 @@ static int store_ok(const struct jit_code *c, const cs_insn *in, const cs_x86_op
 	if (base == X86_REG_RSP)
 		return op->mem.disp >= 0 && op->mem.disp < MAX_FRAME;
 	if (base == X86_REG_R11)
-		return op->mem.disp >= 0 && op->mem.disp < MAX_RECORD;
+		return op->mem.disp >= 0 && op->mem.disp < JIT_MAX_RECORD;
 	return 0;
 }
 

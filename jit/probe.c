@@ -318,6 +318,8 @@ static int needs(struct jit *j, uint32_t *regs, int *uses_ts)
 		if (record) {
 			if (j->img->opt.bufpolicy != MT_BUFPOLICY_SWITCH)
 				return jit_fail(j, "a buffer policy other than switch");
+			if (RT_HDR + cl->recsize > JIT_MAX_RECORD)
+				return jit_fail(j, "a record of more than %d bytes", JIT_MAX_RECORD);
 			if (helper)
 				return jit_fail(j, "a record and an aggregation through the runtime "
 						"in one clause");

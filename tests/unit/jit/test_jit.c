@@ -317,6 +317,30 @@ TEST(uncompilable_probe_keeps_the_interpreter)
 	free(img);
 }
 
+/* A record larger than the checker lets the code write (seventeen
+   256-byte strings) keeps the interpreter rather than emitting code the
+   checker refuses. */
+TEST(record_too_large_keeps_the_interpreter)
+{
+	struct ib b;
+	struct jit_code c;
+	struct jit_opts o = { .site = JIT_SITE_ENTRY };
+	struct mt_image *img;
+	char why[200] = "";
+	uint32_t ex;
+
+	ib_init(&b);
+	ex = IB_DIFO(&b, MT_RT_STRING, RV(LDGS, MT_VAR_EXECNAME, 1), R(RET, 0, 0, 1));
+	ib_clause(&b, 0, 0, 17 * 256);
+	ib_action(&b, MT_ACT_PRINTF, 0);
+	for (uint32_t i = 0; i < 17; i++)
+		ib_rec(&b, ex, MT_REC_STR, 256 * i, 256, 0);
+	img = ib_build(&b);
+	CHECK_EQ_INT(mt_jit_probe(img, 0, &o, &c, why, sizeof why), 0);
+	CHECK(strstr(why, "record of more than") != NULL);
+	free(img);
+}
+
 /* @[stack()] = count() needs the firing's frame, which the runtime
    helper an aggregation would run through does not have. */
 TEST(aggregation_needing_the_frame_keeps_the_interpreter)
