@@ -61,31 +61,20 @@ static void uses(mt_instr_t in, uint32_t *rd_mask, uint32_t *wr_mask)
 		*rd_mask = 1u << rd;
 		break;
 	case MT_OP_SETX: case MT_OP_SETS: case MT_OP_LDGS: case MT_OP_LDTS:
+	case MT_OP_LDGAA: case MT_OP_LDLS: case MT_OP_CALL:
 		*wr_mask = 1u << rd;
 		break;
 	case MT_OP_LDSB: case MT_OP_LDSH: case MT_OP_LDSW: case MT_OP_LDUB:
-	case MT_OP_LDUH: case MT_OP_LDUW: case MT_OP_LDX:
+	case MT_OP_LDUH: case MT_OP_LDUW: case MT_OP_LDX: case MT_OP_ALLOCS:
 		*rd_mask = 1u << r1;
 		*wr_mask = 1u << rd;
 		break;
-	case MT_OP_STTS: case MT_OP_STGS:
+	case MT_OP_STTS: case MT_OP_STGS: case MT_OP_PUSHTV: case MT_OP_STGAA:
+	case MT_OP_STLS:
 		*rd_mask = 1u << rd;
 		break;
 	case MT_OP_LDGA:
 		*rd_mask = 1u << r2;
-		*wr_mask = 1u << rd;
-		break;
-	case MT_OP_PUSHTV: case MT_OP_STGAA: case MT_OP_STLS:
-		*rd_mask = 1u << rd;
-		break;
-	case MT_OP_LDGAA: case MT_OP_LDLS:
-		*wr_mask = 1u << rd;
-		break;
-	case MT_OP_CALL:
-		*wr_mask = 1u << rd;
-		break;
-	case MT_OP_ALLOCS:
-		*rd_mask = 1u << r1;
 		*wr_mask = 1u << rd;
 		break;
 	case MT_OP_COPYS:
@@ -328,7 +317,7 @@ int jit_difo_needs(struct jit *j, uint32_t difo1, uint32_t *regs)
 			*regs |= 1u << X_RDX;
 		if (op == MT_OP_SCMP)
 			*regs |= 1u << X_RCX | 1u << X_RDX;
-		if (op == MT_OP_LDGS && v == MT_VAR_EXECNAME)
+		if (op == MT_OP_LDGS && (v == MT_VAR_EXECNAME || v == MT_VAR_TID))
 			*regs |= 1u << X_RDX;	/* not rcx: an aggregation's value */
 		if (op == MT_OP_LDTS || op == MT_OP_STTS)
 			*regs |= 1u << X_RCX | 1u << X_RDX;	/* tls_row */
@@ -634,6 +623,27 @@ static void execname(struct jit *j)
 	jit_label_here(b, done);
 }
 
+/* rax = tid: the platform's memo when it knows the current thread's,
+   else the runtime's helper (which fills the memo).  Clobbers rdx. */
+static void memo_tid(struct jit *j)
+{
+	struct jit_buf *b = j->b;
+	uint32_t slow = jit_label_new(b), done = jit_label_new(b);
+	struct x_mem memo = memo_entry(j, slow);
+
+	memo.disp = MT_JIT_MEMO_TIDOK;
+	x_load_m(b, 8, X_RAX, memo);
+	x_test_rr(b, X_RAX, X_RAX);
+	x_jcc(b, CC_E, slow);
+	memo.disp = MT_JIT_MEMO_TID;
+	x_load_m(b, 8, X_RAX, memo);
+	x_test_rr(b, X_RAX, X_RAX);
+	x_jcc(b, CC_NE, done);
+	jit_label_here(b, slow);
+	jit_call(j, MT_JR_HELPER, MT_JH_VAR, 2, MT_VAR_TID, 0, 0, X_RAX);
+	jit_label_here(b, done);
+}
+
 /*
  * Thread-local id's row, inline (abi.h, mt_tls_column): the current
  * thread's tid from the platform's memo, then its row among the
@@ -776,7 +786,10 @@ static void ldgs(struct difo_em *e, uint32_t v, uint32_t rd)
 		/* fall through */
 	case MT_VAR_PID: case MT_VAR_TID: case MT_VAR_TASK:
 	case MT_VAR_VTIMESTAMP:		/* the platform's clock of the thread */
-		jit_call(j, MT_JR_HELPER, MT_JH_VAR, 2, v, 0, 0, X_RAX);
+		if (v == MT_VAR_TID && j->o.site != JIT_SITE_LOCAL)
+			memo_tid(j);
+		else
+			jit_call(j, MT_JR_HELPER, MT_JH_VAR, 2, v, 0, 0, X_RAX);
 		e->flags = 0;
 		put(e, rd, X_RAX);
 		return;
