@@ -317,7 +317,8 @@ int jit_difo_needs(struct jit *j, uint32_t difo1, uint32_t *regs)
 			*regs |= 1u << X_RDX;
 		if (op == MT_OP_SCMP)
 			*regs |= 1u << X_RCX | 1u << X_RDX;
-		if (op == MT_OP_LDGS && (v == MT_VAR_EXECNAME || v == MT_VAR_TID))
+		if (op == MT_OP_LDGS && (v == MT_VAR_EXECNAME || v == MT_VAR_TID ||
+					 v == MT_VAR_PID))
 			*regs |= 1u << X_RDX;	/* not rcx: an aggregation's value */
 		if (op == MT_OP_LDTS || op == MT_OP_STTS)
 			*regs |= 1u << X_RCX | 1u << X_RDX;	/* tls_row */
@@ -590,7 +591,7 @@ static struct x_mem memo_entry(struct jit *j, uint32_t slow)
 	x_mov_rr(b, X_RDX, X_RAX);
 	x_shift_ri(b, 5, X_RDX, 6);
 	x_alu_ri(b, A_AND, X_RDX, MT_JIT_MEMO_N - 1);
-	x_shift_ri(b, 4, X_RDX, 5);		/* * MT_JIT_MEMO_SIZE */
+	x_shift_ri(b, 4, X_RDX, MT_JIT_MEMO_SHIFT);	/* * MT_JIT_MEMO_SIZE */
 	x_cmp_mr(b, memo, X_RAX);
 	x_jcc(b, CC_NE, slow);
 	return memo;
@@ -623,24 +624,25 @@ static void execname(struct jit *j)
 	jit_label_here(b, done);
 }
 
-/* rax = tid: the platform's memo when it knows the current thread's,
-   else the runtime's helper (which fills the memo).  Clobbers rdx. */
-static void memo_tid(struct jit *j)
+/* rax = tid or pid (v): the platform's memo when it knows the current
+   thread's, else the runtime's helper (which fills the memo).  Clobbers
+   rdx. */
+static void memo_var(struct jit *j, uint32_t v)
 {
 	struct jit_buf *b = j->b;
 	uint32_t slow = jit_label_new(b), done = jit_label_new(b);
 	struct x_mem memo = memo_entry(j, slow);
 
-	memo.disp = MT_JIT_MEMO_TIDOK;
+	memo.disp = v == MT_VAR_TID ? MT_JIT_MEMO_TIDOK : MT_JIT_MEMO_PIDOK;
 	x_load_m(b, 8, X_RAX, memo);
 	x_test_rr(b, X_RAX, X_RAX);
 	x_jcc(b, CC_E, slow);
-	memo.disp = MT_JIT_MEMO_TID;
+	memo.disp = v == MT_VAR_TID ? MT_JIT_MEMO_TID : MT_JIT_MEMO_PID;
 	x_load_m(b, 8, X_RAX, memo);
 	x_test_rr(b, X_RAX, X_RAX);
 	x_jcc(b, CC_NE, done);
 	jit_label_here(b, slow);
-	jit_call(j, MT_JR_HELPER, MT_JH_VAR, 2, MT_VAR_TID, 0, 0, X_RAX);
+	jit_call(j, MT_JR_HELPER, MT_JH_VAR, 2, v, 0, 0, X_RAX);
 	jit_label_here(b, done);
 }
 
@@ -786,8 +788,8 @@ static void ldgs(struct difo_em *e, uint32_t v, uint32_t rd)
 		/* fall through */
 	case MT_VAR_PID: case MT_VAR_TID: case MT_VAR_TASK:
 	case MT_VAR_VTIMESTAMP:		/* the platform's clock of the thread */
-		if (v == MT_VAR_TID && j->o.site != JIT_SITE_LOCAL)
-			memo_tid(j);
+		if ((v == MT_VAR_TID || v == MT_VAR_PID) && j->o.site != JIT_SITE_LOCAL)
+			memo_var(j, v);
 		else
 			jit_call(j, MT_JR_HELPER, MT_JH_VAR, 2, v, 0, 0, X_RAX);
 		e->flags = 0;

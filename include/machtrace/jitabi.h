@@ -61,7 +61,9 @@ enum mt_jit_rel_kind {
 				   th at 0 and its execname's place at 8 (0:
 				   not known), MT_VAR_TID's value at
 				   MT_JIT_MEMO_TID when the word at
-				   MT_JIT_MEMO_TIDOK is not 0;
+				   MT_JIT_MEMO_TIDOK is not 0 (MT_VAR_PID's
+				   at MT_JIT_MEMO_PID when the word at
+				   MT_JIT_MEMO_PIDOK is not 0);
 				   MT_JR_PLAT_EXECNAME and MT_JH_VAR fill it */
 	MT_JR_PLAT_VCLOCK,	/* vtimestamp's probe-context clock: uint64
 				   TSC at the firing's start (0 outside a
@@ -184,9 +186,12 @@ static inline int mt_jit_rel_encode(uint32_t kind, uint64_t v, int32_t addend, u
 #define MT_JH_STRKEY_PLATNAME	0x80000000u
 #define MT_JIT_ECBENT_STRKEY	0x40000000u
 #define MT_JH_LOAD_SIGNED	0x100
-#define MT_JIT_MEMO_SIZE	32
+#define MT_JIT_MEMO_SIZE	64
+#define MT_JIT_MEMO_SHIFT	6	/* log2 MT_JIT_MEMO_SIZE */
 #define MT_JIT_MEMO_N	16
 #define MT_JIT_MEMO_TID	16
 #define MT_JIT_MEMO_TIDOK	24
+#define MT_JIT_MEMO_PID	32
+#define MT_JIT_MEMO_PIDOK	40
 
 #endif

@@ -37,3 +37,19 @@ MACHTRACE_JIT_STATS=$TMP/top.stats MACHTRACE_CONSOLE_LOG=$TMP/top.con timeout 24
 	>"$TMP/top.out" 2>"$TMP/top.err"
 check live-tools-jit-top "$TMP/top.stats" $?
 workload_ok live-tools-jit-workload "$TMP/top.con"
+
+# pid and tid as compiled code reads them from the platform's thread memo
+# agree with mach_pid()/mach_tid() of the same thread, over the threads
+# of several tasks
+prog='fbt::mach_msg_trap:entry, sched:::on-cpu, ipc:::send { @ok[probename,
+	pid == mach_pid(curthread->task) && tid == mach_tid(curthread)] = count(); }
+	END { printa("ok %s %d %@d\n", @ok); }'
+rm -f "$TMP/memo.stats"
+MACHTRACE_JIT_STATS=$TMP/memo.stats live_run memo "rt=20 pingpong=0 pages=4 threads=2 tasks=2" "$prog" -q
+rc=$?
+if [ $rc = 0 ] && grep -q '^ok send 1 [1-9]' "$TMP/memo.out" && grep -q '^ok on-cpu 1 [1-9]' "$TMP/memo.out" &&
+   ! grep -q '^ok [a-z-]* 0 ' "$TMP/memo.out" && ! grep -v '^compiled ' "$TMP/memo.stats"; then
+	pass live-tools-jit-memo
+else
+	fail live-tools-jit-memo "exit $rc: $(grep '^ok' "$TMP/memo.out" | tr '\n' ';') $(grep -v '^compiled ' "$TMP/memo.stats" | head -n 2)"
+fi
