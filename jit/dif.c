@@ -374,6 +374,8 @@ struct difo_em {
 	uint8_t known[MT_NREGS];	/* SETX's constant in kval */
 	uint64_t kval[MT_NREGS];
 	int tv;				/* PUSHTV's register, -1: none pushed */
+	int scratch;			/* a subroutine's string was made: the
+					   RET must hand it to a record or key */
 	uint32_t labels[1024];		/* per DIF pc: a label if a branch goes there */
 	uint8_t target[1024];
 	uint32_t end;			/* label: after the DIFO */
@@ -1057,6 +1059,8 @@ static int subr_call(struct difo_em *e, uint32_t pc, mt_instr_t in)
 	jit_label_here(j->b, ok);
 	put(e, rd, X_RAX);
 	e->flags = 0;
+	if (v == MT_SUBR_MACH_EXECNAME)
+		e->scratch = 1;
 	if (rd && v == MT_SUBR_MACH_EXECNAME) {
 		e->str[rd] = STR_SCRATCH;
 		e->bound[rd] = 0;
@@ -1129,10 +1133,16 @@ static int one(struct difo_em *e, const struct mt_difo *d, uint32_t pc, mt_instr
 	int c;
 
 	uses(in, &rm, &wm);
-	for (int r = 1; r < MT_NREGS; r++)	/* ALLOCS emits nothing */
+	for (int r = 1; r < MT_NREGS; r++) {	/* ALLOCS emits nothing */
 		if ((rm >> r & 1) && e->str[r] == STR_ALLOC && op != MT_OP_COPYS)
 			return jit_fail(j, "an ALLOCS whose scratch an instruction other "
 					"than COPYS reads (at %u)", pc);
+		/* the runtime's MT_JH_STR or MT_JH_AGGVALS consumes it */
+		if ((rm >> r & 1) && e->str[r] == STR_SCRATCH && op != MT_OP_COPYS &&
+		    op != MT_OP_MOV && op != MT_OP_RET)
+			return jit_fail(j, "a subroutine's string other than a value "
+					"(at %u)", pc);
+	}
 	if (wm && op == MT_OP_MOV) {		/* the value's kind goes with it */
 		uint32_t r1 = MT_R1(in);
 		e->str[rd] = e->str[r1];
@@ -1162,10 +1172,6 @@ static int one(struct difo_em *e, const struct mt_difo *d, uint32_t pc, mt_instr
 	case MT_OP_LDLS:
 		x_load_abs(b, 8, rd ? reg(e, rd) : X_RAX, MT_JR_LOCALS, MT_V16(in), 0);
 		return 0;
-	case MT_OP_STLS:
-		get(e, X_RAX, rd);
-		x_store_abs(b, 8, X_RAX, MT_JR_LOCALS, MT_V16(in), 0);
-		return 0;
 	case MT_OP_ALLOCS:
 		e->str[rd] = STR_ALLOC;
 		return 0;
@@ -1190,9 +1196,10 @@ static int one(struct difo_em *e, const struct mt_difo *d, uint32_t pc, mt_instr
 	case MT_OP_LDUH: case MT_OP_LDUW: case MT_OP_LDX:
 		load(e, pc, in);
 		return 0;
-	case MT_OP_STGS:
+	case MT_OP_STGS: case MT_OP_STLS:
 		get(e, X_RAX, rd);
-		x_store_abs(b, 8, X_RAX, MT_JR_GLOBALS, MT_V16(in), 0);
+		x_store_abs(b, 8, X_RAX, op == MT_OP_STGS ? MT_JR_GLOBALS : MT_JR_LOCALS,
+			    MT_V16(in), 0);
 		return 0;
 	case MT_OP_LDTS:
 		ldts(j, MT_V16(in));
@@ -1204,7 +1211,8 @@ static int one(struct difo_em *e, const struct mt_difo *d, uint32_t pc, mt_instr
 		e->flags = 0;
 		return 0;
 	case MT_OP_RET:
-		if (e->str[rd] == STR_SCRATCH && !j->str_rec)
+		if ((e->str[rd] == STR_SCRATCH || e->scratch) &&
+		    (!j->str_rec || e->str[rd] != STR_SCRATCH))
 			return jit_fail(j, "a subroutine's string other than a record's value");
 		/* RETs of different kinds of string: JIT_STR_MIXED */
 		j->ret_str = j->nret++ && j->ret_str != e->str[rd] ? JIT_STR_MIXED : e->str[rd];

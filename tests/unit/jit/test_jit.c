@@ -341,6 +341,31 @@ TEST(record_too_large_keeps_the_interpreter)
 	free(img);
 }
 
+/* mach_execname()'s string holds the runtime's scratch until a record
+   or a key takes it: one the DIFO drops, as (mach_execname(arg0), 1)
+   does, keeps the interpreter. */
+TEST(dropped_subroutine_string_keeps_the_interpreter)
+{
+	struct ib b;
+	struct jit_code c;
+	struct jit_opts o = { .site = JIT_SITE_ENTRY };
+	struct mt_image *img;
+	char why[200] = "";
+	uint32_t d, one;
+
+	ib_init(&b);
+	one = ib_int(&b, 1);
+	d = IB_DIFO(&b, MT_RT_INT, RV(LDGS, MT_VAR_ARG0, 1), RV(PUSHTV, 0, 1),
+		    RV(CALL, MT_SUBR_MACH_EXECNAME, 1), RV(SETX, one, 1), R(RET, 0, 0, 1));
+	ib_clause(&b, 0, 0, 8);
+	ib_action(&b, MT_ACT_TRACE, 0);
+	ib_rec(&b, d, MT_REC_INT, 0, 8, 0);
+	img = ib_build(&b);
+	CHECK_EQ_INT(mt_jit_probe(img, 0, &o, &c, why, sizeof why), 0);
+	CHECK(strstr(why, "subroutine's string") != NULL);
+	free(img);
+}
+
 /* @[stack()] = count() needs the firing's frame, which the runtime
    helper an aggregation would run through does not have. */
 TEST(aggregation_needing_the_frame_keeps_the_interpreter)
