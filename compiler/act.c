@@ -69,7 +69,7 @@ static void add_rec(struct cc *cc, struct node *e, uint16_t flags, int tikind)
 	rec_info_of(cc, e->type, &ri);
 	if (tikind)
 		ri.kind = (uint16_t)tikind;
-	r.flags = flags;
+	r.flags = flags | (cg_temps_dead(e) ? MT_RF_TEMPS : 0);
 	if (rtype == MT_RT_STRING) {
 		r.kind = MT_REC_STR;
 		r.size = cc->strsize;
