@@ -171,7 +171,7 @@ void js_printa(struct mt_consumer *c, const char *fmt, const uint32_t *aggids,
 	       int n);
 void js_error(struct mt_consumer *c, const struct mt_rechdr *h,
 	      const struct mt_errrec *e, const struct mt_probe *p,
-	      const char *fault, const char *msg);
+	      const char *fault, uint32_t offset, const char *msg);
 void js_drop(struct mt_consumer *c, int kind, int cpu, uint64_t n,
 	     const char *msg);
 /* The aggregations not printed yet, the exit status, the closing. */
