@@ -337,6 +337,9 @@ static int parse_dops1(struct cc *cc, struct dop *ops, int max, char **name,
 			if (lex_is_op(cc, OP_ELLIPSIS))
 				cc_error(cc, line, D_DECL_PROTO_VARARGS,
 					 "array prototype may not use a variable-length argument list");
+			if (parse_at_type(cc) && (ns > 0 || (keys && *keys)))
+				cc_error(cc, line, D_DECL_DYNOBJ,
+					 "cannot declare array of associative arrays");
 			if (parse_at_type(cc) && keys && depth == 0 && ns == 0) {
 				/* associative array signature */
 				struct node *head = NULL, **tail = &head;
