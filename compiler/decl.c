@@ -467,6 +467,11 @@ static struct type *struct_body(struct cc *cc, struct type *t)
 			struct type *mt = ds.type;
 			if (!lex_is_op(cc, OP_COLON))
 				mt = decl_declarator(cc, ds.type, &name, 2, NULL);
+			/* only a struct or union may go unnamed (C11's
+			   anonymous members); dtrace's grammar wants a name */
+			if (!name && !lex_is_op(cc, OP_COLON) &&
+			    TY_K(mt) != T_STRUCT && TY_K(mt) != T_UNION)
+				lex_syntax_error(cc);
 			if (ty_is_void(mt) || TY_K(mt) == T_FUNC)
 				cc_error(cc, cc->line, D_DECL_VOIDOBJ,
 					 "cannot have void member: %s", name ? name : "");
