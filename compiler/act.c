@@ -518,7 +518,7 @@ static void do_tracemem(struct cc *cc, struct node *n)
 {
 	struct node *a = n->args, *s = a->next;
 	sema_expr(cc, a);
-	if (!ty_is_ptrlike(a->type) && !ty_is_integral(a->type) && !ty_is_string(a->type))
+	if (!ty_is_ptrlike(a->type) && !ty_is_integral(a->type))
 		ERR(a, D_TRACEMEM_ADDR, "tracemem( ) argument #1 is incompatible with prototype:\n\tprototype: pointer or integer\n\t argument: %s",
 		    tname(a));
 	int64_t sz = const_arg(cc, s, D_TRACEMEM_SIZE,
