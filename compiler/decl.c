@@ -620,12 +620,17 @@ static struct type *enum_body(struct cc *cc, struct type *t)
 			cc_error(cc, cc->line, D_UNKNOWN,
 				 "failed to define enumerator '%s': Duplicate member or variable name",
 				 name);
-		if (o)
+		/* a target's (C) enumerator leaves a D identifier of its
+		   name alone, as dtrace does for a module's enums */
+		if (o && cc->c_layout <= 0)
 			cc_error(cc, line, D_DECL_IDRED,
 				 "identifier redeclared: %s", name);
-		struct ident *id = id_add(cc, &cc->globals, name, ID_ENUMC);
-		id->type = t;
-		id->val = v;
+		if (!o) {
+			struct ident *id = id_add(cc, &cc->globals, name,
+						  ID_ENUMC);
+			id->type = t;
+			id->val = v;
+		}
 		struct enumc *ec = cc_alloc(cc, sizeof(*ec));
 		ec->name = name;
 		ec->val = v;
