@@ -776,7 +776,7 @@ static int cg_op1(struct cc *cc, struct node *n)
 			return r;
 		}
 		r = cg_expr(cc, n->l);
-		if (n->l->is_alloca)
+		if (n->alloca_str)
 			cg_alloca_str(cc, r);
 		return r;
 	case OP_DEREF:

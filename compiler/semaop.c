@@ -303,6 +303,7 @@ void sema_op1(struct cc *cc, struct node *n)
 			ERR(n, D_STRINGOF_TYPE, "cannot apply stringof to a value of type %s",
 			    sema_tname(c));
 		n->type = cc->t_string;
+		n->alloca_str = c->is_alloca;
 		if (c->is_string_lit) {
 			n->is_string_lit = 1;
 			n->strval = c->strval;
