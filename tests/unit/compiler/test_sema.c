@@ -98,19 +98,10 @@ static char *enum_decls(void *arg, const char *ctype)
    global itself is no redeclaration (the D variable wins). */
 static struct mt_prog *enum_compile(const char *text, struct mt_diag *d)
 {
-	static struct mt_ctypes ct;
-	static struct mt_opts o;
-	struct mt_cc_src src = { text, text, 1 };
-	struct mt_cc_input in = { 0 };
+	static const struct mt_ctypes ct = { .argtype = enum_argtype,
+					     .decls = enum_decls };
 
-	ct.argtype = enum_argtype;
-	ct.decls = enum_decls;
-	mt_opts_init(&o);
-	in.srcs = &src;
-	in.nsrcs = 1;
-	in.opts = &o;
-	in.ctypes = &ct;
-	return mt_compile(&in, d);
+	return cc_text_ct(text, 1, &ct, d);
 }
 
 TEST(sema_target_enum_tags)
