@@ -233,9 +233,6 @@ void pragma_line(struct cc *cc, const char *text, int line)
 		if (il && ident[il - 1] == ';')
 			ident[il - 1] = 0;
 		struct ident *id = id_lookup(&cc->globals, ident);
-		if (id && id->outside && cc->in_prog)
-			cc_error(cc, line, D_PRAGMA_SCOPE,
-				 "#pragma attributes cannot modify entity defined outside program scope");
 		if (!id || (id->k != ID_VAR && id->k != ID_INLINE))
 			cc_error(cc, line, D_PRAGMA_UNUSED,
 				 "unused #pragma attributes");
