@@ -394,7 +394,7 @@ struct type *ctypes_curthread(struct cc *cc, int line)
  * A kernel global variable by name (`sym or mod`sym): its address and
  * type from the target, the type's declarations compiled when D does not
  * know it yet.  NULL when the target has no such symbol (the local
- * target has none).
+ * target has none), *addr then 0, or no type for it, *addr not 0.
  */
 struct type *ctypes_symbol(struct cc *cc, const char *ref, uint64_t *addr,
 			   int line)

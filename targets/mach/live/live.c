@@ -870,9 +870,12 @@ char *mt_live_symbol(struct mt_target *t, const char *mod, const char *name,
 	    (mod && *mod && strcmp(mod, "gnumach") != 0))
 		return NULL;
 	k = ((struct live *)t->priv)->k;
-	if (mt_kimg_symbol(k, name, addr) != 0 || *addr == 0 ||
-	    live_var_type(k, name, buf, sizeof buf) != 0)
+	if (mt_kimg_symbol(k, name, addr) != 0) {
+		*addr = 0;
 		return NULL;
+	}
+	if (*addr == 0 || live_var_type(k, name, buf, sizeof buf) != 0)
+		return NULL;	/* a symbol without a type: *addr says so */
 	return strdup(buf);
 }
 
