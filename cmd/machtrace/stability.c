@@ -66,6 +66,7 @@ static const struct pattr pattrs[] = {
 	{ "ipc", KIND_SDT },
 	{ "vm", KIND_SDT },
 	{ "vminfo", KIND_SDT },
+	{ "lockstat", KIND_SDT },
 	{ "pid", KIND_UPROBE },
 	{ NULL, { A_(PRIVATE, PRIVATE, UNKNOWN), A_(PRIVATE, PRIVATE, UNKNOWN),
 		  A_(PRIVATE, PRIVATE, UNKNOWN), A_(PRIVATE, PRIVATE, UNKNOWN),
