@@ -36,8 +36,8 @@ struct pattr { const char *prov; struct attr a[5]; };
 
 /*
  * dtrace's own providers' attributes; the GNU Mach providers take those of
- * their kind there: mach_trap is a syscall provider, proc, sched, ipc, vm
- * and vminfo are SDT providers, pid and USDT providers (a name ending in
+ * their kind there: mach_trap is a syscall provider, proc, sched, ipc, vm,
+ * vminfo and lockstat are SDT providers, pid and USDT providers (a name ending in
  * a process id) are uprobe ones.
  */
 #define A_(n, d, c) { S_##n, S_##d, C_##c }
