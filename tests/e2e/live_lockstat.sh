@@ -7,6 +7,10 @@
 #    vm_allocate and every fault of pages=P): lock-acquire counts exactly
 #    the fbt entries of lock_write + lock_read with that lock, at least P,
 #    and lock-release exactly lock_done's;
+#  - with contend=C, machload sleeps C times for that lock (a thread of
+#    its own holds it, wiring a page whose pager answers 20 ms late):
+#    lock-sleep and lock-block fire exactly C times for it, each having
+#    slept at least 5 ms, and the toolkit's lockstat shows those C blocks;
 #  - on sid's SMP kernel the same counts on one CPU, and with --cpus 2
 #    once sessions allow two CPUs (until then a SKIP saying why).
 set -u
@@ -29,13 +33,21 @@ grep -q "spin-acquire cannot be placed on this kernel: _simple_lock: no such fun
 	fail live-lockstat-spin-absent-says-so "$(head -c 300 "$TMP/spin.err")"
 
 P=48
+C=4
+map='arg0 == (uint64_t)&curthread->task->map->lock'
 prog='
 lockstat:::lock-acquire /execname == "machload" && arg0 == (uint64_t)&curthread->task->map->lock/ { @a = count(); }
 fbt::lock_write:entry, fbt::lock_read:entry
 /execname == "machload" && arg0 == (uint64_t)&curthread->task->map->lock/ { @f = count(); }
 lockstat:::lock-release /execname == "machload" && arg0 == (uint64_t)&curthread->task->map->lock/ { @r = count(); }
 fbt::lock_done:entry /execname == "machload" && arg0 == (uint64_t)&curthread->task->map->lock/ { @d = count(); }
-END { printa("a %@d\n", @a); printa("f %@d\n", @f); printa("r %@d\n", @r); printa("d %@d\n", @d); }'
+lockstat:::lock-sleep /execname == "machload" && arg0 == (uint64_t)&curthread->task->map->lock/ { @s = count(); }
+lockstat:::lock-block /execname == "machload" && arg0 == (uint64_t)&curthread->task->map->lock/
+{ @b = count(); @min = min(args[1]); }
+END {
+	printa("a %@d\n", @a); printa("f %@d\n", @f); printa("r %@d\n", @r); printa("d %@d\n", @d);
+	printa("s %@d\n", @s); printa("b %@d\n", @b); printa("min %@d\n", @min);
+}'
 
 # counts NAME WORDS machtrace-options...: the checks above on one run
 counts() {
@@ -54,18 +66,39 @@ counts() {
 	fi
 	[ "${r:-0}" -gt 0 ] && [ "$r" = "${d:-x}" ] && pass "live-lockstat-$name-release-is-fbt" ||
 		fail "live-lockstat-$name-release-is-fbt" "lock-release ${r:-none} lock_done ${d:-none}"
+	s=$(val s "$TMP/$name.out"); b=$(val b "$TMP/$name.out"); min=$(val min "$TMP/$name.out")
+	echo "# $name: lock-sleep $s lock-block $b, shortest ${min:-none} ns"
+	grep -q "^machload: contend n=$C ok=$C " "$TMP/$name.con" && [ "${s:-x}" = $C ] &&
+	[ "${b:-x}" = $C ] && [ "${min:-0}" -ge 5000000 ] && pass "live-lockstat-$name-block-is-contend" ||
+		fail "live-lockstat-$name-block-is-contend" "lock-sleep ${s:-none} lock-block ${b:-none} (want $C), shortest ${min:-none} ns: $(grep 'machload: contend' "$TMP/$name.con")"
 }
-counts up "pages=$P"
+counts up "pages=$P contend=$C"
+
+# The toolkit's lockstat: its BLOCKS add up to contend's C, all on one lock.
+export PATH="$PWD/$BUILD/bin:$PATH"
+MACHTRACE_CONSOLE_LOG=$TMP/tool.con timeout 240 toolkit/lockstat --timeout 200 \
+	--workload "pages=8 contend=$C" >"$TMP/tool.out" 2>"$TMP/tool.err"
+rc=$?
+sed -n 1,4p "$TMP/tool.out" | sed 's/^/# /'
+blocks=$(awk 'NR > 1 && NF == 7 { n += $4 } END { print n + 0 }' "$TMP/tool.out")
+locks=$(awk 'NR > 1 && NF == 7 && $4 > 0 { print $1 }' "$TMP/tool.out" | sort -u | wc -l)
+slept=$(awk 'NR > 1 && NF == 7 { n += $5 } END { print n + 0 }' "$TMP/tool.out")
+if [ $rc = 0 ] && grep -q "^machload: contend n=$C ok=$C " "$TMP/tool.con" && [ "$blocks" = $C ] &&
+   [ "$locks" = 1 ] && [ "$slept" -ge $((C * 5000)) ] && head -n 1 "$TMP/tool.out" | grep -q MAXHOLD; then
+	pass live-lockstat-toolkit-contend
+else
+	fail live-lockstat-toolkit-contend "exit $rc, blocks $blocks on $locks locks (want $C on 1), slept $slept us: $(head -c 300 "$TMP/tool.err")"
+fi
 
 if [ ! -f "$SID" ]; then
 	echo "SKIP live-lockstat-smp: missing $SID (scripts/setup.sh)"
 else
-	counts smp1 "pages=$P" --kernel "$SID"
+	counts smp1 "pages=$P contend=$C" --kernel "$SID"
 fi
 if [ ! -f "$SID" ]; then
 	:
 elif "$MACHTRACE" --kernel "$SID" --cpus 2 -n 'BEGIN { exit(0); }' >/dev/null 2>"$TMP/probe.err"; then
-	counts smp "pages=$P cpus=20" --kernel "$SID" --cpus 2
+	counts smp "pages=$P contend=$C cpus=20" --kernel "$SID" --cpus 2
 else
 	echo "SKIP live-lockstat-smp: a session on 2 CPUs: $(grep -v "matched" "$TMP/probe.err" | head -n 1)"
 fi

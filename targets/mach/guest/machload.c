@@ -33,6 +33,10 @@
  *               the processor it last ran on (thread_info's
  *               THREAD_SCHED_INFO); with no second CPU it says so and
  *               runs the workers on the boot CPU
+ *   contend=N   N times: a thread wires a page whose pager is machload
+ *               (pager.c, answering 20 ms late) while holding our
+ *               vm_map's lock, and meanwhile we vm_allocate, sleeping
+ *               for that lock (lockstat's lock-block; toolkit/lockstat)
  *   panic       enter the kernel debugger (host_reboot RB_DEBUGGER)
  *   hang        spin forever (for time-limit tests)
  *   exit        at the end, terminate this task instead of rebooting the
@@ -86,8 +90,9 @@ struct worker {
 	u32 count;
 	u32 ok;                 /* cpus: round trips that came back */
 	int processor;          /* cpus: the processor it last ran on */
+	u64 addr;               /* contend: the pager's pages */
 };
-enum { WORK_EXIT, WORK_PONG, WORK_SERVE, WORK_FORK, WORK_CPU };
+enum { WORK_EXIT, WORK_PONG, WORK_SERVE, WORK_FORK, WORK_CPU, WORK_PAGER, WORK_WIRE };
 
 static mach_port_t task, host_priv;
 static int exit_at_end;                 /* the word "exit" */
@@ -101,7 +106,7 @@ static kern_return_t check(kern_return_t kr)
 	return kr;
 }
 
-static kern_return_t send_int(mach_port_t to, u32 value)
+kern_return_t send_int(mach_port_t to, u32 value)
 {
 	struct int_msg m;
 
@@ -119,7 +124,7 @@ static kern_return_t send_int(mach_port_t to, u32 value)
 }
 
 /* Blocks until a message arrives on port; its value, or -1 on error. */
-static long receive_int(mach_port_t port, u32 timeout_ms)
+long receive_int(mach_port_t port, u32 timeout_ms)
 {
 	union rcv_msg in;
 	int opt = MACH_RCV_MSG | (timeout_ms ? MACH_RCV_TIMEOUT : 0);
@@ -272,6 +277,8 @@ static u32 serve(mach_port_t port, u32 count)
 	return n;
 }
 
+#define CONTEND_MS	20	/* contend: how long the pager sits on a request */
+
 /* cpus=N's worker: its round trips, then where the kernel last ran it. */
 static void cpu_work(struct worker *w, mach_port_t port)
 {
@@ -297,6 +304,13 @@ void thread_main(struct worker *w)
 			rt_once(idle, n);
 		trap_task_terminate(mach_task_self());
 	}
+	if (w->kind == WORK_PAGER)
+		pager_loop(w->ping, w->pong, CONTEND_MS);
+	if (w->kind == WORK_WIRE)
+		for (; n < w->count && receive_int(w->ping, 0) == (long)n; n++)
+			if (vm_wire(host_priv, task, w->addr + n * 4096, 4096, VM_PROT_READ) ||
+			    send_int(w->pong, n))
+				break;
 	if (w->kind == WORK_CPU)
 		cpu_work(w, idle);
 	else if (w->kind == WORK_SERVE)
@@ -700,6 +714,49 @@ PHASE do_cpus(u32 n)
 	report("cpus", (u64)n * nw, ok, rdtsc() - t0);
 }
 
+/*
+ * contend=N: N times, a thread of ours wires a page of a region whose
+ * pager is machload (pager.c): vm_wire holds our vm_map's lock (read)
+ * while its fault waits CONTEND_MS for the pager, and meanwhile we
+ * vm_allocate, which must take that lock to write: it sleeps until the
+ * wiring ends (lockstat:::lock-block, about CONTEND_MS).  Reports the
+ * rounds where the wire, the pager's request and the allocation all
+ * happened.
+ */
+PHASE do_contend(u32 n)
+{
+	struct worker pw = { .kind = WORK_PAGER, .ping = new_port(), .pong = new_port() };
+	struct worker ww = { .kind = WORK_WIRE, .ping = new_port(), .pong = new_port(), .count = n };
+	struct thread pt, wt;
+	u64 ok = 0, t0 = rdtsc(), size = (u64)n * 4096;
+	vm_address_t addr = 0;
+
+	if (!n || check(mach_port_insert_right(task, pw.ping, pw.ping, MACH_MSG_TYPE_MAKE_SEND)) ||
+	    check(vm_map(task, &addr, size, 0, 1, pw.ping, 0, 0, VM_PROT_READ | VM_PROT_WRITE,
+			 VM_PROT_ALL, VM_INHERIT_NONE))) {
+		report("contend", n, 0, rdtsc() - t0);
+		return;
+	}
+	ww.addr = addr;
+	if (thread_spawn(&pw, &pt) == 0 && thread_spawn(&ww, &wt) == 0) {
+		for (u32 i = 0; i < n; i++) {
+			u64 a = 0;
+
+			send_int(ww.ping, i);
+			if (receive_int(pw.pong, 1000) != (long)i)
+				break;
+			if (check(trap_vm_allocate(task, &a, 4096, 1)) == 0 &&
+			    check(vm_deallocate(task, a, 4096)) == 0 &&
+			    receive_int(ww.pong, 0) == (long)i)
+				ok++;
+		}
+		thread_reap(&wt);
+		thread_reap(&pt);
+	}
+	check(vm_deallocate(task, addr, size));
+	report("contend", n, ok, rdtsc() - t0);
+}
+
 static const struct phase {
 	const char *name;	/* the word before '=' */
 	void (*run)(u32 n);
@@ -707,7 +764,7 @@ static const struct phase {
 	{ "rt", do_rt }, { "pingpong", do_pingpong }, { "pages", do_pages },
 	{ "threads", do_threads }, { "tasks", do_tasks }, { "ports", do_ports },
 	{ "taskinfo", do_taskinfo }, { "vmmaps", do_vmmaps }, { "rpcs", do_rpcs },
-	{ "forks", do_forks }, { "cpus", do_cpus },
+	{ "forks", do_forks }, { "cpus", do_cpus }, { "contend", do_contend },
 };
 
 /* NAME=N: its phase between machload:::phase-start and phase-done. */
