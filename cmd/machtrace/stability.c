@@ -36,8 +36,8 @@ struct pattr { const char *prov; struct attr a[5]; };
 
 /*
  * dtrace's own providers' attributes; the GNU Mach providers take those of
- * their kind there: mach_trap is a syscall provider, proc, sched, ipc, vm
- * and vminfo are SDT providers, pid and USDT providers (a name ending in
+ * their kind there: mach_trap is a syscall provider, proc, sched, ipc, vm,
+ * vminfo and lockstat are SDT providers, pid and USDT providers (a name ending in
  * a process id) are uprobe ones.
  */
 #define A_(n, d, c) { S_##n, S_##d, C_##c }
@@ -66,6 +66,7 @@ static const struct pattr pattrs[] = {
 	{ "ipc", KIND_SDT },
 	{ "vm", KIND_SDT },
 	{ "vminfo", KIND_SDT },
+	{ "lockstat", KIND_SDT },
 	{ "pid", KIND_UPROBE },
 	{ NULL, { A_(PRIVATE, PRIVATE, UNKNOWN), A_(PRIVATE, PRIVATE, UNKNOWN),
 		  A_(PRIVATE, PRIVATE, UNKNOWN), A_(PRIVATE, PRIVATE, UNKNOWN),

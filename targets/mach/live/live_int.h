@@ -251,7 +251,8 @@ int live_user_prov(const char *prov);
 int live_utext_compare(struct live *l, uint64_t *where, uint32_t *pages);
 
 /* sdt.c: the SDT providers' tables (prov_*.c) and their common part */
-extern const struct sdt_provider sdt_sched, sdt_ipc, sdt_proc, sdt_vm, sdt_vminfo;
+extern const struct sdt_provider sdt_sched, sdt_ipc, sdt_proc, sdt_vm, sdt_vminfo,
+	sdt_lockstat;
 int sdt_is_provider(const char *prov);
 /* sdtinsn.c: SDT sites and registers from the kernel's instructions */
 int sdt_insn_offsets(struct mt_kimg *k, const struct mt_kfunc *f, int where, uint64_t target,
