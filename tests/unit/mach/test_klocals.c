@@ -102,4 +102,32 @@ TEST(klocals_location_list)
 	CHECK(!strcmp(v.text[0], "regs[3]"));
 }
 
+/* At an inlined copy's entry the copy's parameters are its own and the
+   caller's variables are still in scope (the DIE tree's scopes, not
+   dwarf_getscopes' abstract ones, which named neither) */
+TEST(klocals_in_inlined_copies)
+{
+	const struct mt_kinline *in;
+	size_t n = mt_kimg_inlines(kernel(), "ipc_entry_lookup", &in);
+	struct dwloc_res res;
+	char type[256], err[256];
+	int own = 0, caller = 0, copies = 0;
+
+	CHECK(n >= 10);
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(in[i].caller, "ipc_kmsg_copyin_header") != 0)
+			continue;
+		copies++;
+		own += mt_kimg_local(kernel(), in[i].entry, "name", type, sizeof type, &res,
+				     err, sizeof err) == 0 && !strcmp(type, "mach_port_name_t");
+		caller += mt_kimg_local(kernel(), in[i].entry, "msg", type, sizeof type, &res,
+					err, sizeof err) == 0 && !strcmp(type, "mach_msg_header_t *");
+		CHECK(mt_kimg_local(kernel(), in[i].entry, "no_such_local", type, sizeof type,
+				    &res, err, sizeof err) == -1);
+	}
+	CHECK(copies >= 2);
+	CHECK_EQ_INT(own, copies);
+	CHECK(caller >= 1);
+}
+
 MT_TEST_MAIN()
