@@ -807,7 +807,11 @@ char *mt_live_argmissing(struct mt_target *t, const char *prov, const char *func
 
 char *mt_live_expand(struct mt_target *t, const struct mt_pdesc *pd)
 {
-	const struct lprobe *p = kinline_probe(t, pd);
+	const struct lprobe *p;
+
+	if (t && t->ops == &live_ops && pd->prov && !strcmp(pd->prov, "line"))
+		return line_expand(t, pd);
+	p = kinline_probe(t, pd);
 
 	return p ? kinline_expand(p) : NULL;
 }

@@ -231,10 +231,12 @@ extern const struct live_provider live_prov_dtrace, live_prov_fbt,
 	live_prov_usdt, live_prov_pid, live_prov_ksdt, live_prov_line;
 /* prov_line.c: the instructions of line:FILE:FUNC:N (no globs in FILE
    and N), at most max, lowest first: their count, 0 when pd names none,
-   -1 out of memory; -lv of a line in several places. */
+   -1 out of memory; -lv of a line in several places; -d of line
+   probes (their sites as kinst::FUNC:OFFSET). */
 int line_sites(struct live *l, const struct mt_pdesc *pd, const struct mt_kfunc **f,
 	       uint64_t *addr, int max);
 void line_print_sites(const struct lprobe *p, FILE *out);
+char *line_expand(struct mt_target *t, const struct mt_pdesc *pd);
 /* prov_ksdt.c: frees l->ksdt */
 void ksdt_free(struct live *l);
 
