@@ -167,10 +167,9 @@ mt_json_escapez(FILE *fp, const char *s)
 }
 
 void
-mt_json_escape_script(FILE *fp, const char *s)
+mt_json_escape_script(FILE *fp, const char *s, size_t n)
 {
-	s = s ? s : "";
-	json_escape(fp, s, strlen(s), 1);
+	json_escape(fp, s, n, 1);
 }
 
 void

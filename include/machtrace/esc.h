@@ -31,9 +31,9 @@ FILE *mt_esc_stream(FILE *fp);
 void mt_json_escape(FILE *fp, const char *s, size_t n);
 /* The same for a NUL-terminated s (NULL: ""). */
 void mt_json_escapez(FILE *fp, const char *s);
-/* As mt_json_escapez, with <, > and & as \u003c, \u003e, \u0026 too:
+/* As mt_json_escape, with <, > and & as \u003c, \u003e, \u0026 too:
    the literal can sit inside an HTML <script> element (no "</script>"). */
-void mt_json_escape_script(FILE *fp, const char *s);
+void mt_json_escape_script(FILE *fp, const char *s, size_t n);
 /* s as HTML or XML text or a double-quoted attribute value: &, <, >, "
    as entities, control bytes but tab dropped, a byte that is not UTF-8
    as &#xNN; (read as Latin-1), so that the document stays well-formed. */
