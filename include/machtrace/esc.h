@@ -19,6 +19,9 @@ void mt_esc_char(char c, char *out, int quotes);
 /* s with every unprintable byte escaped as mt_esc_char does, into buf
    (len bytes, truncated at a whole escape, NUL-terminated); returns buf. */
 const char *mt_esc_str(char *buf, size_t len, const char *s);
+/* The same with quotes and backslashes escaped too (dtrace's %S); buf
+   of 4 * strlen(s) + 1 bytes holds it all. */
+const char *mt_esc_quoted(char *buf, size_t len, const char *s);
 
 /* A stream writing to fp with every unprintable byte but '\n' and '\t'
    escaped (machtrace's own messages on stderr); NULL on failure. */

@@ -17,6 +17,17 @@ TEST(esc_controls)
 	CHECK_EQ_STR(mt_esc_str(buf, sizeof buf, "a\\b\"c'"), "a\\b\"c'");
 }
 
+/* dtrace's %S: quotes and backslashes too; 4 bytes a byte at most. */
+TEST(esc_quoted)
+{
+	char buf[4 * 6 + 1];
+
+	CHECK_EQ_STR(mt_esc_quoted(buf, sizeof buf, "a\\b\"c'"),
+		     "a\\\\b\\\"c\\'");
+	CHECK_EQ_STR(mt_esc_quoted(buf, sizeof buf, "\001\002\003\004\005\006"),
+		     "\\001\\002\\003\\004\\005\\006");
+}
+
 TEST(esc_truncates_whole)
 {
 	char buf[8];
