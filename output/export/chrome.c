@@ -129,19 +129,28 @@ us(const struct chrome *c, uint64_t ts)
 	return ts >= c->t0 ? (ts - c->t0) / 1000.0 : 0;
 }
 
+/* An event on thread tid's track, left open for what follows its time;
+   id: a flow's (0: none). */
+static void
+event_open(struct chrome *c, const char *ph, const char *cat, const char *name,
+	   int64_t id, int64_t pid, int64_t tid, uint64_t ts)
+{
+	mt_json_open(&c->jw, NULL, MT_JSON_OBJECT);
+	mt_json_strz(&c->jw, "ph", ph);
+	mt_json_strz(&c->jw, "cat", cat);
+	mt_json_strz(&c->jw, "name", name);
+	if (id)
+		mt_json_int(&c->jw, "id", id);
+	mt_json_int(&c->jw, "pid", pid);
+	mt_json_int(&c->jw, "tid", tid);
+	mt_json_fixed(&c->jw, "ts", us(c, ts), 3);
+}
+
 static void
 slice(struct chrome *c, int64_t tid, const char *name, const char *cat,
       uint64_t from, uint64_t to)
 {
-	int64_t pid = pid_of(c, tid);
-
-	mt_json_open(&c->jw, NULL, MT_JSON_OBJECT);
-	mt_json_strz(&c->jw, "ph", "X");
-	mt_json_strz(&c->jw, "cat", cat);
-	mt_json_strz(&c->jw, "name", name);
-	mt_json_int(&c->jw, "pid", pid);
-	mt_json_int(&c->jw, "tid", tid);
-	mt_json_fixed(&c->jw, "ts", us(c, from), 3);
+	event_open(c, "X", cat, name, 0, pid_of(c, tid), tid, from);
 	mt_json_fixed(&c->jw, "dur", us(c, to) - us(c, from), 3);
 	mt_json_close(&c->jw);
 }
@@ -253,25 +262,12 @@ ipc(struct chrome *c, const struct mt_trace_event *ev, int send)
 	}
 	snprintf(title, sizeof(title), "%s %s", send ? "send" : "receive",
 		 name ? name : "?");
-	mt_json_open(&c->jw, NULL, MT_JSON_OBJECT);
-	mt_json_strz(&c->jw, "ph", "X");
-	mt_json_strz(&c->jw, "cat", "ipc");
-	mt_json_strz(&c->jw, "name", title);
-	mt_json_int(&c->jw, "pid", pid);
-	mt_json_int(&c->jw, "tid", tid);
-	mt_json_fixed(&c->jw, "ts", us(c, ev->ts), 3);
+	event_open(c, "X", "ipc", title, 0, pid, tid, ev->ts);
 	mt_json_int(&c->jw, "dur", 0);
 	args_of(c, ev);
 	mt_json_close(&c->jw);
 	if (id) {
-		mt_json_open(&c->jw, NULL, MT_JSON_OBJECT);
-		mt_json_strz(&c->jw, "ph", send ? "s" : "f");
-		mt_json_strz(&c->jw, "cat", "ipc");
-		mt_json_strz(&c->jw, "name", "ipc");
-		mt_json_int(&c->jw, "id", id);
-		mt_json_int(&c->jw, "pid", pid);
-		mt_json_int(&c->jw, "tid", tid);
-		mt_json_fixed(&c->jw, "ts", us(c, ev->ts), 3);
+		event_open(c, send ? "s" : "f", "ipc", "ipc", id, pid, tid, ev->ts);
 		if (!send)
 			mt_json_strz(&c->jw, "bp", "e");
 		mt_json_close(&c->jw);
