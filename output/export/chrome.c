@@ -351,14 +351,16 @@ finish(struct chrome *c, uint64_t last)
 	for (size_t i = 0; i < c->threads.cap; i++) {
 		struct imap_ent *t = &c->threads.e[i];
 
-		if (t->used)
-			meta(c, t, t->a ? t->a - 1 : 0, t->key);
+		if (!t->used)
+			continue;
+		meta(c, t, t->a ? t->a - 1 : 0, t->key);
 	}
 	for (size_t i = 0; i < c->procs.cap; i++) {
 		struct imap_ent *p = &c->procs.e[i];
 
-		if (p->used)
-			meta(c, p, p->key, -1);
+		if (!p->used)
+			continue;
+		meta(c, p, p->key, -1);
 	}
 }
 

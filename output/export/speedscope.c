@@ -79,9 +79,9 @@ mt_export_speedscope(struct mt_trace *t, FILE *out,
 {
 	const char *name = o && o->title ? o->title : "machtrace";
 	struct folded_set fs;
-	struct mt_json j;
 	struct frames fr = { NULL, 0, 0, { NULL, 0, 0 } };
 	int rc;
+	struct mt_json j;
 
 	if (stacks_collect(t, o, &fs, err, errlen) != 0)
 		return -1;
