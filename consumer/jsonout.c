@@ -25,7 +25,7 @@ doc_open(struct mt_consumer *c)
 {
 	if (c->jstate != JS_NONE)
 		return;
-	mt_json_init(&c->jw, c->out);
+	mt_json_init(&c->jw, c->out, 0);
 	mt_json_open(&c->jw, NULL, 0);
 	mt_json_open(&c->jw, "dtrace", 0);
 	mt_json_open(&c->jw, "probes", 1);
