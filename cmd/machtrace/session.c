@@ -194,54 +194,17 @@ apply_pragmas(struct cli *cl, const struct mt_prog *prog)
 	return 0;
 }
 
-/* Matches of one command on its own, for its "matched N probes" line. */
+/* Matches of command i: the image's ECBs of its clauses. */
 static uint32_t
-count_matches(struct cli *cl, int i, struct mt_target *t)
+count_matches(const struct mt_prog *prog, const struct mt_image *img, int i)
 {
-	struct mt_diag d;
-	struct mt_opts saved = cl->opts;
-	struct mt_prog *p = cli_compile(cl, i, 1, &d);
-	struct mt_image *img;
+	const struct mt_ecb *e = (const void *)((const char *)img + img->ecbs_off);
 	uint32_t n = 0;
-	char err[512];
 
-	if (p == NULL)
-		return 0;
-	cl->opts.zdefs = 1;
-	img = mt_link(p, &cl->opts, t, &n, err, sizeof(err));
-	cl->opts = saved;
-	n = img ? img->necbs : 0;
-	free(img);
-	mt_prog_free(p);
+	for (uint32_t k = 0; k < img->necbs; k++)
+		n += e[k].clause < prog->nclauses &&
+		     prog->clause_info[e[k].clause].src == i;
 	return n;
-}
-
-/*
- * Linking the whole program failed: find the first command that fails on
- * its own, as dtrace (which enables each in turn) would name it, and
- * replace err with its message.  0 if none does.
- */
-static int
-failing_cmd(struct cli *cl, struct mt_target *t, char *err, size_t len)
-{
-	for (int i = 0; cl->ncmds > 1 && i < cl->ncmds; i++) {
-		struct mt_diag d;
-		struct mt_prog *p = cli_compile(cl, i, 1, &d);
-		struct mt_image *img;
-		uint32_t n;
-		char e[1024];
-
-		if (p == NULL)
-			continue;
-		img = mt_link(p, &cl->opts, t, &n, e, sizeof(e));
-		mt_prog_free(p);
-		if (img == NULL) {
-			snprintf(err, len, "%s", e);
-			return i;
-		}
-		free(img);
-	}
-	return 0;
 }
 
 static void
@@ -723,7 +686,7 @@ run_session(struct cli *cl, struct mt_prog *prog, struct mt_target *t,
 	}
 	for (int i = 0; i < cl->ncmds; i++) {
 		struct cli_cmd *cmd = &cl->cmds[i];
-		uint32_t n = cl->ncmds == 1 ? img->necbs : count_matches(cl, i, t);
+		uint32_t n = cl->ncmds == 1 ? img->necbs : count_matches(prog, img, i);
 		char *name = cmd->is_file ? strdup(cmd->arg) :
 			crop_name(cmd->arg);
 
@@ -815,7 +778,7 @@ cli_run(struct cli *cl)
 	struct mt_prog *prog;
 	struct mt_target *t = NULL;
 	struct mt_image *img = NULL;
-	uint32_t nmatched = 0;
+	int bad = -1;
 	char err[1024];
 	int rc = E_ERROR;
 
@@ -844,9 +807,13 @@ cli_run(struct cli *cl)
 	if ((t = make_target(cl, prog)) == NULL)
 		goto out;
 	err[0] = '\0';
-	img = mt_link(prog, &cl->opts, t, &nmatched, err, sizeof(err));
+	img = mt_link(prog, &cl->opts, t, &bad, err, sizeof(err));
 	if (img == NULL) {
-		int i = failing_cmd(cl, t, err, sizeof(err));
+		/* the command of the clause that failed, as dtrace (which
+		   enables each in turn) names it */
+		int i = bad >= 0 && prog->clause_info[bad].src >= 0 ?
+			prog->clause_info[bad].src : 0;
+
 		fprintf(stderr, "dtrace: %s %s: %s\n", cl->cmds[i].is_file ?
 			"failed to compile script" : "invalid probe specifier",
 			cl->cmds[i].arg, err);

@@ -12,3 +12,16 @@ rm -f "$T/o"
 printf 'BEGIN { printf("%%s %%d\\n", $$1, $2); exit(0); }\n' > "$T/a.d"
 [ "$("$MT" -q -s "$T/a.d" foo 7 | head -1)" = "foo 7" ] ||
 	{ echo "macro arguments"; exit 1; }
+# Several -n/-s are one program: each one's "matched N probes" counts its
+# own clauses in it, so a -n using an inline of an earlier -s matches,
+# and a failing description is named by its own -n (not the first).
+printf 'inline int N = 3;\nBEGIN { }\n' > "$T/n.d"
+"$MT" -s "$T/n.d" -n 'BEGIN, END /N == 3/ { exit(0) }' >/dev/null 2>"$T/err" ||
+	{ echo "inline across -s/-n: $(cat "$T/err")"; exit 1; }
+grep -q "^dtrace: script '$T/n.d' matched 1 probe$" "$T/err" &&
+	grep -q "^dtrace: description 'BEGIN, END ' matched 2 probes$" "$T/err" ||
+	{ echo "match counts: $(cat "$T/err")"; exit 1; }
+"$MT" -s "$T/n.d" -n 'nosuchprov:::x /N/ { }' >/dev/null 2>"$T/err" &&
+	{ echo "a description matching nothing ran"; exit 1; }
+grep -q "^dtrace: invalid probe specifier nosuchprov:::x /N/ { }: .*does not match any probes" "$T/err" ||
+	{ echo "failing command: $(cat "$T/err")"; exit 1; }
