@@ -70,10 +70,12 @@ struct cli {
 };
 
 /*
- * A command built on a session (top.c): start() once the consumer is
- * attached (before BEGIN), poll() after each drain of the loop (non-zero:
- * end the session).  With a hook the session prints no aggregation at
- * its end but what the program's own printa() prints.
+ * A command built on a session (top, health, baseline): start() once the
+ * consumer is attached (before BEGIN), poll() after each drain of the
+ * loop (non-zero: end the session), finish() (may be NULL) after the last
+ * drain, before the consumer goes (its aggregations still there).  With
+ * a hook the session prints no aggregation at its end but what the
+ * program's own printa() prints.
  */
 struct mt_target;
 struct mt_consumer;
@@ -83,7 +85,19 @@ struct cli_hook {
 	int (*start)(void *arg, const struct mt_prog *prog,
 		     struct mt_target *t, struct mt_consumer *c);
 	int (*poll)(void *arg, struct mt_consumer *c);
+	void (*finish)(void *arg, struct mt_consumer *c);
 };
+
+/*
+ * session.c: a command's own session (top, health, baseline): the
+ * kernel's, quiet, on vm or a fresh boot of mach, -x options from xopts
+ * ("name", "value", ..., NULL), hook called; the caller gives cmds and
+ * frees with cli_tool_free.  0, or -1 after saying why ("machtrace:
+ * TOOL: ...").
+ */
+int cli_tool_init(struct cli *cl, const char *tool, const struct mt_mopts *mach,
+		  const char *vm, const char *const *xopts, struct cli_hook *hook);
+void cli_tool_free(struct cli *cl);
 
 /* disk.c: --disk; -1 after saying what is wrong */
 int cli_disk_setup(struct cli *cl);

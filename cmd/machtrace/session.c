@@ -308,6 +308,8 @@ run_loop(struct cli *cl, struct mt_target *t, struct mt_consumer *c)
 	/* a second interrupt means: stop now, skip the aggregations */
 	if (g_intr < 2 && cl->hook == NULL)
 		mt_consume_final(c);
+	if (!failed && cl->hook && cl->hook->finish)
+		cl->hook->finish(cl->hook->arg, c);
 	return failed;
 }
 
@@ -769,6 +771,42 @@ run_session(struct cli *cl, struct mt_prog *prog, struct mt_target *t,
 	}
 	mt_consumer_free(c);
 	return failed ? E_ERROR : status;
+}
+
+int
+cli_tool_init(struct cli *cl, const char *tool, const struct mt_mopts *mach,
+	      const char *vm, const char *const *xopts, struct cli_hook *hook)
+{
+	char err[1024];
+
+	memset(cl, 0, sizeof(*cl));
+	cl->pname = "machtrace";
+	mt_opts_init(&cl->opts);
+	cl->opts.quiet = 1;
+	cl->exec = 1;
+	cl->out = stdout;
+	cl->force_kernel = 1;
+	cl->vm = vm;
+	cl->mach = *mach;
+	cl->hook = hook;
+	if ((cl->args = calloc(2, sizeof(char *))) == NULL)
+		return -1;
+	cl->args[cl->nargs++] = (char *)"machtrace";
+	for (; xopts && xopts[0]; xopts += 2)
+		if (mt_opts_set(&cl->opts, xopts[0], xopts[1], NULL, err,
+				sizeof(err)) != 0) {
+			fprintf(stderr, "machtrace: %s: %s\n", tool, err);
+			return -1;
+		}
+	return 0;
+}
+
+void
+cli_tool_free(struct cli *cl)
+{
+	free(cl->args);
+	cl->args = NULL;
+	mt_opts_free(&cl->opts);
 }
 
 int
