@@ -114,6 +114,8 @@ compile_with(struct cli *cl, int first, int n, struct mt_diag *diag, int lib)
 
 static int wants_kernel(const struct cli *cl, const struct mt_prog *prog);
 static struct mt_target *new_mach_target(const struct cli *cl, int quiet);
+static int forced_kernel(const struct cli *cl);
+static struct mt_target *kernel_catalog(const struct cli *cl);
 
 /*
  * Kernel types for the compiler.  The target is chosen from the program's
@@ -130,6 +132,29 @@ struct lazy_kernel {
 static struct lazy_kernel lazy;
 
 /*
+ * The kernel forced: the program compiled with the kernel D library, once.
+ * 1 when that decides (*out the program, or NULL after an error of cpp,
+ * whose messages are not to be printed twice), 0 when not (no kernel to
+ * read, no kernel clause, an error the way without the library may
+ * report otherwise).
+ */
+static int
+forced_compile(struct cli *cl, int first, int n, struct mt_diag *diag,
+	       struct mt_prog **out)
+{
+	if (lazy.failed || kernel_catalog(cl) == NULL)
+		return 0;
+	if ((*out = compile_with(cl, first, n, diag, 1)) == NULL)
+		return diag->tag == NULL ||
+			strcmp(diag->tag, mt_dtag_name(D_PREPROC)) == 0;
+	if (wants_kernel(cl, *out))
+		return 1;
+	mt_prog_free(*out);
+	*out = NULL;
+	return 0;
+}
+
+/*
  * A program that runs in the GNU Mach kernel is compiled after the kernel
  * D library (mach.d: psinfo_t, curpsinfo, ...), as dtrace compiles its
  * libraries first.  Which target runs it is known from its clauses, so
@@ -140,17 +165,23 @@ static struct lazy_kernel lazy;
  * clauses, or when a kernel clause was seen: then its error (the library's
  * or the program's, e.g. a member psinfo_t lacks) is the one to report.
  * Not after a cpp failure (no tag, or D_PREPROC): cpp would print its
- * errors twice.
+ * errors twice.  When the kernel is the target whatever the clauses
+ * (--mach, --kernel, --workload, a VM, the tools' sessions), the program
+ * is compiled once, after the library; only a program that then fails or
+ * has no kernel clause takes the way above.
  */
 struct mt_prog *
 cli_compile(struct cli *cl, int first, int n, struct mt_diag *diag)
 {
-	struct mt_prog *prog = compile_with(cl, first, n, diag, 0), *p2;
+	struct mt_prog *prog, *p2;
 	struct mt_diag d2;
 	int kernel_seen = lazy.t != NULL;
 
 	if (cl->ctypes == NULL || lazy.cl != cl)
+		return compile_with(cl, first, n, diag, 0);
+	if (forced_kernel(cl) && forced_compile(cl, first, n, diag, &prog))
 		return prog;
+	prog = compile_with(cl, first, n, diag, 0);
 	if (prog ? !wants_kernel(cl, prog) :
 	    diag->tag == NULL || strcmp(diag->tag, mt_dtag_name(D_PREPROC)) == 0)
 		return prog;
@@ -395,8 +426,6 @@ local_matches(const struct mt_pdesc *pd)
 	return n > 0;
 }
 
-static struct mt_target *kernel_catalog(const struct cli *cl);
-
 /* Does the kernel (when it can be read) have a probe matching pd? */
 static int
 kernel_matches(const struct cli *cl, const struct mt_pdesc *pd)
@@ -418,10 +447,16 @@ kernel_matches(const struct cli *cl, const struct mt_pdesc *pd)
  * --module, --workload or --mach is given (profile, tick and BEGIN/END
  * then run in the kernel too).  Everything else runs on the local target.
  */
+static int
+forced_kernel(const struct cli *cl)
+{
+	return cl->mach.kernel || cl->mach.nmodules || cl->force_kernel;
+}
+
 int
 cli_desc_wants_kernel(const struct cli *cl, const struct mt_pdesc *pd)
 {
-	int force = cl->mach.kernel || cl->mach.nmodules || cl->force_kernel;
+	int force = forced_kernel(cl);
 	const char *prov = pd->prov ? pd->prov : "";
 
 	if (mt_live_wants(prov, force))
