@@ -73,6 +73,7 @@ include targets/mach/vm/vm.mk
 include targets/mach/shim/shim.mk
 include msgids/msgids.mk
 include targets/mach/guest/guest.mk
+include session/session.mk
 include cmd/machtrace/cmd.mk
 include tests/tests.mk
 include bench/bench.mk

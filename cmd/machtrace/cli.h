@@ -63,8 +63,9 @@ struct cli {
 	const char *events_list;	/* --events as given */
 	uint32_t events_nclauses;
 	struct cli_rec *rec;
-	/* Kernel types for args[] once the live target exists, else NULL. */
-	const struct mt_ctypes *ctypes;
+	/* The session (session/) while one runs: the target rule, the kernel
+	   target for the compiler's types; NULL: compile alone (-l) */
+	struct mt_session *session;
 	/* machtrace top/health (top.c): the session's program is theirs */
 	struct cli_hook *hook;
 };
@@ -131,9 +132,9 @@ void cli_print_diag(const struct cli *cl, const struct mt_diag *d, int which);
 /* syms.c: resolve kernel addresses through the kernel image */
 struct mt_consumer;
 void cli_kernel_symbols(const struct cli *cl, struct mt_consumer *c);
-/* session.c: the target rule: is this description the kernel's? */
-struct mt_pdesc;
-int cli_desc_wants_kernel(const struct cli *cl, const struct mt_pdesc *pd);
+/* session.c: open cl->session from the command line's kernel options
+   (mt_session_close frees it); -1 when out of memory */
+int cli_session_open(struct cli *cl);
 /* session.c: a probes() callback counting the probes (int *arg) */
 struct mt_probe_info;
 int cli_count_cb(void *arg, const struct mt_probe_info *p);
