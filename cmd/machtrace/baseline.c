@@ -309,8 +309,8 @@ bl_record(void *arg, const struct mt_rechdr *h, const struct mt_probe *p,
 }
 
 static int
-bl_start(void *arg, const struct mt_prog *prog, struct mt_target *t,
-	 struct mt_consumer *c)
+bl_start(void *arg, const struct mt_prog *prog, const struct mt_image *img,
+	 struct mt_target *t, struct mt_consumer *c)
 {
 	struct bl_sess *b = arg;
 
@@ -395,16 +395,17 @@ bl_stack(void *arg, const struct mt_agg *agg, const struct mt_aggkey *keys,
 }
 
 /* At the end: the counts and the stacks, from the aggregations. */
-static void
-bl_finish(void *arg, struct mt_consumer *c)
+static int
+bl_finish(void *arg, struct mt_consumer *c, int failed)
 {
 	struct bl_sess *b = arg;
 
-	if (b->rc == 0 && (mt_consumer_agg_walk(c, "c", bl_count, b) != 0 ||
+	if (!failed && b->rc == 0 && (mt_consumer_agg_walk(c, "c", bl_count, b) != 0 ||
 			   mt_consumer_agg_walk(c, "st", bl_stack, b) != 0)) {
 		fprintf(stderr, "machtrace: baseline: %s\n", mt_consumer_error(c));
 		b->rc = -1;
 	}
+	return 0;
 }
 
 /*
@@ -418,7 +419,7 @@ run_session(const struct bl_opts *o, struct bl_tmp *t, struct bl_set *s,
 	static const char *const xopts[] = { "bufsize", "16m", "dynvarsize", "4m",
 					     NULL };
 	struct bl_sess b = { s, r, NULL, NULL, { NULL }, 0, 0 };
-	struct cli_hook hook = { &b, bl_start, bl_poll, bl_finish };
+	struct cli_hook hook = { &b, bl_start, bl_poll, bl_finish, 0 };
 	struct cli_cmd cmd = { 0, 0, (char *)"machtrace baseline", NULL };
 	struct mt_mopts mach = o->mach;
 	char prog[sizeof(measure_prog) + 64], *con = getenv("MACHTRACE_CONSOLE_LOG");

@@ -25,6 +25,29 @@ struct cli_cmd {
 	char *text;			/* the source text */
 };
 
+/*
+ * A client of the session (record, top, health, baseline): start() once
+ * the consumer is attached (before BEGIN), poll() after each drain of the
+ * loop (non-zero: end the session), finish() (may be NULL) after the loop
+ * and the last drain, the consumer still there (non-zero: the session
+ * failed; failed: it failed already).  final: the aggregations are printed
+ * at the end as without a hook (record); else only what the program's
+ * own printa() prints (the tools take them as values).
+ */
+struct mt_target;
+struct mt_consumer;
+struct mt_prog;
+struct mt_image;
+struct cli_hook {
+	void *arg;
+	int (*start)(void *arg, const struct mt_prog *prog,
+		     const struct mt_image *img, struct mt_target *t,
+		     struct mt_consumer *c);
+	int (*poll)(void *arg, struct mt_consumer *c);
+	int (*finish)(void *arg, struct mt_consumer *c, int failed);
+	int final;
+};
+
 struct cli {
 	const char *pname;		/* basename(argv[0]) for usage */
 	struct cli_cmd *cmds;
@@ -63,30 +86,12 @@ struct cli {
 	const char *events_list;	/* --events as given */
 	uint32_t events_nclauses;
 	struct cli_rec *rec;
+	struct cli_hook rec_hook;	/* record's, cl->hook while recording */
 	/* The session (session/) while one runs: the target rule, the kernel
 	   target for the compiler's types; NULL: compile alone (-l) */
 	struct mt_session *session;
 	/* machtrace top/health (top.c): the session's program is theirs */
 	struct cli_hook *hook;
-};
-
-/*
- * A command built on a session (top, health, baseline): start() once the
- * consumer is attached (before BEGIN), poll() after each drain of the
- * loop (non-zero: end the session), finish() (may be NULL) after the last
- * drain, before the consumer goes (its aggregations still there).  With
- * a hook the session prints no aggregation at its end but what the
- * program's own printa() prints.
- */
-struct mt_target;
-struct mt_consumer;
-struct mt_prog;
-struct cli_hook {
-	void *arg;
-	int (*start)(void *arg, const struct mt_prog *prog,
-		     struct mt_target *t, struct mt_consumer *c);
-	int (*poll)(void *arg, struct mt_consumer *c);
-	void (*finish)(void *arg, struct mt_consumer *c);
 };
 
 /*
@@ -151,14 +156,9 @@ void cli_stability_report(const struct cli *cl, struct mt_target *t,
 struct mt_image;
 struct mt_target;
 int cli_fit_memory(struct cli *cl, struct mt_target *t, struct mt_image *img);
-/* record.c: recording the session's records as a CTF trace */
-struct mt_cb;
-struct mt_consumer;
-int cli_record_start(struct cli *cl, const struct mt_prog *prog,
-		     const struct mt_image *img, struct mt_cb *cb,
-		     struct mt_consumer *c);
-void cli_record_poll(struct cli *cl);
-int cli_record_finish(struct cli *cl, int timed);
+/* record.c: machtrace record, a client of the session recording its
+   records as a CTF trace: fills h (kept in cl) with cl as its arg */
+void cli_record_hook(struct cli *cl, struct cli_hook *h);
 /* export.c: machtrace export DIR --format F [-o FILE] */
 int cli_export_main(int argc, char **argv);
 /* msgdecode.c: machtrace msgdecode, rpcsnoop's filter */

@@ -149,18 +149,17 @@ notice(const struct cli *cl, const char *fmt, const char *a, uint32_t n)
 	fprintf(stderr, fmt, a, n, n == 1 ? "" : "s");
 }
 
-/* A session's poll: record's and the tool's. */
+/* A session's poll: the client's (record, a tool). */
 static int
 cli_poll(void *arg, struct mt_consumer *c)
 {
 	struct cli *cl = arg;
 
-	cli_record_poll(cl);
 	return cl->hook && cl->hook->poll(cl->hook->arg, c) != 0;
 }
 
 /* The consume loop, END, and the aggregations at the end (not with a
-   tool's hook, nor after a second interrupt: stop now). */
+   hook that takes them, nor after a second interrupt: stop now). */
 static int
 run_loop(struct cli *cl, struct mt_target *t, struct mt_consumer *c)
 {
@@ -174,10 +173,8 @@ run_loop(struct cli *cl, struct mt_target *t, struct mt_consumer *c)
 	sigaction(SIGTERM, &sa, NULL);
 	failed = mt_session_work(cl->session, t, c, &w);
 	failed |= mt_session_stop(cl->session, t, c, failed);
-	if (g_intr < 2 && cl->hook == NULL)
+	if (g_intr < 2 && (cl->hook == NULL || cl->hook->final))
 		mt_consume_final(c);
-	if (!failed && cl->hook && cl->hook->finish)
-		cl->hook->finish(cl->hook->arg, c);
 	return failed;
 }
 
@@ -292,12 +289,7 @@ run_session(struct cli *cl, struct mt_prog *prog, struct mt_target *t,
 	if (t->ops->sym == NULL && mt_session_wants_kernel(cl->session, prog))
 		cli_kernel_symbols(cl, c);
 	mt_consumer_attach(c, t->ops->cb(t));
-	if (cl->hook && cl->hook->start(cl->hook->arg, prog, t, c) != 0) {
-		t->ops->detach(t);
-		mt_consumer_free(c);
-		return E_ERROR;
-	}
-	if (cl->record && cli_record_start(cl, prog, img, t->ops->cb(t), c) != 0) {
+	if (cl->hook && cl->hook->start(cl->hook->arg, prog, img, t, c) != 0) {
 		t->ops->detach(t);
 		mt_consumer_free(c);
 		return E_ERROR;
@@ -315,7 +307,8 @@ run_session(struct cli *cl, struct mt_prog *prog, struct mt_target *t,
 	kernel = mt_session_wants_kernel(cl->session, prog);
 	if (getenv("MACHTRACE_PROBE_COST") && kernel)
 		cli_print_probe_cost(t->ops->cb(t));
-	if (cl->record && cli_record_finish(cl, kernel) != 0)
+	if (cl->hook && cl->hook->finish &&
+	    cl->hook->finish(cl->hook->arg, c, failed) != 0)
 		failed = 1;
 	status = mt_consumer_exited(c) ? mt_consumer_status(c) : 0;
 	fflush(cl->out);

@@ -968,8 +968,8 @@ trace_recs(const struct mt_prog *prog, uint32_t i, const struct mt_rec **recs)
 }
 
 static int
-hook_start(void *arg, const struct mt_prog *prog, struct mt_target *t,
-	   struct mt_consumer *c)
+hook_start(void *arg, const struct mt_prog *prog, const struct mt_image *img,
+	   struct mt_target *t, struct mt_consumer *c)
 {
 	struct top *tp = arg;
 
@@ -1253,7 +1253,7 @@ run(struct top *tp)
 	struct cli *cl = &tp->cl;
 	static const char *const top_xopts[] = { "bufsize", "4m", "aggsize", "16m",
 		"dynvarsize", "4m", "strsize", "64", NULL };
-	struct cli_hook hook = { tp, hook_start, hook_poll, NULL };
+	struct cli_hook hook = { tp, hook_start, hook_poll, NULL, 0 };
 	char period[32], freex[1024], *prog;
 	size_t plen;
 	int rc;
