@@ -20,6 +20,8 @@ struct mt_session {
 	FILE *err;
 	struct mt_target *kernel;	/* created on demand, or NULL */
 	int failed;			/* its creation failed (reported once) */
+	int seen;			/* a question about a kernel description
+					   found it (since it was handed over) */
 	struct mt_ctypes ctypes;
 };
 
@@ -79,8 +81,10 @@ mt_session_desc_wants_kernel(struct mt_session *s, const struct mt_pdesc *pd)
 	if (s->force || (prov[0] != '\0' && strcmp(prov, "*") != 0) ||
 	    local_matches(pd))
 		return 0;
-	if ((t = kernel_catalog(s)) != NULL)
+	if ((t = kernel_catalog(s)) != NULL) {
+		s->seen = 1;
 		t->ops->probes(t, pd, 0, count_cb, &n);
+	}
 	return n > 0;
 }
 
@@ -110,6 +114,7 @@ kernel_for(struct mt_session *s, const char *prov, const char *mod,
 	if (s->kernel == NULL && !s->failed &&
 	    (s->kernel = new_kernel(s, 0)) == NULL)
 		s->failed = 1;
+	s->seen |= s->kernel != NULL;
 	return s->kernel;
 }
 
@@ -295,11 +300,14 @@ mt_session_compile(struct mt_session *s, struct mt_cc_input *in,
 {
 	struct mt_prog *prog, *p2;
 	struct mt_diag d2;
-	int kernel_seen = s->kernel != NULL;
+	int kernel_seen, seen = s->seen;
 
 	if (s->force && forced_compile(s, in, diag, &prog))
 		return prog;
+	/* what the program alone asks of the kernel, as if not tried above */
+	s->seen = seen;
 	prog = compile_lib(s, in, diag, 0);
+	kernel_seen = s->seen;
 	if (prog ? !mt_session_wants_kernel(s, prog) : cpp_failed(diag))
 		return prog;
 	if (s->kernel == NULL && !s->failed &&
@@ -393,6 +401,7 @@ mt_session_target(struct mt_session *s, const struct mt_prog *prog)
 		return NULL;
 	if ((t = s->kernel) != NULL) {
 		s->kernel = NULL;
+		s->seen = 0;
 		return t;
 	}
 	return new_kernel(s, 0);

@@ -35,3 +35,14 @@ if "$MT" --mach -e -n 'BEGIN { }' >/dev/null 2>&1 && command -v cpp >/dev/null; 
 else
 	echo "SKIP: no kernel to read (--mach -e) or no cpp"
 fi
+# A kernel program that fails alone and with the kernel D library: once
+# its args[] were typed by the kernel, the library's error is the one
+# reported (here psinfo_t's missing member, not "curpsinfo" unknown).
+if "$MT" --mach -e -n 'BEGIN { }' >/dev/null 2>&1; then
+	"$MT" -e -n 'fbt::vm_fault:entry { trace(args[0]); trace(curpsinfo->pr_nosuch); }' \
+		2>"$T/err" && { echo "pr_nosuch compiled"; exit 1; }
+	grep -q "pr_nosuch is not a member of psinfo_t" "$T/err" ||
+		{ echo "kernel program's error: $(cat "$T/err")"; exit 1; }
+else
+	echo "SKIP: no kernel to read (--mach -e)"
+fi
