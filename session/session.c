@@ -262,24 +262,33 @@ cpp_failed(const struct mt_diag *d)
 }
 
 /*
- * The kernel forced: the program compiled with the kernel D library, once.
- * 1 when that decides (*out the program, or NULL after cpp failed), 0 when
- * not (no kernel to read, no kernel clause, an error the way without the
- * library may report otherwise).
+ * Does a -n's probe description (its text up to "{" or "/", known before
+ * compiling) belong to the kernel?  A hint only: the compiled clauses
+ * decide.
  */
 static int
-forced_compile(struct mt_session *s, struct mt_cc_input *in, struct mt_diag *diag,
-	       struct mt_prog **out)
+kernel_pspec(struct mt_session *s, const struct mt_cc_input *in)
 {
-	if (s->failed || kernel_catalog(s) == NULL)
-		return 0;
-	if ((*out = compile_lib(s, in, diag, 1)) == NULL)
-		return cpp_failed(diag);
-	if (mt_session_wants_kernel(s, *out))
-		return 1;
-	mt_prog_free(*out);
-	*out = NULL;
-	return 0;
+	int wants = 0;
+
+	for (int i = 0; i < in->nsrcs && !wants; i++) {
+		char *text, *d, *next;
+		struct mt_pdesc pd;
+
+		if (!in->srcs[i].is_pspec || (text = strdup(in->srcs[i].text)) == NULL)
+			continue;
+		text[strcspn(text, "{/")] = '\0';
+		for (d = text; d && !wants; d = next) {
+			if ((next = strchr(d, ',')) != NULL)
+				*next++ = '\0';
+			d += strspn(d, " \t\n");
+			d[strcspn(d, " \t\n")] = '\0';
+			wants = *d && mt_pdesc_split(d, &pd) <= 4 &&
+				mt_session_desc_wants_kernel(s, &pd);
+		}
+		free(text);
+	}
+	return wants;
 }
 
 /*
@@ -290,20 +299,31 @@ forced_compile(struct mt_session *s, struct mt_cc_input *in, struct mt_diag *dia
  * tried with it, and that result counts when it compiles to kernel
  * clauses, or when a kernel clause was seen: then its error (the
  * library's or the program's, e.g. a member psinfo_t lacks) is the one to
- * report.  Not after a cpp failure.  When the kernel is forced the
- * program is compiled once, after the library; only a program that then
- * fails or has no kernel clause takes the way above.
+ * report.  Not after a cpp failure (cpp would print its errors twice).
+ *
+ * When the kernel is forced, or a -n names a kernel probe, the program is
+ * compiled after the library first: a program of kernel clauses is then
+ * compiled once.  Any other result takes the way above, with the
+ * library's result already known.
  */
 struct mt_prog *
 mt_session_compile(struct mt_session *s, struct mt_cc_input *in,
 		   struct mt_diag *diag)
 {
-	struct mt_prog *prog, *p2;
+	struct mt_prog *prog, *p2 = NULL;
 	struct mt_diag d2;
-	int kernel_seen, seen = s->seen;
+	int kernel_seen, seen = s->seen, tried = 0;
 
-	if (s->force && forced_compile(s, in, diag, &prog))
-		return prog;
+	if ((s->force || kernel_pspec(s, in)) && !s->failed && kernel_catalog(s)) {
+		p2 = compile_lib(s, in, &d2, 1);
+		if (p2 ? mt_session_wants_kernel(s, p2) : cpp_failed(&d2)) {
+			*diag = d2;
+			return p2;
+		}
+		tried = p2 == NULL;	/* it failed: that is the library's error */
+		mt_prog_free(p2);
+		p2 = NULL;
+	}
 	/* what the program alone asks of the kernel, as if not tried above */
 	s->seen = seen;
 	prog = compile_lib(s, in, diag, 0);
@@ -317,9 +337,13 @@ mt_session_compile(struct mt_session *s, struct mt_cc_input *in,
 		return prog;
 	if (prog) {
 		mt_prog_free(prog);
-		return compile_lib(s, in, diag, 1);
+		if (!tried)
+			return compile_lib(s, in, diag, 1);
+		*diag = d2;
+		return NULL;
 	}
-	p2 = compile_lib(s, in, &d2, 1);
+	if (!tried)
+		p2 = compile_lib(s, in, &d2, 1);
 	if (p2 && mt_session_wants_kernel(s, p2)) {
 		*diag = d2;
 		return p2;

@@ -25,13 +25,18 @@ grep -q "^dtrace: script '$T/n.d' matched 1 probe$" "$T/err" &&
 	{ echo "a description matching nothing ran"; exit 1; }
 grep -q "^dtrace: invalid probe specifier nosuchprov:::x /N/ { }: .*does not match any probes" "$T/err" ||
 	{ echo "failing command: $(cat "$T/err")"; exit 1; }
-# With the kernel forced (--mach) the program is compiled once, after the
-# kernel D library: -C runs cpp once, so its #warning is printed once.
+# With the kernel forced (--mach), or a -n naming a kernel probe, the
+# program is compiled once, after the kernel D library: -C runs cpp once,
+# so its #warning is printed once.
 if "$MT" --mach -e -n 'BEGIN { }' >/dev/null 2>&1 && command -v cpp >/dev/null; then
 	printf '#warning mt-compiled-once\nfbt::mach_msg_trap:entry { @ = count(); }\n' > "$T/w.d"
 	"$MT" --mach -C -e -s "$T/w.d" 2>"$T/err" || { echo "--mach -C -e: $(cat "$T/err")"; exit 1; }
 	[ "$(grep -c mt-compiled-once "$T/err")" = 1 ] ||
 		{ echo "--mach: compiled more than once: $(cat "$T/err")"; exit 1; }
+	"$MT" -C -e -s "$T/w.d" -n 'fbt::vm_fault:entry { }' 2>"$T/err" ||
+		{ echo "-C -e -s -n fbt: $(cat "$T/err")"; exit 1; }
+	[ "$(grep -c mt-compiled-once "$T/err")" = 1 ] ||
+		{ echo "-n fbt: compiled more than once: $(cat "$T/err")"; exit 1; }
 else
 	echo "SKIP: no kernel to read (--mach -e) or no cpp"
 fi
