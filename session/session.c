@@ -47,8 +47,8 @@ kernel_catalog(struct mt_session *s)
 	return s->kernel;
 }
 
-static int
-count_cb(void *arg, const struct mt_probe_info *p)
+int
+mt_session_count_cb(void *arg, const struct mt_probe_info *p)
 {
 	(void)p;
 	++*(int *)arg;
@@ -64,7 +64,7 @@ local_matches(const struct mt_pdesc *pd)
 
 	if (t == NULL)
 		return 0;
-	t->ops->probes(t, pd, 1, count_cb, &n);
+	t->ops->probes(t, pd, 1, mt_session_count_cb, &n);
 	mt_target_free(t);
 	return n > 0;
 }
@@ -83,7 +83,7 @@ mt_session_desc_wants_kernel(struct mt_session *s, const struct mt_pdesc *pd)
 		return 0;
 	if ((t = kernel_catalog(s)) != NULL) {
 		s->seen = 1;
-		t->ops->probes(t, pd, 0, count_cb, &n);
+		t->ops->probes(t, pd, 0, mt_session_count_cb, &n);
 	}
 	return n > 0;
 }

@@ -140,9 +140,6 @@ void cli_kernel_symbols(const struct cli *cl, struct mt_consumer *c);
 /* session.c: open cl->session from the command line's kernel options
    (mt_session_close frees it); -1 when out of memory */
 int cli_session_open(struct cli *cl);
-/* session.c: a probes() callback counting the probes (int *arg) */
-struct mt_probe_info;
-int cli_count_cb(void *arg, const struct mt_probe_info *p);
 /* stability.c: -v's report for one program (t: the target, or NULL) */
 struct mt_prog;
 struct cli_cmd;

@@ -178,14 +178,6 @@ run_loop(struct cli *cl, struct mt_target *t, struct mt_consumer *c)
 	return failed;
 }
 
-int
-cli_count_cb(void *arg, const struct mt_probe_info *p)
-{
-	(void)p;
-	++*(int *)arg;
-	return 0;
-}
-
 /* The live GNU Mach target's options, from the command line. */
 static void
 cli_live_opts(const struct cli *cl, struct mt_live_opts *lo)

@@ -51,6 +51,8 @@ FILE *mt_session_err(const struct mt_session *s);
  * kernel is forced (profile, tick and BEGIN/END then run in it too).
  */
 int mt_session_desc_wants_kernel(struct mt_session *s, const struct mt_pdesc *pd);
+/* A target's probes() callback counting the probes (int *arg). */
+int mt_session_count_cb(void *arg, const struct mt_probe_info *p);
 /* Does any clause's description belong to the kernel? */
 int mt_session_wants_kernel(struct mt_session *s, const struct mt_prog *prog);
 

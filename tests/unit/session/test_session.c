@@ -52,9 +52,20 @@ compile(struct mt_session *s, const char *text, struct mt_opts *o,
 	return mt_session_compile(s, &in, d);
 }
 
-TEST(session_local_run)
+/* A session with no kernel to read: its programs run on the local target. */
+static struct mt_session *
+open_local(struct mt_opts *o)
 {
 	struct mt_live_opts lo;
+
+	memset(&lo, 0, sizeof(lo));
+	lo.kernel = "/nonexistent";
+	mt_opts_init(o);
+	return mt_session_open(&lo, 0, stderr);
+}
+
+TEST(session_local_run)
+{
 	struct mt_session *s;
 	struct mt_opts o;
 	struct mt_diag d;
@@ -68,11 +79,8 @@ TEST(session_local_run)
 	char err[512], buf[256];
 	int bad = 7;
 
-	memset(&lo, 0, sizeof(lo));
-	lo.kernel = "/nonexistent";	/* no kernel: the local target */
-	mt_opts_init(&o);
+	s = open_local(&o);
 	o.quiet = 1;
-	s = mt_session_open(&lo, 0, stderr);
 	CHECK(s != NULL && out != NULL);
 	prog = compile(s, "BEGIN { trace(41 + 1); @n = count(); }\n"
 		       "BEGIN { @n = count(); exit(0); }\n", &o, &d);
@@ -117,7 +125,6 @@ TEST(session_local_run)
 /* A description that matches nothing: the link names its clause. */
 TEST(session_link_names_clause)
 {
-	struct mt_live_opts lo;
 	struct mt_session *s;
 	struct mt_opts o;
 	struct mt_diag d;
@@ -126,10 +133,7 @@ TEST(session_link_names_clause)
 	char err[512];
 	int bad = -1;
 
-	memset(&lo, 0, sizeof(lo));
-	lo.kernel = "/nonexistent";
-	mt_opts_init(&o);
-	s = mt_session_open(&lo, 0, stderr);
+	s = open_local(&o);
 	CHECK(s != NULL);
 	prog = compile(s, "BEGIN { }\nnosuch:::x { }\n", &o, &d);
 	CHECK(prog != NULL);
