@@ -118,31 +118,46 @@ kernel_for(struct mt_session *s, const char *prov, const char *mod,
 	return s->kernel;
 }
 
+/* The target's answers to the compiler (mt_target_ops ctypes), in buf;
+   NULL without a target or answers. */
+static const struct mt_ctypes *
+answers(struct mt_target *t, struct mt_ctypes *buf)
+{
+	if (t == NULL || t->ops->ctypes == NULL)
+		return NULL;
+	t->ops->ctypes(t, buf);
+	return buf;
+}
+
 static const char *
 k_argtype(void *arg, const char *prov, const char *mod, const char *func,
 	  const char *name, int i)
 {
-	struct mt_target *t = kernel_for(arg, prov, mod, func, name);
+	struct mt_ctypes b;
+	const struct mt_ctypes *ct = answers(kernel_for(arg, prov, mod, func, name), &b);
 
-	return t ? mt_live_argtype(t, prov, func, name, i) : NULL;
+	return ct && ct->argtype ? ct->argtype(ct->arg, prov, mod, func, name, i) : NULL;
 }
 
 static const char *
 k_argnative(void *arg, const char *prov, const char *mod, const char *func,
 	    const char *name, int i)
 {
-	struct mt_target *t = kernel_for(arg, prov, mod, func, name);
+	struct mt_ctypes b;
+	const struct mt_ctypes *ct = answers(kernel_for(arg, prov, mod, func, name), &b);
 
-	return t ? mt_live_argnative(t, prov, func, name, i) : NULL;
+	return ct && ct->argnative ? ct->argnative(ct->arg, prov, mod, func, name, i) :
+		NULL;
 }
 
 static int
 k_nargs(void *arg, const char *prov, const char *mod, const char *func,
 	const char *name)
 {
-	struct mt_target *t = kernel_for(arg, prov, mod, func, name);
+	struct mt_ctypes b;
+	const struct mt_ctypes *ct = answers(kernel_for(arg, prov, mod, func, name), &b);
 
-	return t ? mt_live_nargs(t, prov, func, name) : -1;
+	return ct && ct->nargs ? ct->nargs(ct->arg, prov, mod, func, name) : -1;
 }
 
 static char *
@@ -150,15 +165,14 @@ k_local(void *arg, const char *prov, const char *mod, const char *func,
 	const char *name, const char *var, char **ctype, char *err,
 	size_t errlen)
 {
-	struct mt_target *t = kernel_for(arg, prov, mod, func, name);
-	struct mt_pdesc pd = { (char *)prov, (char *)mod, (char *)func,
-			       (char *)name, 0 };
+	struct mt_ctypes b;
+	const struct mt_ctypes *ct = answers(kernel_for(arg, prov, mod, func, name), &b);
 
-	if (!t) {
+	if (!ct || !ct->local) {
 		snprintf(err, errlen, "locals is available in kernel probes only");
 		return NULL;
 	}
-	return mt_live_local(t, &pd, var, ctype, err, errlen);
+	return ct->local(ct->arg, prov, mod, func, name, var, ctype, err, errlen);
 }
 
 /* Kernel globals: only once a kernel clause created the target. */
@@ -166,19 +180,24 @@ static char *
 k_symbol(void *arg, const char *mod, const char *name, uint64_t *addr)
 {
 	struct mt_session *s = arg;
+	struct mt_ctypes b;
+	const struct mt_ctypes *ct = answers(s->kernel, &b);
 
-	return s->kernel ? mt_live_symbol(s->kernel, mod, name, addr) : NULL;
+	return ct && ct->symbol ? ct->symbol(ct->arg, mod, name, addr) : NULL;
 }
 
 static char *
 k_decls(void *arg, const char *ctype)
 {
 	struct mt_session *s = arg;
+	struct mt_ctypes b;
+	const struct mt_ctypes *ct = answers(s->kernel, &b);
 
-	return s->kernel ? mt_live_decls(s->kernel, ctype) : NULL;
+	return ct && ct->decls ? ct->decls(ct->arg, ctype) : NULL;
 }
 
-/* -d: a kinst description as the kernel target expands it (kinline.c). */
+/* -d: a description as the kernel target expands it (kinst's inlined
+   functions: kinline.c). */
 static char *
 k_expand(void *arg, const char *pdesc)
 {
@@ -187,8 +206,9 @@ k_expand(void *arg, const char *pdesc)
 	struct mt_target *t;
 
 	if (str && mt_pdesc_split(str, &pd) <= 4 &&
-	    (t = kernel_for(arg, pd.prov, pd.mod, pd.func, pd.name)) != NULL)
-		x = mt_live_expand(t, &pd);
+	    (t = kernel_for(arg, pd.prov, pd.mod, pd.func, pd.name)) != NULL &&
+	    t->ops->expand)
+		x = t->ops->expand(t, &pd);
 	free(str);
 	return x;
 }
@@ -242,8 +262,9 @@ compile_lib(struct mt_session *s, struct mt_cc_input *in, struct mt_diag *diag,
 	}
 	in->libs = NULL;
 	in->nlibs = 0;
-	if (lib) {
-		libsrc.text = mt_live_dlib(&libsrc.name);
+	/* the kernel target exists by then (mt_session_compile) */
+	if (lib && s->kernel && s->kernel->ops->dlib &&
+	    (libsrc.text = s->kernel->ops->dlib(s->kernel, &libsrc.name)) != NULL) {
 		in->libs = &libsrc;
 		in->nlibs = 1;
 	}

@@ -159,6 +159,7 @@ typedef int (*mt_probe_cb)(void *arg, const struct mt_probe_info *p);
  * (mt_target_error()).  The control block and buffers live in memory the
  * host can read directly (in-process for local, shared guest RAM for mach).
  */
+struct mt_ctypes;
 struct mt_target_ops {
 	const char *name;
 	/* Call cb for each probe matching pd (creating on-demand probes such
@@ -192,6 +193,18 @@ struct mt_target_ops {
 		    size_t len);
 	/* Optional (NULL: free(priv)): free the private state, after detach. */
 	void (*free)(struct mt_target *t);
+	/*
+	 * What a session asks a target before linking a program it runs
+	 * (session.h); each optional (NULL: none).  ctypes: fill *ct with the
+	 * answers to the compiler's questions (struct mt_ctypes, compiler.h:
+	 * args[] and kernel globals' C types, locals), its arg the target.
+	 * dlib: the D library compiled before such a program (*name names
+	 * it in errors).  expand: -d's form of a description (malloc'd),
+	 * NULL when it names nothing to expand.
+	 */
+	void (*ctypes)(struct mt_target *t, struct mt_ctypes *ct);
+	const char *(*dlib)(struct mt_target *t, const char **name);
+	char *(*expand)(struct mt_target *t, const struct mt_pdesc *pd);
 };
 
 struct mt_target {

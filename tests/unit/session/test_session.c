@@ -5,8 +5,10 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "../mt_test.h"
 #include "machtrace/consumer.h"
+#include "machtrace/mach.h"
 #include "machtrace/session.h"
 
 struct seen {
@@ -142,6 +144,51 @@ TEST(session_link_names_clause)
 	CHECK(mt_link(prog, &o, t, &bad, err, sizeof(err)) == NULL);
 	CHECK_EQ_INT(bad, 1);
 	CHECK(strstr(err, "does not match any probes") != NULL);
+	mt_target_free(t);
+	mt_prog_free(prog);
+	mt_session_close(s);
+	mt_opts_free(&o);
+}
+
+/*
+ * A session forced to the kernel (the stock one, read, not booted) asks the
+ * kernel target through its ops: args[] typed from its DWARF (ctypes),
+ * curpsinfo from its D library (dlib), in one compile.
+ */
+TEST(session_kernel_contract)
+{
+	struct mt_live_opts lo;
+	struct mt_session *s;
+	struct mt_opts o;
+	struct mt_diag d;
+	struct mt_prog *prog;
+	struct mt_target *t;
+	struct mt_cc_src src = { "fbt::vm_fault:entry { trace(args[0]->size); "
+				 "trace(curpsinfo->pr_pid); }", "test", 1 };
+	struct mt_cc_input in;
+	char path[4096];
+
+	if (access(mt_stock_kernel(path, sizeof(path)), R_OK) != 0) {
+		printf("# SKIP session_kernel_contract: no stock kernel (%s)\n", path);
+		return;
+	}
+	memset(&lo, 0, sizeof(lo));
+	mt_opts_init(&o);
+	s = mt_session_open(&lo, 1, stderr);
+	CHECK(s != NULL);
+	memset(&in, 0, sizeof(in));
+	in.srcs = &src;
+	in.nsrcs = 1;
+	in.opts = &o;
+	in.flags = MT_CC_COMPILE_ONLY;
+	prog = mt_session_compile(s, &in, &d);
+	if (prog == NULL)
+		printf("# %s\n", d.msg);
+	CHECK(prog != NULL);
+	t = mt_session_target(s, prog);
+	CHECK(t != NULL);
+	CHECK_EQ_STR(t->ops->name, "mach");
+	CHECK(t->ops->ctypes != NULL && t->ops->dlib != NULL && t->ops->expand != NULL);
 	mt_target_free(t);
 	mt_prog_free(prog);
 	mt_session_close(s);
