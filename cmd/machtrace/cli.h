@@ -90,7 +90,7 @@ struct cli {
 	/* The session (session/) while one runs: the target rule, the kernel
 	   target for the compiler's types; NULL: compile alone (-l) */
 	struct mt_session *session;
-	/* machtrace top/health (top.c): the session's program is theirs */
+	/* the session's client (record, top, health, baseline), or NULL */
 	struct cli_hook *hook;
 };
 

@@ -6,10 +6,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "cli.h"
 #include "machtrace/consumer.h"
-#include "machtrace/errtags.h"
 #include "machtrace/live.h"
 #include "machtrace/program.h"
 #include "machtrace/session.h"
