@@ -600,6 +600,8 @@ static void do_actf(struct cc *cc, struct node *n)
 {
 	struct ident *id = n->id;
 	check_len(cc, n);
+	if (id->id == MT_ACT_PRINT)
+		(void)ctypes_print_locals(cc, n);
 	if (id->id != MT_ACT_PRINTF && id->id != MT_ACT_PRINTA &&
 	    id->id != MT_ACT_SYSTEM && id->id != MT_ACT_FREOPEN &&
 	    id->id != MT_ACT_CLEAR && id->id != MT_ACT_NORMALIZE &&

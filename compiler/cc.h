@@ -192,6 +192,7 @@ _Noreturn void lex_syntax_error(struct cc *cc);	/* "syntax error near ..." */
 void lex_pspec(struct cc *cc);			/* re-lex cc->tok as a pspec */
 int lex_at_pspec(struct cc *cc);		/* top level: next is a pspec? */
 const char *kw_name(int kw);
+int kw_is(const char *s);			/* s is a D keyword */
 const char *op_name(int op);
 
 /* ---------------------------------------------------------------- AST */
@@ -512,6 +513,9 @@ int ctypes_typedef(struct cc *cc, const char *name, int line);
 struct type *ctypes_argtype(struct cc *cc, int i, int line);
 /* locals->var from the target: n rewritten and checked, 1; 0 if none. */
 int ctypes_local(struct cc *cc, struct node *n);
+/* print(locals): n's argument rewritten to the located locals, 1; 0 if
+   the argument is not locals. */
+int ctypes_print_locals(struct cc *cc, struct node *n);
 void ctypes_ask_clause(struct cc *cc);
 int ctypes_skip_target_decl(struct cc *cc);
 struct type *ctypes_argnative(struct cc *cc, struct node *n, int i,

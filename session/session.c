@@ -175,6 +175,33 @@ k_local(void *arg, const char *prov, const char *mod, const char *func,
 	return ct->local(ct->arg, prov, mod, func, name, var, ctype, err, errlen);
 }
 
+static char **
+k_local_names(void *arg, const char *prov, const char *mod, const char *func,
+	      const char *name, char *site, size_t sitelen, char *err,
+	      size_t errlen)
+{
+	struct mt_ctypes b;
+	const struct mt_ctypes *ct = answers(kernel_for(arg, prov, mod, func, name), &b);
+
+	if (!ct || !ct->local_names) {
+		snprintf(err, errlen, "locals is available in kernel probes only");
+		return NULL;
+	}
+	return ct->local_names(ct->arg, prov, mod, func, name, site, sitelen, err,
+			       errlen);
+}
+
+static char *
+k_argmissing(void *arg, const char *prov, const char *mod, const char *func,
+	     const char *name, int i)
+{
+	struct mt_ctypes b;
+	const struct mt_ctypes *ct = answers(kernel_for(arg, prov, mod, func, name), &b);
+
+	return ct && ct->argmissing ? ct->argmissing(ct->arg, prov, mod, func, name, i) :
+		NULL;
+}
+
 /* Kernel globals: only once a kernel clause created the target. */
 static char *
 k_symbol(void *arg, const char *mod, const char *name, uint64_t *addr)
@@ -230,6 +257,8 @@ mt_session_open(const struct mt_live_opts *live, int force, FILE *err)
 	s->ctypes.symbol = k_symbol;
 	s->ctypes.argnative = k_argnative;
 	s->ctypes.local = k_local;
+	s->ctypes.local_names = k_local_names;
+	s->ctypes.argmissing = k_argmissing;
 	return s;
 }
 

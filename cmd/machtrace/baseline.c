@@ -658,12 +658,13 @@ bl_vm_check(const struct bl_opts *o)
 	struct mt_vm vm;
 	char err[512];
 
-	if (o->mach.workload || o->mach.kernel || o->mach.mem_mb) {
+	if (o->mach.workload || o->mach.kernel || o->mach.mem_mb || o->mach.cpus) {
+		const char *opt = o->mach.kernel ? "--kernel" : o->mach.mem_mb ? "--memory" :
+			o->mach.cpus ? "--cpus" : "--workload";
+
 		fprintf(stderr, "machtrace: baseline: %s boots a kernel; vm %s's workload was "
-			"fixed at vm start, its kernel and memory too (machtrace vm start %s)\n",
-			o->mach.kernel ? "--kernel" : o->mach.mem_mb ? "--memory" : "--workload",
-			o->vm, o->mach.kernel ? "--kernel" : o->mach.mem_mb ? "--memory" :
-			"--workload");
+			"fixed at vm start, its kernel, memory and CPUs too (machtrace vm start "
+			"%s)\n", opt, o->vm, opt);
 		return -1;
 	}
 	if (o->icount) {

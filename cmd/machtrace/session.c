@@ -193,6 +193,7 @@ cli_live_opts(const struct cli *cl, struct mt_live_opts *lo)
 	lo->target_pid = cl->target_pid;
 	lo->timeout_ms = cl->mach.timeout_ms;
 	lo->mem_mb = cl->mach.mem_mb;
+	lo->cpus = cl->mach.cpus;
 	lo->console_log = getenv("MACHTRACE_CONSOLE_LOG");
 	lo->console = getenv("MACHTRACE_CONSOLE") ? stderr : NULL;
 	lo->text_check = getenv("MACHTRACE_TEXTCHECK") != NULL;

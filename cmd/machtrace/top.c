@@ -1407,11 +1407,11 @@ top_main(struct top *tp, int argc, char **argv, int health)
 		tp->batch = 1;
 	}
 	if (tp->vm && (tp->mach.kernel || tp->mach.nmodules || tp->mach.workload ||
-		       tp->mach.mem_mb)) {
+		       tp->mach.mem_mb || tp->mach.cpus)) {
 		snprintf(err, sizeof(err), "%s boots a kernel; a VM's workload is fixed at vm "
-			 "start, its kernel, modules and memory too", tp->mach.kernel ?
+			 "start, its kernel, modules, memory and CPUs too", tp->mach.kernel ?
 			 "--kernel" : tp->mach.nmodules ? "--module" : tp->mach.workload ?
-			 "--workload" : "--memory");
+			 "--workload" : tp->mach.mem_mb ? "--memory" : "--cpus");
 		return top_usage(health, err);
 	}
 	if (!tp->vm && !getenv("MACHTRACE_VM") && !tp->disk && !tp->mach.workload &&

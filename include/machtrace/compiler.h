@@ -82,6 +82,23 @@ struct mt_ctypes {
 	char *(*local)(void *arg, const char *prov, const char *mod,
 		       const char *func, const char *name, const char *var,
 		       char **ctype, char *err, size_t errlen);
+	/*
+	 * print(locals) (may be NULL): the names of the locals that have a
+	 * location at the probe (each one local() reads), innermost scope
+	 * first, malloc'd and NULL-terminated (each name malloc'd), with the
+	 * site as FUNC+0xOFF in site; NULL with a message in err when the
+	 * probe has no locals.
+	 */
+	/*
+	 * Why args[i] of a probe is missing although the function has that
+	 * parameter (may be NULL): a malloc'd message, NULL when nothing
+	 * more than "out of range" can be said.
+	 */
+	char *(*argmissing)(void *arg, const char *prov, const char *mod,
+			    const char *func, const char *name, int i);
+	char **(*local_names)(void *arg, const char *prov, const char *mod,
+			      const char *func, const char *name, char *site,
+			      size_t sitelen, char *err, size_t errlen);
 };
 
 #define MT_CC_COMPILE_ONLY	0x1	/* -e */

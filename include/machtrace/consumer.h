@@ -194,30 +194,4 @@ typedef void (*mt_dist_rowfn)(void *arg, const char *label, int64_t count);
 void mt_dist_rows(const struct mt_agg *agg, const int64_t *vals,
 		  uint64_t normal, mt_dist_rowfn fn, void *arg);
 
-/*
- * The JSON writer of -xoformat=json (consumer/json.c).  Keys are ignored
- * inside arrays; at most MT_JSON_DEPTH levels (what is deeper is left out,
- * the document stays balanced, and err is set).  A string's n bytes are escaped so
- * the output is valid JSON whatever they hold.
- */
-#define MT_JSON_DEPTH	32
-struct mt_json {
-	FILE *fp;
-	int depth, overflow, err;
-	unsigned char first[MT_JSON_DEPTH];	/* no member yet at that level */
-	unsigned char array[MT_JSON_DEPTH];
-};
-void mt_json_init(struct mt_json *j, FILE *fp);
-void mt_json_open(struct mt_json *j, const char *key, int array);
-void mt_json_close(struct mt_json *j);
-void mt_json_int(struct mt_json *j, const char *key, int64_t v);
-void mt_json_uint(struct mt_json *j, const char *key, uint64_t v);
-void mt_json_str(struct mt_json *j, const char *key, const char *s, size_t n);
-void mt_json_strz(struct mt_json *j, const char *key, const char *s);
-/* s as a JSON string literal, quotes included. */
-void mt_json_escape(FILE *fp, const char *s, size_t n);
-/* Length of the valid UTF-8 sequence at p (at most n bytes, n > 0), 0 if
-   none (overlong forms, surrogates and code points above U+10FFFF are not). */
-size_t mt_utf8_len(const unsigned char *p, size_t n);
-
 #endif /* MACHTRACE_CONSUMER_H */

@@ -144,7 +144,7 @@ slice(struct chrome *c, int64_t tid, const char *name, const char *cat,
 
 	begin_event(c);
 	fprintf(c->out, "{\"ph\":\"X\",\"cat\":\"%s\",\"name\":", cat);
-	json_str(c->out, name);
+	mt_json_escapez(c->out, name);
 	fprintf(c->out, ",\"pid\":%lld,\"tid\":%lld,\"ts\":%.3f,\"dur\":%.3f}",
 		(long long)pid, (long long)tid, us(c, from), us(c, to) - us(c, from));
 }
@@ -157,10 +157,10 @@ args_of(struct chrome *c, const struct mt_trace_event *ev)
 		const struct mt_trace_field *f = &ev->cls->fields[i];
 
 		fprintf(c->out, "%s", i ? "," : "");
-		json_str(c->out, f->name);
+		mt_json_escapez(c->out, f->name);
 		fputc(':', c->out);
 		if (f->type == MT_TF_STR)
-			json_str(c->out, ev->vals[i].s);
+			mt_json_escapez(c->out, ev->vals[i].s);
 		else if (f->type == MT_TF_BYTES)
 			fprintf(c->out, "\"%u bytes\"", f->size);
 		else if (f->type == MT_TF_HEX)
@@ -214,7 +214,7 @@ counter(struct chrome *c, const char *name, int64_t v, uint64_t ts)
 {
 	begin_event(c);
 	fputs("{\"ph\":\"C\",\"pid\":0,\"name\":", c->out);
-	json_str(c->out, name);
+	mt_json_escapez(c->out, name);
 	fprintf(c->out, ",\"ts\":%.3f,\"args\":{\"value\":%lld}}", us(c, ts),
 		(long long)v);
 }
@@ -249,7 +249,7 @@ ipc(struct chrome *c, const struct mt_trace_event *ev, int send)
 		 name ? name : "?");
 	begin_event(c);
 	fputs("{\"ph\":\"X\",\"cat\":\"ipc\",\"name\":", c->out);
-	json_str(c->out, title);
+	mt_json_escapez(c->out, title);
 	fprintf(c->out, ",\"pid\":%lld,\"tid\":%lld,\"ts\":%.3f,\"dur\":0",
 		(long long)pid, (long long)tid, us(c, ev->ts));
 	args_of(c, ev);
@@ -274,7 +274,7 @@ instant(struct chrome *c, const struct mt_trace_event *ev)
 	begin_event(c);
 	fprintf(c->out, "{\"ph\":\"i\",\"s\":\"%s\",\"cat\":\"event\",\"name\":",
 		tid < 0 ? "g" : "t");
-	json_str(c->out, ev->cls->name);
+	mt_json_escapez(c->out, ev->cls->name);
 	if (tid >= 0)
 		fprintf(c->out, ",\"pid\":%lld,\"tid\":%lld", (long long)pid_of(c, tid),
 			(long long)tid);
@@ -306,7 +306,7 @@ meta_name(struct chrome *c, const struct imap_ent *e, const char *what)
 
 	if (e->name == NULL)
 		snprintf(buf, sizeof(buf), "%s %lld", what, (long long)e->key);
-	json_str(c->out, e->name ? e->name : buf);
+	mt_json_escapez(c->out, e->name ? e->name : buf);
 	fputs("}}", c->out);
 }
 

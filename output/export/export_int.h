@@ -5,13 +5,8 @@
 #define MT_EXPORT_INT_H
 
 #include <stdio.h>
+#include "machtrace/esc.h"	/* mt_json_escapez, mt_html_escape */
 #include "machtrace/export.h"
-
-/* json.c: s as a JSON string literal (quotes included). */
-void json_str(FILE *f, const char *s);
-/* XML text with &, <, >, " escaped, control bytes but tab dropped, a byte
-   that is not UTF-8 as &#xNN; (read as Latin-1): the SVG stays well-formed. */
-void xml_str(FILE *f, const char *s);
 
 /* stacks.c: every stack of the trace, folded (root first, frames joined
    by ';', offsets dropped, a control byte in a name as \xNN so that a
@@ -49,7 +44,7 @@ struct imap_ent *imap_get(struct imap *m, int64_t key, int add);
 void imap_del(struct imap *m, int64_t key);
 void imap_free(struct imap *m);
 
-/* Progress every 4096 events. */
+/* progress.c: progress every 4096 events. */
 void export_progress(struct mt_trace *t, const struct mt_export_opts *o,
 		     uint64_t nev);
 

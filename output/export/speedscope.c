@@ -85,17 +85,17 @@ mt_export_speedscope(struct mt_trace *t, FILE *out,
 		return -1;
 	fputs("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
 	      "\"exporter\":\"machtrace\",\"name\":", out);
-	json_str(out, name);
+	mt_json_escapez(out, name);
 	fputs(",\"activeProfileIndex\":0,\"profiles\":[{\"type\":\"sampled\","
 	      "\"name\":", out);
-	json_str(out, name);
+	mt_json_escapez(out, name);
 	fprintf(out, ",\"unit\":\"none\",\"startValue\":0,\"endValue\":%llu,",
 		(unsigned long long)fs.total);
 	rc = write_samples(out, &fs, &fr);
 	fputs("}],\"shared\":{\"frames\":[", out);
 	for (size_t i = 0; i < fr.n; i++) {
 		fputs(i ? ",{\"name\":" : "{\"name\":", out);
-		json_str(out, fr.name[i]);
+		mt_json_escapez(out, fr.name[i]);
 		fputc('}', out);
 	}
 	fputs("]}}\n", out);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "impl.h"
+#include "machtrace/esc.h"
 
 /* The page's files, linked in by web.S. */
 extern const char mt_web_d3[], mt_web_d3_end[];
@@ -19,38 +20,6 @@ extern const char mt_web_css[], mt_web_css_end[];
 #define MAX_SLICES	200000
 /* The heatmap's time columns. */
 #define HEAT_COLS	80
-
-static void
-put_str(FILE *fp, const char *s)
-{
-	fputc('"', fp);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(fp, "\\%c", c);
-		else if (c < 0x20 || c == '<' || c == '>' || c == '&')
-			/* < > & escaped too: the JSON sits inside <script> */
-			fprintf(fp, "\\u%04x", c);
-		else
-			fputc(c, fp);
-	}
-	fputc('"', fp);
-}
-
-static void
-put_html(FILE *fp, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", fp); break;
-		case '<': fputs("&lt;", fp); break;
-		case '>': fputs("&gt;", fp); break;
-		case '"': fputs("&quot;", fp); break;
-		default: fputc(*s, fp);
-		}
-	}
-}
 
 static int
 cmp_u64(const void *a, const void *b)
@@ -76,9 +45,9 @@ put_meta(struct rp *r, FILE *fp)
 	fputs("\"meta\":[", fp);
 	for (size_t i = 0; i < r->nmeta; i++) {
 		fputs(i ? ",[" : "[", fp);
-		put_str(fp, r->meta[i].key);
+		mt_json_escape_script(fp, r->meta[i].key);
 		fputc(',', fp);
-		put_str(fp, r->meta[i].value);
+		mt_json_escape_script(fp, r->meta[i].value);
 		fputc(']', fp);
 	}
 	fputs("],", fp);
@@ -97,7 +66,7 @@ put_events(struct rp *r, FILE *fp)
 		r->nevents ? r->t0 : 0, r->t1, r->nevents);
 	for (size_t i = 0; i < r->nnames; i++) {
 		fputs(i ? ",[" : "[", fp);
-		put_str(fp, r->names[i].name);
+		mt_json_escape_script(fp, r->names[i].name);
 		fprintf(fp, ",%" PRIu64 "]", r->names[i].count);
 	}
 	fprintf(fp, "],\"drops_known\":%s,\"cpus\":[",
@@ -156,7 +125,7 @@ put_timeline(struct rp *r, FILE *fp)
 		budget -= n;
 		fprintf(fp, "%s{\"tid\":%" PRId64 ",\"comm\":", i ? "," : "",
 			t->tid);
-		put_str(fp, t->comm != NULL ? t->comm : "");
+		mt_json_escape_script(fp, t->comm != NULL ? t->comm : "");
 		fprintf(fp, ",\"oncpu\":%" PRIu64 ",\"nslices\":%zu,"
 			"\"slices\":[", t->oncpu, t->nslices);
 		for (size_t k = 0; k < n; k++)
@@ -185,14 +154,14 @@ put_lat_table(struct rp_lat_table *t, FILE *fp, const char *key,
 		return;
 	}
 	fprintf(fp, "\"%s\":{\"source\":", key);
-	put_str(fp, source);
+	mt_json_escape_script(fp, source);
 	fputs(",\"rows\":[", fp);
 	for (size_t i = 0; i < t->nrows; i++) {
 		struct rp_row *row = &t->rows[i];
 		uint64_t sum = 0;
 
 		fputs(i ? ",{\"name\":" : "{\"name\":", fp);
-		put_str(fp, row->name);
+		mt_json_escape_script(fp, row->name);
 		fprintf(fp, ",\"sends\":%" PRIu64 ",\"receives\":%" PRIu64
 			",\"calls\":%zu", row->sends, row->receives, row->nlat);
 		if (row->nlat) {
@@ -286,7 +255,7 @@ static void
 put_node(const struct rp_node *n, FILE *fp)
 {
 	fputs("{\"name\":", fp);
-	put_str(fp, n->name);
+	mt_json_escape_script(fp, n->name);
 	fprintf(fp, ",\"value\":%" PRIu64 ",\"children\":[", n->value);
 	for (size_t i = 0; i < n->nkids; i++) {
 		if (i)
@@ -300,7 +269,7 @@ static int
 put_json(struct rp *r, FILE *fp, const char *title)
 {
 	fputs("{\"title\":", fp);
-	put_str(fp, title);
+	mt_json_escape_script(fp, title);
 	fputc(',', fp);
 	put_meta(r, fp);
 	put_events(r, fp);
@@ -336,7 +305,7 @@ rp_write_html(struct rp *r, FILE *fp, const char *title)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 	      "\n<title>", fp);
-	put_html(fp, title);
+	mt_html_escape(fp, title);
 	fputs("</title>\n<style>\n", fp);
 	put_blob(fp, mt_web_css, mt_web_css_end);
 	fputs("</style></head><body>\n<div id=\"report\"></div>\n"

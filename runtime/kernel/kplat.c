@@ -117,9 +117,26 @@ uint64_t mt_plat_walltime(void)
 	return lk.ctl->k.boot_walltime_ns + lk_ns(lk_rdtsc());
 }
 
+uint64_t lk_cpu_lut;
+
+/*
+ * The kernel's number of the current CPU: an SMP kernel's cpu_id_lut[] at
+ * the CPU's initial APIC ID (CPUID leaf 1, EBX bits 31-24), as its
+ * cpu_number_slow() reads it; %gs holds the user's value when a probe
+ * interrupts user mode, so the per-CPU area is not read through it.  The
+ * table is a global of the kernel image's .bss (the host took it from the
+ * symbol table): read as entry.S reads it, not through a safe load.
+ */
 uint32_t mt_plat_cpu(void)
 {
-	return 0;
+	uint32_t a = 1, b, c = 0, d;
+	int32_t v;
+
+	if (!lk_cpu_lut)
+		return 0;
+	__asm__ volatile("cpuid" : "+a"(a), "=b"(b), "+c"(c), "=d"(d));
+	v = ((const volatile int32_t *)lk_cpu_lut)[b >> 24];
+	return v > 0 && (uint32_t)v < lk.ctl->k.ncpus ? (uint32_t)v : 0;
 }
 
 uint64_t mt_plat_loadable(const struct mt_pctx *ctx, uint64_t addr,
@@ -146,7 +163,8 @@ static uint64_t cur_thread(void)
 	uint64_t th = 0;
 
 	if (!k->percpu_array ||
-	    !lk_load64(k->percpu_array + k->off_active_thread, &th))
+	    !lk_load64(k->percpu_array + mt_plat_cpu() * k->percpu_stride +
+		       k->off_active_thread, &th))
 		return 0;
 	return th;
 }

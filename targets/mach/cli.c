@@ -157,6 +157,7 @@ static int cmd_boot(int argc, char **argv)
 	if (m.timeout_ms)
 		o.timeout_ms = m.timeout_ms;
 	o.mem_mb = m.mem_mb;
+	o.cpus = m.cpus;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+", opts, NULL)) != -1) {
 		switch (c) {

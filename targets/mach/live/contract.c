@@ -52,6 +52,24 @@ ct_local(void *arg, const char *prov, const char *mod, const char *func,
 	return mt_live_local(arg, &pd, var, ctype, err, errlen);
 }
 
+static char *
+ct_argmissing(void *arg, const char *prov, const char *mod, const char *func,
+	      const char *name, int i)
+{
+	return mt_live_argmissing(arg, prov, func, name, i);
+}
+
+static char **
+ct_local_names(void *arg, const char *prov, const char *mod, const char *func,
+	       const char *name, char *site, size_t sitelen, char *err,
+	       size_t errlen)
+{
+	struct mt_pdesc pd = { (char *)prov, (char *)mod, (char *)func,
+			       (char *)name, 0 };
+
+	return mt_live_local_names(arg, &pd, site, sitelen, err, errlen);
+}
+
 void
 live_ctypes(struct mt_target *t, struct mt_ctypes *ct)
 {
@@ -63,6 +81,8 @@ live_ctypes(struct mt_target *t, struct mt_ctypes *ct)
 	ct->decls = ct_decls;
 	ct->symbol = ct_symbol;
 	ct->local = ct_local;
+	ct->argmissing = ct_argmissing;
+	ct->local_names = ct_local_names;
 }
 
 const char *

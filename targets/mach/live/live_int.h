@@ -32,6 +32,9 @@ struct site_req {
 	uint8_t nuargs;
 	struct jit_code *jit;		/* LK_SF_JIT: the probe's code (owned) */
 	uint8_t jit_all;		/* jit fires every probe at addr too */
+	uint8_t noargs;			/* its probe has no args[] (kinst::F:OFF,
+					   line, kinst::F:return): it takes
+					   the site's other probes' arguments */
 };
 
 /* Sites and trampolines as they will be written into the region. */
@@ -112,6 +115,9 @@ struct lprobe {
 	const struct sdt_probe *sdt;	/* an SDT probe (sdt.h), or NULL */
 	struct sdt_loc *locs;		/* sdt: its sites in this kernel */
 	uint32_t nlocs;
+	struct lk_uarg *uargv;		/* kinst inline entry: each loc's
+					   parameters (LK_UARGS_MAX a loc) */
+	int inl_nargs;			/* ... the leading ones every copy has */
 	const struct umod *um;		/* usdt, pid: the task's program */
 	struct lk_usite *usites;	/* usdt, pid: its user sites (all but
 					   probe filled in; malloc'd) */
@@ -168,7 +174,7 @@ struct live {
 					   debugger): why; kept past detach */
 	/* user symbols of the boot's programs (usyms.c), loaded on first
 	   use: umods[k - 1] is bootstrap module k's ELF (NULL: unreadable) */
-	struct usyms *umods[16];
+	struct usyms *umods[MT_USER_MAX_MODULES];
 	int numods, umods_loaded;
 	/* machtrace --vm: the running VM (vmattach.c), NULL for a boot */
 	struct mt_vm *vm;
@@ -176,7 +182,7 @@ struct live {
 	int vm_hooked;			/* the tick hook went in (vma_hook) */
 	struct mt_vm_log vmlog;
 	FILE *vmcopy;			/* o.console_log, written */
-	char *vmmods[14];		/* the VM's boot modules */
+	char *vmmods[MT_USER_MAX_MODULES];		/* the VM's boot modules */
 };
 
 /* live.c: t->err from fmt, returns -1; a clock's time in ns */
@@ -223,10 +229,12 @@ struct live_provider {
 extern const struct live_provider live_prov_dtrace, live_prov_fbt,
 	live_prov_profile, live_prov_mach_trap, live_prov_sdt, live_prov_kinst,
 	live_prov_usdt, live_prov_pid, live_prov_ksdt, live_prov_line;
-/* prov_line.c: the instruction of line:FILE:FUNC:N (no globs in FILE
-   and N), 0; -1 when pd names none. */
-int line_site(struct live *l, const struct mt_pdesc *pd, const struct mt_kfunc **f,
-	      uint64_t *addr);
+/* prov_line.c: the instructions of line:FILE:FUNC:N (no globs in FILE
+   and N), at most max, lowest first: their count, 0 when pd names none,
+   -1 out of memory; -lv of a line in several places. */
+int line_sites(struct live *l, const struct mt_pdesc *pd, const struct mt_kfunc **f,
+	       uint64_t *addr, int max);
+void line_print_sites(const struct lprobe *p, FILE *out);
 /* prov_ksdt.c: frees l->ksdt */
 void ksdt_free(struct live *l);
 
@@ -269,6 +277,8 @@ void sdt_print_sites(const struct live *l, uint32_t id, FILE *out);
 /* kinline.c: kinst::FUNC:entry/return of inlined FUNC (ret: return) */
 int kinline_sites(struct live *l, struct lprobe *p, const struct mt_kfunc *f, int ret);
 void kinline_print_sites(const struct live *l, const struct lprobe *p, FILE *out);
+/* Why args[i] of p (kinst::FUNC:entry) is missing: malloc'd, or NULL. */
+char *kinline_arg_missing(struct live *l, const struct lprobe *p, int i);
 char *kinline_expand(const struct lprobe *p);
 void sdt_argmap(const struct lprobe *p, uint8_t *nmap, uint8_t *argmap);
 /* args[i]'s type (native: its native type when translated, else NULL)

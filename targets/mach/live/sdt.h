@@ -54,6 +54,8 @@ enum sdt_where {
 				   FUNC in f (kinline.c; no raw arguments) */
 	SDT_INLINE_EXIT,	/* kinst::FUNC:return: where such a copy's
 				   code falls through to its caller's */
+	SDT_LINE,		/* line:FILE:FUNC:N at one of the places
+				   of a line (prov_line.c) */
 };
 
 #define SDT_MAXSITES	6

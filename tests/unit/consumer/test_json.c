@@ -7,6 +7,7 @@
 #include <string.h>
 #include "../mt_test.h"
 #include "machtrace/consumer.h"
+#include "machtrace/json.h"
 
 static char *g_buf;
 static size_t g_len;
