@@ -129,12 +129,20 @@ answers(struct mt_target *t, struct mt_ctypes *buf)
 	return buf;
 }
 
+/* The kernel target's answers to a question about a probe, if its. */
+static const struct mt_ctypes *
+kernel_answers(void *arg, const char *prov, const char *mod, const char *func,
+	       const char *name, struct mt_ctypes *b)
+{
+	return answers(kernel_for(arg, prov, mod, func, name), b);
+}
+
 static const char *
 k_argtype(void *arg, const char *prov, const char *mod, const char *func,
 	  const char *name, int i)
 {
 	struct mt_ctypes b;
-	const struct mt_ctypes *ct = answers(kernel_for(arg, prov, mod, func, name), &b);
+	const struct mt_ctypes *ct = kernel_answers(arg, prov, mod, func, name, &b);
 
 	return ct && ct->argtype ? ct->argtype(ct->arg, prov, mod, func, name, i) : NULL;
 }
@@ -144,7 +152,7 @@ k_argnative(void *arg, const char *prov, const char *mod, const char *func,
 	    const char *name, int i)
 {
 	struct mt_ctypes b;
-	const struct mt_ctypes *ct = answers(kernel_for(arg, prov, mod, func, name), &b);
+	const struct mt_ctypes *ct = kernel_answers(arg, prov, mod, func, name, &b);
 
 	return ct && ct->argnative ? ct->argnative(ct->arg, prov, mod, func, name, i) :
 		NULL;
@@ -155,9 +163,33 @@ k_nargs(void *arg, const char *prov, const char *mod, const char *func,
 	const char *name)
 {
 	struct mt_ctypes b;
-	const struct mt_ctypes *ct = answers(kernel_for(arg, prov, mod, func, name), &b);
+	const struct mt_ctypes *ct = kernel_answers(arg, prov, mod, func, name, &b);
 
 	return ct && ct->nargs ? ct->nargs(ct->arg, prov, mod, func, name) : -1;
+}
+
+static char *
+k_argmissing(void *arg, const char *prov, const char *mod, const char *func,
+	     const char *name, int i)
+{
+	struct mt_ctypes b;
+	const struct mt_ctypes *ct = kernel_answers(arg, prov, mod, func, name, &b);
+
+	return ct && ct->argmissing ? ct->argmissing(ct->arg, prov, mod, func, name, i) :
+		NULL;
+}
+
+/* locals (->var, print(locals)): the kernel's answers, or NULL with err. */
+static const struct mt_ctypes *
+locals_answers(void *arg, const char *prov, const char *mod, const char *func,
+	       const char *name, struct mt_ctypes *b, char *err, size_t errlen)
+{
+	const struct mt_ctypes *ct = kernel_answers(arg, prov, mod, func, name, b);
+
+	if (ct && ct->local && ct->local_names)
+		return ct;
+	snprintf(err, errlen, "locals is available in kernel probes only");
+	return NULL;
 }
 
 static char *
@@ -166,13 +198,11 @@ k_local(void *arg, const char *prov, const char *mod, const char *func,
 	size_t errlen)
 {
 	struct mt_ctypes b;
-	const struct mt_ctypes *ct = answers(kernel_for(arg, prov, mod, func, name), &b);
+	const struct mt_ctypes *ct = locals_answers(arg, prov, mod, func, name, &b,
+						    err, errlen);
 
-	if (!ct || !ct->local) {
-		snprintf(err, errlen, "locals is available in kernel probes only");
-		return NULL;
-	}
-	return ct->local(ct->arg, prov, mod, func, name, var, ctype, err, errlen);
+	return ct ? ct->local(ct->arg, prov, mod, func, name, var, ctype, err, errlen) :
+		NULL;
 }
 
 static char **
@@ -181,25 +211,11 @@ k_local_names(void *arg, const char *prov, const char *mod, const char *func,
 	      size_t errlen)
 {
 	struct mt_ctypes b;
-	const struct mt_ctypes *ct = answers(kernel_for(arg, prov, mod, func, name), &b);
+	const struct mt_ctypes *ct = locals_answers(arg, prov, mod, func, name, &b,
+						    err, errlen);
 
-	if (!ct || !ct->local_names) {
-		snprintf(err, errlen, "locals is available in kernel probes only");
-		return NULL;
-	}
-	return ct->local_names(ct->arg, prov, mod, func, name, site, sitelen, err,
-			       errlen);
-}
-
-static char *
-k_argmissing(void *arg, const char *prov, const char *mod, const char *func,
-	     const char *name, int i)
-{
-	struct mt_ctypes b;
-	const struct mt_ctypes *ct = answers(kernel_for(arg, prov, mod, func, name), &b);
-
-	return ct && ct->argmissing ? ct->argmissing(ct->arg, prov, mod, func, name, i) :
-		NULL;
+	return ct ? ct->local_names(ct->arg, prov, mod, func, name, site, sitelen,
+				    err, errlen) : NULL;
 }
 
 /* Kernel globals: only once a kernel clause created the target. */
