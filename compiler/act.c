@@ -785,6 +785,7 @@ static uint32_t clause_pdescs(struct cc *cc, const struct clause *c)
 	int npd = c->npd, line = c->line;
 	struct mt_clause_info ci = {0};
 	ci.line = line;
+	ci.src = c->src;
 	ci.npdescs = 0;
 	ci.pdescs = calloc((size_t)npd, sizeof(*ci.pdescs));
 	if (!ci.pdescs)

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
+#include "machtrace/session.h"
 #include "machtrace/program.h"
 
 enum { S_INTERNAL, S_PRIVATE, S_OBSOLETE, S_EXTERNAL, S_UNSTABLE, S_EVOLVING,
@@ -127,7 +128,7 @@ pdesc_attr(struct mt_target *t, const struct mt_pdesc *pd, struct attr *args)
 	if (!is_glob(pd->prov)) {
 		pa = provider_attrs(pd->prov);
 		if (t != NULL)
-			t->ops->probes(t, pd, 1, cli_count_cb, &n);
+			t->ops->probes(t, pd, 1, mt_session_count_cb, &n);
 		if (t != NULL && (n == 0 || (n > 1 && open_but_evolving(pa, pd))))
 			pa = &prvdesc;
 	}

@@ -660,6 +660,9 @@ static const struct mt_target_ops live_ops = {
 	.sym = live_sym,
 	.usym = live_usym,
 	.free = live_free,
+	.ctypes = live_ctypes,
+	.dlib = live_dlib,
+	.expand = mt_live_expand,
 };
 
 int mt_live_target_state(struct mt_target *t)

@@ -307,4 +307,10 @@ int live_probes(struct mt_target *t, const struct mt_pdesc *pd, int create,
 		mt_probe_cb cb, void *arg);
 const struct lprobe *live_probe_by_id(const struct live *l, uint32_t id);
 
+/* contract.c: the kernel target's answers to a session (mt_target_ops'
+   ctypes and dlib) */
+struct mt_ctypes;
+void live_ctypes(struct mt_target *t, struct mt_ctypes *ct);
+const char *live_dlib(struct mt_target *t, const char **name);
+
 #endif
