@@ -10,7 +10,8 @@
 #  - with contend=C, machload sleeps C times for that lock (a thread of
 #    its own holds it, wiring a page whose pager answers 20 ms late):
 #    lock-sleep and lock-block fire exactly C times for it, each having
-#    slept at least 5 ms, and the toolkit's lockstat shows those C blocks;
+#    slept at least 5 ms, and the toolkit's lockstat shows those C blocks
+#    and names the kernel map's lock by its symbol;
 #  - on sid's SMP kernel the same counts on one CPU, and with --cpus 2
 #    once sessions allow two CPUs (until then a SKIP saying why).
 set -u
@@ -88,6 +89,19 @@ if [ $rc = 0 ] && grep -q "^machload: contend n=$C ok=$C " "$TMP/tool.con" && [ 
 	pass live-lockstat-toolkit-contend
 else
 	fail live-lockstat-toolkit-contend "exit $rc, blocks $blocks on $locks locks (want $C on 1), slept $slept us: $(head -c 300 "$TMP/tool.err")"
+fi
+
+# The kernel map's lock (kernel_map_store's, taken when a kmem cache
+# grows) shows by its symbol, not its address.
+kms=$(nm "$KERNEL" | sed -n 's/^\([0-9a-f]*\) [BbDd] kernel_map_store$/\1/p' | sed 's/^0*//')
+if [ -z "$kms" ]; then
+	fail live-lockstat-toolkit-names-global "no kernel_map_store in $KERNEL"
+elif awk 'NR > 1 && NF == 7 { print $1 }' "$TMP/tool.out" | grep -q "^0x$kms$"; then
+	fail live-lockstat-toolkit-names-global "kernel_map_store's lock shows as 0x$kms"
+elif awk 'NR > 1 && NF == 7 { print $1 }' "$TMP/tool.out" | grep -q '^gnumach`kernel_map_store$'; then
+	pass live-lockstat-toolkit-names-global
+else
+	echo "SKIP live-lockstat-toolkit-names-global: the kernel map's lock was not taken in this run"
 fi
 
 if [ ! -f "$SID" ]; then
