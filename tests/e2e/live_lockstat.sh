@@ -12,6 +12,8 @@
 #    lock-sleep and lock-block fire exactly C times for it, each having
 #    slept at least 5 ms, and the toolkit's lockstat shows those C blocks
 #    and names the kernel map's lock by its symbol;
+#  - args[0] is a struct lock * whose members read: at every lock-release
+#    it is held (want_write, want_upgrade or a read_count);
 #  - on sid's SMP kernel the same counts on one CPU, and with --cpus 2
 #    once sessions allow two CPUs (until then a SKIP saying why).
 set -u
@@ -40,7 +42,8 @@ prog='
 lockstat:::lock-acquire /execname == "machload" && arg0 == (uint64_t)&curthread->task->map->lock/ { @a = count(); }
 fbt::lock_write:entry, fbt::lock_read:entry
 /execname == "machload" && arg0 == (uint64_t)&curthread->task->map->lock/ { @f = count(); }
-lockstat:::lock-release /execname == "machload" && arg0 == (uint64_t)&curthread->task->map->lock/ { @r = count(); }
+lockstat:::lock-release /execname == "machload" && arg0 == (uint64_t)&curthread->task->map->lock/
+{ @r = count(); @held = sum(args[0]->want_write || args[0]->want_upgrade || args[0]->read_count > 0); }
 fbt::lock_done:entry /execname == "machload" && arg0 == (uint64_t)&curthread->task->map->lock/ { @d = count(); }
 lockstat:::lock-sleep /execname == "machload" && arg0 == (uint64_t)&curthread->task->map->lock/ { @s = count(); }
 lockstat:::lock-block /execname == "machload" && arg0 == (uint64_t)&curthread->task->map->lock/
@@ -48,6 +51,7 @@ lockstat:::lock-block /execname == "machload" && arg0 == (uint64_t)&curthread->t
 END {
 	printa("a %@d\n", @a); printa("f %@d\n", @f); printa("r %@d\n", @r); printa("d %@d\n", @d);
 	printa("s %@d\n", @s); printa("b %@d\n", @b); printa("min %@d\n", @min);
+	printa("held %@d\n", @held);
 }'
 
 # counts NAME WORDS machtrace-options...: the checks above on one run
@@ -67,6 +71,9 @@ counts() {
 	fi
 	[ "${r:-0}" -gt 0 ] && [ "$r" = "${d:-x}" ] && pass "live-lockstat-$name-release-is-fbt" ||
 		fail "live-lockstat-$name-release-is-fbt" "lock-release ${r:-none} lock_done ${d:-none}"
+	held=$(val held "$TMP/$name.out")
+	[ "${r:-0}" -gt 0 ] && [ "${held:-x}" = "$r" ] && pass "live-lockstat-$name-args0-is-struct-lock" ||
+		fail "live-lockstat-$name-args0-is-struct-lock" "of ${r:-none} releases ${held:-none} found args[0] held (want_write, want_upgrade or read_count)"
 	s=$(val s "$TMP/$name.out"); b=$(val b "$TMP/$name.out"); min=$(val min "$TMP/$name.out")
 	echo "# $name: lock-sleep $s lock-block $b, shortest ${min:-none} ns"
 	grep -q "^machload: contend n=$C ok=$C " "$TMP/$name.con" && [ "${s:-x}" = $C ] &&
