@@ -9,6 +9,8 @@
 # %a of an address inside kernel_map_store (the kernel map, whose lock
 # lockstat shows) is gnumach`kernel_map_store+0xOFF, sym() and func() its
 # name, mod() gnumach; the address just past it is not kernel_map_store.
+# &`vm_page_queue_lock, on a UP kernel an empty struct (a simple lock
+# compiled to nothing, which D cannot declare), is its address and name.
 set -u
 . "$(dirname "$0")/live_lib.sh"
 need_live live-ksyms
@@ -34,6 +36,7 @@ fbt::vm_fault:entry
 	printf("in %x %a\n", (uintptr_t)&`kernel_map_store.hdr.nentries,
 	    (uintptr_t)&`kernel_map_store.hdr.nentries);
 	printf("past %a\n", (uintptr_t)(&`kernel_map_store + 1));
+	printf("qlock %x %a\n", (uintptr_t)&`vm_page_queue_lock, (uintptr_t)&`vm_page_queue_lock);
 	printf("sym ");
 	sym((uintptr_t)&`kernel_map_store.hdr.nentries);
 	printf("\nfunc ");
@@ -70,6 +73,12 @@ if [ -n "$base" ] && [ "$off" != 0 ] && [ "${inname:-}" = "gnumach\`kernel_map_s
 	pass live-ksyms-data-symbols
 else
 	fail live-ksyms-data-symbols "kernel_map_store at ${base:-none}: $(grep -E '^(in|past|sym|func|mod) ' "$out" | tr '\n' ' ')"
+fi
+qlock=$(nm "$KERNEL" | sed -n 's/^0*\([0-9a-f]*\) [BbDd] vm_page_queue_lock$/\1/p')
+if [ -n "$qlock" ] && grep -q "^qlock $qlock gnumach\`vm_page_queue_lock$" "$out"; then
+	pass live-ksyms-empty-struct
+else
+	fail live-ksyms-empty-struct "vm_page_queue_lock at ${qlock:-none}: $(grep '^qlock' "$out"; head -c 300 "$TMP/ksyms.err")"
 fi
 "$MACHTRACE" -xerrtags -e -n 'fbt::vm_fault:entry { `hz = 1; }' >/dev/null 2>"$TMP/w.err"
 rc1=$?
