@@ -10,7 +10,11 @@
 #  - with contend=C, machload sleeps C times for that lock (a thread of
 #    its own holds it, wiring a page whose pager answers 20 ms late):
 #    lock-sleep and lock-block fire exactly C times for it, each having
-#    slept at least 5 ms, and the toolkit's lockstat shows those C blocks;
+#    slept at least 5 ms, and the toolkit's lockstat shows those C blocks
+#    and names the kernel map's lock by its symbol;
+#  - the toolkit's longest hold of that lock is an fbt program's;
+#  - args[0] is a struct lock * whose members read: at every lock-release
+#    it is held (want_write, want_upgrade or a read_count);
 #  - on sid's SMP kernel the same counts on one CPU, and with --cpus 2
 #    once sessions allow two CPUs (until then a SKIP saying why).
 set -u
@@ -39,7 +43,8 @@ prog='
 lockstat:::lock-acquire /execname == "machload" && arg0 == (uint64_t)&curthread->task->map->lock/ { @a = count(); }
 fbt::lock_write:entry, fbt::lock_read:entry
 /execname == "machload" && arg0 == (uint64_t)&curthread->task->map->lock/ { @f = count(); }
-lockstat:::lock-release /execname == "machload" && arg0 == (uint64_t)&curthread->task->map->lock/ { @r = count(); }
+lockstat:::lock-release /execname == "machload" && arg0 == (uint64_t)&curthread->task->map->lock/
+{ @r = count(); @held = sum(args[0]->want_write || args[0]->want_upgrade || args[0]->read_count > 0); }
 fbt::lock_done:entry /execname == "machload" && arg0 == (uint64_t)&curthread->task->map->lock/ { @d = count(); }
 lockstat:::lock-sleep /execname == "machload" && arg0 == (uint64_t)&curthread->task->map->lock/ { @s = count(); }
 lockstat:::lock-block /execname == "machload" && arg0 == (uint64_t)&curthread->task->map->lock/
@@ -47,6 +52,7 @@ lockstat:::lock-block /execname == "machload" && arg0 == (uint64_t)&curthread->t
 END {
 	printa("a %@d\n", @a); printa("f %@d\n", @f); printa("r %@d\n", @r); printa("d %@d\n", @d);
 	printa("s %@d\n", @s); printa("b %@d\n", @b); printa("min %@d\n", @min);
+	printa("held %@d\n", @held);
 }'
 
 # counts NAME WORDS machtrace-options...: the checks above on one run
@@ -66,6 +72,9 @@ counts() {
 	fi
 	[ "${r:-0}" -gt 0 ] && [ "$r" = "${d:-x}" ] && pass "live-lockstat-$name-release-is-fbt" ||
 		fail "live-lockstat-$name-release-is-fbt" "lock-release ${r:-none} lock_done ${d:-none}"
+	held=$(val held "$TMP/$name.out")
+	[ "${r:-0}" -gt 0 ] && [ "${held:-x}" = "$r" ] && pass "live-lockstat-$name-args0-is-struct-lock" ||
+		fail "live-lockstat-$name-args0-is-struct-lock" "of ${r:-none} releases ${held:-none} found args[0] held (want_write, want_upgrade or read_count)"
 	s=$(val s "$TMP/$name.out"); b=$(val b "$TMP/$name.out"); min=$(val min "$TMP/$name.out")
 	echo "# $name: lock-sleep $s lock-block $b, shortest ${min:-none} ns"
 	grep -q "^machload: contend n=$C ok=$C " "$TMP/$name.con" && [ "${s:-x}" = $C ] &&
@@ -88,6 +97,70 @@ if [ $rc = 0 ] && grep -q "^machload: contend n=$C ok=$C " "$TMP/tool.con" && [ 
 	pass live-lockstat-toolkit-contend
 else
 	fail live-lockstat-toolkit-contend "exit $rc, blocks $blocks on $locks locks (want $C on 1), slept $slept us: $(head -c 300 "$TMP/tool.err")"
+fi
+
+# The toolkit's hold times against an independent program in the same
+# session: machload's own map lock from fbt (outermost lock_write or
+# lock_read to the lock_done that ends it, per thread, minus the time
+# thread_sleep took inside them).  The longest hold (contend's wiring
+# thread's, about 20 ms) agrees within 1% + 5 us: the two read timestamp
+# at different probes of the same places.
+cat >"$TMP/hold.d" <<'END_D'
+self int n, in;
+self uint64_t t0, s0, slept;
+fbt::lock_write:entry, fbt::lock_read:entry
+/execname == "machload" && arg0 == (uint64_t)&curthread->task->map->lock/
+{
+	self->in = 1;
+	self->t0 = self->n == 0 ? timestamp : self->t0;
+	self->n++;
+}
+fbt::lock_write:return, fbt::lock_read:return /self->in/ { self->in = 0; }
+fbt::thread_sleep:entry /self->in/ { self->s0 = timestamp; }
+fbt::thread_sleep:return /self->s0/ { self->slept += timestamp - self->s0; self->s0 = 0; }
+fbt::lock_done:entry
+/execname == "machload" && arg0 == (uint64_t)&curthread->task->map->lock && self->n/
+{
+	self->n--;
+}
+fbt::lock_done:entry
+/execname == "machload" && arg0 == (uint64_t)&curthread->task->map->lock && self->t0 &&
+ self->n == 0/
+{
+	@imax = max((timestamp - self->t0 - self->slept) / 1000);
+	@imap[arg0] = count();
+	self->t0 = 0;
+	self->slept = 0;
+}
+END { printa("imax %@d\n", @imax); printa("imap %x %@d\n", @imap); }
+END_D
+MACHTRACE_CONSOLE_LOG=$TMP/hold.con timeout 240 "$MACHTRACE" -q -s toolkit/lockstat -s "$TMP/hold.d" \
+	--timeout 200 --workload "pages=8 contend=$C" >"$TMP/hold.out" 2>"$TMP/hold.err"
+rc=$?
+imap=$(sed -n 's/^imap \([0-9a-f]*\) .*/\1/p' "$TMP/hold.out")
+imax=$(val imax "$TMP/hold.out")
+tmax=$(awk -v l="0x$imap" 'NF == 7 && $1 == l && $7 > m { m = $7 } END { print m + 0 }' "$TMP/hold.out")
+echo "# hold: the tool's longest hold of machload's map lock $tmax us, fbt's ${imax:-none} us"
+d=$((tmax - ${imax:-0}))
+d=${d#-}
+if [ $rc = 0 ] && [ "$(echo "$imap" | wc -w)" = 1 ] && [ "${imax:-0}" -ge 5000 ] &&
+   [ $((d * 100)) -le $((imax + 500)) ]; then
+	pass live-lockstat-toolkit-hold-is-fbt
+else
+	fail live-lockstat-toolkit-hold-is-fbt "exit $rc, lock ${imap:-none}: tool $tmax us, fbt ${imax:-none} us: $(head -c 300 "$TMP/hold.err")"
+fi
+
+# The kernel map's lock (kernel_map_store's, taken when a kmem cache
+# grows) shows by its symbol, not its address.
+kms=$(nm "$KERNEL" | sed -n 's/^\([0-9a-f]*\) [BbDd] kernel_map_store$/\1/p' | sed 's/^0*//')
+if [ -z "$kms" ]; then
+	fail live-lockstat-toolkit-names-global "no kernel_map_store in $KERNEL"
+elif awk 'NR > 1 && NF == 7 { print $1 }' "$TMP/tool.out" | grep -q "^0x$kms$"; then
+	fail live-lockstat-toolkit-names-global "kernel_map_store's lock shows as 0x$kms"
+elif awk 'NR > 1 && NF == 7 { print $1 }' "$TMP/tool.out" | grep -q '^gnumach`kernel_map_store$'; then
+	pass live-lockstat-toolkit-names-global
+else
+	echo "SKIP live-lockstat-toolkit-names-global: the kernel map's lock was not taken in this run"
 fi
 
 if [ ! -f "$SID" ]; then

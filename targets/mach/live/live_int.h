@@ -202,10 +202,11 @@ void vma_free(struct live *l);
 struct usyms;
 struct usyms *usyms_load(const char *path, char *err, size_t errlen);
 void usyms_free(struct usyms *u);
-/* pc inside one of the program's executable segments? */
+/* pc inside one of the program's loaded segments? */
 int usyms_covers(const struct usyms *u, uint64_t pc);
-/* "prog`func+0x1c" (prog`func at its start, prog`0x... in no function);
-   -1 when pc is outside the program. */
+/* "prog`func+0x1c", a data address "prog`object+0x10" (at its start
+   without "+0x0", prog`0x... in no symbol); -1 when pc is outside the
+   program. */
 int usyms_format(const struct usyms *u, uint64_t pc, char *buf, size_t len);
 
 int live_probes_init(struct live *l);
