@@ -28,6 +28,7 @@
 #include <stdarg.h>
 #include "machtrace/compiler.h"
 #include "machtrace/errtags.h"
+#include "machtrace/hmap.h"
 
 struct cc;
 
@@ -361,8 +362,7 @@ struct cc {
 	int if_depth;			/* open if statements (bounded: recursion) */
 
 	/* types */
-	struct tentry **tbuckets;
-	unsigned ntbuckets;
+	struct mt_hmap types;		/* struct tentry (types.c) by name */
 	struct type *t_int, *t_uint, *t_long, *t_ulong, *t_char, *t_uchar,
 		*t_short, *t_ushort, *t_llong, *t_ullong, *t_void, *t_string,
 		*t_voidp, *t_charp, *t_schar, *t_uintptr, *t_int64, *t_uint64,

@@ -102,6 +102,7 @@ static void cc_free(struct cc *cc)
 		cc->arena = b->next;
 		free(b);
 	}
+	mt_hmap_free(&cc->types);
 	free(cc->rws);
 	free(cc->dump);
 	free(cc->clauses.v);

@@ -314,10 +314,10 @@ meta_name(struct chrome *c, const struct imap_ent *e, const char *what)
 static void
 finish(struct chrome *c, uint64_t last)
 {
-	for (size_t i = 0; i < c->threads.cap; i++) {
-		struct imap_ent *t = &c->threads.e[i];
+	for (size_t i = 0; i < c->threads.map.nslot; i++) {
+		struct imap_ent *t = imap_slot(&c->threads, i);
 
-		if (!t->used)
+		if (t == NULL)
 			continue;
 		if (t->b)
 			slice(c, t->key, "running", "sched", (uint64_t)t->b - 1, last);
@@ -325,10 +325,10 @@ finish(struct chrome *c, uint64_t last)
 			slice(c, t->key, t->c < 0 ? "waiting" : "preempted", "sched",
 			      (uint64_t)(t->c < 0 ? -t->c : t->c) - 1, last);
 	}
-	for (size_t i = 0; i < c->threads.cap; i++) {
-		struct imap_ent *t = &c->threads.e[i];
+	for (size_t i = 0; i < c->threads.map.nslot; i++) {
+		struct imap_ent *t = imap_slot(&c->threads, i);
 
-		if (!t->used)
+		if (t == NULL)
 			continue;
 		begin_event(c);
 		fprintf(c->out, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%lld,"
@@ -336,10 +336,10 @@ finish(struct chrome *c, uint64_t last)
 			(long long)t->key);
 		meta_name(c, t, "thread");
 	}
-	for (size_t i = 0; i < c->procs.cap; i++) {
-		struct imap_ent *p = &c->procs.e[i];
+	for (size_t i = 0; i < c->procs.map.nslot; i++) {
+		struct imap_ent *p = imap_slot(&c->procs, i);
 
-		if (!p->used)
+		if (p == NULL)
 			continue;
 		begin_event(c);
 		fprintf(c->out, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%lld,"

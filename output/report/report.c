@@ -27,66 +27,24 @@ rp_grow(void *arrp, size_t *cap, size_t n, size_t sz)
 	return 0;
 }
 
-/* A string -> index map (open addressing over indexes + 1). */
-static uint64_t
-hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
-}
-
-static uint64_t
-hash_int(int64_t v)
-{
-	uint64_t h = (uint64_t)v * 0x9e3779b97f4a7c15ull;
-
-	return h ^ (h >> 29);
-}
-
 /*
- * Find key in m; when absent and add is set, call add(ctx) to append the
- * element and record its index.  Returns the index or -1.
+ * The index of ctx's key in m (values: index + 1); when absent and add is
+ * set, add(ctx) appends the element.  Returns the index or -1.
  */
 static long
-map_find(struct rp_map *m, uint64_t h, int (*eq)(void *, size_t),
-	 long (*add)(void *), void *ctx)
+map_find(struct mt_hmap *m, uint64_t h, mt_hmap_eq eq, long (*add)(void *),
+	 void *ctx)
 {
-	size_t i;
+	uintptr_t v = mt_hmap_find(m, h, eq, ctx);
 	long idx;
 
-	if (m->nused * 2 >= m->nslots) {
-		size_t ns = m->nslots ? m->nslots * 2 : 64;
-		struct rp_slot *s = calloc(ns, sizeof(*s));
-
-		if (s == NULL)
-			return -1;
-		for (size_t j = 0; j < m->nslots; j++) {
-			if (m->slots[j].idx == 0)
-				continue;
-			for (i = m->slots[j].hash & (ns - 1); s[i].idx;
-			     i = (i + 1) & (ns - 1))
-				;
-			s[i] = m->slots[j];
-		}
-		free(m->slots);
-		m->slots = s;
-		m->nslots = ns;
-	}
-	for (i = h & (m->nslots - 1); m->slots[i].idx;
-	     i = (i + 1) & (m->nslots - 1))
-		if (m->slots[i].hash == h && eq(ctx, m->slots[i].idx - 1))
-			return (long)m->slots[i].idx - 1;
+	if (v)
+		return (long)v - 1;
 	if (add == NULL)
 		return -1;
 	idx = add(ctx);
-	if (idx < 0)
+	if (idx < 0 || mt_hmap_put(m, h, (uintptr_t)idx + 1) != 0)
 		return -1;
-	m->slots[i].hash = h;
-	m->slots[i].idx = (size_t)idx + 1;
-	m->nused++;
 	return idx;
 }
 
@@ -127,13 +85,13 @@ rp_free(struct rp *r)
 	for (size_t i = 0; i < r->nnames; i++)
 		free(r->names[i].name);
 	free(r->names);
-	free(r->name_map.slots);
+	mt_hmap_free(&r->name_map);
 	for (size_t i = 0; i < r->nthreads; i++) {
 		free(r->threads[i].comm);
 		free(r->threads[i].slices);
 	}
 	free(r->threads);
-	free(r->thread_map.slots);
+	mt_hmap_free(&r->thread_map);
 	for (int k = 0; k < 2; k++) {
 		struct rp_lat_table *t = &r->lat[k];
 
@@ -142,11 +100,11 @@ rp_free(struct rp *r)
 			free(t->rows[i].lat);
 		}
 		free(t->rows);
-		free(t->row_map.slots);
+		mt_hmap_free(&t->row_map);
 		free(t->by_tid.pend);
-		free(t->by_tid.map.slots);
+		mt_hmap_free(&t->by_tid.map);
 		free(t->by_port.pend);
-		free(t->by_port.map.slots);
+		mt_hmap_free(&t->by_port.map);
 		free(t->points);
 	}
 	free(r->cpus);
@@ -203,11 +161,11 @@ struct name_ctx {
 };
 
 static int
-name_eq(void *p, size_t i)
+name_eq(const void *p, uintptr_t v)
 {
-	struct name_ctx *c = p;
+	const struct name_ctx *c = p;
 
-	return strcmp(c->r->names[i].name, c->name) == 0;
+	return strcmp(c->r->names[v - 1].name, c->name) == 0;
 }
 
 static long
@@ -234,7 +192,7 @@ rp_event(struct rp *r, uint64_t ts, int cpu, const char *name)
 
 	if (pc == NULL)
 		return -1;
-	i = map_find(&r->name_map, hash_str(name), name_eq, name_add, &c);
+	i = map_find(&r->name_map, mt_hash_str(name), name_eq, name_add, &c);
 	if (i < 0)
 		return -1;
 	r->names[i].count++;
@@ -265,11 +223,11 @@ struct thread_ctx {
 };
 
 static int
-thread_eq(void *p, size_t i)
+thread_eq(const void *p, uintptr_t v)
 {
-	struct thread_ctx *c = p;
+	const struct thread_ctx *c = p;
 
-	return c->r->threads[i].tid == c->tid;
+	return c->r->threads[v - 1].tid == c->tid;
 }
 
 static long
@@ -293,7 +251,8 @@ get_thread(struct rp *r, int64_t tid, const char *comm)
 	struct rp_thread *t;
 	long i;
 
-	i = map_find(&r->thread_map, hash_int(tid), thread_eq, thread_add, &c);
+	i = map_find(&r->thread_map, mt_hash_u64((uint64_t)tid), thread_eq,
+		     thread_add, &c);
 	if (i < 0)
 		return NULL;
 	t = &r->threads[i];
@@ -369,10 +328,10 @@ struct row_ctx {
 };
 
 static int
-row_eq(void *p, size_t i)
+row_eq(const void *p, uintptr_t v)
 {
-	struct row_ctx *c = p;
-	const char *n = c->t->rows[i].name;
+	const struct row_ctx *c = p;
+	const char *n = c->t->rows[v - 1].name;
 
 	return strncmp(n, c->name, c->len) == 0 && n[c->len] == '\0';
 }
@@ -396,12 +355,8 @@ static struct rp_row *
 get_row(struct rp_lat_table *t, const char *name, size_t len)
 {
 	struct row_ctx c = { t, name, len };
-	uint64_t h = 1469598103934665603ull;
-	long i;
-
-	for (size_t k = 0; k < len; k++)
-		h = (h ^ (unsigned char)name[k]) * 1099511628211ull;
-	i = map_find(&t->row_map, h, row_eq, row_add, &c);
+	uint64_t h = mt_hash_bytes(name, len, MT_HASH_INIT);
+	long i = map_find(&t->row_map, h, row_eq, row_add, &c);
 	return i < 0 ? NULL : &t->rows[i];
 }
 
@@ -411,11 +366,11 @@ struct pend_ctx {
 };
 
 static int
-pend_eq(void *p, size_t i)
+pend_eq(const void *p, uintptr_t v)
 {
-	struct pend_ctx *c = p;
+	const struct pend_ctx *c = p;
 
-	return c->t->pend[i].key == c->key;
+	return c->t->pend[v - 1].key == c->key;
 }
 
 static long
@@ -435,7 +390,7 @@ static struct rp_pend *
 get_pend(struct rp_pendtab *t, int64_t key)
 {
 	struct pend_ctx c = { t, key };
-	long i = map_find(&t->map, hash_int(key), pend_eq, pend_add, &c);
+	long i = map_find(&t->map, mt_hash_u64((uint64_t)key), pend_eq, pend_add, &c);
 
 	return i < 0 ? NULL : &t->pend[i];
 }

@@ -90,8 +90,7 @@ put_events(struct rp *r, FILE *fp)
 	if (r->nnames > 0)
 		qsort(r->names, r->nnames, sizeof(*r->names), cmp_name_count);
 	/* the name map's indexes are stale from here on */
-	free(r->name_map.slots);
-	memset(&r->name_map, 0, sizeof(r->name_map));
+	mt_hmap_free(&r->name_map);
 	fprintf(fp, "\"span\":{\"t0\":%" PRIu64 ",\"t1\":%" PRIu64
 		",\"events\":%" PRIu64 "},\"events\":[",
 		r->nevents ? r->t0 : 0, r->t1, r->nevents);
