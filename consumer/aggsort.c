@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "impl.h"
+#include "machtrace/quantize.h"
 
 static int
 cmp3(long double a, long double b)
@@ -69,10 +70,7 @@ dist_sum(const struct mt_agg *a, const int64_t *v, int64_t *zero)
 	*zero = 0;
 	if (a->func == MT_AGG_QUANTIZE) {
 		for (int i = 0; i < MT_QUANTIZE_NBUCKETS; i++) {
-			int64_t bv = i < MT_QUANTIZE_ZERO ?
-				-(int64_t)(1ULL << (MT_QUANTIZE_ZERO - 1 - i)) :
-				i == MT_QUANTIZE_ZERO ? 0 :
-				(int64_t)(1ULL << (i - MT_QUANTIZE_ZERO - 1));
+			int64_t bv = mt_quantize_value(i);
 			if (bv == 0)
 				*zero = v[i];
 			t += (long double)bv * v[i];

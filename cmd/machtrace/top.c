@@ -39,6 +39,7 @@
 #include "machtrace/kimg.h"
 #include "machtrace/mach.h"
 #include "machtrace/msgids.h"
+#include "machtrace/quantize.h"
 #include "machtrace/runtime.h"
 #include "machtrace/stats.h"
 #include "machtrace/vm.h"
@@ -293,37 +294,13 @@ prev_free(struct top *tp)
 
 /* ---- distributions ----------------------------------------------------- */
 
-/* The runtime's bin of v for llquantize agg a (runtime.h's two layouts). */
-static int64_t
-ll_bin(const struct mt_agg *a, int64_t v)
-{
-	uint16_t f = (uint16_t)a->param[0], lo = (uint16_t)a->param[1],
-		hi = (uint16_t)a->param[2], st = (uint16_t)a->param[3];
-
-	if (a->nvals == 2u * (hi - lo + 1u) * (st - st / f) + 3u)
-		return mt_llquantize_bin(f, lo, hi, st, v);
-	return mt_llquantize_bucket(f, lo, hi, st, v);
-}
-
-/* The smallest v >= 0 whose bin is at least b (bins grow with v). */
+/* The smallest v in [0, 2^50] whose bin is at least b (2^50 when none). */
 static double
 ll_lower(const struct mt_agg *a, int64_t b)
 {
-	int64_t lo = 0, hi = (int64_t)1 << 50;
+	int64_t v = mt_agg_bucket_min(a, (uint32_t)b), lim = (int64_t)1 << 50;
 
-	if (ll_bin(a, 0) >= b)
-		return 0;
-	if (ll_bin(a, hi) < b)
-		return (double)hi;
-	while (hi - lo > 1) {
-		int64_t mid = lo + (hi - lo) / 2;
-
-		if (ll_bin(a, mid) >= b)
-			hi = mid;
-		else
-			lo = mid;
-	}
-	return (double)hi;
+	return (double)(v < 0 ? 0 : v > lim ? lim : v);
 }
 
 /*

@@ -2,6 +2,7 @@
    functions, keys, drops, clear/trunc. */
 #include "../mt_test.h"
 #include "rtimg.h"
+#include "machtrace/quantize.h"
 
 static struct rtrun R;
 
