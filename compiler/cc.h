@@ -24,11 +24,13 @@
 #define MT_CC_H
 
 #include <setjmp.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <stdarg.h>
 #include "machtrace/compiler.h"
 #include "machtrace/errtags.h"
 #include "machtrace/hmap.h"
+#include "machtrace/vec.h"
 
 struct cc;
 
@@ -307,16 +309,13 @@ struct xlator {
 };
 
 /* ---------------------------------------------------------------- program */
-#define VEC(T) struct { T *v; uint32_t n, cap; }
+#define VEC(T) struct { T *v; uint32_t n; size_t cap; }
+/* out of memory aborts, as cc_alloc does */
 #define VEC_PUSH(cc, vec, val) do {					\
-	if ((vec).n == (vec).cap) {					\
-		(vec).cap = (vec).cap ? 2 * (vec).cap : 16;		\
-		(vec).v = cc_xrealloc((cc), (vec).v,			\
-				      (vec).cap * sizeof(*(vec).v));	\
-	}								\
+	if (MT_VEC_ROOM((vec).v, (vec).n, (vec).cap, 16) != 0)		\
+		abort();						\
 	(vec).v[(vec).n++] = (val);					\
 } while (0)
-void *cc_xrealloc(struct cc *cc, void *p, size_t n);
 
 struct clause_state {
 	int line;

@@ -58,14 +58,6 @@ char *cc_printf(struct cc *cc, const char *fmt, ...)
 	return p;
 }
 
-void *cc_xrealloc(struct cc *cc, void *p, size_t n)
-{
-	void *q = realloc(p, n);
-	if (!q)
-		abort();
-	return q;
-}
-
 void cc_error(struct cc *cc, int line, enum mt_dtag tag, const char *fmt, ...)
 {
 	va_list ap;

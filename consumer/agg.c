@@ -219,15 +219,8 @@ agg_add(struct mt_consumer *c, uint32_t aggid, const uint8_t *key,
 		return -1;
 	e = ent_find(c, aggid, key);
 	if (e == NULL) {
-		if (c->nents == c->capents) {
-			size_t cap = c->capents ? c->capents * 2 : 64;
-			struct agg_ent **v = realloc(c->ents, cap * sizeof(*v));
-
-			if (v == NULL)
-				return -1;
-			c->ents = v;
-			c->capents = cap;
-		}
+		if (MT_VEC_ROOM(c->ents, c->nents, c->capents, 64) != 0)
+			return -1;
 		e = calloc(1, sizeof(*e));
 		if (e == NULL)
 			return -1;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include "machtrace/consumer.h"
 #include "machtrace/hmap.h"
+#include "machtrace/vec.h"
 
 /*
  * One aggregation entry of the consumer's snapshot: the per-CPU entries of

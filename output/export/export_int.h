@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include "machtrace/export.h"
 #include "machtrace/hmap.h"
+#include "machtrace/vec.h"
 
 /* json.c: s as a JSON string literal (quotes included). */
 void json_str(FILE *f, const char *s);

@@ -37,14 +37,8 @@ frame_index(struct frames *fr, const char *name, size_t len)
 	fr->keylen = len;
 	if ((v = mt_hmap_find(&fr->map, h, frame_eq, fr)) != 0)
 		return (long)v - 1;
-	if (fr->n == fr->cap) {
-		size_t cap = fr->cap ? fr->cap * 2 : 64;
-		char **nv = realloc(fr->name, cap * sizeof(*nv));
-		if (nv == NULL)
-			return -1;
-		fr->name = nv;
-		fr->cap = cap;
-	}
+	if (MT_VEC_ROOM(fr->name, fr->n, fr->cap, 64) != 0)
+		return -1;
 	if ((fr->name[fr->n] = strndup(name, len)) == NULL)
 		return -1;
 	if (mt_hmap_put(&fr->map, h, fr->n + 1) != 0) {

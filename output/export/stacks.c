@@ -30,14 +30,8 @@ tab_add(struct stack_tab *tb, char *stack)
 	uint64_t h = mt_hash_str(stack);
 	uintptr_t v;
 
-	if (fs->n == fs->cap) {
-		size_t cap = fs->cap ? fs->cap * 2 : 256;
-		struct folded *nv = realloc(fs->v, cap * sizeof(*nv));
-		if (nv == NULL)
-			return -1;
-		fs->v = nv;
-		fs->cap = cap;
-	}
+	if (MT_VEC_ROOM(fs->v, fs->n, fs->cap, 256) != 0)
+		return -1;
 	fs->v[fs->n].stack = stack;	/* the key stack_eq compares */
 	if ((v = mt_hmap_find(&tb->map, h, stack_eq, tb)) != 0) {
 		fs->v[v - 1].count++;

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "machtrace/hmap.h"
+#include "machtrace/vec.h"
 #include "output/report/report.h"
 
 struct rp_meta {
@@ -102,6 +103,5 @@ struct rp {
 	uint64_t nsamples;
 };
 
-int rp_grow(void *arrp, size_t *cap, size_t n, size_t sz);
 
 #endif

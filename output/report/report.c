@@ -8,25 +8,6 @@
 #include <string.h>
 #include "impl.h"
 
-/* Grow *arr (elements of size sz, capacity *cap) to hold n + 1. */
-int
-rp_grow(void *arrp, size_t *cap, size_t n, size_t sz)
-{
-	void **arr = arrp;
-	size_t ncap;
-	void *p;
-
-	if (n < *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 16;
-	p = realloc(*arr, ncap * sz);
-	if (p == NULL)
-		return -1;
-	*arr = p;
-	*cap = ncap;
-	return 0;
-}
-
 /*
  * The index of ctx's key in m (values: index + 1); when absent and add is
  * set, add(ctx) appends the element.  Returns the index or -1.
@@ -123,7 +104,7 @@ rp_meta(struct rp *r, const char *key, const char *value)
 {
 	struct rp_meta *m;
 
-	if (rp_grow(&r->meta, &r->meta_cap, r->nmeta, sizeof(*r->meta)))
+	if (MT_VEC_ROOM(r->meta, r->nmeta, r->meta_cap, 16))
 		return -1;
 	m = &r->meta[r->nmeta];
 	m->key = dupstr(key);
@@ -174,7 +155,7 @@ name_add(void *p)
 	struct name_ctx *c = p;
 	struct rp *r = c->r;
 
-	if (rp_grow(&r->names, &r->names_cap, r->nnames, sizeof(*r->names)))
+	if (MT_VEC_ROOM(r->names, r->nnames, r->names_cap, 16))
 		return -1;
 	r->names[r->nnames].name = strdup(c->name);
 	if (r->names[r->nnames].name == NULL)
@@ -236,8 +217,7 @@ thread_add(void *p)
 	struct thread_ctx *c = p;
 	struct rp *r = c->r;
 
-	if (rp_grow(&r->threads, &r->threads_cap, r->nthreads,
-		    sizeof(*r->threads)))
+	if (MT_VEC_ROOM(r->threads, r->nthreads, r->threads_cap, 16))
 		return -1;
 	memset(&r->threads[r->nthreads], 0, sizeof(r->threads[0]));
 	r->threads[r->nthreads].tid = c->tid;
@@ -277,8 +257,7 @@ add_slice(struct rp *r, int64_t tid, uint64_t start, uint64_t end, int cpu)
 
 	if (t == NULL)
 		return -1;
-	if (rp_grow(&t->slices, &t->slices_cap, t->nslices,
-		    sizeof(*t->slices)))
+	if (MT_VEC_ROOM(t->slices, t->nslices, t->slices_cap, 16))
 		return -1;
 	s = &t->slices[t->nslices++];
 	s->start = start;
@@ -342,7 +321,7 @@ row_add(void *p)
 	struct row_ctx *c = p;
 	struct rp_lat_table *t = c->t;
 
-	if (rp_grow(&t->rows, &t->rows_cap, t->nrows, sizeof(*t->rows)))
+	if (MT_VEC_ROOM(t->rows, t->nrows, t->rows_cap, 16))
 		return -1;
 	memset(&t->rows[t->nrows], 0, sizeof(t->rows[0]));
 	t->rows[t->nrows].name = strndup(c->name, c->len);
@@ -379,7 +358,7 @@ pend_add(void *p)
 	struct pend_ctx *c = p;
 	struct rp_pendtab *t = c->t;
 
-	if (rp_grow(&t->pend, &t->pend_cap, t->npend, sizeof(*t->pend)))
+	if (MT_VEC_ROOM(t->pend, t->npend, t->pend_cap, 16))
 		return -1;
 	memset(&t->pend[t->npend], 0, sizeof(t->pend[0]));
 	t->pend[t->npend].key = c->key;
@@ -402,9 +381,8 @@ add_latency(struct rp_lat_table *t, struct rp_row *row, uint64_t start,
 {
 	struct rp_point *pt;
 
-	if (rp_grow(&row->lat, &row->lat_cap, row->nlat, sizeof(*row->lat)) ||
-	    rp_grow(&t->points, &t->points_cap, t->npoints,
-		    sizeof(*t->points)))
+	if (MT_VEC_ROOM(row->lat, row->nlat, row->lat_cap, 16) ||
+	    MT_VEC_ROOM(t->points, t->npoints, t->points_cap, 16))
 		return -1;
 	row->lat[row->nlat++] = end - start;
 	pt = &t->points[t->npoints++];
@@ -503,7 +481,7 @@ child(struct rp_node *n, const char *name)
 	for (size_t i = 0; i < n->nkids; i++)
 		if (strcmp(n->kids[i]->name, name) == 0)
 			return n->kids[i];
-	if (rp_grow(&n->kids, &n->kids_cap, n->nkids, sizeof(*n->kids)))
+	if (MT_VEC_ROOM(n->kids, n->nkids, n->kids_cap, 16))
 		return NULL;
 	k = calloc(1, sizeof(*k));
 	if (k == NULL)

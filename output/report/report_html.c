@@ -121,8 +121,8 @@ finish_slices(struct rp *r)
 		for (size_t i = 0; i < r->nthreads; i++)
 			if (r->threads[i].tid == pc->cur_tid)
 				t = &r->threads[i];
-		if (t == NULL || rp_grow(&t->slices, &t->slices_cap,
-					 t->nslices, sizeof(*t->slices)))
+		if (t == NULL ||
+		    MT_VEC_ROOM(t->slices, t->nslices, t->slices_cap, 16))
 			return -1;
 		t->slices[t->nslices].start = pc->cur_since;
 		t->slices[t->nslices].end = r->t1;

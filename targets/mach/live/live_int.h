@@ -128,7 +128,8 @@ struct live {
 	char workload[8192], blobmod[4200];
 	struct mt_kimg *k;
 	struct lprobe *probes;
-	uint32_t nprobes, cap, next_id;
+	uint32_t nprobes, next_id;
+	size_t cap;
 	/* SDT probes with a site this kernel lacks (sdt.c), warned about
 	   when a program names them */
 	struct sdt_miss *miss;
