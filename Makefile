@@ -89,6 +89,19 @@ endif
 
 all: $(MT_EXTRA)
 
+# The libraries in link order, callers before what they call.  ld reads
+# each once (no --start-group), so a call from a library into one before
+# it (an upward call between folders, a cycle) is an undefined reference
+# when it is written; tests/suites/layers.sh checks each layer alone.  The
+# one call upward by design, the hosted runtime's mt_plat_* hooks, is a
+# library of its own (libmtplat.a, targets/local/plat.c) after the runtime.
+MT_LINK_ORDER := report out cons live vm target targets local cc link msgids rt plat jit common
+MT_LINK = $(patsubst %,$(BUILD)/lib/libmt%.a,$(MT_LINK_ORDER))
+MT_LINK_MISSING := $(filter-out $(MT_LINK) $(BUILD)/lib/libmtcommon.a,$(MT_LIBS))
+ifneq ($(MT_LINK_MISSING),)
+$(error MT_LINK_ORDER lacks $(MT_LINK_MISSING))
+endif
+
 # MT_LIBS is complete only after every fragment: a rule written in a
 # fragment sees the libraries appended before it, so the helpers linked
 # against all of them get the whole list here (else make -j races ld).

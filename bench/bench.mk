@@ -27,7 +27,7 @@ bench-probe: $(BENCH_PROBE)
 $(BENCH_PROBE): bench/probe_bench.c $(MT_LIBS) $(BUILD)/lib/libmtcommon.a
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CPPFLAGS) $(HOST_CFLAGS) -Wno-misleading-indentation -o $@ $< \
-		-Wl,--start-group $(MT_LIBS) $(BUILD)/lib/libmtcommon.a -Wl,--end-group $(MT_LDLIBS) -lm
+		$(MT_LINK) $(MT_LDLIBS) -lm
 bench-tools: $(BUILD)/bin/machtrace
 	$(call bench_keep,tools,bench/tools-bench.sh)
 include bench/boot.mk

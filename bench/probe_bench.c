@@ -26,7 +26,7 @@
 #include "machtrace/options.h"
 #include "machtrace/program.h"
 #include "machtrace/runtime.h"
-#include "../tests/unit/runtime/rtimg.h"
+#include "tests/lib/rtimg.h"
 
 #define ITERS	2000000
 #define ROUNDS	5

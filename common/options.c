@@ -49,6 +49,8 @@ struct opt_desc {
 	enum opt_class cls;
 	size_t off;		/* field offset, or (size_t)-1 */
 	const char *cpp;	/* K_CPP: "-D", "-U", "-I" or NULL (cppargs) */
+	uint64_t def;		/* the default; non-zero only for a uint64
+				   field, or cpu (-1) */
 };
 
 #define F(f)	offsetof(struct mt_opts, f)
@@ -56,123 +58,113 @@ struct opt_desc {
 
 static const struct opt_desc opt_table[] = {
 	/* compile-time */
-	{ "aggpercpu", K_CFLAG, C_COMPILE, F(aggpercpu), NULL },
-	{ "amin", K_STR, C_COMPILE, NOF, NULL },
-	{ "argref", K_CFLAG, C_COMPILE, F(argref), NULL },
-	{ "core", K_NOVAL, C_COMPILE, NOF, NULL },
-	{ "cpp", K_CFLAG, C_COMPILE, F(cpp), NULL },
-	{ "cppargs", K_CPP, C_COMPILE, NOF, NULL },
-	{ "cpphdrs", K_CFLAG, C_COMPILE, F(cpphdrs), NULL },
-	{ "cpppath", K_STR_NOCTX, C_COMPILE, NOF, NULL },
-	{ "ctypes", K_STR, C_COMPILE, NOF, NULL },
-	{ "ctfpath", K_STR_NOCTX, C_COMPILE, NOF, NULL },
-	{ "defaultargs", K_CFLAG, C_COMPILE, F(defaultargs), NULL },
-	{ "debug", K_NOVAL, C_COMPILE, NOF, NULL },
-	{ "debugassert", K_DEBUGASSERT, C_COMPILE, NOF, NULL },
-	{ "define", K_CPP, C_COMPILE, NOF, "-D" },
-	{ "disasm", K_INT_NNEG, C_COMPILE, NOF, NULL },
-	{ "droptags", K_ANY, C_COMPILE, F(droptags), NULL },
-	{ "dtypes", K_STR, C_COMPILE, NOF, NULL },
-	{ "empty", K_CFLAG, C_COMPILE, F(empty), NULL },
-	{ "errtags", K_CFLAG, C_COMPILE, F(errtags), NULL },
-	{ "evaltime", K_EVALTIME, C_COMPILE, NOF, NULL },
-	{ "incdir", K_CPP, C_COMPILE, NOF, "-I" },
-	{ "iregs", K_IREGS, C_COMPILE, F(iregs), NULL },
-	{ "kdefs", K_INVCFLAG, C_COMPILE, F(knodefs), NULL },
-	{ "knodefs", K_CFLAG, C_COMPILE, F(knodefs), NULL },
-	{ "late", K_XLATE, C_COMPILE, NOF, NULL },
-	{ "lazyload", K_ANY, C_COMPILE, NOF, NULL },
-	{ "ldpath", K_STR_NOCTX, C_COMPILE, NOF, NULL },
-	{ "libdir", K_STR, C_COMPILE, NOF, NULL },
-	{ "linkmode", K_LINKMODE, C_COMPILE, NOF, NULL },
-	{ "linktype", K_LINKTYPE, C_COMPILE, NOF, NULL },
-	{ "linknommap", K_ANY, C_COMPILE, NOF, NULL },
-	{ "modpath", K_STR_NOCTX, C_COMPILE, NOF, NULL },
-	{ "msgids", K_MSGIDS, C_COMPILE, NOF, NULL },
-	{ "nolibs", K_CFLAG, C_COMPILE, F(nolibs), NULL },
-	{ "pgmax", K_INT_NNEG, C_COMPILE, NOF, NULL },
-	{ "preallocate", K_SIZE, C_COMPILE, NOF, NULL },
-	{ "procfspath", K_STR_NOCTX, C_COMPILE, NOF, NULL },
-	{ "pspec", K_CFLAG, C_COMPILE, F(pspec), NULL },
-	{ "stdc", K_STDC, C_COMPILE, F(stdc), NULL },
-	{ "strip", K_CFLAG, C_COMPILE, F(strip), NULL },
-	{ "syslibdir", K_STR, C_COMPILE, NOF, NULL },
-	{ "sysslice", K_STR, C_COMPILE, NOF, NULL },
-	{ "tree", K_INT_POS, C_COMPILE, NOF, NULL },
-	{ "tregs", K_INT_POS, C_COMPILE, NOF, NULL },
-	{ "udefs", K_INVCFLAG, C_COMPILE, F(unodefs), NULL },
-	{ "undef", K_CPP, C_COMPILE, NOF, "-U" },
-	{ "unodefs", K_CFLAG, C_COMPILE, F(unodefs), NULL },
-	{ "useruid", K_INT_NNEG, C_COMPILE, NOF, NULL },
-	{ "verbose", K_CFLAG, C_COMPILE, F(verbose), NULL },
-	{ "version", K_VERSION, C_COMPILE, F(version), NULL },
-	{ "zdefs", K_CFLAG, C_COMPILE, F(zdefs), NULL },
+	{ "aggpercpu", K_CFLAG, C_COMPILE, F(aggpercpu), NULL, 0 },
+	{ "amin", K_STR, C_COMPILE, NOF, NULL, 0 },
+	{ "argref", K_CFLAG, C_COMPILE, F(argref), NULL, 0 },
+	{ "core", K_NOVAL, C_COMPILE, NOF, NULL, 0 },
+	{ "cpp", K_CFLAG, C_COMPILE, F(cpp), NULL, 0 },
+	{ "cppargs", K_CPP, C_COMPILE, NOF, NULL, 0 },
+	{ "cpphdrs", K_CFLAG, C_COMPILE, F(cpphdrs), NULL, 0 },
+	{ "cpppath", K_STR_NOCTX, C_COMPILE, NOF, NULL, 0 },
+	{ "ctypes", K_STR, C_COMPILE, NOF, NULL, 0 },
+	{ "ctfpath", K_STR_NOCTX, C_COMPILE, NOF, NULL, 0 },
+	{ "defaultargs", K_CFLAG, C_COMPILE, F(defaultargs), NULL, 0 },
+	{ "debug", K_NOVAL, C_COMPILE, NOF, NULL, 0 },
+	{ "debugassert", K_DEBUGASSERT, C_COMPILE, NOF, NULL, 0 },
+	{ "define", K_CPP, C_COMPILE, NOF, "-D", 0 },
+	{ "disasm", K_INT_NNEG, C_COMPILE, NOF, NULL, 0 },
+	{ "droptags", K_ANY, C_COMPILE, F(droptags), NULL, 0 },
+	{ "dtypes", K_STR, C_COMPILE, NOF, NULL, 0 },
+	{ "empty", K_CFLAG, C_COMPILE, F(empty), NULL, 0 },
+	{ "errtags", K_CFLAG, C_COMPILE, F(errtags), NULL, 0 },
+	{ "evaltime", K_EVALTIME, C_COMPILE, NOF, NULL, 0 },
+	{ "incdir", K_CPP, C_COMPILE, NOF, "-I", 0 },
+	{ "iregs", K_IREGS, C_COMPILE, F(iregs), NULL, OPT_NREGS },
+	{ "kdefs", K_INVCFLAG, C_COMPILE, F(knodefs), NULL, 0 },
+	{ "knodefs", K_CFLAG, C_COMPILE, F(knodefs), NULL, 0 },
+	{ "late", K_XLATE, C_COMPILE, NOF, NULL, 0 },
+	{ "lazyload", K_ANY, C_COMPILE, NOF, NULL, 0 },
+	{ "ldpath", K_STR_NOCTX, C_COMPILE, NOF, NULL, 0 },
+	{ "libdir", K_STR, C_COMPILE, NOF, NULL, 0 },
+	{ "linkmode", K_LINKMODE, C_COMPILE, NOF, NULL, 0 },
+	{ "linktype", K_LINKTYPE, C_COMPILE, NOF, NULL, 0 },
+	{ "linknommap", K_ANY, C_COMPILE, NOF, NULL, 0 },
+	{ "modpath", K_STR_NOCTX, C_COMPILE, NOF, NULL, 0 },
+	{ "msgids", K_MSGIDS, C_COMPILE, NOF, NULL, 0 },
+	{ "nolibs", K_CFLAG, C_COMPILE, F(nolibs), NULL, 0 },
+	{ "pgmax", K_INT_NNEG, C_COMPILE, NOF, NULL, 0 },
+	{ "preallocate", K_SIZE, C_COMPILE, NOF, NULL, 0 },
+	{ "procfspath", K_STR_NOCTX, C_COMPILE, NOF, NULL, 0 },
+	{ "pspec", K_CFLAG, C_COMPILE, F(pspec), NULL, 0 },
+	{ "stdc", K_STDC, C_COMPILE, F(stdc), NULL, 0 },
+	{ "strip", K_CFLAG, C_COMPILE, F(strip), NULL, 0 },
+	{ "syslibdir", K_STR, C_COMPILE, NOF, NULL, 0 },
+	{ "sysslice", K_STR, C_COMPILE, NOF, NULL, 0 },
+	{ "tree", K_INT_POS, C_COMPILE, NOF, NULL, 0 },
+	{ "tregs", K_INT_POS, C_COMPILE, NOF, NULL, 0 },
+	{ "udefs", K_INVCFLAG, C_COMPILE, F(unodefs), NULL, 0 },
+	{ "undef", K_CPP, C_COMPILE, NOF, "-U", 0 },
+	{ "unodefs", K_CFLAG, C_COMPILE, F(unodefs), NULL, 0 },
+	{ "useruid", K_INT_NNEG, C_COMPILE, NOF, NULL, 0 },
+	{ "verbose", K_CFLAG, C_COMPILE, F(verbose), NULL, 0 },
+	{ "version", K_VERSION, C_COMPILE, F(version), NULL, 0 },
+	{ "zdefs", K_CFLAG, C_COMPILE, F(zdefs), NULL, 0 },
 	/* run-time */
-	{ "aggsize", K_SIZE, C_RUNTIME, F(aggsize), NULL },
-	{ "bpflog", K_RUNTIME, C_RUNTIME, NOF, NULL },
-	{ "bpflogsize", K_SIZE, C_RUNTIME, NOF, NULL },
-	{ "bufsize", K_SIZE, C_RUNTIME, F(bufsize), NULL },
-	{ "bufpolicy", K_BUFPOLICY, C_RUNTIME, F(bufpolicy), NULL },
-	{ "bufresize", K_BUFRESIZE, C_RUNTIME, F(bufresize), NULL },
-	{ "cleanrate", K_RATE, C_RUNTIME, F(cleanrate), NULL },
-	{ "cpu", K_CPU, C_RUNTIME, F(cpu), NULL },
-	{ "destructive", K_FLAG, C_RUNTIME, F(destructive), NULL },
-	{ "dynvarsize", K_SIZE, C_RUNTIME, F(dynvarsize), NULL },
-	{ "grabanon", K_RUNTIME, C_RUNTIME, NOF, NULL },
-	{ "jstackframes", K_RUNTIME, C_RUNTIME, NOF, NULL },
-	{ "jstackstrsize", K_SIZE, C_RUNTIME, NOF, NULL },
-	{ "lockmem", K_SIZE, C_RUNTIME, F(lockmem), NULL },
-	{ "maxframes", K_RUNTIME, C_RUNTIME, F(maxframes), NULL },
-	{ "nspec", K_RUNTIME, C_RUNTIME, F(nspec), NULL },
-	{ "pcapsize", K_SIZE, C_RUNTIME, NOF, NULL },
-	{ "scratchsize", K_SCRATCH, C_RUNTIME, F(scratchsize), NULL },
-	{ "specsize", K_SIZE, C_RUNTIME, F(specsize), NULL },
-	{ "stackframes", K_RUNTIME, C_RUNTIME, F(stackframes), NULL },
-	{ "statusrate", K_RATE, C_RUNTIME, F(statusrate), NULL },
-	{ "strsize", K_STRSIZE, C_RUNTIME, F(strsize), NULL },
-	{ "ustackframes", K_RUNTIME, C_RUNTIME, F(ustackframes), NULL },
-	{ "noresolve", K_FLAG, C_RUNTIME, F(noresolve), NULL },
-	{ "oformat", K_OFORMAT, C_RUNTIME, F(oformat), NULL },
+	{ "aggsize", K_SIZE, C_RUNTIME, F(aggsize), NULL, 4 << 20 },
+	{ "bpflog", K_RUNTIME, C_RUNTIME, NOF, NULL, 0 },
+	{ "bpflogsize", K_SIZE, C_RUNTIME, NOF, NULL, 0 },
+	{ "bufsize", K_SIZE, C_RUNTIME, F(bufsize), NULL, 4 << 20 },
+	{ "bufpolicy", K_BUFPOLICY, C_RUNTIME, F(bufpolicy), NULL, 0 },
+	{ "bufresize", K_BUFRESIZE, C_RUNTIME, F(bufresize), NULL, 0 },
+	{ "cleanrate", K_RATE, C_RUNTIME, F(cleanrate), NULL, NANOSEC / 101 },
+	{ "cpu", K_CPU, C_RUNTIME, F(cpu), NULL, (uint64_t)-1 },
+	{ "destructive", K_FLAG, C_RUNTIME, F(destructive), NULL, 0 },
+	{ "dynvarsize", K_SIZE, C_RUNTIME, F(dynvarsize), NULL, 1 << 20 },
+	{ "grabanon", K_RUNTIME, C_RUNTIME, NOF, NULL, 0 },
+	{ "jstackframes", K_RUNTIME, C_RUNTIME, NOF, NULL, 0 },
+	{ "jstackstrsize", K_SIZE, C_RUNTIME, NOF, NULL, 0 },
+	{ "lockmem", K_SIZE, C_RUNTIME, F(lockmem), NULL, 0 },
+	{ "maxframes", K_RUNTIME, C_RUNTIME, F(maxframes), NULL, MT_OPT_UNSET },
+	{ "nspec", K_RUNTIME, C_RUNTIME, F(nspec), NULL, 1 },
+	{ "pcapsize", K_SIZE, C_RUNTIME, NOF, NULL, 0 },
+	{ "scratchsize", K_SCRATCH, C_RUNTIME, F(scratchsize), NULL, 8 << 10 },
+	{ "specsize", K_SIZE, C_RUNTIME, F(specsize), NULL, 32 << 10 },
+	{ "stackframes", K_RUNTIME, C_RUNTIME, F(stackframes), NULL, 20 },
+	{ "statusrate", K_RATE, C_RUNTIME, F(statusrate), NULL, NANOSEC },
+	{ "strsize", K_STRSIZE, C_RUNTIME, F(strsize), NULL, 256 },
+	{ "ustackframes", K_RUNTIME, C_RUNTIME, F(ustackframes), NULL, 100 },
+	{ "noresolve", K_FLAG, C_RUNTIME, F(noresolve), NULL, 0 },
+	{ "oformat", K_OFORMAT, C_RUNTIME, F(oformat), NULL, 0 },
 	/* dynamic run-time */
-	{ "aggrate", K_RATE, C_DYNAMIC, F(aggrate), NULL },
-	{ "aggsortkey", K_FLAG, C_DYNAMIC, F(aggsortkey), NULL },
-	{ "aggsortkeypos", K_INTVAL, C_DYNAMIC, F(aggsortkeypos), NULL },
-	{ "aggsortpos", K_INTVAL, C_DYNAMIC, F(aggsortpos), NULL },
-	{ "aggsortrev", K_FLAG, C_DYNAMIC, F(aggsortrev), NULL },
-	{ "aggzoom", K_FLAG, C_DYNAMIC, NOF, NULL },
-	{ "flowindent", K_FLAG, C_DYNAMIC, F(flowindent), NULL },
-	{ "quiet", K_FLAG, C_DYNAMIC, F(quiet), NULL },
-	{ "quietresize", K_FLAG, C_DYNAMIC, F(quietresize), NULL },
-	{ "rawbytes", K_FLAG, C_DYNAMIC, F(rawbytes), NULL },
-	{ "stackindent", K_RUNTIME, C_DYNAMIC, F(stackindent), NULL },
-	{ "switchrate", K_RATE, C_DYNAMIC, F(switchrate), NULL },
-	{ "printsize", K_PRINTSIZE, C_DYNAMIC, F(printsize), NULL },
-	{ NULL, 0, 0, 0, NULL }
+	{ "aggrate", K_RATE, C_DYNAMIC, F(aggrate), NULL, NANOSEC },
+	{ "aggsortkey", K_FLAG, C_DYNAMIC, F(aggsortkey), NULL, 0 },
+	{ "aggsortkeypos", K_INTVAL, C_DYNAMIC, F(aggsortkeypos), NULL, 0 },
+	{ "aggsortpos", K_INTVAL, C_DYNAMIC, F(aggsortpos), NULL, 0 },
+	{ "aggsortrev", K_FLAG, C_DYNAMIC, F(aggsortrev), NULL, 0 },
+	{ "aggzoom", K_FLAG, C_DYNAMIC, NOF, NULL, 0 },
+	{ "flowindent", K_FLAG, C_DYNAMIC, F(flowindent), NULL, 0 },
+	{ "quiet", K_FLAG, C_DYNAMIC, F(quiet), NULL, 0 },
+	{ "quietresize", K_FLAG, C_DYNAMIC, F(quietresize), NULL, 0 },
+	{ "rawbytes", K_FLAG, C_DYNAMIC, F(rawbytes), NULL, 0 },
+	{ "stackindent", K_RUNTIME, C_DYNAMIC, F(stackindent), NULL, 14 },
+	{ "switchrate", K_RATE, C_DYNAMIC, F(switchrate), NULL, NANOSEC },
+	{ "printsize", K_PRINTSIZE, C_DYNAMIC, F(printsize), NULL, 8192 },
+	{ NULL, 0, 0, 0, NULL, 0 }
 };
 
 void
 mt_opts_init(struct mt_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->bufsize = 4 << 20;
-	o->aggsize = 4 << 20;
-	o->dynvarsize = 1 << 20;
-	o->specsize = 32 << 10;
-	o->scratchsize = 8 << 10;
-	o->nspec = 1;
-	o->strsize = 256;
-	o->stackframes = 20;
-	o->ustackframes = 100;
+	for (const struct opt_desc *d = opt_table; d->name; d++) {
+		if (d->def == 0 || d->off == NOF)
+			continue;
+		if (d->kind == K_CPU)
+			o->cpu = (int64_t)d->def;
+		else
+			*(uint64_t *)((char *)o + d->off) = d->def;
+	}
 	o->bufpolicy = MT_BUFPOLICY_SWITCH;
-	o->aggrate = NANOSEC;
-	o->switchrate = NANOSEC;
-	o->statusrate = NANOSEC;
-	o->cleanrate = NANOSEC / 101;
-	o->cpu = -1;
-	o->stackindent = 14;
-	o->printsize = 8192;
-	o->maxframes = MT_OPT_UNSET;
-	o->iregs = OPT_NREGS;
 }
 
 void
@@ -200,6 +192,57 @@ opt_find(const char *name)
 		if (strcmp(d->name, name) == 0)
 			return d;
 	return NULL;
+}
+
+uint64_t
+mt_opts_default(const char *name)
+{
+	const struct opt_desc *d = opt_find(name);
+
+	return d ? d->def : MT_OPT_UNSET;
+}
+
+uint32_t
+mt_opts_strsize(uint64_t strsize)
+{
+	if (strsize == 0 || strsize == MT_OPT_UNSET)
+		strsize = opt_find("strsize")->def;
+	return (uint32_t)strsize + 1;
+}
+
+/* v, or the table's default for an unset one. */
+static uint64_t
+opt_or_default(const struct mt_opts *o, const char *name)
+{
+	const struct opt_desc *d = opt_find(name);
+	uint64_t v = o ? *(const uint64_t *)((const char *)o + d->off) : d->def;
+
+	return v == MT_OPT_UNSET ? d->def : v;
+}
+
+/*
+ * -x scratchsize=0 gives the runtime this much scratch: the runtime's own
+ * default when it had one, kept so that the sizes users get stay the same.
+ */
+#define SCRATCH_ZERO	(64u << 10)
+
+void
+mt_opts_image(const struct mt_opts *o, struct mt_options *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->bufsize = opt_or_default(o, "bufsize");
+	out->aggsize = opt_or_default(o, "aggsize");
+	out->dynvarsize = opt_or_default(o, "dynvarsize");
+	out->specsize = opt_or_default(o, "specsize");
+	out->scratchsize = opt_or_default(o, "scratchsize");
+	if (out->scratchsize == 0)
+		out->scratchsize = SCRATCH_ZERO;
+	out->nspec = (uint32_t)opt_or_default(o, "nspec");
+	out->strsize = mt_opts_strsize(opt_or_default(o, "strsize"));
+	out->bufpolicy = o ? o->bufpolicy : MT_BUFPOLICY_SWITCH;
+	out->stackframes = (uint32_t)opt_or_default(o, "stackframes");
+	out->ncpus = 1;
+	out->flags = o && o->destructive ? MT_OPT_F_DESTRUCTIVE : 0;
 }
 
 /* dt_optval_parse: a number with an optional k/m/g/t suffix. */
@@ -426,7 +469,7 @@ opt_size(struct mt_opts *o, const struct opt_desc *d, const char *v,
 		/* dtrace wants room for at least one character and the NUL */
 		if (v == NULL || parse_size(v, &val) != 0 || val < 2)
 			return fail(err, errlen, MT_OPTERR_VAL);
-		if (val > UINT32_MAX)
+		if (val >= UINT32_MAX)	/* the runtime's holds the NUL too */
 			return fail(err, errlen,
 				    "Value too large for defined data type");
 		*u64 = val;

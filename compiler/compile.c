@@ -231,8 +231,7 @@ struct mt_prog *mt_compile(const struct mt_cc_input *in, struct mt_diag *diag)
 	/* statements are Stable/Stable/Common unless they use less */
 	cc->stmt_attr[0] = cc->stmt_attr[1] = 6;
 	cc->stmt_attr[2] = 5;
-	cc->strsize = (in->opts && in->opts->strsize != MT_OPT_UNSET &&
-		       in->opts->strsize ? (uint32_t)in->opts->strsize : 256) + 1;
+	cc->strsize = mt_opts_strsize(in->opts ? in->opts->strsize : 0);
 	if (setjmp(cc->jb)) {
 		/* error: partial program tables belong to cc or prog */
 		as_finish(cc, prog);
@@ -246,11 +245,10 @@ struct mt_prog *mt_compile(const struct mt_cc_input *in, struct mt_diag *diag)
 	 * the option holds the size rounded up to 8 plus an 8-byte gap, and
 	 * the limit is the size without that gap.
 	 */
-	cc->scratch_lim = in->opts && in->opts->scratchsize != MT_OPT_UNSET &&
-			  in->opts->scratchsize != (8u << 10) ?
-			  scratch_limit(in->opts->scratchsize) : 256;
 	cc->scratch_size = in->opts && in->opts->scratchsize != MT_OPT_UNSET ?
-			   in->opts->scratchsize : 8u << 10;
+			   in->opts->scratchsize : mt_opts_default("scratchsize");
+	cc->scratch_lim = cc->scratch_size != mt_opts_default("scratchsize") ?
+			  scratch_limit(cc->scratch_size) : 256;
 	ty_init(cc);
 	id_init(cc);
 	if (in->opts && in->opts->pspec)

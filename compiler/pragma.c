@@ -63,7 +63,7 @@ static void pragma_option(struct cc *cc, const char *p, int line)
 			}
 			if (strcmp(name, "strsize") == 0 && tmp.strsize != MT_OPT_UNSET &&
 			    tmp.strsize)
-				cc->strsize = (uint32_t)tmp.strsize + 1;
+				cc->strsize = mt_opts_strsize(tmp.strsize);
 			cc->t_string->size = cc->strsize;
 			if (tmp.stdc != cc->in->opts->stdc)
 				free(tmp.stdc);
@@ -77,7 +77,7 @@ static void pragma_option(struct cc *cc, const char *p, int line)
 		if (strcmp(name, "strsize") == 0 && val) {
 			long v = strtol(val, NULL, 0);
 			if (v > 0)
-				cc->strsize = (uint32_t)v + 1;
+				cc->strsize = mt_opts_strsize((uint64_t)v);
 		}
 	}
 }

@@ -604,7 +604,7 @@ static void sema_assign_type(struct cc *cc, struct ident *id,
 static void check_store_size(struct cc *cc, struct node *n, struct node *l)
 {
 	struct node *v = l;
-	uint64_t lim = cc->scratch_size + 8ull * cc->strsize + 1024, size;
+	uint64_t lim = cc->scratch_size + MT_SCRATCH_STRROOM(cc->strsize), size;
 
 	while (v) {
 		if (v->k == N_MEMBER && v->op == OP_DOT)

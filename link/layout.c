@@ -18,11 +18,6 @@ static uint32_t al8(uint32_t x)
 	return (x + 7) & ~7u;
 }
 
-static uint64_t optv(uint64_t v, uint64_t def)
-{
-	return v == MT_OPT_UNSET ? def : v;
-}
-
 struct mt_image *link_layout(const struct mt_prog *prog, const struct mt_opts *opts,
 			     const struct lmatch *c, const struct lmsgtab *msgs,
 			     char *err, size_t errlen)
@@ -120,18 +115,6 @@ struct mt_image *link_layout(const struct mt_prog *prog, const struct mt_opts *o
 			img->error_probe = lp->pi.id;
 	}
 
-	struct mt_options *o = &img->opt;
-	o->bufsize = opts ? optv(opts->bufsize, 4u << 20) : 4u << 20;
-	o->aggsize = opts ? optv(opts->aggsize, 4u << 20) : 4u << 20;
-	o->dynvarsize = opts ? optv(opts->dynvarsize, 1u << 20) : 1u << 20;
-	o->specsize = opts ? optv(opts->specsize, 1u << 20) : 1u << 20;
-	o->scratchsize = opts ? optv(opts->scratchsize, 1u << 20) : 1u << 20;
-	o->nspec = (uint32_t)(opts ? optv(opts->nspec, 1) : 1);
-	/* dtrace's strsize excludes the NUL; the runtime's includes it */
-	o->strsize = (uint32_t)(opts ? optv(opts->strsize, 256) : 256) + 1;
-	o->bufpolicy = opts ? opts->bufpolicy : MT_BUFPOLICY_SWITCH;
-	o->stackframes = (uint32_t)(opts ? optv(opts->stackframes, 20) : 20);
-	o->ncpus = 1;
-	o->flags = opts && opts->destructive ? MT_OPT_F_DESTRUCTIVE : 0;
+	mt_opts_image(opts, &img->opt);
 	return img;
 }

@@ -6,8 +6,6 @@
 #include "rt.h"
 
 #define RT_DYN_SPARE		3
-#define RT_DEF_SCRATCHSIZE	(64u << 10)
-#define RT_DEF_STRSIZE		256
 
 struct layout {
 	uint64_t cpubuf, cpustat, aggbuf, rt, cpus, slots[3], image;
@@ -23,11 +21,6 @@ struct layout {
 	uint32_t tls_nrows, tls_ncols, tls_stride;
 	uint32_t spec_stride, agg_nbuckets;
 };
-
-static uint64_t opt_or(uint64_t v, uint64_t def)
-{
-	return v ? v : def;
-}
 
 static uint32_t pow2_atmost(uint64_t n)
 {
@@ -145,19 +138,20 @@ static uint64_t layout(const struct mt_image *img, struct layout *L)
 		return 0;
 	L->ncpus = o->ncpus ? o->ncpus : 1;
 	L->nspec = o->nspec;
-	L->strsize = o->strsize ? o->strsize : RT_DEF_STRSIZE;
-	/* sizes are taken literally: 0 means no space (bufsize=0 cannot
-	   hold any record: "Enabling exceeds size of buffer") */
+	L->strsize = o->strsize;
+	/* sizes are the image's (mt_opts_image made them), taken literally:
+	   0 means no space (bufsize=0 cannot hold any record: "Enabling
+	   exceeds size of buffer") */
 	L->bufsize_opt = o->bufsize;
 	L->bufsize = o->bufsize & ~7ull;
 	L->aggsize = o->aggsize & ~7ull;
 	L->dynvarsize = o->dynvarsize & ~7ull;
 	L->specsize = o->specsize & ~7ull;
-	L->scratchsize = RT_ALIGN(opt_or(o->scratchsize, RT_DEF_SCRATCHSIZE), 8);
+	L->scratchsize = RT_ALIGN(o->scratchsize, 8);
 	/* the host's scratchsize has 8 reserved bytes, as dtrace-utils */
 	L->alloca_limit = L->scratchsize > 8 ? L->scratchsize - 8 : 0;
 	/* string results need room beyond what alloca() may take */
-	L->scratchsize += RT_ALIGN(8 * (uint64_t)L->strsize + 1024, 8);
+	L->scratchsize += MT_SCRATCH_STRROOM(L->strsize);
 	var_sizes(img, L);
 	L->stagesize = stage_size(img, &L->minrec, &L->maxrec);
 	/* a buffer always holds one of the largest records (dtrace-utils'

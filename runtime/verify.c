@@ -90,6 +90,8 @@ static int check_tables(struct vctx *v)
 		return -1;
 	if (img->opt.bufpolicy > MT_BUFPOLICY_RING)
 		return fail(v, "bufpolicy ", img->opt.bufpolicy, 0, 0, "unknown");
+	if (img->opt.strsize == 0)
+		return fail(v, "strsize ", 0, 0, 0, "no room for the NUL");
 	if (img->opt.ncpus > 4096)
 		return fail(v, "ncpus ", img->opt.ncpus, 0, 0, "too many");
 	return 0;

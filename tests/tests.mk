@@ -4,7 +4,7 @@ UNIT_SRCS := $(wildcard tests/unit/*/test_*.c)
 UNIT_TESTS += $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/unit/%)
 $(BUILD)/tests/unit/%: $(BUILD)/obj/tests/unit/%.o $(MT_LIBS) $(BUILD)/lib/libmtcommon.a
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $< -Wl,--start-group $(MT_LIBS) $(BUILD)/lib/libmtcommon.a -Wl,--end-group $(MT_LDLIBS) -lm
+	$(CC) -o $@ $< $(MT_LINK) $(MT_LDLIBS) -lm
 .PHONY: unit-build
 unit-build: $(UNIT_TESTS)
 # Keep the unit tests' objects: tests/suites/statics.sh counts their calls
@@ -17,8 +17,7 @@ BL_TEST_OBJS := $(BUILD)/obj/cmd/machtrace/bldata.o $(BUILD)/obj/cmd/machtrace/b
 $(BUILD)/tests/unit/cmd/test_bldata: $(BUILD)/obj/tests/unit/cmd/test_bldata.o \
 		$(BL_TEST_OBJS) $(MT_LIBS) $(BUILD)/lib/libmtcommon.a
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $< $(BL_TEST_OBJS) -Wl,--start-group $(MT_LIBS) \
-		$(BUILD)/lib/libmtcommon.a -Wl,--end-group $(MT_LDLIBS) -lm
+	$(CC) -o $@ $< $(BL_TEST_OBJS) $(MT_LINK) $(MT_LDLIBS) -lm
 
 # The blob's user-memory walk (runtime/kernel/kuser.c) built for the host:
 # tests/unit/live/test_kuser.c gives it a fake physical memory (lk_phys)
@@ -29,5 +28,4 @@ $(BUILD)/obj/tests/kuser_host.o: runtime/kernel/kuser.c
 $(BUILD)/tests/unit/live/test_kuser: $(BUILD)/obj/tests/unit/live/test_kuser.o \
 		$(BUILD)/obj/tests/kuser_host.o $(MT_LIBS) $(BUILD)/lib/libmtcommon.a
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $< $(BUILD)/obj/tests/kuser_host.o -Wl,--start-group $(MT_LIBS) \
-		$(BUILD)/lib/libmtcommon.a -Wl,--end-group $(MT_LDLIBS) -lm
+	$(CC) -o $@ $< $(BUILD)/obj/tests/kuser_host.o $(MT_LINK) $(MT_LDLIBS) -lm

@@ -6,7 +6,7 @@ MT_ALL_LIBS = $(MT_LIBS) $(BUILD)/lib/libmtcommon.a
 MT_LDLIBS += -ljansson
 $(BUILD)/bin/machtrace: $(CMD_OBJS) $(MT_ALL_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $(CMD_OBJS) -Wl,--start-group $(MT_ALL_LIBS) -Wl,--end-group $(MT_LDLIBS) -lm
+	$(CC) -o $@ $(CMD_OBJS) $(MT_LINK) $(MT_LDLIBS) -lm
 # machtrace --version prints the top-level VERSION
 $(BUILD)/obj/cmd/machtrace/main.o: VERSION
 $(BUILD)/obj/cmd/machtrace/main.o: HOST_CPPFLAGS += -DMT_VERSION='"$(MT_VERSION)"'

@@ -28,7 +28,7 @@
 
 #include <stdint.h>
 
-#define MT_ABI_VERSION		7
+#define MT_ABI_VERSION		8
 #define MT_IMAGE_MAGIC		0x4d54494du	/* "MTIM" */
 
 /* ------------------------------------------------------------------------
@@ -215,14 +215,17 @@ struct mt_image {
 	uint32_t ntext, text_off;	/* [L] mt_instr_t[] shared by all DIFOs */
 	uint32_t nints, ints_off;	/* [L] uint64_t inttab[] shared by all DIFOs */
 	uint32_t strtab_size, strtab_off; /* [L] char strtab[] shared by all DIFOs */
-	struct mt_options {		/* runtime options (bytes unless said) */
+	/* runtime options (bytes unless said), made by mt_opts_image()
+	   (common/options.c); the runtime has no defaults of its own */
+	struct mt_options {
 		uint64_t bufsize;	/* [L] per-CPU principal buffer */
 		uint64_t aggsize;	/* [L] per-CPU aggregation buffer */
 		uint64_t dynvarsize;	/* [L] dynamic variable space */
 		uint64_t specsize;	/* [L] per speculation buffer */
-		uint64_t scratchsize;	/* [L] per-CPU scratch (alloca, strings) */
+		uint64_t scratchsize;	/* [L] per-CPU alloca() scratch, plus
+					   MT_SCRATCH_STRROOM for strings */
 		uint32_t nspec;		/* [L] number of speculation buffers */
-		uint32_t strsize;	/* [L] max string size incl. NUL */
+		uint32_t strsize;	/* [L] max string size incl. NUL, > 0 */
 		uint32_t bufpolicy;	/* [L] MT_BUFPOLICY_* */
 		uint32_t stackframes;	/* [L] default stack() depth */
 		uint32_t ncpus;		/* [L] CPUs the runtime keeps buffers for */
@@ -239,6 +242,9 @@ struct mt_image {
 #define MT_BUFPOLICY_RING	2
 
 #define MT_OPT_F_DESTRUCTIVE	0x1	/* -w: destructive actions allowed */
+
+/* The scratch beyond scratchsize that string results get (8 strings). */
+#define MT_SCRATCH_STRROOM(strsize)	(8 * (uint64_t)(strsize) + 1024)
 
 /* A probe the image knows.  Names are strtab offsets. */
 #define MT_PROBE_MAXMAP		7

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "machtrace/bootlim.h"
 
 /* ---- CLI entry points ---------------------------------------------------- */
 
@@ -60,10 +61,7 @@ int mt_stock_kernel_check(const char *path, char *err, size_t errlen);
 
 /* ---- the QEMU launcher --------------------------------------------------- */
 
-#define MT_BOOT_MAX_MODULES 15
-/* The modules a user may give (--module): a session's last is the runtime. */
-#define MT_USER_MAX_MODULES 14
-_Static_assert(MT_USER_MAX_MODULES == MT_BOOT_MAX_MODULES - 1, "one for the runtime");
+/* MT_BOOT_MAX_MODULES, MT_USER_MAX_MODULES: machtrace/bootlim.h */
 
 struct mt_boot_opts {
 	const char *kernel;             /* NULL: the stock kernel */

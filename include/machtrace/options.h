@@ -41,8 +41,28 @@ struct mt_opts {
 #define MT_OFORMAT_TEXT	0		/* dtrace's text (the default) */
 #define MT_OFORMAT_JSON	1		/* one JSON document (consumer/json*.c) */
 
-/* Defaults as dtrace uses them (bufsize 4m, aggsize 4m, strsize 256, ...). */
+/*
+ * Defaults as dtrace uses them (bufsize 4m, aggsize 4m, strsize 256, ...),
+ * from the one options table in common/options.c.
+ */
 void mt_opts_init(struct mt_opts *o);
+
+/* Option name's default in that table (MT_OPT_UNSET: no such option). */
+uint64_t mt_opts_default(const char *name);
+
+/*
+ * A string's size as the compiler's string type and the runtime hold it:
+ * dtrace's strsize (0 or unset: the default) plus the NUL.
+ */
+uint32_t mt_opts_strsize(uint64_t strsize);
+
+/*
+ * The enabling image's options (abi.h's struct mt_options) from o (NULL:
+ * the defaults): the one place options become the runtime's sizes, read
+ * by the link stage.  ncpus is 1 (a target may raise it).
+ */
+struct mt_options;
+void mt_opts_image(const struct mt_opts *o, struct mt_options *out);
 
 /*
  * Set option name to value (NULL for a bare flag).  Returns 0, or -1 with a

@@ -21,7 +21,7 @@ ifdef FUZZ
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(MT_LIBS) $(BUILD)/lib/libmtcommon.a
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CPPFLAGS) -Itests $(HOST_CFLAGS) -fsanitize=fuzzer -o $@ $< \
-		-Wl,--start-group $(MT_LIBS) $(BUILD)/lib/libmtcommon.a -Wl,--end-group \
+		$(MT_LINK) \
 		$(MT_LDLIBS) -fsanitize=fuzzer -lm
 .PHONY: fuzz-harnesses
 fuzz-harnesses: $(FUZZ_HARNESSES:%=$(BUILD)/fuzz/fuzz_%)

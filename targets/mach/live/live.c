@@ -598,7 +598,7 @@ static void load_umods(struct live *l)
 		l->umods[l->numods++] = usyms_load(path, err, sizeof err);
 		return;
 	}
-	for (int i = 0; i < l->o.nmodules && l->numods < 16; i++) {
+	for (int i = 0; i < l->o.nmodules && l->numods < MT_USER_MAX_MODULES; i++) {
 		snprintf(path, sizeof path, "%s", l->o.modules[i]);
 		path[strcspn(path, " \t")] = '\0';
 		l->umods[l->numods++] = usyms_load(path, err, sizeof err);

@@ -30,7 +30,7 @@ $(BUILD)/lib/libmtlive.a: $(LIVE_OBJS)
 # mt-live: the e2e tests' helper (textcheck)
 $(BUILD)/bin/mt-live: $(BUILD)/obj/targets/mach/live/tool/mt-live.o $(MT_LIBS) $(BUILD)/lib/libmtcommon.a
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $< -Wl,--start-group $(MT_LIBS) $(BUILD)/lib/libmtcommon.a -Wl,--end-group $(MT_LDLIBS) -lm
+	$(CC) -o $@ $< $(MT_LINK) $(MT_LDLIBS) -lm
 
 .PHONY: blob
 blob: $(BUILD)/live/blob.bin

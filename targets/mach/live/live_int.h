@@ -169,7 +169,7 @@ struct live {
 					   debugger): why; kept past detach */
 	/* user symbols of the boot's programs (usyms.c), loaded on first
 	   use: umods[k - 1] is bootstrap module k's ELF (NULL: unreadable) */
-	struct usyms *umods[16];
+	struct usyms *umods[MT_USER_MAX_MODULES];
 	int numods, umods_loaded;
 	/* machtrace --vm: the running VM (vmattach.c), NULL for a boot */
 	struct mt_vm *vm;
@@ -177,7 +177,7 @@ struct live {
 	int vm_hooked;			/* the tick hook went in (vma_hook) */
 	struct mt_vm_log vmlog;
 	FILE *vmcopy;			/* o.console_log, written */
-	char *vmmods[14];		/* the VM's boot modules */
+	char *vmmods[MT_USER_MAX_MODULES];		/* the VM's boot modules */
 };
 
 /* live.c: t->err from fmt, returns -1; a clock's time in ns */

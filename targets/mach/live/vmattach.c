@@ -213,7 +213,7 @@ int vma_setup(struct live *l, char *err, size_t errlen)
 	if (mt_vm_find(l->o.vm, l->vm, err, errlen) < 0)
 		return -1;
 	l->o.kernel = l->vm->kernel;
-	for (m = l->vm->modules; *m && n < 14; n++) {
+	for (m = l->vm->modules; *m && n < MT_USER_MAX_MODULES; n++) {
 		size_t k = strcspn(m, "\n");
 		l->vmmods[n] = strndup(m, k);
 		l->o.modules[n] = l->vmmods[n];
@@ -229,7 +229,7 @@ int vma_setup(struct live *l, char *err, size_t errlen)
 
 void vma_free(struct live *l)
 {
-	for (int i = 0; i < 14; i++)
+	for (int i = 0; i < MT_USER_MAX_MODULES; i++)
 		free(l->vmmods[i]);
 	if (l->vmcopy)
 		fclose(l->vmcopy);

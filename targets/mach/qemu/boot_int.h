@@ -33,9 +33,9 @@ struct mt_boot {
 
 #define QEMU_MAX_ARGS 40
 
-/* The shim's string buffers (STR_MAX of targets/mach/shim/shim.c): the
-   kernel's command line and each module's string, NUL included. */
-#define SHIM_STR_MAX 1024
+/* The shim's string buffers: the kernel's command line and each module's
+   string, NUL included. */
+#define SHIM_STR_MAX MT_SHIM_STR_MAX
 
 struct qemu_cmd {
 	char *argv[QEMU_MAX_ARGS];

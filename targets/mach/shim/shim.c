@@ -21,10 +21,11 @@
  */
 #include "multiboot.h"
 #include "shim.h"
+#include "machtrace/bootlim.h"
 
-#define MAX_MODS    16
+#define MAX_MODS    MT_SHIM_MAX_MODS
 #define MAX_MMAP    32
-#define STR_MAX     1024
+#define STR_MAX     MT_SHIM_STR_MAX
 
 extern char _start[], _end[];
 

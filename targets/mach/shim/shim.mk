@@ -3,7 +3,7 @@
 SHIM_DIR := targets/mach/shim
 SHIM_CFLAGS := -m32 -march=i686 -ffreestanding -nostdlib -fno-pic -fno-pie \
 	-fno-stack-protector -fno-builtin -fno-tree-loop-distribute-patterns \
-	-fno-asynchronous-unwind-tables -O2 -Wall -Wextra -Werror=missing-prototypes -std=gnu11 -Iinclude
+	-fno-asynchronous-unwind-tables -O2 -Wall -Wextra -Werror=missing-prototypes -std=gnu11 -Iinclude -I.
 SHIM_SRCS := shim.c lib.c kernel.c x86_64/hook.c x86_64/blob.c
 SHIM_OBJS := $(SHIM_SRCS:%.c=$(BUILD)/boot/obj/%.o) $(BUILD)/boot/obj/shim.S.o
 

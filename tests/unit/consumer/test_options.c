@@ -125,4 +125,47 @@ TEST(cpp_args)
 	mt_opts_free(&o);
 }
 
+/*
+ * mt_opts_image: the sizes an enabling gets are the table's defaults and
+ * what -x set, with the rules the layers used to apply one by one.
+ */
+TEST(image_sizes)
+{
+	struct mt_options im;
+
+	mt_opts_init(&o);
+	mt_opts_image(&o, &im);
+	CHECK_EQ_INT(im.bufsize, o.bufsize);
+	CHECK_EQ_INT(im.specsize, mt_opts_default("specsize"));
+	CHECK_EQ_INT(im.scratchsize, mt_opts_default("scratchsize"));
+	CHECK_EQ_INT(im.strsize, mt_opts_default("strsize") + 1);
+	CHECK_EQ_INT(im.nspec, 1);
+	CHECK_EQ_INT(im.stackframes, mt_opts_default("stackframes"));
+	CHECK_EQ_INT(im.ncpus, 1);
+	CHECK_EQ_INT(im.flags, 0);
+	CHECK_EQ_INT(set("strsize", "100"), 0);
+	CHECK_EQ_INT(set("scratchsize", "0"), 0);
+	CHECK_EQ_INT(set("nspec", "no"), 0);		/* unset: the default */
+	CHECK_EQ_INT(set("destructive", NULL), 0);
+	mt_opts_image(&o, &im);
+	CHECK_EQ_INT(im.strsize, 101);
+	CHECK_EQ_INT(im.scratchsize, 64 << 10);	/* what scratchsize=0 gave */
+	CHECK_EQ_INT(im.nspec, mt_opts_default("nspec"));
+	CHECK_EQ_INT(im.flags, MT_OPT_F_DESTRUCTIVE);
+	mt_opts_image(NULL, &im);
+	CHECK_EQ_INT(im.specsize, mt_opts_default("specsize"));
+	CHECK_EQ_INT(mt_opts_default("nosuchoption"), MT_OPT_UNSET);
+}
+
+/* strsize plus its NUL must fit the image's 32 bits. */
+TEST(strsize_bounds)
+{
+	mt_opts_init(&o);
+	CHECK_EQ_INT(set("strsize", "4294967294"), 0);
+	CHECK_EQ_INT(mt_opts_strsize(o.strsize), 4294967295u);
+	CHECK_EQ_INT(set("strsize", "4294967295"), -1);
+	CHECK_EQ_STR(err, "Value too large for defined data type");
+	CHECK_EQ_INT(set("strsize", "1"), -1);
+}
+
 MT_TEST_MAIN()

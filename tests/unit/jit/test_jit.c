@@ -10,7 +10,7 @@
 #include <sys/mman.h>
 
 #include "../mt_test.h"
-#include "../runtime/rtimg.h"
+#include "tests/lib/rtimg.h"
 #include "jit/jit.h"
 #include "machtrace/jitabi.h"
 

@@ -6,7 +6,7 @@
  * after a truncation the moved entry is found again, not made twice.
  */
 #include "../mt_test.h"
-#include "rtimg.h"
+#include "tests/lib/rtimg.h"
 #include "runtime/rt.h"
 
 static struct rtrun R;

@@ -1,6 +1,6 @@
 /* Principal buffers: switch/fill/ring policies and exact drop counts. */
 #include "../mt_test.h"
-#include "rtimg.h"
+#include "tests/lib/rtimg.h"
 
 static struct rtrun R;
 

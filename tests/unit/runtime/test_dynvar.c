@@ -1,6 +1,6 @@
 /* Dynamic variables: associative arrays, thread-locals, deletes, drops. */
 #include "../mt_test.h"
-#include "rtimg.h"
+#include "tests/lib/rtimg.h"
 
 static struct rtrun R;
 

@@ -4,7 +4,7 @@
  * seed keeps the test deterministic.
  */
 #include "../mt_test.h"
-#include "rtimg.h"
+#include "tests/lib/rtimg.h"
 
 static uint64_t seed = 0x2545f4914f6cdd1dull;
 

@@ -1,6 +1,6 @@
 /* The interpreter: arithmetic, branches, variables, safe loads, faults. */
 #include "../mt_test.h"
-#include "rtimg.h"
+#include "tests/lib/rtimg.h"
 
 /* Trace the DIFO's value from BEGIN; return it (or the fault code). */
 static struct rtrun R;

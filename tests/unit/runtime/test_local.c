@@ -1,6 +1,6 @@
 /* The local target: probe matching, tick-N parsing, the session cycle. */
 #include "../mt_test.h"
-#include "rtimg.h"
+#include "tests/lib/rtimg.h"
 #include "machtrace/program.h"
 
 struct seen { int n; struct mt_probe_info last; char name[64]; };

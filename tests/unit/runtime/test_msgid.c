@@ -7,7 +7,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "../mt_test.h"
-#include "rtimg.h"
+#include "tests/lib/rtimg.h"
 #include "link/link_int.h"
 #include "machtrace/compiler.h"
 #include "machtrace/msgids.h"

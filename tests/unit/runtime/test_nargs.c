@@ -12,7 +12,7 @@
 #include "machtrace/options.h"
 #include "machtrace/program.h"
 #include "machtrace/runtime.h"
-#include "rtimg.h"
+#include "tests/lib/rtimg.h"
 
 /* nargs of BEGIN (end = 0) or END (end = 1) for src on the local target;
    -1 if it does not compile or attach. */

@@ -1,6 +1,6 @@
 /* Speculations: speculation(), speculate, commit, discard and drops. */
 #include "../mt_test.h"
-#include "rtimg.h"
+#include "tests/lib/rtimg.h"
 
 static struct rtrun R;
 

@@ -5,7 +5,7 @@
  */
 #include <time.h>
 #include "../mt_test.h"
-#include "rtimg.h"
+#include "tests/lib/rtimg.h"
 
 static struct rtrun R;
 

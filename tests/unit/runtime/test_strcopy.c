@@ -6,7 +6,7 @@
  * in an associative array's key takes the words up to its NUL.
  */
 #include "../mt_test.h"
-#include "rtimg.h"
+#include "tests/lib/rtimg.h"
 #include "runtime/rt.h"
 
 static struct rtrun R;

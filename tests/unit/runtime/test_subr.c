@@ -1,6 +1,6 @@
 /* Subroutines: string functions and friends, with their edge cases. */
 #include "../mt_test.h"
-#include "rtimg.h"
+#include "tests/lib/rtimg.h"
 
 static struct rtrun R;
 static char out[64];

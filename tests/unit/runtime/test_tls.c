@@ -5,7 +5,7 @@
  * LDTS/STTS on the rows (by-reference thread-locals stay in dynvar).
  */
 #include "../mt_test.h"
-#include "rtimg.h"
+#include "tests/lib/rtimg.h"
 #include "runtime/rt.h"
 
 static struct rtrun R;

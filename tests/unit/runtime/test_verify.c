@@ -1,6 +1,6 @@
 /* The runtime's image and bytecode verifier. */
 #include "../mt_test.h"
-#include "rtimg.h"
+#include "tests/lib/rtimg.h"
 
 /* A BEGIN clause tracing the value of the given DIFO. */
 static int verify_with(struct ib *b, uint32_t difo, char *err)
@@ -113,6 +113,24 @@ TEST(rejects_bad_structure)
 	img = ib_build(&b);
 	CHECK_EQ_INT(mt_rt_verify(img, err, sizeof(err)), -1);
 	CHECK(strstr(err, "unknown aggregation") != NULL);
+	free(img);
+}
+
+/* The runtime has no default of its own: a strsize leaving no room for
+   the NUL is the image's fault (mt_opts_image never makes one). */
+TEST(rejects_strsize_zero)
+{
+	struct ib b;
+	char err[256];
+	struct mt_image *img;
+
+	ib_init(&b);
+	ib_clause(&b, 0, 0, 0);
+	img = ib_build(&b);
+	CHECK_EQ_INT(mt_rt_verify(img, err, sizeof(err)), 0);
+	img->opt.strsize = 0;
+	CHECK_EQ_INT(mt_rt_verify(img, err, sizeof(err)), -1);
+	CHECK(strstr(err, "strsize 0: no room for the NUL") != NULL);
 	free(img);
 }
 

@@ -9,7 +9,7 @@
  * function and restore the kernel text byte for byte, together with the
  * shim's own biosmem_register_boot_data patch (rsv_hook_*).
  */
-#include "../shim.h"
+#include "targets/mach/shim/shim.h"
 #include "machtrace/lkabi.h"
 
 int blob_is(uint32_t start, uint32_t end)

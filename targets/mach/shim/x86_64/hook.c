@@ -26,7 +26,7 @@
  * the kernel allocates anything, so the shim's memory is still intact, and
  * no kernel instruction is ever moved.
  */
-#include "../shim.h"
+#include "targets/mach/shim/shim.h"
 #include "prologue.h"
 
 extern char reserve_tramp[], reserve_orig[];
