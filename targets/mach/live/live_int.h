@@ -201,7 +201,8 @@ void usyms_free(struct usyms *u);
 int usyms_covers(const struct usyms *u, uint64_t pc);
 /* "prog`func+0x1c" (prog`func at its start, prog`0x... in no function);
    -1 when pc is outside the program. */
-int usyms_format(const struct usyms *u, uint64_t pc, char *buf, size_t len);
+int usyms_lookup(const struct usyms *u, uint64_t pc, const char **mod,
+		 const char **func, uint64_t *off);
 
 int live_probes_init(struct live *l);
 

@@ -147,9 +147,11 @@ int usyms_covers(const struct usyms *u, uint64_t pc)
 /*
  * The function holding pc: the last symbol at or below it, when pc is
  * inside its size, or (an untyped assembly label without a size) before
- * the next symbol.
+ * the next symbol; func NULL when pc is in the program's text but none.
+ * -1 when pc is not in the program's text.
  */
-int usyms_format(const struct usyms *u, uint64_t pc, char *buf, size_t len)
+int usyms_lookup(const struct usyms *u, uint64_t pc, const char **mod,
+		 const char **func, uint64_t *off)
 {
 	size_t lo = 0, hi = u ? u->nsyms : 0;
 	const struct usym *s;
@@ -168,15 +170,13 @@ int usyms_format(const struct usyms *u, uint64_t pc, char *buf, size_t len)
 	/* of several symbols at one address, the sized one (the function) */
 	while (s && s > u->syms && s[-1].addr == s->addr && !s->size)
 		s--;
+	*mod = u->name;
+	*func = NULL;
+	*off = 0;
 	if (s && (s->size ? pc - s->addr < s->size :
 		  (lo >= u->nsyms || pc < u->syms[lo].addr))) {
-		if (pc == s->addr)
-			snprintf(buf, len, "%s`%s", u->name, s->name);
-		else
-			snprintf(buf, len, "%s`%s+0x%llx", u->name, s->name,
-				 (unsigned long long)(pc - s->addr));
-		return 0;
+		*func = s->name;
+		*off = pc - s->addr;
 	}
-	snprintf(buf, len, "%s`0x%llx", u->name, (unsigned long long)pc);
 	return 0;
 }

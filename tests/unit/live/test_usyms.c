@@ -32,36 +32,45 @@ static unsigned long long nm_addr(const char *sym)
 
 TEST(usyms_machload_functions)
 {
-	char err[256], buf[256];
+	char err[256];
 	struct usyms *u = usyms_load(MACHLOAD, err, sizeof err);
 	unsigned long long pages = nm_addr("do_pages"), rt = nm_addr("do_rt");
+	const char *mod, *func;
+	uint64_t off;
 
 	CHECK(u != NULL);
 	CHECK(pages != 0 && rt != 0);
-	CHECK_EQ_INT(usyms_format(u, pages, buf, sizeof buf), 0);
-	CHECK_EQ_STR(buf, "machload`do_pages");
-	CHECK_EQ_INT(usyms_format(u, pages + 0x1c, buf, sizeof buf), 0);
-	CHECK_EQ_STR(buf, "machload`do_pages+0x1c");
-	CHECK_EQ_INT(usyms_format(u, rt + 1, buf, sizeof buf), 0);
-	CHECK_EQ_STR(buf, "machload`do_rt+0x1");
+	CHECK_EQ_INT(usyms_lookup(u, pages, &mod, &func, &off), 0);
+	CHECK_EQ_STR(mod, "machload");
+	CHECK_EQ_STR(func, "do_pages");
+	CHECK_EQ_INT(off, 0);
+	CHECK_EQ_INT(usyms_lookup(u, pages + 0x1c, &mod, &func, &off), 0);
+	CHECK_EQ_STR(func, "do_pages");
+	CHECK_EQ_INT(off, 0x1c);
+	CHECK_EQ_INT(usyms_lookup(u, rt + 1, &mod, &func, &off), 0);
+	CHECK_EQ_STR(func, "do_rt");
+	CHECK_EQ_INT(off, 1);
 	usyms_free(u);
 }
 
 TEST(usyms_trap_stubs_and_outside)
 {
-	char err[256], buf[256];
+	char err[256];
 	struct usyms *u = usyms_load(MACHLOAD, err, sizeof err);
 	unsigned long long stub = nm_addr("mach_msg_trap");
+	const char *mod, *func;
+	uint64_t off;
 
 	CHECK(u != NULL && stub != 0);
 	/* the stub's syscall returns to stub + 10 (mov, mov, syscall) */
-	CHECK_EQ_INT(usyms_format(u, stub + 10, buf, sizeof buf), 0);
-	CHECK_EQ_STR(buf, "machload`mach_msg_trap+0xa");
+	CHECK_EQ_INT(usyms_lookup(u, stub + 10, &mod, &func, &off), 0);
+	CHECK_EQ_STR(func, "mach_msg_trap");
+	CHECK_EQ_INT(off, 10);
 	CHECK(usyms_covers(u, stub));
 	/* not machload's text: the stack, the kernel, page 0 */
 	CHECK(!usyms_covers(u, 0x7fff0000ull));
-	CHECK_EQ_INT(usyms_format(u, 0xffffffff81000000ull, buf, sizeof buf), -1);
-	CHECK_EQ_INT(usyms_format(u, 0x10, buf, sizeof buf), -1);
+	CHECK_EQ_INT(usyms_lookup(u, 0xffffffff81000000ull, &mod, &func, &off), -1);
+	CHECK_EQ_INT(usyms_lookup(u, 0x10, &mod, &func, &off), -1);
 	usyms_free(u);
 }
 
