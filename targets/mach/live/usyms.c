@@ -13,15 +13,13 @@
  * its creator) is symbolised by the program whose executable segments hold
  * the pc when it is the only one that does.
  */
-#include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "machtrace/vec.h"
 #include "targets/mach/live/live_int.h"
+#include "targets/mach/live/uelf.h"
 #include "targets/mach/mach_int.h"
 
 struct usym {
@@ -32,7 +30,7 @@ struct usym {
 struct usyms {
 	char name[64];			/* the program's basename */
 	struct usym *syms;		/* sorted by addr */
-	size_t nsyms;
+	size_t nsyms, cap;
 	uint64_t exec[8][2];		/* executable PT_LOAD ranges */
 	int nexec;
 };
@@ -44,32 +42,19 @@ static int by_addr(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-static int add_syms(struct usyms *u, Elf *elf, Elf_Scn *scn, GElf_Shdr *sh)
+static int add_sym(void *arg, const char *name, const GElf_Sym *s)
 {
-	Elf_Data *d = elf_getdata(scn, NULL);
-	size_t n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
+	struct usyms *u = arg;
+	int type = GELF_ST_TYPE(s->st_info);
 
-	if (!d || !(u->syms = calloc(n + 1, sizeof *u->syms)))
+	if (!s->st_value || name[0] == '.' || (type != STT_FUNC && type != STT_NOTYPE))
+		return 0;
+	if (MT_VEC_ROOM(u->syms, u->nsyms, u->cap, 256) != 0 ||
+	    !(u->syms[u->nsyms].name = strdup(name)))
 		return -1;
-	for (size_t i = 0; i < n; i++) {
-		GElf_Sym s;
-		const char *name;
-		int type;
-
-		if (!gelf_getsym(d, (int)i, &s) || s.st_shndx == SHN_UNDEF ||
-		    !s.st_value || !(name = elf_strptr(elf, sh->sh_link, s.st_name)) ||
-		    !*name || name[0] == '.')
-			continue;
-		type = GELF_ST_TYPE(s.st_info);
-		if (type != STT_FUNC && type != STT_NOTYPE)
-			continue;
-		u->syms[u->nsyms].addr = s.st_value;
-		u->syms[u->nsyms].size = s.st_size;
-		if (!(u->syms[u->nsyms].name = strdup(name)))
-			return -1;
-		u->nsyms++;
-	}
-	qsort(u->syms, u->nsyms, sizeof *u->syms, by_addr);
+	u->syms[u->nsyms].addr = s->st_value;
+	u->syms[u->nsyms].size = s->st_size;
+	u->nsyms++;
 	return 0;
 }
 
@@ -77,48 +62,30 @@ struct usyms *usyms_load(const char *path, char *err, size_t errlen)
 {
 	struct usyms *u = calloc(1, sizeof *u);
 	const char *base = strrchr(path, '/');
-	Elf *elf = NULL;
-	Elf_Scn *scn = NULL;
-	size_t nph = 0;
-	int fd = -1, ok = 0;
+	struct uelf e;
+	int ok = 0;
 
 	if (!u)
 		return NULL;
 	snprintf(u->name, sizeof u->name, "%s", base ? base + 1 : path);
-	elf_version(EV_CURRENT);
-	if ((fd = open(path, O_RDONLY)) < 0 ||
-	    !(elf = elf_begin(fd, ELF_C_READ_MMAP, NULL)) ||
-	    elf_kind(elf) != ELF_K_ELF || elf_getphdrnum(elf, &nph) != 0) {
+	if (uelf_open(&e, path, err, errlen) != 0) {
 		mt_seterr(err, errlen, "%s: not a readable ELF file", path);
 		goto out;
 	}
-	for (size_t i = 0; i < nph && u->nexec < 8; i++) {
-		GElf_Phdr ph;
-
-		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
-		    (ph.p_flags & PF_X)) {
-			u->exec[u->nexec][0] = ph.p_vaddr;
-			u->exec[u->nexec][1] = ph.p_vaddr + ph.p_memsz;
+	for (int i = 0; i < e.nsegs && u->nexec < 8; i++)
+		if (e.segs[i].exec) {
+			u->exec[u->nexec][0] = e.segs[i].vaddr;
+			u->exec[u->nexec][1] = e.segs[i].vaddr + e.segs[i].memsz;
 			u->nexec++;
 		}
+	if (uelf_syms(&e, add_sym, u) < 0) {
+		mt_seterr(err, errlen, "%s: out of memory", path);
+		goto out;
 	}
-	while ((scn = elf_nextscn(elf, scn)) != NULL) {
-		GElf_Shdr sh;
-
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB) {
-			if (add_syms(u, elf, scn, &sh) < 0) {
-				mt_seterr(err, errlen, "%s: out of memory", path);
-				goto out;
-			}
-			break;
-		}
-	}
+	qsort(u->syms, u->nsyms, sizeof *u->syms, by_addr);
 	ok = 1;
 out:
-	if (elf)
-		elf_end(elf);
-	if (fd >= 0)
-		close(fd);
+	uelf_close(&e);
 	if (!ok) {
 		usyms_free(u);
 		return NULL;

@@ -2,14 +2,18 @@
  * The live target's user symboliser (targets/mach/live/usyms.c) against
  * build/guest/machload: names from its .symtab as dtrace prints user
  * frames, the assembly trap stubs (untyped, unsized labels), and pcs
- * outside the program.  Addresses come from nm(1), not from the code
+ * outside the program; and the one reader of guest ELF files it shares
+ * with umod.c (uelf.c).  Addresses come from nm(1), not from the code
  * under test.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../mt_test.h"
+#include <unistd.h>
 #include "targets/mach/live/live_int.h"
+#include "targets/mach/live/uelf.h"
+#include "targets/mach/live/umod.h"
 
 #define MACHLOAD "build/guest/machload"
 
@@ -28,6 +32,22 @@ static unsigned long long nm_addr(const char *sym)
 			found = a;
 	pclose(p);
 	return found;
+}
+
+struct find {
+	const char *name;
+	uint64_t value;
+	int n;
+};
+
+static int find_sym(void *arg, const char *name, const GElf_Sym *s)
+{
+	struct find *f = arg;
+
+	f->n++;
+	if (strcmp(name, f->name) == 0)
+		f->value = s->st_value;
+	return 0;
 }
 
 TEST(usyms_machload_functions)
@@ -82,4 +102,48 @@ TEST(usyms_unreadable)
 	CHECK(strstr(err, "/nonexistent/prog") != NULL);
 }
 
+TEST(uelf_machload)
+{
+	struct uelf u;
+	struct find f = { "do_pages", 0, 0 };
+	char err[256];
+	GElf_Shdr sh;
+	int exec = 0;
+
+	CHECK_EQ_INT(uelf_open(&u, MACHLOAD, err, sizeof err), 0);
+	CHECK(u.eh.e_machine == EM_X86_64 && u.eh.e_type == ET_EXEC);
+	for (int i = 0; i < u.nsegs; i++)
+		exec += u.segs[i].exec && u.segs[i].filesz > 0 &&
+			u.segs[i].offset + u.segs[i].filesz <= u.size;
+	CHECK(exec >= 1);
+	CHECK_EQ_INT(uelf_syms(&u, find_sym, &f), 0);
+	CHECK(f.n > 10);
+	CHECK(f.value != 0 && f.value == nm_addr("do_pages"));
+	CHECK(uelf_section(&u, ".note.stapsdt", &sh) != NULL &&
+	      sh.sh_type == SHT_NOTE);
+	CHECK(uelf_section(&u, ".no-such-section", &sh) == NULL);
+	uelf_close(&u);
+	CHECK(u.file == NULL && u.elf == NULL);
+}
+
+TEST(uelf_refuses)
+{
+	struct uelf u;
+	struct umod m;
+	char err[256], path[] = "/tmp/mt-uelf.XXXXXX";
+	int fd = mkstemp(path);
+
+	CHECK(fd >= 0);
+	CHECK(write(fd, "#!/bin/sh\nexit 0\n", 17) == 17);
+	close(fd);
+	CHECK_EQ_INT(uelf_open(&u, "/nonexistent/prog", err, sizeof err), -1);
+	CHECK(strstr(err, "cannot read /nonexistent/prog") != NULL);
+	CHECK_EQ_INT(uelf_open(&u, path, err, sizeof err), -2);
+	CHECK(strstr(err, "not a readable ELF file") != NULL);
+	/* umod keeps its own words for a program that is no ELF */
+	CHECK(umod_load(&m, path, umod_pid(1), err, sizeof err) < 0);
+	CHECK(strstr(err, "not an x86-64 ELF program") != NULL);
+	umod_free(&m);
+	unlink(path);
+}
 MT_TEST_MAIN()
