@@ -93,6 +93,12 @@ static inline uint32_t mt_llquantize_nbins(int64_t factor, int64_t lmag,
 	return (uint32_t)(2 * (hmag - lmag + 1) * (steps - steps / factor) + 3);
 }
 
+/* a * f wrapping as two's complement (illumos' check for overflow). */
+static inline int64_t mt_llq_mulw(int64_t a, uint16_t f)
+{
+	return (int64_t)((uint64_t)a * f);
+}
+
 /* illumos' llquantize bucket of value. */
 static inline int mt_llquantize_bucket(uint16_t factor, uint16_t low,
 				       uint16_t high, uint16_t nsteps,
@@ -103,10 +109,10 @@ static inline int mt_llquantize_bucket(uint16_t factor, uint16_t low,
 
 	if (value < (last = this))
 		return 0;
-	for (this *= factor; order <= high; order++) {
+	for (this = mt_llq_mulw(this, factor); order <= high; order++) {
 		int nbuckets = this > nsteps ? nsteps : (int)this;
 
-		if ((next = this * factor) < this)
+		if ((next = mt_llq_mulw(this, factor)) < this)
 			value = this - 1;
 		if (value < this)
 			return base + (int)((value - last) / (this / nbuckets));
