@@ -39,11 +39,7 @@ struct chrome {
 static int64_t
 str_key(const char *s)
 {
-	uint64_t h = 1469598103934665603ULL;
-
-	while (s && *s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return (int64_t)h;
+	return (int64_t)mt_hash_str(s ? s : "");
 }
 
 static void
