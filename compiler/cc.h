@@ -270,23 +270,19 @@ struct ident {
 	int aggfunc;
 	int minargs, maxargs;		/* functions */
 	const char *proto;		/* function prototype for messages */
-	struct ident *next;
-	struct ident *hnext;		/* the scope's hash chain */
+	struct ident *shadow;		/* the scope's older one of this name */
 };
 
 /*
- * A scope: its identifiers newest first (head, next), and the same
- * identifiers hashed by name (buckets, hnext; each chain newest first),
- * so that a lookup costs the same with 10 names as with 60,000.  The
- * buckets double when the scope holds more names than buckets.
+ * A scope: the newest identifier of each name in a hash map (common/
+ * hmap.c), so that a lookup costs the same with 10 names as with 60,000;
+ * each hides the older ones of its name (shadow, newest first), which
+ * id_remove() brings back.
  */
 struct scope {
-	struct ident *head;
-	struct ident **buckets;
-	unsigned nbuckets, n;
+	struct mt_hmap map;
 };
 
-unsigned cc_hash_str(const char *s);	/* types.c */
 struct ident *id_lookup(struct scope *s, const char *name);
 void id_remove(struct scope *s, struct ident *id);
 struct ident *id_add(struct cc *cc, struct scope *s, const char *name,

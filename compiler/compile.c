@@ -95,6 +95,10 @@ static void cc_free(struct cc *cc)
 		free(b);
 	}
 	mt_hmap_free(&cc->types);
+	mt_hmap_free(&cc->globals.map);
+	mt_hmap_free(&cc->tls.map);
+	mt_hmap_free(&cc->locals.map);
+	mt_hmap_free(&cc->aggs.map);
 	free(cc->rws);
 	free(cc->dump);
 	free(cc->clauses.v);

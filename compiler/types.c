@@ -13,14 +13,6 @@ struct tentry {
 	struct type *type;
 };
 
-unsigned cc_hash_str(const char *s)
-{
-	unsigned h = 5381;
-	while (*s)
-		h = h * 33 + (unsigned char)*s++;
-	return h;
-}
-
 static int tentry_eq(const void *name, uintptr_t val)
 {
 	return strcmp(((const struct tentry *)val)->name, name) == 0;
