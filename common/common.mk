@@ -5,3 +5,5 @@ COMMON_OBJS := $(COMMON_SRCS:%.c=$(BUILD)/obj/%.o)
 $(BUILD)/lib/libmtcommon.a: $(COMMON_OBJS)
 	@mkdir -p $(dir $@)
 	rm -f $@ && $(AR) rcs $@ $^
+# JSON files (baselines) are read with jansson (common/jsonread.c)
+MT_LDLIBS += -ljansson

@@ -506,6 +506,8 @@ void sema_dry(struct cc *cc, struct node *s)
 	if (s->k == N_FUNC && s->l->k == N_IDENT) {
 		struct ident *id = id_lookup(&cc->globals, s->l->name);
 		if (id && id->k == ID_ACTF) {
+			if (id->id == MT_ACT_PRINT)
+				(void)ctypes_print_locals(cc, s);
 			for (struct node *a = s->args; a; a = a->next)
 				if (a->k != N_AGG)
 					sema_expr(cc, a);

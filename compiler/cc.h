@@ -195,6 +195,7 @@ _Noreturn void lex_syntax_error(struct cc *cc);	/* "syntax error near ..." */
 void lex_pspec(struct cc *cc);			/* re-lex cc->tok as a pspec */
 int lex_at_pspec(struct cc *cc);		/* top level: next is a pspec? */
 const char *kw_name(int kw);
+int kw_is(const char *s);			/* s is a D keyword */
 const char *op_name(int op);
 
 /* ---------------------------------------------------------------- AST */
@@ -225,7 +226,8 @@ struct node {
 	unsigned lvalue : 1, writable : 1, is_const : 1, is_ref : 1,
 		 is_string_lit : 1, is_action : 1, is_agg : 1,
 		 is_alloca : 1, nonassign : 1,
-		 is_uaddr : 1;		/* printf %A argument: pid + address */
+		 is_uaddr : 1,		/* printf %A argument: pid + address */
+		 alloca_str : 1;	/* stringof() of an alloca()'d pointer */
 	int64_t cval;			/* integer constant value when is_const */
 	struct xlator *xl;		/* N_XLATE */
 	char *strval;			/* constant string value */
@@ -507,6 +509,9 @@ int ctypes_typedef(struct cc *cc, const char *name, int line);
 struct type *ctypes_argtype(struct cc *cc, int i, int line);
 /* locals->var from the target: n rewritten and checked, 1; 0 if none. */
 int ctypes_local(struct cc *cc, struct node *n);
+/* print(locals): n's argument rewritten to the located locals, 1; 0 if
+   the argument is not locals. */
+int ctypes_print_locals(struct cc *cc, struct node *n);
 void ctypes_ask_clause(struct cc *cc);
 int ctypes_skip_target_decl(struct cc *cc);
 struct type *ctypes_argnative(struct cc *cc, struct node *n, int i,

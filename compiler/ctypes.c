@@ -357,6 +357,14 @@ void ctypes_check_argidx(struct cc *cc, struct node *n, int64_t idx)
 		int nargs = ct->nargs(ct->arg, pd->prov, pd->mod, pd->func,
 				      pd->name);
 
+		char *why = nargs >= 0 && idx >= nargs && ct->argmissing ?
+			ct->argmissing(ct->arg, pd->prov, pd->mod, pd->func, pd->name,
+				       (int)idx) : NULL;
+		if (why) {
+			char *msg = cc_strdup(cc, why);
+			free(why);
+			ERR(n, D_ARGS_IDX, "%s", msg);
+		}
 		if (nargs >= 0 && (idx < 0 || idx >= nargs))
 			ERR(n, D_ARGS_IDX, "index %lld is out of range for "
 			    "%s:%s:%s:%s args[ ]", (long long)idx, pd->prov,
@@ -386,7 +394,7 @@ struct type *ctypes_curthread(struct cc *cc, int line)
  * A kernel global variable by name (`sym or mod`sym): its address and
  * type from the target, the type's declarations compiled when D does not
  * know it yet.  NULL when the target has no such symbol (the local
- * target has none).
+ * target has none), *addr then 0, or no type for it, *addr not 0.
  */
 struct type *ctypes_symbol(struct cc *cc, const char *ref, uint64_t *addr,
 			   int line)
@@ -488,6 +496,104 @@ int ctypes_local(struct cc *cc, struct node *n)
 	e = parse_expr(cc);
 	lex_restore(cc, &s);
 	sema_expr(cc, e);
+	e->next = n->next;	/* n may be an argument of a list */
 	*n = *e;
+	return 1;
+}
+
+/*
+ * The locals print(locals) shows: those the target names at the clause's
+ * first description that every description reads with the same type
+ * (and whose names D can spell), as "TYPE NAME;" members in *members.
+ */
+static char **located_locals(struct cc *cc, struct node *n, char *site, size_t sitelen,
+			     char **members)
+{
+	const struct mt_ctypes *ct = cc->in->ctypes;
+	const struct mt_clause_info *ci = &cc->clause_info.v[cc->cur_clause];
+	const struct mt_pdesc *p0 = &ci->pdescs[0];
+	char err[800], **names = ct->local_names(ct->arg, p0->prov, p0->mod, p0->func,
+						 p0->name, site, sitelen, err, sizeof err);
+	size_t k = 0;
+
+	if (!names)
+		ERR(n, D_IDENT_UNDEF, "print(locals): %s", err);
+	*members = cc_strdup(cc, "");
+	for (size_t i = 0; names[i]; i++) {
+		char *ty0 = NULL;
+		int ok = !kw_is(names[i]) && !ty_lookup(cc, names[i]);
+		for (uint32_t d = 0; ok && d < ci->npdescs; d++) {
+			const struct mt_pdesc *pd = &ci->pdescs[d];
+			char *ty = NULL, *s = ct->local(ct->arg, pd->prov, pd->mod, pd->func,
+							pd->name, names[i], &ty, err, sizeof err);
+			ok = s && (!ty0 || strcmp(ty, ty0) == 0);
+			if (!ty0 && ok)
+				ty0 = cc_strdup(cc, ty);
+			free(s);
+			free(ty);
+		}
+		if (ok && target_type(cc, ty0, n->line)) {
+			*members = cc_printf(cc, "%s %s %s;", *members, ty0, names[i]);
+			names[k++] = names[i];
+		} else {
+			free(names[i]);
+		}
+	}
+	names[k] = NULL;
+	return names;
+}
+
+/*
+ * print(locals) (struct mt_ctypes local_names): the argument becomes a
+ * struct of the located locals, filled in scratch and printed as print()
+ * prints a struct:
+ *   *(this->__mt_locals = (struct T *)alloca(sizeof (struct T)),
+ *     this->__mt_locals->NAME = locals->NAME, ..., this->__mt_locals)
+ * T is "locals_FUNC_0xOFF" after the clause's (first) site, declared once;
+ * each locals->NAME compiles as anywhere (ctypes_local).
+ */
+int ctypes_print_locals(struct cc *cc, struct node *n)
+{
+	const struct mt_ctypes *ct = cc->in->ctypes;
+	struct node *a = n->args, *e;
+	char site[256], *members, *tag, *text, **names;
+	struct lexsave s;
+
+	if (!ct || !ct->local || !ct->local_names || !a || a->k != N_IDENT ||
+	    strcmp(a->name, "locals") != 0 || id_lookup(&cc->globals, "locals") ||
+	    cc->cur_clause < 0 || (uint32_t)cc->cur_clause >= cc->clause_info.n)
+		return 0;
+	names = located_locals(cc, n, site, sizeof site, &members);
+	if (!names[0]) {
+		free(names);
+		if (cc->clause_info.v[cc->cur_clause].npdescs > 1)
+			ERR(n, D_IDENT_UNDEF, "print(locals): no local variable or parameter "
+			    "has a location of one type at every probe of the clause "
+			    "(the first at %s)", site);
+		ERR(n, D_IDENT_UNDEF, "print(locals): no local variable or parameter "
+		    "has a location at %s", site);
+	}
+	tag = cc_printf(cc, "struct locals_%s", site);
+	for (char *p = tag + 7; *p; p++)
+		if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9')))
+			*p = '_';
+	if (!try_type(cc, tag, n->line))
+		compile_decls(cc, cc_printf(cc, "%s {%s };", tag, members), n->line);
+	text = cc_printf(cc, "*(this->__mt_locals = (%s *)alloca(sizeof (%s))", tag, tag);
+	for (size_t i = 0; names[i]; i++) {
+		text = cc_printf(cc, "%s, this->__mt_locals->%s = locals->%s", text,
+				 names[i], names[i]);
+		free(names[i]);
+	}
+	free(names);
+	text = cc_printf(cc, "%s, this->__mt_locals)", text);
+	lex_save(cc, &s);
+	lex_init(cc, text, n->line);
+	lex_next(cc);
+	e = parse_expr(cc);
+	lex_restore(cc, &s);
+	e->next = a->next;
+	n->args = e;
 	return 1;
 }

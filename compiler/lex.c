@@ -43,6 +43,14 @@ const char *kw_name(int kw)
 	return "?";
 }
 
+int kw_is(const char *s)
+{
+	for (size_t i = 0; i < sizeof(kwtab) / sizeof(kwtab[0]); i++)
+		if (strcmp(kwtab[i].s, s) == 0)
+			return 1;
+	return 0;
+}
+
 /* Longest first. */
 static const struct { const char *s; int op; } optab[] = {
 	{"...", OP_ELLIPSIS}, {"<<=", OP_SHL_EQ}, {">>=", OP_SHR_EQ},

@@ -5,7 +5,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "impl.h"
 
 static struct mt_pfarg *
@@ -35,11 +34,12 @@ make_args(const struct mt_consumer *c, const struct mt_action *a,
 	return args;
 }
 
-/* Format an action's printf-style string into a malloc'd buffer. */
-/* json: also emit it as a printf() value (-xoformat=json). */
+/* An action's printf-style string, formatted into a malloc'd buffer;
+   argsp: its arguments too, for the caller to free. */
 static char *
 format_action(struct mt_consumer *c, const struct mt_action *a,
-	      const struct mt_action_info *ai, const uint8_t *data, int json)
+	      const struct mt_action_info *ai, const uint8_t *data,
+	      struct mt_pfarg **argsp)
 {
 	struct mt_pfarg *args = make_args(c, a, data);
 	char *buf = NULL, err[128];
@@ -55,9 +55,10 @@ format_action(struct mt_consumer *c, const struct mt_action *a,
 	mt_printf(m, &c->syms, ai && ai->fmt ? ai->fmt : "", args, a->nrecs,
 		  err, sizeof(err));
 	fclose(m);
-	if (json && buf)
-		js_printf(c, buf, args, (int)a->nrecs);
-	free(args);
+	if (argsp)
+		*argsp = args;
+	else
+		free(args);
 	return buf;
 }
 
@@ -67,15 +68,14 @@ mt_consumer_format(struct mt_consumer *c, uint32_t action, const uint8_t *data)
 	if (action >= c->prog->nactions)
 		return NULL;
 	return format_action(c, &c->prog->actions[action], c->prog->action_info ?
-			     &c->prog->action_info[action] : NULL, data, 0);
+			     &c->prog->action_info[action] : NULL, data, NULL);
 }
 
 static void
 liberr(struct mt_consumer *c, uint32_t epid, const struct mt_probe *p,
        const char *msg)
 {
-	if (c->json)
-		js_text(c, "error", msg);
+	c->o->liberr(c, msg);
 	fprintf(c->err, "dtrace: error on enabled probe ID %u (ID %u: "
 		"%s:%s:%s:%s): %s\n", epid, p->id, img_str(c, p->prov),
 		img_str(c, p->mod), img_str(c, p->func), img_str(c, p->name),
@@ -129,28 +129,6 @@ act_setopt(struct mt_consumer *c, uint32_t epid, const struct mt_probe *p,
 	liberr(c, epid, p, msg);
 }
 
-static void
-act_freopen(struct mt_consumer *c, const char *path)
-{
-	FILE *f;
-
-	fflush(c->out);
-	if (path == NULL || path[0] == '\0') {
-		if (c->out != c->orig_out) {
-			fclose(c->out);
-			c->out = c->orig_out;
-		}
-		return;
-	}
-	if ((f = fopen(path, "a")) == NULL) {
-		fprintf(c->err, "dtrace: couldn't freopen() \"%s\"\n", path);
-		return;
-	}
-	if (c->out != c->orig_out)
-		fclose(c->out);
-	c->out = f;
-}
-
 static int64_t
 rec_value(const struct mt_consumer *c, const struct mt_action *a, uint32_t i,
 	  const uint8_t *data)
@@ -160,161 +138,25 @@ rec_value(const struct mt_consumer *c, const struct mt_action *a, uint32_t i,
 	if (i >= a->nrecs)
 		return 0;
 	r = &c->prog->recs[a->rec0 + i];
-	return datum_int(data + r->offset, r->size, 1);
+	return mt_rec_int(r, data);
 }
 
-static void act_print(struct mt_consumer *c, const struct mt_action *a,
-		      const uint8_t *data);
-
-/* print() as JSON: {"print": the text print_tdesc() lays out, "type"}. */
+/* clear, trunc, normalize, denormalize, setopt: nothing to print. */
 static void
-print_json(struct mt_consumer *c, const struct mt_action *a,
-	   const struct mt_rec *r, const struct mt_rec_info *ri,
+lib_action(struct mt_consumer *c, uint32_t epid, const struct mt_probe *p,
+	   const struct mt_action *a, const struct mt_action_info *ai,
 	   const uint8_t *data)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len), *out = c->out;
-	int json = c->json, quiet = c->opts->quiet;
-
-	if (m == NULL)
-		return;
-	c->out = m;
-	c->json = 0;
-	c->opts->quiet = 1;
-	act_print(c, a, data);
-	c->opts->quiet = quiet;
-	c->json = json;
-	c->out = out;
-	fclose(m);
-	mt_json_open(&c->jw, NULL, 0);
-	if (ri->ctype)
-		mt_json_strz(&c->jw, "type", ri->ctype);
-	mt_json_str(&c->jw, "print", buf ? buf : "", len);
-	mt_json_close(&c->jw);
-	free(buf);
-}
-
-/*
- * print(): laid out by the value's type description (rec_info.tdesc, see
- * ptype.c), else like trace().  A pointer to a struct, union or array
- * has a second rec with the bytes it points to (at most printsize).
- */
-static void
-act_print(struct mt_consumer *c, const struct mt_action *a,
-	  const uint8_t *data)
-{
-	const struct mt_rec *r = a->nrecs ? &c->prog->recs[a->rec0] : NULL;
-	const struct mt_rec_info *ri = c->prog->rec_info ?
-		&c->prog->rec_info[a->rec0] : NULL;
-	uint32_t have;
-
-	if (r == NULL)
-		return;
-	if (ri == NULL || ri->tdesc == NULL) {
-		if (c->json)
-			js_trace(c, r, ri, data + r->offset);
-		else
-			datum_trace(c, c->out, r, ri, data + r->offset);
-		return;
-	}
-	if (c->json) {
-		print_json(c, a, r, ri, data);
-		return;
-	}
-	if (!c->opts->quiet)
-		fputc('\n', c->out);
-	if (ri->tdesc[0] == 'p' && a->nrecs > 1 && ri[1].tdesc) {
-		const struct mt_rec *m = &c->prog->recs[a->rec0 + 1];
-
-		have = m->size;
-		if (c->opts->printsize && c->opts->printsize < have)
-			have = (uint32_t)c->opts->printsize;
-		print_tdesc(c->out, ri[1].tdesc, data + r->offset,
-			    data + m->offset, have);
-		return;
-	}
-	print_tdesc(c->out, ri->tdesc, NULL, data + r->offset, r->size);
-}
-
-/* Run one action of a record; returns 1 if it printed data. */
-void
-do_action(struct mt_consumer *c, uint32_t epid, const struct mt_probe *p,
-	  uint32_t ai_idx, const uint8_t *data)
-{
-	const struct mt_action *a = &c->prog->actions[ai_idx];
-	const struct mt_action_info *ai = c->prog->action_info ?
-		&c->prog->action_info[ai_idx] : NULL;
-	const struct mt_rec *r = a->nrecs ? &c->prog->recs[a->rec0] : NULL;
 	uint32_t aggid = ai && ai->naggids ? ai->aggids[0] : 0;
-	char *s;
+	int64_t n;
 
 	switch (a->kind) {
-	case MT_ACT_TRACE:
-		if (r && c->json)
-			js_trace(c, r, c->prog->rec_info ?
-				 &c->prog->rec_info[a->rec0] : NULL,
-				 data + r->offset);
-		else if (r)
-			datum_trace(c, c->out, r, c->prog->rec_info ?
-				    &c->prog->rec_info[a->rec0] : NULL,
-				    data + r->offset);
-		break;
-	case MT_ACT_PRINTF:
-		if ((s = format_action(c, a, ai, data, c->json)) != NULL) {
-			if (!c->json)
-				fputs(s, c->out);
-			free(s);
-		}
-		break;
-	case MT_ACT_PRINTA:
-		if (ai && c->json)
-			js_printa(c, ai->fmt, ai->aggids, (int)ai->naggids);
-		else if (ai)
-			agg_printa(c, c->out, ai->fmt, ai->aggids,
-				   (int)ai->naggids);
-		break;
-	case MT_ACT_EXIT:
-		c->status = (int)rec_value(c, a, 0, data);
-		if (!c->exited) {
-			/* data follows its record's header */
-			const struct mt_rechdr *h = (const void *)data;
-
-			c->exit_ts = h[-1].timestamp;
-		}
-		c->exited = 1;
-		if (c->json)
-			js_int(c, "exit", c->status);
-		break;
-	case MT_ACT_STACK:
-	case MT_ACT_USTACK:
-		if (r && c->json)
-			js_stack(c, a->kind == MT_ACT_USTACK, data + r->offset,
-				 r->size);
-		else if (r)
-			datum_stack(c, c->out, a->kind == MT_ACT_USTACK,
-				    data + r->offset, r->size);
-		break;
-	case MT_ACT_TRACEMEM: {
-		uint64_t n = r ? r->size : 0;
-
-		if (a->nrecs > 1) {
-			int64_t dn = rec_value(c, a, 1, data);
-			if (dn >= 0 && (uint64_t)dn < n)
-				n = (uint64_t)dn;
-		}
-		if (r && c->json)
-			js_hex(c, "tracemem", data + r->offset, n);
-		else if (r)
-			mt_print_rawbytes(c->out, data + r->offset, n);
-		break;
-	}
 	case MT_ACT_CLEAR:
 		agg_clear(c, aggid);
 		break;
 	case MT_ACT_NORMALIZE:
 		if (aggid && aggid <= c->prog->naggs) {
-			int64_t n = rec_value(c, a, 0, data);
+			n = rec_value(c, a, 0, data);
 			c->normal[aggid] = n > 0 ? (uint64_t)n : 1;
 		}
 		break;
@@ -329,55 +171,124 @@ do_action(struct mt_consumer *c, uint32_t epid, const struct mt_probe *p,
 		if (ai)
 			act_setopt(c, epid, p, a, ai, data);
 		break;
-	case MT_ACT_SYSTEM:
-		if ((s = format_action(c, a, ai, data, 0)) != NULL && c->json) {
-			js_system(c, s);
-			free(s);
-		} else if (s != NULL) {
-			fflush(c->out);
-			fflush(c->err);
-			if (system(s) == -1)
-				fprintf(c->err, "dtrace: system() failed\n");
-			free(s);
-		}
+	default:
 		break;
-	case MT_ACT_FREOPEN:
-		/* JSON: one document on one output, so no redirection */
-		s = format_action(c, a, ai, data, 0);
-		if (c->json)
-			js_text(c, "freopen", s ? s : "");
-		else
-			act_freopen(c, s);
-		free(s);
+	}
+}
+
+/* printf(), system(), freopen(): a formatted string. */
+static void
+string_action(struct mt_consumer *c, const struct mt_action *a,
+	      const struct mt_action_info *ai, const uint8_t *data)
+{
+	struct mt_pfarg *args = NULL;
+	char *s = format_action(c, a, ai, data,
+				a->kind == MT_ACT_PRINTF ? &args : NULL);
+
+	if (a->kind == MT_ACT_PRINTF && s != NULL)
+		c->o->message(c, s, args, (int)a->nrecs);
+	else if (a->kind == MT_ACT_SYSTEM && s != NULL)
+		c->o->system(c, s);
+	else if (a->kind == MT_ACT_FREOPEN)
+		c->o->freopen(c, s);
+	free(args);
+	free(s);
+}
+
+static void
+act_exit(struct mt_consumer *c, const struct mt_action *a,
+	 const uint8_t *data)
+{
+	c->status = (int)rec_value(c, a, 0, data);
+	if (!c->exited) {
+		/* data follows its record's header */
+		const struct mt_rechdr *h = (const void *)data;
+
+		c->exit_ts = h[-1].timestamp;
+	}
+	c->exited = 1;
+	c->o->exit(c, c->status);
+}
+
+/* sym(), mod(), usym(), umod(), uaddr() of rec r. */
+static void
+act_sym(struct mt_consumer *c, const struct mt_action *a,
+	const struct mt_rec *r, const uint8_t *data)
+{
+	struct mt_rec_info ri = { MT_TI_SYM, 0, r->size, NULL, NULL };
+
+	ri.kind = a->kind == MT_ACT_SYM ? MT_TI_SYM :
+		  a->kind == MT_ACT_MOD ? MT_TI_MOD :
+		  a->kind == MT_ACT_USYM ? MT_TI_USYM :
+		  a->kind == MT_ACT_UMOD ? MT_TI_UMOD : MT_TI_UADDR;
+	c->o->sym(c, &ri, data + r->offset);
+}
+
+/* tracemem(addr, size[, dsize]): at most dsize of the bytes. */
+static void
+act_tracemem(struct mt_consumer *c, const struct mt_action *a,
+	     const struct mt_rec *r, const uint8_t *data)
+{
+	uint64_t n = r->size;
+
+	if (a->nrecs > 1) {
+		int64_t dn = rec_value(c, a, 1, data);
+
+		if (dn >= 0 && (uint64_t)dn < n)
+			n = (uint64_t)dn;
+	}
+	c->o->tracemem(c, data + r->offset, n);
+}
+
+/* Run one action of a record, in the output's format (c->o). */
+void
+do_action(struct mt_consumer *c, uint32_t epid, const struct mt_probe *p,
+	  uint32_t ai_idx, const uint8_t *data)
+{
+	const struct mt_action *a = &c->prog->actions[ai_idx];
+	const struct mt_action_info *ai = c->prog->action_info ?
+		&c->prog->action_info[ai_idx] : NULL;
+	const struct mt_rec *r = a->nrecs ? &c->prog->recs[a->rec0] : NULL;
+
+	switch (a->kind) {
+	case MT_ACT_TRACE:
+		if (r)
+			c->o->trace(c, r, c->prog->rec_info ?
+				    &c->prog->rec_info[a->rec0] : NULL,
+				    data + r->offset);
+		break;
+	case MT_ACT_PRINTF: case MT_ACT_SYSTEM: case MT_ACT_FREOPEN:
+		string_action(c, a, ai, data);
+		break;
+	case MT_ACT_PRINTA:
+		if (ai)
+			c->o->printa(c, ai->fmt, ai->aggids, (int)ai->naggids);
+		break;
+	case MT_ACT_EXIT:
+		act_exit(c, a, data);
+		break;
+	case MT_ACT_STACK: case MT_ACT_USTACK:
+		if (r)
+			c->o->stack(c, a->kind == MT_ACT_USTACK,
+				    data + r->offset, r->size);
+		break;
+	case MT_ACT_TRACEMEM:
+		if (r)
+			act_tracemem(c, a, r, data);
 		break;
 	case MT_ACT_FTRUNCATE:
-		if (c->json)
-			break;
-		fflush(c->out);
-		if (ftruncate(fileno(c->out), 0) == 0)
-			fseeko(c->out, 0, SEEK_SET);
+		c->o->ftruncate(c);
 		break;
 	case MT_ACT_PRINT:
-		act_print(c, a, data);
+		c->o->print(c, a, data);
 		break;
 	case MT_ACT_SYM: case MT_ACT_MOD: case MT_ACT_USYM: case MT_ACT_UMOD:
 	case MT_ACT_UADDR:
-		if (r) {
-			struct mt_rec_info ri = { MT_TI_SYM, 0, r->size, NULL,
-						 NULL };
-
-			ri.kind = a->kind == MT_ACT_SYM ? MT_TI_SYM :
-				  a->kind == MT_ACT_MOD ? MT_TI_MOD :
-				  a->kind == MT_ACT_USYM ? MT_TI_USYM :
-				  a->kind == MT_ACT_UMOD ? MT_TI_UMOD : MT_TI_UADDR;
-			if (c->json)
-				js_sym(c, &ri, data + r->offset);
-			else
-				print_key_datum(c, c->out, &ri,
-						data + r->offset);
-		}
+		if (r)
+			act_sym(c, a, r, data);
 		break;
 	default:
+		lib_action(c, epid, p, a, ai, data);
 		break;
 	}
 }

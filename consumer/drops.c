@@ -18,11 +18,9 @@ drop_line(struct mt_consumer *c, const char *tag, uint64_t n, const char *what,
 
 	if (n == 0)
 		return;
-	if (c->json) {
-		snprintf(msg, sizeof(msg), "%llu %s%s%s", (unsigned long long)n,
-			 what, plural_s && n > 1 ? "s" : "", details);
-		js_drop(c, kind, cpu, n, msg);
-	}
+	snprintf(msg, sizeof(msg), "%llu %s%s%s", (unsigned long long)n, what,
+		 plural_s && n > 1 ? "s" : "", details);
+	c->o->drop(c, kind, cpu, n, msg);
 	fflush(c->out);
 	fprintf(c->err, "dtrace: %s%s%s%llu %s%s%s\n",
 		c->opts->droptags ? "[" : "", c->opts->droptags ? tag : "",

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include "machtrace/consumer.h"
 #include "machtrace/hmap.h"
+#include "machtrace/json.h"
 #include "machtrace/vec.h"
 
 /*
@@ -73,13 +74,59 @@ struct mt_consumer {
 	size_t nmodkeys;
 	uint8_t *keybuf;		/* a key being canonicalised */
 
+	const struct out_ops *o;	/* out_text or out_json (oformat) */
+
 	/* -xoformat=json (jsonout.c): one document on out */
-	int json;			/* 1: JSON instead of dtrace's text */
 	struct mt_json jw;
-	int json_open;			/* the document's "probes" list is open */
-	int json_closed;		/* the document is complete */
-	uint64_t json_drops[MT_JSON_NDROPKINDS];	/* totals per kind */
+	int jstate;			/* JS_* */
+	uint64_t jdrops[MT_JSON_NDROPKINDS];	/* totals per kind */
 };
+
+/* The JSON document's state: not begun, "probes" open, complete. */
+enum { JS_NONE, JS_OPEN, JS_CLOSED };
+
+/*
+ * The consumer's output, as bpftrace's Output: the actions say what a
+ * record holds and the format (textout.c, jsonout.c) says how it reads.
+ * error, drop and liberr see what stderr says in both formats (the
+ * callers print that); finish's aggs: the aggregations not printed yet
+ * (mt_consume_final), else only what closes the output.
+ */
+struct out_ops {
+	void (*rec_begin)(struct mt_consumer *c, const struct mt_rechdr *h,
+			  uint32_t epid, const struct mt_probe *p);
+	void (*rec_end)(struct mt_consumer *c);
+	void (*trace)(struct mt_consumer *c, const struct mt_rec *r,
+		      const struct mt_rec_info *ri, const uint8_t *d);
+	/* printf(): its text and its arguments */
+	void (*message)(struct mt_consumer *c, const char *msg,
+			const struct mt_pfarg *args, int nargs);
+	void (*printa)(struct mt_consumer *c, const char *fmt,
+		       const uint32_t *aggids, int n);
+	void (*stack)(struct mt_consumer *c, int user, const uint8_t *p,
+		      uint32_t size);
+	void (*tracemem)(struct mt_consumer *c, const uint8_t *p, size_t n);
+	/* sym(), mod(), usym(), umod(), uaddr() */
+	void (*sym)(struct mt_consumer *c, const struct mt_rec_info *ri,
+		    const uint8_t *d);
+	void (*print)(struct mt_consumer *c, const struct mt_action *a,
+		      const uint8_t *data);
+	void (*exit)(struct mt_consumer *c, int status);
+	void (*system)(struct mt_consumer *c, const char *cmd);
+	void (*freopen)(struct mt_consumer *c, const char *path);
+	void (*ftruncate)(struct mt_consumer *c);
+	void (*liberr)(struct mt_consumer *c, const char *msg);
+	void (*error)(struct mt_consumer *c, const struct mt_rechdr *h,
+		      const struct mt_errrec *e, const struct mt_probe *p,
+		      const char *fault, uint32_t offset, const char *msg);
+	void (*drop)(struct mt_consumer *c, int kind, int cpu, uint64_t n,
+		     const char *msg);
+	void (*finish)(struct mt_consumer *c, int aggs);
+};
+extern const struct out_ops out_text, out_json;
+/* textout.c: print() as text (also what JSON's print() holds) */
+void text_print(struct mt_consumer *c, const struct mt_action *a,
+		const uint8_t *data);
 
 /* agg.c */
 int agg_setup(struct mt_consumer *c);
@@ -147,36 +194,20 @@ void print_tdesc(FILE *fp, const char *tdesc, const uint8_t *ptr,
 void sym_text(struct mt_consumer *c, const struct mt_rec_info *ri,
 	      const uint8_t *d, char *buf, size_t len);
 
-/*
- * jsonout.c: the -xoformat=json emitters, one per kind of output.  A
- * record is a "probes" entry whose "output" list holds its actions'
- * values (js_probe_begin ... js_probe_end).
- */
-void js_probe_begin(struct mt_consumer *c, const struct mt_rechdr *h,
-		    uint32_t epid, const struct mt_probe *p);
-void js_probe_end(struct mt_consumer *c);
-void js_trace(struct mt_consumer *c, const struct mt_rec *r,
-	      const struct mt_rec_info *ri, const uint8_t *d);
-void js_printf(struct mt_consumer *c, const char *msg,
-	       const struct mt_pfarg *args, int nargs);
+/* jsonout.c, for jsonagg.c: one {key: value} object of the current list */
+void js_int(struct mt_consumer *c, const char *key, int64_t v);
+void js_bytes(struct mt_consumer *c, const uint8_t *p, size_t n);
+void js_string(struct mt_consumer *c, const uint8_t *d, size_t n);
 void js_stack(struct mt_consumer *c, int user, const uint8_t *p,
 	      uint32_t size);
 void js_sym(struct mt_consumer *c, const struct mt_rec_info *ri,
 	    const uint8_t *d);
-void js_hex(struct mt_consumer *c, const char *key, const uint8_t *p,
-	    size_t n);
-void js_text(struct mt_consumer *c, const char *key, const char *s);
-void js_int(struct mt_consumer *c, const char *key, int64_t v);
-void js_system(struct mt_consumer *c, const char *cmd);
+int js_symkind(uint16_t kind);
+/* jsonagg.c: one printa() object (returns its rows), printa() */
+size_t js_agg_object(struct mt_consumer *c, const char *fmt,
+		     const uint32_t *aggids, int n);
 void js_printa(struct mt_consumer *c, const char *fmt, const uint32_t *aggids,
 	       int n);
-void js_error(struct mt_consumer *c, const struct mt_rechdr *h,
-	      const struct mt_errrec *e, const struct mt_probe *p,
-	      const char *fault, const char *msg);
-void js_drop(struct mt_consumer *c, int kind, int cpu, uint64_t n,
-	     const char *msg);
-/* The aggregations not printed yet, the exit status, the closing. */
-void js_finish(struct mt_consumer *c, int aggs);
 
 /* actions.c: run action ai of a record of probe p */
 void do_action(struct mt_consumer *c, uint32_t epid, const struct mt_probe *p,

@@ -23,13 +23,13 @@
 static void
 doc_open(struct mt_consumer *c)
 {
-	if (c->json_open || c->json_closed)
+	if (c->jstate != JS_NONE)
 		return;
-	mt_json_init(&c->jw, c->out);
+	mt_json_init(&c->jw, c->out, 0);
 	mt_json_open(&c->jw, NULL, 0);
 	mt_json_open(&c->jw, "dtrace", 0);
 	mt_json_open(&c->jw, "probes", 1);
-	c->json_open = 1;
+	c->jstate = JS_OPEN;
 }
 
 static void
@@ -42,7 +42,7 @@ probe_desc(struct mt_consumer *c, const char *prov, const char *mod,
 	mt_json_strz(&c->jw, "name", name);
 }
 
-void
+static void
 js_probe_begin(struct mt_consumer *c, const struct mt_rechdr *h,
 	       uint32_t epid, const struct mt_probe *p)
 {
@@ -57,7 +57,7 @@ js_probe_begin(struct mt_consumer *c, const struct mt_rechdr *h,
 	mt_json_open(&c->jw, "output", 1);
 }
 
-void
+static void
 js_probe_end(struct mt_consumer *c)
 {
 	mt_json_close(&c->jw);	/* output */
@@ -73,7 +73,7 @@ js_int(struct mt_consumer *c, const char *key, int64_t v)
 	mt_json_close(&c->jw);
 }
 
-void
+static void
 js_text(struct mt_consumer *c, const char *key, const char *s)
 {
 	mt_json_open(&c->jw, NULL, 0);
@@ -96,7 +96,7 @@ hex_member(struct mt_consumer *c, const char *key, const uint8_t *p, size_t n)
 }
 
 /* {key: "hex"}: what text shows as a byte dump. */
-void
+static void
 js_hex(struct mt_consumer *c, const char *key, const uint8_t *p, size_t n)
 {
 	mt_json_open(&c->jw, NULL, 0);
@@ -126,8 +126,18 @@ string_len(const uint8_t *p, size_t n)
 	return (long)n;
 }
 
+/* {"value": the string in the n bytes at d (up to a NUL)}. */
+void
+js_string(struct mt_consumer *c, const uint8_t *d, size_t n)
+{
+	mt_json_open(&c->jw, NULL, 0);
+	mt_json_str(&c->jw, "value", (const char *)d,
+		    strnlen((const char *)d, n));
+	mt_json_close(&c->jw);
+}
+
 /* Bytes as text shows them: {"value": string} or {"bytes": "hex"}. */
-static void
+void
 js_bytes(struct mt_consumer *c, const uint8_t *p, size_t n)
 {
 	long len = c->opts->rawbytes ? -1 : string_len(p, n);
@@ -217,15 +227,15 @@ js_sym(struct mt_consumer *c, const struct mt_rec_info *ri, const uint8_t *d)
 	mt_json_close(&c->jw);
 }
 
-static int
-is_symkind(uint16_t k)
+int
+js_symkind(uint16_t k)
 {
 	return k == MT_TI_SYM || k == MT_TI_MOD || k == MT_TI_USYM ||
 	       k == MT_TI_UMOD || k == MT_TI_UADDR;
 }
 
 /* trace(): the value datum_trace() prints, by size and sign. */
-void
+static void
 js_trace(struct mt_consumer *c, const struct mt_rec *r,
 	 const struct mt_rec_info *ri, const uint8_t *d)
 {
@@ -237,10 +247,7 @@ js_trace(struct mt_consumer *c, const struct mt_rec *r,
 		return;
 	}
 	if (r->kind == MT_REC_STR || (ri && ri->kind == MT_TI_STR)) {
-		mt_json_open(&c->jw, NULL, 0);
-		mt_json_str(&c->jw, "value", (const char *)d,
-			    strnlen((const char *)d, size));
-		mt_json_close(&c->jw);
+		js_string(c, d, size);
 		return;
 	}
 	if (r->kind == MT_REC_STACK) {
@@ -255,7 +262,7 @@ js_trace(struct mt_consumer *c, const struct mt_rec *r,
 			js_hex(c, "bytes", d, size);
 		return;
 	}
-	if (ri && is_symkind(ri->kind)) {
+	if (ri && js_symkind(ri->kind)) {
 		js_sym(c, ri, d);
 		return;
 	}
@@ -297,17 +304,14 @@ js_arg(struct mt_consumer *c, const struct mt_pfarg *a)
 		}
 		break;
 	case MT_TI_STR:
-		mt_json_open(&c->jw, NULL, 0);
-		mt_json_str(&c->jw, "value", (const char *)d,
-			    strnlen((const char *)d, a->size));
-		mt_json_close(&c->jw);
+		js_string(c, d, a->size);
 		return;
 	case MT_TI_STACK:
 	case MT_TI_USTACK:
 		js_stack(c, a->kind == MT_TI_USTACK, d, a->size);
 		return;
 	default:
-		if (is_symkind(a->kind)) {
+		if (js_symkind(a->kind)) {
 			js_sym(c, &ri, d);
 			return;
 		}
@@ -316,7 +320,7 @@ js_arg(struct mt_consumer *c, const struct mt_pfarg *a)
 	js_bytes(c, d, a->size);
 }
 
-void
+static void
 js_printf(struct mt_consumer *c, const char *msg, const struct mt_pfarg *args,
 	  int nargs)
 {
@@ -333,7 +337,7 @@ js_printf(struct mt_consumer *c, const char *msg, const struct mt_pfarg *args,
 }
 
 /* system(): the command's output is captured into the document. */
-void
+static void
 js_system(struct mt_consumer *c, const char *cmd)
 {
 	char *buf = NULL, chunk[4096];
@@ -369,10 +373,10 @@ wall_ns(void)
 }
 
 /* An error record: the ERROR pseudo-probe (msg: stderr's words). */
-void
+static void
 js_error(struct mt_consumer *c, const struct mt_rechdr *h,
 	 const struct mt_errrec *e, const struct mt_probe *p,
-	 const char *fault, const char *msg)
+	 const char *fault, uint32_t offset, const char *msg)
 {
 	char desc[1024];
 
@@ -392,18 +396,18 @@ js_error(struct mt_consumer *c, const struct mt_rechdr *h,
 	}
 	mt_json_strz(&c->jw, "fault", fault);
 	mt_json_uint(&c->jw, "address", e->addr);
-	mt_json_uint(&c->jw, "offset", e->pc);
+	mt_json_uint(&c->jw, "offset", offset);
 	mt_json_strz(&c->jw, "msg", msg);
 	mt_json_close(&c->jw);
 }
 
 /* A drop report: the DROP pseudo-probe (cpu -1 for global counters). */
-void
+static void
 js_drop(struct mt_consumer *c, int kind, int cpu, uint64_t n, const char *msg)
 {
 	if (kind < 0 || kind >= MT_JSON_NDROPKINDS)
 		return;
-	c->json_drops[kind] += n;
+	c->jdrops[kind] += n;
 	doc_open(c);
 	mt_json_open(&c->jw, NULL, 0);
 	mt_json_int(&c->jw, "cpu", cpu);
@@ -411,204 +415,16 @@ js_drop(struct mt_consumer *c, int kind, int cpu, uint64_t n, const char *msg)
 	probe_desc(c, "dtrace", "INTERNAL", "INTERNAL", "DROP");
 	mt_json_uint(&c->jw, "timestamp", wall_ns());
 	mt_json_uint(&c->jw, "count", n);
-	mt_json_uint(&c->jw, "total", c->json_drops[kind]);
+	mt_json_uint(&c->jw, "total", c->jdrops[kind]);
 	mt_json_int(&c->jw, "kind", kind);
 	mt_json_strz(&c->jw, "msg", msg);
 	mt_json_close(&c->jw);
 }
 
-/* An aggregation key element as print_key_datum() shows it. */
 static void
-key_datum(struct mt_consumer *c, const struct mt_rec_info *ri,
-	  const uint8_t *d, uint32_t have)
-{
-	int64_t v;
-
-	switch (ri->kind) {
-	case MT_TI_INT:
-	case MT_TI_UINT:
-		v = ri->size == 1 ? d[0] : ri->size == 2 ? datum_int(d, 2, 0) :
-		    ri->size == 4 ? datum_int(d, 4, 1) : datum_int(d, 8, 1);
-		js_int(c, "value", v);
-		return;
-	case MT_TI_STR:
-		mt_json_open(&c->jw, NULL, 0);
-		mt_json_str(&c->jw, "value", (const char *)d,
-			    strnlen((const char *)d, have));
-		mt_json_close(&c->jw);
-		return;
-	case MT_TI_STACK:
-	case MT_TI_USTACK:
-		js_stack(c, ri->kind == MT_TI_USTACK, d, ri->size);
-		return;
-	default:
-		if (is_symkind(ri->kind))
-			js_sym(c, ri, d);
-		else
-			js_bytes(c, d, ri->size);
-		return;
-	}
-}
-
-static const char *
-func_key(uint32_t func)
-{
-	switch (func) {
-	case MT_AGG_COUNT: return "count";
-	case MT_AGG_SUM: return "sum";
-	case MT_AGG_MIN: return "min";
-	case MT_AGG_MAX: return "max";
-	case MT_AGG_AVG: return "avg";
-	case MT_AGG_STDDEV: return "stddev";
-	default: return "value";
-	}
-}
-
-static void
-bucket(void *arg, const char *label, int64_t count)
-{
-	struct mt_consumer *c = arg;
-	char *end;
-	long long v = strtoll(label, &end, 10);
-
-	mt_json_open(&c->jw, NULL, 0);
-	if (*label && *end == '\0')
-		mt_json_int(&c->jw, "value", v);
-	else
-		mt_json_strz(&c->jw, "value", label);
-	mt_json_int(&c->jw, "count", count);
-	mt_json_close(&c->jw);
-}
-
-/* One aggregation's value in a row, as mt_print_aggval() shows it. */
-static void
-agg_value(struct mt_consumer *c, const struct mt_agg *a, const int64_t *v,
-	  uint64_t normal)
-{
-	if (normal == 0)
-		normal = 1;
-	switch (a->func) {
-	case MT_AGG_QUANTIZE:
-	case MT_AGG_LQUANTIZE:
-	case MT_AGG_LLQUANTIZE:
-		mt_json_open(&c->jw, "buckets", 1);
-		mt_dist_rows(a, v, normal, bucket, c);
-		mt_json_close(&c->jw);
-		break;
-	case MT_AGG_AVG:
-		mt_json_int(&c->jw, "avg", v[0] ? v[1] / (int64_t)normal / v[0] :
-			    0);
-		break;
-	case MT_AGG_STDDEV:
-		mt_json_uint(&c->jw, "stddev", mt_stddev(v, normal));
-		break;
-	default:
-		mt_json_int(&c->jw, func_key(a->func), v[0] / (int64_t)normal);
-		break;
-	}
-}
-
-/* The formatted text of one printa() row, or NULL. */
-static char *
-row_message(struct mt_consumer *c, const char *fmt, const struct bundle *b,
-	    const uint32_t *aggids, int n)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m = open_memstream(&buf, &len);
-
-	if (m == NULL)
-		return NULL;
-	agg_print_row(c, m, fmt, b, aggids, n);
-	fclose(m);
-	return buf;
-}
-
-static void
-agg_row(struct mt_consumer *c, const char *fmt, const struct bundle *b,
-	const uint32_t *aggids, int n)
-{
-	const struct agg_ent *rep = b->rep;
-	const struct mt_agg_info *ai = info_of(c, rep->aggid);
-	char *msg;
-
-	mt_json_open(&c->jw, NULL, 0);
-	mt_json_open(&c->jw, "keys", 1);
-	for (uint32_t k = 0; ai && k < ai->nkeys; k++)
-		key_datum(c, &ai->keys[k], rep->key + c->keyoff[rep->aggid][k],
-			  c->keyoff[rep->aggid][k + 1] -
-			  c->keyoff[rep->aggid][k]);
-	mt_json_close(&c->jw);
-	if (n == 1) {
-		const struct mt_agg *a = agg_of(c, aggids[0]);
-
-		if (a)
-			agg_value(c, a, b->ent[0] ? b->ent[0]->vals : c->zeros,
-				  c->normal[aggids[0]]);
-	} else {
-		mt_json_open(&c->jw, "aggregations", 1);
-		for (int j = 0; j < n; j++) {
-			const struct mt_agg *a = agg_of(c, aggids[j]);
-			const struct mt_agg_info *aj = info_of(c, aggids[j]);
-
-			if (a == NULL)
-				continue;
-			mt_json_open(&c->jw, NULL, 0);
-			mt_json_strz(&c->jw, "aggregation-name",
-				     aj ? aj->name : "");
-			agg_value(c, a, b->ent[j] ? b->ent[j]->vals : c->zeros,
-				  c->normal[aggids[j]]);
-			mt_json_close(&c->jw);
-		}
-		mt_json_close(&c->jw);
-	}
-	if (fmt && (msg = row_message(c, fmt, b, aggids, n)) != NULL) {
-		mt_json_strz(&c->jw, "message", msg);
-		free(msg);
-	}
-	mt_json_close(&c->jw);
-}
-
-/* printa(): {"aggregation-name": ..., "aggregation-data": [rows]}. */
-static size_t
-agg_object(struct mt_consumer *c, const char *fmt, const uint32_t *aggids,
-	   int n)
-{
-	const struct mt_agg_info *ai = info_of(c, aggids[0]);
-	struct bundle *b;
-	size_t nb;
-
-	b = make_bundles(c, aggids, n, &nb);
-	mt_json_open(&c->jw, NULL, 0);
-	mt_json_strz(&c->jw, "aggregation-name", ai ? ai->name : "");
-	if (fmt)
-		mt_json_strz(&c->jw, "format", fmt);
-	mt_json_open(&c->jw, "aggregation-data", 1);
-	for (size_t i = 0; i < nb; i++)
-		agg_row(c, fmt, &b[i], aggids, n);
-	mt_json_close(&c->jw);
-	mt_json_close(&c->jw);
-	free_bundles(b, nb);
-	return nb;
-}
-
-void
-js_printa(struct mt_consumer *c, const char *fmt, const uint32_t *aggids,
-	  int n)
-{
-	if (n <= 0)
-		return;
-	agg_snapshot(c);
-	if (agg_object(c, fmt, aggids, n) > 0)
-		for (int j = 0; j < n; j++)
-			if (aggids[j] <= c->prog->naggs)
-				c->printed[aggids[j]] = 1;
-}
-
-void
 js_finish(struct mt_consumer *c, int aggs)
 {
-	if (c->json_closed)
+	if (c->jstate == JS_CLOSED)
 		return;
 	doc_open(c);
 	mt_json_close(&c->jw);	/* probes */
@@ -617,7 +433,7 @@ js_finish(struct mt_consumer *c, int aggs)
 		mt_json_open(&c->jw, "aggregations", 1);
 		for (uint32_t id = 1; id <= c->prog->naggs; id++)
 			if (!c->printed[id])
-				agg_object(c, NULL, &id, 1);
+				js_agg_object(c, NULL, &id, 1);
 		mt_json_close(&c->jw);
 	}
 	if (c->exited)
@@ -625,6 +441,81 @@ js_finish(struct mt_consumer *c, int aggs)
 	mt_json_close(&c->jw);	/* dtrace */
 	mt_json_close(&c->jw);	/* the document */
 	fflush(c->out);
-	c->json_open = 0;
-	c->json_closed = 1;
+	c->jstate = JS_CLOSED;
 }
+
+/* print(): {"print": the text print() lays out, "type"}. */
+static void
+js_print(struct mt_consumer *c, const struct mt_action *a,
+	 const uint8_t *data)
+{
+	const struct mt_rec *r = a->nrecs ? &c->prog->recs[a->rec0] : NULL;
+	const struct mt_rec_info *ri = c->prog->rec_info ?
+		&c->prog->rec_info[a->rec0] : NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m, *out = c->out;
+	int quiet = c->opts->quiet;
+
+	if (r == NULL)
+		return;
+	if (ri == NULL || ri->tdesc == NULL) {
+		js_trace(c, r, ri, data + r->offset);
+		return;
+	}
+	if ((m = open_memstream(&buf, &len)) == NULL)
+		return;
+	c->out = m;
+	c->opts->quiet = 1;
+	text_print(c, a, data);
+	c->opts->quiet = quiet;
+	c->out = out;
+	fclose(m);
+	mt_json_open(&c->jw, NULL, 0);
+	if (ri->ctype)
+		mt_json_strz(&c->jw, "type", ri->ctype);
+	mt_json_str(&c->jw, "print", buf ? buf : "", len);
+	mt_json_close(&c->jw);
+	free(buf);
+}
+
+static void
+js_tracemem(struct mt_consumer *c, const uint8_t *p, size_t n)
+{
+	js_hex(c, "tracemem", p, n);
+}
+
+static void
+js_exit(struct mt_consumer *c, int status)
+{
+	js_int(c, "exit", status);
+}
+
+/* One document on one output: freopen() is noted, not done. */
+static void
+js_freopen(struct mt_consumer *c, const char *path)
+{
+	js_text(c, "freopen", path ? path : "");
+}
+
+static void
+js_ftruncate(struct mt_consumer *c)
+{
+	(void)c;
+}
+
+static void
+js_liberr(struct mt_consumer *c, const char *msg)
+{
+	js_text(c, "error", msg);
+}
+
+const struct out_ops out_json = {
+	.rec_begin = js_probe_begin, .rec_end = js_probe_end,
+	.trace = js_trace, .message = js_printf, .printa = js_printa,
+	.stack = js_stack, .tracemem = js_tracemem, .sym = js_sym,
+	.print = js_print, .exit = js_exit, .system = js_system,
+	.freopen = js_freopen, .ftruncate = js_ftruncate,
+	.liberr = js_liberr, .error = js_error, .drop = js_drop,
+	.finish = js_finish,
+};

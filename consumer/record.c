@@ -1,13 +1,11 @@
 /*
- * Draining the principal buffers and printing records as dtrace(1) does:
- * the CPU/ID/FUNCTION:NAME prefix (only FUNCTION:NAME when _DTRACE_TESTING
- * is set), trace() data, printf(), printa(), stack(), tracemem(), the
- * library actions (clear, trunc, normalize, setopt, system, freopen),
- * exit(), runtime error records and drop reports.
+ * Draining the principal buffers: records in timestamp order, each
+ * through the output (c->o: textout.c or jsonout.c) from its start to its
+ * end, its actions run by actions.c; runtime error records and the
+ * consumer's life (new, attach, final, free).
  */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "impl.h"
 
 static const char *const fault_text[] = {
@@ -41,7 +39,7 @@ mt_consumer_new(const struct mt_prog *prog, const struct mt_image *img,
 	c->err = err;
 	c->syms.target = target && (target->ops->sym || target->ops->usym) ?
 			 target : NULL;
-	c->json = opts->oformat == MT_OFORMAT_JSON;
+	c->o = opts->oformat == MT_OFORMAT_JSON ? &out_json : &out_text;
 	if (agg_setup(c) != 0) {
 		mt_consumer_free(c);
 		return NULL;
@@ -54,8 +52,8 @@ mt_consumer_free(struct mt_consumer *c)
 {
 	if (c == NULL)
 		return;
-	if (c->json)
-		js_finish(c, 0);	/* mt_consume_final() was skipped */
+	c->o->finish(c, 0);	/* closes JSON's document if mt_consume_final()
+				   was skipped */
 	if (c->out != c->orig_out)
 		fclose(c->out);
 	agg_free(c);
@@ -107,77 +105,11 @@ int mt_consumer_done(const struct mt_consumer *c) { return c->exited || c->fille
 int mt_consumer_status(const struct mt_consumer *c) { return c->status; }
 const char *mt_consumer_error(const struct mt_consumer *c) { return c->errmsg; }
 
-/* "entry", "x-entry" (and "return"...) but not "carpentry". */
-static int
-ends_with_word(const char *n, const char *w)
-{
-	size_t ln = strlen(n), lw = strlen(w);
-
-	return ln >= lw && strcmp(n + ln - lw, w) == 0 &&
-	       (ln == lw || n[ln - lw - 1] == '-');
-}
-
-/* dt_flowindent: " -> func" on entry, " <- func" on return, indented. */
-static void
-flow_name(struct mt_consumer *c, const struct mt_probe *p, char *buf,
-	  size_t len)
-{
-	const char *prov = img_str(c, p->prov), *name = img_str(c, p->name);
-	int sys = strcmp(prov, "syscall") == 0;
-
-	if (ends_with_word(name, "entry")) {
-		snprintf(buf, len, "%*s%s%s", c->indent, "",
-			 sys ? " => " : " -> ", img_str(c, p->func));
-		c->indent += 2;
-	} else if (ends_with_word(name, "return")) {
-		if (c->indent >= 2)
-			c->indent -= 2;
-		snprintf(buf, len, "%*s%s%s", c->indent, "",
-			 sys ? " <= " : " <- ", img_str(c, p->func));
-	} else {
-		snprintf(buf, len, "%*s| %s:%s", c->indent, "",
-			 img_str(c, p->func), name);
-	}
-}
-
-static void
-print_prefix(struct mt_consumer *c, const struct mt_rechdr *h,
-	     const struct mt_probe *p)
-{
-	int testing = getenv("_DTRACE_TESTING") != NULL;
-	char name[512];
-
-	if (!c->heading) {
-		if (c->opts->flowindent)
-			fprintf(c->out, testing ? "%-41s\n" : "%3s %-41s\n",
-				testing ? "FUNCTION" : "CPU", "FUNCTION");
-		else if (!c->opts->quiet) {
-			if (testing)
-				fprintf(c->out, "%32s\n", "FUNCTION:NAME");
-			else
-				fprintf(c->out, "%3s %6s %32s\n", "CPU", "ID",
-					"FUNCTION:NAME");
-		}
-		c->heading = 1;
-	}
-	if (c->opts->flowindent) {
-		flow_name(c, p, name, sizeof(name));
-		if (testing)
-			fprintf(c->out, "%-41s ", name);
-		else
-			fprintf(c->out, "%3u %-41s ", h->cpu, name);
-		return;
-	}
-	if (c->opts->quiet)
-		return;
-	snprintf(name, sizeof(name), "%s:%s", img_str(c, p->func),
-		 img_str(c, p->name));
-	if (testing)
-		fprintf(c->out, "%32s ", name);
-	else
-		fprintf(c->out, "%3u %6u %32s ", h->cpu, p->id, name);
-}
-
+/*
+ * dtrace's words: the fault, its details and the DIF offset in bytes, the
+ * ERROR probe's arg3.  Not illumos' " in action #N" / " in predicate":
+ * dtrace-utils, whose tests the conformance suite runs, does not print it.
+ */
 static void
 error_record(struct mt_consumer *c, const struct mt_rechdr *h,
 	     const struct mt_errrec *e)
@@ -187,6 +119,7 @@ error_record(struct mt_consumer *c, const struct mt_rechdr *h,
 	const char *ft = e->fault < sizeof(fault_text) / sizeof(*fault_text) &&
 		fault_text[e->fault] ? fault_text[e->fault] : "unknown fault";
 	char details[64] = "", msg[1024];
+	uint32_t off = e->pc * (uint32_t)sizeof(mt_instr_t);
 
 	if (e->fault == MT_FLT_BADADDR || e->fault == MT_FLT_BADALIGN ||
 	    e->fault == MT_FLT_BADSTACK || e->fault == MT_FLT_BADSIZE)
@@ -197,15 +130,14 @@ error_record(struct mt_consumer *c, const struct mt_rechdr *h,
 			 (long long)e->addr);
 	if (p == NULL)
 		snprintf(msg, sizeof(msg), "error on enabled probe ID %u: "
-			 "%s%s at DIF offset %u", e->epid, ft, details, e->pc);
+			 "%s%s at DIF offset %u", e->epid, ft, details, off);
 	else
 		snprintf(msg, sizeof(msg), "error on enabled probe ID %u (ID "
 			 "%u: %s:%s:%s:%s): %s%s at DIF offset %u", e->epid,
 			 p->id, img_str(c, p->prov), img_str(c, p->mod),
 			 img_str(c, p->func), img_str(c, p->name), ft, details,
-			 e->pc);
-	if (c->json)
-		js_error(c, h, e, p, ft, msg);
+			 off);
+	c->o->error(c, h, e, p, ft, off, msg);
 	fflush(c->out);
 	fprintf(c->err, "dtrace: %s\n", msg);
 	fflush(c->err);
@@ -287,10 +219,8 @@ process_record(struct mt_consumer *c, const uint8_t *rec, uint64_t avail)
 		c->rechook(c->rechook_arg, h, p, ecb->clause, data);
 	if (c->rechook)
 		recording = 0;
-	if (recording && c->json)
-		js_probe_begin(c, h, h->epid, p);
-	else if (recording)
-		print_prefix(c, h, p);
+	if (recording)
+		c->o->rec_begin(c, h, h->epid, p);
 	for (uint32_t i = 0; i < cl->nacts; i++) {
 		const struct mt_action *a = &c->prog->actions[cl->act0 + i];
 
@@ -300,10 +230,8 @@ process_record(struct mt_consumer *c, const uint8_t *rec, uint64_t avail)
 		else if (!c->rechook || !prints_data(a->kind))
 			do_action(c, h->epid, p, cl->act0 + i, data);
 	}
-	if (recording && c->json)
-		js_probe_end(c);
-	else if (recording && !c->opts->quiet)
-		fputc('\n', c->out);
+	if (recording)
+		c->o->rec_end(c);
 	return size;
 }
 
@@ -405,14 +333,6 @@ mt_consume(struct mt_consumer *c)
 int
 mt_consume_final(struct mt_consumer *c)
 {
-	if (c->json) {
-		js_finish(c, 1);
-		return 0;
-	}
-	/* like dtrace(1), to the original output even after freopen() */
-	fflush(c->out);
-	fputc('\n', c->orig_out);
-	agg_print_all(c, c->orig_out);
-	fflush(c->orig_out);
+	c->o->finish(c, 1);
 	return 0;
 }

@@ -4,6 +4,7 @@
 #
 #   scripts/fetch-kernel.sh [--cache DIR]        trixie's tested kernel
 #   scripts/fetch-kernel.sh --suite SUITE [--version V] [--kernels DIR | --cache DIR]
+#                           [--variant smp]
 #
 # Without --suite/--version it fetches trixie's tested kernel into
 # build/kernel (the default every command boots).  With --suite (trixie,
@@ -11,7 +12,9 @@
 # version, or exactly --version V (no fallback), into
 # build/kernels/SUITE-V (V without its epoch; --kernels DIR instead of
 # build/kernels) and points the symlink build/kernels/SUITE at it; boot it
-# with `machtrace --kernel build/kernels/SUITE/gnumach-dbg`.
+# with `machtrace --kernel build/kernels/SUITE/gnumach-dbg`.  --variant smp
+# fetches the suite's SMP image (gnumach-image-1.8-amd64-smp-dbg) instead,
+# into build/kernels/SUITE-smp-V with the symlink build/kernels/SUITE-smp.
 #
 # Uses apt-get with a private state directory (the system's sources and lists
 # stay untouched); the mirror URI is read from the machine's apt
@@ -51,24 +54,31 @@ cache=
 kernels=$top/build/kernels
 exact=
 extra=
+VARIANT=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--cache) cache=${2:?--cache needs a directory}; shift 2 ;;
 	--suite) SUITE=${2:?--suite needs a suite name}; extra=1; shift 2 ;;
 	--version) WANT=${2:?--version needs a package version}; exact=1; extra=1; shift 2 ;;
 	--kernels) kernels=${2:?--kernels needs a directory}; shift 2 ;;
-	-h|--help) sed -n '2,37p' "$0"; exit 0 ;;
+	--variant) case "${2:-}" in
+		up) ;;
+		smp) VARIANT=-smp; PKGS[0]=gnumach-image-1.8-amd64-smp-dbg ;;
+		*) die "--variant takes up or smp" ;;
+		esac; shift 2 ;;
+	-h|--help) sed -n '2,39p' "$0"; exit 0 ;;
 	*) die "unknown argument: $1" ;;
 	esac
 done
 case "$SUITE" in
 *[!a-z0-9-]*|'') die "bad suite name: $SUITE" ;;
 esac
+[ -n "$extra" ] || [ -z "$VARIANT" ] || die "--variant smp needs --suite"
 [ -n "$extra" ] || cache=${cache:-build/kernel}
 kernels=$(realpath -m "$kernels")
 
-# An extra kernel's directory: build/kernels/SUITE-VERSION (no epoch).
-extra_dir() { echo "$kernels/$SUITE-${1#*:}"; }
+# An extra kernel's directory: build/kernels/SUITE[-smp]-VERSION (no epoch).
+extra_dir() { echo "$kernels/$SUITE$VARIANT-${1#*:}"; }
 if [ -n "$exact" ] && [ -z "$cache" ]; then
 	cache=$(extra_dir "$WANT")
 fi
@@ -85,7 +95,7 @@ cached() {
 # The symlink build/kernels/SUITE names the suite's kernel last fetched.
 link_suite() {
 	[ -n "$extra" ] && [ "$cache" = "$(extra_dir "$WANT")" ] || return 0
-	ln -sfn "$(basename "$cache")" "$kernels/$SUITE"
+	ln -sfn "$(basename "$cache")" "$kernels/$SUITE$VARIANT"
 }
 if [ -n "$cache" ] && cached "$cache"; then
 	link_suite
@@ -143,6 +153,9 @@ versions_of() {
 		awk -F'|' '{ gsub(/ /, "", $2); if ($2 != "") print $2 }' | sort -u
 }
 # The versions every package has (they come from one source package).
+for p in "${PKGS[@]}"; do
+	[ -n "$(versions_of "$p")" ] || die "$SUITE has no package $p"
+done
 common=$(versions_of "${PKGS[0]}")
 for p in "${PKGS[@]:1}"; do
 	common=$(comm -12 <(echo "$common") <(versions_of "$p"))

@@ -24,16 +24,21 @@ if [ -x "$here/fetch-kernel.sh" ]; then
 	"$here/fetch-kernel.sh" --cache "$top/build/kernel"
 fi
 
-# Debian's newer kernels (build/kernels/SUITE) for the kernel tests: failing
-# soft, as those tests SKIP without them.  MACHTRACE_EXTRA_KERNELS lists the
-# suites ("" for none).
+# Debian's newer kernels (build/kernels/SUITE) and their SMP images
+# (build/kernels/SUITE-smp) for the kernel tests: failing soft, as those
+# tests SKIP without them.  MACHTRACE_EXTRA_KERNELS lists the suites ("" for
+# none).
 for suite in ${MACHTRACE_EXTRA_KERNELS-forky sid}; do
 	[ -x "$here/fetch-kernel.sh" ] || break
-	if ! "$here/fetch-kernel.sh" --suite "$suite"; then
-		if [ -f "$top/build/kernels/$suite/VERSION" ]; then
-			echo "setup: keeping $suite's $(sed -n 1p "$top/build/kernels/$suite/VERSION")" >&2
-		else
-			echo "setup: no $suite kernel; the tests that boot it will SKIP" >&2
+	for variant in up smp; do
+		key=$suite
+		[ "$variant" = up ] || key=$suite-$variant
+		if ! "$here/fetch-kernel.sh" --suite "$suite" --variant "$variant"; then
+			if [ -f "$top/build/kernels/$key/VERSION" ]; then
+				echo "setup: keeping $key's $(sed -n 1p "$top/build/kernels/$key/VERSION")" >&2
+			else
+				echo "setup: no $key kernel; the tests that boot it will SKIP" >&2
+			fi
 		fi
-	fi
+	done
 done

@@ -19,7 +19,7 @@
 #include <jansson.h>
 #include "baseline.h"
 #include "cli.h"
-#include "machtrace/consumer.h"
+#include "machtrace/json.h"
 #include "machtrace/export.h"
 #include "machtrace/mach.h"
 
@@ -206,26 +206,15 @@ bl_write(const struct bl_set *s, const char *path, char *err, size_t len)
 }
 
 /*
- * Reading.  The file is anyone's, so jansson parses it (duplicate keys
- * refused) and every field is held to what bl_write writes: the keys
+ * Reading.  The file is anyone's, so mt_json_read parses it (its size,
+ * depth and numbers bounded, duplicate keys refused) and every field is held to what bl_write writes: the keys
  * above and no others, strings that fit the set's buffers, counts and
  * samples whole numbers from 0 to 2^53 (exact in a double), seconds as
  * -d allows, an icount mt_icount_check accepts, 2 to BL_MAX_RUNS runs.
  * A byte that is not UTF-8 (written \u00XX) reads back as U+00XX.
  */
-#define BL_MAX_VALUE	9007199254740992.0	/* 2^53 */
-
-/* A whole number 0 to 2^53 into *v, else -1. */
-static int
-jwhole(const json_t *j, double *v)
-{
-	json_int_t i = json_is_integer(j) ? json_integer_value(j) : -1;
-
-	if (i < 0 || (double)i > BL_MAX_VALUE)
-		return -1;
-	*v = (double)i;
-	return 0;
-}
+/* A baseline file's size at most (its stacks are most of it). */
+#define BL_MAX_FILE	(64u << 20)
 
 /* A string of 1 to size-1 bytes into buf, else -1. */
 static int
@@ -245,7 +234,7 @@ read_metric(json_t *jm, struct bl_run *r, char *err, size_t len)
 	json_t *samples, *v;
 	json_error_t e;
 	size_t i;
-	double x;
+	uint64_t x;
 
 	if (json_unpack_ex(jm, &e, JSON_STRICT, "{s:s, s:s, s:o}", "name", &name,
 			   "kind", &kind, "samples", &samples) != 0)
@@ -259,10 +248,11 @@ read_metric(json_t *jm, struct bl_run *r, char *err, size_t len)
 	if (!json_is_array(samples) || json_array_size(samples) == 0)
 		return seterr(err, len, "metric '%s': no samples", name);
 	json_array_foreach(samples, i, v) {
-		if (jwhole(v, &x) != 0)
+		if (mt_json_whole(v, MT_JSON_MAX_WHOLE, &x) != 0)
 			return seterr(err, len, "metric '%s': sample %zu is not a whole number "
 				      "0 to 2^53", name, i + 1);
-		if (bl_sample_add(r, name, kind[0] == 'l' ? BL_LATENCY : BL_COUNT, x) != 0)
+		if (bl_sample_add(r, name, kind[0] == 'l' ? BL_LATENCY : BL_COUNT,
+				  (double)x) != 0)
 			return seterr(err, len, "out of memory");
 	}
 	return 0;
@@ -301,7 +291,7 @@ read_stacks(json_t *stacks, struct bl_set *s, char *err, size_t len)
 	json_t *js, *count;
 	json_error_t e;
 	size_t i;
-	double n;
+	uint64_t n;
 
 	if (!json_is_array(stacks))
 		return seterr(err, len, "\"stacks\" is not a list");
@@ -312,10 +302,10 @@ read_stacks(json_t *stacks, struct bl_set *s, char *err, size_t len)
 		if (jtext(stack, sbuf, sizeof(sbuf)) != 0)
 			return seterr(err, len, "stack %zu is empty or longer than %zu bytes",
 				      i + 1, sizeof(sbuf) - 1);
-		if (jwhole(count, &n) != 0)
+		if (mt_json_whole(count, MT_JSON_MAX_WHOLE, &n) != 0)
 			return seterr(err, len, "stack %zu: the count is not a whole number 0 "
 				      "to 2^53", i + 1);
-		if (bl_stack_add(s, stack, (uint64_t)n) != 0)
+		if (bl_stack_add(s, stack, n) != 0)
 			return seterr(err, len, "out of memory");
 	}
 	return 0;
@@ -330,7 +320,7 @@ read_set(json_t *root, struct bl_set *s, char *err, size_t len)
 	json_t *seconds, *runs, *stacks;
 	json_error_t e;
 	char why[256];
-	double secs;
+	uint64_t secs;
 
 	if (json_unpack_ex(root, &e, JSON_STRICT, "{s:I, s:s, s:o, s:s, s?s, s:o, s:o}",
 			   "machtrace-baseline", &version, "workload", &workload,
@@ -346,7 +336,7 @@ read_set(json_t *root, struct bl_set *s, char *err, size_t len)
 	if (strncmp(workload, "vm:", 3) != 0 &&
 	    mt_workload_check(workload, why, sizeof(why)) != 0)
 		return seterr(err, len, "%s", why);
-	if (jwhole(seconds, &secs) != 0 || secs > CLI_MAX_SECONDS)
+	if (mt_json_whole(seconds, CLI_MAX_SECONDS, &secs) != 0)
 		return seterr(err, len, "\"seconds\" is not a whole number 0 to %d",
 			      CLI_MAX_SECONDS);
 	s->seconds = (long)secs;
@@ -363,7 +353,6 @@ bl_read(struct bl_set *s, const char *path, char *err, size_t len)
 {
 	FILE *f = fopen(path, "r");
 	json_t *root, *version;
-	json_error_t e;
 	long long v;
 	char why[512];
 	int rc = -1;
@@ -375,7 +364,7 @@ bl_read(struct bl_set *s, const char *path, char *err, size_t len)
 		       strerror(errno));
 		return -1;
 	}
-	root = json_loadf(f, JSON_REJECT_DUPLICATES, &e);
+	root = mt_json_read(f, BL_MAX_FILE, why, sizeof(why));
 	fclose(f);
 	version = json_object_get(root, "machtrace-baseline");
 	v = json_is_integer(version) ? json_integer_value(version) : -1;
@@ -383,13 +372,11 @@ bl_read(struct bl_set *s, const char *path, char *err, size_t len)
 		seterr(err, len, "%s was saved by an older machtrace (one run, file version "
 		       "1): save it again, the comparison needs several runs", path);
 	} else {
-		if (root == NULL)
-			snprintf(why, sizeof(why), "line %d column %d: %s", e.line, e.column,
-				 e.text);
-		else if (v != BL_VERSION)
+		/* root NULL: mt_json_read said why */
+		if (root != NULL && v != BL_VERSION)
 			snprintf(why, sizeof(why), v < 0 ? "no \"machtrace-baseline\": VERSION" :
 				 "file version %lld, this machtrace reads %d", v, BL_VERSION);
-		else
+		else if (root != NULL)
 			rc = read_set(root, s, why, sizeof(why));
 		if (rc != 0)
 			seterr(err, len, "%s is not a machtrace baseline: %s", path, why);

@@ -2,8 +2,6 @@
 CMD_SRCS := $(wildcard cmd/machtrace/*.c)
 CMD_OBJS := $(CMD_SRCS:%.c=$(BUILD)/obj/%.o)
 MT_ALL_LIBS = $(MT_LIBS) $(BUILD)/lib/libmtcommon.a
-# baseline files are read with jansson (cmd/machtrace/bldata.c)
-MT_LDLIBS += -ljansson
 $(BUILD)/bin/machtrace: $(CMD_OBJS) $(MT_ALL_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $(CMD_OBJS) $(MT_LINK) $(MT_LDLIBS) -lm

@@ -3,10 +3,12 @@
  * the user for an installed machtrace (mt_fetch_script()).
  *
  *   kernel fetch [--suite SUITE] [--version V] [--kernels DIR | --cache DIR]
+ *                [--variant smp]
  *       runs the source tree's scripts/fetch-kernel.sh (the build tree's
  *       parent), its options as they are: no option, trixie's tested kernel
  *       into build/kernel; --suite, that suite's newest (or exactly V) into
- *       build/kernels/SUITE-V with the symlink build/kernels/SUITE.
+ *       build/kernels/SUITE-V with the symlink build/kernels/SUITE;
+ *       --variant smp, the suite's SMP image into build/kernels/SUITE-smp.
  *       Installed: LIB/fetch-kernel.sh, into ~/.cache/machtrace/kernels
  *       (the tested kernel in its VERSION directory) unless told where
  *   kernel list
@@ -104,7 +106,8 @@ int cli_kernel_main(int argc, char **argv)
 		return kernel_list(installed ? NULL : stock, kernels);
 	if (argc < 2 || strcmp(argv[1], "fetch") != 0) {
 		fprintf(stderr, "usage: machtrace kernel fetch [--suite SUITE] [--version V] "
-			"[--kernels DIR | --cache DIR]\n       machtrace kernel list\n");
+			"[--kernels DIR | --cache DIR] [--variant smp]\n"
+			"       machtrace kernel list\n");
 		return 2;
 	}
 	if (access(script, X_OK) != 0) {

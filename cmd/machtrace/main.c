@@ -396,7 +396,7 @@ take_long_options(struct cli *cl, int *argcp, char **argv)
 		fprintf(stderr, "dtrace: %s\n", err);
 		return -1;
 	}
-	if (cl->mach.workload)
+	if (cl->mach.workload || cl->mach.cpus)
 		cl->force_kernel = 1;
 	argc = *argcp;
 	for (int i = 1; i < argc; i++) {
@@ -518,6 +518,8 @@ record_setup(struct cli *cl)
 			"--events or a D program (-n, -s, -P, ...)\n");
 		return -1;
 	}
+	cli_record_hook(cl, &cl->rec_hook);
+	cl->hook = &cl->rec_hook;
 	return 0;
 }
 

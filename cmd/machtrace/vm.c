@@ -69,6 +69,7 @@ static int start_opts(int argc, char **argv, struct mt_vm_opts *o)
 	o->workload = m.workload;
 	o->timeout_ms = m.timeout_ms;
 	o->mem_mb = m.mem_mb;
+	o->cpus = m.cpus;
 	for (int i = 1; i < argc; i++) {
 		if ((v = opt_val(argc, argv, &i, "--name", &bad)))
 			o->name = v;
@@ -261,12 +262,12 @@ int cli_vm_options(struct cli *cl)
 	if (!cl->vm)
 		return 0;
 	if (cl->cmd_c || cl->mach.kernel || cl->mach.nmodules || cl->mach.workload ||
-	    cl->mach.mem_mb || cl->disk) {
+	    cl->mach.mem_mb || cl->mach.cpus || cl->disk) {
 		fprintf(stderr, "machtrace: vm %s: %s boots a kernel; a VM's kernel and "
 			"modules are fixed at vm start (-p PID names one of its tasks)\n",
 			cl->vm, cl->cmd_c ? "-c" : cl->disk ? "--disk" : cl->mach.kernel ?
 			"--kernel" : cl->mach.nmodules ? "--module" : cl->mach.workload ?
-			"--workload" : "--memory");
+			"--workload" : cl->mach.mem_mb ? "--memory" : "--cpus");
 		return -1;
 	}
 	if (mt_vm_find(cl->vm, &vm, err, sizeof err) < 0) {

@@ -60,7 +60,9 @@ struct mt_ctypes {
 	int (*nargs)(void *arg, const char *prov, const char *mod,
 		     const char *func, const char *name);
 	/* a kernel global (`name, mod`name; mod NULL for the first): its
-	   address and malloc'd C type, NULL when unknown (may be NULL) */
+	   address and malloc'd C type; NULL when unknown, with *addr 0 for
+	   no such symbol and its address for a symbol of no known type
+	   (may be NULL) */
 	char *(*symbol)(void *arg, const char *mod, const char *name,
 			uint64_t *addr);
 	/*
@@ -82,6 +84,23 @@ struct mt_ctypes {
 	char *(*local)(void *arg, const char *prov, const char *mod,
 		       const char *func, const char *name, const char *var,
 		       char **ctype, char *err, size_t errlen);
+	/*
+	 * print(locals) (may be NULL): the names of the locals that have a
+	 * location at the probe (each one local() reads), innermost scope
+	 * first, malloc'd and NULL-terminated (each name malloc'd), with the
+	 * site as FUNC+0xOFF in site; NULL with a message in err when the
+	 * probe has no locals.
+	 */
+	/*
+	 * Why args[i] of a probe is missing although the function has that
+	 * parameter (may be NULL): a malloc'd message, NULL when nothing
+	 * more than "out of range" can be said.
+	 */
+	char *(*argmissing)(void *arg, const char *prov, const char *mod,
+			    const char *func, const char *name, int i);
+	char **(*local_names)(void *arg, const char *prov, const char *mod,
+			      const char *func, const char *name, char *site,
+			      size_t sitelen, char *err, size_t errlen);
 };
 
 #define MT_CC_COMPILE_ONLY	0x1	/* -e */

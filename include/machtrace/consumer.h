@@ -116,6 +116,8 @@ typedef void (*mt_rechook)(void *arg, const struct mt_rechdr *h,
 			   const struct mt_probe *p, uint32_t clause,
 			   const uint8_t *data);
 void mt_consumer_set_rechook(struct mt_consumer *c, mt_rechook fn, void *arg);
+/* A record's integer rec r (sign-extended; a rechook's data). */
+int64_t mt_rec_int(const struct mt_rec *r, const uint8_t *data);
 /* A printf()-like action's text for a record's data (malloc'ed), or NULL. */
 char *mt_consumer_format(struct mt_consumer *c, uint32_t action,
 			 const uint8_t *data);
@@ -134,8 +136,11 @@ const struct mt_symsrc *mt_consumer_symsrc(const struct mt_consumer *c);
 #define MT_AGGWALK_MAXKEYS	8
 struct mt_aggkey {
 	const char *s;			/* a string key, else NULL */
-	uint32_t len;			/* s's bytes (NUL-padded, maybe unterminated) */
-	int64_t i;			/* any other key: its 8 bytes */
+	uint32_t len;			/* the key's bytes at raw (a string's
+					   NUL-padded, maybe unterminated) */
+	int64_t i;			/* any other key: its first 8 bytes */
+	const uint8_t *raw;		/* the key as recorded (a stack()'s or
+					   ustack()'s: mt_stack_frames) */
 };
 typedef int (*mt_aggwalk_fn)(void *arg, const struct mt_agg *agg,
 			     const struct mt_aggkey *keys, uint32_t nkeys,
@@ -188,31 +193,5 @@ uint64_t mt_stddev(const int64_t *vals, uint64_t normal);
 typedef void (*mt_dist_rowfn)(void *arg, const char *label, int64_t count);
 void mt_dist_rows(const struct mt_agg *agg, const int64_t *vals,
 		  uint64_t normal, mt_dist_rowfn fn, void *arg);
-
-/*
- * The JSON writer of -xoformat=json (consumer/json.c).  Keys are ignored
- * inside arrays; at most MT_JSON_DEPTH levels (what is deeper is left out,
- * the document stays balanced, and err is set).  A string's n bytes are escaped so
- * the output is valid JSON whatever they hold.
- */
-#define MT_JSON_DEPTH	32
-struct mt_json {
-	FILE *fp;
-	int depth, overflow, err;
-	unsigned char first[MT_JSON_DEPTH];	/* no member yet at that level */
-	unsigned char array[MT_JSON_DEPTH];
-};
-void mt_json_init(struct mt_json *j, FILE *fp);
-void mt_json_open(struct mt_json *j, const char *key, int array);
-void mt_json_close(struct mt_json *j);
-void mt_json_int(struct mt_json *j, const char *key, int64_t v);
-void mt_json_uint(struct mt_json *j, const char *key, uint64_t v);
-void mt_json_str(struct mt_json *j, const char *key, const char *s, size_t n);
-void mt_json_strz(struct mt_json *j, const char *key, const char *s);
-/* s as a JSON string literal, quotes included. */
-void mt_json_escape(FILE *fp, const char *s, size_t n);
-/* Length of the valid UTF-8 sequence at p (at most n bytes, n > 0), 0 if
-   none (overlong forms, surrogates and code points above U+10FFFF are not). */
-size_t mt_utf8_len(const unsigned char *p, size_t n);
 
 #endif /* MACHTRACE_CONSUMER_H */

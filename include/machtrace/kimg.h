@@ -48,6 +48,7 @@ struct mt_kfunc {
 	const char *rettype;    /* "void" when none; NULL without DWARF */
 	int nargs;              /* -1: unknown (no DWARF); varargs count as declared */
 	int varargs;
+	int noreturn;           /* DWARF's DW_AT_noreturn (Assert, Panic) */
 	struct mt_karg args[MT_KFUNC_MAXARGS];
 };
 
@@ -74,13 +75,24 @@ int mt_is_gzip(const void *data, size_t len);
 
 /*
  * What booting k traced needs of it (the boot shim's reservation hook,
- * the runtime blob file's boot hook with a prologue the shim can move):
- * 0, or -1 with err naming the kernel's version string, what is missing
- * and that -l still works.
+ * the runtime blob file's boot hook with a prologue the shim can move,
+ * `cpus` CPUs (0: 1) within its NCPUS, and one CPU at most while the
+ * runtime keeps one CPU's state): 0, or -1 with err naming the kernel's
+ * version string, what is missing and that -l still works.
  */
-int mt_kimg_boot_check(const struct mt_kimg *k, const char *blob, char *err, size_t errlen);
+int mt_kimg_boot_check(struct mt_kimg *k, const char *blob, unsigned cpus, char *err,
+		       size_t errlen);
 /* The same for a kernel file (opened and closed here). */
-int mt_kernel_boot_check(const char *kernel, const char *blob, char *err, size_t errlen);
+int mt_kernel_boot_check(const char *kernel, const char *blob, unsigned cpus, char *err,
+			 size_t errlen);
+/* The CPUs the kernel is built for (NCPUS: percpu_array's size over struct
+   percpu's; 1 for a uniprocessor kernel or without DWARF for them). */
+uint64_t mt_kimg_ncpus(struct mt_kimg *k);
+/* The kernel's message buffer (kmsg_buffer): VA and size; -1 if none. */
+int mt_kernel_kmsg(const char *kernel, uint64_t *va, uint64_t *size);
+/* 0 if a guest of `cpus` CPUs (0: 1) can boot the kernel file, else -1
+   with err naming the kernel's NCPUS. */
+int mt_kernel_cpus_check(const char *kernel, unsigned cpus, char *err, size_t errlen);
 /* The kernel's version string (its `version` symbol) in buf. */
 const char *mt_kimg_version(const struct mt_kimg *k, char *buf, size_t len);
 
@@ -108,6 +120,9 @@ const struct mt_kfunc *mt_kimg_func_at(const struct mt_kimg *k, uint64_t addr);
 const char *mt_kimg_sym_at(const struct mt_kimg *k, uint64_t addr, uint64_t *off);
 /* Value of any symbol; -1 if absent. */
 int mt_kimg_symbol(const struct mt_kimg *k, const char *name, uint64_t *value);
+/* The same with the symbol's size (0 when the image gives none). */
+int mt_kimg_symbol_size(const struct mt_kimg *k, const char *name, uint64_t *value,
+			uint64_t *size);
 /* Image bytes at a virtual address; NULL unless [va, va+len) is file-backed. */
 const uint8_t *mt_kimg_bytes(const struct mt_kimg *k, uint64_t va, size_t len);
 

@@ -32,6 +32,7 @@ struct mt_live_opts {
 	const char *blob;		/* NULL: $BUILD/live/blob.bin */
 	unsigned timeout_ms;		/* guest time limit, 0: none */
 	unsigned mem_mb;		/* guest RAM, 0: 512 MiB */
+	unsigned cpus;			/* guest CPUs, 0: 1 */
 	FILE *console;			/* guest console copy, NULL: none */
 	const char *console_log;	/* guest console log file, NULL: none */
 	uint64_t deadman_ns;		/* host silence the guest tolerates,
@@ -92,14 +93,18 @@ const char *mt_live_argname(struct mt_target *t, const char *prov, const char *f
 /* -lv of an SDT probe (sched, ipc, proc, vm, vminfo): its sites in this
    kernel and how each was found; nothing for other probes. */
 void mt_live_print_sites(struct mt_target *t, uint32_t id, FILE *out);
-/* -d: kinst::FUNC:entry or :return of an inlined FUNC as the probe
-   descriptions of its sites (kinst::CALLER:OFFSET of each copy, fbt's
-   of the out-of-line copy), comma-separated and malloc'd; NULL when pd
-   names no such probe. */
+/* -d: kinst::FUNC:entry or :return of an inlined FUNC, or line probes,
+   as the probe descriptions of their sites (kinst::CALLER:OFFSET of
+   each copy or place, fbt's of the out-of-line copy), comma-separated
+   and malloc'd; NULL when pd names no such probe. */
 char *mt_live_expand(struct mt_target *t, const struct mt_pdesc *pd);
 /* SDT probes: the native C type of args[i] when args[i] is translated
    (mt_live_argtype gives the translated type, declared by the kernel D
    library mach.d), NULL otherwise: struct mt_ctypes argnative. */
+/* Why args[i] of kinst::FUNC:entry of an inlined FUNC is missing (struct
+   mt_ctypes argmissing): malloc'd, NULL when it is not. */
+char *mt_live_argmissing(struct mt_target *t, const char *prov, const char *func,
+			 const char *name, int i);
 const char *mt_live_argnative(struct mt_target *t, const char *prov, const char *func,
 			      const char *name, int i);
 /* How many args[] a probe has (fbt/mach_trap entry: the function's
@@ -113,6 +118,13 @@ char *mt_live_decls(struct mt_target *t, const char *ctype);
    fbt entry, kinst or line site or var has no location there. */
 char *mt_live_local(struct mt_target *t, const struct mt_pdesc *pd, const char *var,
 		    char **ctype, char *err, size_t errlen);
+/* print(locals) (struct mt_ctypes local_names): the names of the locals
+   that have a location at the probe (each one mt_live_local reads),
+   innermost first, NULL-terminated and malloc'd (mt_live_free_names),
+   and the site as FUNC+0xOFF in site; NULL with err as mt_live_local. */
+char **mt_live_local_names(struct mt_target *t, const struct mt_pdesc *pd, char *site,
+			   size_t sitelen, char *err, size_t errlen);
+void mt_live_free_names(char **v);
 /* A kernel global variable (`name or gnumach`name): its address from the
    symbol table and malloc'd C type from DWARF; NULL when unknown. */
 char *mt_live_symbol(struct mt_target *t, const char *mod, const char *name,

@@ -54,7 +54,7 @@
 
 /* ---- blob header: the first bytes of the blob module ---- */
 #define LK_BLOB_MAGIC		0x4c42544du	/* "MTBL" */
-#define LK_BLOB_VERSION		21
+#define LK_BLOB_VERSION		23
 #define LK_BLOB_HDR_REST	160	/* bytes after hook_name (shim's part) */
 /* A jmp trampoline: "push $site_index; jmp lk_fbt_entry" (10 bytes), then
    the relocated displaced instructions and a jmp back. */
@@ -62,7 +62,8 @@
 /* Entry vectors after the blob header (offsets from the blob's start). */
 #define LK_VEC_FBT_ENTRY	(72 + LK_BLOB_HDR_REST)
 #define LK_VEC_FBT_RET		(72 + LK_BLOB_HDR_REST + 8)
-#define LK_STACK_SIZE		16384	/* the blob's own stack */
+#define LK_STACK_SIZE		16384	/* the blob's own stack, one per CPU */
+#define LK_NCPU_MAX		8	/* CPUs with a blob stack (Debian's NCPUS) */
 
 #ifndef __ASSEMBLER__
 
@@ -416,6 +417,12 @@ struct lk_kdesc {
 	   zeroed; the call never returns): a stack walk ends before it.
 	   0: unknown */
 	uint64_t stack_start_ret;
+	/* the kernel's CPU numbers: an SMP kernel's cpu_id_lut (int[256],
+	   by initial APIC ID, as its cpu_number_slow() reads it) and NCPUS
+	   (percpu_array's length); 0 and 1 for a uniprocessor kernel */
+	uint64_t cpu_id_lut;		/* [h] &cpu_id_lut[0] */
+	uint32_t ncpus;			/* [h] */
+	uint32_t pad_c;
 };
 
 /* lk_ctl.flags */
@@ -510,8 +517,8 @@ _Static_assert(sizeof(struct lk_usite) == 256, "lk_usite layout");
 _Static_assert(LK_USITES_OFF + LK_USITES_MAX * sizeof(struct lk_usite) <= LK_AREA_OFF &&
 	       LK_TRAMP_OFF + LK_TRAMP_MAX <= LK_USITES_OFF,
 	       "the user sites fit between the trampolines and the area");
-_Static_assert(sizeof(struct lk_kdesc) == 280 + 32 * LK_KFN_MAX, "lk_kdesc layout");
-_Static_assert(sizeof(struct lk_ctl) == 1576 + 32 * LK_KFN_MAX, "lk_ctl layout");
+_Static_assert(sizeof(struct lk_kdesc) == 296 + 32 * LK_KFN_MAX, "lk_kdesc layout");
+_Static_assert(sizeof(struct lk_ctl) == 1592 + 32 * LK_KFN_MAX, "lk_ctl layout");
 _Static_assert(LK_VEC_FBT_ENTRY == sizeof(struct lk_blob_hdr),
 	       "the entry vectors follow the blob header");
 

@@ -79,6 +79,7 @@ struct mt_boot_opts {
 	const char *shim;               /* NULL: $BUILD/boot/shim.elf */
 	unsigned timeout_ms;            /* 0: no limit */
 	unsigned mem_mb;                /* 0: 512 */
+	unsigned cpus;                  /* QEMU -smp, 0: 1 */
 	uint64_t reserve_pa, reserve_size;      /* size 0: no reservation */
 	int reserve_fill;               /* shim fills it with words pa ^ 0xA5A5A5A5 */
 	FILE *echo;                     /* console copy (NULL: none) */
@@ -87,6 +88,11 @@ struct mt_boot_opts {
 	int survive;                    /* QEMU outlives a killed machtrace (deadman tests) */
 	int caller_signals;             /* SIGINT/SIGTERM/SIGHUP are the caller's business
 					   (a tracing session ends the guest itself) */
+	/* The kernel's message buffer (kmsg_buffer: VA, size), watched until
+	 * the kernel's console speaks: a kernel stopping in KDB before its
+	 * console exists ends the boot as MT_BOOT_DEBUGGER with KDB's words
+	 * from there.  Size 0: looked up in the kernel image. */
+	uint64_t kmsg_va, kmsg_size;
 };
 
 enum mt_boot_status {

@@ -15,7 +15,7 @@
 
 enum mt_mopt {
 	MT_MOPT_KERNEL, MT_MOPT_MODULE, MT_MOPT_WORKLOAD, MT_MOPT_TIMEOUT,
-	MT_MOPT_MEMORY, MT_MOPT_N
+	MT_MOPT_MEMORY, MT_MOPT_CPUS, MT_MOPT_N
 };
 
 /* The most --module, and the --timeout and --memory bounds. */
@@ -23,6 +23,7 @@ enum mt_mopt {
 #define MT_MOPT_MAX_SECONDS	1000000		/* fits unsigned ms */
 #define MT_MOPT_MEM_MIN		128
 #define MT_MOPT_MEM_MAX		1536
+#define MT_MOPT_MAX_CPUS	64		/* and at most the kernel's NCPUS */
 
 struct mt_mopt_def {
 	const char *name;	/* "kernel": --kernel */
@@ -41,6 +42,7 @@ struct mt_mopts {
 	const char *workload;
 	unsigned timeout_ms;
 	unsigned mem_mb;
+	unsigned cpus;
 };
 
 /* Option o's value v into m: 0, or -1 with err ("--timeout 0: ..."). */

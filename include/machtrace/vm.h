@@ -61,6 +61,7 @@ struct mt_vm_opts {
 					   kernel and modules boot, it is IDE disk 0 */
 	int disk_snapshot;		/* the guest's writes to it are not kept */
 	unsigned mem_mb;		/* 0: 256 */
+	unsigned cpus;			/* 0: 1 */
 	unsigned timeout_ms;		/* boot limit, 0: 60 s */
 	const char *blob;		/* NULL: $BUILD/live/blob.bin */
 };

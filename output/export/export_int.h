@@ -5,15 +5,11 @@
 #define MT_EXPORT_INT_H
 
 #include <stdio.h>
+#include "machtrace/esc.h"	/* mt_html_escape */
+#include "machtrace/json.h"
 #include "machtrace/export.h"
 #include "machtrace/hmap.h"
 #include "machtrace/vec.h"
-
-/* json.c: s as a JSON string literal (quotes included). */
-void json_str(FILE *f, const char *s);
-/* XML text with &, <, >, " escaped, control bytes but tab dropped, a byte
-   that is not UTF-8 as &#xNN; (read as Latin-1): the SVG stays well-formed. */
-void xml_str(FILE *f, const char *s);
 
 /* stacks.c: every stack of the trace, folded (root first, frames joined
    by ';', offsets dropped, a control byte in a name as \xNN so that a
@@ -49,7 +45,7 @@ void imap_del(struct imap *m, int64_t key);
 struct imap_ent *imap_slot(const struct imap *m, size_t i);
 void imap_free(struct imap *m);
 
-/* Progress every 4096 events. */
+/* progress.c: progress every 4096 events. */
 void export_progress(struct mt_trace *t, const struct mt_export_opts *o,
 		     uint64_t nev);
 

@@ -78,7 +78,7 @@ draw(struct fg *g, const struct open_frame *f, int depth, uint64_t end, uint64_t
 	if (g->diff)
 		diff_colour(g, end - f->start, oend - f->ostart, rgb);
 	fprintf(g->out, "<g><title>");
-	xml_str(g->out, name);
+	mt_html_escape(g->out, name);
 	fprintf(g->out, " (%llu events, %.2f%%", (unsigned long long)(end - f->start),
 		100.0 * (end - f->start) / g->total);
 	if (g->diff)
@@ -94,7 +94,7 @@ draw(struct fg *g, const struct open_frame *f, int depth, uint64_t end, uint64_t
 			name[chars] = '\0';
 		}
 		fprintf(g->out, "<text x=\"%.1f\" y=\"%.1f\">", x + 3, y + FG_FRAME - 4);
-		xml_str(g->out, name);
+		mt_html_escape(g->out, name);
 		fprintf(g->out, "</text>");
 	}
 	fprintf(g->out, "</g>\n");
@@ -162,7 +162,7 @@ svg(FILE *out, const char *title, struct fg *g, const struct folded_set *fs)
 		"</style>\n<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" "
 		"fill=\"#f8f8f0\"/>\n<text x=\"%d\" y=\"24\" style=\"font-size:17px\">",
 		FG_WIDTH, height, FG_WIDTH, height, FG_WIDTH, height, FG_PAD);
-	xml_str(out, title);
+	mt_html_escape(out, title);
 	fprintf(out, "</text>\n");
 	if (g->total == 0)
 		fprintf(out, "<text x=\"%d\" y=\"%d\">no stacks in this trace: record "

@@ -77,6 +77,7 @@ static int init_runtime(void)
 
 	lk.area_va = lk.resv_va + LK_AREA_OFF;
 	lk.area_end = lk.resv_end;
+	lk_cpu_lut = c->k.ncpus > 1 ? c->k.cpu_id_lut : 0;
 	if (c->area_size == 0 || c->image_off < c->area_size ||
 	    lk.area_va + c->image_off >= lk.area_end) {
 		fail("runtime area does not fit the reserved region");

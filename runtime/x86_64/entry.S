@@ -55,27 +55,48 @@
 	.endm
 
 /*
- * Call fn(rdi = saved registers) on the blob's own stack: kernel stacks
- * are small and the runtime needs a few KiB.  Interrupts are off and the
- * kernel is uniprocessor, so one stack serves; a nested entry (an NMI
- * path hitting a probe) stays on its current stack.  Clobbers rbx, r12
- * (saved by SAVE), returns fn's rax.
+ * Call fn(rdi = saved registers) on the blob's own stack of this CPU:
+ * kernel stacks are small and the runtime needs a few KiB.  Interrupts
+ * are off, so a CPU's stack is its own; a nested entry (an NMI path
+ * hitting a probe) stays on its current stack.  The CPU is the kernel's
+ * number, computed here without a push (from user mode the stack is the
+ * thread's pcb->iss): lk_cpu_lut (an SMP kernel's cpu_id_lut, 0 on a UP
+ * kernel: CPU 0) at CPUID's initial APIC ID; one beyond LK_NCPU_MAX
+ * takes CPU 0's.  Clobbers rax, rbx, rcx, rdx, r12 (saved by SAVE),
+ * returns fn's rax.
  */
 	.macro CALL_ON_STACK fn
-	mov	%rsp, %rdi
-	mov	%rsp, %rbx
+	xor	%eax, %eax
+	cmpq	$0, lk_cpu_lut(%rip)
+	je	90f
+	mov	$1, %eax
+	xor	%ecx, %ecx
+	cpuid
+	shr	$24, %ebx
+	mov	lk_cpu_lut(%rip), %rcx
+	movslq	(%rcx,%rbx,4), %rax
+	cmp	$LK_NCPU_MAX, %rax
+	jb	90f
+	xor	%eax, %eax
+90:	mov	%rsp, %rbx
 	xor	%r12d, %r12d
-	cmpl	$0, lk_on_stack(%rip)
+	lea	lk_on_stack(%rip), %rcx
+	lea	(%rcx,%rax,4), %rcx
+	cmpl	$0, (%rcx)
 	jne	91f
-	movl	$1, lk_on_stack(%rip)
-	mov	$1, %r12d
-	lea	lk_stack_top(%rip), %rsp
-91:	cld
+	movl	$1, (%rcx)
+	mov	%rcx, %r12
+	add	$1, %rax
+	imul	$LK_STACK_SIZE, %rax
+	lea	lk_stacks(%rip), %rsp
+	add	%rax, %rsp
+91:	mov	%rbx, %rdi
+	cld
 	call	\fn
 	mov	%rbx, %rsp
-	test	%r12d, %r12d
+	test	%r12, %r12
 	jz	92f
-	movl	$0, lk_on_stack(%rip)
+	movl	$0, (%r12)
 92:
 	.endm
 
@@ -198,10 +219,10 @@ lk_apic_entry:
 	.bss
 	.align	16
 	.globl	lk_on_stack
-lk_on_stack:
-	.long	0
+lk_on_stack:				/* per CPU: 1 while on its stack */
+	.space	4 * LK_NCPU_MAX
 	.align	16
-	.space	LK_STACK_SIZE
-lk_stack_top:
+lk_stacks:				/* CPU n's top: lk_stacks + (n + 1) * size */
+	.space	LK_STACK_SIZE * LK_NCPU_MAX
 
 	.section .note.GNU-stack, "", @progbits

@@ -278,6 +278,14 @@ static int64_t *count_value(uint32_t aggid)
 }
 
 /* Write the site's "jmp rel32" to its counting or compiled code: armed. */
+/* Where a CPU meeting a jmp site's bytes mid-change goes: its trampoline
+   (the probe, the displaced instructions, back); 0 for int3 sites (one
+   byte, written at once). */
+static uint64_t detour(const struct lk_site *s)
+{
+	return s->kind == LK_SK_JMP || s->kind == LK_SK_JMPRET ? s->ool : 0;
+}
+
 void lk_site_jump(struct lk_site *s, int32_t rel)
 {
 	uint8_t jmp[5];
@@ -285,7 +293,7 @@ void lk_site_jump(struct lk_site *s, int32_t rel)
 	jmp[0] = 0xe9;
 	for (int i = 0; i < 4; i++)
 		jmp[1 + i] = (uint8_t)((uint32_t)rel >> (8 * i));
-	lk_text_write(s->addr, jmp, 5);
+	lk_text_poke(s->addr, jmp, 5, detour(s));
 	s->fast_armed = 1;
 }
 
@@ -311,7 +319,7 @@ void lk_fast_disarm(void)
 			continue;
 		s->fast_armed = 0;
 		if (s->installed)
-			lk_text_write(s->addr, s->patch, s->plen);
+			lk_text_poke(s->addr, s->patch, s->plen, detour(s));
 	}
 }
 
@@ -357,6 +365,14 @@ int lk_int3_fire(struct lk_regs *r)
 	struct lk_site *s = lk_site_at(r->u.t.rip - 1);
 	uint64_t ret;
 
+	if (lk_poke_addr && r->u.t.rip - 1 == lk_poke_addr) {	/* mid-poke */
+		r->u.t.rip = lk_poke_detour;
+		return 1;
+	}
+	if (s && *(volatile const uint8_t *)s->addr != 0xcc) {	/* poked since */
+		r->u.t.rip = s->addr;
+		return 1;
+	}
 	if (!s || !s->installed || s->kind == LK_SK_JMP || s->kind == LK_SK_JMPRET) {
 		if (lk.ctl)
 			lk.ctl->int3_foreign++;
@@ -477,7 +493,7 @@ void lk_sites_install(void)
 		if (s->installed || !bytes_eq(s->addr, s->orig, s->plen))
 			continue;
 		s->installed = 1;
-		lk_text_write(s->addr, s->patch, s->plen);
+		lk_text_poke(s->addr, s->patch, s->plen, detour(s));
 		lk.ctl->patched++;
 	}
 }
@@ -489,7 +505,7 @@ void lk_sites_remove(void)
 		struct lk_site *s = &lk.sites[i];
 		if (!s->installed)
 			continue;
-		lk_text_write(s->addr, s->orig, s->plen);
+		lk_text_poke(s->addr, s->orig, s->plen, detour(s));
 		s->installed = 0;
 		s->fast_armed = 0;
 		lk.ctl->patched--;

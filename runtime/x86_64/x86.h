@@ -97,6 +97,10 @@ static inline void lk_pause(void)
 
 /* patch.c */
 void lk_text_write(uint64_t addr, const uint8_t *bytes, uint32_t n);
+/* The same for a live instruction other CPUs may run: int3 first
+   (patch.c); detour: where a CPU meeting it goes, 0 to write plainly. */
+void lk_text_poke(uint64_t addr, const uint8_t *bytes, uint32_t n, uint64_t detour);
+extern uint64_t lk_poke_addr, lk_poke_detour;
 int lk_idt_hook(void);
 void lk_idt_unhook(void);
 extern uint64_t lk_orig_int3;

@@ -35,6 +35,24 @@ char *mt_console_clean(char *line);
 #define MT_CON_LINE	4096		/* the longest line kept whole */
 void mt_console_feed(char *line, size_t cap, size_t *used, const char *chunk, size_t n,
 		     void (*fn)(void *arg, char *line, int partial), void *arg);
+/* What KDB said before its prompt: the last panic line, the first
+   debugger entry or trap line. */
+struct mt_con_kdb {
+	char panic[256], stop[256];
+};
+/* line's kind, a panic or debugger/trap line noted in k. */
+enum mt_con_kind mt_console_note(struct mt_con_kdb *k, const char *line);
+/* Why KDB stopped: the panic, else the stop line, else "kernel debugger prompt". */
+const char *mt_console_why(const struct mt_con_kdb *k);
+/*
+ * The kernel's message buffer (kmsg_buffer at va, size bytes: every
+ * character printf wrote, console or not) in guest RAM ending in the KDB
+ * prompt: 1 with why (the panic, else the debugger entry or trap line),
+ * else 0.  A kernel that stops before its console exists says why only
+ * there.
+ */
+int mt_kmsg_stop(const uint8_t *ram, size_t ram_size, uint64_t va, uint64_t size, char *why,
+		 size_t len);
 
 /* boot_args.c: the -initrd string */
 int mt_initrd_append(char *buf, size_t len, const char *module, int first);

@@ -30,6 +30,9 @@ const struct mt_mopt_def mt_mopt_table[MT_MOPT_N] = {
 	[MT_MOPT_MEMORY] = { "memory", "MIB", "512 (vm start: 256)",
 		STR(MT_MOPT_MEM_MIN) " to " STR(MT_MOPT_MEM_MAX),
 		"the guest's RAM" },
+	[MT_MOPT_CPUS] = { "cpus", "N", "1",
+		"1 to " STR(MT_MOPT_MAX_CPUS) ", more than 1 only for an SMP kernel",
+		"the guest's CPUs (QEMU -smp)" },
 };
 
 static int bad(char *err, size_t len, enum mt_mopt o, const char *v, const char *why)
@@ -61,6 +64,13 @@ static int set_number(struct mt_mopts *m, enum mt_mopt o, const char *v, char *e
 			return bad(err, len, o, v, "expected a positive number of seconds, "
 				   "at most " STR(MT_MOPT_MAX_SECONDS));
 		m->timeout_ms = d * 1000 < 1 ? 1 : (unsigned)(d * 1000);
+		return 0;
+	}
+	if (o == MT_MOPT_CPUS) {
+		if (end == v || *end || d != (unsigned)d || d < 1 || d > MT_MOPT_MAX_CPUS)
+			return bad(err, len, o, v, "expected a number of CPUs from 1 to "
+				   STR(MT_MOPT_MAX_CPUS));
+		m->cpus = (unsigned)d;
 		return 0;
 	}
 	if (end == v || (*end && strcmp(end, "M") != 0) || d != (unsigned)d ||

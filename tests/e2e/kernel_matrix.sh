@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The kernel matrix (issue 23): the core provider set, on each of the four
+# The kernel matrix (issue 23): the core provider set, on each of the five
 # kernels machtrace supports (trixie's tested one, forky's and sid's newest
-# amd64-up-dbg, the one built from source by kernel_src.sh), in few boots,
+# amd64-up-dbg, sid's amd64-smp-dbg on one CPU, the one built from source by
+# kernel_src.sh), in few boots,
 # every count against machload's own report on the console:
 #  - one -c session: fbt and mach_trap see the same mach_msg_trap entries,
 #    at least 2 per rt round trip; ipc send and receive by msg_name
@@ -22,8 +23,10 @@ set -u
 . "$(dirname "$0")/live_lib.sh"
 need_live kernel-matrix
 
+# MACHTRACE_MATRIX="sid sid-smp" runs those rows only
+SUITES=${MACHTRACE_MATRIX:-trixie forky sid sid-smp src}
 VM=e2e-km-$$	# the VMs of vmattach, named VM-SUITE, stopped on any exit
-trap 'for s in trixie forky sid src; do "$MACHTRACE" vm stop "$VM-$s" >/dev/null 2>&1; done; rm -rf "$TMP"' EXIT
+trap 'for s in $SUITES; do "$MACHTRACE" vm stop "$VM-$s" >/dev/null 2>&1; done; rm -rf "$TMP"' EXIT
 
 # the self-built kernel: kernel_src.sh's build (same inputs: reused)
 src_kernel() {
@@ -175,11 +178,11 @@ END { printa("r %@d\n", @r); printa("p %@d\n", @p); }' >"$TMP/$1-att.out" 2>"$TM
 	fi
 }
 
-for suite in trixie forky sid src; do
+for suite in $SUITES; do
 	case $suite in
 	trixie) k=$KERNEL why="missing $KERNEL (make kernel)" ;;
 	src) k=$(src_kernel) why="no self-built kernel: $(tail -n 1 "$TMP/src-build.log")" ;;
-	*) k=$BUILD/kernels/$suite/gnumach-dbg why="missing $BUILD/kernels/$suite/gnumach-dbg (scripts/fetch-kernel.sh $suite)" ;;
+	*) k=$BUILD/kernels/$suite/gnumach-dbg why="missing $BUILD/kernels/$suite/gnumach-dbg (scripts/setup.sh)" ;;
 	esac
 	if [ -z "$k" ] || [ ! -f "$k" ]; then
 		echo "SKIP kernel-matrix-$suite: $why"

@@ -97,6 +97,46 @@ else
 	fail live-locals-unknown "exit $rc: $(head -c 300 "$TMP/none.err")"
 fi
 
+# locals->NAME as an argument of a list keeps the arguments after it
+if "$MACHTRACE" -e -n 'fbt::vm_fault:entry { printf("%x %x\n", locals->vaddr, args[1]); }' \
+	>/dev/null 2>"$TMP/list.err"; then
+	pass live-locals-in-argument-list
+else
+	fail live-locals-in-argument-list "$(head -c 300 "$TMP/list.err")"
+fi
+
+# print(locals) prints each located local as a member of a struct, typed;
+# at vm_fault's entry vaddr (and map) are its parameters: the members
+# print()'s output gives must equal args[] printed beside it
+live_run print "pages=4 rt=0 pingpong=0 threads=0 tasks=0" 'fbt::vm_fault:entry /++n <= 3/ {
+	print(locals); printf("\nargs 0x%x %d\n", args[0], args[1]); }' -q
+rc=$?
+member() {	# the values print() gave member $1 of type $2
+	awk -v m="$1" -v t="($2)" '$1 == "." m && $2 == "=" && index($3, t) == 1 {
+		v = substr($3, length(t) + 1); sub(/,$/, "", v); print v }' "$TMP/print.out" | tr '\n' ' '
+}
+pv=$(member vaddr vm_offset_t)
+pm=$(member map vm_map_t)
+av=$(awk '$1 == "args" { print $3 }' "$TMP/print.out" | tr '\n' ' ')
+am=$(awk '$1 == "args" { print $2 }' "$TMP/print.out" | tr '\n' ' ')
+heads=$(grep -c '^ *(struct locals_vm_fault_0x0) {$' "$TMP/print.out")
+if [ $rc = 0 ] && [ "$heads" = 3 ] && [ -n "$pv" ] && [ "$pv" = "$av" ] && [ "$pm" = "$am" ]; then
+	pass live-locals-print-locals
+else
+	fail live-locals-print-locals "exit $rc, $heads structs, vaddr: ${pv:-none} / args[1]: ${av:-none}, map: ${pm:-none} / args[0]: ${am:-none}: $(head -c 300 "$TMP/print.err")"
+fi
+# a function entry where no local has a location (found at test time):
+# print(locals) there is a compile-time error naming the site
+for f in $("$MACHTRACE" -l -n 'fbt:::entry' 2>/dev/null | awk 'NR > 1 { print $4 }' | head -n 400); do
+	"$MACHTRACE" -e -n "fbt::$f:entry { print(locals); }" >/dev/null 2>"$TMP/pl.err" && continue
+	grep -q 'has a location' "$TMP/pl.err" && break
+done
+if grep -q "line 1: print(locals): no local variable or parameter has a location at $f+0x0$" "$TMP/pl.err"; then
+	pass "live-locals-print-none-located ($f)"
+else
+	fail live-locals-print-none-located "$(head -c 300 "$TMP/pl.err")"
+fi
+
 # A loop counter: vm_page_table_index walks vm_page_segs with i from 0
 # until the segment holding the address.  Its lines where locals->i has
 # a location are read at test time; at each firing i must equal the
@@ -135,3 +175,4 @@ if [ $rc = 0 ] && [ "${calls:-0}" -gt 0 ] && [ -n "$inloop" ] && [ -z "$wrong" ]
 else
 	fail live-locals-loop-counter "exit $rc, $F lines$lines, ${calls:-0} calls, in the loop: ${inloop:-none}, out of order: $wrong $(head -c 300 "$TMP/loop.err")"
 fi
+

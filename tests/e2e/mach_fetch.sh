@@ -38,6 +38,7 @@ mkdeb() {	# package, file inside, content
 	dpkg-deb --root-owner-group -b "$root" "$fake/debs/$1.deb" >/dev/null
 }
 mkdeb gnumach-image-1.8-amd64-up-dbg boot/gnumach-1.8-amd64-up-dbg.gz "$(printf '\177ELF fake kernel')"
+mkdeb gnumach-image-1.8-amd64-smp-dbg boot/gnumach-1.8-amd64-smp-dbg.gz "$(printf '\177ELF fake smp kernel')"
 mkdeb gnumach-dev usr/include/mach/fake.h.gz "fake header"
 # trixie's MIG is fetched with the kernel (CACHE/mig): its programs as is
 root=$fake/root-mig
@@ -72,7 +73,8 @@ cat >"$fake/bin/apt-cache" <<'FAKE'
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-o) shift 2 ;;
-	madison) for v in $FAKE_VERSIONS; do echo " $2 | $v | fake trixie/main"; done; exit 0 ;;
+	madison) [ "$2" = "${FAKE_NOPKG:-}" ] && exit 0
+		for v in $FAKE_VERSIONS; do echo " $2 | $v | fake trixie/main"; done; exit 0 ;;
 	show) p=${2%%=*}; echo "Package: $p"
 		echo "SHA256: ${FAKE_SUM:-$(sha256sum "$FAKE_DEBS/$p.deb" | cut -d' ' -f1)}"; exit 0 ;;
 	*) shift ;;
@@ -156,6 +158,27 @@ if [ $? != 0 ] && grep -q "forky has no version 2:1.8+git20990101-1 .*(it has: 2
 	pass mach-fetch-suite-missing-version
 else
 	fail mach-fetch-suite-missing-version "$(cat "$TMP/err")"
+fi
+
+# --variant smp: the suite's SMP image beside its UP one, in KERNELS/SUITE-smp;
+# a suite without the SMP package is an error naming it, nothing cached.
+fetch_suite --suite sid --variant smp
+rc=$?
+if [ $rc = 0 ] && [ "$(readlink "$TMP/kernels/sid-smp")" = "sid-smp-1.8+git20251111-2" ] &&
+   [ "$(readlink "$TMP/kernels/sid")" = "sid-1.8+git20251111-2" ] &&
+   grep -q "fake smp kernel" "$TMP/kernels/sid-smp/gnumach-dbg" &&
+   grep -q "fetching gnumach-image-1.8-amd64-smp-dbg" "$TMP/out"; then
+	pass mach-fetch-suite-smp
+else
+	fail mach-fetch-suite-smp "exit $rc: $(cat "$TMP/err") / $(ls -l "$TMP/kernels" 2>&1)"
+fi
+FAKE_NOPKG=gnumach-image-1.8-amd64-smp-dbg fetch_suite --suite forky --variant smp
+rc=$?
+if [ $rc != 0 ] && grep -q "forky has no package gnumach-image-1.8-amd64-smp-dbg" "$TMP/err" &&
+   [ ! -e "$TMP/kernels/forky-smp" ]; then
+	pass mach-fetch-suite-smp-missing
+else
+	fail mach-fetch-suite-smp-missing "exit $rc: $(cat "$TMP/err")"
 fi
 
 # machtrace kernel fetch runs the script with its options; kernel list

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Debian's newer kernels (build/kernels/SUITE, fetched by scripts/setup.sh):
+# Debian's newer kernels (build/kernels/SUITE, fetched by scripts/setup.sh;
+# sid-smp: sid's SMP image, traced on one CPU):
 # each boots traced in one short session whose counts match machload's own
 # report: fbt and mach_trap see the same mach_msg_trap entries, at least 2
 # per round trip and per pingpong; proc sees exactly the threads and tasks
@@ -80,7 +81,7 @@ else
 fi
 [ -n "$kept" ] && rm -f "$kept"
 
-for suite in ${MACHTRACE_TEST_KERNELS-forky sid}; do
+for suite in ${MACHTRACE_TEST_KERNELS-forky sid sid-smp}; do
 	k=$BUILD/kernels/$suite/gnumach-dbg
 	t=mach-kernels-$suite
 	if [ ! -f "$k" ]; then

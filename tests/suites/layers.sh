@@ -82,7 +82,8 @@ trap 'rm -rf "$T"' EXIT
 echo 'int main(void) { return 0; }' > "$T/main.c"
 cc -c -o "$T/main.o" "$T/main.c" || { echo "FAIL layers: cannot compile"; exit 1; }
 
-layer() {	# name, libraries... (-lNAME: a system library)
+layer() {	# name, libraries... (-lNAME: a system library; -ljansson
+		# with libmtcommon.a: its JSON reader, common/jsonread.c)
 	local name=$1 lib libs=() sys=() und
 	shift
 	for lib in "$@"; do
@@ -106,17 +107,23 @@ layer() {	# name, libraries... (-lNAME: a system library)
 }
 
 includes
-layer common libmtcommon.a
-layer msgids libmtmsgids.a libmtcommon.a
-layer jit libmtjit.a libmtcommon.a -lcapstone
+layer common libmtcommon.a -ljansson
+layer msgids libmtmsgids.a libmtcommon.a -ljansson
+layer jit libmtjit.a libmtcommon.a -ljansson -lcapstone
 # the compiler and the link stage (+ msgids, the names the link stage puts
 # in images for mach_msgname()): no target, runtime or consumer
-layer compiler+link libmtcc.a libmtlink.a libmtmsgids.a libmtcommon.a
-layer consumer libmtcons.a libmtcommon.a
-layer output libmtreport.a libmtout.a libmtcons.a libmtcommon.a
+layer compiler+link libmtcc.a libmtlink.a libmtmsgids.a libmtcommon.a -ljansson
+layer consumer libmtcons.a libmtcommon.a -ljansson
+layer output libmtreport.a libmtout.a libmtcons.a libmtcommon.a -ljansson
 # the hosted runtime and the hooks it calls: nothing else
 layer runtime libmtrt.a libmtplat.a
+# the session: what it runs (compiler, link stage, targets, consumer), no
+# command, tool or output
+layer session libmtsession.a libmtcc.a libmtlink.a libmtcons.a libmtlive.a \
+	libmtvm.a libmttarget.a libmttargets.a libmtlocal.a libmtrt.a libmtplat.a \
+	libmtjit.a libmtmsgids.a libmtcommon.a \
+	-ljansson -ldw -lelf -lcapstone -lext2fs -lcom_err -lz
 # the targets: no compiler, link stage, consumer or command
 layer targets libmtlive.a libmtvm.a libmttarget.a libmttargets.a libmtlocal.a \
 	libmtrt.a libmtplat.a libmtjit.a libmtmsgids.a libmtcommon.a \
-	-ldw -lelf -lcapstone -lext2fs -lcom_err -lz
+	-ljansson -ldw -lelf -lcapstone -lext2fs -lcom_err -lz

@@ -46,13 +46,67 @@ static int blob_hook(const char *blob, char *name, size_t len, char *err, size_t
 	return 0;
 }
 
-int mt_kimg_boot_check(const struct mt_kimg *k, const char *blob, char *err, size_t errlen)
+uint64_t mt_kimg_ncpus(struct mt_kimg *k)
+{
+	uint64_t one = 0, va, size;
+
+	if (mt_kimg_struct_size(k, "percpu", &one) < 0 || one == 0 ||
+	    mt_kimg_symbol_size(k, "percpu_array", &va, &size) < 0 || size < one)
+		return 1;
+	return size / one;
+}
+
+static int cpus_fit(struct mt_kimg *k, unsigned cpus, char *err, size_t errlen)
+{
+	uint64_t n = mt_kimg_ncpus(k);
+	char ver[128];
+
+	if (cpus <= n)
+		return 0;
+	if (n == 1)
+		mt_seterr(err, errlen, "--cpus %u: %s (%s) is a uniprocessor GNU Mach (built "
+			  "for 1 CPU); more CPUs need an SMP kernel such as Debian's "
+			  "gnumach-image-1.8-amd64-smp-dbg (machtrace kernel fetch --suite sid "
+			  "--variant smp)", cpus, mt_kimg_version(k, ver, sizeof ver),
+			  mt_kimg_path(k));
+	else
+		mt_seterr(err, errlen, "--cpus %u: %s (%s) is built for at most %llu CPUs",
+			  cpus, mt_kimg_version(k, ver, sizeof ver), mt_kimg_path(k),
+			  (unsigned long long)n);
+	return -1;
+}
+
+int mt_kernel_cpus_check(const char *kernel, unsigned cpus, char *err, size_t errlen)
+{
+	struct mt_kimg *k;
+	int rc;
+
+	if (cpus <= 1)
+		return 0;
+	k = mt_kimg_open(kernel, err, errlen);
+	rc = k ? cpus_fit(k, cpus, err, errlen) : -1;
+	mt_kimg_close(k);
+	return rc;
+}
+
+int mt_kimg_boot_check(struct mt_kimg *k, const char *blob, unsigned cpus, char *err,
+		       size_t errlen)
 {
 	char hook[40], ver[128], why[256];
 	const struct mt_kfunc *f;
 	const uint8_t *code;
 	uint64_t va;
 
+	if (cpus_fit(k, cpus, err, errlen) < 0)
+		return -1;
+	/* the runtime has one probe-context stack, one set of buffers and
+	   patches text atomically for one CPU only */
+	if (cpus > 1) {
+		mt_seterr(err, errlen, "tracing with more than one CPU is not supported yet: "
+			  "the runtime keeps one CPU's probe stack and buffers; --cpus 1 "
+			  "traces an SMP kernel on one CPU");
+		return -1;
+	}
 	if (blob_hook(blob, hook, sizeof hook, err, errlen) < 0)
 		return -1;
 	if (mt_kimg_symbol(k, SHIM_RESERVE_FUNC, &va) < 0)
@@ -71,10 +125,21 @@ int mt_kimg_boot_check(const struct mt_kimg *k, const char *blob, char *err, siz
 	return -1;
 }
 
-int mt_kernel_boot_check(const char *kernel, const char *blob, char *err, size_t errlen)
+int mt_kernel_boot_check(const char *kernel, const char *blob, unsigned cpus, char *err,
+			 size_t errlen)
 {
 	struct mt_kimg *k = mt_kimg_open(kernel, err, errlen);
-	int rc = k ? mt_kimg_boot_check(k, blob, err, errlen) : -1;
+	int rc = k ? mt_kimg_boot_check(k, blob, cpus, err, errlen) : -1;
+
+	mt_kimg_close(k);
+	return rc;
+}
+
+int mt_kernel_kmsg(const char *kernel, uint64_t *va, uint64_t *size)
+{
+	char err[256];
+	struct mt_kimg *k = mt_kimg_open(kernel, err, sizeof err);
+	int rc = k ? mt_kimg_symbol_size(k, "kmsg_buffer", va, size) : -1;
 
 	mt_kimg_close(k);
 	return rc;

@@ -304,6 +304,9 @@ static int step(struct vm *m, const struct dwloc_op *op)
 		return implicit(m, op);
 	case DW_OP_piece:
 		return piece(m, op->number);
+	case DW_OP_entry_value: case DW_OP_GNU_entry_value:
+		/* the value a register had at the function's entry: gone */
+		return fail(m, "optimized out");
 	}
 	return fail(m, "DWARF operation 0x%x is not supported", a);
 }

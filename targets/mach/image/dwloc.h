@@ -52,12 +52,34 @@ int dwloc_compile(const struct dwloc_op *ops, size_t n, const struct dwloc_frame
 struct mt_kimg;
 int mt_kimg_local(struct mt_kimg *k, uint64_t pc, const char *name, char *ctype,
 		  size_t ctlen, struct dwloc_res *res, char *err, size_t errlen);
+/*
+ * kimg_locals.c: the parameters of inlined copy `in` at pc as operands
+ * one read gives (out[i] for the parameter named names[i], n of them):
+ * a register, memory at a register plus an offset (the frame base
+ * through pc's CFA rule included), or a constant; kind 0 where it has
+ * none of these there (optimized out, a computed value, an entry value).
+ * size: its type's bytes, negative when signed.  -1 without DWARF.
+ */
+enum { DWOP_NONE, DWOP_REG, DWOP_MEM, DWOP_IMM };
+struct dwloc_operand {
+	int kind, reg, size;
+	int64_t val;		/* MEM: the offset; IMM: the value */
+};
+struct mt_kinline;
+int mt_kimg_inline_args(struct mt_kimg *k, const struct mt_kinline *in, uint64_t pc,
+			const char *const *names, int n, struct dwloc_operand *out);
+/* The names of the local variables and parameters declared in the scopes
+   around pc (innermost first, each once), located there or not: a
+   malloc'd array of malloc'd strings in *names; their count, -1 if none
+   can be read. */
+int mt_kimg_local_names(struct mt_kimg *k, uint64_t pc, char ***names);
 
 /*
- * kimg_lines.c: each row of the line tables that begins a statement at an
- * address in [lo, hi) (hi 0: every CU's), with its file as the source
- * tree names it ("vm/vm_fault.c"); fn's non-zero ends the walk and is
- * returned.  -1 without DWARF.
+ * kimg_lines.c: the first row that begins a statement in each block of a
+ * line (consecutive rows of one file and line) at an address in [lo, hi)
+ * (hi 0: every CU's), with its file as the source tree names it
+ * ("vm/vm_fault.c"); fn's non-zero ends the walk and is returned.  -1
+ * without DWARF.
  */
 typedef int (*mt_kline_fn)(void *arg, const char *file, int line, uint64_t addr);
 int mt_kimg_lines(struct mt_kimg *k, uint64_t lo, uint64_t hi, mt_kline_fn fn, void *arg);

@@ -431,9 +431,18 @@ const struct mt_kfunc *mt_kimg_func_at(const struct mt_kimg *k, uint64_t addr)
 
 int mt_kimg_symbol(const struct mt_kimg *k, const char *name, uint64_t *value)
 {
+	uint64_t size;
+
+	return mt_kimg_symbol_size(k, name, value, &size);
+}
+
+int mt_kimg_symbol_size(const struct mt_kimg *k, const char *name, uint64_t *value,
+			uint64_t *size)
+{
 	for (size_t i = 0; i < k->nsyms; i++)
 		if (strcmp(k->symnames[i], name) == 0) {
 			*value = k->syms[i].st_value;
+			*size = k->syms[i].st_size;
 			return 0;
 		}
 	return -1;

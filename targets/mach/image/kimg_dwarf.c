@@ -152,6 +152,7 @@ static void prototype(struct mt_kimg *k, Dwarf_Die *sp, struct mt_kfunc *f)
 	Dwarf_Die origin;
 
 	f->has_dwarf = 1;
+	f->noreturn = dwarf_hasattr_integrate(sp, DW_AT_noreturn);
 	f->rettype = type_of(k, sp);
 	f->nargs = 0;
 	if (read_params(k, sp, f) == 0)

@@ -1,7 +1,7 @@
 /*
- * Source lines of the kernel's code (DWARF line tables): the rows that
- * begin a statement, with the file as the source tree names it
- * ("vm/vm_fault.c": the build's directories before it dropped).
+ * Source lines of the kernel's code (DWARF line tables): where each block
+ * of a line begins a statement, with the file as the source tree names
+ * it ("vm/vm_fault.c": the build's directories before it dropped).
  */
 #include <string.h>
 
@@ -18,9 +18,18 @@ static const char *tree_path(const char *p)
 	return up ? up : p;
 }
 
+/*
+ * A block of a line: consecutive rows of one sequence with the same file
+ * and line.  A line the compiler placed twice (a loop's test and its
+ * increment, two inlined copies) has a block at each place; its site
+ * there is the block's first row that begins a statement (a block with
+ * none, a fragment of the line scheduled among others, has no site).
+ */
 static int cu_rows(Dwarf_Die *cu, uint64_t lo, uint64_t hi, mt_kline_fn fn, void *arg)
 {
 	Dwarf_Lines *lines;
+	const char *pfile = NULL;
+	int pline = 0, taken = 0;
 	size_t n;
 
 	if (dwarf_getsrclines(cu, &lines, &n) != 0)
@@ -29,15 +38,23 @@ static int cu_rows(Dwarf_Die *cu, uint64_t lo, uint64_t hi, mt_kline_fn fn, void
 		Dwarf_Line *ln = dwarf_onesrcline(lines, i);
 		Dwarf_Addr a;
 		bool stmt = false, end = false;
-		int line;
+		int line, rc;
 		const char *file;
-		int rc;
 
 		if (!ln || dwarf_lineaddr(ln, &a) != 0 || dwarf_lineno(ln, &line) != 0 ||
-		    dwarf_linebeginstatement(ln, &stmt) != 0 || !stmt ||
-		    dwarf_lineendsequence(ln, &end) != 0 || end || line <= 0 ||
-		    a < lo || (hi && a >= hi) || !(file = dwarf_linesrc(ln, NULL, NULL)))
+		    dwarf_linebeginstatement(ln, &stmt) != 0 ||
+		    dwarf_lineendsequence(ln, &end) != 0 ||
+		    !(file = dwarf_linesrc(ln, NULL, NULL)) || end) {
+			pfile = NULL;
 			continue;
+		}
+		if (!pfile || line != pline || strcmp(file, pfile) != 0)
+			taken = 0;	/* a new block */
+		pfile = file;
+		pline = line;
+		if (taken || !stmt || line <= 0 || a < lo || (hi && a >= hi))
+			continue;
+		taken = 1;
 		if ((rc = fn(arg, tree_path(file), line, a)) != 0)
 			return rc;
 	}

@@ -21,26 +21,65 @@ static int is_var(Dwarf_Die *d)
 	return tag == DW_TAG_variable || tag == DW_TAG_formal_parameter;
 }
 
-/* The DIE declaring name in the scopes around pc, and the subprogram
-   holding it (frame base); 0, or -1 when no scope declares it. */
+/* Whether d declares a variable or parameter called name, its DIE in *var. */
+static int declares(Dwarf_Die *d, const char *name, Dwarf_Die *var)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(d, &child) != 0)
+		return 0;
+	do {
+		Dwarf_Attribute a;
+		const char *s = is_var(&child) ? dwarf_formstring(
+			dwarf_attr_integrate(&child, DW_AT_name, &a)) : NULL;
+		if (s && strcmp(s, name) == 0) {
+			*var = child;
+			return 1;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+/*
+ * The scopes around pc, innermost first, as the DIE tree nests them: an
+ * inlined copy's scopes, then its caller's up to the out-of-line
+ * subprogram (whose frame base the copy's locations use) and the CU.
+ * dwarf_getscopes follows a copy to its abstract origin's scopes instead,
+ * which leaves the caller out.  Their count (*out malloc'd), or -1.
+ */
+static int scopes_at(struct mt_kimg *k, uint64_t pc, Dwarf_Die **out)
+{
+	Dwarf_Die cu, *s = NULL;
+	int n;
+
+	*out = NULL;
+	if (!k->dw || !dwarf_addrdie(k->dw, pc, &cu) || (n = dwarf_getscopes(&cu, pc, &s)) <= 0) {
+		free(s);
+		return -1;
+	}
+	n = dwarf_getscopes_die(&s[0], out);
+	free(s);
+	return n;
+}
+
+/*
+ * The DIE declaring name in scopes (scopes_at), and the subprogram
+ * holding it (frame base): 0; -1 when no scope declares it; -2 when an
+ * inlined copy's abstract origin declares it but the copy keeps no DIE
+ * of it (optimized out, not the caller's variable of that name).
+ */
 static int find_var(Dwarf_Die *scopes, int n, const char *name, Dwarf_Die *var,
 		    Dwarf_Die *fn)
 {
 	int found = 0;
 
 	for (int i = 0; i < n; i++) {
-		Dwarf_Die child;
-		if (!found && dwarf_child(&scopes[i], &child) == 0) {
-			do {
-				Dwarf_Attribute a;
-				const char *s = is_var(&child) ? dwarf_formstring(
-					dwarf_attr_integrate(&child, DW_AT_name, &a)) : NULL;
-				if (s && strcmp(s, name) == 0) {
-					*var = child;
-					found = 1;
-				}
-			} while (!found && dwarf_siblingof(&child, &child) == 0);
-		}
+		Dwarf_Attribute a;
+		Dwarf_Die origin, unused;
+		if (!found && !(found = declares(&scopes[i], name, var)) &&
+		    dwarf_formref_die(dwarf_attr(&scopes[i], DW_AT_abstract_origin, &a), &origin) &&
+		    declares(&origin, name, &unused))
+			return -2;
 		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
 			*fn = scopes[i];
 			return found ? 0 : -1;
@@ -96,7 +135,7 @@ static int const_value(Dwarf_Die *d, struct dwloc_res *res)
 int mt_kimg_local(struct mt_kimg *k, uint64_t pc, const char *name, char *ctype,
 		  size_t ctlen, struct dwloc_res *res, char *err, size_t errlen)
 {
-	Dwarf_Die cu, *scopes = NULL, var, fn, t;
+	Dwarf_Die *scopes = NULL, var, fn, t;
 	struct dwloc_op ops[MAXOPS], fb[MAXOPS];
 	struct dwloc_frame fr = { 0, 0, NULL, 0 };
 	struct mt_kframe kf;
@@ -105,10 +144,10 @@ int mt_kimg_local(struct mt_kimg *k, uint64_t pc, const char *name, char *ctype,
 	int n, nops, nfb, rc = -1;
 
 	snprintf(err, errlen, "no local variable or parameter %s", name);
-	if (!k->dw || !dwarf_addrdie(k->dw, pc, &cu))
-		return -1;
-	n = dwarf_getscopes(&cu, pc, &scopes);
-	if (n <= 0 || find_var(scopes, n, name, &var, &fn) < 0)
+	n = scopes_at(k, pc, &scopes);
+	if (n > 0 && (n = find_var(scopes, n, name, &var, &fn)) == -2)
+		snprintf(err, errlen, "optimized out");
+	if (n < 0)
 		goto out;
 	if (!dwarf_formref_die(dwarf_attr_integrate(&var, DW_AT_type, &a), &t))
 		goto out;
@@ -137,4 +176,127 @@ int mt_kimg_local(struct mt_kimg *k, uint64_t pc, const char *name, char *ctype,
 out:
 	free(scopes);
 	return rc;
+}
+
+/* Add the variables scope declares to v (n of them, room for max). */
+static int scope_names(Dwarf_Die *scope, char **v, int n, int max)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(scope, &child) != 0)
+		return n;
+	do {
+		Dwarf_Attribute a;
+		const char *s = is_var(&child) ? dwarf_formstring(
+			dwarf_attr_integrate(&child, DW_AT_name, &a)) : NULL;
+		int dup = 0;
+		for (int i = 0; s && i < n && !dup; i++)
+			dup = strcmp(v[i], s) == 0;
+		if (!s || dup)
+			continue;
+		if (n == max || !(v[n] = strdup(s)))
+			return -1;
+		n++;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return n;
+}
+
+int mt_kimg_local_names(struct mt_kimg *k, uint64_t pc, char ***names)
+{
+	enum { MAXNAMES = 256 };
+	Dwarf_Die *scopes = NULL;
+	char **v = calloc(MAXNAMES, sizeof *v);
+	int n = 0, ns;
+
+	*names = v;
+	if (!v || (ns = scopes_at(k, pc, &scopes)) <= 0) {
+		free(scopes);
+		return v ? 0 : -1;
+	}
+	for (int i = 0; i < ns && n >= 0; i++) {
+		n = scope_names(&scopes[i], v, n, MAXNAMES);
+		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
+			break;
+	}
+	free(scopes);
+	if (n < 0) {
+		for (int i = 0; i < MAXNAMES; i++)
+			free(v[i]);
+		free(v);
+		*names = NULL;
+	}
+	return n;
+}
+
+/* The bytes of d's type, negative when it is a signed integer. */
+static int operand_size(Dwarf_Die *d)
+{
+	Dwarf_Attribute a;
+	Dwarf_Die t;
+	Dwarf_Word enc = 0;
+	int size;
+
+	if (!dwarf_formref_die(dwarf_attr_integrate(d, DW_AT_type, &a), &t) ||
+	    dwarf_peel_type(&t, &t) != 0 || (size = dwarf_bytesize(&t)) <= 0 || size > 8)
+		return 8;
+	if (dwarf_tag(&t) == DW_TAG_base_type && dwarf_attr(&t, DW_AT_encoding, &a))
+		dwarf_formudata(&a, &enc);
+	return enc == DW_ATE_signed || enc == DW_ATE_signed_char ? -size : size;
+}
+
+/* d's location at pc as one operand (struct dwloc_operand). */
+static void operand_at(struct mt_kimg *k, Dwarf_Die *d, uint64_t pc, struct dwloc_operand *o)
+{
+	struct dwloc_op ops[MAXOPS];
+	struct dwloc_res res;
+	struct mt_kframe kf;
+	int n = loc_at(d, DW_AT_location, pc, ops);
+	unsigned a = n > 0 ? ops[0].atom : 0;
+
+	memset(o, 0, sizeof *o);
+	o->size = operand_size(d);
+	if (const_value(d, &res)) {
+		o->kind = DWOP_IMM;
+		o->val = strtoll(res.text + 1, NULL, 10);
+	} else if (n == 1 && (a == DW_OP_regx || (a >= DW_OP_reg0 && a <= DW_OP_reg15))) {
+		o->kind = DWOP_REG;
+		o->reg = a == DW_OP_regx ? (int)ops[0].number : (int)(a - DW_OP_reg0);
+	} else if (n == 1 && (a == DW_OP_bregx || (a >= DW_OP_breg0 && a <= DW_OP_breg15))) {
+		o->kind = DWOP_MEM;
+		o->reg = a == DW_OP_bregx ? (int)ops[0].number : (int)(a - DW_OP_breg0);
+		o->val = a == DW_OP_bregx ? (int64_t)ops[0].number2 : (int64_t)ops[0].number;
+	} else if (n == 1 && a == DW_OP_fbreg && mt_kimg_frame(k, pc, &kf) == 0) {
+		o->kind = DWOP_MEM;	/* GCC's frame base: DW_OP_call_frame_cfa */
+		o->reg = kf.cfa_reg;
+		o->val = kf.cfa_off + (int64_t)ops[0].number;
+	} else if (n == 2 && ops[1].atom == DW_OP_stack_value &&
+		   ((a >= DW_OP_lit0 && a <= DW_OP_lit31) || a == DW_OP_constu ||
+		    a == DW_OP_consts || (a >= DW_OP_const1u && a <= DW_OP_const8s))) {
+		o->kind = DWOP_IMM;
+		o->val = a <= DW_OP_lit31 && a >= DW_OP_lit0 ? (int64_t)(a - DW_OP_lit0) :
+			(int64_t)ops[0].number;
+	}
+	if (o->reg > 15)
+		o->kind = DWOP_NONE;
+}
+
+int mt_kimg_inline_args(struct mt_kimg *k, const struct mt_kinline *in, uint64_t pc,
+			const char *const *names, int n, struct dwloc_operand *out)
+{
+	Dwarf_Die d, c;
+
+	memset(out, 0, (size_t)n * sizeof *out);
+	if (!k->dw || !in->die || !dwarf_offdie(k->dw, in->die, &d))
+		return -1;
+	if (dwarf_child(&d, &c) != 0)
+		return 0;
+	do {
+		Dwarf_Attribute a;
+		const char *s = dwarf_tag(&c) == DW_TAG_formal_parameter ?
+			dwarf_formstring(dwarf_attr_integrate(&c, DW_AT_name, &a)) : NULL;
+		for (int i = 0; s && i < n; i++)
+			if (names[i] && strcmp(names[i], s) == 0)
+				operand_at(k, &c, pc, &out[i]);
+	} while (dwarf_siblingof(&c, &c) == 0);
+	return 0;
 }

@@ -61,18 +61,6 @@ static int member(struct mt_kimg *k, const char *s, const char *m, uint32_t *off
 }
 
 /* CPUs the kernel was built for: percpu_array's size over struct percpu's. */
-static uint64_t kernel_ncpus(struct mt_kimg *k)
-{
-	uint64_t one = 0;
-
-	if (mt_kimg_struct_size(k, "percpu", &one) < 0 || one == 0)
-		return 1;
-	for (size_t i = 0; i < k->nsyms; i++)
-		if (strcmp(k->symnames[i], "percpu_array") == 0 && k->syms[i].st_size)
-			return k->syms[i].st_size / one;
-	return 1;
-}
-
 /* The interrupt dispatch code a profile probe looks for in the frames. */
 static void intr_code(struct mt_kimg *k, struct lk_kdesc *d)
 {
@@ -233,18 +221,11 @@ static void stack_start(struct mt_kimg *k, struct lk_kdesc *d)
 int kdesc_fill(struct mt_kimg *k, struct lk_kdesc *d, uint64_t ram_bytes,
 	       char *err, size_t errlen)
 {
-	uint64_t ncpus = kernel_ncpus(k);
 	uint64_t size = 0;
 	char type[256];
 	const char *br;
 
 	memset(d, 0, sizeof *d);
-	if (ncpus != 1) {
-		mt_seterr(err, errlen, "%s is built for %llu CPUs: live tracing supports "
-			  "uniprocessor GNU Mach kernels only", mt_kimg_path(k),
-			  (unsigned long long)ncpus);
-		return -1;
-	}
 	if (mt_kimg_symbol(k, "_start", &d->text_start) < 0 ||
 	    mt_kimg_symbol(k, "etext", &d->text_end) < 0) {
 		mt_seterr(err, errlen, "kernel has no _start/etext symbols");
@@ -277,6 +258,9 @@ int kdesc_fill(struct mt_kimg *k, struct lk_kdesc *d, uint64_t ram_bytes,
 	if (mt_kimg_symbol(k, "lapic", &d->lapic_var) < 0 ||
 	    mt_kimg_symbol(k, "dummy_lapic", &d->dummy_lapic) < 0)
 		d->lapic_var = d->dummy_lapic = 0;
+	d->ncpus = (uint32_t)mt_kimg_ncpus(k);
+	if (d->ncpus < 2 || mt_kimg_symbol(k, "cpu_id_lut", &d->cpu_id_lut) < 0)
+		d->cpu_id_lut = 0;
 	d->kernel_map_base = LK_KERNEL_MAP_BASE;
 	d->directmap_end = ram_bytes < 0x60000000ull ? ram_bytes : 0x60000000ull;
 	d->tsc_hz = tsc_hz();

@@ -167,14 +167,17 @@ static int start_guest(struct mt_target *t)
 	bo.shim = l->shim[0] ? l->shim : NULL;
 	bo.timeout_ms = l->o.timeout_ms;
 	bo.mem_mb = guest_mb(l);
+	bo.cpus = l->o.cpus;
 	bo.reserve_pa = l->resv_pa;
 	bo.reserve_size = l->resv_size;
 	bo.echo = l->o.console;
 	bo.log_path = l->o.console_log;
 	bo.survive = l->o.survive;
 	bo.caller_signals = 1;	/* Ctrl-C ends the session: END runs in the kernel */
-	if (mt_kimg_boot_check(l->k, l->blob, t->err, sizeof t->err) < 0)
+	if (mt_kimg_boot_check(l->k, l->blob, l->o.cpus, t->err, sizeof t->err) < 0)
 		return -1;
+	if (mt_kimg_symbol_size(l->k, "kmsg_buffer", &bo.kmsg_va, &bo.kmsg_size) < 0)
+		bo.kmsg_va = bo.kmsg_size = 0;
 	l->b = mt_boot_start(&bo, t->err, sizeof t->err);
 	if (!l->b)
 		return -1;
@@ -192,6 +195,7 @@ static void probes_free(struct live *l)
 {
 	for (uint32_t i = 0; i < l->nprobes; i++) {
 		free(l->probes[i].locs);
+		free(l->probes[i].uargv);
 		free(l->probes[i].usites);
 	}
 	free(l->probes);
@@ -657,6 +661,9 @@ static const struct mt_target_ops live_ops = {
 	.sym = live_sym,
 	.usym = live_usym,
 	.free = live_free,
+	.ctypes = live_ctypes,
+	.dlib = live_dlib,
+	.expand = mt_live_expand,
 };
 
 int mt_live_target_state(struct mt_target *t)
@@ -745,6 +752,8 @@ const char *mt_live_argtype(struct mt_target *t, const char *prov, const char *f
 		if (matched)
 			return st;
 	}
+	if (prov && !strcmp(prov, "kinst") && i >= 0 && i < mt_live_nargs(t, prov, func, name))
+		return mt_kimg_lookup(((struct live *)t->priv)->k, func)->args[i].type;
 	if (!t || t->ops != &live_ops || !func || i < 0 ||
 	    (prov && strcmp(prov, "fbt") != 0 && strcmp(prov, "mach_trap") != 0))
 		return NULL;
@@ -776,24 +785,48 @@ static int first_id(void *arg, const struct mt_probe_info *info)
 	return 0;
 }
 
-char *mt_live_expand(struct mt_target *t, const struct mt_pdesc *pd)
+/* kinst::FUNC:entry/return of an inlined FUNC (pd), made if need be;
+   NULL when pd names no such probe. */
+static const struct lprobe *kinline_probe(struct mt_target *t, const struct mt_pdesc *pd)
 {
 	const struct lprobe *p;
 	uint32_t id = 0;
 
 	if (!t || t->ops != &live_ops || !pd->prov || strcmp(pd->prov, "kinst") != 0 ||
-	    live_has_glob(pd->func) || live_has_glob(pd->name) ||
+	    !pd->func || live_has_glob(pd->func) || live_has_glob(pd->name) ||
 	    live_probes(t, pd, 1, first_id, &id) != 1)
 		return NULL;
 	p = live_probe_by_id(t->priv, id);
-	return p && !p->sdt && p->locs ? kinline_expand(p) : NULL;
+	return p && !p->sdt && p->locs ? p : NULL;
+}
+
+char *mt_live_argmissing(struct mt_target *t, const char *prov, const char *func,
+			 const char *name, int i)
+{
+	struct mt_pdesc pd = { (char *)prov, NULL, (char *)func, (char *)name, 0 };
+	const struct lprobe *p = name && !strcmp(name, "entry") ? kinline_probe(t, &pd) : NULL;
+
+	return p && i >= p->inl_nargs ? kinline_arg_missing(t->priv, p, i) : NULL;
+}
+
+char *mt_live_expand(struct mt_target *t, const struct mt_pdesc *pd)
+{
+	const struct lprobe *p;
+
+	if (t && t->ops == &live_ops && pd->prov && !strcmp(pd->prov, "line"))
+		return line_expand(t, pd);
+	p = kinline_probe(t, pd);
+
+	return p ? kinline_expand(p) : NULL;
 }
 
 void mt_live_print_sites(struct mt_target *t, uint32_t id, FILE *out)
 {
 	const struct lprobe *p = t && t->ops == &live_ops ? live_probe_by_id(t->priv, id) : NULL;
 
-	if (p && !p->sdt && p->locs)
+	if (p && p->locs && p->mod)
+		line_print_sites(p, out);
+	else if (p && !p->sdt && p->locs)
 		kinline_print_sites(t->priv, p, out);
 	else if (p)
 		sdt_print_sites(t->priv, id, out);
@@ -813,7 +846,12 @@ const char *mt_live_argnative(struct mt_target *t, const char *prov, const char 
 int mt_live_nargs(struct mt_target *t, const char *prov, const char *func,
 		  const char *name)
 {
+	struct mt_pdesc pd = { (char *)prov, NULL, (char *)func, (char *)name, 0 };
+	const struct lprobe *p = name && !strcmp(name, "entry") ? kinline_probe(t, &pd) : NULL;
 	const struct mt_kfunc *f;
+
+	if (p)
+		return p->inl_nargs;
 
 	if (t && t->ops == &live_ops && prov && sdt_is_provider(prov) &&
 	    !live_has_glob(prov))
@@ -840,9 +878,12 @@ char *mt_live_symbol(struct mt_target *t, const char *mod, const char *name,
 	    (mod && *mod && strcmp(mod, "gnumach") != 0))
 		return NULL;
 	k = ((struct live *)t->priv)->k;
-	if (mt_kimg_symbol(k, name, addr) != 0 || *addr == 0 ||
-	    live_var_type(k, name, buf, sizeof buf) != 0)
+	if (mt_kimg_symbol(k, name, addr) != 0) {
+		*addr = 0;
 		return NULL;
+	}
+	if (*addr == 0 || live_var_type(k, name, buf, sizeof buf) != 0)
+		return NULL;	/* a symbol without a type: *addr says so */
 	return strdup(buf);
 }
 

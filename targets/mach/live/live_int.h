@@ -32,6 +32,9 @@ struct site_req {
 	uint8_t nuargs;
 	struct jit_code *jit;		/* LK_SF_JIT: the probe's code (owned) */
 	uint8_t jit_all;		/* jit fires every probe at addr too */
+	uint8_t noargs;			/* its probe has no args[] (kinst::F:OFF,
+					   line, kinst::F:return): it takes
+					   the site's other probes' arguments */
 };
 
 /* Sites and trampolines as they will be written into the region. */
@@ -112,6 +115,9 @@ struct lprobe {
 	const struct sdt_probe *sdt;	/* an SDT probe (sdt.h), or NULL */
 	struct sdt_loc *locs;		/* sdt: its sites in this kernel */
 	uint32_t nlocs;
+	struct lk_uarg *uargv;		/* kinst inline entry: each loc's
+					   parameters (LK_UARGS_MAX a loc) */
+	int inl_nargs;			/* ... the leading ones every copy has */
 	const struct umod *um;		/* usdt, pid: the task's program */
 	struct lk_usite *usites;	/* usdt, pid: its user sites (all but
 					   probe filled in; malloc'd) */
@@ -225,10 +231,14 @@ struct live_provider {
 extern const struct live_provider live_prov_dtrace, live_prov_fbt,
 	live_prov_profile, live_prov_mach_trap, live_prov_sdt, live_prov_kinst,
 	live_prov_usdt, live_prov_pid, live_prov_ksdt, live_prov_line;
-/* prov_line.c: the instruction of line:FILE:FUNC:N (no globs in FILE
-   and N), 0; -1 when pd names none. */
-int line_site(struct live *l, const struct mt_pdesc *pd, const struct mt_kfunc **f,
-	      uint64_t *addr);
+/* prov_line.c: the instructions of line:FILE:FUNC:N (no globs in FILE
+   and N), at most max, lowest first: their count, 0 when pd names none,
+   -1 out of memory; -lv of a line in several places; -d of line
+   probes (their sites as kinst::FUNC:OFFSET). */
+int line_sites(struct live *l, const struct mt_pdesc *pd, const struct mt_kfunc **f,
+	       uint64_t *addr, int max);
+void line_print_sites(const struct lprobe *p, FILE *out);
+char *line_expand(struct mt_target *t, const struct mt_pdesc *pd);
 /* prov_ksdt.c: frees l->ksdt */
 void ksdt_free(struct live *l);
 
@@ -245,7 +255,8 @@ int live_user_prov(const char *prov);
 int live_utext_compare(struct live *l, uint64_t *where, uint32_t *pages);
 
 /* sdt.c: the SDT providers' tables (prov_*.c) and their common part */
-extern const struct sdt_provider sdt_sched, sdt_ipc, sdt_proc, sdt_vm, sdt_vminfo;
+extern const struct sdt_provider sdt_sched, sdt_ipc, sdt_proc, sdt_vm, sdt_vminfo,
+	sdt_lockstat;
 int sdt_is_provider(const char *prov);
 /* sdtinsn.c: SDT sites and registers from the kernel's instructions */
 int sdt_insn_offsets(struct mt_kimg *k, const struct mt_kfunc *f, int where, uint64_t target,
@@ -271,6 +282,8 @@ void sdt_print_sites(const struct live *l, uint32_t id, FILE *out);
 /* kinline.c: kinst::FUNC:entry/return of inlined FUNC (ret: return) */
 int kinline_sites(struct live *l, struct lprobe *p, const struct mt_kfunc *f, int ret);
 void kinline_print_sites(const struct live *l, const struct lprobe *p, FILE *out);
+/* Why args[i] of p (kinst::FUNC:entry) is missing: malloc'd, or NULL. */
+char *kinline_arg_missing(struct live *l, const struct lprobe *p, int i);
 char *kinline_expand(const struct lprobe *p);
 void sdt_argmap(const struct lprobe *p, uint8_t *nmap, uint8_t *argmap);
 /* args[i]'s type (native: its native type when translated, else NULL)
@@ -295,5 +308,11 @@ int live_plan(struct mt_target *t, const struct mt_image *img, struct lk_ctl *c)
 int live_probes(struct mt_target *t, const struct mt_pdesc *pd, int create,
 		mt_probe_cb cb, void *arg);
 const struct lprobe *live_probe_by_id(const struct live *l, uint32_t id);
+
+/* contract.c: the kernel target's answers to a session (mt_target_ops'
+   ctypes and dlib) */
+struct mt_ctypes;
+void live_ctypes(struct mt_target *t, struct mt_ctypes *ct);
+const char *live_dlib(struct mt_target *t, const char **name);
 
 #endif

@@ -61,14 +61,14 @@ static size_t inline_sites(struct live *l, const struct mt_kfunc *f, uint64_t *o
 {
 	const struct mt_kinline *in;
 	size_t n = mt_kimg_inlines(l->k, f->name, &in), m = 0;
-	uint32_t offs[1024];
+	uint32_t offs[SDT_MAXINSNS];
 
 	for (size_t i = 0; i < n && m < max; i++) {
 		const struct mt_kfunc *cf = mt_kimg_func_at(l->k, in[i].entry);
 		int ni;
 		if (!cf || cf->patch == MT_PATCH_REFUSED || cf->inline_only || in[i].entry == cf->addr)
 			continue;
-		ni = sites_insn_offsets(l->k, cf, offs, 1024);
+		ni = sites_insn_offsets(l->k, cf, offs, SDT_MAXINSNS);
 		for (int j = 0; j < ni; j++)
 			if (cf->addr + offs[j] == in[i].entry) {
 				if (!m || out[m - 1] != in[i].entry)
@@ -266,7 +266,8 @@ static int plan_sdt_sites(struct mt_target *t, const struct lprobe *p, uint32_t 
 {
 	for (uint32_t k = 0; k < p->nlocs; k++) {
 		const struct sdt_loc *lo = &p->locs[k];
-		struct site_req r = { .flags = flags, .probe = probe };
+		struct site_req r = { .flags = flags, .probe = probe,
+				      .noargs = lo->where == SDT_LINE || lo->where == SDT_INLINE_EXIT };
 		int rc;
 
 		if (lo->regargs && (flags & LK_SF_FIRE)) {
@@ -420,8 +421,10 @@ static int plan(struct mt_target *t, const struct mt_image *img, struct lk_ctl *
 			rc = plan_entry(t, &r, p->f, img, &pr[i], kv, nk);
 		else if (p->kind == MT_PK_FBT_RETURN)
 			rc = plan_return(t, &r, p->f, img, kv, nk);
-		else if (p->kind == MT_PK_OTHER && p->f)	/* kinst */
+		else if (p->kind == MT_PK_OTHER && p->f) {	/* kinst, line */
+			r.noargs = 1;
 			rc = plan_insn(t, &r, p->f, p->f->addr + p->arg);
+		}
 		else if (p->kind == MT_PK_TICK || p->kind == MT_PK_PROFILE)
 			rc = plan_tick(t, c, i, p->arg);
 		if (rc < 0)

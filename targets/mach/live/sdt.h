@@ -54,12 +54,15 @@ enum sdt_where {
 				   FUNC in f (kinline.c; no raw arguments) */
 	SDT_INLINE_EXIT,	/* kinst::FUNC:return: where such a copy's
 				   code falls through to its caller's */
+	SDT_LINE,		/* line:FILE:FUNC:N at one of the places
+				   of a line (prov_line.c) */
 };
 
 #define SDT_MAXSITES	6
 #define SDT_MAXARGS	6
 #define SDT_MAXVARS	4	/* LK_SITE_NREGARGS */
-/* instructions of a function decoded for its sites (mach_msg_trap: ~1700) */
+/* instructions of a function decoded for its sites or kinst probes
+   (mach_msg_trap: ~1700) */
 #define SDT_MAXINSNS	8192
 
 /*

@@ -405,11 +405,13 @@ static void site_frame(struct mt_kimg *k, const struct site_req *r, struct lk_si
    registers an SDT site names (LK_SF_REGARGS), from a <sys/sdt.h> note's
    operands (LK_SF_UARGS, one note per site), or as an entry's. */
 #define SF_ARGS (LK_SF_REGARGS | LK_SF_UARGS)
-static int regargs_clash(const struct lk_site *st, const struct site_req *r)
+static int regargs_clash(const struct lk_site *st, const struct site_req *first,
+			 const struct site_req *r)
 {
 	uint32_t a = st->flags & SF_ARGS, b = r->flags & SF_ARGS;
 
-	if (!(st->flags & LK_SF_FIRE) || !(r->flags & LK_SF_FIRE) || (!a && !b))
+	if (!(st->flags & LK_SF_FIRE) || !(r->flags & LK_SF_FIRE) || (!a && !b) ||
+	    first->noargs || r->noargs)
 		return 0;
 	return a != b || memcmp(st->argreg, r->argreg, sizeof st->argreg) != 0;
 }
@@ -442,7 +444,7 @@ static int build_all(struct site_set *s, struct mt_kimg *k, csh cs, size_t *reqo
 
 		if (n && s->sites[n - 1].addr == r->addr) {	/* merge */
 			st = &s->sites[n - 1];
-			if (regargs_clash(st, r))
+			if (regargs_clash(st, &s->req[reqof[n - 1]], r))
 				return mt_seterr(err, errlen,
 					"two probes at 0x%llx take their arguments from different "
 					"registers", (unsigned long long)r->addr), -1;

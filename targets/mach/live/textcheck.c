@@ -25,8 +25,13 @@ int mt_live_text_check(const char *ramfile, const char *kernel, uint64_t *where,
 	*where = 0;
 	if (!k)
 		return -1;
-	if (mt_kimg_symbol(k, "_start", &start) < 0 || mt_kimg_symbol(k, "etext", &end) < 0 ||
-	    !(img = mt_kimg_bytes(k, start, end - start))) {
+	if (mt_kimg_symbol(k, "_start", &start) < 0 || mt_kimg_symbol(k, "etext", &end) < 0)
+		start = end = 0;
+	/* the SMP images' _start ends .boot: .text's segment begins a few
+	   bytes on, aligned, the bytes between in no segment */
+	for (int pad = 0; pad < 64 && start < end && !mt_kimg_bytes(k, start, 1); pad++)
+		start++;
+	if (start >= end || !(img = mt_kimg_bytes(k, start, end - start))) {
 		mt_seterr(err, errlen, "%s: no text between _start and etext", kernel);
 		mt_kimg_close(k);
 		return -1;

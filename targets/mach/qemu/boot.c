@@ -184,30 +184,22 @@ static void console_line(void *arg, char *line, int partial)
 			b->res.marker_seconds = now() - b->t0;
 		if (strncmp(line, "qemu-system", 11) == 0 && !b->qemu_msg[0])
 			snprintf(b->qemu_msg, sizeof b->qemu_msg, "%s", line);
+		else if (line[0] && strncmp(line, "shim:", 5) != 0)
+			b->console_up = 1;
 	}
-	switch (mt_console_classify(line)) {
-	case MT_CON_PANIC:
-		snprintf(b->panic, sizeof b->panic, "%s", line);
-		break;
-	case MT_CON_DEBUGGER:
-	case MT_CON_TRAP:
-		if (!b->stop[0])
-			snprintf(b->stop, sizeof b->stop, "%s", line);
-		break;
+	switch (mt_console_note(&b->kdb, line)) {
 	case MT_CON_PROMPT:
 		if (b->echo)
 			fprintf(b->echo, "%s\n", line), fflush(b->echo);
 		if (b->log)
 			fprintf(b->log, "%s\n", line), fflush(b->log);
-		if (b->panic[0])
-			finish(b, MT_BOOT_PANIC, b->panic);
-		else
-			finish(b, MT_BOOT_DEBUGGER, b->stop[0] ? b->stop : "kernel debugger prompt");
+		finish(b, b->kdb.panic[0] ? MT_BOOT_PANIC : MT_BOOT_DEBUGGER,
+		       mt_console_why(&b->kdb));
 		break;
 	case MT_CON_SHIM_ERROR:
 		finish(b, MT_BOOT_SHIM_FAILED, line);
 		break;
-	case MT_CON_PLAIN:
+	default:
 		break;
 	}
 }
@@ -247,6 +239,19 @@ static void reap(struct mt_boot *b)
 	finish(b, MT_BOOT_QEMU_FAILED, why);
 }
 
+/* Before the console exists KDB's words are only in the message buffer. */
+static void watch_kmsg(struct mt_boot *b)
+{
+	char why[200], reason[256];
+
+	if (b->console_up || !b->kmsg_size ||
+	    !mt_kmsg_stop(b->ram, b->ram_size, b->kmsg_va, b->kmsg_size, why, sizeof why))
+		return;
+	snprintf(reason, sizeof reason, "%s (before its console existed: its message buffer)",
+		 why);
+	finish(b, MT_BOOT_DEBUGGER, reason);
+}
+
 int mt_boot_poll(struct mt_boot *b, int timeout_ms, struct mt_boot_result *r)
 {
 	double until = timeout_ms < 0 ? 0 : now() + timeout_ms / 1000.0;
@@ -272,6 +277,7 @@ int mt_boot_poll(struct mt_boot *b, int timeout_ms, struct mt_boot_result *r)
 			slice = until > t ? (int)((until - t) * 1000) + 1 : 0;
 		if (poll(&p, 1, slice) > 0 && !read_console(b))
 			reap(b);
+		watch_kmsg(b);
 		if (!b->done && until && now() >= until)
 			return 1;
 	}
@@ -376,6 +382,10 @@ struct mt_boot *mt_boot_start(const struct mt_boot_opts *o, char *err, size_t er
 		free(b);
 		return NULL;
 	}
+	b->kmsg_va = o->kmsg_va;
+	b->kmsg_size = o->kmsg_size;
+	if (!b->kmsg_size && mt_kernel_kmsg(cmd.kernel, &b->kmsg_va, &b->kmsg_size) < 0)
+		b->kmsg_size = 0;
 	cmd.argv[cmd.argc++] = "-name";
 	cmd.argv[cmd.argc++] = b->name;
 	cmd.argv[cmd.argc] = NULL;

@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include "machtrace/mach.h"
+#include "targets/mach/mach_int.h"
 
 struct mt_boot {
 	pid_t pid;                      /* QEMU, 0 once reaped */
@@ -21,8 +22,9 @@ struct mt_boot {
 	const char *marker;
 	char line[4096];                /* console line being assembled */
 	size_t used;
-	char panic[256];                /* last "panic" line */
-	char stop[256];                 /* first debugger/trap line */
+	struct mt_con_kdb kdb;          /* what KDB said */
+	uint64_t kmsg_va, kmsg_size;    /* opts' or the image's; size 0: none */
+	int console_up;                 /* the kernel printed a console line */
 	char qemu_msg[256];             /* first "qemu-system..." message */
 	struct sigaction old_sa[3];
 	int caller_signals;             /* opts.caller_signals: no handlers of ours */
@@ -41,7 +43,7 @@ struct qemu_cmd {
 	char *argv[QEMU_MAX_ARGS];
 	int argc;
 	unsigned mem_mb;
-	char mem[32], object[PATH_MAX + 128], append[96];
+	char mem[32], smp[16], object[PATH_MAX + 128], append[96];
 	char initrd[16384];
 	char shim[PATH_MAX + 32], kernel[PATH_MAX], workload[8192];
 	char drive[2 * PATH_MAX + 96];

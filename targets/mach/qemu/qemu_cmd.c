@@ -171,7 +171,8 @@ int mt_qemu_cmd(const struct mt_boot_opts *o, const char *shm, struct qemu_cmd *
 	if (!o->kernel && mt_stock_kernel_check(c->kernel, err, errlen) < 0)
 		return -1;
 	if (mt_kimg_check(c->kernel, err, errlen) < 0 ||
-	    mt_kernel_elf(c->kernel, elf, sizeof elf, err, errlen) < 0)
+	    mt_kernel_elf(c->kernel, elf, sizeof elf, err, errlen) < 0 ||
+	    mt_kernel_cpus_check(elf, o->cpus, err, errlen) < 0)
 		return -1;
 	snprintf(c->kernel, sizeof c->kernel, "%s", elf);
 	if (readable(c->shim, "boot shim", err, errlen) < 0)
@@ -184,7 +185,8 @@ int mt_qemu_cmd(const struct mt_boot_opts *o, const char *shm, struct qemu_cmd *
 	snprintf(c->object, sizeof c->object,
 		 "memory-backend-file,id=ram0,size=%uM,mem-path=%s,share=on", mem, shm);
 	add(c, "qemu-system-x86_64");
-	add(c, "-accel"), add(c, "tcg");
+	/* several CPUs: a host thread each, unless -icount (one thread) */
+	add(c, "-accel"), add(c, o->cpus > 1 && !icount ? "tcg,thread=multi" : "tcg");
 	/* MACHTRACE_ICOUNT=shift=N: the guest clock (and rdtsc) follows the
 	   instructions executed, so cycle counts are repeatable (benchmarks) */
 	if (icount)
@@ -195,6 +197,10 @@ int mt_qemu_cmd(const struct mt_boot_opts *o, const char *shm, struct qemu_cmd *
 	add(c, "-monitor"), add(c, "none");
 	add(c, "-serial"), add(c, "stdio");
 	add(c, "-m"), add(c, c->mem);
+	if (o->cpus > 1) {
+		snprintf(c->smp, sizeof c->smp, "%u", o->cpus);
+		add(c, "-smp"), add(c, c->smp);
+	}
 	add(c, "-object"), add(c, c->object);
 	add(c, "-machine"), add(c, "pc,memory-backend=ram0");
 	add(c, "-kernel"), add(c, c->shim);

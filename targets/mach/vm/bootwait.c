@@ -3,7 +3,8 @@
  * (the kernel boots with nothing patched, the blob stays resident), then
  * the boot is done when the workload prints its start marker.  A panic
  * (the KDB prompt in the console log), QEMU's end or the time limit end
- * the wait with an error.
+ * the wait with an error, as does a kernel stopped in KDB before its
+ * console existed (its message buffer in guest RAM says why).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "machtrace/kimg.h"
 #include "machtrace/lkabi.h"
 #include "machtrace/vm.h"
 #include "targets/mach/mach_int.h"
@@ -47,9 +49,18 @@ void *mt_vm_map_ram(const struct mt_vm *vm, size_t *size, char *err, size_t errl
 }
 
 /* One step of the boot: 1 done, 0 not yet, -1 failed (err). */
-static int boot_step(const struct mt_vm *vm, struct mt_vm_log *log, volatile struct lk_ctl *c,
-		     int *skipped, double *nomark, char *err, size_t errlen)
+static int boot_step(const struct mt_vm *vm, struct mt_vm_log *log, const uint8_t *ram,
+		     size_t size, const uint64_t kmsg[2], int *skipped, double *nomark,
+		     char *err, size_t errlen)
 {
+	volatile struct lk_ctl *c = (volatile struct lk_ctl *)(ram + vm->resv_pa + LK_CTL_OFF);
+	char why[256];
+
+	if (!*skipped && mt_kmsg_stop(ram, size, kmsg[0], kmsg[1], why, sizeof why)) {
+		mt_seterr(err, errlen, "vm %s: the kernel stopped in its debugger (KDB) before "
+			  "its console existed: %s (its message buffer)", vm->name, why);
+		return -1;
+	}
 	if (mt_vm_log_poll(log)) {
 		mt_seterr(err, errlen, "vm %s: the kernel stopped in its debugger (KDB) "
 			  "during boot: %s", vm->name, log->panic[0] ? log->panic : "db> prompt");
@@ -91,18 +102,22 @@ int vm_boot_wait(const struct mt_vm *vm, const struct mt_vm_opts *o, char *err,
 		 size_t errlen)
 {
 	struct mt_vm_log log;
+	struct mt_kimg *k = mt_kimg_open(vm->kernel, err, errlen);
+	uint64_t kmsg[2] = { 0, 0 };	/* the kernel's message buffer: va, size */
 	size_t size;
 	uint8_t *ram;
 	double end = mono() + (o->timeout_ms ? o->timeout_ms : BOOT_MS) / 1000.0, nomark = 0;
 	int skipped = 0, rc = 0;
 
+	if (k && mt_kimg_symbol_size(k, "kmsg_buffer", &kmsg[0], &kmsg[1]) < 0)
+		kmsg[1] = 0;
+	mt_kimg_close(k);
 	if (!(ram = mt_vm_map_ram(vm, &size, err, errlen)))
 		return -1;
 	mt_vm_log_open(vm, &log, 0);	/* QEMU made it: fd -1 if not */
 	log.marker = o->nmodules == 0 && !o->disk ? "machload: start" : NULL;
 	while (rc == 0) {
-		rc = boot_step(vm, &log, (volatile struct lk_ctl *)(ram + vm->resv_pa + LK_CTL_OFF),
-			       &skipped, &nomark, err, errlen);
+		rc = boot_step(vm, &log, ram, size, kmsg, &skipped, &nomark, err, errlen);
 		if (rc == 0 && mono() > end) {
 			mt_seterr(err, errlen, "vm %s: %s within %u s", vm->name, skipped ?
 				  "the workload did not start" : "the kernel did not reach the "

@@ -120,10 +120,11 @@ static int vm_cmdline(const struct mt_vm_opts *o, struct vm_boot *b, char *err, 
 	bo.modules[n++] = b->blob;
 	bo.nmodules = n;
 	bo.mem_mb = b->vm->mem_mb;
+	bo.cpus = o->cpus;
 	bo.reserve_pa = LK_RESV_PA;
 	bo.reserve_size = LK_RESV_SIZE;
 	if (mt_qemu_cmd(&bo, b->vm->shm, &b->cmd, err, errlen) < 0 ||
-	    mt_kernel_boot_check(b->cmd.kernel, b->blob, err, errlen) < 0)
+	    mt_kernel_boot_check(b->cmd.kernel, b->blob, o->cpus, err, errlen) < 0)
 		return -1;
 	for (int i = 0; i < b->cmd.argc; i++) {
 		if (i > 0 && strcmp(b->cmd.argv[i - 1], "-serial") == 0)

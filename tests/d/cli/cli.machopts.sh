@@ -1,6 +1,6 @@
 #!/bin/sh
 # The machine options (--kernel, --module, --workload, --timeout,
-# --memory: include/machtrace/machopt.h) are one parser's: every command
+# --memory, --cpus: include/machtrace/machopt.h) are one parser's: every command
 # that boots GNU Mach refuses the same bad value with the same message
 # (after its own prefix) and a non-zero exit, before booting anything.
 mods=""
@@ -29,12 +29,15 @@ check "--workload: unknown workload word 'bogus=1'" --workload bogus=1
 # shellcheck disable=SC2086
 check "too many --module (at most 14)" $mods
 check "option --memory needs a value" --memory
+check "invalid --cpus value '0': expected a number of CPUs from 1 to 64" --cpus 0
+check "invalid --cpus value '1.5': expected a number of CPUs from 1 to 64" --cpus=1.5
 # -h shows the one table, with each option, default and limit
 for cmd in "" top health "baseline" boot; do
 	# shellcheck disable=SC2086
 	"$MT" $cmd -h >"$T/h" 2>&1
 	for o in "--kernel FILE" "--module 'PATH args'" "--workload 'WORDS'" \
-		 "--timeout SEC" "--memory MIB" "128 to 1536" "up to 14 times"; do
+		 "--timeout SEC" "--memory MIB" "128 to 1536" "up to 14 times" \
+		 "--cpus N"; do
 		grep -qF -- "$o" "$T/h" || { echo "${cmd:-machtrace} -h lacks $o"; exit 1; }
 	done
 done

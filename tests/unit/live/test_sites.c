@@ -4,6 +4,8 @@
  * with relocation, ret sites, merging; the kernel description (kdesc.c).
  */
 #include <limits.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -242,6 +244,27 @@ TEST(kernel_description)
 	CHECK(d.text_start < d.text_end);
 	CHECK_EQ_INT(d.directmap_end, 512ull << 20);
 	CHECK(d.tsc_hz > 100000000ull);
+	CHECK(d.ncpus == 1 && d.cpu_id_lut == 0);	/* a uniprocessor kernel */
+}
+
+/* An SMP kernel: the runtime's CPU number from cpu_id_lut, NCPUS CPUs'
+   per-CPU areas percpu_stride apart. */
+TEST(kernel_description_smp)
+{
+	char path[PATH_MAX], err[256];
+	struct mt_kimg *k;
+	struct lk_kdesc d;
+	uint64_t v, size;
+
+	if (!smp_kernel(path, sizeof path, "kernel_description_smp"))
+		return;
+	k = mt_kimg_open(path, err, sizeof err);
+	CHECK(k && kdesc_fill(k, &d, 512ull << 20, err, sizeof err) == 0);
+	CHECK(k && mt_kimg_symbol(k, "cpu_id_lut", &v) == 0 && v == d.cpu_id_lut);
+	CHECK_EQ_INT(d.ncpus, 8);
+	CHECK(k && mt_kimg_symbol_size(k, "percpu_array", &v, &size) == 0 &&
+	      v == d.percpu_array && size == d.ncpus * d.percpu_stride);
+	mt_kimg_close(k);
 }
 
 /* D declarations from DWARF: dependencies first, zero-sized members left

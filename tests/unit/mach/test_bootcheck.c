@@ -14,6 +14,7 @@
 
 #include "machtrace/kimg.h"
 #include "machtrace/mach.h"
+#include "tests/unit/mach/stock_kernel.h"
 #include "tests/unit/mt_test.h"
 
 static const char *blob(char *buf, size_t len)
@@ -29,7 +30,7 @@ static int boots(const char *path)
 {
 	char b[PATH_MAX], err[1024], ver[128];
 	struct mt_kimg *k = mt_kimg_open(path, err, sizeof err);
-	int ok = k && mt_kimg_boot_check(k, blob(b, sizeof b), err, sizeof err) == 0 &&
+	int ok = k && mt_kimg_boot_check(k, blob(b, sizeof b), 1, err, sizeof err) == 0 &&
 		 strncmp(mt_kimg_version(k, ver, sizeof ver), "GNU Mach ", 9) == 0;
 
 	printf("# %s: %s\n", path, ok ? ver : err);
@@ -86,12 +87,33 @@ TEST(bootcheck_refuses_kernel_without_reservation)
 	stock = mt_kimg_open(kpath, err, sizeof err);
 	unlink(tmp);
 	CHECK(k && stock);
-	CHECK(mt_kimg_boot_check(k, blob(b, sizeof b), err, sizeof err) < 0);
+	CHECK(mt_kimg_boot_check(k, blob(b, sizeof b), 1, err, sizeof err) < 0);
 	CHECK(strstr(err, mt_kimg_version(stock, ver, sizeof ver)) == err);
 	CHECK(strstr(err, "it has no biosmem_register_boot_data") != NULL);
 	CHECK(strstr(err, "listing its probes (-l) still works") != NULL);
 	mt_kimg_close(k);
 	mt_kimg_close(stock);
+}
+
+/* NCPUS from the image: the stock kernel's 1, sid's SMP image's 8; an SMP
+   kernel boots traced on one CPU, more are refused plainly for now. */
+TEST(bootcheck_cpus)
+{
+	char path[PATH_MAX], b[PATH_MAX], err[1024];
+	struct mt_kimg *k = mt_kimg_open(mt_stock_kernel(path, sizeof path), err, sizeof err);
+
+	CHECK(k && mt_kimg_ncpus(k) == 1);
+	CHECK(k && mt_kimg_boot_check(k, blob(b, sizeof b), 2, err, sizeof err) < 0);
+	CHECK(strstr(err, "is a uniprocessor GNU Mach (built for 1 CPU)") != NULL);
+	mt_kimg_close(k);
+	if (!smp_kernel(path, sizeof path, "bootcheck_cpus on an SMP kernel"))
+		return;
+	k = mt_kimg_open(path, err, sizeof err);
+	CHECK(k && mt_kimg_ncpus(k) == 8);
+	CHECK(k && mt_kimg_boot_check(k, blob(b, sizeof b), 1, err, sizeof err) == 0);
+	CHECK(k && mt_kimg_boot_check(k, blob(b, sizeof b), 2, err, sizeof err) < 0);
+	CHECK(strstr(err, "tracing with more than one CPU is not supported yet") == err);
+	mt_kimg_close(k);
 }
 
 MT_TEST_MAIN()

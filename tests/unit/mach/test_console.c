@@ -1,6 +1,8 @@
 /* Console classification and -initrd quoting of the GNU Mach target. */
 #include <stdlib.h>
+#include <string.h>
 
+#include "machtrace/lkabi.h"
 #include "machtrace/mach.h"
 #include "targets/mach/mach_int.h"
 #include "tests/unit/mt_test.h"
@@ -18,6 +20,39 @@ TEST(console_classify)
 	CHECK_EQ_INT(mt_console_classify("machload: start"), MT_CON_PLAIN);
 	CHECK_EQ_INT(mt_console_classify("shim: error: no kernel module"), MT_CON_SHIM_ERROR);
 	CHECK_EQ_INT(mt_console_classify("db>x"), MT_CON_PLAIN);
+}
+
+/* An SMP kernel's assertion ("{cpu0}" first, "Debugger invoked" on the
+   same line) and its prompt "db{0}> ". */
+TEST(console_classify_smp)
+{
+	CHECK_EQ_INT(mt_console_classify("{cpu0} ../i386/i386at/biosmem.c:1005: "
+		"biosmem_free_usable_range: Assertion `page != NULL' failed.Debugger "
+		"invoked: assertion failure"), MT_CON_DEBUGGER);
+	CHECK_EQ_INT(mt_console_classify("panic {cpu1} ../kern/sched_prim.c:1: x"), MT_CON_PANIC);
+	CHECK_EQ_INT(mt_console_classify("db{0}> "), MT_CON_PROMPT);
+	CHECK_EQ_INT(mt_console_classify("{cpu0} hello"), MT_CON_PLAIN);
+}
+
+/* The kernel's message buffer in guest RAM: KDB's prompt at its end gives
+   the assertion; without the prompt, or out of RAM, nothing. */
+TEST(kmsg_stop)
+{
+	static uint8_t ram[0x3000];
+	static const char text[] = "GNU Mach 1.8\nvm_page: DMA: pages: 4079\n{cpu0} "
+		"../i386/i386at/biosmem.c:1005: biosmem_free_usable_range: Assertion "
+		"`page != NULL' failed.Debugger invoked: assertion failure\nKernel "
+		"Breakpoint trap, eip 0xffffffff81053316\n>>>>> user space <<<<<\ndb{0}> ";
+	uint64_t va = LK_KERNEL_MAP_BASE + 0x1000;
+	char why[256];
+
+	memcpy(ram + 0x1000, text, sizeof text);
+	CHECK(mt_kmsg_stop(ram, sizeof ram, va, 0x1000, why, sizeof why) == 1);
+	CHECK(strstr(why, "biosmem_free_usable_range: Assertion `page != NULL' failed.") != NULL);
+	CHECK(mt_kmsg_stop(ram, sizeof ram, va, 0x3000, why, sizeof why) == 0);
+	CHECK(mt_kmsg_stop(ram, sizeof ram, va, 0, why, sizeof why) == 0);
+	ram[0x1000 + sizeof text - 8] = 0;	/* no prompt yet */
+	CHECK(mt_kmsg_stop(ram, sizeof ram, va, 0x1000, why, sizeof why) == 0);
 }
 
 TEST(initrd_quoting)

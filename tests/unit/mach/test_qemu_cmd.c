@@ -1,5 +1,6 @@
 /* The QEMU command line the launcher builds (no QEMU is started). */
 #include <errno.h>
+#include <stdio.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 
 #include "machtrace/mach.h"
 #include "targets/mach/qemu/boot_int.h"
+#include "tests/unit/mach/stock_kernel.h"
 #include "tests/unit/mt_test.h"
 
 static int has_arg(const struct qemu_cmd *c, const char *opt, const char *val)
@@ -149,6 +151,32 @@ TEST(qemu_cmd_icount)
 	unsetenv("MACHTRACE_ICOUNT");
 	CHECK(mt_qemu_cmd(&o, "/dev/shm/i", &c, err, sizeof err) == 0);
 	CHECK(!has_arg(&c, "-icount", NULL));
+}
+
+/* --cpus: -smp N (a host thread each unless -icount) when the kernel's
+   NCPUS allows it; a uniprocessor kernel with more than one is an error. */
+TEST(qemu_cmd_cpus)
+{
+	static struct qemu_cmd c;
+	struct mt_boot_opts o = { .workload = "rt=5" };
+	char err[512], smp[PATH_MAX];
+
+	CHECK(mt_qemu_cmd(&o, "/dev/shm/c", &c, err, sizeof err) == 0);
+	CHECK(!has_arg(&c, "-smp", NULL) && has_arg(&c, "-accel", "tcg"));
+	o.cpus = 2;
+	CHECK(mt_qemu_cmd(&o, "/dev/shm/c", &c, err, sizeof err) < 0);
+	CHECK(strstr(err, "--cpus 2: ") && strstr(err, "is a uniprocessor GNU Mach (built for 1 CPU)"));
+	if (!(o.kernel = smp_kernel(smp, sizeof smp, "qemu_cmd_cpus on an SMP kernel")))
+		return;
+	CHECK(mt_qemu_cmd(&o, "/dev/shm/c", &c, err, sizeof err) == 0);
+	CHECK(has_arg(&c, "-smp", "2") && has_arg(&c, "-accel", "tcg,thread=multi"));
+	setenv("MACHTRACE_ICOUNT", "shift=0", 1);
+	CHECK(mt_qemu_cmd(&o, "/dev/shm/c", &c, err, sizeof err) == 0);
+	unsetenv("MACHTRACE_ICOUNT");
+	CHECK(has_arg(&c, "-smp", "2") && has_arg(&c, "-accel", "tcg"));
+	o.cpus = 9;
+	CHECK(mt_qemu_cmd(&o, "/dev/shm/c", &c, err, sizeof err) < 0);
+	CHECK(strstr(err, "--cpus 9: ") && strstr(err, "is built for at most 8 CPUs"));
 }
 
 MT_TEST_MAIN()
