@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cc.h"
+#include "machtrace/quantize.h"
 
 #define ERR(n, tag, ...) cc_error(cc, (n)->line, tag, __VA_ARGS__)
 
@@ -119,15 +120,6 @@ static void llquant_params(struct cc *cc, struct node *f, int64_t *p)
 	p[1] = lmag;
 	p[2] = hmag;
 	p[3] = nsteps;
-}
-
-/* dtrace-utils' llquantize layout: negative and positive ranges around an
-   underflow bin, plus the two overflow bins. */
-static uint32_t llq_nbuckets(const int64_t *p)
-{
-	int64_t factor = p[0], lmag = p[1], hmag = p[2], nsteps = p[3];
-	int64_t n = (hmag - lmag + 1) * (nsteps - nsteps / factor);
-	return (uint32_t)(2 * n + 3);
 }
 
 static const char *aggf_name(int f)
@@ -309,9 +301,11 @@ static struct mt_agg agg_table(struct cc *cc, struct ident *fid, struct node *ke
 	case MT_AGG_STDDEV: ag.nvals = 4; break;
 	case MT_AGG_QUANTIZE: ag.nvals = MT_QUANTIZE_NBUCKETS; break;
 	case MT_AGG_LQUANTIZE:
-		ag.nvals = (uint32_t)((par[1] - par[0]) / par[2] + 2);
+		ag.nvals = mt_lquantize_nbuckets(par[0], par[1], par[2]);
 		break;
-	case MT_AGG_LLQUANTIZE: ag.nvals = llq_nbuckets(par); break;
+	case MT_AGG_LLQUANTIZE:
+		ag.nvals = mt_llquantize_nbins(par[0], par[1], par[2], par[3]);
+		break;
 	default: ag.nvals = 1;
 	}
 	return ag;

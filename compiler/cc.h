@@ -24,10 +24,13 @@
 #define MT_CC_H
 
 #include <setjmp.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <stdarg.h>
 #include "machtrace/compiler.h"
 #include "machtrace/errtags.h"
+#include "machtrace/hmap.h"
+#include "machtrace/vec.h"
 
 struct cc;
 
@@ -269,23 +272,19 @@ struct ident {
 	int aggfunc;
 	int minargs, maxargs;		/* functions */
 	const char *proto;		/* function prototype for messages */
-	struct ident *next;
-	struct ident *hnext;		/* the scope's hash chain */
+	struct ident *shadow;		/* the scope's older one of this name */
 };
 
 /*
- * A scope: its identifiers newest first (head, next), and the same
- * identifiers hashed by name (buckets, hnext; each chain newest first),
- * so that a lookup costs the same with 10 names as with 60,000.  The
- * buckets double when the scope holds more names than buckets.
+ * A scope: the newest identifier of each name in a hash map (common/
+ * hmap.c), so that a lookup costs the same with 10 names as with 60,000;
+ * each hides the older ones of its name (shadow, newest first), which
+ * id_remove() brings back.
  */
 struct scope {
-	struct ident *head;
-	struct ident **buckets;
-	unsigned nbuckets, n;
+	struct mt_hmap map;
 };
 
-unsigned cc_hash_str(const char *s);	/* types.c */
 struct ident *id_lookup(struct scope *s, const char *name);
 void id_remove(struct scope *s, struct ident *id);
 struct ident *id_add(struct cc *cc, struct scope *s, const char *name,
@@ -308,16 +307,13 @@ struct xlator {
 };
 
 /* ---------------------------------------------------------------- program */
-#define VEC(T) struct { T *v; uint32_t n, cap; }
+#define VEC(T) struct { T *v; uint32_t n; size_t cap; }
+/* out of memory aborts, as cc_alloc does */
 #define VEC_PUSH(cc, vec, val) do {					\
-	if ((vec).n == (vec).cap) {					\
-		(vec).cap = (vec).cap ? 2 * (vec).cap : 16;		\
-		(vec).v = cc_xrealloc((cc), (vec).v,			\
-				      (vec).cap * sizeof(*(vec).v));	\
-	}								\
+	if (MT_VEC_ROOM((vec).v, (vec).n, (vec).cap, 16) != 0)		\
+		abort();						\
 	(vec).v[(vec).n++] = (val);					\
 } while (0)
-void *cc_xrealloc(struct cc *cc, void *p, size_t n);
 
 struct clause_state {
 	int line;
@@ -363,8 +359,7 @@ struct cc {
 	int if_depth;			/* open if statements (bounded: recursion) */
 
 	/* types */
-	struct tentry **tbuckets;
-	unsigned ntbuckets;
+	struct mt_hmap types;		/* struct tentry (types.c) by name */
 	struct type *t_int, *t_uint, *t_long, *t_ulong, *t_char, *t_uchar,
 		*t_short, *t_ushort, *t_llong, *t_ullong, *t_void, *t_string,
 		*t_voidp, *t_charp, *t_schar, *t_uintptr, *t_int64, *t_uint64,

@@ -58,14 +58,6 @@ char *cc_printf(struct cc *cc, const char *fmt, ...)
 	return p;
 }
 
-void *cc_xrealloc(struct cc *cc, void *p, size_t n)
-{
-	void *q = realloc(p, n);
-	if (!q)
-		abort();
-	return q;
-}
-
 void cc_error(struct cc *cc, int line, enum mt_dtag tag, const char *fmt, ...)
 {
 	va_list ap;
@@ -102,6 +94,11 @@ static void cc_free(struct cc *cc)
 		cc->arena = b->next;
 		free(b);
 	}
+	mt_hmap_free(&cc->types);
+	mt_hmap_free(&cc->globals.map);
+	mt_hmap_free(&cc->tls.map);
+	mt_hmap_free(&cc->locals.map);
+	mt_hmap_free(&cc->aggs.map);
 	free(cc->rws);
 	free(cc->dump);
 	free(cc->clauses.v);

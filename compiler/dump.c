@@ -15,6 +15,7 @@
 
 #include "compiler/cc.h"
 #include "machtrace/esc.h"
+#include "machtrace/vec.h"
 
 struct dump_rw {
 	const char *start, *end;
@@ -36,14 +37,8 @@ static void dump_note(struct cc *cc, const char *start, const char *end, const c
 		if (cc->rws[i].start == start)
 			rw = &cc->rws[i];
 	if (!rw) {
-		if (cc->nrws == cc->caprws) {
-			size_t cap = cc->caprws ? 2 * cc->caprws : 16;
-			struct dump_rw *v = realloc(cc->rws, cap * sizeof *v);
-			if (!v)
-				abort();	/* as cc_alloc */
-			cc->rws = v;
-			cc->caprws = cap;
-		}
+		if (MT_VEC_ROOM(cc->rws, cc->nrws, cc->caprws, 16) != 0)
+			abort();	/* as cc_alloc */
 		rw = &cc->rws[cc->nrws++];
 	}
 	rw->start = start;

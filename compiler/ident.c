@@ -11,41 +11,22 @@
 #include <unistd.h>
 #include "cc.h"
 
-struct ident *id_lookup(struct scope *s, const char *name)
+static int ident_eq(const void *name, uintptr_t val)
 {
-	if (s->nbuckets == 0)
-		return NULL;
-	for (struct ident *i = s->buckets[cc_hash_str(name) % s->nbuckets]; i;
-	     i = i->hnext)
-		if (strcmp(i->name, name) == 0)
-			return i;
-	return NULL;
+	return strcmp(((const struct ident *)val)->name, name) == 0;
 }
 
-/* Rehash into twice the buckets (an odd number: the hash's low bits alone
-   spread names badly), keeping each chain newest first: the list is
-   newest first, so each identifier goes to its chain's end. */
-static void scope_grow(struct cc *cc, struct scope *s)
+struct ident *id_lookup(struct scope *s, const char *name)
 {
-	unsigned nb = s->nbuckets ? s->nbuckets * 2 + 1 : 63;
-	struct ident **b = cc_alloc(cc, nb * sizeof(*b));
-
-	for (struct ident *i = s->head; i; i = i->next) {
-		struct ident **pp = &b[cc_hash_str(i->name) % nb];
-
-		while (*pp)
-			pp = &(*pp)->hnext;
-		i->hnext = NULL;
-		*pp = i;
-	}
-	s->buckets = b;
-	s->nbuckets = nb;
+	return (struct ident *)mt_hmap_find(&s->map, mt_hash_str(name),
+					    ident_eq, name);
 }
 
 struct ident *id_add(struct cc *cc, struct scope *s, const char *name,
 		     enum idkind k)
 {
 	struct ident *i = cc_alloc(cc, sizeof(*i));
+	uint64_t h = mt_hash_str(name);
 	/* a pending #pragma applies to the next global of its name */
 	for (struct binding **b = &cc->bindings; s == &cc->globals && *b;
 	     b = &(*b)->next)
@@ -58,34 +39,29 @@ struct ident *id_add(struct cc *cc, struct scope *s, const char *name,
 	i->outside = !cc->in_prog;
 	i->is_assoc = -1;
 	i->varidx = -1;
-	i->next = s->head;
-	s->head = i;
-	if (++s->n > s->nbuckets)
-		scope_grow(cc, s);
-	else {
-		struct ident **b = &s->buckets[cc_hash_str(name) % s->nbuckets];
-
-		i->hnext = *b;
-		*b = i;
-	}
+	if ((i->shadow = id_lookup(s, name)) != NULL)
+		mt_hmap_del(&s->map, h, (uintptr_t)i->shadow);
+	if (mt_hmap_put(&s->map, h, (uintptr_t)i) != 0)
+		abort();	/* as cc_alloc does */
 	return i;
 }
 
 /* Take id out of the scope (an inline's parameters after its body). */
 void id_remove(struct scope *s, struct ident *id)
 {
-	struct ident **pp;
+	uint64_t h = mt_hash_str(id->name);
+	struct ident *p = id_lookup(s, id->name);
 
-	for (pp = &s->head; *pp && *pp != id; pp = &(*pp)->next)
-		;
-	if (*pp == NULL)
+	if (p == id) {
+		mt_hmap_del(&s->map, h, (uintptr_t)id);
+		if (id->shadow && mt_hmap_put(&s->map, h, (uintptr_t)id->shadow) != 0)
+			abort();
 		return;
-	*pp = id->next;
-	for (pp = &s->buckets[cc_hash_str(id->name) % s->nbuckets]; *pp != id;
-	     pp = &(*pp)->hnext)
+	}
+	for (; p && p->shadow != id; p = p->shadow)
 		;
-	*pp = id->hnext;
-	s->n--;
+	if (p)
+		p->shadow = id->shadow;
 }
 
 static const struct {

@@ -11,36 +11,37 @@
 struct tentry {
 	char *name;
 	struct type *type;
-	struct tentry *next;
 };
 
-unsigned cc_hash_str(const char *s)
+static int tentry_eq(const void *name, uintptr_t val)
 {
-	unsigned h = 5381;
-	while (*s)
-		h = h * 33 + (unsigned char)*s++;
-	return h;
+	return strcmp(((const struct tentry *)val)->name, name) == 0;
 }
 
 struct type *ty_lookup(struct cc *cc, const char *name)
 {
-	if (!cc->tbuckets)
-		return NULL;
-	for (struct tentry *e = cc->tbuckets[cc_hash_str(name) % cc->ntbuckets];
-	     e; e = e->next)
-		if (strcmp(e->name, name) == 0)
-			return e->type;
-	return NULL;
+	struct tentry *e = (struct tentry *)mt_hmap_find(&cc->types,
+				mt_hash_str(name), tentry_eq, name);
+
+	return e ? e->type : NULL;
 }
 
+/* A name defined again names the new type from then on. */
 void ty_define(struct cc *cc, const char *name, struct type *t)
 {
-	unsigned h = cc_hash_str(name) % cc->ntbuckets;
-	struct tentry *e = cc_alloc(cc, sizeof(*e));
+	uint64_t h = mt_hash_str(name);
+	struct tentry *e = (struct tentry *)mt_hmap_find(&cc->types, h,
+							 tentry_eq, name);
+
+	if (e) {
+		e->type = t;
+		return;
+	}
+	e = cc_alloc(cc, sizeof(*e));
 	e->name = cc_strdup(cc, name);
 	e->type = t;
-	e->next = cc->tbuckets[h];
-	cc->tbuckets[h] = e;
+	if (mt_hmap_put(&cc->types, h, (uintptr_t)e) != 0)
+		abort();	/* as cc_alloc does */
 }
 
 struct type *ty_new(struct cc *cc, enum tkind k, uint32_t size, const char *name)
@@ -135,9 +136,6 @@ static void def_alias(struct cc *cc, const char *name, struct type *t)
 
 void ty_init(struct cc *cc)
 {
-	cc->ntbuckets = 509;
-	cc->tbuckets = cc_alloc(cc, cc->ntbuckets * sizeof(*cc->tbuckets));
-
 	cc->t_char = def_int(cc, "char", 1, 1);
 	cc->t_schar = def_int(cc, "signed char", 1, 1);
 	cc->t_uchar = def_int(cc, "unsigned char", 1, 0);

@@ -64,9 +64,8 @@ agg_setup(struct mt_consumer *c)
 	c->normal = calloc(n + 1, sizeof(*c->normal));
 	c->printed = calloc(n + 1, 1);
 	c->keyoff = calloc(n + 1, sizeof(*c->keyoff));
-	c->nahash = 1024;
-	c->ahash = calloc(c->nahash, sizeof(*c->ahash));
-	if (!c->normal || !c->printed || !c->keyoff || !c->ahash)
+	if (!c->normal || !c->printed || !c->keyoff ||
+	    mt_hmap_reserve(&c->ahash, 1024) != 0)
 		return -1;
 	{
 		uint32_t maxv = 1;
@@ -124,7 +123,7 @@ agg_free(struct mt_consumer *c)
 		free(c->ents[i]);
 	}
 	free(c->ents);
-	free(c->ahash);
+	mt_hmap_free(&c->ahash);
 	if (c->keyoff)
 		for (uint32_t i = 0; i <= c->prog->naggs; i++)
 			free(c->keyoff[i]);
@@ -138,14 +137,10 @@ agg_free(struct mt_consumer *c)
 	free(c->keybuf);
 }
 
-uint32_t
+uint64_t
 hash_key(uint32_t aggid, const uint8_t *key, uint32_t n)
 {
-	uint32_t h = 2166136261u ^ aggid;
-
-	for (uint32_t i = 0; i < n; i++)
-		h = (h ^ key[i]) * 16777619u;
-	return h;
+	return mt_hash_bytes(key, n, MT_HASH_INIT ^ aggid);
 }
 
 static void
@@ -188,16 +183,28 @@ vals_merge(const struct mt_agg *a, int64_t *dst, const int64_t *src)
 	}
 }
 
+struct ent_key {
+	uint32_t aggid, n;
+	const uint8_t *key;
+};
+
+static int
+ent_eq(const void *ctx, uintptr_t val)
+{
+	const struct ent_key *k = ctx;
+	const struct agg_ent *e = (const struct agg_ent *)val;
+
+	return e->aggid == k->aggid && memcmp(e->key, k->key, k->n) == 0;
+}
+
 static struct agg_ent *
 ent_find(struct mt_consumer *c, uint32_t aggid, const uint8_t *key)
 {
-	uint32_t n = keybytes(c, aggid), h = hash_key(aggid, key, n);
+	struct ent_key k = { aggid, keybytes(c, aggid), key };
 
-	for (struct agg_ent *e = c->ahash[h % c->nahash]; e; e = e->next)
-		if (e->hash == h && e->aggid == aggid &&
-		    memcmp(e->key, key, n) == 0)
-			return e;
-	return NULL;
+	return (struct agg_ent *)mt_hmap_find(&c->ahash,
+					      hash_key(aggid, key, k.n),
+					      ent_eq, &k);
 }
 
 static int
@@ -212,15 +219,8 @@ agg_add(struct mt_consumer *c, uint32_t aggid, const uint8_t *key,
 		return -1;
 	e = ent_find(c, aggid, key);
 	if (e == NULL) {
-		if (c->nents == c->capents) {
-			size_t cap = c->capents ? c->capents * 2 : 64;
-			struct agg_ent **v = realloc(c->ents, cap * sizeof(*v));
-
-			if (v == NULL)
-				return -1;
-			c->ents = v;
-			c->capents = cap;
-		}
+		if (MT_VEC_ROOM(c->ents, c->nents, c->capents, 64) != 0)
+			return -1;
 		e = calloc(1, sizeof(*e));
 		if (e == NULL)
 			return -1;
@@ -233,8 +233,8 @@ agg_add(struct mt_consumer *c, uint32_t aggid, const uint8_t *key,
 		memcpy(e->key, key, n);
 		vals_init(a, e->vals);
 		e->gen = 0;
-		e->next = c->ahash[e->hash % c->nahash];
-		c->ahash[e->hash % c->nahash] = e;
+		if (mt_hmap_put(&c->ahash, e->hash, (uintptr_t)e) != 0)
+			return -1;
 		c->ents[c->nents++] = e;
 	} else if (!e->seen) {
 		vals_init(a, e->vals);
@@ -256,12 +256,7 @@ agg_begin_snapshot(struct mt_consumer *c)
 static void
 ent_unlink(struct mt_consumer *c, struct agg_ent *e)
 {
-	struct agg_ent **pp = &c->ahash[e->hash % c->nahash];
-
-	while (*pp && *pp != e)
-		pp = &(*pp)->next;
-	if (*pp)
-		*pp = e->next;
+	mt_hmap_del(&c->ahash, e->hash, (uintptr_t)e);
 	free(e->key);
 	free(e->vals);
 	free(e->base);

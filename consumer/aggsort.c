@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "impl.h"
+#include "machtrace/quantize.h"
 
 static int
 cmp3(long double a, long double b)
@@ -69,10 +70,7 @@ dist_sum(const struct mt_agg *a, const int64_t *v, int64_t *zero)
 	*zero = 0;
 	if (a->func == MT_AGG_QUANTIZE) {
 		for (int i = 0; i < MT_QUANTIZE_NBUCKETS; i++) {
-			int64_t bv = i < MT_QUANTIZE_ZERO ?
-				-(int64_t)(1ULL << (MT_QUANTIZE_ZERO - 1 - i)) :
-				i == MT_QUANTIZE_ZERO ? 0 :
-				(int64_t)(1ULL << (i - MT_QUANTIZE_ZERO - 1));
+			int64_t bv = mt_quantize_value(i);
 			if (bv == 0)
 				*zero = v[i];
 			t += (long double)bv * v[i];
@@ -225,18 +223,18 @@ same_key(struct mt_consumer *c, const struct agg_ent *a,
 	return na == nb && memcmp(a->key, b->key, na) == 0;
 }
 
-/* Index of the row with e's key, or nb; rows hashed by key in hb[]. */
-static size_t
-find_row(struct mt_consumer *c, const struct bundle *b, size_t nb,
-	 const size_t *hb, size_t nhb, const struct agg_ent *e, uint32_t *hp)
-{
-	uint32_t n = keybytes(c, e->aggid), h = hash_key(0, e->key, n);
+struct row_key {
+	struct mt_consumer *c;
+	const struct bundle *b;
+	const struct agg_ent *e;
+};
 
-	*hp = h;
-	for (size_t i = h % nhb; hb[i] != 0; i = (i + 1) % nhb)
-		if (same_key(c, b[hb[i] - 1].rep, e))
-			return hb[i] - 1;
-	return nb;
+static int
+row_eq(const void *ctx, uintptr_t val)
+{
+	const struct row_key *k = ctx;
+
+	return same_key(k->c, k->b[val - 1].rep, k->e);
 }
 
 /*
@@ -247,21 +245,20 @@ struct bundle *
 make_bundles(struct mt_consumer *c, const uint32_t *aggids, int n,
 	     size_t *nbp)
 {
-	size_t nb = 0, nhb = 2 * c->nents + 1;
+	size_t nb = 0;
 	struct bundle *b = calloc(c->nents + 1, sizeof(*b));
-	size_t *hb = calloc(nhb, sizeof(*hb));
+	struct mt_hmap rows = { 0 };	/* row index + 1 by key */
 	struct sortctx s = { c, 0, 0, n, 0 };
 
-	if (b == NULL || hb == NULL) {
-		free(b);
-		free(hb);
+	if (b == NULL) {
 		*nbp = 0;
 		return NULL;
 	}
 	for (size_t i = 0; i < c->nents; i++) {
 		struct agg_ent *e = c->ents[i];
+		struct row_key rk = { c, b, e };
+		uint64_t h;
 		size_t k;
-		uint32_t h;
 		int pos = -1;
 
 		if (e->hidden)
@@ -271,21 +268,22 @@ make_bundles(struct mt_consumer *c, const uint32_t *aggids, int n,
 				pos = j;
 		if (pos < 0)
 			continue;
-		k = find_row(c, b, nb, hb, nhb, e, &h);
-		if (k == nb) {
-			size_t slot = h % nhb;
-
+		h = hash_key(0, e->key, keybytes(c, e->aggid));
+		k = mt_hmap_find(&rows, h, row_eq, &rk);
+		if (k-- == 0) {
 			b[nb].rep = e;
 			b[nb].ent = calloc(n, sizeof(*b[nb].ent));
-			while (hb[slot] != 0)
-				slot = (slot + 1) % nhb;
-			hb[slot] = ++nb;
+			k = nb++;
+			if (mt_hmap_put(&rows, h, nb) != 0) {
+				free(b[k].ent);	/* the row stays empty */
+				b[k].ent = NULL;
+			}
 		}
 		for (int j = 0; j < n; j++)
 			if (aggids[j] == e->aggid && b[k].ent)
 				b[k].ent[j] = e;
 	}
-	free(hb);
+	mt_hmap_free(&rows);
 	s.keysort = c->opts->aggsortkey;
 	s.keypos = c->opts->aggsortkeypos;
 	s.sortpos = n > 1 && c->opts->aggsortpos > 0 &&

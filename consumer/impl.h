@@ -7,7 +7,9 @@
 
 #include <stdio.h>
 #include "machtrace/consumer.h"
+#include "machtrace/hmap.h"
 #include "machtrace/json.h"
+#include "machtrace/vec.h"
 
 /*
  * One aggregation entry of the consumer's snapshot: the per-CPU entries of
@@ -21,8 +23,8 @@ enum { JD_PRINCIPAL = 0, JD_AGGREGATION = 1, JD_DYNAMIC = 2, JD_SPEC = 5,
        JD_SPECUNAVAIL = 7, MT_JSON_NDROPKINDS = 10 };
 
 struct agg_ent {
-	struct agg_ent *next;		/* hash chain */
-	uint32_t aggid, hash;
+	uint64_t hash;			/* hash_key(), its key in ahash */
+	uint32_t aggid;
 	uint8_t *key;
 	int64_t *vals;			/* shown: raw - base (additive functions) */
 	int64_t *base;			/* raw values at the last clear()/trunc() */
@@ -58,8 +60,7 @@ struct mt_consumer {
 
 	/* aggregation snapshot */
 	int snap_valid;			/* snapshot taken since last drain */
-	struct agg_ent **ahash;
-	uint32_t nahash;
+	struct mt_hmap ahash;		/* of the agg_ents by aggid and key */
 	struct agg_ent **ents;
 	size_t nents, capents;
 	uint64_t *normal;		/* [naggs + 1] normalize() factors */
@@ -145,7 +146,7 @@ int agg_set_base(struct mt_consumer *c, struct agg_ent *e);
 const struct mt_agg *agg_of(const struct mt_consumer *c, uint32_t aggid);
 const struct mt_agg_info *info_of(const struct mt_consumer *c, uint32_t aggid);
 uint32_t keybytes(const struct mt_consumer *c, uint32_t aggid);
-uint32_t hash_key(uint32_t aggid, const uint8_t *key, uint32_t n);
+uint64_t hash_key(uint32_t aggid, const uint8_t *key, uint32_t n);
 
 /* aggsort.c */
 struct sortctx {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "machtrace/consumer.h"
+#include "machtrace/quantize.h"
 
 #define QLEN	40
 
@@ -96,16 +97,6 @@ dist_totals(const int64_t *data, int first, int last, long double *total,
 	}
 }
 
-static int64_t
-quantize_bucketval(int b)
-{
-	if (b < MT_QUANTIZE_ZERO)
-		return -(int64_t)(1ULL << (MT_QUANTIZE_ZERO - 1 - b));
-	if (b == MT_QUANTIZE_ZERO)
-		return 0;
-	return (int64_t)(1ULL << (b - MT_QUANTIZE_ZERO - 1));
-}
-
 static void
 quantize_out(const struct dist_out *o, const int64_t *data, uint64_t normal)
 {
@@ -129,7 +120,7 @@ quantize_out(const struct dist_out *o, const int64_t *data, uint64_t normal)
 	dist_totals(data, first, last, &total, &pos, &neg);
 	dist_header(o);
 	for (int i = first; i <= last; i++) {
-		snprintf(c, sizeof(c), "%lld", (long long)quantize_bucketval(i));
+		snprintf(c, sizeof(c), "%lld", (long long)mt_quantize_value(i));
 		dist_row(o, c, data[i], normal, total, pos, neg);
 	}
 }
@@ -165,7 +156,8 @@ lquantize_out(const struct dist_out *o, const int64_t *data,
 		else if (i == levels + 1)
 			snprintf(c, sizeof(c), ">= %d", base + levels * step);
 		else
-			snprintf(c, sizeof(c), "%d", base + (i - 1) * step);
+			snprintf(c, sizeof(c), "%d",
+				 (int)mt_lquantize_min(base, step, (uint32_t)i));
 		dist_row(o, c, data[i], normal, total, pos, neg);
 	}
 }
@@ -336,8 +328,7 @@ llquantize_out(const struct dist_out *o, const int64_t *data,
 
 	if (factor < 2 || steps < 1)
 		return;
-	if ((int)agg->nvals ==
-	    (hmag - lmag + 1) * (steps - steps / factor) * 2 + 3)
+	if (mt_llquantize_signed(agg))
 		llquantize_signed(o, data, factor, lmag, hmag, steps, normal);
 	else
 		llquantize_illumos(o, data, (int)agg->nvals, factor, lmag,

@@ -3,7 +3,8 @@
  * %a/%k, "mod`func" for sym(), "mod" for mod(), "0x..." when unknown.
  * The symbols come from the consumer's source (struct mt_symsrc): the
  * target's sym op when it has one, else a function the program sets;
- * without either, addresses print in hex.
+ * without either, addresses print in hex.  Both give (module, function,
+ * offset); sym_style() alone turns them into text.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,103 +19,102 @@ mt_consumer_set_symbols(struct mt_consumer *c, mt_symfn fn, void *arg)
 	c->syms.arg = arg;
 }
 
-/* The target's "mod`func+0x10" cut down to the style asked for. */
-static int
-target_format(const struct mt_symsrc *src, uint64_t pc, int style,
-	      char *buf, size_t len)
+/* A symbol as dtrace prints it in style (func NULL: "mod`0x<pc>"). */
+static void
+sym_style(const char *mod, const char *func, uint64_t off, uint64_t pc,
+	 int style, char *buf, size_t len)
 {
-	struct mt_target *t = src->target;
-	char *p;
+	if (mod == NULL)
+		mod = "";
+	if (style == MT_SYM_MOD)
+		snprintf(buf, len, "%s", mod);
+	else if (func == NULL)
+		snprintf(buf, len, "%s`0x%llx", mod, (unsigned long long)pc);
+	else if (style == MT_SYM_PC && off > 0)
+		snprintf(buf, len, "%s`%s+0x%llx", mod, func,
+			 (unsigned long long)off);
+	else
+		snprintf(buf, len, "%s`%s", mod, func);
+}
 
-	if (t == NULL || t->ops->sym == NULL ||
-	    t->ops->sym(t, pc, buf, len) != 0)
+/* pc's module, function and offset: 0 the target's, 1 src->fn's, -1
+   when neither knows pc. */
+static int
+sym_lookup(const struct mt_symsrc *src, uint64_t pc, const char **mod,
+	   const char **func, uint64_t *off)
+{
+	struct mt_target *t = src ? src->target : NULL;
+
+	*mod = *func = NULL;
+	*off = 0;
+	if (t != NULL && t->ops->sym != NULL &&
+	    t->ops->sym(t, pc, mod, func, off) == 0)
+		return 0;
+	*mod = *func = NULL;
+	*off = 0;
+	if (src == NULL || src->fn == NULL ||
+	    src->fn(src->arg, pc, mod, func, off) != 0)
 		return -1;
-	if (style == MT_SYM_MOD && (p = strchr(buf, '`')) != NULL)
-		*p = '\0';
-	else if (style == MT_SYM_FUNC && (p = strrchr(buf, '+')) != NULL)
-		*p = '\0';
-	return 0;
+	return 1;
+}
+
+/* The same for a user pc of task pid: the target's usym op only. */
+static int
+usym_lookup(const struct mt_symsrc *src, int64_t pid, uint64_t pc,
+	    const char **mod, const char **func, uint64_t *off)
+{
+	struct mt_target *t = src ? src->target : NULL;
+
+	*mod = *func = NULL;
+	*off = 0;
+	if (t == NULL || t->ops->usym == NULL)
+		return -1;
+	return t->ops->usym(t, pid, pc, mod, func, off) == 0 ? 0 : -1;
 }
 
 void
 mt_sym_format(const struct mt_symsrc *src, uint64_t pc, int style,
 	      char *buf, size_t len)
 {
-	const char *mod = NULL, *func = NULL;
-	uint64_t off = 0;
+	const char *mod, *func;
+	uint64_t off;
 
-	if (src && target_format(src, pc, style, buf, len) == 0)
-		return;
-	if (src == NULL || src->fn == NULL ||
-	    src->fn(src->arg, pc, &mod, &func, &off) != 0) {
+	if (sym_lookup(src, pc, &mod, &func, &off) < 0)
 		snprintf(buf, len, "0x%llx", (unsigned long long)pc);
-		return;
-	}
-	if (style == MT_SYM_MOD) {
-		snprintf(buf, len, "%s", mod ? mod : "");
-	} else if (func == NULL) {
-		snprintf(buf, len, "%s`0x%llx", mod ? mod : "",
-			 (unsigned long long)pc);
-	} else if (style == MT_SYM_PC && off > 0) {
-		snprintf(buf, len, "%s`%s+0x%llx", mod ? mod : "", func,
-			 (unsigned long long)off);
-	} else {
-		snprintf(buf, len, "%s`%s", mod ? mod : "", func);
-	}
+	else
+		sym_style(mod, func, off, pc, style, buf, len);
 }
 
 void
 mt_usym_format(const struct mt_symsrc *src, int64_t pid, uint64_t pc,
 	       int style, char *buf, size_t len)
 {
-	struct mt_target *t = src ? src->target : NULL;
-	char *p;
+	const char *mod, *func;
+	uint64_t off;
 
-	if (t == NULL || t->ops->usym == NULL ||
-	    t->ops->usym(t, pid, pc, buf, len) != 0) {
+	if (usym_lookup(src, pid, pc, &mod, &func, &off) != 0)
 		snprintf(buf, len, "0x%llx", (unsigned long long)pc);
-		return;
-	}
-	if (style == MT_SYM_MOD && (p = strchr(buf, '`')) != NULL)
-		*p = '\0';
-	else if (style == MT_SYM_FUNC && (p = strrchr(buf, '+')) != NULL)
-		*p = '\0';
+	else
+		sym_style(mod, func, off, pc, style, buf, len);
 }
 
+/* A target's module pc in no function has offset 0; src->fn's has none. */
 int
 mt_sym_offset(const struct mt_symsrc *src, uint64_t pc, uint64_t *off)
 {
-	const char *mod = NULL, *func = NULL;
-	struct mt_target *t = src ? src->target : NULL;
-	char buf[512], *p;
+	const char *mod, *func;
+	int rc = sym_lookup(src, pc, &mod, &func, off);
 
-	*off = 0;
-	if (t != NULL && t->ops->sym != NULL &&
-	    t->ops->sym(t, pc, buf, sizeof(buf)) == 0) {
-		if ((p = strrchr(buf, '+')) != NULL)
-			*off = strtoull(p + 1, NULL, 16);
-		return 0;
-	}
-	if (src == NULL || src->fn == NULL ||
-	    src->fn(src->arg, pc, &mod, &func, off) != 0 || func == NULL)
-		return -1;
-	return 0;
+	return rc < 0 || (rc == 1 && func == NULL) ? -1 : 0;
 }
 
 int
 mt_usym_offset(const struct mt_symsrc *src, int64_t pid, uint64_t pc,
 	       uint64_t *off)
 {
-	struct mt_target *t = src ? src->target : NULL;
-	char buf[512], *p;
+	const char *mod, *func;
 
-	*off = 0;
-	if (t == NULL || t->ops->usym == NULL ||
-	    t->ops->usym(t, pid, pc, buf, sizeof(buf)) != 0)
-		return -1;
-	if ((p = strrchr(buf, '+')) != NULL)
-		*off = strtoull(p + 1, NULL, 16);
-	return 0;
+	return usym_lookup(src, pid, pc, &mod, &func, off);
 }
 
 uint32_t

@@ -439,7 +439,7 @@ static void agg_update(struct jit *j, const struct mt_agg *a)
 		x_jcc(b, a->func == MT_AGG_MIN ? CC_LE : CC_GE, skip);
 		x_store_m(b, 8, X_RCX, val);
 		break;
-	default: {			/* quantize: agg.c mt_quantize_bucket */
+	default: {			/* quantize: quantize.h mt_quantize_bucket */
 		uint32_t zero = jit_label_new(b), neg = jit_label_new(b), done = jit_label_new(b);
 		x_test_rr(b, X_RCX, X_RCX);
 		x_jcc(b, CC_E, zero);

@@ -16,7 +16,8 @@ struct lprobe {
 
 struct lmatch {
 	struct lprobe *probes;
-	uint32_t nprobes, cap;
+	uint32_t nprobes;
+	size_t cap;
 	uint32_t npairs;		/* (probe, clause) pairs: ECBs */
 	uint32_t clause;		/* clause being matched */
 	int matched;

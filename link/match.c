@@ -9,6 +9,7 @@
 #include <string.h>
 #include "link/link_int.h"
 #include "machtrace/errtags.h"
+#include "machtrace/vec.h"
 
 static int probe_cb(void *arg, const struct mt_probe_info *p)
 {
@@ -19,10 +20,8 @@ static int probe_cb(void *arg, const struct mt_probe_info *p)
 		if (c->probes[i].pi.id == p->id)
 			lp = &c->probes[i];
 	if (!lp) {
-		if (c->nprobes == c->cap) {
-			c->cap = c->cap ? c->cap * 2 : 16;
-			c->probes = realloc(c->probes, c->cap * sizeof(*c->probes));
-		}
+		if (MT_VEC_ROOM(c->probes, c->nprobes, c->cap, 16) != 0)
+			return -1;
 		lp = &c->probes[c->nprobes++];
 		memset(lp, 0, sizeof(*lp));
 		lp->pi = *p;

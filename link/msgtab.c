@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "link/link_int.h"
+#include "machtrace/hmap.h"
 #include "machtrace/msgids.h"
 
 int link_uses_msgids(const struct mt_prog *prog)
@@ -23,33 +24,35 @@ int link_uses_msgids(const struct mt_prog *prog)
 	return 0;
 }
 
-/* Open addressing over msgstr offsets + 1 (0: empty slot). */
+/* msgstr's strings, each once: offsets + 1 by the string. */
 struct interner {
 	struct lmsgtab *t;
-	uint32_t *slots;
-	uint32_t nslots;	/* a power of two, over twice the strings */
+	struct mt_hmap map;
 	size_t cap;		/* bytes allocated for t->str */
 };
 
-static uint32_t hash(const char *s)
-{
-	uint32_t h = 2166136261u;
+struct str_key {
+	const char *str, *s;
+};
 
-	while (*s)
-		h = (h ^ (uint8_t)*s++) * 16777619u;
-	return h;
+static int str_eq(const void *ctx, uintptr_t val)
+{
+	const struct str_key *k = ctx;
+
+	return strcmp(k->str + val - 1, k->s) == 0;
 }
 
 /* The offset of s in msgstr, added if new; UINT32_MAX when out of memory. */
 static uint32_t intern(struct interner *in, const char *s)
 {
 	struct lmsgtab *t = in->t;
-	uint32_t i = hash(s) & (in->nslots - 1);
+	struct str_key k = { t->str, s };
+	uint64_t h = mt_hash_str(s);
+	uintptr_t v = mt_hmap_find(&in->map, h, str_eq, &k);
 	size_t len = strlen(s) + 1;
 
-	for (; in->slots[i]; i = (i + 1) & (in->nslots - 1))
-		if (strcmp(t->str + in->slots[i] - 1, s) == 0)
-			return in->slots[i] - 1;
+	if (v)
+		return (uint32_t)v - 1;
 	if (t->strsize + len > in->cap) {
 		size_t cap = 2 * in->cap + len;
 		char *p = realloc(t->str, cap);
@@ -59,24 +62,22 @@ static uint32_t intern(struct interner *in, const char *s)
 		t->str = p;
 		in->cap = cap;
 	}
+	if (mt_hmap_put(&in->map, h, (uintptr_t)t->strsize + 1) != 0)
+		return UINT32_MAX;
 	memcpy(t->str + t->strsize, s, len);
-	in->slots[i] = t->strsize + 1;
 	t->strsize += (uint32_t)len;
-	return in->slots[i] - 1;
+	return t->strsize - (uint32_t)len;
 }
 
 static int fill(struct lmsgtab *t, const struct mt_msgids *m)
 {
 	size_t n = mt_msgids_count(m);
-	struct interner in = { t, NULL, 16, 0 };
+	struct interner in = { t, { 0 }, 0 };
 	struct mt_msgid_entry e;
 	int rc = -1;
 
-	while (in.nslots < 4 * n + 16)	/* routine + subsystem per entry */
-		in.nslots *= 2;
-	in.slots = calloc(in.nslots, sizeof *in.slots);
 	t->v = calloc(n ? n : 1, sizeof *t->v);
-	if (!in.slots || !t->v)
+	if (!t->v)
 		goto out;
 	for (size_t i = 0; mt_msgids_entry(m, i, &e); i++) {
 		struct mt_msgid *d = &t->v[t->n++];
@@ -90,7 +91,7 @@ static int fill(struct lmsgtab *t, const struct mt_msgids *m)
 	}
 	rc = 0;
 out:
-	free(in.slots);
+	mt_hmap_free(&in.map);
 	return rc;
 }
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "machtrace/msgids.h"
+#include "machtrace/vec.h"
 
 struct entry {
 	long id;
@@ -71,15 +72,8 @@ static int push(struct mt_msgids *m, long id, int is_reply, const char *sub, con
 {
 	struct entry *e;
 
-	if (m->n == m->cap) {
-		size_t cap = m->cap ? 2 * m->cap : 256;
-		struct entry *v = realloc(m->v, cap * sizeof *v);
-
-		if (!v)
-			return -1;
-		m->v = v;
-		m->cap = cap;
-	}
+	if (MT_VEC_ROOM(m->v, m->n, m->cap, 256) != 0)
+		return -1;
 	e = &m->v[m->n++];
 	e->id = id;
 	e->seq = ++m->seq;

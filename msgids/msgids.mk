@@ -32,6 +32,7 @@ $(MSGIDS_GEN)/builtin.c: msgids/gen-builtin.sh $(MSGIDS_GEN)/.stamp
 	msgids/gen-builtin.sh $(MSGIDS_GEN) $@
 
 MT_EXTRA += $(BUILD)/bin/mt-msgids
-$(BUILD)/bin/mt-msgids: $(BUILD)/obj/msgids/mt-msgids.o $(BUILD)/lib/libmtmsgids.a
+$(BUILD)/bin/mt-msgids: $(BUILD)/obj/msgids/mt-msgids.o $(BUILD)/lib/libmtmsgids.a \
+		$(BUILD)/lib/libmtcommon.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^

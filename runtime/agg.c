@@ -4,83 +4,11 @@
  * fixed hash table; they never move except when the host asks for a
  * truncation (mt_rt_aggclear, only for min()/max(): see abi.h), which
  * compacts the buffer.  A full buffer
- * is an aggregation drop.  Bucket math is illumos'.
+ * is an aggregation drop.  Bucket math: machtrace/quantize.h.
  */
 #include "rt.h"
 #include "machtrace/jitabi.h"
-
-int mt_quantize_bucket(int64_t v)
-{
-	uint64_t m;
-	int k;
-
-	if (v == 0)
-		return MT_QUANTIZE_ZERO;
-	m = v > 0 ? (uint64_t)v : 0 - (uint64_t)v;
-	k = 63 - __builtin_clzll(m);	/* floor(log2(m)), inline bsr */
-	if (v > 0)
-		return MT_QUANTIZE_ZERO + 1 + k;
-	return k >= 62 ? 0 : MT_QUANTIZE_ZERO - 1 - k;
-}
-
-int mt_llquantize_bucket(uint16_t factor, uint16_t low, uint16_t high,
-			 uint16_t nsteps, int64_t value)
-{
-	int64_t this = 1, last, next;
-	int base = 1, order;
-
-	for (order = 0; order < low; order++)
-		this *= factor;
-	if (value < (last = this))
-		return 0;
-	for (this *= factor; order <= high; order++) {
-		int nbuckets = this > nsteps ? nsteps : (int)this;
-
-		if ((next = this * factor) < this)
-			value = this - 1;
-		if (value < this)
-			return base + (int)((value - last) / (this / nbuckets));
-		base += nbuckets - (nbuckets / factor);
-		last = this;
-		this = next;
-	}
-	return base;
-}
-
-/*
- * dtrace-utils' log-linear bins, negative values included: [0] negative
- * overflow, then the negative ranges, the underflow bin (|v| < factor^lmag)
- * in the middle, the positive ranges, [2n + 2] positive overflow, with
- * n = (hmag - lmag + 1) * (steps - steps / factor).
- */
-uint32_t mt_llquantize_bin(uint16_t factor, uint16_t lmag, uint16_t hmag,
-			   uint16_t steps, int64_t v)
-{
-	uint64_t sf = steps / factor, per = steps - sf;
-	uint64_t under = 1 + (uint64_t)(hmag - lmag + 1) * per;
-	uint64_t tmp = v < 0 ? 0 - (uint64_t)v : (uint64_t)v, max = 1, ind = 0;
-	uint64_t mag;
-	int64_t m;
-
-	for (uint32_t i = 0; i < lmag; i++)
-		max *= factor;
-	if (tmp < max)
-		return (uint32_t)under;
-	for (mag = lmag;; ) {
-		max *= factor;
-		if (tmp < max) {
-			ind = mag ? tmp / (max / steps) : tmp * steps / max;
-			ind -= sf;
-			break;
-		}
-		if (++mag > hmag)
-			break;
-	}
-	m = (int64_t)((mag - lmag) * per + ind + 1);
-	if (v < 0)
-		m = -m;
-	return (uint32_t)((int64_t)under + m);
-}
+#include "machtrace/quantize.h"
 
 static uint32_t entsize(const struct mt_agg *a)
 {
@@ -140,39 +68,10 @@ static void update(const struct mt_agg *a, int64_t *vals, int64_t v,
 		break;
 	}
 	case MT_AGG_QUANTIZE:
-		add64(&vals[mt_quantize_bucket(v)], incr);
+	case MT_AGG_LQUANTIZE:
+	case MT_AGG_LLQUANTIZE:
+		add64(&vals[mt_agg_bucket(a, v)], incr);
 		break;
-	case MT_AGG_LQUANTIZE: {
-		int64_t base = a->param[0], step = a->param[2];
-		uint32_t levels = a->nvals - 2;
-		/* v >= base: v - base fits in uint64_t */
-		uint64_t rel = (uint64_t)v - (uint64_t)base;
-		if (v < base)
-			add64(&vals[0], incr);
-		else if (rel / (uint64_t)step < levels)
-			add64(&vals[1 + rel / (uint64_t)step], incr);
-		else
-			add64(&vals[levels + 1], incr);
-		break;
-	}
-	case MT_AGG_LLQUANTIZE: {
-		uint16_t f = (uint16_t)a->param[0], st = (uint16_t)a->param[3];
-		uint16_t lo = (uint16_t)a->param[1], hi = (uint16_t)a->param[2];
-		if (a->nvals == 2 * (uint32_t)(hi - lo + 1) * (st - st / f) + 3) {
-			uint32_t b = mt_llquantize_bin(f, lo, hi, st, v);
-			add64(&vals[b < a->nvals ? b : a->nvals - 1], incr);
-			break;
-		}
-		int b = mt_llquantize_bucket((uint16_t)a->param[0],
-			(uint16_t)a->param[1], (uint16_t)a->param[2],
-			(uint16_t)a->param[3], v);
-		if (b < 0)
-			b = 0;
-		if ((uint32_t)b >= a->nvals)
-			b = (int)a->nvals - 1;
-		add64(&vals[b], incr);
-		break;
-	}
 	}
 }
 

@@ -7,6 +7,7 @@
  * instructions.
  */
 #include "rt.h"
+#include "machtrace/quantize.h"
 
 struct vctx {
 	const struct mt_image *img;
@@ -255,8 +256,8 @@ static int check_aggs(struct vctx *v)
 			if (a->param[2] <= 0 || a->param[1] <= a->param[0])
 				return fail(v, "aggregation ", i + 1, 0, 0,
 					    "bad lquantize parameters");
-			want = (uint32_t)((a->param[1] - a->param[0]) /
-					  a->param[2]) + 2;
+			want = mt_lquantize_nbuckets(a->param[0], a->param[1],
+						     a->param[2]);
 			break;
 		case MT_AGG_LLQUANTIZE: {
 			int64_t f = a->param[0], lo = a->param[1];

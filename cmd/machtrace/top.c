@@ -35,9 +35,11 @@
 #include "cli.h"
 #include "machtrace/consumer.h"
 #include "machtrace/esc.h"
+#include "machtrace/hmap.h"
 #include "machtrace/kimg.h"
 #include "machtrace/mach.h"
 #include "machtrace/msgids.h"
+#include "machtrace/quantize.h"
 #include "machtrace/runtime.h"
 #include "machtrace/stats.h"
 #include "machtrace/vm.h"
@@ -182,13 +184,11 @@ enum { S_CTXSW, S_MSGS, S_FREAD, S_FWRITE, S_FEXEC, S_FWIRE, S_ZFOD, S_COW,
 /* ---- earlier raw values, per aggregation entry ------------------------ */
 
 struct prev {
-	struct prev *next;
 	char *key;
 	int64_t *vals;
 	uint32_t nvals;
 };
 
-#define NPREV	4096
 
 struct top {
 	/* options */
@@ -208,7 +208,7 @@ struct top {
 	int icount_shift;	/* -1: no instruction counting */
 	char icount_text[64];
 	/* state across intervals */
-	struct prev *prev[NPREV];
+	struct mt_hmap prev;		/* struct prev by key and nvals */
 	uint64_t drops_seen, fires_seen, probe_ns_seen;
 	long refreshes;
 	int stop, partial;
@@ -233,14 +233,18 @@ struct top {
 	struct termios saved;
 };
 
-static uint32_t
-str_hash(const char *s)
-{
-	uint32_t h = 2166136261u;
+struct prev_key {
+	const char *key;
+	uint32_t nvals;
+};
 
-	for (; *s; s++)
-		h = (h ^ (uint8_t)*s) * 16777619u;
-	return h;
+static int
+prev_eq(const void *ctx, uintptr_t val)
+{
+	const struct prev_key *k = ctx;
+	const struct prev *p = (const struct prev *)val;
+
+	return strcmp(p->key, k->key) == 0 && p->nvals == k->nvals;
 }
 
 /* The values of key when last read (zeros the first time), then key's
@@ -250,26 +254,23 @@ static const int64_t *
 prev_swap(struct top *tp, const char *key, const int64_t *vals, uint32_t nvals,
 	  int64_t *out)
 {
-	uint32_t h = str_hash(key) % NPREV;
-	struct prev *p;
+	struct prev_key k = { key, nvals };
+	uint64_t h = mt_hash_str(key);
+	struct prev *p = (struct prev *)mt_hmap_find(&tp->prev, h, prev_eq, &k);
 
-	for (p = tp->prev[h]; p; p = p->next)
-		if (strcmp(p->key, key) == 0 && p->nvals == nvals)
-			break;
 	if (p == NULL) {
 		if ((p = calloc(1, sizeof(*p))) == NULL)
 			return NULL;
 		p->key = strdup(key);
 		p->vals = calloc(nvals, sizeof(int64_t));
-		if (p->key == NULL || p->vals == NULL) {
+		if (p->key == NULL || p->vals == NULL ||
+		    mt_hmap_put(&tp->prev, h, (uintptr_t)p) != 0) {
 			free(p->key);
 			free(p->vals);
 			free(p);
 			return NULL;
 		}
 		p->nvals = nvals;
-		p->next = tp->prev[h];
-		tp->prev[h] = p;
 	}
 	memcpy(out, p->vals, nvals * sizeof(int64_t));
 	memcpy(p->vals, vals, nvals * sizeof(int64_t));
@@ -279,50 +280,27 @@ prev_swap(struct top *tp, const char *key, const int64_t *vals, uint32_t nvals,
 static void
 prev_free(struct top *tp)
 {
-	for (size_t i = 0; i < NPREV; i++)
-		while (tp->prev[i]) {
-			struct prev *p = tp->prev[i];
+	for (size_t i = 0; i < tp->prev.nslot; i++) {
+		struct prev *p = (struct prev *)tp->prev.slot[i].val;
 
-			tp->prev[i] = p->next;
+		if (p) {
 			free(p->key);
 			free(p->vals);
 			free(p);
 		}
+	}
+	mt_hmap_free(&tp->prev);
 }
 
 /* ---- distributions ----------------------------------------------------- */
 
-/* The runtime's bin of v for llquantize agg a (runtime.h's two layouts). */
-static int64_t
-ll_bin(const struct mt_agg *a, int64_t v)
-{
-	uint16_t f = (uint16_t)a->param[0], lo = (uint16_t)a->param[1],
-		hi = (uint16_t)a->param[2], st = (uint16_t)a->param[3];
-
-	if (a->nvals == 2u * (hi - lo + 1u) * (st - st / f) + 3u)
-		return mt_llquantize_bin(f, lo, hi, st, v);
-	return mt_llquantize_bucket(f, lo, hi, st, v);
-}
-
-/* The smallest v >= 0 whose bin is at least b (bins grow with v). */
+/* The smallest v in [0, 2^50] whose bin is at least b (2^50 when none). */
 static double
 ll_lower(const struct mt_agg *a, int64_t b)
 {
-	int64_t lo = 0, hi = (int64_t)1 << 50;
+	int64_t v = mt_agg_bucket_min(a, (uint32_t)b), lim = (int64_t)1 << 50;
 
-	if (ll_bin(a, 0) >= b)
-		return 0;
-	if (ll_bin(a, hi) < b)
-		return (double)hi;
-	while (hi - lo > 1) {
-		int64_t mid = lo + (hi - lo) / 2;
-
-		if (ll_bin(a, mid) >= b)
-			hi = mid;
-		else
-			lo = mid;
-	}
-	return (double)hi;
+	return (double)(v < 0 ? 0 : v > lim ? lim : v);
 }
 
 /*

@@ -183,14 +183,16 @@ struct mt_target_ops {
 	/* Aggregation clear (trunc = 0) or remove entries (trunc = 1). */
 	int (*aggclear)(struct mt_target *t, uint32_t aggid, int trunc);
 	void (*detach)(struct mt_target *t);	/* restore everything */
-	/* Optional (NULL: none): symbolise a kernel pc as dtrace prints it,
-	   "module`function+0xoff" (or "module`function" at offset 0); 0, or
-	   -1 when pc is in no known function. */
-	int (*sym)(struct mt_target *t, uint64_t pc, char *buf, size_t len);
+	/* Optional (NULL: none): the kernel pc's module, function and offset
+	   into it (func NULL: a module's pc in no known function), the
+	   names valid until free; 0, or -1 when pc is in no known module.
+	   The consumer prints them as dtrace does ("module`function+0xoff"). */
+	int (*sym)(struct mt_target *t, uint64_t pc, const char **mod,
+		   const char **func, uint64_t *off);
 	/* Optional (NULL: hex): the same for a user pc of task pid (the pid
 	   ustack(), usym() ... recorded), from that program's symbols. */
-	int (*usym)(struct mt_target *t, int64_t pid, uint64_t pc, char *buf,
-		    size_t len);
+	int (*usym)(struct mt_target *t, int64_t pid, uint64_t pc,
+		    const char **mod, const char **func, uint64_t *off);
 	/* Optional (NULL: free(priv)): free the private state, after detach. */
 	void (*free)(struct mt_target *t);
 	/*

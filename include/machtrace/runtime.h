@@ -30,7 +30,7 @@
  *  - LLQUANTIZE: with nvals = 2 * (hmag - lmag + 1) * (steps - steps /
  *    factor) + 3 the dtrace-utils layout (negative bins, mt_llquantize_bin);
  *    otherwise nvals = mt_llquantize_bucket(factor,low,high,nsteps,
- *    INT64_MAX) + 1, illumos' layout, bucket i = vals[i].
+ *    INT64_MAX) + 1, illumos' layout, bucket i = vals[i] (quantize.h).
  *  - ERROR probe arguments, as illumos: arg1 epid, arg2 action number
  *    (1-based, 0 = predicate), arg3 DIF byte offset (pc * 4), arg4 fault,
  *    arg5 address.  The mt_errrec record carries abi.h's values.
@@ -111,16 +111,6 @@ void mt_rt_aggclear(struct mt_cb *cb, uint32_t aggid, int trunc);
 /* Bytes of the record at the start of a buffer position holding epid
    (header included; epid 0 = padding: returns 0). */
 uint32_t mt_rt_recsize(const struct mt_image *img, uint32_t epid);
-
-/* illumos' llquantize bucket of value. */
-int mt_llquantize_bucket(uint16_t factor, uint16_t low, uint16_t high,
-			 uint16_t nsteps, int64_t value);
-/* dtrace-utils' llquantize bin (with negative bins; used when the agg's
-   nvals = 2 * (hmag - lmag + 1) * (steps - steps / factor) + 3). */
-uint32_t mt_llquantize_bin(uint16_t factor, uint16_t lmag, uint16_t hmag,
-			   uint16_t steps, int64_t value);
-/* illumos' quantize bucket (0..126) of value. */
-int mt_quantize_bucket(int64_t value);
 
 /* ------------------------------------------------------------------------
  * Platform hooks: the only symbols the runtime uses that it does not

@@ -7,6 +7,7 @@
 
 #include "jit/x86_64/emit.h"
 #include "machtrace/jitabi.h"
+#include "machtrace/vec.h"
 
 void jit_buf_init(struct jit_buf *b)
 {
@@ -22,22 +23,12 @@ void jit_buf_free(struct jit_buf *b)
 
 static int grow(struct jit_buf *b, uint32_t n)
 {
-	uint8_t *p;
-	uint32_t cap;
-
 	if (b->err)
 		return -1;
-	if (b->len + n <= b->cap)
-		return 0;
-	cap = b->cap ? 2 * b->cap : 256;
-	while (cap < b->len + n)
-		cap *= 2;
-	if (!(p = realloc(b->code, cap))) {
+	if (mt_vec_reserve(&b->code, &b->cap, (size_t)b->len + n, 1, 256) != 0) {
 		b->err = 1;
 		return -1;
 	}
-	b->code = p;
-	b->cap = cap;
 	return 0;
 }
 
@@ -59,14 +50,9 @@ void x_rel32(struct jit_buf *b, uint16_t kind, uint32_t arg, int32_t addend)
 
 	if (b->err)
 		return;
-	if (b->nrel == b->caprel) {
-		uint32_t cap = b->caprel ? 2 * b->caprel : 16;
-		if (!(r = realloc(b->rel, cap * sizeof *r))) {
-			b->err = 1;
-			return;
-		}
-		b->rel = r;
-		b->caprel = cap;
+	if (MT_VEC_ROOM(b->rel, b->nrel, b->caprel, 16) != 0) {
+		b->err = 1;
+		return;
 	}
 	r = &b->rel[b->nrel++];
 	r->at = b->len;

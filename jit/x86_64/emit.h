@@ -43,9 +43,11 @@ struct jit_rel {
 
 struct jit_buf {
 	uint8_t *code;
-	uint32_t len, cap;
+	uint32_t len;
+	size_t cap;
 	struct jit_rel *rel;
-	uint32_t nrel, caprel;
+	uint32_t nrel;
+	size_t caprel;
 	int err;			/* out of memory, backward jump, too many labels */
 	uint32_t nlabels;
 	int32_t label[JIT_MAXLABELS];	/* offset, -1 until placed */

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <dirent.h>
 #include "ctf_int.h"
+#include "machtrace/vec.h"
 
 static void
 seterr(char *err, size_t len, const char *fmt, const char *a, int e)
@@ -143,17 +144,8 @@ mt_trace_add_class(struct mt_trace_writer *w, const char *name,
 static int
 buf_put(struct ctf_stream *s, const void *p, size_t n)
 {
-	if (s->len + n > s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 65536;
-		uint8_t *b;
-
-		while (cap < s->len + n)
-			cap *= 2;
-		if ((b = realloc(s->buf, cap)) == NULL)
-			return -1;
-		s->buf = b;
-		s->cap = cap;
-	}
+	if (mt_vec_reserve(&s->buf, &s->cap, s->len + n, 1, 65536) != 0)
+		return -1;
 	memcpy(s->buf + s->len, p, n);
 	s->len += n;
 	return 0;

@@ -38,11 +38,7 @@ struct chrome {
 static int64_t
 str_key(const char *s)
 {
-	uint64_t h = 1469598103934665603ULL;
-
-	while (s && *s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return (int64_t)h;
+	return (int64_t)mt_hash_str(s ? s : "");
 }
 
 static void
@@ -337,10 +333,10 @@ meta(struct chrome *c, const struct imap_ent *e, int64_t pid, int64_t tid)
 static void
 finish(struct chrome *c, uint64_t last)
 {
-	for (size_t i = 0; i < c->threads.cap; i++) {
-		struct imap_ent *t = &c->threads.e[i];
+	for (size_t i = 0; i < c->threads.map.nslot; i++) {
+		struct imap_ent *t = imap_slot(&c->threads, i);
 
-		if (!t->used)
+		if (t == NULL)
 			continue;
 		if (t->b)
 			slice(c, t->key, "running", "sched", (uint64_t)t->b - 1, last);
@@ -348,17 +344,17 @@ finish(struct chrome *c, uint64_t last)
 			slice(c, t->key, t->c < 0 ? "waiting" : "preempted", "sched",
 			      (uint64_t)(t->c < 0 ? -t->c : t->c) - 1, last);
 	}
-	for (size_t i = 0; i < c->threads.cap; i++) {
-		struct imap_ent *t = &c->threads.e[i];
+	for (size_t i = 0; i < c->threads.map.nslot; i++) {
+		struct imap_ent *t = imap_slot(&c->threads, i);
 
-		if (!t->used)
+		if (t == NULL)
 			continue;
 		meta(c, t, t->a ? t->a - 1 : 0, t->key);
 	}
-	for (size_t i = 0; i < c->procs.cap; i++) {
-		struct imap_ent *p = &c->procs.e[i];
+	for (size_t i = 0; i < c->procs.map.nslot; i++) {
+		struct imap_ent *p = imap_slot(&c->procs, i);
 
-		if (!p->used)
+		if (p == NULL)
 			continue;
 		meta(c, p, p->key, -1);
 	}

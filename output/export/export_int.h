@@ -8,6 +8,8 @@
 #include "machtrace/esc.h"	/* mt_html_escape */
 #include "machtrace/json.h"
 #include "machtrace/export.h"
+#include "machtrace/hmap.h"
+#include "machtrace/vec.h"
 
 /* stacks.c: every stack of the trace, folded (root first, frames joined
    by ';', offsets dropped, a control byte in a name as \xNN so that a
@@ -22,27 +24,25 @@ struct folded_set {
 	size_t n, cap;
 	uint64_t total;
 };
-/* FNV-1a of n bytes of s. */
-uint64_t export_hash(const char *s, size_t n);
 int stacks_collect(struct mt_trace *t, const struct mt_export_opts *o,
 		   struct folded_set *fs, char *err, size_t errlen);
 void stacks_free(struct folded_set *fs);
 
-/* imap.c: a map from 64-bit keys to values (index-stable: pointers into it
-   are valid until the next imap_get that adds). */
+/* imap.c: a map from 64-bit keys to values (an entry stays where it is
+   until deleted). */
 struct imap_ent {
 	int64_t key;
 	int64_t a, b, c;		/* the user's */
 	char *name;			/* the user's, freed by imap_free */
-	int used;
 };
 struct imap {
-	struct imap_ent *e;
-	size_t n, cap;			/* cap: a power of 2 */
+	struct mt_hmap map;		/* of struct imap_ent by key */
 };
 /* The entry of key, added (zeroed) when add and new; NULL otherwise. */
 struct imap_ent *imap_get(struct imap *m, int64_t key, int add);
 void imap_del(struct imap *m, int64_t key);
+/* Slot i's entry (i < m->map.nslot) or NULL: the map's repeatable order. */
+struct imap_ent *imap_slot(const struct imap *m, size_t i);
 void imap_free(struct imap *m);
 
 /* progress.c: progress every 4096 events. */

@@ -1,94 +1,65 @@
 /*
- * A small open-addressing map from 64-bit keys (tids, pids, message
- * addresses) to a few values, for the exporters.
+ * A map from 64-bit keys (tids, pids, message addresses) to a few values,
+ * for the exporters, over common/hmap.c.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "export_int.h"
 
-static size_t
-slot_of(int64_t key, size_t cap)
-{
-	uint64_t h = (uint64_t)key * 0x9E3779B97F4A7C15ULL;
-
-	return (size_t)(h >> 32) & (cap - 1);
-}
-
 static int
-grow(struct imap *m)
+key_eq(const void *ctx, uintptr_t val)
 {
-	size_t cap = m->cap ? m->cap * 2 : 256;
-	struct imap_ent *e = calloc(cap, sizeof(*e));
-
-	if (e == NULL)
-		return -1;
-	for (size_t i = 0; i < m->cap; i++) {
-		size_t h;
-
-		if (!m->e[i].used)
-			continue;
-		h = slot_of(m->e[i].key, cap);
-		while (e[h].used)
-			h = (h + 1) & (cap - 1);
-		e[h] = m->e[i];
-	}
-	free(m->e);
-	m->e = e;
-	m->cap = cap;
-	return 0;
+	return ((const struct imap_ent *)val)->key == *(const int64_t *)ctx;
 }
 
 struct imap_ent *
 imap_get(struct imap *m, int64_t key, int add)
 {
-	size_t h;
+	uint64_t h = mt_hash_u64((uint64_t)key);
+	struct imap_ent *e;
 
-	if (m->cap) {
-		for (h = slot_of(key, m->cap); m->e[h].used; h = (h + 1) & (m->cap - 1))
-			if (m->e[h].key == key)
-				return &m->e[h];
-	}
-	if (!add || ((m->n + 1) * 2 > m->cap && grow(m) != 0))
+	e = (struct imap_ent *)mt_hmap_find(&m->map, h, key_eq, &key);
+	if (e || !add)
+		return e;
+	if (mt_hmap_reserve(&m->map, 256) != 0 ||
+	    (e = calloc(1, sizeof(*e))) == NULL)
 		return NULL;
-	for (h = slot_of(key, m->cap); m->e[h].used; h = (h + 1) & (m->cap - 1))
-		;
-	memset(&m->e[h], 0, sizeof(m->e[h]));
-	m->e[h].used = 1;
-	m->e[h].key = key;
-	m->n++;
-	return &m->e[h];
+	e->key = key;
+	if (mt_hmap_put(&m->map, h, (uintptr_t)e) != 0) {
+		free(e);
+		return NULL;
+	}
+	return e;
 }
 
-/* Delete by re-inserting the rest of the cluster (no tombstones). */
 void
 imap_del(struct imap *m, int64_t key)
 {
 	struct imap_ent *e = imap_get(m, key, 0);
-	size_t h;
 
 	if (e == NULL)
 		return;
+	mt_hmap_del(&m->map, mt_hash_u64((uint64_t)key), (uintptr_t)e);
 	free(e->name);
-	e->used = 0;
-	m->n--;
-	for (h = ((size_t)(e - m->e) + 1) & (m->cap - 1); m->e[h].used;
-	     h = (h + 1) & (m->cap - 1)) {
-		struct imap_ent x = m->e[h];
-		struct imap_ent *n;
+	free(e);
+}
 
-		m->e[h].used = 0;
-		m->n--;
-		n = imap_get(m, x.key, 1);
-		*n = x;
-	}
+struct imap_ent *
+imap_slot(const struct imap *m, size_t i)
+{
+	return (struct imap_ent *)m->map.slot[i].val;
 }
 
 void
 imap_free(struct imap *m)
 {
-	for (size_t i = 0; i < m->cap; i++)
-		if (m->e[i].used)
-			free(m->e[i].name);
-	free(m->e);
-	memset(m, 0, sizeof(*m));
+	for (size_t i = 0; i < m->map.nslot; i++) {
+		struct imap_ent *e = imap_slot(m, i);
+
+		if (e) {
+			free(e->name);
+			free(e);
+		}
+	}
+	mt_hmap_free(&m->map);
 }

@@ -8,40 +8,43 @@
 #include <string.h>
 #include "export_int.h"
 
-/* The distinct frames in order of first use (names owned by the map). */
+/* The distinct frames in order of first use (names owned). */
 struct frames {
-	const char **name;
+	char **name;
 	size_t n, cap;
-	struct imap map;		/* hash -> index a; a collision takes hash + 1 */
+	struct mt_hmap map;		/* index + 1 into name by name */
+	const char *key;		/* the name frame_eq compares */
+	size_t keylen;
 };
+
+static int
+frame_eq(const void *ctx, uintptr_t val)
+{
+	const struct frames *fr = ctx;
+	const char *n = fr->name[val - 1];
+
+	return strncmp(n, fr->key, fr->keylen) == 0 && n[fr->keylen] == 0;
+}
 
 /* The index of frame name (len bytes) in fr, added when new. */
 static long
 frame_index(struct frames *fr, const char *name, size_t len)
 {
-	int64_t key = (int64_t)export_hash(name, len);
-	struct imap_ent *e;
+	uint64_t h = mt_hash_bytes(name, len, MT_HASH_INIT);
+	uintptr_t v;
 
-	for (;; key++) {
-		if ((e = imap_get(&fr->map, key, 1)) == NULL)
-			return -1;
-		if (e->name == NULL)
-			break;
-		if (strlen(e->name) == len && strncmp(e->name, name, len) == 0)
-			return (long)e->a;
-	}
-	if (fr->n == fr->cap) {
-		size_t cap = fr->cap ? fr->cap * 2 : 64;
-		const char **v = realloc(fr->name, cap * sizeof(*v));
-		if (v == NULL)
-			return -1;
-		fr->name = v;
-		fr->cap = cap;
-	}
-	if ((e->name = strndup(name, len)) == NULL)
+	fr->key = name;
+	fr->keylen = len;
+	if ((v = mt_hmap_find(&fr->map, h, frame_eq, fr)) != 0)
+		return (long)v - 1;
+	if (MT_VEC_ROOM(fr->name, fr->n, fr->cap, 64) != 0)
 		return -1;
-	e->a = (int64_t)fr->n;
-	fr->name[fr->n] = e->name;
+	if ((fr->name[fr->n] = strndup(name, len)) == NULL)
+		return -1;
+	if (mt_hmap_put(&fr->map, h, fr->n + 1) != 0) {
+		free(fr->name[fr->n]);
+		return -1;
+	}
 	return (long)fr->n++;
 }
 
@@ -79,7 +82,7 @@ mt_export_speedscope(struct mt_trace *t, FILE *out,
 {
 	const char *name = o && o->title ? o->title : "machtrace";
 	struct folded_set fs;
-	struct frames fr = { NULL, 0, 0, { NULL, 0, 0 } };
+	struct frames fr = { 0 };
 	int rc;
 	struct mt_json j;
 
@@ -115,8 +118,10 @@ mt_export_speedscope(struct mt_trace *t, FILE *out,
 	mt_json_close(&j);
 	mt_json_close(&j);
 	fputc('\n', out);
+	for (size_t i = 0; i < fr.n; i++)
+		free(fr.name[i]);
 	free(fr.name);
-	imap_free(&fr.map);
+	mt_hmap_free(&fr.map);
 	stacks_free(&fs);
 	if (rc != 0)
 		snprintf(err, errlen, "out of memory");

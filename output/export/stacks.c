@@ -8,77 +8,39 @@
 #include <string.h>
 #include "export_int.h"
 
-uint64_t
-export_hash(const char *s, size_t n)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	return h;
-}
-
-static size_t
-hash_str(const char *s)
-{
-	return (size_t)export_hash(s, strlen(s));
-}
-
+/* fs's stacks, each once: index + 1 into fs->v by the stack. */
 struct stack_tab {
 	struct folded_set *fs;
-	size_t *slot;			/* index + 1 into fs->v, 0 empty */
-	size_t nslot;
+	struct mt_hmap map;
 };
 
 static int
-tab_grow(struct stack_tab *tb)
+stack_eq(const void *ctx, uintptr_t val)
 {
-	size_t n = tb->nslot ? tb->nslot * 2 : 1024;
-	size_t *s = calloc(n, sizeof(*s));
+	const struct stack_tab *tb = ctx;
 
-	if (s == NULL)
-		return -1;
-	for (size_t i = 0; i < tb->fs->n; i++) {
-		size_t h = hash_str(tb->fs->v[i].stack) & (n - 1);
-		while (s[h])
-			h = (h + 1) & (n - 1);
-		s[h] = i + 1;
-	}
-	free(tb->slot);
-	tb->slot = s;
-	tb->nslot = n;
-	return 0;
+	return strcmp(tb->fs->v[val - 1].stack, tb->fs->v[tb->fs->n].stack) == 0;
 }
 
+/* Count stack (malloc'ed; taken, or freed when counted before). */
 static int
 tab_add(struct stack_tab *tb, char *stack)
 {
 	struct folded_set *fs = tb->fs;
-	size_t h;
+	uint64_t h = mt_hash_str(stack);
+	uintptr_t v;
 
-	if ((fs->n + 1) * 2 > tb->nslot && tab_grow(tb) != 0)
+	if (MT_VEC_ROOM(fs->v, fs->n, fs->cap, 256) != 0)
 		return -1;
-	h = hash_str(stack) & (tb->nslot - 1);
-	while (tb->slot[h]) {
-		struct folded *f = &fs->v[tb->slot[h] - 1];
-		if (strcmp(f->stack, stack) == 0) {
-			f->count++;
-			free(stack);
-			return 0;
-		}
-		h = (h + 1) & (tb->nslot - 1);
+	fs->v[fs->n].stack = stack;	/* the key stack_eq compares */
+	if ((v = mt_hmap_find(&tb->map, h, stack_eq, tb)) != 0) {
+		fs->v[v - 1].count++;
+		free(stack);
+		return 0;
 	}
-	if (fs->n == fs->cap) {
-		size_t cap = fs->cap ? fs->cap * 2 : 256;
-		struct folded *v = realloc(fs->v, cap * sizeof(*v));
-		if (v == NULL)
-			return -1;
-		fs->v = v;
-		fs->cap = cap;
-	}
-	fs->v[fs->n].stack = stack;
-	fs->v[fs->n].count = 1;
-	tb->slot[h] = ++fs->n;
+	if (mt_hmap_put(&tb->map, h, fs->n + 1) != 0)
+		return -1;
+	fs->v[fs->n++].count = 1;
 	return 0;
 }
 
@@ -167,7 +129,7 @@ int
 stacks_collect(struct mt_trace *t, const struct mt_export_opts *o,
 	       struct folded_set *fs, char *err, size_t errlen)
 {
-	struct stack_tab tb = { fs, NULL, 0 };
+	struct stack_tab tb = { fs, { 0 } };
 	struct mt_trace_event ev;
 	uint64_t nev = 0;
 	int rc;
@@ -189,7 +151,7 @@ stacks_collect(struct mt_trace *t, const struct mt_export_opts *o,
 		}
 		fs->total++;
 	}
-	free(tb.slot);
+	mt_hmap_free(&tb.map);
 	if (rc < 0) {
 		stacks_free(fs);
 		return -1;

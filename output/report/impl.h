@@ -4,17 +4,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "machtrace/hmap.h"
+#include "machtrace/vec.h"
 #include "output/report/report.h"
-
-struct rp_slot {
-	uint64_t hash;
-	size_t idx;			/* element index + 1; 0: empty */
-};
-
-struct rp_map {
-	struct rp_slot *slots;
-	size_t nslots, nused;
-};
 
 struct rp_meta {
 	char *key, *value;
@@ -65,7 +57,7 @@ struct rp_pend {
 struct rp_pendtab {
 	struct rp_pend *pend;
 	size_t npend, pend_cap;
-	struct rp_map map;
+	struct mt_hmap map;
 };
 
 struct rp_point {
@@ -78,7 +70,7 @@ struct rp_lat_table {
 	int present;			/* the trace has these events */
 	struct rp_row *rows;
 	size_t nrows, rows_cap;
-	struct rp_map row_map;
+	struct mt_hmap row_map;
 	struct rp_pendtab by_tid, by_port;
 	struct rp_point *points;
 	size_t npoints, points_cap;
@@ -97,20 +89,19 @@ struct rp {
 	size_t nmeta, meta_cap;
 	struct rp_name *names;
 	size_t nnames, names_cap;
-	struct rp_map name_map;
+	struct mt_hmap name_map;
 	uint64_t nevents, t0, t1;
 	struct rp_cpu *cpus;
 	size_t ncpus;
 	int have_drops;			/* packets carried events_discarded */
 	struct rp_thread *threads;
 	size_t nthreads, threads_cap;
-	struct rp_map thread_map;
+	struct mt_hmap thread_map;
 	uint64_t nswitches, nslices;
 	struct rp_lat_table lat[2];
 	struct rp_node root;
 	uint64_t nsamples;
 };
 
-int rp_grow(void *arrp, size_t *cap, size_t n, size_t sz);
 
 #endif

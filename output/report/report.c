@@ -8,85 +8,24 @@
 #include <string.h>
 #include "impl.h"
 
-/* Grow *arr (elements of size sz, capacity *cap) to hold n + 1. */
-int
-rp_grow(void *arrp, size_t *cap, size_t n, size_t sz)
-{
-	void **arr = arrp;
-	size_t ncap;
-	void *p;
-
-	if (n < *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 16;
-	p = realloc(*arr, ncap * sz);
-	if (p == NULL)
-		return -1;
-	*arr = p;
-	*cap = ncap;
-	return 0;
-}
-
-/* A string -> index map (open addressing over indexes + 1). */
-static uint64_t
-hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ull;
-	return h;
-}
-
-static uint64_t
-hash_int(int64_t v)
-{
-	uint64_t h = (uint64_t)v * 0x9e3779b97f4a7c15ull;
-
-	return h ^ (h >> 29);
-}
-
 /*
- * Find key in m; when absent and add is set, call add(ctx) to append the
- * element and record its index.  Returns the index or -1.
+ * The index of ctx's key in m (values: index + 1); when absent and add is
+ * set, add(ctx) appends the element.  Returns the index or -1.
  */
 static long
-map_find(struct rp_map *m, uint64_t h, int (*eq)(void *, size_t),
-	 long (*add)(void *), void *ctx)
+map_find(struct mt_hmap *m, uint64_t h, mt_hmap_eq eq, long (*add)(void *),
+	 void *ctx)
 {
-	size_t i;
+	uintptr_t v = mt_hmap_find(m, h, eq, ctx);
 	long idx;
 
-	if (m->nused * 2 >= m->nslots) {
-		size_t ns = m->nslots ? m->nslots * 2 : 64;
-		struct rp_slot *s = calloc(ns, sizeof(*s));
-
-		if (s == NULL)
-			return -1;
-		for (size_t j = 0; j < m->nslots; j++) {
-			if (m->slots[j].idx == 0)
-				continue;
-			for (i = m->slots[j].hash & (ns - 1); s[i].idx;
-			     i = (i + 1) & (ns - 1))
-				;
-			s[i] = m->slots[j];
-		}
-		free(m->slots);
-		m->slots = s;
-		m->nslots = ns;
-	}
-	for (i = h & (m->nslots - 1); m->slots[i].idx;
-	     i = (i + 1) & (m->nslots - 1))
-		if (m->slots[i].hash == h && eq(ctx, m->slots[i].idx - 1))
-			return (long)m->slots[i].idx - 1;
+	if (v)
+		return (long)v - 1;
 	if (add == NULL)
 		return -1;
 	idx = add(ctx);
-	if (idx < 0)
+	if (idx < 0 || mt_hmap_put(m, h, (uintptr_t)idx + 1) != 0)
 		return -1;
-	m->slots[i].hash = h;
-	m->slots[i].idx = (size_t)idx + 1;
-	m->nused++;
 	return idx;
 }
 
@@ -127,13 +66,13 @@ rp_free(struct rp *r)
 	for (size_t i = 0; i < r->nnames; i++)
 		free(r->names[i].name);
 	free(r->names);
-	free(r->name_map.slots);
+	mt_hmap_free(&r->name_map);
 	for (size_t i = 0; i < r->nthreads; i++) {
 		free(r->threads[i].comm);
 		free(r->threads[i].slices);
 	}
 	free(r->threads);
-	free(r->thread_map.slots);
+	mt_hmap_free(&r->thread_map);
 	for (int k = 0; k < 2; k++) {
 		struct rp_lat_table *t = &r->lat[k];
 
@@ -142,11 +81,11 @@ rp_free(struct rp *r)
 			free(t->rows[i].lat);
 		}
 		free(t->rows);
-		free(t->row_map.slots);
+		mt_hmap_free(&t->row_map);
 		free(t->by_tid.pend);
-		free(t->by_tid.map.slots);
+		mt_hmap_free(&t->by_tid.map);
 		free(t->by_port.pend);
-		free(t->by_port.map.slots);
+		mt_hmap_free(&t->by_port.map);
 		free(t->points);
 	}
 	free(r->cpus);
@@ -165,7 +104,7 @@ rp_meta(struct rp *r, const char *key, const char *value)
 {
 	struct rp_meta *m;
 
-	if (rp_grow(&r->meta, &r->meta_cap, r->nmeta, sizeof(*r->meta)))
+	if (MT_VEC_ROOM(r->meta, r->nmeta, r->meta_cap, 16))
 		return -1;
 	m = &r->meta[r->nmeta];
 	m->key = dupstr(key);
@@ -203,11 +142,11 @@ struct name_ctx {
 };
 
 static int
-name_eq(void *p, size_t i)
+name_eq(const void *p, uintptr_t v)
 {
-	struct name_ctx *c = p;
+	const struct name_ctx *c = p;
 
-	return strcmp(c->r->names[i].name, c->name) == 0;
+	return strcmp(c->r->names[v - 1].name, c->name) == 0;
 }
 
 static long
@@ -216,7 +155,7 @@ name_add(void *p)
 	struct name_ctx *c = p;
 	struct rp *r = c->r;
 
-	if (rp_grow(&r->names, &r->names_cap, r->nnames, sizeof(*r->names)))
+	if (MT_VEC_ROOM(r->names, r->nnames, r->names_cap, 16))
 		return -1;
 	r->names[r->nnames].name = strdup(c->name);
 	if (r->names[r->nnames].name == NULL)
@@ -234,7 +173,7 @@ rp_event(struct rp *r, uint64_t ts, int cpu, const char *name)
 
 	if (pc == NULL)
 		return -1;
-	i = map_find(&r->name_map, hash_str(name), name_eq, name_add, &c);
+	i = map_find(&r->name_map, mt_hash_str(name), name_eq, name_add, &c);
 	if (i < 0)
 		return -1;
 	r->names[i].count++;
@@ -265,11 +204,11 @@ struct thread_ctx {
 };
 
 static int
-thread_eq(void *p, size_t i)
+thread_eq(const void *p, uintptr_t v)
 {
-	struct thread_ctx *c = p;
+	const struct thread_ctx *c = p;
 
-	return c->r->threads[i].tid == c->tid;
+	return c->r->threads[v - 1].tid == c->tid;
 }
 
 static long
@@ -278,8 +217,7 @@ thread_add(void *p)
 	struct thread_ctx *c = p;
 	struct rp *r = c->r;
 
-	if (rp_grow(&r->threads, &r->threads_cap, r->nthreads,
-		    sizeof(*r->threads)))
+	if (MT_VEC_ROOM(r->threads, r->nthreads, r->threads_cap, 16))
 		return -1;
 	memset(&r->threads[r->nthreads], 0, sizeof(r->threads[0]));
 	r->threads[r->nthreads].tid = c->tid;
@@ -293,7 +231,8 @@ get_thread(struct rp *r, int64_t tid, const char *comm)
 	struct rp_thread *t;
 	long i;
 
-	i = map_find(&r->thread_map, hash_int(tid), thread_eq, thread_add, &c);
+	i = map_find(&r->thread_map, mt_hash_u64((uint64_t)tid), thread_eq,
+		     thread_add, &c);
 	if (i < 0)
 		return NULL;
 	t = &r->threads[i];
@@ -318,8 +257,7 @@ add_slice(struct rp *r, int64_t tid, uint64_t start, uint64_t end, int cpu)
 
 	if (t == NULL)
 		return -1;
-	if (rp_grow(&t->slices, &t->slices_cap, t->nslices,
-		    sizeof(*t->slices)))
+	if (MT_VEC_ROOM(t->slices, t->nslices, t->slices_cap, 16))
 		return -1;
 	s = &t->slices[t->nslices++];
 	s->start = start;
@@ -369,10 +307,10 @@ struct row_ctx {
 };
 
 static int
-row_eq(void *p, size_t i)
+row_eq(const void *p, uintptr_t v)
 {
-	struct row_ctx *c = p;
-	const char *n = c->t->rows[i].name;
+	const struct row_ctx *c = p;
+	const char *n = c->t->rows[v - 1].name;
 
 	return strncmp(n, c->name, c->len) == 0 && n[c->len] == '\0';
 }
@@ -383,7 +321,7 @@ row_add(void *p)
 	struct row_ctx *c = p;
 	struct rp_lat_table *t = c->t;
 
-	if (rp_grow(&t->rows, &t->rows_cap, t->nrows, sizeof(*t->rows)))
+	if (MT_VEC_ROOM(t->rows, t->nrows, t->rows_cap, 16))
 		return -1;
 	memset(&t->rows[t->nrows], 0, sizeof(t->rows[0]));
 	t->rows[t->nrows].name = strndup(c->name, c->len);
@@ -396,12 +334,8 @@ static struct rp_row *
 get_row(struct rp_lat_table *t, const char *name, size_t len)
 {
 	struct row_ctx c = { t, name, len };
-	uint64_t h = 1469598103934665603ull;
-	long i;
-
-	for (size_t k = 0; k < len; k++)
-		h = (h ^ (unsigned char)name[k]) * 1099511628211ull;
-	i = map_find(&t->row_map, h, row_eq, row_add, &c);
+	uint64_t h = mt_hash_bytes(name, len, MT_HASH_INIT);
+	long i = map_find(&t->row_map, h, row_eq, row_add, &c);
 	return i < 0 ? NULL : &t->rows[i];
 }
 
@@ -411,11 +345,11 @@ struct pend_ctx {
 };
 
 static int
-pend_eq(void *p, size_t i)
+pend_eq(const void *p, uintptr_t v)
 {
-	struct pend_ctx *c = p;
+	const struct pend_ctx *c = p;
 
-	return c->t->pend[i].key == c->key;
+	return c->t->pend[v - 1].key == c->key;
 }
 
 static long
@@ -424,7 +358,7 @@ pend_add(void *p)
 	struct pend_ctx *c = p;
 	struct rp_pendtab *t = c->t;
 
-	if (rp_grow(&t->pend, &t->pend_cap, t->npend, sizeof(*t->pend)))
+	if (MT_VEC_ROOM(t->pend, t->npend, t->pend_cap, 16))
 		return -1;
 	memset(&t->pend[t->npend], 0, sizeof(t->pend[0]));
 	t->pend[t->npend].key = c->key;
@@ -435,7 +369,7 @@ static struct rp_pend *
 get_pend(struct rp_pendtab *t, int64_t key)
 {
 	struct pend_ctx c = { t, key };
-	long i = map_find(&t->map, hash_int(key), pend_eq, pend_add, &c);
+	long i = map_find(&t->map, mt_hash_u64((uint64_t)key), pend_eq, pend_add, &c);
 
 	return i < 0 ? NULL : &t->pend[i];
 }
@@ -447,9 +381,8 @@ add_latency(struct rp_lat_table *t, struct rp_row *row, uint64_t start,
 {
 	struct rp_point *pt;
 
-	if (rp_grow(&row->lat, &row->lat_cap, row->nlat, sizeof(*row->lat)) ||
-	    rp_grow(&t->points, &t->points_cap, t->npoints,
-		    sizeof(*t->points)))
+	if (MT_VEC_ROOM(row->lat, row->nlat, row->lat_cap, 16) ||
+	    MT_VEC_ROOM(t->points, t->npoints, t->points_cap, 16))
 		return -1;
 	row->lat[row->nlat++] = end - start;
 	pt = &t->points[t->npoints++];
@@ -548,7 +481,7 @@ child(struct rp_node *n, const char *name)
 	for (size_t i = 0; i < n->nkids; i++)
 		if (strcmp(n->kids[i]->name, name) == 0)
 			return n->kids[i];
-	if (rp_grow(&n->kids, &n->kids_cap, n->nkids, sizeof(*n->kids)))
+	if (MT_VEC_ROOM(n->kids, n->nkids, n->kids_cap, 16))
 		return NULL;
 	k = calloc(1, sizeof(*k));
 	if (k == NULL)

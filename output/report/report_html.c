@@ -58,8 +58,7 @@ put_events(struct rp *r, struct mt_json *j)
 	if (r->nnames > 0)
 		qsort(r->names, r->nnames, sizeof(*r->names), cmp_name_count);
 	/* the name map's indexes are stale from here on */
-	free(r->name_map.slots);
-	memset(&r->name_map, 0, sizeof(r->name_map));
+	mt_hmap_free(&r->name_map);
 	mt_json_open(j, "span", MT_JSON_OBJECT);
 	mt_json_uint(j, "t0", r->nevents ? r->t0 : 0);
 	mt_json_uint(j, "t1", r->t1);
@@ -98,8 +97,8 @@ finish_slices(struct rp *r)
 		for (size_t i = 0; i < r->nthreads; i++)
 			if (r->threads[i].tid == pc->cur_tid)
 				t = &r->threads[i];
-		if (t == NULL || rp_grow(&t->slices, &t->slices_cap,
-					 t->nslices, sizeof(*t->slices)))
+		if (t == NULL ||
+		    MT_VEC_ROOM(t->slices, t->nslices, t->slices_cap, 16))
 			return -1;
 		t->slices[t->nslices].start = pc->cur_since;
 		t->slices[t->nslices].end = r->t1;

@@ -15,6 +15,7 @@
 #include <time.h>
 #include "machtrace/program.h"
 #include "machtrace/runtime.h"
+#include "machtrace/vec.h"
 #include "targets/local/local.h"
 
 
@@ -33,7 +34,8 @@ struct ltick {
 
 struct local {
 	struct lprobe *probes;
-	uint32_t nprobes, cap, next_id;
+	uint32_t nprobes, next_id;
+	size_t cap;
 	void *area;
 	uint64_t area_size;
 	struct mt_cb *cb;
@@ -59,14 +61,8 @@ static struct lprobe *add_probe(struct local *l, const char *prov,
 {
 	struct lprobe *p;
 
-	if (l->nprobes == l->cap) {
-		uint32_t cap = l->cap ? l->cap * 2 : 32;
-		p = realloc(l->probes, cap * sizeof(*p));
-		if (!p)
-			return NULL;
-		l->probes = p;
-		l->cap = cap;
-	}
+	if (MT_VEC_ROOM(l->probes, l->nprobes, l->cap, 32) != 0)
+		return NULL;
 	p = &l->probes[l->nprobes++];
 	p->id = l->next_id++;
 	p->prov = prov;

@@ -28,7 +28,8 @@ $(BUILD)/lib/libmttarget.a: $(TARGET_OBJS)
 	rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/bin/mt-mach: $(BUILD)/obj/targets/mach/mt-mach.o $(BUILD)/lib/libmttarget.a
+$(BUILD)/bin/mt-mach: $(BUILD)/obj/targets/mach/mt-mach.o $(BUILD)/lib/libmttarget.a \
+		$(BUILD)/lib/libmtcommon.a
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) -o $@ $^ $(TARGET_LDLIBS)
 

@@ -13,6 +13,7 @@
 
 #include "targets/mach/image/kimg_int.h"
 #include "targets/mach/mach_int.h"
+#include "machtrace/vec.h"
 
 static const char *die_name(Dwarf_Die *d)
 {
@@ -172,14 +173,8 @@ static void add_inline(struct walk *w, Dwarf_Die *d, const char *caller)
 	Dwarf_Addr entry = 0, base, lo = 0, hi = 0;
 	ptrdiff_t off;
 
-	if (w->ninl == w->cap) {
-		size_t cap = w->cap ? 2 * w->cap : 1024;
-		struct mt_kinline *p = realloc(w->inl, cap * sizeof *p);
-		if (!p)
-			return;
-		w->inl = p;
-		w->cap = cap;
-	}
+	if (MT_VEC_ROOM(w->inl, w->ninl, w->cap, 1024) != 0)
+		return;
 	off = dwarf_ranges(d, 0, &base, &lo, &hi);
 	if (dwarf_entrypc(d, &entry) != 0)
 		entry = lo;

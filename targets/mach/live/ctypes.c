@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "machtrace/vec.h"
 #include "targets/mach/image/kimg_int.h"
 #include "targets/mach/live/live_int.h"
 
@@ -67,12 +68,8 @@ static void index_names(struct mt_kimg *k)
 				char key[300];
 				if (!p || !n || dwarf_attr(&c, DW_AT_declaration, &a))
 					continue;
-				if (k->ntnames == cap) {
-					struct kimg_tname *t = realloc(k->tnames, (cap = cap ? 2 * cap : 4096) * sizeof *t);
-					if (!t)
-						goto done;
-					k->tnames = t;
-				}
+				if (MT_VEC_ROOM(k->tnames, k->ntnames, cap, 4096) != 0)
+					goto done;
 				snprintf(key, sizeof key, "%s%s", p, n);
 				k->tnames[k->ntnames].key = kimg_strdup(k, key);
 				k->tnames[k->ntnames++].die = dwarf_dieoffset(&c);
@@ -118,13 +115,9 @@ static void mark(struct gen *g, char kind, const char *key)
 	if (!s)
 		return;
 	sprintf(s, "%c %s", kind, key);
-	if (g->nseen == g->capseen) {
-		char **p = realloc(g->seen, (g->capseen = g->capseen ? 2 * g->capseen : 64) * sizeof *p);
-		if (!p) {
-			free(s);
-			return;
-		}
-		g->seen = p;
+	if (MT_VEC_ROOM(g->seen, g->nseen, g->capseen, 64) != 0) {
+		free(s);
+		return;
 	}
 	g->seen[g->nseen++] = s;
 }

@@ -565,11 +565,12 @@ static void live_detach(struct mt_target *t)
    by its objects: kernel_map_store+0x10);
    machtrace`tracer, machtrace`trampoline, machtrace`runtime in our
    reserved region. */
-static int live_sym(struct mt_target *t, uint64_t pc, char *buf, size_t len)
+static int live_sym(struct mt_target *t, uint64_t pc, const char **mod,
+		    const char **func, uint64_t *off)
 {
 	struct live *l = t->priv;
-	uint64_t resv = LK_KERNEL_MAP_BASE + l->resv_pa, off = 0;
-	const char *name = mt_kimg_sym_at(l->k, pc, &off);
+	uint64_t resv = LK_KERNEL_MAP_BASE + l->resv_pa;
+	const char *name = mt_kimg_sym_at(l->k, pc, off);
 	int inkernel = (l->ctl && pc >= l->ctl->k.text_start && pc < l->ctl->k.text_end) ||
 		       mt_kimg_in_image(l->k, pc);
 
@@ -577,18 +578,18 @@ static int live_sym(struct mt_target *t, uint64_t pc, char *buf, size_t len)
 	   tracer time (runtime/x86_64/sample.c); a trampoline (a kernel
 	   function's displaced instructions, run out of line) or the runtime */
 	if (!name && !inkernel && l->resv_pa && pc >= resv && pc < resv + LK_AREA_OFF) {
-		snprintf(buf, len, pc == resv ? "machtrace`tracer" : pc >= resv + LK_TRAMP_OFF ?
-			 "machtrace`trampoline" : "machtrace`runtime");
+		*mod = "machtrace";
+		*func = pc == resv ? "tracer" : pc >= resv + LK_TRAMP_OFF ?
+			"trampoline" : "runtime";
+		*off = 0;
 		return 0;
 	}
 	if (!name && !inkernel)
 		return -1;
+	*mod = "gnumach";
+	*func = name;
 	if (!name)
-		snprintf(buf, len, "gnumach`0x%llx", (unsigned long long)pc);
-	else if (off)
-		snprintf(buf, len, "gnumach`%s+0x%llx", name, (unsigned long long)off);
-	else
-		snprintf(buf, len, "gnumach`%s", name);
+		*off = 0;
 	return 0;
 }
 
@@ -615,8 +616,8 @@ static void load_umods(struct live *l)
  * A user pc of task pid: bootstrap module pid's program when pc is in it,
  * else the one program whose text holds pc (usyms.c).
  */
-static int live_usym(struct mt_target *t, int64_t pid, uint64_t pc, char *buf,
-		     size_t len)
+static int live_usym(struct mt_target *t, int64_t pid, uint64_t pc,
+		     const char **mod, const char **func, uint64_t *off)
 {
 	struct live *l = t->priv;
 	const struct usyms *one = NULL;
@@ -624,7 +625,7 @@ static int live_usym(struct mt_target *t, int64_t pid, uint64_t pc, char *buf,
 	if (!l->umods_loaded)
 		load_umods(l);
 	if (pid >= 1 && pid <= l->numods && usyms_covers(l->umods[pid - 1], pc))
-		return usyms_format(l->umods[pid - 1], pc, buf, len);
+		return usyms_lookup(l->umods[pid - 1], pc, mod, func, off);
 	for (int i = 0; i < l->numods; i++) {
 		if (!usyms_covers(l->umods[i], pc))
 			continue;
@@ -632,7 +633,7 @@ static int live_usym(struct mt_target *t, int64_t pid, uint64_t pc, char *buf,
 			return -1;
 		one = l->umods[i];
 	}
-	return one ? usyms_format(one, pc, buf, len) : -1;
+	return one ? usyms_lookup(one, pc, mod, func, off) : -1;
 }
 
 static void live_free(struct mt_target *t)

@@ -134,7 +134,8 @@ struct live {
 	char workload[8192], blobmod[4200];
 	struct mt_kimg *k;
 	struct lprobe *probes;
-	uint32_t nprobes, cap, next_id;
+	uint32_t nprobes, next_id;
+	size_t cap;
 	/* SDT probes with a site this kernel lacks (sdt.c), warned about
 	   when a program names them */
 	struct sdt_miss *miss;
@@ -204,10 +205,10 @@ struct usyms *usyms_load(const char *path, char *err, size_t errlen);
 void usyms_free(struct usyms *u);
 /* pc inside one of the program's loaded segments? */
 int usyms_covers(const struct usyms *u, uint64_t pc);
-/* "prog`func+0x1c", a data address "prog`object+0x10" (at its start
-   without "+0x0", prog`0x... in no symbol); -1 when pc is outside the
-   program. */
-int usyms_format(const struct usyms *u, uint64_t pc, char *buf, size_t len);
+/* "prog`func+0x1c", a data address "prog`object+0x10" (func NULL in no
+   symbol: prog`0x...); -1 when pc is outside the program. */
+int usyms_lookup(const struct usyms *u, uint64_t pc, const char **mod,
+		 const char **func, uint64_t *off);
 
 int live_probes_init(struct live *l);
 

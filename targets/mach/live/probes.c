@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "machtrace/vec.h"
 #include "targets/mach/live/live_int.h"
 
 static const struct live_provider *const providers[] = {
@@ -27,14 +28,8 @@ struct lprobe *live_probe_add(struct live *l, const char *prov, const char *func
 {
 	struct lprobe *p;
 
-	if (l->nprobes == l->cap) {
-		uint32_t cap = l->cap ? 2 * l->cap : 4096;
-		p = realloc(l->probes, cap * sizeof *p);
-		if (!p)
-			return NULL;
-		l->probes = p;
-		l->cap = cap;
-	}
+	if (MT_VEC_ROOM(l->probes, l->nprobes, l->cap, 4096) != 0)
+		return NULL;
 	p = &l->probes[l->nprobes++];
 	memset(p, 0, sizeof *p);
 	p->id = l->next_id++;

@@ -15,6 +15,7 @@
 
 #include "targets/mach/image/dwloc.h"
 #include "targets/mach/live/live_int.h"
+#include "machtrace/vec.h"
 
 struct lrow {
 	const char *file;
@@ -43,14 +44,8 @@ static int take_row(void *arg, const char *file, int line, uint64_t addr)
 	if (!f || f->inline_only || f->patch == MT_PATCH_REFUSED ||
 	    !live_fmatch(w->pd->func, f->name))
 		return 0;
-	if (w->n == w->cap) {
-		size_t cap = w->cap ? 2 * w->cap : 256;
-		struct lrow *v = realloc(w->v, cap * sizeof *v);
-		if (!v)
-			return -1;
-		w->v = v;
-		w->cap = cap;
-	}
+	if (MT_VEC_ROOM(w->v, w->n, w->cap, 256) != 0)
+		return -1;
 	w->v[w->n++] = (struct lrow){ file, f, line, addr };
 	return 0;
 }

@@ -25,17 +25,12 @@
 
 #include "targets/mach/live/live_int.h"
 #include "targets/mach/mach_int.h"
+#include "machtrace/vec.h"
 
 int sites_add(struct site_set *s, const struct site_req *r)
 {
-	if (s->nreq == s->capreq) {
-		size_t cap = s->capreq ? 2 * s->capreq : 1024;
-		struct site_req *p = realloc(s->req, cap * sizeof *p);
-		if (!p)
-			return -1;
-		s->req = p;
-		s->capreq = cap;
-	}
+	if (MT_VEC_ROOM(s->req, s->nreq, s->capreq, 1024) != 0)
+		return -1;
 	s->req[s->nreq++] = *r;
 	return 0;
 }

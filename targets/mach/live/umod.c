@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "targets/mach/live/uelf.h"
 #include "targets/mach/live/umod.h"
 #include "targets/mach/x86_64/insn.h"
 
@@ -22,25 +23,6 @@ static int umod_err(char *err, size_t errlen, const char *fmt, const char *a, co
 {
 	snprintf(err, errlen, fmt, a, b);
 	return -1;
-}
-
-static char *read_file(const char *path, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
-	    (buf = malloc((size_t)n)) && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	if (buf)
-		*size = (size_t)n;
-	fclose(f);
-	return buf;
 }
 
 void usdt_note_free(struct usdt_note *n)
@@ -292,28 +274,17 @@ static int add_sym(struct ufunc **v, size_t *n, const char *name, uint64_t addr,
 	return 0;
 }
 
-static int load_symtab(struct umod *m, Elf *e, Elf_Scn *scn, GElf_Shdr *sh)
+static int add_symbol(void *arg, const char *name, const GElf_Sym *s)
 {
-	Elf_Data *d = elf_getdata(scn, NULL);
-	size_t n = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
+	struct umod *m = arg;
+	int type = GELF_ST_TYPE(s->st_info);
 
-	for (size_t i = 0; d && i < n; i++) {
-		GElf_Sym s;
-		const char *name;
-		int type;
-		if (!gelf_getsym(d, (int)i, &s) || s.st_shndx == SHN_UNDEF)
-			continue;
-		name = elf_strptr(e, sh->sh_link, s.st_name);
-		type = GELF_ST_TYPE(s.st_info);
-		if (!name || !*name)
-			continue;
-		if (type == STT_FUNC && s.st_size &&
-		    add_sym(&m->funcs, &m->nfuncs, name, s.st_value, s.st_size) < 0)
-			return -1;
-		if ((type == STT_OBJECT || type == STT_NOTYPE) &&
-		    add_sym(&m->objs, &m->nobjs, name, s.st_value, s.st_size) < 0)
-			return -1;
-	}
+	if (type == STT_FUNC && s->st_size &&
+	    add_sym(&m->funcs, &m->nfuncs, name, s->st_value, s->st_size) < 0)
+		return -1;
+	if ((type == STT_OBJECT || type == STT_NOTYPE) &&
+	    add_sym(&m->objs, &m->nobjs, name, s->st_value, s->st_size) < 0)
+		return -1;
 	return 0;
 }
 
@@ -348,44 +319,32 @@ static int load_notes(struct umod *m, Elf_Scn *scn, uint64_t base_va)
 	return 0;
 }
 
-static int load_elf(struct umod *m, Elf *e, char *err, size_t errlen)
+static int load_elf(struct umod *m, const struct uelf *u, char *err, size_t errlen)
 {
-	size_t shstrndx, nph;
-	Elf_Scn *scn = NULL, *notes = NULL;
+	Elf_Scn *notes;
+	GElf_Shdr sh;
 	uint64_t base_va = 0;
-	GElf_Ehdr eh;
 
-	if (!gelf_getehdr(e, &eh) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_machine != EM_X86_64 || elf_getshdrstrndx(e, &shstrndx) != 0 ||
-	    elf_getphdrnum(e, &nph) != 0)
+	if (u->eh.e_ident[EI_CLASS] != ELFCLASS64 || u->eh.e_machine != EM_X86_64)
 		return umod_err(err, errlen, "%s: not an x86-64 ELF program%s", m->path, "");
 	/* a boot module is loaded at its ELF addresses; a position-
 	   independent one's load address is not known here */
-	if (eh.e_type != ET_EXEC)
+	if (u->eh.e_type != ET_EXEC)
 		return umod_err(err, errlen, "%s: not a fixed-address executable (ET_EXEC)%s",
 				m->path, "");
-	for (size_t i = 0; i < nph && m->nsegs < 8; i++) {
-		GElf_Phdr ph;
-		if (!gelf_getphdr(e, (int)i, &ph) || ph.p_type != PT_LOAD ||
-		    ph.p_offset + ph.p_filesz > m->filesize)
-			continue;
-		m->segs[m->nsegs++] = (struct useg){ ph.p_vaddr, ph.p_filesz, ph.p_offset,
-						     (ph.p_flags & PF_X) != 0 };
+	for (int i = 0; i < u->nsegs; i++) {
+		const struct uelf_seg *g = &u->segs[i];
+
+		if (g->offset + g->filesz <= m->filesize)
+			m->segs[m->nsegs++] = (struct useg){ g->vaddr, g->filesz,
+							     g->offset, g->exec };
 	}
-	while ((scn = elf_nextscn(e, scn))) {
-		GElf_Shdr sh;
-		const char *name;
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		name = elf_strptr(e, shstrndx, sh.sh_name);
-		if (sh.sh_type == SHT_SYMTAB && load_symtab(m, e, scn, &sh) < 0)
-			return umod_err(err, errlen, "%s: out of memory%s", m->path, "");
-		if (name && strcmp(name, ".note.stapsdt") == 0 && sh.sh_type == SHT_NOTE)
-			notes = scn;
-		if (name && strcmp(name, ".stapsdt.base") == 0)
-			base_va = sh.sh_addr;
-	}
-	if (notes && load_notes(m, notes, base_va) < 0)
+	if (uelf_syms(u, add_symbol, m) < 0)
+		return umod_err(err, errlen, "%s: out of memory%s", m->path, "");
+	if (uelf_section(u, ".stapsdt.base", &sh))
+		base_va = sh.sh_addr;
+	notes = uelf_section(u, ".note.stapsdt", &sh);
+	if (notes && sh.sh_type == SHT_NOTE && load_notes(m, notes, base_va) < 0)
 		return umod_err(err, errlen, "%s: out of memory%s", m->path, "");
 	qsort(m->funcs, m->nfuncs, sizeof *m->funcs, cmp_func);
 	return 0;
@@ -394,7 +353,7 @@ static int load_elf(struct umod *m, Elf *e, char *err, size_t errlen)
 int umod_load(struct umod *m, const char *path, uint32_t pid, char *err, size_t errlen)
 {
 	const char *base = strrchr(path, '/');
-	Elf *e;
+	struct uelf u;
 	int rc;
 
 	memset(m, 0, sizeof *m);
@@ -402,13 +361,14 @@ int umod_load(struct umod *m, const char *path, uint32_t pid, char *err, size_t 
 	snprintf(m->name, sizeof m->name, "%s", base ? base + 1 : path);
 	if (!(m->path = strdup(path)))
 		return umod_err(err, errlen, "out of memory%s%s", "", "");
-	if (!(m->file = (uint8_t *)read_file(path, &m->filesize)))
-		return umod_err(err, errlen, "cannot read %s%s", path, "");
-	elf_version(EV_CURRENT);
-	if (!(e = elf_memory((char *)m->file, m->filesize)))
-		return umod_err(err, errlen, "%s: %s", path, elf_errmsg(-1));
-	rc = load_elf(m, e, err, errlen);
-	elf_end(e);
+	if ((rc = uelf_open(&u, path, err, errlen)) != 0)
+		return rc == -1 ? -1 : umod_err(err, errlen,
+				"%s: not an x86-64 ELF program%s", path, "");
+	m->file = u.file;		/* kept: umod_text() reads it */
+	m->filesize = u.size;
+	rc = load_elf(m, &u, err, errlen);
+	u.file = NULL;
+	uelf_close(&u);
 	return rc;
 }
 

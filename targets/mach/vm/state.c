@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "machtrace/hmap.h"
 #include "machtrace/vm.h"
 #include "targets/mach/mach_int.h"
 #include "targets/mach/vm/vm_int.h"
@@ -265,7 +266,7 @@ void mt_vm_names_free(char **names, int n)
 /* FNV-1a 64 of the file's bytes, with its size. */
 int mt_vm_file_id(const char *path, char *buf, size_t len)
 {
-	uint64_t h = 0xcbf29ce484222325ull, size = 0;
+	uint64_t h = MT_HASH_INIT, size = 0;
 	unsigned char chunk[65536];
 	size_t n;
 	FILE *f = fopen(path, "rb");
@@ -273,8 +274,7 @@ int mt_vm_file_id(const char *path, char *buf, size_t len)
 	if (!f)
 		return -1;
 	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) {
-		for (size_t i = 0; i < n; i++)
-			h = (h ^ chunk[i]) * 0x100000001b3ull;
+		h = mt_hash_bytes(chunk, n, h);
 		size += n;
 	}
 	fclose(f);

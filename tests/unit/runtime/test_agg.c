@@ -1,6 +1,7 @@
 /* Aggregations: bucket math (vs. known illumos/dtrace-utils values),
    functions, keys, drops, clear/trunc. */
 #include "../mt_test.h"
+#include "machtrace/quantize.h"
 #include "tests/lib/rtimg.h"
 
 static struct rtrun R;
