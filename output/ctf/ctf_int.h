@@ -12,6 +12,10 @@
 #define CTF_EV_HDR	12		/* event header bytes */
 #define MT_CTF_PACKET	(256 * 1024)	/* event bytes per packet */
 #define CTF_MAX_CPUS	4096		/* streams written; packet cpu_id below */
+/* CPU N's stream file, as LTTng names them (Trace Compass's per-CPU views);
+   recordings made before were named stream_N, which the reader still reads */
+#define CTF_STREAM_PREFIX "channel0_"
+#define CTF_OLD_STREAM_PREFIX "stream_"
 #define CTF_SESSION_DOMAIN "kernel"	/* a session's trace: DIR/kernel */
 
 struct ctf_stream {

@@ -177,7 +177,9 @@ open_streams(struct mt_trace *t, const char *dir, char *err, size_t errlen)
 	while ((de = readdir(d)) != NULL) {
 		struct ctf_rstream *v;
 
-		if (strncmp(de->d_name, "stream_", 7) != 0)
+		if (strncmp(de->d_name, CTF_STREAM_PREFIX, strlen(CTF_STREAM_PREFIX)) &&
+		    strncmp(de->d_name, CTF_OLD_STREAM_PREFIX,
+			    strlen(CTF_OLD_STREAM_PREFIX)))
 			continue;
 		if ((v = realloc(t->streams, (t->nstreams + 1) * sizeof(*v))) == NULL)
 			break;

@@ -1,5 +1,6 @@
 /*
- * The CTF 1.8 writer: one stream file per CPU made of packets, the TSDL
+ * The CTF 1.8 writer: one stream file per CPU made of packets (LTTng's
+ * names: channel0_0, channel0_1, ...), the TSDL
  * metadata written at close (tsdl.c), when every event class is known.
  *
  * Layout (little-endian, every field byte-aligned: align = 8 bits):
@@ -86,7 +87,7 @@ mt_trace_create(const char *dir, uint32_t ncpus,
 		w->env.kernel = env->kernel ? strdup(env->kernel) : NULL;
 	}
 	for (uint32_t i = 0; i < ncpus; i++) {
-		snprintf(path, sizeof(path), "%s/stream_%u", dir, i);
+		snprintf(path, sizeof(path), "%s/" CTF_STREAM_PREFIX "%u", dir, i);
 		if ((w->streams[i].f = fopen(path, "wb")) == NULL) {
 			seterr(err, errlen, "cannot create %s: %s", path, errno);
 			w->ncpus = i;

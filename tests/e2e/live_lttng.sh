@@ -20,7 +20,7 @@ sched:::wakeup /args[0]->pr_lwpid != curlwpsinfo->pr_lwpid/ { @w = count(); }
 END { printa("ret %s %@d\n", @r); printa("wake %@d\n", @w); }'
 rec_run lt "rpcs=20 threads=2 tasks=1" "$prog" -q --mach -o "$TMP/tr" --events sched,proc,trap
 rc=$?
-if [ $rc = 0 ] && [ -f "$TMP/tr/kernel/metadata" ] && [ -f "$TMP/tr/kernel/stream_0" ] &&
+if [ $rc = 0 ] && [ -f "$TMP/tr/kernel/metadata" ] && [ -f "$TMP/tr/kernel/channel0_0" ] &&
    grep -q '^machtrace: recorded [0-9]* events, 0 dropped' "$TMP/lt.err"; then
 	pass live-lttng-session-layout
 else

@@ -52,7 +52,7 @@ if grep -q 'domain = "kernel";' "$TMP/trace/kernel/metadata" && head -n 1 "$TMP/
    grep -qF 'machtrace_program = "sched:::off-cpu { @sw = count(); } END { printa(' "$TMP/trace/kernel/metadata" &&
    grep -qF 'machtrace_events = "sched,ipc,proc,trap";' "$TMP/trace/kernel/metadata" &&
    grep -qF "machtrace_workload = \"rpcs=$R threads=2 tasks=1\";" "$TMP/trace/kernel/metadata" &&
-   [ -f "$TMP/trace/kernel/stream_0" ] && [ ! -e "$TMP/trace/metadata" ]; then
+   [ -f "$TMP/trace/kernel/channel0_0" ] && [ ! -e "$TMP/trace/metadata" ]; then
 	pass live-record-metadata
 else
 	fail live-record-metadata "$(head -n 3 "$TMP/trace/kernel/metadata" | tr '\n' ' ')"

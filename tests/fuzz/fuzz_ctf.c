@@ -1,7 +1,7 @@
 /*
  * libFuzzer harness of the CTF trace reader (make fuzz; output/ctf): each
  * input is a trace directory packed as its metadata, the separator
- * "\0\0STREAM\0\0", then stream_0 (no separator: no stream file).  The
+ * "\0\0STREAM\0\0", then channel0_0 (no separator: no stream file).  The
  * reader opens it or says why, and reads every event to the end (twice,
  * through a rewind) or stops with a message.
  */
@@ -32,7 +32,7 @@ static void drop(const char *name)
 static void cleanup(void)
 {
 	drop("metadata");
-	drop("stream_0");
+	drop("channel0_0");
 	rmdir(dir);
 }
 
@@ -82,10 +82,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		atexit(cleanup);
 	}
 	if (put("metadata", data, mlen) != 0 ||
-	    (sep && put("stream_0", sep + SEPLEN, size - mlen - SEPLEN) != 0))
+	    (sep && put("channel0_0", sep + SEPLEN, size - mlen - SEPLEN) != 0))
 		abort();
 	if (!sep)
-		drop("stream_0");
+		drop("channel0_0");
 	if (!(t = mt_trace_open(dir, err, sizeof err))) {
 		if (!err[0])
 			abort();	/* a refusal must say why */

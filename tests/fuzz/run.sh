@@ -26,7 +26,7 @@ seeds() {
 			rm -rf "$dir/rec"
 			"$mt" record -q -o "$dir/rec" -n "$p" >/dev/null 2>&1 || continue
 			{ cat "$dir/rec/kernel/metadata"; printf '\0\0STREAM\0\0'
-			  cat "$dir/rec/kernel/stream_0" 2>/dev/null; } >"$2/trace$n"
+			  cat "$dir/rec/kernel/channel0_0" 2>/dev/null; } >"$2/trace$n"
 			n=$((n + 1))
 		done
 		rm -rf "$dir/rec" ;;

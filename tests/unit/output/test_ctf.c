@@ -5,6 +5,7 @@
  * backwards in a stream.
  */
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include "machtrace/trace.h"
 #include "../mt_test.h"
@@ -207,7 +208,7 @@ TEST(session_layout)
 	CHECK(mt_trace_event(w, 0, 5, (uint32_t)mt_trace_add_class(w, "BEGIN", NULL, 0),
 			     NULL) == 0);
 	CHECK_EQ_INT(mt_trace_close(w, err, sizeof(err)), 0);
-	snprintf(path, sizeof(path), "%s/kernel/stream_0", dir);
+	snprintf(path, sizeof(path), "%s/kernel/channel0_0", dir);
 	CHECK(access(path, R_OK) == 0);
 	snprintf(path, sizeof(path), "%s/metadata", dir);
 	CHECK(access(path, F_OK) != 0);
@@ -303,7 +304,7 @@ TEST(hostile_cpu_id)
 
 		CHECK(dir != NULL);
 		CHECK_EQ_INT(write_sample(dir, 1), 0);
-		snprintf(path, sizeof(path), "%s/stream_0", dir);
+		snprintf(path, sizeof(path), "%s/channel0_0", dir);
 		CHECK((f = fopen(path, "r+b")) != NULL);
 		CHECK(fseek(f, 56, SEEK_SET) == 0 && fwrite(&cpus[k], 4, 1, f) == 1);
 		fclose(f);
@@ -332,11 +333,71 @@ TEST(no_stream_file)
 
 	CHECK(dir != NULL);
 	CHECK_EQ_INT(write_sample(dir, 1), 0);
-	snprintf(path, sizeof(path), "%s/stream_0", dir);
+	snprintf(path, sizeof(path), "%s/channel0_0", dir);
 	CHECK_EQ_INT(unlink(path), 0);
 	CHECK((t = mt_trace_open(dir, err, sizeof(err))) != NULL);
 	if (t != NULL)
 		CHECK_EQ_INT(mt_trace_next(t, &ev, err, sizeof(err)), 0);
+	mt_trace_free(t);
+	rmtrace(dir);
+}
+
+/* One stream file per CPU, named as LTTng names them (channel0_N: Trace
+   Compass's per-CPU views), each packet's context carrying its cpu_id;
+   babeltrace2 reads both CPUs' events when it is installed. */
+TEST(stream_per_cpu)
+{
+	char *dir = tmpdir(), path[160], cmd[320], line[512];
+	uint32_t cpu;
+	int seen[2] = { 0, 0 };
+	FILE *f;
+
+	CHECK(dir != NULL);
+	CHECK_EQ_INT(write_sample(dir, 2), 0);
+	for (uint32_t i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/channel0_%u", dir, i);
+		CHECK((f = fopen(path, "rb")) != NULL);
+		if (f == NULL)
+			continue;
+		CHECK(fseek(f, 56, SEEK_SET) == 0 && fread(&cpu, 4, 1, f) == 1);
+		CHECK_EQ_INT(cpu, i);
+		fclose(f);
+	}
+	if (system("command -v babeltrace2 >/dev/null 2>&1") != 0) {
+		printf("SKIP stream_per_cpu babeltrace2: not installed\n");
+		rmtrace(dir);
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "babeltrace2 '%s' 2>&1", dir);
+	CHECK((f = popen(cmd, "r")) != NULL);
+	while (f && fgets(line, sizeof(line), f) != NULL) {
+		if (strstr(line, "cpu_id = 0"))
+			seen[0]++;
+		if (strstr(line, "cpu_id = 1"))
+			seen[1]++;
+	}
+	CHECK(f && pclose(f) == 0);
+	CHECK_EQ_INT(seen[0], 3);
+	CHECK_EQ_INT(seen[1], 1);
+	rmtrace(dir);
+}
+
+/* A recording made before the streams were named channel0_N (stream_N)
+   still reads. */
+TEST(old_stream_name)
+{
+	char *dir = tmpdir(), err[256] = "", from[160], to[160];
+	struct mt_trace *t;
+	struct mt_trace_event ev;
+
+	CHECK(dir != NULL);
+	CHECK_EQ_INT(write_sample(dir, 1), 0);
+	snprintf(from, sizeof(from), "%s/channel0_0", dir);
+	snprintf(to, sizeof(to), "%s/stream_0", dir);
+	CHECK_EQ_INT(rename(from, to), 0);
+	CHECK((t = mt_trace_open(dir, err, sizeof(err))) != NULL);
+	if (t != NULL)
+		CHECK_EQ_INT(mt_trace_next(t, &ev, err, sizeof(err)), 1);
 	mt_trace_free(t);
 	rmtrace(dir);
 }

@@ -329,7 +329,7 @@ TEST(stacks_bad_trace)
 	CHECK_EQ_INT(mt_trace_close(w, err, sizeof(err)), 0);
 	/* the third event's class id (the packet header is 60 bytes, an event
 	   12 + 4 + 10) names no class */
-	snprintf(path, sizeof(path), "%s/stream_0", d);
+	snprintf(path, sizeof(path), "%s/channel0_0", d);
 	CHECK((f = fopen(path, "r+b")) != NULL);
 	CHECK(fseek(f, 60 + 2 * 26, SEEK_SET) == 0 && fwrite(&bad, 4, 1, f) == 1);
 	fclose(f);
