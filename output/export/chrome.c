@@ -14,6 +14,10 @@
  *                   event's tid field, else the thread the CPU runs, else
  *                   (no thread known yet) a global one ("s":"g")
  *
+ * CPU tracks, as Perfetto's: task "CPUs" (pid CHROME_CPU_PID) holds one
+ * thread track "CPU n" per CPU that switched (tid CHROME_CPU_PID + n), a
+ * slice per stretch of a thread on it, named for the thread, args its tid.
+ *
  * Two passes: the first learns each thread's task and names (from the
  * events with both tid and pid, and forks), the second writes.  Times are
  * microseconds from the first event.
@@ -21,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "export_int.h"
+
+#define CHROME_CPU_PID	(1 << 30)	/* past tids and made-up pids */
 
 struct chrome {
 	struct mt_json jw;		/* compact, an event a line */
@@ -31,6 +37,7 @@ struct chrome {
 	struct imap procs;		/* pid -> name */
 	struct imap flows;		/* kmsg -> a: flow id */
 	int64_t *cur;			/* [ncpus] tid on each CPU, -1 unknown */
+	uint64_t *since;		/* [ncpus] cur's since + 1, 0: no switch */
 	uint32_t ncpus;
 	int64_t next_flow, in_flight, next_fake_pid;
 };
@@ -180,6 +187,23 @@ args_of(struct chrome *c, const struct mt_trace_event *ev)
 	mt_json_close(&c->jw);
 }
 
+/* Thread tid's stretch on CPU cpu's track, from..to. */
+static void
+cpu_slice(struct chrome *c, uint32_t cpu, int64_t tid, uint64_t from, uint64_t to)
+{
+	struct imap_ent *t = imap_get(&c->threads, tid, 1);
+	char buf[48];
+
+	snprintf(buf, sizeof(buf), "thread %lld", (long long)tid);
+	event_open(c, "X", "cpu", t && t->name ? t->name : buf, 0,
+		   CHROME_CPU_PID, CHROME_CPU_PID + (int64_t)cpu, from);
+	mt_json_fixed(&c->jw, "dur", us(c, to) - us(c, from), 3);
+	mt_json_open(&c->jw, "args", MT_JSON_OBJECT);
+	mt_json_int(&c->jw, "tid", tid);
+	mt_json_close(&c->jw);
+	mt_json_close(&c->jw);
+}
+
 static void
 sched_switch(struct chrome *c, const struct mt_trace_event *ev)
 {
@@ -212,8 +236,12 @@ sched_switch(struct chrome *c, const struct mt_trace_event *ev)
 		t->c = 0;
 		t->b = (int64_t)ts + 1;
 	}
-	if (ev->cpu < c->ncpus)
+	if (ev->cpu < c->ncpus) {
+		cpu_slice(c, ev->cpu, prev,
+			  c->since[ev->cpu] ? c->since[ev->cpu] - 1 : c->t0, ev->ts);
 		c->cur[ev->cpu] = next;
+		c->since[ev->cpu] = ts + 1;
+	}
 }
 
 static void
@@ -329,10 +357,46 @@ meta(struct chrome *c, const struct imap_ent *e, int64_t pid, int64_t tid)
 	mt_json_close(&c->jw);
 }
 
+/* The CPU tracks' open slices and their names ("CPU n", sorted by n). */
+static void
+finish_cpus(struct chrome *c, uint64_t last)
+{
+	char buf[32];
+	int any = 0;
+
+	for (uint32_t i = 0; i < c->ncpus; i++) {
+		if (!c->since[i])
+			continue;
+		any = 1;
+		cpu_slice(c, i, c->cur[i], c->since[i] - 1, last);
+		snprintf(buf, sizeof(buf), "CPU %u", i);
+		mt_json_open(&c->jw, NULL, MT_JSON_OBJECT);
+		mt_json_strz(&c->jw, "ph", "M");
+		mt_json_strz(&c->jw, "name", "thread_name");
+		mt_json_int(&c->jw, "pid", CHROME_CPU_PID);
+		mt_json_int(&c->jw, "tid", CHROME_CPU_PID + (int64_t)i);
+		mt_json_open(&c->jw, "args", MT_JSON_OBJECT);
+		mt_json_strz(&c->jw, "name", buf);
+		mt_json_close(&c->jw);
+		mt_json_close(&c->jw);
+	}
+	if (!any)
+		return;
+	mt_json_open(&c->jw, NULL, MT_JSON_OBJECT);
+	mt_json_strz(&c->jw, "ph", "M");
+	mt_json_strz(&c->jw, "name", "process_name");
+	mt_json_int(&c->jw, "pid", CHROME_CPU_PID);
+	mt_json_open(&c->jw, "args", MT_JSON_OBJECT);
+	mt_json_strz(&c->jw, "name", "CPUs");
+	mt_json_close(&c->jw);
+	mt_json_close(&c->jw);
+}
+
 /* The slices still open at the end, then the names of tasks and threads. */
 static void
 finish(struct chrome *c, uint64_t last)
 {
+	finish_cpus(c, last);
 	for (size_t i = 0; i < c->threads.map.nslot; i++) {
 		struct imap_ent *t = imap_slot(&c->threads, i);
 
@@ -373,8 +437,11 @@ mt_export_chrome(struct mt_trace *t, FILE *out, const struct mt_export_opts *o,
 	mt_json_init(&c.jw, out, MT_JSON_COMPACT);
 	c.ncpus = mt_trace_ncpus(t);
 	c.next_fake_pid = 1 << 20;
-	if ((c.cur = malloc((c.ncpus + 1) * sizeof(*c.cur))) == NULL)
+	if ((c.cur = malloc((c.ncpus + 1) * sizeof(*c.cur))) == NULL ||
+	    (c.since = calloc(c.ncpus + 1, sizeof(*c.since))) == NULL) {
+		free(c.cur);
 		return -1;
+	}
 	for (uint32_t i = 0; i <= c.ncpus; i++)
 		c.cur[i] = -1;
 	rc = mt_trace_rewind(t, err, errlen);
@@ -409,5 +476,6 @@ mt_export_chrome(struct mt_trace *t, FILE *out, const struct mt_export_opts *o,
 	imap_free(&c.procs);
 	imap_free(&c.flows);
 	free(c.cur);
+	free(c.since);
 	return rc;
 }

@@ -32,13 +32,20 @@ static const struct mt_trace_field stk_f[] = {
 static char dir[64];
 
 static void
-sw(struct mt_trace_writer *w, int id, uint64_t ts, int prev, int state, int next)
+sw_on(struct mt_trace_writer *w, int id, uint32_t cpu, uint64_t ts, int prev,
+      int state, int next)
 {
 	struct mt_trace_value v[7] = { { 0, "machload", 0 }, { prev, 0, 0 },
 		{ 31, 0, 0 }, { state, 0, 0 }, { 0, "machload", 0 }, { next, 0, 0 },
 		{ 31, 0, 0 } };
 
-	mt_trace_event(w, 0, ts, (uint32_t)id, v);
+	mt_trace_event(w, cpu, ts, (uint32_t)id, v);
+}
+
+static void
+sw(struct mt_trace_writer *w, int id, uint64_t ts, int prev, int state, int next)
+{
+	sw_on(w, id, 0, ts, prev, state, next);
 }
 
 static void
@@ -278,6 +285,34 @@ TEST(chrome_huge_times)
 	CHECK_EQ_INT(mt_trace_close(w, err, sizeof(err)), 0);
 	CHECK((p = export_dir(d, mt_export_chrome, "json")) != NULL);
 	CHECK_EQ_INT(run("python3 -m json.tool %s >/dev/null", p), 0);
+}
+
+/* A two-CPU trace: a track "CPU n" per CPU in task "CPUs", as Perfetto's
+   CPU tracks, with a slice per thread's stretch on that CPU. */
+TEST(chrome_cpu_tracks)
+{
+	struct mt_trace_writer *w;
+	char d[128], err[256];
+	const char *p;
+	int s;
+
+	CHECK(export_to(mt_export_folded, "folded") != NULL);
+	snprintf(d, sizeof(d), "%s-cpus", dir);
+	CHECK(mkdir(d, 0700) == 0 && (w = mt_trace_create(d, 2, NULL, err, sizeof(err))) != NULL);
+	s = mt_trace_add_class(w, "sched_switch", sw_f, 7);
+	sw_on(w, s, 0, 1000, 10, 0, 11);
+	sw_on(w, s, 1, 2000, 20, 0, 21);
+	sw_on(w, s, 1, 4000, 21, 1, 20);
+	sw_on(w, s, 0, 5000, 11, 1, 10);
+	CHECK_EQ_INT(mt_trace_close(w, err, sizeof(err)), 0);
+	CHECK((p = export_dir(d, mt_export_chrome, "json")) != NULL);
+	CHECK_EQ_INT(run("python3 -c 'import json, sys; "
+		"e = json.load(open(sys.argv[1]))[\"traceEvents\"]; C = 1 << 30; "
+		"n = {x[\"tid\"]: x[\"args\"][\"name\"] for x in e if x[\"ph\"] == \"M\" and x[\"pid\"] == C and \"tid\" in x}; "
+		"assert n == {C: \"CPU 0\", C + 1: \"CPU 1\"}, n; "
+		"assert any(x[\"ph\"] == \"M\" and x[\"pid\"] == C and x[\"args\"][\"name\"] == \"CPUs\" for x in e); "
+		"sl = sorted((x[\"tid\"] - C, x[\"args\"][\"tid\"], x[\"ts\"], x[\"dur\"]) for x in e if x.get(\"cat\") == \"cpu\"); "
+		"assert sl == [(0, 10, 0, 0), (0, 10, 4, 0), (0, 11, 0, 4), (1, 20, 0, 1), (1, 20, 3, 1), (1, 21, 1, 2)], sl' %s", p), 0);
 }
 
 /* 160,000 distinct frames (1,000 stacks of 160) export in well under 10 s:
