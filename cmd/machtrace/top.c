@@ -46,6 +46,7 @@
 
 #define NSLOTS		4
 #define MAXTASKS	256
+#define MAXCPUS		64	/* CPUs with a line of their own */
 #define MAXRPCS		256
 #define WINDOW		30	/* intervals the anomaly window holds */
 
@@ -66,7 +67,7 @@ static const char top_prog[] =
 	"@top_sys[top_tv & 3, \"ctxsw\"] = sum(1); "
 	"@top_thr[top_tv & 3, pid, execname] = avg(curpsinfo->pr_nlwp); }\n"
 	"sched:::off-cpu /self->top_on/ { @top_cpu[top_tv & 3, pid, execname, "
-	"(curthread->state & 0x80) != 0] = sum(timestamp - self->top_on); "
+	"(curthread->state & 0x80) != 0, cpu] = sum(timestamp - self->top_on); "
 	"self->top_on = 0; }\n"
 	"sched:::enqueue { top_q[arg0] = timestamp; }\n"
 	"sched:::on-cpu /top_q[(int64_t)curthread]/ { @top_rq[top_tv & 3] = "
@@ -105,7 +106,7 @@ static const char top_prog[] =
 	"@top_sys[top_tv & 3, \"lockwaits\"] = sum(1); }\n"
 	"fbt::lock_read:return, fbt::lock_write:return { self->top_lk = 0; }\n"
 	"tick-%1$s /self->top_on/ { @top_cpu[top_tv & 3, pid, execname, "
-	"(curthread->state & 0x80) != 0] = sum(timestamp - self->top_on); "
+	"(curthread->state & 0x80) != 0, cpu] = sum(timestamp - self->top_on); "
 	"self->top_on = timestamp; }\n"
 	"tick-%1$s { trace(top_tv); trace(timestamp - top_t0); trace(%2$s); "
 	"top_t0 = timestamp; top_tv++; @top_now = max(top_tv); }\n"
@@ -169,6 +170,7 @@ struct interval {
 	struct rpc rpcs[MAXRPCS];
 	size_t nrpcs;
 	double sys[32];		/* by sys_names index */
+	double cpu_busy[MAXCPUS]; /* ns not idle, per CPU (top_cpu's cpu) */
 	double ns_intr, ns_fault, ns_lock;
 	double probe_ns, fires;	/* the tracer's own: time in probe context */
 	double m[M_NMETRICS];	/* NaN: unavailable */
@@ -420,12 +422,14 @@ on_entry(void *arg, const struct mt_agg *a, const struct mt_aggkey *k,
 		any |= (d[i] = (double)(vals[i] - old[i])) != 0;
 	if (!any)
 		return 0;
-	if (strcmp(w->agg, "top_cpu") == 0 && nk == 4 && k[2].s) {
+	if (strcmp(w->agg, "top_cpu") == 0 && nk == 5 && k[2].s) {
 		struct task *t = task_of(iv, k[1].i, k[2].s, k[2].len);
 
-		/* the idle thread's time is not the task's */
+		/* the idle thread's time is not the task's, nor its CPU's */
 		if (t && !k[3].i)
 			t->cpu_ns += d[0];
+		if (!k[3].i && k[4].i >= 0 && k[4].i < MAXCPUS)
+			iv->cpu_busy[k[4].i] += d[0];
 	} else if (nk == 3 && k[2].s && strncmp(w->agg, "top_t", 5) == 0) {
 		struct task *t = task_of(iv, k[1].i, k[2].s, k[2].len);
 
@@ -766,6 +770,19 @@ fmt_num(char *buf, size_t len, double v, const char *unit)
 		snprintf(buf, len, v == floor(v) ? "%.0f" : "%.1f", v);
 }
 
+/* A line per CPU, as top(1)'s: the share of the interval it ran threads
+   other than its idle thread. */
+static void
+print_cpus(const struct top *tp)
+{
+	const struct interval *iv = &tp->iv;
+	uint32_t n = tp->cb && tp->cb->ncpus ? tp->cb->ncpus : 1;
+
+	for (uint32_t i = 0; i < n && i < MAXCPUS; i++)
+		printf("CPU%-5u busy %.1f%%\n", i,
+		       iv->dt_ns > 0 ? 100 * iv->cpu_busy[i] / iv->dt_ns : NAN);
+}
+
 static void
 print_refresh(struct top *tp, const struct deduction *d, size_t nd, double score)
 {
@@ -786,6 +803,7 @@ print_refresh(struct top *tp, const struct deduction *d, size_t nd, double score
 	       "intr %.2f%%  drops %.0f\n", iv->m[M_CPU], iv->sys[S_CTXSW],
 	       iv->m[M_CTXSW], iv->sys[S_MSGS], iv->m[M_MSGS], iv->m[M_INTR_PCT],
 	       iv->m[M_DROPS]);
+	print_cpus(tp);
 	printf("FAULTS   %.0f/s: read %.0f write %.0f exec %.0f wire %.0f; zfod %.0f "
 	       "cow %.0f pgin %.0f pgout %.0f; %.2f%% of the time\n", iv->m[M_FAULTS],
 	       iv->sys[S_FREAD], iv->sys[S_FWRITE], iv->sys[S_FEXEC], iv->sys[S_FWIRE],
@@ -1060,6 +1078,8 @@ static const char explain_text[] =
 "             receiver (curthread): every Mach message, requests and replies\n"
 "  FLT        vm:::fault of the task's threads\n"
 "  THR        mean of pr_nlwp over the task's sched:::on-cpu firings\n"
+"Per CPU (CPUn busy): that time keyed by the CPU (cpu) at off-cpu and each\n"
+"  tick, the idle thread excluded; / interval length\n"
 "Per RPC routine (msg_id of ipc:::send, named as mach_msgname() names it):\n"
 "  SENT, SENT/s, and the\n"
 "  latency from ipc:::send to ipc:::receive of the same kmsg, as\n"

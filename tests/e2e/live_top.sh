@@ -19,3 +19,12 @@ if [ $rc = 0 ] && grep -q '^machtrace top: refresh [0-9]*, .* (partial: the sess
 else
 	fail top-partial-interval "exit $rc, msgs $msgs, sends ${sends:-}: $(head -c 300 "$TMP/top.out" "$TMP/top.err")"
 fi
+# A line per CPU (one CPU here): its busy share is every non-idle thread's
+# time on it, the SYSTEM line's cpu figure, refresh by refresh.
+sys_cpu=$(sed -n 's/^SYSTEM   cpu \([0-9.]*\)%.*/\1/p' "$TMP/top.out" | tr '\n' ' ')
+cpu0=$(sed -n 's/^CPU0     busy \([0-9.]*\)%$/\1/p' "$TMP/top.out" | tr '\n' ' ')
+if [ -n "$sys_cpu" ] && [ "$cpu0" = "$sys_cpu" ] && ! grep -q '^CPU[1-9]' "$TMP/top.out"; then
+	pass top-per-cpu-line
+else
+	fail top-per-cpu-line "SYSTEM cpu '$sys_cpu', CPU0 busy '$cpu0'"
+fi
