@@ -16,7 +16,8 @@ fi
 
 
 R=5
-prog='sched:::off-cpu { @sw = count(); } END { printa("sw %@d\n", @sw); }'
+prog='sched:::off-cpu { @sw = count(); } END { printa("sw %@d\n", @sw); }
+sched:::off-cpu { @c[cpu] = count(); } END { printa("cpu %d %@d\n", @c); }'
 rec_run rec "rpcs=$R threads=2 tasks=1" "$prog" -q --mach -o "$TMP/trace" \
 	--events sched,ipc,proc,trap
 rc=$?
@@ -38,6 +39,19 @@ if [ "${d:-x}" = 0 ] && [ -n "$sw" ] && [ "$nsw" = "$sw" ] && [ "$sw" -gt 0 ]; t
 	pass live-record-sched-switch-equals-provider
 else
 	fail live-record-sched-switch-equals-provider "sched_switch $nsw, sched:::off-cpu aggregation ${sw:-none}, dropped ${d:-?}"
+fi
+# the CPU: off-cpu's cpu built-in and the recorded sched_switch's packet
+# cpu_id (its stream's) agree, CPU by CPU
+percpu=$(awk '$1 == "cpu" { print $2, $3 }' "$TMP/rec.out")
+cpuok=1
+while read -r c k; do
+	[ "$(grep -c "\] (+[?0-9.]*) [^ ]* sched_switch: { cpu_id = $c }" "$TMP/bt.out")" = "$k" ] || cpuok=0
+done <<<"$percpu"
+if [ "${d:-x}" = 0 ] && [ -n "$percpu" ] && [ $cpuok = 1 ] &&
+   [ "$(grep -c ' sched_switch: { cpu_id = ' "$TMP/bt.out")" = "$nsw" ]; then
+	pass live-record-sched-switch-cpu
+else
+	fail live-record-sched-switch-cpu "off-cpu by cpu: $(echo $percpu); $(grep -m1 ' sched_switch: ' "$TMP/bt.out" | head -c 200)"
 fi
 echo_s=$(grep -c ' ipc_send: .*msg_name = "machload_echo",' "$TMP/bt.out")
 if [ "$echo_s" = $R ] && grep -q ' sched_process_fork: .*child_comm = "machload"' "$TMP/bt.out" &&
