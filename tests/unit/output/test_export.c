@@ -265,6 +265,24 @@ TEST(speedscope_schema_fields)
 			 "assert sum(p[\"weights\"]) == p[\"endValue\"] == 3' %s", p), 0);
 }
 
+/* A trace of ncpus CPUs in d (under dir's name) with class sched_switch
+   (its id in *s), open for switches. */
+static struct mt_trace_writer *
+sw_trace(char *d, size_t len, const char *name, uint32_t ncpus, int *s)
+{
+	struct mt_trace_writer *w;
+	char err[256];
+
+	if (export_to(mt_export_folded, "folded") == NULL)
+		return NULL;
+	snprintf(d, len, "%s-%s", dir, name);
+	if (mkdir(d, 0700) != 0 ||
+	    (w = mt_trace_create(d, ncpus, NULL, err, sizeof(err))) == NULL)
+		return NULL;
+	*s = mt_trace_add_class(w, "sched_switch", sw_f, 7);
+	return w;
+}
+
 /* Switches at times past 2^63 ns: Chrome's export keeps a thread's times
    as signed ts + 1, which overflowed (the sanitizer build aborted); the
    JSON still parses. */
@@ -275,10 +293,7 @@ TEST(chrome_huge_times)
 	const char *p;
 	int s;
 
-	CHECK(export_to(mt_export_folded, "folded") != NULL);
-	snprintf(d, sizeof(d), "%s-huge", dir);
-	CHECK(mkdir(d, 0700) == 0 && (w = mt_trace_create(d, 1, NULL, err, sizeof(err))) != NULL);
-	s = mt_trace_add_class(w, "sched_switch", sw_f, 7);
+	CHECK((w = sw_trace(d, sizeof(d), "huge", 1, &s)) != NULL);
 	sw(w, s, 1000, 10, 1, 11);
 	sw(w, s, (uint64_t)INT64_MAX, 11, 1, 10);
 	sw(w, s, UINT64_MAX - 5, 10, 0, 11);
@@ -296,10 +311,7 @@ TEST(chrome_cpu_tracks)
 	const char *p;
 	int s;
 
-	CHECK(export_to(mt_export_folded, "folded") != NULL);
-	snprintf(d, sizeof(d), "%s-cpus", dir);
-	CHECK(mkdir(d, 0700) == 0 && (w = mt_trace_create(d, 2, NULL, err, sizeof(err))) != NULL);
-	s = mt_trace_add_class(w, "sched_switch", sw_f, 7);
+	CHECK((w = sw_trace(d, sizeof(d), "cpus", 2, &s)) != NULL);
 	sw_on(w, s, 0, 1000, 10, 0, 11);
 	sw_on(w, s, 1, 2000, 20, 0, 21);
 	sw_on(w, s, 1, 4000, 21, 1, 20);
