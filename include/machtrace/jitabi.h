@@ -72,6 +72,14 @@ enum mt_jit_rel_kind {
 				   that reads vtimestamp stores the first as
 				   it starts, adds its ticks to the second and
 				   zeroes the first as it leaves */
+	MT_JR_PLAT_LOADABLE,	/* MT_JIT_NLOADABLE ranges that compiled code
+				   loads from without the runtime's safe load:
+				   uint64 pairs { base, limit }, an address a
+				   with a - base < limit (unsigned) has 8
+				   bytes loadable (limit 0: none); what the
+				   platform's mt_plat_loadable() says of them,
+				   outside the runtime's state.  Another
+				   address goes through MT_JH_LOAD */
 	MT_JR__END
 };
 
@@ -193,5 +201,6 @@ static inline int mt_jit_rel_encode(uint32_t kind, uint64_t v, int32_t addend, u
 #define MT_JIT_MEMO_TIDOK	24
 #define MT_JIT_MEMO_PID	32
 #define MT_JIT_MEMO_PIDOK	40
+#define MT_JIT_NLOADABLE	2
 
 #endif

@@ -389,6 +389,42 @@ TEST(aggregation_needing_the_frame_keeps_the_interpreter)
 	free(img);
 }
 
+/* A kernel site's loads check the platform's loadable ranges inline
+   (two ranges, base and limit each: four relocations a load) before the
+   runtime's safe load; a local site has no such ranges and calls it. */
+TEST(kernel_site_loads_check_the_loadable_ranges_inline)
+{
+	static const int ops[] = { MT_OP_LDSB, MT_OP_LDSH, MT_OP_LDSW, MT_OP_LDUB,
+				   MT_OP_LDUH, MT_OP_LDUW, MT_OP_LDX };
+	static const enum jit_site sites[] = { JIT_SITE_ENTRY, JIT_SITE_RETURN, JIT_SITE_LOCAL };
+
+	for (size_t k = 0; k < sizeof ops / sizeof *ops; k++) {
+		for (size_t s = 0; s < sizeof sites / sizeof *sites; s++) {
+			struct ib b;
+			struct jit_code c;
+			struct jit_opts o = { .site = sites[s] };
+			struct mt_image *img;
+			char why[200] = "";
+			uint32_t d, n = 0;
+
+			ib_init(&b);
+			d = IB_DIFO(&b, MT_RT_INT, RV(LDGS, MT_VAR_ARG1, 1),
+				    MT_INSTR(ops[k], 1, 0, 2), R(RET, 0, 0, 2));
+			ib_clause(&b, 0, 0, 8);
+			ib_action(&b, MT_ACT_TRACE, 0);
+			ib_rec(&b, d, MT_REC_INT, 0, 8, 0);
+			img = ib_build(&b);
+			CHECK_EQ_INT(mt_jit_probe(img, 0, &o, &c, why, sizeof why), 1);
+			for (uint32_t i = 0; i < c.b.nrel; i++)
+				n += c.b.rel[i].kind == MT_JR_PLAT_LOADABLE;
+			CHECK_EQ_INT(n, sites[s] == JIT_SITE_LOCAL ? 0 : 2 * MT_JIT_NLOADABLE);
+			CHECK_EQ_INT(mt_jit_check(&c, why, sizeof why), 0);
+			mt_jit_free(&c);
+			free(img);
+		}
+	}
+}
+
 /* Hand-made code for the checker. */
 static int check_bytes(const uint8_t *p, uint32_t n, int rel_at, uint16_t kind)
 {
