@@ -90,8 +90,8 @@ static int probe_named_key(const struct jit *j, const struct mt_action *act)
 	return 1;
 }
 
-enum agg_how { AGG_INLINE_KEYLESS = 1, AGG_INLINE_NAMED, AGG_INLINE_STRKEY, AGG_GIVEN,
-	       AGG_HELPER };
+enum agg_how { AGG_INLINE_KEYLESS = 1, AGG_INLINE_NAMED, AGG_INLINE_STRKEY, AGG_INTKEYS,
+	       AGG_GIVEN, AGG_HELPER };
 
 /* Can the code compute every key and value of the action for the
    runtime (MT_JH_AGGVALS): integers and strings its DIFOs give? */
@@ -142,6 +142,34 @@ static uint32_t str_key_difo(const struct jit *j, const struct mt_action *act,
 	return k ? k->difo : 0;
 }
 
+/* Is the aggregation keyed by integers alone (a key of 8 bytes each
+   after the aggregation's id, as build_key lays it out), with a function
+   agg_update applies and at most its one value? */
+static int int_keys(const struct jit *j, const struct mt_action *act, const struct mt_agg *a,
+		    uint32_t nval)
+{
+	uint32_t nkeys = 0;
+
+	if (a->func != MT_AGG_COUNT && a->func != MT_AGG_SUM && a->func != MT_AGG_MIN &&
+	    a->func != MT_AGG_MAX && a->func != MT_AGG_QUANTIZE)
+		return 0;
+	if (nval > (a->func == MT_AGG_COUNT ? 0u : 1u))
+		return 0;
+	for (uint32_t i = 0; i < act->nrecs; i++) {
+		const struct mt_rec *rec = &j->t.recs[act->rec0 + i];
+		if (rec->flags & MT_RF_AGGVAL) {
+			if (!rec->difo)
+				return 0;
+			continue;
+		}
+		if (rec->kind != MT_REC_INT || (rec->flags & MT_RF_UPID) || !rec->difo ||
+		    rec->size > 8)
+			return 0;
+		nkeys++;
+	}
+	return nkeys >= 1 && a->nkeys == nkeys && a->keysize == 8 + 8 * nkeys;
+}
+
 /* How an aggregation action is compiled; 0 if it is not. */
 static int agg_how(struct jit *j, const struct mt_action *act, uint32_t *regs)
 {
@@ -176,6 +204,10 @@ static int agg_how(struct jit *j, const struct mt_action *act, uint32_t *regs)
 		}
 	}
 	*regs |= 1u << X_RAX;
+	if (int_keys(j, act, a, nval) && given_ok(j, act, regs)) {
+		*regs |= 1u << X_RCX | 1u << X_RDX;
+		return AGG_INTKEYS;
+	}
 	if (given_ok(j, act, regs))
 		return AGG_GIVEN;
 	for (uint32_t i = 0; i < act->nrecs; i++) {
@@ -285,7 +317,8 @@ static int needs(struct jit *j, uint32_t *regs, int *uses_ts)
 			case MT_ACT_AGG:
 				if (!(how = agg_how(j, act, regs)))
 					return -1;
-				helper |= how == AGG_HELPER || how == AGG_GIVEN;
+				helper |= how == AGG_HELPER || how == AGG_GIVEN ||
+					  how == AGG_INTKEYS;
 				break;
 			case MT_ACT_EXIT:
 				if (!exit_ok(j, cl, a))
@@ -502,6 +535,60 @@ static int agg_given(struct jit *j, const struct mt_action *act, uint32_t ecb)
 	return 0;
 }
 
+/*
+ * An aggregation keyed by integers alone: its keys and value into the
+ * staging record (8 bytes a rec, a key truncated as build_key does),
+ * then the ECB's last entry (MT_JH_INTKEYS keeps it in ecbent, tagged
+ * MT_JIT_ECBENT_INTKEYS) if its key words are these, else the runtime's
+ * MT_JH_INTKEYS finds or makes the entry; updated in place.
+ */
+static int agg_intkeys(struct jit *j, const struct mt_action *act, uint32_t ecb)
+{
+	struct jit_buf *b = j->b;
+	const struct mt_agg *a = &j->t.aggs[act->arg - 1];
+	uint32_t ai = (uint32_t)(act - j->t.actions), nk = 0, vi = 0, hasval = 0;
+	uint32_t cold = jit_label_new(b), have = jit_label_new(b), done = jit_label_new(b);
+
+	for (uint32_t i = 0; i < act->nrecs; i++) {
+		const struct mt_rec *rec = &j->t.recs[act->rec0 + i];
+		if (jit_difo(j, rec->difo) < 0)
+			return -1;
+		if (!(rec->flags & MT_RF_AGGVAL) && rec->size && rec->size < 8) {
+			x_shift_ri(b, 4, X_RAX, (uint8_t)(64 - 8 * rec->size));
+			x_shift_ri(b, (rec->flags & MT_RF_SIGNED) ? 7 : 5, X_RAX,
+				   (uint8_t)(64 - 8 * rec->size));
+		}
+		if (rec->flags & MT_RF_AGGVAL) {
+			vi = i;
+			hasval = 1;
+		}
+		x_store_abs(b, 8, X_RAX, MT_JR_STAGE, 0, (int32_t)(8 * i));
+	}
+	x_cmp_abs_imm(b, 4, MT_JR_ECBENT, ecb, 0, (int32_t)(ai | MT_JIT_ECBENT_INTKEYS));
+	x_jcc(b, CC_NE, cold);
+	x_load_abs(b, 4, X_RDX, MT_JR_ECBENT, ecb, 4);
+	for (uint32_t i = 0; i < act->nrecs; i++) {
+		if (j->t.recs[act->rec0 + i].flags & MT_RF_AGGVAL)
+			continue;
+		x_load_abs(b, 8, X_RAX, MT_JR_STAGE, 0, (int32_t)(8 * i));
+		x_cmp_mr(b, (struct x_mem){ X_RDX, -1 + ENT_HDR + 8 + 8 * (int32_t)nk++,
+			 MT_JR_AGGDATA, 0 }, X_RAX);
+		x_jcc(b, CC_NE, cold);
+	}
+	x_mov_rr(b, X_RAX, X_RDX);
+	x_jmp(b, have);
+	jit_label_here(b, cold);
+	jit_call(j, MT_JR_HELPER, MT_JH_INTKEYS, 3, ecb, ai, 0, X_RAX);
+	jit_label_here(b, have);
+	x_test_rr(b, X_RAX, X_RAX);
+	x_jcc(b, CC_E, done);
+	if (hasval)
+		x_load_abs(b, 8, X_RCX, MT_JR_STAGE, 0, (int32_t)(8 * vi));
+	agg_update(j, a);
+	jit_label_here(b, done);
+	return 0;
+}
+
 static int agg(struct jit *j, const struct mt_action *act, uint32_t ecb)
 {
 	struct jit_buf *b = j->b;
@@ -515,6 +602,8 @@ static int agg(struct jit *j, const struct mt_action *act, uint32_t ecb)
 	}
 	if (how == AGG_GIVEN)
 		return agg_given(j, act, ecb);
+	if (how == AGG_INTKEYS)
+		return agg_intkeys(j, act, ecb);
 	uint32_t kregs = 0, kd = how == AGG_INLINE_STRKEY ? str_key_difo(j, act, a) : 0;
 	int park = kd && jit_difo_needs(j, kd, &kregs) == 0 && (kregs >> X_RCX & 1);
 	int hasval = 0;

@@ -662,30 +662,37 @@ uint32_t rt_agg_entry_str(struct rt_mstate *ms, const struct mt_action *act, uin
 	return off;
 }
 
-/* The same for an aggregation keyed by one integer alone (its value as
-   build_key truncates it). */
-uint32_t rt_agg_entry_int(struct rt_mstate *ms, const struct mt_action *act, uint64_t val)
+/* The same for an aggregation keyed by integers alone (8 bytes a key
+   after the id, as build_key lays them out): rec i's value given[i],
+   each key truncated as build_key does. */
+uint32_t rt_agg_entry_ints(struct rt_mstate *ms, const struct mt_action *act,
+			   const uint64_t *given)
 {
 	const struct mt_agg *a = &ms->rt->t.aggs[act->arg - 1];
-	const struct mt_rec *rec = 0;
-	uint64_t key[2];
+	uint64_t key[1 + RT_AGG_INTKEYS];
+	uint32_t n = 1;
 	struct key_spans ks;
 	int64_t *vals;
 
-	for (uint32_t i = 0; i < act->nrecs && !rec; i++)
-		if (!(ms->rt->t.recs[act->rec0 + i].flags & MT_RF_AGGVAL))
-			rec = &ms->rt->t.recs[act->rec0 + i];
-	if (!rec || rec->kind != MT_REC_INT || a->keysize < 16)
-		return 0;
-	if (rec->size && rec->size < 8) {
-		int sh = 64 - 8 * (int)rec->size;
-		val = (rec->flags & MT_RF_SIGNED) ? (uint64_t)((int64_t)(val << sh) >> sh) :
-			(val << sh) >> sh;
+	for (uint32_t i = 0; i < act->nrecs; i++) {
+		const struct mt_rec *rec = &ms->rt->t.recs[act->rec0 + i];
+		uint64_t val = given[i];
+		if (rec->flags & MT_RF_AGGVAL)
+			continue;
+		if (rec->kind != MT_REC_INT || (rec->flags & MT_RF_UPID) || n > RT_AGG_INTKEYS)
+			return 0;
+		if (rec->size && rec->size < 8) {
+			int sh = 64 - 8 * (int)rec->size;
+			val = (rec->flags & MT_RF_SIGNED) ? (uint64_t)((int64_t)(val << sh) >> sh) :
+				(val << sh) >> sh;
+		}
+		key[n++] = val;
 	}
+	if (n < 2 || a->keysize != 8 * n)
+		return 0;
 	key[0] = (uint32_t)act->arg;
-	key[1] = val;
 	ks.n = 0;
-	span_add(&ks, (uint8_t *)key, 0, 16);
+	span_add(&ks, (uint8_t *)key, 0, 8 * n);
 	vals = lookup(ms->rt, ms->cpu, a, (const uint8_t *)key, &ks);
 	return vals ? (uint32_t)((uint8_t *)vals - a->keysize - sizeof(struct mt_aggent) -
 				 ms->c->aggdata) + 1 : 0;

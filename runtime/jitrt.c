@@ -110,11 +110,32 @@ static uint32_t mt_rt_jit_intkey(struct mt_cb *cb, uint32_t ecb, uint32_t act, u
 {
 	struct rt *rt = rt_get(cb);
 	struct rt_mstate ms;
+	uint64_t given[RT_AGG_INTKEYS];
 
-	if (ecb >= rt->img->necbs || act >= rt->img->nactions)
+	if (ecb >= rt->img->necbs || act >= rt->img->nactions ||
+	    rt->t.actions[act].nrecs > RT_AGG_INTKEYS)
+		return 0;
+	for (uint32_t i = 0; i < rt->t.actions[act].nrecs; i++)
+		given[i] = key;			/* the one key rec's */
+	ms_init(&ms, rt, ecb, &no_ctx);
+	return rt_agg_entry_ints(&ms, &rt->t.actions[act], given);
+}
+
+static uint32_t mt_rt_jit_intkeys(struct mt_cb *cb, uint32_t ecb, uint32_t act)
+{
+	struct rt *rt = rt_get(cb);
+	struct rt_mstate ms;
+	uint32_t off;
+
+	if (ecb >= rt->img->necbs || act >= rt->img->nactions || act >= MT_JIT_ECBENT_INTKEYS)
 		return 0;
 	ms_init(&ms, rt, ecb, &no_ctx);
-	return rt_agg_entry_int(&ms, &rt->t.actions[act], key);
+	off = rt_agg_entry_ints(&ms, &rt->t.actions[act], (const uint64_t *)rt->cpu[0].stage);
+	if (off) {
+		rt->cpu[0].ecbent[ecb].act = act | MT_JIT_ECBENT_INTKEYS;
+		rt->cpu[0].ecbent[ecb].off = off;
+	}
+	return off;
 }
 
 static uint64_t mt_rt_jit_execname(struct mt_cb *cb)
@@ -335,6 +356,7 @@ static uint64_t helper(uint32_t h)
 	case MT_JH_GAA: return (uint64_t)(uintptr_t)mt_rt_jit_gaa;
 	case MT_JH_AGGVALS: return (uint64_t)(uintptr_t)mt_rt_jit_aggvals;
 	case MT_JH_ELAPSED: return (uint64_t)(uintptr_t)mt_rt_jit_elapsed;
+	case MT_JH_INTKEYS: return (uint64_t)(uintptr_t)mt_rt_jit_intkeys;
 	}
 	return 0;
 }

@@ -163,6 +163,12 @@ enum mt_jit_helper {
 	/* uint64_t (struct mt_cb *cb): the ns since the current thread's
 	   stamp, which is consumed (MT_ARGMAP_ELAPSED), 0 if none */
 	MT_JH_ELAPSED,
+	/* uint32_t (struct mt_cb *cb, uint32_t ecb, uint32_t act): the entry
+	   of aggregation action act of ECB ecb, keyed by integers alone,
+	   its recs' values at CPU 0's staging record (8 bytes a rec), as
+	   MT_JH_KEYLESS; kept in the ECB's ecbent as { act |
+	   MT_JIT_ECBENT_INTKEYS, offset + 1 } for the code to try first */
+	MT_JH_INTKEYS,
 	MT_JH__COUNT
 };
 
@@ -193,6 +199,7 @@ static inline int mt_jit_rel_encode(uint32_t kind, uint64_t v, int32_t addend, u
 #define MT_JIT_PLATNAME	32
 #define MT_JH_STRKEY_PLATNAME	0x80000000u
 #define MT_JIT_ECBENT_STRKEY	0x40000000u
+#define MT_JIT_ECBENT_INTKEYS	0x20000000u
 #define MT_JH_LOAD_SIGNED	0x100
 #define MT_JIT_MEMO_SIZE	64
 #define MT_JIT_MEMO_SHIFT	6	/* log2 MT_JIT_MEMO_SIZE */

@@ -109,6 +109,17 @@ TEST(local_jit_multikey_aggregations)
 		   "llquantize(arg0, 10, 0, 6, 20); } END { @s[execname, arg1 & 1] = stddev(arg0); }"));
 }
 
+/* Aggregations keyed by integers alone: the ECB's last entry tried
+   inline, else the runtime's MT_JH_INTKEYS; keys truncated to their
+   type, entries changing from firing to firing and repeating. */
+TEST(local_jit_intkeys_aggregations)
+{
+	CHECK(same("BEGIN { @c[arg1 & 3, 7] = count(); @s[(char)arg0, (unsigned short)arg1, "
+		   "arg2 & 1] = sum(arg0); @mi[arg1 & 1, (int)arg0] = min(arg0 - 50); "
+		   "@mx[2, 3, 4] = max(arg1); } END { @q[arg1 & 3, (short)-arg2] = quantize(arg0); "
+		   "@c[arg1 & 3, 7] = count(); }"));
+}
+
 /* Timestamps differ between runs: only what does not depend on them. */
 TEST(local_jit_timestamps)
 {
