@@ -142,19 +142,21 @@ static uint32_t str_key_difo(const struct jit *j, const struct mt_action *act,
 	return k ? k->difo : 0;
 }
 
-/* Is the aggregation keyed by integers alone (a key of 8 bytes each
-   after the aggregation's id, as build_key lays it out), with a function
-   agg_update applies and at most its one value? */
-static int int_keys(const struct jit *j, const struct mt_action *act, const struct mt_agg *a,
-		    uint32_t nval)
+/* Does agg_update apply the aggregation's function with nval values? */
+static int in_place(const struct mt_agg *a, uint32_t nval)
 {
-	uint32_t nkeys = 0;
-
 	if (a->func != MT_AGG_COUNT && a->func != MT_AGG_SUM && a->func != MT_AGG_MIN &&
 	    a->func != MT_AGG_MAX && a->func != MT_AGG_QUANTIZE)
 		return 0;
-	if (nval > (a->func == MT_AGG_COUNT ? 0u : 1u))
-		return 0;
+	return nval <= (a->func == MT_AGG_COUNT ? 0u : 1u);
+}
+
+/* Is the aggregation keyed by integers alone (a key of 8 bytes each
+   after the aggregation's id, as build_key lays it out)? */
+static int int_keys(const struct jit *j, const struct mt_action *act, const struct mt_agg *a)
+{
+	uint32_t nkeys = 0;
+
 	for (uint32_t i = 0; i < act->nrecs; i++) {
 		const struct mt_rec *rec = &j->t.recs[act->rec0 + i];
 		if (rec->flags & MT_RF_AGGVAL) {
@@ -183,8 +185,7 @@ static int agg_how(struct jit *j, const struct mt_action *act, uint32_t *regs)
 			valdifo = rec->difo;
 		}
 	}
-	if (a->func == MT_AGG_COUNT || a->func == MT_AGG_SUM || a->func == MT_AGG_MIN ||
-	    a->func == MT_AGG_MAX || a->func == MT_AGG_QUANTIZE) {
+	if (in_place(a, nval)) {
 		uint32_t kd = str_key_difo(j, act, a), kregs = 0;
 		int inl = (a->nkeys == 0 && a->keysize == 8) ? AGG_INLINE_KEYLESS :
 			probe_named_key(j, act) ? AGG_INLINE_NAMED :
@@ -193,8 +194,7 @@ static int agg_how(struct jit *j, const struct mt_action *act, uint32_t *regs)
 			j->need_val = 1;	/* the value waits in the frame */
 		if (inl == AGG_INLINE_STRKEY)
 			*regs |= kregs | 1u << X_RCX | 1u << X_RDX;
-		if (inl && nval <= (a->func == MT_AGG_COUNT ? 0u : 1u) &&
-		    (nval == 0 || (valdifo && jit_difo_needs(j, valdifo, regs) == 0))) {
+		if (inl && (nval == 0 || (valdifo && jit_difo_needs(j, valdifo, regs) == 0))) {
 			*regs |= 1u << X_RAX;
 			if (nval)
 				*regs |= 1u << X_RCX;
@@ -204,7 +204,7 @@ static int agg_how(struct jit *j, const struct mt_action *act, uint32_t *regs)
 		}
 	}
 	*regs |= 1u << X_RAX;
-	if (int_keys(j, act, a, nval) && given_ok(j, act, regs)) {
+	if (int_keys(j, act, a) && given_ok(j, act, regs)) {
 		*regs |= 1u << X_RCX | 1u << X_RDX;
 		return AGG_INTKEYS;
 	}
@@ -535,19 +535,38 @@ static int agg_given(struct jit *j, const struct mt_action *act, uint32_t ecb)
 	return 0;
 }
 
+/* The key words of the entry at rdx (offset + 1) are the staged keys;
+   else to miss (rax clobbered). */
+static void keys_match(struct jit *j, const struct mt_action *act, uint32_t miss)
+{
+	int32_t nk = 0;
+
+	for (uint32_t i = 0; i < act->nrecs; i++) {
+		if (j->t.recs[act->rec0 + i].flags & MT_RF_AGGVAL)
+			continue;
+		x_load_abs(j->b, 8, X_RAX, MT_JR_STAGE, 0, (int32_t)(8 * i));
+		x_cmp_mr(j->b, (struct x_mem){ X_RDX, -1 + ENT_HDR + 8 + 8 * nk++,
+			 MT_JR_AGGDATA, 0 }, X_RAX);
+		x_jcc(j->b, CC_NE, miss);
+	}
+}
+
 /*
  * An aggregation keyed by integers alone: its keys and value into the
  * staging record (8 bytes a rec, a key truncated as build_key does),
- * then the ECB's last entry (MT_JH_INTKEYS keeps it in ecbent, tagged
- * MT_JIT_ECBENT_INTKEYS) if its key words are these, else the runtime's
- * MT_JH_INTKEYS finds or makes the entry; updated in place.
+ * then the aggregation's last entry (MT_JH_INTKEYS keeps it in its
+ * aggent, unused by a keyed aggregation) or the one before it (in the
+ * ECB's ecbent, tagged MT_JIT_ECBENT_INTKEYS) if its key words are
+ * these, else the
+ * runtime finds or makes the entry; updated in place (or by the runtime,
+ * MT_JH_AGGUPD, for the functions agg_update does not apply).
  */
 static int agg_intkeys(struct jit *j, const struct mt_action *act, uint32_t ecb)
 {
 	struct jit_buf *b = j->b;
 	const struct mt_agg *a = &j->t.aggs[act->arg - 1];
-	uint32_t ai = (uint32_t)(act - j->t.actions), nk = 0, vi = 0, hasval = 0;
-	uint32_t cold = jit_label_new(b), have = jit_label_new(b), done = jit_label_new(b);
+	uint32_t ai = (uint32_t)(act - j->t.actions), vi = 0, nval = 0;
+	uint32_t other = jit_label_new(b), cold = jit_label_new(b), have = jit_label_new(b), done = jit_label_new(b);
 
 	for (uint32_t i = 0; i < act->nrecs; i++) {
 		const struct mt_rec *rec = &j->t.recs[act->rec0 + i];
@@ -558,31 +577,35 @@ static int agg_intkeys(struct jit *j, const struct mt_action *act, uint32_t ecb)
 			x_shift_ri(b, (rec->flags & MT_RF_SIGNED) ? 7 : 5, X_RAX,
 				   (uint8_t)(64 - 8 * rec->size));
 		}
-		if (rec->flags & MT_RF_AGGVAL) {
+		if ((rec->flags & MT_RF_AGGVAL) && nval++ == 0)
 			vi = i;
-			hasval = 1;
-		}
 		x_store_abs(b, 8, X_RAX, MT_JR_STAGE, 0, (int32_t)(8 * i));
 	}
+	x_load_abs(b, 4, X_RDX, MT_JR_AGGENT, (uint32_t)act->arg, 0);
+	x_test_rr(b, X_RDX, X_RDX);
+	x_jcc(b, CC_E, cold);
+	keys_match(j, act, other);
+	x_mov_rr(b, X_RAX, X_RDX);
+	x_jmp(b, have);
+	jit_label_here(b, other);
 	x_cmp_abs_imm(b, 4, MT_JR_ECBENT, ecb, 0, (int32_t)(ai | MT_JIT_ECBENT_INTKEYS));
 	x_jcc(b, CC_NE, cold);
 	x_load_abs(b, 4, X_RDX, MT_JR_ECBENT, ecb, 4);
-	for (uint32_t i = 0; i < act->nrecs; i++) {
-		if (j->t.recs[act->rec0 + i].flags & MT_RF_AGGVAL)
-			continue;
-		x_load_abs(b, 8, X_RAX, MT_JR_STAGE, 0, (int32_t)(8 * i));
-		x_cmp_mr(b, (struct x_mem){ X_RDX, -1 + ENT_HDR + 8 + 8 * (int32_t)nk++,
-			 MT_JR_AGGDATA, 0 }, X_RAX);
-		x_jcc(b, CC_NE, cold);
-	}
+	keys_match(j, act, cold);
 	x_mov_rr(b, X_RAX, X_RDX);
 	x_jmp(b, have);
 	jit_label_here(b, cold);
+	if (!in_place(a, nval)) {	/* the runtime finds the entry (0) and updates it */
+		x_mov_ri(b, X_RAX, 0);
+		jit_label_here(b, have);
+		jit_call(j, MT_JR_HELPER, MT_JH_AGGUPD, 4, ecb, ai, 1, X_RAX);
+		return 0;
+	}
 	jit_call(j, MT_JR_HELPER, MT_JH_INTKEYS, 3, ecb, ai, 0, X_RAX);
 	jit_label_here(b, have);
 	x_test_rr(b, X_RAX, X_RAX);
 	x_jcc(b, CC_E, done);
-	if (hasval)
+	if (nval)
 		x_load_abs(b, 8, X_RCX, MT_JR_STAGE, 0, (int32_t)(8 * vi));
 	agg_update(j, a);
 	jit_label_here(b, done);

@@ -471,17 +471,28 @@ static int probe_named(struct rt_mstate *ms, const struct mt_action *act,
 		       const struct mt_agg *a)
 {
 	const struct rt_ecbent *c = &ms->c->ecbent[ms->epid - 1];
-	struct mt_aggent *e;
-	int64_t v, incr;
 
 	if (c->act != (uint32_t)(act - ms->rt->t.actions) + 1 || c->off == 0)
 		return 0;
-	if (agg_values(ms, act, &v, &incr) == 0) {
-		e = (struct mt_aggent *)(ms->c->aggdata + c->off - 1);
-		e->gen++;
-		update(a, (int64_t *)((uint8_t *)(e + 1) + a->keysize), v, incr);
-	}
+	rt_agg_update_entry(ms, act, c->off);
 	return 1;
+}
+
+/* The entry at offset off1 - 1 of this CPU's aggregation data, one of
+   act's aggregation, updated with act's values. */
+void rt_agg_update_entry(struct rt_mstate *ms, const struct mt_action *act, uint32_t off1)
+{
+	const struct mt_agg *a = &ms->rt->t.aggs[act->arg - 1];
+	struct mt_aggent *e;
+	int64_t v, incr;
+
+	if (off1 == 0 || (uint64_t)off1 - 1 + entsize(a) > ms->rt->aggbuf[ms->cpu].used)
+		return;
+	e = (struct mt_aggent *)(ms->c->aggdata + off1 - 1);
+	if (e->aggid != act->arg || agg_values(ms, act, &v, &incr) != 0)
+		return;
+	e->gen++;
+	update(a, (int64_t *)((uint8_t *)(e + 1) + a->keysize), v, incr);
 }
 
 /* After a keyed update: the ECB's entry if its key is probe-named; else

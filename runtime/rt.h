@@ -452,6 +452,7 @@ uint32_t rt_agg_entry(struct rt_mstate *ms, const struct mt_action *act);
 #define RT_AGG_INTKEYS	32
 uint32_t rt_agg_entry_ints(struct rt_mstate *ms, const struct mt_action *act,
 			   const uint64_t *given);
+void rt_agg_update_entry(struct rt_mstate *ms, const struct mt_action *act, uint32_t off1);
 uint32_t rt_agg_entry_str(struct rt_mstate *ms, const struct mt_action *act, uint64_t str,
 			  uint32_t known);
 

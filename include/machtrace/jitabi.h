@@ -166,9 +166,18 @@ enum mt_jit_helper {
 	/* uint32_t (struct mt_cb *cb, uint32_t ecb, uint32_t act): the entry
 	   of aggregation action act of ECB ecb, keyed by integers alone,
 	   its recs' values at CPU 0's staging record (8 bytes a rec), as
-	   MT_JH_KEYLESS; kept in the ECB's ecbent as { act |
-	   MT_JIT_ECBENT_INTKEYS, offset + 1 } for the code to try first */
+	   MT_JH_KEYLESS; kept in the aggregation's MT_JR_AGGENT word
+	   (which a keyed aggregation does not use otherwise) for the code
+	   to try first, the entry it replaces there in the ECB's ecbent as
+	   { act | MT_JIT_ECBENT_INTKEYS, offset + 1 } to try next */
 	MT_JH_INTKEYS,
+	/* void (struct mt_cb *cb, uint32_t ecb, uint32_t act, uint32_t off):
+	   aggregation action act of ECB ecb, its recs' values at CPU 0's
+	   staging record (8 bytes a rec), applied to its entry at offset
+	   off - 1 of CPU 0's aggregation data (as MT_JH_INTKEYS gives it;
+	   off 0: the entry MT_JH_INTKEYS would give): the functions
+	   compiled code does not update in place */
+	MT_JH_AGGUPD,
 	MT_JH__COUNT
 };
 

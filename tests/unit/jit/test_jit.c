@@ -425,37 +425,46 @@ TEST(kernel_site_loads_check_the_loadable_ranges_inline)
 	}
 }
 
-/* An aggregation keyed by integers alone finds its entry through
-   MT_JH_INTKEYS (the ECB's last entry tried first), not MT_JH_AGGVALS. */
+/* An aggregation keyed by integers alone tries the aggregation's last
+   entry (its MT_JR_AGGENT word) inline, and finds its entry through
+   MT_JH_INTKEYS (count: updated in place) or MT_JH_AGGUPD (avg: updated
+   by the runtime), never MT_JH_AGGVALS. */
 TEST(intkeys_aggregation_calls_intkeys)
 {
-	struct ib b;
-	struct jit_code c;
-	struct jit_opts o = { .site = JIT_SITE_ENTRY };
-	struct mt_image *img;
-	char why[200] = "";
-	uint32_t ag, d0, d1, intkeys = 0, aggvals = 0;
+	for (int avg = 0; avg < 2; avg++) {
+		struct ib b;
+		struct jit_code c;
+		struct jit_opts o = { .site = JIT_SITE_ENTRY };
+		struct mt_image *img;
+		char why[200] = "";
+		uint32_t ag, d0, d1, n[MT_JH__COUNT] = { 0 }, aggent = 0;
 
-	ib_init(&b);
-	ag = ib_agg(&b, MT_AGG_COUNT, 2, 24, 1, 0, 0, 0, 0);
-	d0 = IB_DIFO(&b, MT_RT_INT, RV(LDGS, MT_VAR_ARG0, 1), R(RET, 0, 0, 1));
-	d1 = IB_DIFO(&b, MT_RT_INT, RV(LDGS, MT_VAR_ARG1, 1), R(RET, 0, 0, 1));
-	ib_clause(&b, 0, 0, 0);
-	b.clauses[b.nclauses - 1].flags = 0;
-	ib_action(&b, MT_ACT_AGG, ag);
-	ib_rec(&b, d0, MT_REC_INT, 0, 8, 0);
-	ib_rec(&b, d1, MT_REC_INT, 8, 8, 0);
-	img = ib_build(&b);
-	CHECK_EQ_INT(mt_jit_probe(img, 0, &o, &c, why, sizeof why), 1);
-	for (uint32_t i = 0; i < c.b.nrel; i++) {
-		intkeys += c.b.rel[i].kind == MT_JR_HELPER && c.b.rel[i].arg == MT_JH_INTKEYS;
-		aggvals += c.b.rel[i].kind == MT_JR_HELPER && c.b.rel[i].arg == MT_JH_AGGVALS;
+		ib_init(&b);
+		ag = ib_agg(&b, avg ? MT_AGG_AVG : MT_AGG_COUNT, 2, 24, avg ? 2 : 1, 0, 0, 0, 0);
+		d0 = IB_DIFO(&b, MT_RT_INT, RV(LDGS, MT_VAR_ARG0, 1), R(RET, 0, 0, 1));
+		d1 = IB_DIFO(&b, MT_RT_INT, RV(LDGS, MT_VAR_ARG1, 1), R(RET, 0, 0, 1));
+		ib_clause(&b, 0, 0, 0);
+		b.clauses[b.nclauses - 1].flags = 0;
+		ib_action(&b, MT_ACT_AGG, ag);
+		ib_rec(&b, d0, MT_REC_INT, 0, 8, 0);
+		ib_rec(&b, d1, MT_REC_INT, 8, 8, 0);
+		if (avg)
+			ib_rec(&b, d1, MT_REC_INT, 16, 8, MT_RF_AGGVAL);
+		img = ib_build(&b);
+		CHECK_EQ_INT(mt_jit_probe(img, 0, &o, &c, why, sizeof why), 1);
+		for (uint32_t i = 0; i < c.b.nrel; i++) {
+			if (c.b.rel[i].kind == MT_JR_HELPER && c.b.rel[i].arg < MT_JH__COUNT)
+				n[c.b.rel[i].arg]++;
+			aggent += c.b.rel[i].kind == MT_JR_AGGENT && c.b.rel[i].arg == ag;
+		}
+		CHECK_EQ_INT(n[MT_JH_INTKEYS], avg ? 0 : 1);
+		CHECK_EQ_INT(n[MT_JH_AGGUPD], avg ? 1 : 0);
+		CHECK_EQ_INT(n[MT_JH_AGGVALS], 0);
+		CHECK_EQ_INT(aggent, 1);
+		CHECK_EQ_INT(mt_jit_check(&c, why, sizeof why), 0);
+		mt_jit_free(&c);
+		free(img);
 	}
-	CHECK_EQ_INT(intkeys, 1);
-	CHECK_EQ_INT(aggvals, 0);
-	CHECK_EQ_INT(mt_jit_check(&c, why, sizeof why), 0);
-	mt_jit_free(&c);
-	free(img);
 }
 
 /* Hand-made code for the checker. */
