@@ -151,11 +151,31 @@ static int in_place(const struct mt_agg *a, uint32_t nval)
 	return nval <= (a->func == MT_AGG_COUNT ? 0u : 1u);
 }
 
-/* Is the aggregation keyed by integers alone (a key of 8 bytes each
-   after the aggregation's id, as build_key lays it out)? */
+/* A string key that is a constant shorter than the key ("SETS; RET"):
+   the constant, else NULL. */
+static const char *const_key(const struct jit *j, const struct mt_rec *rec)
+{
+	const struct mt_difo *df;
+	const mt_instr_t *t;
+	const char *str;
+
+	if (rec->kind != MT_REC_STR || !rec->difo)
+		return NULL;
+	df = &j->t.difos[rec->difo - 1];
+	t = j->t.text + df->text0;
+	if (df->ntext != 2 || MT_OP(t[0]) != MT_OP_SETS || MT_OP(t[1]) != MT_OP_RET ||
+	    MT_RD(t[1]) != MT_RD(t[0]) || MT_RD(t[0]) == 0 || MT_V16(t[0]) >= j->img->strtab_size)
+		return NULL;
+	str = j->t.strtab + MT_V16(t[0]);
+	return strnlen(str, j->img->strtab_size - MT_V16(t[0])) < rec->size ? str : NULL;
+}
+
+/* Is the aggregation keyed by integers and constant strings alone (8
+   bytes an integer, a string's size rounded up to 8, after the
+   aggregation's id, as build_key lays them out)? */
 static int int_keys(const struct jit *j, const struct mt_action *act, const struct mt_agg *a)
 {
-	uint32_t nkeys = 0;
+	uint32_t nkeys = 0, size = 8, ints = 0;
 
 	for (uint32_t i = 0; i < act->nrecs; i++) {
 		const struct mt_rec *rec = &j->t.recs[act->rec0 + i];
@@ -164,12 +184,18 @@ static int int_keys(const struct jit *j, const struct mt_action *act, const stru
 				return 0;
 			continue;
 		}
-		if (rec->kind != MT_REC_INT || (rec->flags & MT_RF_UPID) || !rec->difo ||
-		    rec->size > 8)
+		if (const_key(j, rec)) {
+			size += (rec->size + 7) & ~7u;
+		} else if (rec->kind == MT_REC_INT && !(rec->flags & MT_RF_UPID) && rec->difo &&
+			   rec->size <= 8) {
+			size += 8;
+			ints++;
+		} else {
 			return 0;
+		}
 		nkeys++;
 	}
-	return nkeys >= 1 && a->nkeys == nkeys && a->keysize == 8 + 8 * nkeys;
+	return ints >= 1 && a->nkeys == nkeys && a->keysize == size;
 }
 
 /* How an aggregation action is compiled; 0 if it is not. */
@@ -535,19 +561,34 @@ static int agg_given(struct jit *j, const struct mt_action *act, uint32_t ecb)
 	return 0;
 }
 
-/* The key words of the entry at rdx (offset + 1) are the staged keys;
-   else to miss (rax clobbered). */
+/* The key words of the entry at rdx (offset + 1) are the staged keys
+   (a constant string's words up to the one holding its NUL, which
+   build_key zero-fills); else to miss (rax clobbered). */
 static void keys_match(struct jit *j, const struct mt_action *act, uint32_t miss)
 {
-	int32_t nk = 0;
+	int32_t at = -1 + ENT_HDR + 8;
 
 	for (uint32_t i = 0; i < act->nrecs; i++) {
-		if (j->t.recs[act->rec0 + i].flags & MT_RF_AGGVAL)
+		const struct mt_rec *rec = &j->t.recs[act->rec0 + i];
+		const char *str = const_key(j, rec);
+		if (rec->flags & MT_RF_AGGVAL)
 			continue;
-		x_load_abs(j->b, 8, X_RAX, MT_JR_STAGE, 0, (int32_t)(8 * i));
-		x_cmp_mr(j->b, (struct x_mem){ X_RDX, -1 + ENT_HDR + 8 + 8 * nk++,
-			 MT_JR_AGGDATA, 0 }, X_RAX);
-		x_jcc(j->b, CC_NE, miss);
+		if (!str) {
+			x_load_abs(j->b, 8, X_RAX, MT_JR_STAGE, 0, (int32_t)(8 * i));
+			x_cmp_mr(j->b, (struct x_mem){ X_RDX, at, MT_JR_AGGDATA, 0 }, X_RAX);
+			x_jcc(j->b, CC_NE, miss);
+			at += 8;
+			continue;
+		}
+		for (size_t w = 0, len = strlen(str); w <= len / 8; w++) {
+			uint64_t v = 0;
+			memcpy(&v, str + 8 * w, len - 8 * w < 8 ? len - 8 * w : 8);
+			x_mov_ri(j->b, X_RAX, v);
+			x_cmp_mr(j->b, (struct x_mem){ X_RDX, at + 8 * (int32_t)w, MT_JR_AGGDATA, 0 },
+				 X_RAX);
+			x_jcc(j->b, CC_NE, miss);
+		}
+		at += (int32_t)((rec->size + 7) & ~7u);
 	}
 }
 
@@ -572,7 +613,8 @@ static int agg_intkeys(struct jit *j, const struct mt_action *act, uint32_t ecb)
 		const struct mt_rec *rec = &j->t.recs[act->rec0 + i];
 		if (jit_difo(j, rec->difo) < 0)
 			return -1;
-		if (!(rec->flags & MT_RF_AGGVAL) && rec->size && rec->size < 8) {
+		if (!(rec->flags & MT_RF_AGGVAL) && rec->kind == MT_REC_INT && rec->size &&
+		    rec->size < 8) {
 			x_shift_ri(b, 4, X_RAX, (uint8_t)(64 - 8 * rec->size));
 			x_shift_ri(b, (rec->flags & MT_RF_SIGNED) ? 7 : 5, X_RAX,
 				   (uint8_t)(64 - 8 * rec->size));

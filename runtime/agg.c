@@ -673,38 +673,22 @@ uint32_t rt_agg_entry_str(struct rt_mstate *ms, const struct mt_action *act, uin
 	return off;
 }
 
-/* The same for an aggregation keyed by integers alone (8 bytes a key
-   after the id, as build_key lays them out): rec i's value given[i],
-   each key truncated as build_key does. */
-uint32_t rt_agg_entry_ints(struct rt_mstate *ms, const struct mt_action *act,
-			   const uint64_t *given)
+/* The same for an aggregation whose recs' values are given (ms->given:
+   integers, strings by address), its key built as build_key does. */
+uint32_t rt_agg_entry_given(struct rt_mstate *ms, const struct mt_action *act)
 {
 	const struct mt_agg *a = &ms->rt->t.aggs[act->arg - 1];
-	uint64_t key[1 + RT_AGG_INTKEYS];
-	uint32_t n = 1;
+	uint64_t mark = ms->scratch_used;
+	uint8_t *key = (uint8_t *)(uintptr_t)rt_alloc_raw(ms, a->keysize);
 	struct key_spans ks;
-	int64_t *vals;
+	int64_t *vals = 0, v, incr;
+	uint32_t off = 0;
 
-	for (uint32_t i = 0; i < act->nrecs; i++) {
-		const struct mt_rec *rec = &ms->rt->t.recs[act->rec0 + i];
-		uint64_t val = given[i];
-		if (rec->flags & MT_RF_AGGVAL)
-			continue;
-		if (rec->kind != MT_REC_INT || (rec->flags & MT_RF_UPID) || n > RT_AGG_INTKEYS)
-			return 0;
-		if (rec->size && rec->size < 8) {
-			int sh = 64 - 8 * (int)rec->size;
-			val = (rec->flags & MT_RF_SIGNED) ? (uint64_t)((int64_t)(val << sh) >> sh) :
-				(val << sh) >> sh;
-		}
-		key[n++] = val;
-	}
-	if (n < 2 || a->keysize != 8 * n)
-		return 0;
-	key[0] = (uint32_t)act->arg;
-	ks.n = 0;
-	span_add(&ks, (uint8_t *)key, 0, 8 * n);
-	vals = lookup(ms->rt, ms->cpu, a, (const uint8_t *)key, &ks);
-	return vals ? (uint32_t)((uint8_t *)vals - a->keysize - sizeof(struct mt_aggent) -
-				 ms->c->aggdata) + 1 : 0;
+	if (key && ms->given && build_key(ms, act, a, key, &ks, &v, &incr) == 0)
+		vals = lookup(ms->rt, ms->cpu, a, key, &ks);
+	if (vals)
+		off = (uint32_t)((uint8_t *)vals - a->keysize - sizeof(struct mt_aggent) -
+				 ms->c->aggdata) + 1;
+	ms->scratch_used = mark;
+	return off;
 }

@@ -110,18 +110,19 @@ static uint32_t mt_rt_jit_intkey(struct mt_cb *cb, uint32_t ecb, uint32_t act, u
 {
 	struct rt *rt = rt_get(cb);
 	struct rt_mstate ms;
-	uint64_t given[RT_AGG_INTKEYS];
+	uint64_t given[32];
 
 	if (ecb >= rt->img->necbs || act >= rt->img->nactions ||
-	    rt->t.actions[act].nrecs > RT_AGG_INTKEYS)
+	    rt->t.actions[act].nrecs > 32)
 		return 0;
 	for (uint32_t i = 0; i < rt->t.actions[act].nrecs; i++)
 		given[i] = key;			/* the one key rec's */
 	ms_init(&ms, rt, ecb, &no_ctx);
-	return rt_agg_entry_ints(&ms, &rt->t.actions[act], given);
+	ms.given = given;
+	return rt_agg_entry_given(&ms, &rt->t.actions[act]);
 }
 
-/* The entry of act keyed by the integers at CPU 0's staging record,
+/* The entry of act keyed by the values at CPU 0's staging record,
    kept in the aggregation's aggent (unused by a keyed aggregation) for
    compiled code to try first, the one it replaces there kept in the
    ECB's ecbent to try next (MT_JH_INTKEYS). */
@@ -129,8 +130,10 @@ static uint32_t intkeys_entry(struct rt_mstate *ms, uint32_t ecb, uint32_t act)
 {
 	struct rt *rt = ms->rt;
 	uint32_t *last = &rt->cpu[0].aggent[rt->t.actions[act].arg - 1];
-	uint32_t off = rt_agg_entry_ints(ms, &rt->t.actions[act],
-					 (const uint64_t *)rt->cpu[0].stage);
+	uint32_t off;
+
+	ms->given = (const uint64_t *)rt->cpu[0].stage;
+	off = rt_agg_entry_given(ms, &rt->t.actions[act]);
 
 	if (off && *last && *last != off) {
 		rt->cpu[0].ecbent[ecb].act = act | MT_JIT_ECBENT_INTKEYS;
