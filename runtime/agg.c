@@ -633,6 +633,15 @@ uint32_t rt_agg_entry(struct rt_mstate *ms, const struct mt_action *act)
 	return off;
 }
 
+/* The entry's offset + 1 in this CPU's aggregation data, its values
+   at vals; 0 for none. */
+static uint32_t ent_off1(const struct rt_mstate *ms, const struct mt_agg *a,
+			 const int64_t *vals)
+{
+	return vals ? (uint32_t)((const uint8_t *)vals - a->keysize - sizeof(struct mt_aggent) -
+				 ms->c->aggdata) + 1 : 0;
+}
+
 /*
  * The same for an aggregation keyed by one string alone, the string at
  * str (compiled code's value of the key, @[execname]): the key built
@@ -648,7 +657,6 @@ uint32_t rt_agg_entry_str(struct rt_mstate *ms, const struct mt_action *act, uin
 	uint8_t *key = (uint8_t *)(uintptr_t)rt_alloc_raw(ms, a->keysize);
 	struct key_spans ks;
 	int64_t *vals = 0, w;
-	uint32_t off = 0;
 
 	for (uint32_t i = 0; i < act->nrecs && !rec; i++)
 		if (!(ms->rt->t.recs[act->rec0 + i].flags & MT_RF_AGGVAL))
@@ -666,11 +674,8 @@ uint32_t rt_agg_entry_str(struct rt_mstate *ms, const struct mt_action *act, uin
 			vals = lookup(ms->rt, ms->cpu, a, key, &ks);
 		}
 	}
-	if (vals)
-		off = (uint32_t)((uint8_t *)vals - a->keysize - sizeof(struct mt_aggent) -
-				 ms->c->aggdata) + 1;
 	ms->scratch_used = mark;
-	return off;
+	return ent_off1(ms, a, vals);
 }
 
 /* The same for an aggregation whose recs' values are given (ms->given:
@@ -682,13 +687,9 @@ uint32_t rt_agg_entry_given(struct rt_mstate *ms, const struct mt_action *act)
 	uint8_t *key = (uint8_t *)(uintptr_t)rt_alloc_raw(ms, a->keysize);
 	struct key_spans ks;
 	int64_t *vals = 0, v, incr;
-	uint32_t off = 0;
 
 	if (key && ms->given && build_key(ms, act, a, key, &ks, &v, &incr) == 0)
 		vals = lookup(ms->rt, ms->cpu, a, key, &ks);
-	if (vals)
-		off = (uint32_t)((uint8_t *)vals - a->keysize - sizeof(struct mt_aggent) -
-				 ms->c->aggdata) + 1;
 	ms->scratch_used = mark;
-	return off;
+	return ent_off1(ms, a, vals);
 }
