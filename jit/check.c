@@ -22,7 +22,7 @@
 #define MAX_FRAME	(8 * 20)
 
 static const char *const allowed[] = {
-	"pushfq", "popfq", "cli", "push", "pop", "mov", "movabs", "lea", "add", "sub",
+	"pushfq", "popfq", "cli", "push", "pop", "mov", "movabs", "movzx", "movsx", "movsxd", "lea", "add", "sub",
 	"and", "or", "xor", "cmp", "test", "inc", "imul", "shl", "shr", "sar", "not",
 	"neg", "bsr", "div", "idiv", "mul", "shrd", "rdtsc", "cqo", "jmp", "je", "jne", "ja",
 	"jae", "jb", "jbe", "jg", "jge", "jl", "jle", "js", "jns", "call", "ret",
@@ -164,6 +164,8 @@ static const char *rel_name(uint16_t k)
 		return "thread memo";
 	if (k == MT_JR_PLAT_VCLOCK)
 		return "vclock";
+	if (k == MT_JR_PLAT_LOADABLE)
+		return "loadable";
 	if (k == JIT_JR_FALLBACK)
 		return "general path";
 	return k < sizeof names / sizeof *names && names[k] ? names[k] : "?";

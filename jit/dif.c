@@ -300,6 +300,14 @@ static int map_regs(const struct jit *j, const struct mt_difo *d, int map[MT_NRE
 	return n;
 }
 
+/* Does a load at this site check the platform's loadable ranges inline
+   (MT_JR_PLAT_LOADABLE)?  A kernel site's: the host and the local
+   target have no such ranges. */
+static int inline_loads(const struct jit *j)
+{
+	return j->o.site == JIT_SITE_ENTRY || j->o.site == JIT_SITE_RETURN;
+}
+
 int jit_difo_needs(struct jit *j, uint32_t difo1, uint32_t *regs)
 {
 	const struct mt_difo *d = &j->t.difos[difo1 - 1];
@@ -324,6 +332,8 @@ int jit_difo_needs(struct jit *j, uint32_t difo1, uint32_t *regs)
 			*regs |= 1u << X_RCX | 1u << X_RDX;	/* tls_row */
 		if (op == MT_OP_SDIV || op == MT_OP_UDIV || op == MT_OP_SREM || op == MT_OP_UREM)
 			*regs |= 1u << X_RCX | 1u << X_RDX;
+		if (op >= MT_OP_LDSB && op <= MT_OP_LDX && inline_loads(j))
+			*regs |= 1u << X_RDX;
 	}
 	if ((n = map_regs(j, d, map)) < 0)
 		return jit_fail(j, "DIFO %u uses more than %d registers", difo1, JIT_NPOOL);
@@ -961,6 +971,35 @@ static void srem_abs(struct jit_buf *b, enum jreg d)
 	jit_label_here(b, l3);
 }
 
+/*
+ * rax = size bytes at rax if they lie in one of the platform's loadable
+ * ranges and are aligned, then to done; else on (rdx clobbered).  So the
+ * common load costs a few instructions; any other address takes the
+ * runtime's safe load, which faults as the interpreter does.
+ */
+static void load_inline(struct jit_buf *b, int size, int is_signed, uint32_t done)
+{
+	uint32_t slow = jit_label_new(b), fast = jit_label_new(b);
+	struct x_mem at = { X_RAX, 0, 0, 0 };
+
+	if (size > 1) {
+		x_mov_rr(b, X_RDX, X_RAX);
+		x_alu_ri(b, A_AND, X_RDX, size - 1);
+		x_jcc(b, CC_NE, slow);
+	}
+	for (int i = 0; i < MT_JIT_NLOADABLE; i++) {
+		x_mov_rr(b, X_RDX, X_RAX);
+		x_alu_r_abs(b, A_SUB, X_RDX, MT_JR_PLAT_LOADABLE, 0, 16 * i);
+		x_alu_r_abs(b, A_CMP, X_RDX, MT_JR_PLAT_LOADABLE, 0, 16 * i + 8);
+		x_jcc(b, CC_B, fast);
+	}
+	x_jmp(b, slow);
+	jit_label_here(b, fast);
+	x_load_ext(b, size, is_signed, X_RAX, at);
+	x_jmp(b, done);
+	jit_label_here(b, slow);
+}
+
 static void load(struct difo_em *e, uint32_t pc, mt_instr_t in)
 {
 	static const uint16_t how[] = {
@@ -969,16 +1008,23 @@ static void load(struct difo_em *e, uint32_t pc, mt_instr_t in)
 		[MT_OP_LDUW] = 4, [MT_OP_LDX] = 8,
 	};
 	struct jit *j = e->j;
-	uint32_t ok = jit_label_new(j->b), r1 = MT_R1(in);
+	uint32_t ok = jit_label_new(j->b), done = jit_label_new(j->b), r1 = MT_R1(in);
+	uint16_t h = how[MT_OP(in)];
 
-	if (r1)
-		jit_call(j, MT_JR_HELPER, MT_JH_LOAD, 3, how[MT_OP(in)], 0, 1, reg(e, r1));
-	else
-		jit_call(j, MT_JR_HELPER, MT_JH_LOAD, 3, how[MT_OP(in)], 0, 0, X_RAX);
+	if (inline_loads(j)) {
+		get(e, X_RAX, r1);
+		load_inline(j->b, h & 0xff, (h & MT_JH_LOAD_SIGNED) != 0, done);
+		jit_call(j, MT_JR_HELPER, MT_JH_LOAD, 3, h, 0, 1, X_RAX);
+	} else if (r1) {
+		jit_call(j, MT_JR_HELPER, MT_JH_LOAD, 3, h, 0, 1, reg(e, r1));
+	} else {
+		jit_call(j, MT_JR_HELPER, MT_JH_LOAD, 3, h, 0, 0, X_RAX);
+	}
 	x_cmp_abs_imm(j->b, 4, MT_JR_FAULT, 0, 0, 0);
 	x_jcc(j->b, CC_E, ok);
 	to_fault(e, pc);
 	jit_label_here(j->b, ok);
+	jit_label_here(j->b, done);
 	put(e, MT_RD(in), X_RAX);
 	e->flags = 0;
 }

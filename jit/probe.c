@@ -90,8 +90,8 @@ static int probe_named_key(const struct jit *j, const struct mt_action *act)
 	return 1;
 }
 
-enum agg_how { AGG_INLINE_KEYLESS = 1, AGG_INLINE_NAMED, AGG_INLINE_STRKEY, AGG_GIVEN,
-	       AGG_HELPER };
+enum agg_how { AGG_INLINE_KEYLESS = 1, AGG_INLINE_NAMED, AGG_INLINE_STRKEY, AGG_INTKEYS,
+	       AGG_GIVEN, AGG_HELPER };
 
 /* Can the code compute every key and value of the action for the
    runtime (MT_JH_AGGVALS): integers and strings its DIFOs give? */
@@ -142,6 +142,62 @@ static uint32_t str_key_difo(const struct jit *j, const struct mt_action *act,
 	return k ? k->difo : 0;
 }
 
+/* Does agg_update apply the aggregation's function with nval values? */
+static int in_place(const struct mt_agg *a, uint32_t nval)
+{
+	if (a->func != MT_AGG_COUNT && a->func != MT_AGG_SUM && a->func != MT_AGG_MIN &&
+	    a->func != MT_AGG_MAX && a->func != MT_AGG_QUANTIZE)
+		return 0;
+	return nval <= (a->func == MT_AGG_COUNT ? 0u : 1u);
+}
+
+/* A string key that is a constant shorter than the key ("SETS; RET"):
+   the constant, else NULL. */
+static const char *const_key(const struct jit *j, const struct mt_rec *rec)
+{
+	const struct mt_difo *df;
+	const mt_instr_t *t;
+	const char *str;
+
+	if (rec->kind != MT_REC_STR || !rec->difo)
+		return NULL;
+	df = &j->t.difos[rec->difo - 1];
+	t = j->t.text + df->text0;
+	if (df->ntext != 2 || MT_OP(t[0]) != MT_OP_SETS || MT_OP(t[1]) != MT_OP_RET ||
+	    MT_RD(t[1]) != MT_RD(t[0]) || MT_RD(t[0]) == 0 || MT_V16(t[0]) >= j->img->strtab_size)
+		return NULL;
+	str = j->t.strtab + MT_V16(t[0]);
+	return strnlen(str, j->img->strtab_size - MT_V16(t[0])) < rec->size ? str : NULL;
+}
+
+/* Is the aggregation keyed by integers and constant strings alone (8
+   bytes an integer, a string's size rounded up to 8, after the
+   aggregation's id, as build_key lays them out)? */
+static int int_keys(const struct jit *j, const struct mt_action *act, const struct mt_agg *a)
+{
+	uint32_t nkeys = 0, size = 8, ints = 0;
+
+	for (uint32_t i = 0; i < act->nrecs; i++) {
+		const struct mt_rec *rec = &j->t.recs[act->rec0 + i];
+		if (rec->flags & MT_RF_AGGVAL) {
+			if (!rec->difo)
+				return 0;
+			continue;
+		}
+		if (const_key(j, rec)) {
+			size += (rec->size + 7) & ~7u;
+		} else if (rec->kind == MT_REC_INT && !(rec->flags & MT_RF_UPID) && rec->difo &&
+			   rec->size <= 8) {
+			size += 8;
+			ints++;
+		} else {
+			return 0;
+		}
+		nkeys++;
+	}
+	return ints >= 1 && a->nkeys == nkeys && a->keysize == size;
+}
+
 /* How an aggregation action is compiled; 0 if it is not. */
 static int agg_how(struct jit *j, const struct mt_action *act, uint32_t *regs)
 {
@@ -155,8 +211,7 @@ static int agg_how(struct jit *j, const struct mt_action *act, uint32_t *regs)
 			valdifo = rec->difo;
 		}
 	}
-	if (a->func == MT_AGG_COUNT || a->func == MT_AGG_SUM || a->func == MT_AGG_MIN ||
-	    a->func == MT_AGG_MAX || a->func == MT_AGG_QUANTIZE) {
+	if (in_place(a, nval)) {
 		uint32_t kd = str_key_difo(j, act, a), kregs = 0;
 		int inl = (a->nkeys == 0 && a->keysize == 8) ? AGG_INLINE_KEYLESS :
 			probe_named_key(j, act) ? AGG_INLINE_NAMED :
@@ -165,8 +220,7 @@ static int agg_how(struct jit *j, const struct mt_action *act, uint32_t *regs)
 			j->need_val = 1;	/* the value waits in the frame */
 		if (inl == AGG_INLINE_STRKEY)
 			*regs |= kregs | 1u << X_RCX | 1u << X_RDX;
-		if (inl && nval <= (a->func == MT_AGG_COUNT ? 0u : 1u) &&
-		    (nval == 0 || (valdifo && jit_difo_needs(j, valdifo, regs) == 0))) {
+		if (inl && (nval == 0 || (valdifo && jit_difo_needs(j, valdifo, regs) == 0))) {
 			*regs |= 1u << X_RAX;
 			if (nval)
 				*regs |= 1u << X_RCX;
@@ -176,6 +230,10 @@ static int agg_how(struct jit *j, const struct mt_action *act, uint32_t *regs)
 		}
 	}
 	*regs |= 1u << X_RAX;
+	if (int_keys(j, act, a) && given_ok(j, act, regs)) {
+		*regs |= 1u << X_RCX | 1u << X_RDX;
+		return AGG_INTKEYS;
+	}
 	if (given_ok(j, act, regs))
 		return AGG_GIVEN;
 	for (uint32_t i = 0; i < act->nrecs; i++) {
@@ -285,7 +343,8 @@ static int needs(struct jit *j, uint32_t *regs, int *uses_ts)
 			case MT_ACT_AGG:
 				if (!(how = agg_how(j, act, regs)))
 					return -1;
-				helper |= how == AGG_HELPER || how == AGG_GIVEN;
+				helper |= how == AGG_HELPER || how == AGG_GIVEN ||
+					  how == AGG_INTKEYS;
 				break;
 			case MT_ACT_EXIT:
 				if (!exit_ok(j, cl, a))
@@ -502,6 +561,99 @@ static int agg_given(struct jit *j, const struct mt_action *act, uint32_t ecb)
 	return 0;
 }
 
+/* The key words of the entry at rdx (offset + 1) are the staged keys
+   (a constant string's words up to the one holding its NUL, which
+   build_key zero-fills); else to miss (rax clobbered). */
+static void keys_match(struct jit *j, const struct mt_action *act, uint32_t miss)
+{
+	int32_t at = -1 + ENT_HDR + 8;
+
+	for (uint32_t i = 0; i < act->nrecs; i++) {
+		const struct mt_rec *rec = &j->t.recs[act->rec0 + i];
+		const char *str = const_key(j, rec);
+		if (rec->flags & MT_RF_AGGVAL)
+			continue;
+		if (!str) {
+			x_load_abs(j->b, 8, X_RAX, MT_JR_STAGE, 0, (int32_t)(8 * i));
+			x_cmp_mr(j->b, (struct x_mem){ X_RDX, at, MT_JR_AGGDATA, 0 }, X_RAX);
+			x_jcc(j->b, CC_NE, miss);
+			at += 8;
+			continue;
+		}
+		for (size_t w = 0, len = strlen(str); w <= len / 8; w++) {
+			uint64_t v = 0;
+			memcpy(&v, str + 8 * w, len - 8 * w < 8 ? len - 8 * w : 8);
+			x_mov_ri(j->b, X_RAX, v);
+			x_cmp_mr(j->b, (struct x_mem){ X_RDX, at + 8 * (int32_t)w, MT_JR_AGGDATA, 0 },
+				 X_RAX);
+			x_jcc(j->b, CC_NE, miss);
+		}
+		at += (int32_t)((rec->size + 7) & ~7u);
+	}
+}
+
+/*
+ * An aggregation keyed by integers alone: its keys and value into the
+ * staging record (8 bytes a rec, a key truncated as build_key does),
+ * then the aggregation's last entry (MT_JH_INTKEYS keeps it in its
+ * aggent, unused by a keyed aggregation) or the one before it (in the
+ * ECB's ecbent, tagged MT_JIT_ECBENT_INTKEYS) if its key words are
+ * these, else the
+ * runtime finds or makes the entry; updated in place (or by the runtime,
+ * MT_JH_AGGUPD, for the functions agg_update does not apply).
+ */
+static int agg_intkeys(struct jit *j, const struct mt_action *act, uint32_t ecb)
+{
+	struct jit_buf *b = j->b;
+	const struct mt_agg *a = &j->t.aggs[act->arg - 1];
+	uint32_t ai = (uint32_t)(act - j->t.actions), vi = 0, nval = 0;
+	uint32_t other = jit_label_new(b), cold = jit_label_new(b), have = jit_label_new(b), done = jit_label_new(b);
+
+	for (uint32_t i = 0; i < act->nrecs; i++) {
+		const struct mt_rec *rec = &j->t.recs[act->rec0 + i];
+		if (jit_difo(j, rec->difo) < 0)
+			return -1;
+		if (!(rec->flags & MT_RF_AGGVAL) && rec->kind == MT_REC_INT && rec->size &&
+		    rec->size < 8) {
+			x_shift_ri(b, 4, X_RAX, (uint8_t)(64 - 8 * rec->size));
+			x_shift_ri(b, (rec->flags & MT_RF_SIGNED) ? 7 : 5, X_RAX,
+				   (uint8_t)(64 - 8 * rec->size));
+		}
+		if ((rec->flags & MT_RF_AGGVAL) && nval++ == 0)
+			vi = i;
+		x_store_abs(b, 8, X_RAX, MT_JR_STAGE, 0, (int32_t)(8 * i));
+	}
+	x_load_abs(b, 4, X_RDX, MT_JR_AGGENT, (uint32_t)act->arg, 0);
+	x_test_rr(b, X_RDX, X_RDX);
+	x_jcc(b, CC_E, cold);
+	keys_match(j, act, other);
+	x_mov_rr(b, X_RAX, X_RDX);
+	x_jmp(b, have);
+	jit_label_here(b, other);
+	x_cmp_abs_imm(b, 4, MT_JR_ECBENT, ecb, 0, (int32_t)(ai | MT_JIT_ECBENT_INTKEYS));
+	x_jcc(b, CC_NE, cold);
+	x_load_abs(b, 4, X_RDX, MT_JR_ECBENT, ecb, 4);
+	keys_match(j, act, cold);
+	x_mov_rr(b, X_RAX, X_RDX);
+	x_jmp(b, have);
+	jit_label_here(b, cold);
+	if (!in_place(a, nval)) {	/* the runtime finds the entry (0) and updates it */
+		x_mov_ri(b, X_RAX, 0);
+		jit_label_here(b, have);
+		jit_call(j, MT_JR_HELPER, MT_JH_AGGUPD, 4, ecb, ai, 1, X_RAX);
+		return 0;
+	}
+	jit_call(j, MT_JR_HELPER, MT_JH_INTKEYS, 3, ecb, ai, 0, X_RAX);
+	jit_label_here(b, have);
+	x_test_rr(b, X_RAX, X_RAX);
+	x_jcc(b, CC_E, done);
+	if (nval)
+		x_load_abs(b, 8, X_RCX, MT_JR_STAGE, 0, (int32_t)(8 * vi));
+	agg_update(j, a);
+	jit_label_here(b, done);
+	return 0;
+}
+
 static int agg(struct jit *j, const struct mt_action *act, uint32_t ecb)
 {
 	struct jit_buf *b = j->b;
@@ -515,6 +667,8 @@ static int agg(struct jit *j, const struct mt_action *act, uint32_t ecb)
 	}
 	if (how == AGG_GIVEN)
 		return agg_given(j, act, ecb);
+	if (how == AGG_INTKEYS)
+		return agg_intkeys(j, act, ecb);
 	uint32_t kregs = 0, kd = how == AGG_INLINE_STRKEY ? str_key_difo(j, act, a) : 0;
 	int park = kd && jit_difo_needs(j, kd, &kregs) == 0 && (kregs >> X_RCX & 1);
 	int hasval = 0;

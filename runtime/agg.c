@@ -370,17 +370,28 @@ static int probe_named(struct rt_mstate *ms, const struct mt_action *act,
 		       const struct mt_agg *a)
 {
 	const struct rt_ecbent *c = &ms->c->ecbent[ms->epid - 1];
-	struct mt_aggent *e;
-	int64_t v, incr;
 
 	if (c->act != (uint32_t)(act - ms->rt->t.actions) + 1 || c->off == 0)
 		return 0;
-	if (agg_values(ms, act, &v, &incr) == 0) {
-		e = (struct mt_aggent *)(ms->c->aggdata + c->off - 1);
-		e->gen++;
-		update(a, (int64_t *)((uint8_t *)(e + 1) + a->keysize), v, incr);
-	}
+	rt_agg_update_entry(ms, act, c->off);
 	return 1;
+}
+
+/* The entry at offset off1 - 1 of this CPU's aggregation data, one of
+   act's aggregation, updated with act's values. */
+void rt_agg_update_entry(struct rt_mstate *ms, const struct mt_action *act, uint32_t off1)
+{
+	const struct mt_agg *a = &ms->rt->t.aggs[act->arg - 1];
+	struct mt_aggent *e;
+	int64_t v, incr;
+
+	if (off1 == 0 || (uint64_t)off1 - 1 + entsize(a) > ms->rt->aggbuf[ms->cpu].used)
+		return;
+	e = (struct mt_aggent *)(ms->c->aggdata + off1 - 1);
+	if (e->aggid != act->arg || agg_values(ms, act, &v, &incr) != 0)
+		return;
+	e->gen++;
+	update(a, (int64_t *)((uint8_t *)(e + 1) + a->keysize), v, incr);
 }
 
 /* After a keyed update: the ECB's entry if its key is probe-named; else
@@ -521,6 +532,15 @@ uint32_t rt_agg_entry(struct rt_mstate *ms, const struct mt_action *act)
 	return off;
 }
 
+/* The entry's offset + 1 in this CPU's aggregation data, its values
+   at vals; 0 for none. */
+static uint32_t ent_off1(const struct rt_mstate *ms, const struct mt_agg *a,
+			 const int64_t *vals)
+{
+	return vals ? (uint32_t)((const uint8_t *)vals - a->keysize - sizeof(struct mt_aggent) -
+				 ms->c->aggdata) + 1 : 0;
+}
+
 /*
  * The same for an aggregation keyed by one string alone, the string at
  * str (compiled code's value of the key, @[execname]): the key built
@@ -536,7 +556,6 @@ uint32_t rt_agg_entry_str(struct rt_mstate *ms, const struct mt_action *act, uin
 	uint8_t *key = (uint8_t *)(uintptr_t)rt_alloc_raw(ms, a->keysize);
 	struct key_spans ks;
 	int64_t *vals = 0, w;
-	uint32_t off = 0;
 
 	for (uint32_t i = 0; i < act->nrecs && !rec; i++)
 		if (!(ms->rt->t.recs[act->rec0 + i].flags & MT_RF_AGGVAL))
@@ -554,38 +573,22 @@ uint32_t rt_agg_entry_str(struct rt_mstate *ms, const struct mt_action *act, uin
 			vals = lookup(ms->rt, ms->cpu, a, key, &ks);
 		}
 	}
-	if (vals)
-		off = (uint32_t)((uint8_t *)vals - a->keysize - sizeof(struct mt_aggent) -
-				 ms->c->aggdata) + 1;
 	ms->scratch_used = mark;
-	return off;
+	return ent_off1(ms, a, vals);
 }
 
-/* The same for an aggregation keyed by one integer alone (its value as
-   build_key truncates it). */
-uint32_t rt_agg_entry_int(struct rt_mstate *ms, const struct mt_action *act, uint64_t val)
+/* The same for an aggregation whose recs' values are given (ms->given:
+   integers, strings by address), its key built as build_key does. */
+uint32_t rt_agg_entry_given(struct rt_mstate *ms, const struct mt_action *act)
 {
 	const struct mt_agg *a = &ms->rt->t.aggs[act->arg - 1];
-	const struct mt_rec *rec = 0;
-	uint64_t key[2];
+	uint64_t mark = ms->scratch_used;
+	uint8_t *key = (uint8_t *)(uintptr_t)rt_alloc_raw(ms, a->keysize);
 	struct key_spans ks;
-	int64_t *vals;
+	int64_t *vals = 0, v, incr;
 
-	for (uint32_t i = 0; i < act->nrecs && !rec; i++)
-		if (!(ms->rt->t.recs[act->rec0 + i].flags & MT_RF_AGGVAL))
-			rec = &ms->rt->t.recs[act->rec0 + i];
-	if (!rec || rec->kind != MT_REC_INT || a->keysize < 16)
-		return 0;
-	if (rec->size && rec->size < 8) {
-		int sh = 64 - 8 * (int)rec->size;
-		val = (rec->flags & MT_RF_SIGNED) ? (uint64_t)((int64_t)(val << sh) >> sh) :
-			(val << sh) >> sh;
-	}
-	key[0] = (uint32_t)act->arg;
-	key[1] = val;
-	ks.n = 0;
-	span_add(&ks, (uint8_t *)key, 0, 16);
-	vals = lookup(ms->rt, ms->cpu, a, (const uint8_t *)key, &ks);
-	return vals ? (uint32_t)((uint8_t *)vals - a->keysize - sizeof(struct mt_aggent) -
-				 ms->c->aggdata) + 1 : 0;
+	if (key && ms->given && build_key(ms, act, a, key, &ks, &v, &incr) == 0)
+		vals = lookup(ms->rt, ms->cpu, a, key, &ks);
+	ms->scratch_used = mark;
+	return ent_off1(ms, a, vals);
 }

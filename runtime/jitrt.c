@@ -110,11 +110,70 @@ static uint32_t mt_rt_jit_intkey(struct mt_cb *cb, uint32_t ecb, uint32_t act, u
 {
 	struct rt *rt = rt_get(cb);
 	struct rt_mstate ms;
+	uint64_t given[32];
 
-	if (ecb >= rt->img->necbs || act >= rt->img->nactions)
+	if (ecb >= rt->img->necbs || act >= rt->img->nactions ||
+	    rt->t.actions[act].nrecs > 32)
+		return 0;
+	for (uint32_t i = 0; i < rt->t.actions[act].nrecs; i++)
+		given[i] = key;			/* the one key rec's */
+	ms_init(&ms, rt, ecb, &no_ctx);
+	ms.given = given;
+	return rt_agg_entry_given(&ms, &rt->t.actions[act]);
+}
+
+/* The entry of act keyed by the values at CPU 0's staging record,
+   kept in the aggregation's aggent (unused by a keyed aggregation) for
+   compiled code to try first, the one it replaces there kept in the
+   ECB's ecbent to try next (MT_JH_INTKEYS). */
+static uint32_t intkeys_entry(struct rt_mstate *ms, uint32_t ecb, uint32_t act)
+{
+	struct rt *rt = ms->rt;
+	uint32_t *last = &rt->cpu[0].aggent[rt->t.actions[act].arg - 1];
+	uint32_t off;
+
+	ms->given = (const uint64_t *)rt->cpu[0].stage;
+	off = rt_agg_entry_given(ms, &rt->t.actions[act]);
+
+	if (off && *last && *last != off) {
+		rt->cpu[0].ecbent[ecb].act = act | MT_JIT_ECBENT_INTKEYS;
+		rt->cpu[0].ecbent[ecb].off = *last;
+	}
+	if (off)
+		*last = off;
+	return off;
+}
+
+static int intkeys_ok(const struct rt *rt, uint32_t ecb, uint32_t act)
+{
+	return ecb < rt->img->necbs && act < rt->img->nactions && act < MT_JIT_ECBENT_INTKEYS &&
+		rt->t.actions[act].kind == MT_ACT_AGG;
+}
+
+static uint32_t mt_rt_jit_intkeys(struct mt_cb *cb, uint32_t ecb, uint32_t act)
+{
+	struct rt *rt = rt_get(cb);
+	struct rt_mstate ms;
+
+	if (!intkeys_ok(rt, ecb, act))
 		return 0;
 	ms_init(&ms, rt, ecb, &no_ctx);
-	return rt_agg_entry_int(&ms, &rt->t.actions[act], key);
+	return intkeys_entry(&ms, ecb, act);
+}
+
+static void mt_rt_jit_aggupd(struct mt_cb *cb, uint32_t ecb, uint32_t act, uint32_t off1)
+{
+	struct rt *rt = rt_get(cb);
+	struct rt_mstate ms;
+
+	if (!intkeys_ok(rt, ecb, act))
+		return;
+	ms_init(&ms, rt, ecb, &no_ctx);
+	ms.given = (const uint64_t *)rt->cpu[0].stage;
+	if (off1 == 0)
+		off1 = intkeys_entry(&ms, ecb, act);
+	if (off1)
+		rt_agg_update_entry(&ms, &rt->t.actions[act], off1);
 }
 
 static uint64_t mt_rt_jit_execname(struct mt_cb *cb)
@@ -335,6 +394,8 @@ static uint64_t helper(uint32_t h)
 	case MT_JH_GAA: return (uint64_t)(uintptr_t)mt_rt_jit_gaa;
 	case MT_JH_AGGVALS: return (uint64_t)(uintptr_t)mt_rt_jit_aggvals;
 	case MT_JH_ELAPSED: return (uint64_t)(uintptr_t)mt_rt_jit_elapsed;
+	case MT_JH_INTKEYS: return (uint64_t)(uintptr_t)mt_rt_jit_intkeys;
+	case MT_JH_AGGUPD: return (uint64_t)(uintptr_t)mt_rt_jit_aggupd;
 	}
 	return 0;
 }

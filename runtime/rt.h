@@ -448,7 +448,8 @@ void rt_agg_update(struct rt *rt, uint32_t aggid, int64_t *vals, int64_t v,
 		   int64_t incr);
 void rt_agg_init(struct rt *rt, uint32_t cpu);
 uint32_t rt_agg_entry(struct rt_mstate *ms, const struct mt_action *act);
-uint32_t rt_agg_entry_int(struct rt_mstate *ms, const struct mt_action *act, uint64_t val);
+uint32_t rt_agg_entry_given(struct rt_mstate *ms, const struct mt_action *act);
+void rt_agg_update_entry(struct rt_mstate *ms, const struct mt_action *act, uint32_t off1);
 uint32_t rt_agg_entry_str(struct rt_mstate *ms, const struct mt_action *act, uint64_t str,
 			  uint32_t known);
 

@@ -72,6 +72,14 @@ enum mt_jit_rel_kind {
 				   that reads vtimestamp stores the first as
 				   it starts, adds its ticks to the second and
 				   zeroes the first as it leaves */
+	MT_JR_PLAT_LOADABLE,	/* MT_JIT_NLOADABLE ranges that compiled code
+				   loads from without the runtime's safe load:
+				   uint64 pairs { base, limit }, an address a
+				   with a - base < limit (unsigned) has 8
+				   bytes loadable (limit 0: none); what the
+				   platform's mt_plat_loadable() says of them,
+				   outside the runtime's state.  Another
+				   address goes through MT_JH_LOAD */
 	MT_JR__END
 };
 
@@ -155,6 +163,21 @@ enum mt_jit_helper {
 	/* uint64_t (struct mt_cb *cb): the ns since the current thread's
 	   stamp, which is consumed (MT_ARGMAP_ELAPSED), 0 if none */
 	MT_JH_ELAPSED,
+	/* uint32_t (struct mt_cb *cb, uint32_t ecb, uint32_t act): the entry
+	   of aggregation action act of ECB ecb, keyed by integers alone,
+	   its recs' values at CPU 0's staging record (8 bytes a rec), as
+	   MT_JH_KEYLESS; kept in the aggregation's MT_JR_AGGENT word
+	   (which a keyed aggregation does not use otherwise) for the code
+	   to try first, the entry it replaces there in the ECB's ecbent as
+	   { act | MT_JIT_ECBENT_INTKEYS, offset + 1 } to try next */
+	MT_JH_INTKEYS,
+	/* void (struct mt_cb *cb, uint32_t ecb, uint32_t act, uint32_t off):
+	   aggregation action act of ECB ecb, its recs' values at CPU 0's
+	   staging record (8 bytes a rec), applied to its entry at offset
+	   off - 1 of CPU 0's aggregation data (as MT_JH_INTKEYS gives it;
+	   off 0: the entry MT_JH_INTKEYS would give): the functions
+	   compiled code does not update in place */
+	MT_JH_AGGUPD,
 	MT_JH__COUNT
 };
 
@@ -185,6 +208,7 @@ static inline int mt_jit_rel_encode(uint32_t kind, uint64_t v, int32_t addend, u
 #define MT_JIT_PLATNAME	32
 #define MT_JH_STRKEY_PLATNAME	0x80000000u
 #define MT_JIT_ECBENT_STRKEY	0x40000000u
+#define MT_JIT_ECBENT_INTKEYS	0x20000000u
 #define MT_JH_LOAD_SIGNED	0x100
 #define MT_JIT_MEMO_SIZE	64
 #define MT_JIT_MEMO_SHIFT	6	/* log2 MT_JIT_MEMO_SIZE */
@@ -193,5 +217,6 @@ static inline int mt_jit_rel_encode(uint32_t kind, uint64_t v, int32_t addend, u
 #define MT_JIT_MEMO_TIDOK	24
 #define MT_JIT_MEMO_PID	32
 #define MT_JIT_MEMO_PIDOK	40
+#define MT_JIT_NLOADABLE	2
 
 #endif

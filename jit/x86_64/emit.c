@@ -333,6 +333,14 @@ void x_load_abs(struct jit_buf *b, int size, enum jreg dst, uint16_t kind,
 	modrm_abs(b, dst, kind, arg, addend);
 }
 
+void x_alu_r_abs(struct jit_buf *b, enum jalu op, enum jreg dst, uint16_t kind,
+		 uint32_t arg, int32_t addend)
+{
+	rex(b, 1, dst, 0, 0, 0);
+	x_byte(b, (uint8_t)((op << 3) | 3));
+	modrm_abs(b, dst, kind, arg, addend);
+}
+
 void x_store_abs(struct jit_buf *b, int size, enum jreg src, uint16_t kind,
 		 uint32_t arg, int32_t addend)
 {
@@ -374,6 +382,22 @@ void x_load_m(struct jit_buf *b, int size, enum jreg dst, struct x_mem m)
 {
 	rex(b, size == 8, dst, 0, m.base, 0);
 	x_byte(b, 0x8b);
+	modrm_mem(b, dst, m);
+}
+
+void x_load_ext(struct jit_buf *b, int size, int is_signed, enum jreg dst, struct x_mem m)
+{
+	if (size == 8 || (size == 4 && !is_signed)) {
+		x_load_m(b, size, dst, m);
+		return;
+	}
+	rex(b, 1, dst, 0, m.base, 0);
+	if (size == 4) {
+		x_byte(b, 0x63);			/* movsxd */
+	} else {
+		x_byte(b, 0x0f);			/* movzx / movsx */
+		x_byte(b, (uint8_t)((is_signed ? 0xbe : 0xb6) | (size == 2)));
+	}
 	modrm_mem(b, dst, m);
 }
 

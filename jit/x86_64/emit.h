@@ -114,6 +114,9 @@ void x_store_abs(struct jit_buf *b, int size, enum jreg src, uint16_t kind,
 void x_inc_abs(struct jit_buf *b, int size, uint16_t kind, uint32_t arg, int32_t addend);
 void x_cmp_abs_imm(struct jit_buf *b, int size, uint16_t kind, uint32_t arg,
 		   int32_t addend, int32_t imm);
+/* op dst, [abs] (64-bit) */
+void x_alu_r_abs(struct jit_buf *b, enum jalu op, enum jreg dst, uint16_t kind,
+		 uint32_t arg, int32_t addend);
 void x_mul_abs(struct jit_buf *b, uint16_t kind, uint32_t arg, int32_t addend);
 
 /* [base + disp] with disp relocated (kind != 0) or plain. */
@@ -124,6 +127,8 @@ struct x_mem {
 	uint32_t arg;
 };
 void x_load_m(struct jit_buf *b, int size, enum jreg dst, struct x_mem m);
+/* dst = size bytes at m (1, 2, 4, 8), zero- or sign-extended */
+void x_load_ext(struct jit_buf *b, int size, int is_signed, enum jreg dst, struct x_mem m);
 void x_store_m(struct jit_buf *b, int size, enum jreg src, struct x_mem m);
 void x_store_mi(struct jit_buf *b, int size, struct x_mem m, int32_t imm);
 void x_inc_m(struct jit_buf *b, int size, struct x_mem m);

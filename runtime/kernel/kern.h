@@ -61,6 +61,9 @@ struct lk_glob {
 	   (jitabi.h MT_JR_PLAT_VCLOCK) */
 	uint64_t vt_fire;		/* the firing's start; 0 outside one */
 	uint64_t vt_probe;		/* spent in probe context since GO */
+	/* kplat.c: the direct map less our region, which compiled code
+	   loads from without a helper (jitabi.h MT_JR_PLAT_LOADABLE) */
+	uint64_t loadable[2 * MT_JIT_NLOADABLE];
 };
 _Static_assert(sizeof(struct lk_thr) == MT_JIT_MEMO_SIZE, "the memo compiled code reads");
 _Static_assert(__builtin_offsetof(struct lk_thr, tid) == MT_JIT_MEMO_TID &&
@@ -202,6 +205,7 @@ void lk_site_jump(struct lk_site *s, int32_t rel);
 uint64_t lk_jit_execname(void);
 /* Where CPU 0's current thread pointer is (0 if unknown or not loadable). */
 uint64_t lk_jit_curthread_at(void);
+uint64_t lk_jit_loadable_at(void);
 /* jitarm.c: point an LK_SF_JIT site's jmp at its compiled code */
 void lk_jit_arm(struct lk_site *s);
 void lk_sites_prepare(void);

@@ -639,6 +639,25 @@ uint64_t lk_jit_curthread_at(void)
 	return k->percpu_array && lk_loadable(at, 8) == 8 ? at : 0;
 }
 
+/* The pair { base, limit } of [base, end): a - base < limit has 8 bytes. */
+static void loadable_range(uint64_t *pair, uint64_t base, uint64_t end)
+{
+	pair[0] = base;
+	pair[1] = end > base && end - base >= 8 ? end - base - 7 : 0;
+}
+
+/* lk_loadable's walk-free ranges: the direct map below and above our
+   region. */
+uint64_t lk_jit_loadable_at(void)
+{
+	uint64_t end = LK_KERNEL_MAP_BASE + lk.ctl->k.directmap_end;
+
+	loadable_range(&lk.loadable[0], LK_KERNEL_MAP_BASE,
+		       lk.resv_va < end ? lk.resv_va : end);
+	loadable_range(&lk.loadable[2], lk.resv_end, end);
+	return (uint64_t)lk.loadable;
+}
+
 void mt_plat_strvar(const struct mt_pctx *ctx, uint32_t var, char *buf,
 		    uint32_t len)
 {

@@ -24,6 +24,8 @@ static int rel_value(const struct lk_jit_rel *r, uint64_t va, int32_t *out)
 		v = lk_jit_curthread_at();
 	else if (r->kind == MT_JR_PLAT_VCLOCK)
 		v = (uint64_t)&lk.vt_fire;
+	else if (r->kind == MT_JR_PLAT_LOADABLE)
+		v = lk_jit_loadable_at();
 	else if (r->kind < MT_JR_PLAT_TSCMULT)
 		v = mt_rt_jit_addr(lk.cb, r->kind, r->arg);
 	else

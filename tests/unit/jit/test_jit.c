@@ -389,6 +389,88 @@ TEST(aggregation_needing_the_frame_keeps_the_interpreter)
 	free(img);
 }
 
+/* A kernel site's loads check the platform's loadable ranges inline
+   (two ranges, base and limit each: four relocations a load) before the
+   runtime's safe load; a local site has no such ranges and calls it. */
+TEST(kernel_site_loads_check_the_loadable_ranges_inline)
+{
+	static const int ops[] = { MT_OP_LDSB, MT_OP_LDSH, MT_OP_LDSW, MT_OP_LDUB,
+				   MT_OP_LDUH, MT_OP_LDUW, MT_OP_LDX };
+	static const enum jit_site sites[] = { JIT_SITE_ENTRY, JIT_SITE_RETURN, JIT_SITE_LOCAL };
+
+	for (size_t k = 0; k < sizeof ops / sizeof *ops; k++) {
+		for (size_t s = 0; s < sizeof sites / sizeof *sites; s++) {
+			struct ib b;
+			struct jit_code c;
+			struct jit_opts o = { .site = sites[s] };
+			struct mt_image *img;
+			char why[200] = "";
+			uint32_t d, n = 0;
+
+			ib_init(&b);
+			d = IB_DIFO(&b, MT_RT_INT, RV(LDGS, MT_VAR_ARG1, 1),
+				    MT_INSTR(ops[k], 1, 0, 2), R(RET, 0, 0, 2));
+			ib_clause(&b, 0, 0, 8);
+			ib_action(&b, MT_ACT_TRACE, 0);
+			ib_rec(&b, d, MT_REC_INT, 0, 8, 0);
+			img = ib_build(&b);
+			CHECK_EQ_INT(mt_jit_probe(img, 0, &o, &c, why, sizeof why), 1);
+			for (uint32_t i = 0; i < c.b.nrel; i++)
+				n += c.b.rel[i].kind == MT_JR_PLAT_LOADABLE;
+			CHECK_EQ_INT(n, sites[s] == JIT_SITE_LOCAL ? 0 : 2 * MT_JIT_NLOADABLE);
+			CHECK_EQ_INT(mt_jit_check(&c, why, sizeof why), 0);
+			mt_jit_free(&c);
+			free(img);
+		}
+	}
+}
+
+/* An aggregation keyed by integers (and constant strings) alone tries
+   the aggregation's last entry (its MT_JR_AGGENT word) inline, and finds
+   its entry through MT_JH_INTKEYS (count: updated in place) or
+   MT_JH_AGGUPD (avg: updated by the runtime), never MT_JH_AGGVALS. */
+TEST(intkeys_aggregation_calls_intkeys)
+{
+	for (int k = 0; k < 3; k++) {
+		int avg = k == 1, str = k == 2;
+		struct ib b;
+		struct jit_code c;
+		struct jit_opts o = { .site = JIT_SITE_ENTRY };
+		struct mt_image *img;
+		char why[200] = "";
+		uint32_t ag, d0, d1, n[MT_JH__COUNT] = { 0 }, aggent = 0;
+
+		ib_init(&b);
+		ag = ib_agg(&b, avg ? MT_AGG_AVG : MT_AGG_COUNT, 2, str ? 32 : 24, avg ? 2 : 1,
+			    0, 0, 0, 0);
+		d0 = IB_DIFO(&b, MT_RT_INT, RV(LDGS, MT_VAR_ARG0, 1), R(RET, 0, 0, 1));
+		d1 = str ? IB_DIFO(&b, MT_RT_STRING, RV(SETS, ib_str(&b, "msgs"), 1),
+				   R(RET, 0, 0, 1)) :
+			IB_DIFO(&b, MT_RT_INT, RV(LDGS, MT_VAR_ARG1, 1), R(RET, 0, 0, 1));
+		ib_clause(&b, 0, 0, 0);
+		b.clauses[b.nclauses - 1].flags = 0;
+		ib_action(&b, MT_ACT_AGG, ag);
+		ib_rec(&b, d0, MT_REC_INT, 0, 8, 0);
+		ib_rec(&b, d1, str ? MT_REC_STR : MT_REC_INT, 8, str ? 16 : 8, 0);
+		if (avg)
+			ib_rec(&b, d1, MT_REC_INT, 16, 8, MT_RF_AGGVAL);
+		img = ib_build(&b);
+		CHECK_EQ_INT(mt_jit_probe(img, 0, &o, &c, why, sizeof why), 1);
+		for (uint32_t i = 0; i < c.b.nrel; i++) {
+			if (c.b.rel[i].kind == MT_JR_HELPER && c.b.rel[i].arg < MT_JH__COUNT)
+				n[c.b.rel[i].arg]++;
+			aggent += c.b.rel[i].kind == MT_JR_AGGENT && c.b.rel[i].arg == ag;
+		}
+		CHECK_EQ_INT(n[MT_JH_INTKEYS], avg ? 0 : 1);
+		CHECK_EQ_INT(n[MT_JH_AGGUPD], avg ? 1 : 0);
+		CHECK_EQ_INT(n[MT_JH_AGGVALS], 0);
+		CHECK_EQ_INT(aggent, 1);
+		CHECK_EQ_INT(mt_jit_check(&c, why, sizeof why), 0);
+		mt_jit_free(&c);
+		free(img);
+	}
+}
+
 /* Hand-made code for the checker. */
 static int check_bytes(const uint8_t *p, uint32_t n, int rel_at, uint16_t kind)
 {

@@ -109,6 +109,25 @@ TEST(local_jit_multikey_aggregations)
 		   "llquantize(arg0, 10, 0, 6, 20); } END { @s[execname, arg1 & 1] = stddev(arg0); }"));
 }
 
+/* Aggregations keyed by integers alone: the ECB's last entry tried
+   inline, else the runtime's MT_JH_INTKEYS; keys truncated to their
+   type, entries changing from firing to firing and repeating. */
+TEST(local_jit_intkeys_aggregations)
+{
+	CHECK(same("BEGIN { @c[arg1 & 3, 7] = count(); @s[(char)arg0, (unsigned short)arg1, "
+		   "arg2 & 1] = sum(arg0); @mi[arg1 & 1, (int)arg0] = min(arg0 - 50); "
+		   "@mx[2, 3, 4] = max(arg1); } END { @q[arg1 & 3, (short)-arg2] = quantize(arg0); "
+		   "@c[arg1 & 3, 7] = count(); }"));
+	/* with constant strings among the keys, compared word by word */
+	CHECK(same("BEGIN { @k[arg1 & 3, \"msgs\"] = sum(1); @m[\"abcdefgh\", arg1 & 1, "
+		   "\"x\"] = count(); } END { @k[arg1 & 3, \"rcv\"] = sum(2); @m[\"abcdefgh\", "
+		   "arg1 & 1, \"a constant longer than a word\"] = count(); }"));
+	/* the functions the runtime applies to the entry (MT_JH_AGGUPD) */
+	CHECK(same("BEGIN { @l[arg1 & 3] = llquantize(arg0, 10, 0, 6, 20); @a[arg1 & 1, 5] = "
+		   "avg(arg0); @d[arg2 & 3] = stddev(arg1); } END { @n[arg1 & 1] = "
+		   "lquantize(arg0, 0, 1000, 100); @w[(char)arg1] = quantize(arg0, arg1 & 7); }"));
+}
+
 /* Timestamps differ between runs: only what does not depend on them. */
 TEST(local_jit_timestamps)
 {
