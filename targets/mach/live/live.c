@@ -437,16 +437,16 @@ static void idt_report(struct live *l)
 static int text_compare(struct live *l, uint64_t *where)
 {
 	const struct lk_kdesc *k = (const struct lk_kdesc *)&l->ctl->k;
-	uint64_t len = k->text_end - k->text_start;
-	const uint8_t *img = mt_kimg_bytes(l->k, k->text_start, len);
-	const uint8_t *ram = l->ram + (k->text_start - LK_KERNEL_MAP_BASE);
+	uint64_t start = k->text_start;
+	const uint8_t *img = live_text_image(l->k, &start, k->text_end);
+	const uint8_t *ram = l->ram + (start - LK_KERNEL_MAP_BASE);
 
 	*where = 0;
 	if (!img)
 		return -1;
-	for (uint64_t i = 0; i < len; i++)
+	for (uint64_t i = 0; i < k->text_end - start; i++)
 		if (img[i] != ram[i]) {
-			*where = k->text_start + i;
+			*where = start + i;
 			return 1;
 		}
 	return 0;
@@ -492,11 +492,16 @@ static void detach_report(struct live *l)
 
 	if (l->o.text_check && l->ctl->k.text_end) {
 		int d = text_compare(l, &where);
-		fprintf(stderr, d == 0 ? "machtrace: kernel text identical to the image "
-			"(%llu bytes)\n" : "machtrace: kernel text DIFFERS from the image "
-			"at 0x%llx\n", d == 0 ? (unsigned long long)
-			(l->ctl->k.text_end - l->ctl->k.text_start) :
-			(unsigned long long)where);
+
+		if (d < 0)
+			fprintf(stderr, "machtrace: kernel text not compared: the image has "
+				"no text between _start and etext\n");
+		else
+			fprintf(stderr, d == 0 ? "machtrace: kernel text identical to the "
+				"image (%llu bytes)\n" : "machtrace: kernel text DIFFERS from "
+				"the image at 0x%llx\n", d == 0 ? (unsigned long long)
+				(l->ctl->k.text_end - l->ctl->k.text_start) :
+				(unsigned long long)where);
 		idt_report(l);
 	}
 	user_report(l);

@@ -249,6 +249,7 @@ int live_user_prov(const char *prov);
 /* After STOP: every page the user sites patched against its program's
    ELF; 0 identical (*pages compared), 1 with *where, -1 if unknown. */
 int live_utext_compare(struct live *l, uint64_t *where, uint32_t *pages);
+const uint8_t *live_text_image(struct mt_kimg *k, uint64_t *start, uint64_t end);
 
 /* sdt.c: the SDT providers' tables (prov_*.c) and their common part */
 extern const struct sdt_provider sdt_sched, sdt_ipc, sdt_proc, sdt_vm, sdt_vminfo;
