@@ -189,6 +189,9 @@ struct mt_target_ops {
 		    size_t len);
 	/* Optional (NULL: free(priv)): free the private state, after detach. */
 	void (*free)(struct mt_target *t);
+	/* Optional (NULL: 1): the CPUs probes fire on, numbered from 0 as
+	   mt_plat_cpu() numbers them; the image keeps buffers for each. */
+	uint32_t (*ncpus)(struct mt_target *t);
 };
 
 struct mt_target {

@@ -651,6 +651,14 @@ static void live_free(struct mt_target *t)
 	free(l);
 }
 
+/* The guest's CPUs: the kernel numbers them 0 .. --cpus - 1. */
+static uint32_t live_ncpus(struct mt_target *t)
+{
+	struct live *l = t->priv;
+
+	return l->o.cpus ? l->o.cpus : 1;
+}
+
 static const struct mt_target_ops live_ops = {
 	.name = "mach",
 	.probes = live_probes,
@@ -665,6 +673,7 @@ static const struct mt_target_ops live_ops = {
 	.sym = live_sym,
 	.usym = live_usym,
 	.free = live_free,
+	.ncpus = live_ncpus,
 };
 
 int mt_live_target_state(struct mt_target *t)
