@@ -376,8 +376,9 @@ static int user_trap_room(struct live *l, char *why, size_t len)
 
 /*
  * tick/profile probes from the local APIC timer (runtime/x86_64/apic.c),
- * unless MACHTRACE_NO_LAPIC is set or a timer interrupt from user mode
- * could not save its registers as the user int3 does; the blob may still
+ * unless MACHTRACE_NO_LAPIC is set, the guest has several CPUs, or a
+ * timer interrupt from user mode could not save its registers as the user
+ * int3 does; the blob may still
  * decline at GO.  Otherwise they stay on the kernel's clock interrupt.
  */
 static int tick_lapic(struct live *l)
@@ -387,6 +388,11 @@ static int tick_lapic(struct live *l)
 	l->tick_why[0] = 0;
 	if (getenv("MACHTRACE_NO_LAPIC")) {
 		snprintf(l->tick_why, sizeof l->tick_why, "MACHTRACE_NO_LAPIC is set");
+		return 0;
+	}
+	if (l->o.cpus > 1) {
+		snprintf(l->tick_why, sizeof l->tick_why, "the blob takes one CPU's local "
+			 "APIC timer only, and an SMP kernel programs each CPU's itself");
 		return 0;
 	}
 	if (user_trap_room(l, why, sizeof why) < 0) {
