@@ -77,6 +77,22 @@ else
 fi
 restored live-smp-2cpu-int3-text-and-idt-restored "$TMP/int3.err"
 
+# each CPU's records in its own buffer: thread_quantum_update runs on
+# both CPUs at every clock tick, and its records are counted by the CPU
+# column (a compiled probe wrote CPU 0's buffer from both)
+MACHTRACE_SMP_EXPERIMENTAL=1 live_run bufs "rt=20000000" \
+	'fbt::thread_quantum_update:entry { trace(1); } tick-1s { exit(0); }' \
+	--kernel "$SID" --cpus 2 -S
+rc=$?
+r0=$(awk 'NF == 4 && $1 == 0 && $3 == "thread_quantum_update:entry"' "$TMP/bufs.out" | wc -l)
+r1=$(awk 'NF == 4 && $1 == 1 && $3 == "thread_quantum_update:entry"' "$TMP/bufs.out" | wc -l)
+echo "# records by CPU: $r0 on 0, $r1 on 1"
+if [ $rc = 0 ] && [ "$r0" -ge 50 ] && [ "$r1" -ge 50 ]; then
+	pass live-smp-2cpu-records-per-cpu
+else
+	fail live-smp-2cpu-records-per-cpu "exit $rc, $r0 on CPU 0, $r1 on CPU 1 (want >= 50 each): $(grep '^Probe' "$TMP/bufs.err" | head -n 2)"
+fi
+
 # -x cpu names a CPU of the guest: 1 exists on two CPUs
 MACHTRACE_SMP_EXPERIMENTAL=1 live_run xcpu "rt=20" 'BEGIN { exit(0); }' -q -x cpu=1 \
 	--kernel "$SID" --cpus 2

@@ -64,7 +64,8 @@ void sites_sort(struct site_set *s);
    it, -S and MACHTRACE_JIT_STATS name the probes the interpreter runs
    (code that did not fit, int3 sites, sites a hook shares). */
 struct live;
-void plan_jit(struct site_req *r, const struct mt_image *img, enum jit_site site);
+void plan_jit(const struct live *l, struct site_req *r, const struct mt_image *img,
+	      enum jit_site site);
 void combine_shared(struct site_set *s, const struct mt_image *img);
 void report_nofit(const struct live *l, const struct mt_image *img);
 void report_unplanned(const struct live *l, const struct mt_image *img);
