@@ -5,10 +5,11 @@
 # MACHTRACE_SMP_EXPERIMENTAL=1: no guest panic, the kernel text and every
 # CPU's int3 vector restored, fbt's mach_msg_trap count equal to
 # mach_trap's, an int3 site firing on both CPUs (each CPU's IDT hooked),
-# each CPU's own buffer (-x cpu=1 accepted).  The checks that
-# lift the --cpus 2 refusal (profile-997 on both CPUs, records + drops =
-# firings) run once sessions accept --cpus 2 without the variable; until
-# then they are a SKIP naming the refusal.  A missing image is a SKIP.
+# each CPU's records in its own buffer, records + drops = firings per CPU
+# with every fbt probe enabled, -x cpu=1 accepted.  The check that lifts
+# the --cpus 2 refusal (profile-997 at its rate on both CPUs) runs once
+# sessions accept --cpus 2 without the variable; until then it is a SKIP
+# naming the refusal.  A missing image is a SKIP.
 set -u
 . "$(dirname "$0")/live_lib.sh"
 need_live live-smp
@@ -87,11 +88,32 @@ rc=$?
 r0=$(awk 'NF == 4 && $1 == 0 && $3 == "thread_quantum_update:entry"' "$TMP/bufs.out" | wc -l)
 r1=$(awk 'NF == 4 && $1 == 1 && $3 == "thread_quantum_update:entry"' "$TMP/bufs.out" | wc -l)
 echo "# records by CPU: $r0 on 0, $r1 on 1"
-if [ $rc = 0 ] && [ "$r0" -ge 50 ] && [ "$r1" -ge 50 ]; then
+if [ $rc = 0 ] && [ "$r0" -ge 20 ] && [ "$r1" -ge 20 ]; then
 	pass live-smp-2cpu-records-per-cpu
 else
-	fail live-smp-2cpu-records-per-cpu "exit $rc, $r0 on CPU 0, $r1 on CPU 1 (want >= 50 each): $(grep '^Probe' "$TMP/bufs.err" | head -n 2)"
+	fail live-smp-2cpu-records-per-cpu "exit $rc, $r0 on CPU 0, $r1 on CPU 1 (want >= 20 each): $(grep '^Probe' "$TMP/bufs.err" | head -n 2)"
 fi
+
+# every firing accounted for, per CPU: the records printed plus the drops
+# reported on that CPU equal its firings (a count() in the same clause)
+MACHTRACE_SMP_EXPERIMENTAL=1 MACHTRACE_TEXTCHECK=1 live_run drops "rt=1000" \
+	'fbt:::entry,fbt:::return { printf("x %d %s:%s\n", cpu, probefunc, probename); @n[cpu] = count(); }
+END { printa("n%d %@d\n", @n); }' -q -x bufsize=4k --kernel "$SID" --cpus 2
+rc=$?
+no_panic live-smp-2cpu-allfbt-no-panic "$TMP/drops.con"
+restored live-smp-2cpu-allfbt-text-and-idt-restored "$TMP/drops.err"
+for c in 0 1; do
+	x=$(grep -c "^x $c " "$TMP/drops.out")
+	d=$(sed -n "s/^dtrace: \([0-9][0-9]*\) drops\{0,1\} on CPU $c\$/\1/p" "$TMP/drops.err" |
+	    awk '{ s += $1 } END { print s + 0 }')
+	n=$(val n$c "$TMP/drops.out")
+	echo "# CPU $c: printed $x, drops $d, firings ${n:-none}"
+	if [ $rc = 0 ] && [ "${n:-0}" -gt 0 ] && [ $((x + d)) = "$n" ]; then
+		pass live-smp-2cpu-drops-exact-cpu$c
+	else
+		fail live-smp-2cpu-drops-exact-cpu$c "exit $rc, printed $x, drops $d, firings ${n:-none}"
+	fi
+done
 
 # -x cpu names a CPU of the guest: 1 exists on two CPUs
 MACHTRACE_SMP_EXPERIMENTAL=1 live_run xcpu "rt=20" 'BEGIN { exit(0); }' -q -x cpu=1 \
