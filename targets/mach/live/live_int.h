@@ -151,10 +151,11 @@ struct live {
 	uint64_t go_ticks, go_ns;	/* the clock's count at GO (tickrate.c) */
 	uint64_t idle_busy, idle_mark;	/* the watchdog's last busy count and
 					   the clock's count then */
-	/* with the text check: the kernel's IDT before INIT (4 KiB, 0 when the
-	   kernel has no `idt` symbol), compared after STOP */
-	uint64_t idt_va;
-	uint8_t idt0[4096];
+	/* with the text check: each CPU's IDT before INIT (4 KiB; idt_va 0
+	   when the kernel has no `idt` symbol, or the CPU had not started),
+	   compared after STOP */
+	uint64_t idt_va[LK_NCPU_MAX];
+	uint8_t idt0[LK_NCPU_MAX][4096];
 	struct ksdt *ksdt;		/* the kernel's <sys/sdt.h> probes
 					   (prov_ksdt.c), NULL if none */
 	struct lk_usite *us;		/* set up at attach: the user sites */
