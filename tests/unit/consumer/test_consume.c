@@ -493,6 +493,43 @@ sum_drops(const char *s, uint64_t *pd, uint64_t *ad)
 	}
 }
 
+/*
+ * The control block is guest memory: a CPU count grown after attach (a
+ * kernel that failed and wrote over it) drains no more CPUs than were
+ * there, and none beyond the image's.
+ */
+TEST(cpus_fixed_at_attach)
+{
+	setup();
+	F.st.buf1.drops = 5;
+	F.c = mt_consumer_new(&F.prog, &F.im.img, &F.opts, NULL, F.fo, F.fe);
+	mt_consumer_attach(F.c, &F.st.cb);
+	F.st.cb.ncpus = 2;
+	mt_consume_drops(F.c);
+	fflush(F.fe);
+	CHECK(F.err == NULL || strstr(F.err, "on CPU 1") == NULL);
+	/* the image's count bounds the block's */
+	setup();
+	F.st.buf1.drops = 5;
+	F.st.cb.ncpus = 2;
+	F.im.img.opt.ncpus = 1;
+	F.c = mt_consumer_new(&F.prog, &F.im.img, &F.opts, NULL, F.fo, F.fe);
+	mt_consumer_attach(F.c, &F.st.cb);
+	mt_consume_drops(F.c);
+	fflush(F.fe);
+	CHECK(F.err == NULL || strstr(F.err, "on CPU 1") == NULL);
+	/* both at 2: CPU 1's drops are reported */
+	setup();
+	F.st.buf1.drops = 5;
+	F.st.cb.ncpus = 2;
+	F.im.img.opt.ncpus = 2;
+	F.c = mt_consumer_new(&F.prog, &F.im.img, &F.opts, NULL, F.fo, F.fe);
+	mt_consumer_attach(F.c, &F.st.cb);
+	mt_consume_drops(F.c);
+	fflush(F.fe);
+	CHECK(F.err && strstr(F.err, "dtrace: 5 drops on CPU 1\n"));
+}
+
 TEST(drops_counted_while_reporting_are_not_lost)
 {
 	cookie_io_functions_t io = { .write = racing_write };
