@@ -23,6 +23,8 @@
 #   bench/firing_bench.sh        (N=100000 by default)
 #   ONLY="latency-pair count" bench/firing_bench.sh   (those variants alone,
 #   and no round-trip ratios: for working on one figure)
+#   TOOLS_ONLY=1 bench/firing_bench.sh   (record's and top's rows alone, and
+#   the check that their programs are compiled: exit 1 if not)
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -78,6 +80,58 @@ run() {	# nofast, program ('' = stock) [, nojit]: prints the round trips' instru
 	echo "$c"
 }
 
+# the tools' whole programs (record --events, top's), over the issue's
+# rt=2000: their ratio to that stock run
+tool_run() {	# record | top, words (N round trips): prints their instructions
+	local c
+	rm -f "$TMP/c.log" "$TMP/$1.jit"
+	export MACHTRACE_JIT_STATS=$TMP/$1.jit	# appended to: removed above
+	if [ "$1" = record ]; then
+		MACHTRACE_CONSOLE_LOG=$TMP/c.log "$M" record -o "$TMP/rec" \
+			--events sched,ipc,proc,trap,vm --workload "$2" >/dev/null 2>"$TMP/err"
+		rm -rf "$TMP/rec"
+	else
+		"$M" top --program >"$TMP/top.d" &&
+			MACHTRACE_CONSOLE_LOG=$TMP/c.log "$M" -q --timeout 120 --workload "$2" \
+				-s "$TMP/top.d" >/dev/null 2>"$TMP/err"
+	fi
+	unset MACHTRACE_JIT_STATS
+	c=$([ -f "$TMP/c.log" ] && cycles "$TMP/c.log")
+	if [ -z "$c" ] || grep -qE '(^|[^0-9])[1-9][0-9]* dropped|drops' "$TMP/err"; then
+		echo "firing: the $1 run failed or dropped: $(tail -n 1 "$TMP/err")" >&2
+		return 1
+	fi
+	echo "$c"
+}
+# The check: every probe of the tools' programs is compiled, but where
+# its site cannot take compiled code (an int3 site, a site another probe
+# or a hook shares: the target's placement, not the compiler).  A probe
+# the compiler leaves to the interpreter flags the row and fails the
+# script once every figure is out.
+placement='^interpreted [^ ]*: (an int3 site|another probe or a hook fires at its site)$'
+unchecked=0
+tools() {
+	TN=2000
+	twords="rt=$TN pingpong=0 pages=0 threads=0 tasks=0"
+	tstock=$(words=$twords N=$TN run 0 '') || exit 1
+	for t in record top; do
+		c=$(N=$TN tool_run $t "$twords") || exit 1
+		awk -v l="$t" -v c="$c" -v s="$tstock" -v n="$TN" \
+			'BEGIN { printf "round trip %s instructions %.0f ratio %.3f\n", l, c / n, c / s }'
+		echo "round trip $t probes interpreted $(grep -c '^interpreted' "$TMP/$t.jit") of $(wc -l <"$TMP/$t.jit"): $(sed -n 's/^interpreted [^ ]*: //p' "$TMP/$t.jit" | sort | uniq -c | sort -rn | head -n 3 | sed 's/^ *//' | paste -sd ';')"
+		left=$(grep -v '^compiled ' "$TMP/$t.jit" | grep -Ev "$placement" | sed 's/^interpreted [^ ]*: //' | sort | uniq -c | sed 's/^ *//' | paste -sd ';')
+		if [ -n "$left" ]; then
+			echo "check $t compiled: FLAGGED, the compiler left probes to the interpreter: $left"
+			unchecked=1
+		else
+			echo "check $t compiled: ok"
+		fi
+	done
+}
+if [ -n "${TOOLS_ONLY:-}" ]; then	# the tools' rows and their check alone
+	tools
+	exit "$unchecked"
+fi
 stock=$(run 0 '') || exit 1
 echo "guest instructions per firing on fbt::mach_msg_trap (-icount shift=0;"
 echo "  machload rt=$N, stock round trip $(( (stock + N / 2) / N )) instructions)"
@@ -110,41 +164,11 @@ ratio count "${rt[count]}"
 ratio entry+return+predicate+thread-local+quantize "${rt[bench]}"
 ratio count-interpreter "${rt[count-interp]}"
 ratio entry+return+predicate+thread-local+quantize-interpreter "${rt[bench-interp]}"
-# the tools' whole programs (record --events, top's), over the issue's
-# rt=2000: their ratio to that stock run
-tool_run() {	# record | top, words (N round trips): prints their instructions
-	local c
-	rm -f "$TMP/c.log" "$TMP/$1.jit"
-	export MACHTRACE_JIT_STATS=$TMP/$1.jit	# appended to: removed above
-	if [ "$1" = record ]; then
-		MACHTRACE_CONSOLE_LOG=$TMP/c.log "$M" record -o "$TMP/rec" \
-			--events sched,ipc,proc,trap,vm --workload "$2" >/dev/null 2>"$TMP/err"
-		rm -rf "$TMP/rec"
-	else
-		"$M" top --program >"$TMP/top.d" &&
-			MACHTRACE_CONSOLE_LOG=$TMP/c.log "$M" -q --timeout 120 --workload "$2" \
-				-s "$TMP/top.d" >/dev/null 2>"$TMP/err"
-	fi
-	unset MACHTRACE_JIT_STATS
-	c=$([ -f "$TMP/c.log" ] && cycles "$TMP/c.log")
-	if [ -z "$c" ] || grep -qE '(^|[^0-9])[1-9][0-9]* dropped|drops' "$TMP/err"; then
-		echo "firing: the $1 run failed or dropped: $(tail -n 1 "$TMP/err")" >&2
-		return 1
-	fi
-	echo "$c"
-}
-TN=2000
-twords="rt=$TN pingpong=0 pages=0 threads=0 tasks=0"
-tstock=$(words=$twords N=$TN run 0 '') || exit 1
-for t in record top; do
-	c=$(N=$TN tool_run $t "$twords") || exit 1
-	awk -v l="$t" -v c="$c" -v s="$tstock" -v n="$TN" \
-		'BEGIN { printf "round trip %s instructions %.0f ratio %.3f\n", l, c / n, c / s }'
-	echo "round trip $t probes interpreted $(grep -c '^interpreted' "$TMP/$t.jit") of $(wc -l <"$TMP/$t.jit"): $(sed -n 's/^interpreted [^ ]*: //p' "$TMP/$t.jit" | sort | uniq -c | sort -rn | head -n 3 | sed 's/^ *//' | paste -sd ';')"
-done
+tools
 if [ -n "${PROBE_BENCH:-}" ]; then
 	echo "the same clauses on the host, interpreter and compiled (local target, $PROBE_BENCH --firing):"
 	"$PROBE_BENCH" --firing || exit 1
 fi
 echo "the same logic with bpftrace on this host's Linux (bench/bpftrace_bench.sh):"
 bench/bpftrace_bench.sh
+[ "$unchecked" = 0 ] || { echo "firing: a tool's program is not compiled in full (check lines above)" >&2; exit 1; }

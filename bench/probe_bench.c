@@ -90,7 +90,6 @@ static struct mt_image *compiled(const char *src, struct mt_target *t, uint32_t 
 	struct mt_opts opts;
 	struct mt_prog *prog;
 	struct mt_image *img;
-	uint32_t n;
 	char err[512];
 
 	memset(&in, 0, sizeof(in));
@@ -104,7 +103,7 @@ static struct mt_image *compiled(const char *src, struct mt_target *t, uint32_t 
 		fprintf(stderr, "bench: compile: %s\n", diag.msg);
 		return NULL;
 	}
-	img = mt_link(prog, &opts, t, &n, err, sizeof(err));
+	img = mt_link(prog, &opts, t, NULL, err, sizeof(err));
 	if (!img)
 		fprintf(stderr, "bench: link: %s\n", err);
 	mt_prog_free(prog);

@@ -29,8 +29,8 @@ mt_esc_char(char c, char *out, int quotes)
 	}
 }
 
-const char *
-mt_esc_str(char *buf, size_t len, const char *s)
+static const char *
+esc_str(char *buf, size_t len, const char *s, int quotes)
 {
 	size_t o = 0;
 	char e[5];
@@ -40,7 +40,7 @@ mt_esc_str(char *buf, size_t len, const char *s)
 	for (; *s; s++) {
 		size_t n;
 
-		mt_esc_char(*s, e, 0);
+		mt_esc_char(*s, e, quotes);
 		n = strlen(e);
 		if (o + n >= len)
 			break;
@@ -49,6 +49,18 @@ mt_esc_str(char *buf, size_t len, const char *s)
 	}
 	buf[o] = '\0';
 	return buf;
+}
+
+const char *
+mt_esc_str(char *buf, size_t len, const char *s)
+{
+	return esc_str(buf, len, s, 0);
+}
+
+const char *
+mt_esc_quoted(char *buf, size_t len, const char *s)
+{
+	return esc_str(buf, len, s, 1);
 }
 
 static ssize_t
@@ -167,10 +179,9 @@ mt_json_escapez(FILE *fp, const char *s)
 }
 
 void
-mt_json_escape_script(FILE *fp, const char *s)
+mt_json_escape_script(FILE *fp, const char *s, size_t n)
 {
-	s = s ? s : "";
-	json_escape(fp, s, strlen(s), 1);
+	json_escape(fp, s, n, 1);
 }
 
 void

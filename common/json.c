@@ -1,70 +1,98 @@
 /*
- * The JSON writer (machtrace/json.h): nesting, separators and indentation
- * are tracked here so that its users (consumer/jsonout.c) only say what to
- * write.  Strings go through mt_json_escape (esc.c), so no trace data can
- * make the document unparseable.
+ * The JSON writer (machtrace/json.h): nesting, separators and layout are
+ * tracked here so that its users (consumer/jsonout.c, the exports, the
+ * report) only say what to write.  Strings go through mt_json_escape or
+ * mt_json_escape_script (esc.c), so no trace data can make the document
+ * unparseable, nor close the report's <script> element.
  */
+#include <math.h>
 #include <string.h>
 #include "machtrace/json.h"
 
+/* A level's state: no member written yet, an array, members on lines. */
+#define LV_FIRST	1
+#define LV_ARRAY	2
+#define LV_LINES	4
+
 void
-mt_json_init(struct mt_json *j, FILE *fp)
+mt_json_init(struct mt_json *j, FILE *fp, int mode)
 {
 	memset(j, 0, sizeof(*j));
 	j->fp = fp;
-	j->first[0] = 1;
+	j->mode = mode;
+	j->level[0] = LV_FIRST;
 }
 
 static void
-indent(struct mt_json *j)
+escape(struct mt_json *j, const char *s, size_t n)
 {
-	fputc('\n', j->fp);
-	for (int i = 0; i < j->depth; i++)
-		fputs("  ", j->fp);
+	if (j->mode & MT_JSON_SCRIPT)
+		mt_json_escape_script(j->fp, s, n);
+	else
+		mt_json_escape(j->fp, s, n);
+}
+
+/* The line break (and indentation) before a member or a close. */
+static void
+indent(struct mt_json *j, unsigned char lv)
+{
+	if (!(j->mode & MT_JSON_COMPACT)) {
+		fputc('\n', j->fp);
+		for (int i = 0; i < j->depth; i++)
+			fputs("  ", j->fp);
+	} else if (lv & LV_LINES) {
+		fputc('\n', j->fp);
+	}
 }
 
 /* The separator and key before a value at the current level. */
 static int
 member(struct mt_json *j, const char *key)
 {
+	unsigned char *lv = &j->level[j->depth];
+
 	if (j->overflow)
 		return 0;
 	if (j->depth > 0) {
-		if (!j->first[j->depth])
+		if (!(*lv & LV_FIRST))
 			fputc(',', j->fp);
-		indent(j);
+		indent(j, *lv);
 	}
-	j->first[j->depth] = 0;
-	if (key && j->depth > 0 && !j->array[j->depth]) {
-		mt_json_escape(j->fp, key, strlen(key));
-		fputs(": ", j->fp);
+	*lv &= (unsigned char)~LV_FIRST;
+	if (key && j->depth > 0 && !(*lv & LV_ARRAY)) {
+		escape(j, key, strlen(key));
+		fputs(j->mode & MT_JSON_COMPACT ? ":" : ": ", j->fp);
 	}
 	return 1;
 }
 
 /*
- * Deeper than MT_JSON_DEPTH: nothing is written until the matching close
- * (err tells), so the document stays balanced and valid.
+ * Deeper than MT_JSON_WRITE_DEPTH: nothing is written until the matching
+ * close (err tells), so the document stays balanced and valid.
  */
 void
-mt_json_open(struct mt_json *j, const char *key, int array)
+mt_json_open(struct mt_json *j, const char *key, int kind)
 {
-	if (j->overflow || j->depth + 1 >= MT_JSON_DEPTH) {
+	if (j->overflow || j->depth + 1 >= MT_JSON_WRITE_DEPTH) {
 		j->err = 1;
 		j->overflow++;
 		return;
 	}
 	(void)member(j, key);
-	fputc(array ? '[' : '{', j->fp);
+	fputc(kind & MT_JSON_ARRAY ? '[' : '{', j->fp);
 	j->depth++;
-	j->first[j->depth] = 1;
-	j->array[j->depth] = (unsigned char)(array != 0);
+	j->level[j->depth] = LV_FIRST | (kind & MT_JSON_ARRAY ? LV_ARRAY : 0) |
+			     (kind & MT_JSON_LINES ? LV_LINES : 0);
 }
 
+/*
+ * An indented container closes on its own line when it has members; a
+ * container of lines always does (an empty one too).
+ */
 void
 mt_json_close(struct mt_json *j)
 {
-	int array;
+	unsigned char lv;
 
 	if (j->overflow) {
 		j->overflow--;
@@ -74,15 +102,12 @@ mt_json_close(struct mt_json *j)
 		j->err = 1;
 		return;
 	}
-	array = j->array[j->depth];
-	if (!j->first[j->depth]) {
-		j->depth--;
-		indent(j);
-	} else {
-		j->depth--;
-	}
-	fputc(array ? ']' : '}', j->fp);
-	if (j->depth == 0)
+	lv = j->level[j->depth];
+	j->depth--;
+	if (!(lv & LV_FIRST) || (lv & LV_LINES))
+		indent(j, lv);
+	fputc(lv & LV_ARRAY ? ']' : '}', j->fp);
+	if (j->depth == 0 && !(j->mode & MT_JSON_COMPACT))
 		fputc('\n', j->fp);
 }
 
@@ -101,10 +126,35 @@ mt_json_uint(struct mt_json *j, const char *key, uint64_t v)
 }
 
 void
+mt_json_fixed(struct mt_json *j, const char *key, double v, int decimals)
+{
+	if (!member(j, key))
+		return;
+	if (isfinite(v))
+		fprintf(j->fp, "%.*f", decimals, v);
+	else
+		fputs("null", j->fp);
+}
+
+void
+mt_json_bool(struct mt_json *j, const char *key, int v)
+{
+	if (member(j, key))
+		fputs(v ? "true" : "false", j->fp);
+}
+
+void
+mt_json_null(struct mt_json *j, const char *key)
+{
+	if (member(j, key))
+		fputs("null", j->fp);
+}
+
+void
 mt_json_str(struct mt_json *j, const char *key, const char *s, size_t n)
 {
 	if (member(j, key))
-		mt_json_escape(j->fp, s, n);
+		escape(j, s, n);
 }
 
 void

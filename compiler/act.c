@@ -69,7 +69,7 @@ static void add_rec(struct cc *cc, struct node *e, uint16_t flags, int tikind)
 	rec_info_of(cc, e->type, &ri);
 	if (tikind)
 		ri.kind = (uint16_t)tikind;
-	r.flags = flags;
+	r.flags = flags | (cg_temps_dead(e) ? MT_RF_TEMPS : 0);
 	if (rtype == MT_RT_STRING) {
 		r.kind = MT_REC_STR;
 		r.size = cc->strsize;
@@ -518,7 +518,7 @@ static void do_tracemem(struct cc *cc, struct node *n)
 {
 	struct node *a = n->args, *s = a->next;
 	sema_expr(cc, a);
-	if (!ty_is_ptrlike(a->type) && !ty_is_integral(a->type) && !ty_is_string(a->type))
+	if (!ty_is_ptrlike(a->type) && !ty_is_integral(a->type))
 		ERR(a, D_TRACEMEM_ADDR, "tracemem( ) argument #1 is incompatible with prototype:\n\tprototype: pointer or integer\n\t argument: %s",
 		    tname(a));
 	int64_t sz = const_arg(cc, s, D_TRACEMEM_SIZE,
@@ -785,6 +785,7 @@ static uint32_t clause_pdescs(struct cc *cc, const struct clause *c)
 	int npd = c->npd, line = c->line;
 	struct mt_clause_info ci = {0};
 	ci.line = line;
+	ci.src = c->src;
 	ci.npdescs = 0;
 	ci.pdescs = calloc((size_t)npd, sizeof(*ci.pdescs));
 	if (!ci.pdescs)

@@ -223,7 +223,8 @@ struct node {
 	unsigned lvalue : 1, writable : 1, is_const : 1, is_ref : 1,
 		 is_string_lit : 1, is_action : 1, is_agg : 1,
 		 is_alloca : 1, nonassign : 1,
-		 is_uaddr : 1;		/* printf %A argument: pid + address */
+		 is_uaddr : 1,		/* printf %A argument: pid + address */
+		 alloca_str : 1;	/* stringof() of an alloca()'d pointer */
 	int64_t cval;			/* integer constant value when is_const */
 	struct xlator *xl;		/* N_XLATE */
 	char *strval;			/* constant string value */

@@ -419,6 +419,17 @@ static int cg_arridx(struct cc *cc, int i, uint32_t nelems, int line)
 	return i;
 }
 
+/*
+ * stringof() of an alloca()'d pointer: the ALLOCASTR subroutine faults
+ * unless strsize bytes from it are allocated scratch, dtrace-utils' bound
+ * on a string read from alloca space.
+ */
+static void cg_alloca_str(struct cc *cc, int r)
+{
+	emit(cc, MT_OP_PUSHTV, MT_TT_INT, 0, r);
+	as_emit(cc, MT_INSTR_V16(MT_OP_CALL, MT_SUBR_ALLOCASTR, r));
+}
+
 /* Address of an lvalue in memory (member, deref, index). */
 static int cg_addr(struct cc *cc, struct node *n)
 {
@@ -764,7 +775,10 @@ static int cg_op1(struct cc *cc, struct node *n)
 				MT_INSTR_V16(MT_OP_CALL, MT_SUBR_LLTOSTR, r);
 			return r;
 		}
-		return cg_expr(cc, n->l);
+		r = cg_expr(cc, n->l);
+		if (n->alloca_str)
+			cg_alloca_str(cc, r);
+		return r;
 	case OP_DEREF:
 		r = cg_expr(cc, n->l);
 		cg_load(cc, r, n->type);

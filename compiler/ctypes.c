@@ -41,9 +41,10 @@ static void lex_restore(struct cc *cc, const struct lexsave *s)
 	cc->peek = s->peek;
 }
 
-/* Parse text as a type name; NULL if it names nothing D knows, or an
-   incomplete struct/union/enum object (a pointer to one is fine). */
-static struct type *try_type(struct cc *cc, const char *text, int line)
+/* Parse text as a type name; NULL if it names nothing D knows, or
+   (unless incomplete_ok) an incomplete struct/union/enum object (a
+   pointer to one is fine). */
+static struct type *parse_type(struct cc *cc, const char *text, int line, int incomplete_ok)
 {
 	struct lexsave s;
 	struct type *t = NULL;
@@ -69,10 +70,15 @@ static struct type *try_type(struct cc *cc, const char *text, int line)
 		while (TY_K(b) == T_PTR || TY_K(b) == T_ARRAY)
 			b = b->canon->base;
 		if ((ty_is_sou(b) || TY_K(b) == T_ENUM) && !b->canon->complete &&
-		    b == t)
+		    b == t && !incomplete_ok)
 			return NULL;	/* an incomplete object, not a pointer */
 	}
 	return t;
+}
+
+static struct type *try_type(struct cc *cc, const char *text, int line)
+{
+	return parse_type(cc, text, line, 0);
 }
 
 /* "struct", "union" or "enum" when the current token is that keyword. */
@@ -394,7 +400,7 @@ struct type *ctypes_curthread(struct cc *cc, int line)
  * A kernel global variable by name (`sym or mod`sym): its address and
  * type from the target, the type's declarations compiled when D does not
  * know it yet.  NULL when the target has no such symbol (the local
- * target has none).
+ * target has none), *addr then 0, or no type for it, *addr not 0.
  */
 struct type *ctypes_symbol(struct cc *cc, const char *ref, uint64_t *addr,
 			   int line)
@@ -410,9 +416,11 @@ struct type *ctypes_symbol(struct cc *cc, const char *ref, uint64_t *addr,
 	ctypes_ask_clause(cc);
 	if ((ctype = ct->symbol(ct->arg, mod, bq + 1, addr)) == NULL)
 		return NULL;
-	t = try_type(cc, ctype, line);
+	/* an object of an incomplete type (a UP kernel's empty simple lock
+	   struct: D has no zero-sized types) still has an address */
+	t = parse_type(cc, ctype, line, 1);
 	if (!t && target_decls(cc, ctype, line))
-		t = try_type(cc, ctype, line);
+		t = parse_type(cc, ctype, line, 1);
 	free(ctype);
 	return t;
 }

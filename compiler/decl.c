@@ -337,6 +337,9 @@ static int parse_dops1(struct cc *cc, struct dop *ops, int max, char **name,
 			if (lex_is_op(cc, OP_ELLIPSIS))
 				cc_error(cc, line, D_DECL_PROTO_VARARGS,
 					 "array prototype may not use a variable-length argument list");
+			if (parse_at_type(cc) && (ns > 0 || (keys && *keys)))
+				cc_error(cc, line, D_DECL_DYNOBJ,
+					 "cannot declare array of associative arrays");
 			if (parse_at_type(cc) && keys && depth == 0 && ns == 0) {
 				/* associative array signature */
 				struct node *head = NULL, **tail = &head;
@@ -464,6 +467,11 @@ static struct type *struct_body(struct cc *cc, struct type *t)
 			struct type *mt = ds.type;
 			if (!lex_is_op(cc, OP_COLON))
 				mt = decl_declarator(cc, ds.type, &name, 2, NULL);
+			/* only a struct or union may go unnamed (C11's
+			   anonymous members); dtrace's grammar wants a name */
+			if (!name && !lex_is_op(cc, OP_COLON) &&
+			    TY_K(mt) != T_STRUCT && TY_K(mt) != T_UNION)
+				lex_syntax_error(cc);
 			if (ty_is_void(mt) || TY_K(mt) == T_FUNC)
 				cc_error(cc, cc->line, D_DECL_VOIDOBJ,
 					 "cannot have void member: %s", name ? name : "");
@@ -612,12 +620,17 @@ static struct type *enum_body(struct cc *cc, struct type *t)
 			cc_error(cc, cc->line, D_UNKNOWN,
 				 "failed to define enumerator '%s': Duplicate member or variable name",
 				 name);
-		if (o)
+		/* a target's (C) enumerator leaves a D identifier of its
+		   name alone, as dtrace does for a module's enums */
+		if (o && cc->c_layout <= 0)
 			cc_error(cc, line, D_DECL_IDRED,
 				 "identifier redeclared: %s", name);
-		struct ident *id = id_add(cc, &cc->globals, name, ID_ENUMC);
-		id->type = t;
-		id->val = v;
+		if (!o) {
+			struct ident *id = id_add(cc, &cc->globals, name,
+						  ID_ENUMC);
+			id->type = t;
+			id->val = v;
+		}
 		struct enumc *ec = cc_alloc(cc, sizeof(*ec));
 		ec->name = name;
 		ec->val = v;

@@ -26,7 +26,7 @@ static const char *subrnames[MT_SUBR__COUNT] = {
 	"ntohs", "ntohl", "ntohll", "inet_ntop", "inet_ntoa", "inet_ntoa6",
 	"toupper", "tolower", "getf", "strtoll", "link_ntop", "d_path", "strcmp", "arridx",
 	"mach_msgname", "mach_msgsubsystem",
-	"mach_pid", "mach_tid", "mach_execname",
+	"mach_pid", "mach_tid", "mach_execname", "allocastr",
 };
 
 static const char *bvarnames[] = {

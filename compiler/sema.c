@@ -304,6 +304,9 @@ static void sema_ksym(struct cc *cc, struct node *n)
 	struct type *t = ctypes_symbol(cc, n->name, &addr, n->line);
 	struct node *a, *c;
 
+	if (!t && addr)
+		ERR(n, D_SYM_NOTYPES, "no symbolic type information is available for %s%s: no DWARF type for the symbol",
+		    n->name[0] == '`' ? "gnumach" : "", n->name);
 	if (!t)
 		ERR(n, D_IDENT_UNDEF, "failed to resolve %s: Unknown symbol name",
 		    n->name);

@@ -115,6 +115,27 @@ static int is_nullish(struct node *n)
 	       (n->is_const && n->cval == 0 && ty_is_integral(n->type));
 }
 
+/*
+ * A tag of the left operand's enum on the right of a comparison is the
+ * tag, unless a global of its name (other than the tag itself) makes it
+ * ambiguous: dtrace's D_IDENT_AMBIG (a target's enum beside a program
+ * variable of the same name).
+ */
+static void enum_ambig(struct cc *cc, struct node *n, struct node *l,
+		       struct node *r)
+{
+	struct ident *g = id_lookup(&cc->globals, r->name);
+
+	if (!g || (g->k == ID_ENUMC && g->type == l->type))
+		return;
+	ERR(n, D_IDENT_AMBIG, "ambiguous use of operator %s: %s is both a %s enum tag and a global %s",
+	    op_name(n->op), r->name, sema_tname(l),
+	    g->k == ID_ENUMC ? "enumerator" :
+	    g->k == ID_INLINE ? "inline" :
+	    g->k == ID_VAR && g->is_assoc == 1 ? "associative array" :
+	    g->k == ID_VAR || g->k == ID_BVAR ? "scalar" : "function");
+}
+
 void sema_op2(struct cc *cc, struct node *n)
 {
 	struct node *l = n->l, *r = n->r;
@@ -131,6 +152,7 @@ void sema_op2(struct cc *cc, struct node *n)
 	     op == OP_GE) && TY_K(l->type) == T_ENUM && r->k == N_IDENT) {
 		for (struct enumc *e = l->type->canon->enums; e; e = e->next)
 			if (strcmp(e->name, r->name) == 0) {
+				enum_ambig(cc, n, l, r);
 				r->k = N_INT;
 				r->type = l->type;
 				sema_set_const(r, e->val);
@@ -281,6 +303,7 @@ void sema_op1(struct cc *cc, struct node *n)
 			ERR(n, D_STRINGOF_TYPE, "cannot apply stringof to a value of type %s",
 			    sema_tname(c));
 		n->type = cc->t_string;
+		n->alloca_str = c->is_alloca;
 		if (c->is_string_lit) {
 			n->is_string_lit = 1;
 			n->strval = c->strval;

@@ -138,7 +138,7 @@ rec_value(const struct mt_consumer *c, const struct mt_action *a, uint32_t i,
 	if (i >= a->nrecs)
 		return 0;
 	r = &c->prog->recs[a->rec0 + i];
-	return datum_int(data + r->offset, r->size, 1);
+	return mt_rec_int(r, data);
 }
 
 /* clear, trunc, normalize, denormalize, setopt: nothing to print. */

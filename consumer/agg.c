@@ -506,13 +506,12 @@ mt_consumer_agg_walk(struct mt_consumer *c, const char *name,
 			const uint8_t *p = e->key + c->keyoff[aggid][k];
 
 			keys[k].s = NULL;
-			keys[k].len = 0;
+			keys[k].raw = p;
+			keys[k].len = c->keyoff[aggid][k + 1] -
+				c->keyoff[aggid][k];
 			keys[k].i = 0;
-			if (ai->keys[k].kind == MT_TI_STR) {
+			if (ai->keys[k].kind == MT_TI_STR)
 				keys[k].s = (const char *)p;
-				keys[k].len = c->keyoff[aggid][k + 1] -
-					c->keyoff[aggid][k];
-			}
 			else
 				memcpy(&keys[k].i, p, 8);
 		}

@@ -21,6 +21,12 @@ datum_int(const uint8_t *p, uint32_t size, int sign)
 	return 0;
 }
 
+int64_t
+mt_rec_int(const struct mt_rec *r, const uint8_t *data)
+{
+	return datum_int(data + r->offset, r->size, 1);
+}
+
 struct stack_out {
 	FILE *fp;
 	int indent;

@@ -120,7 +120,7 @@ struct out_ops {
 	void (*liberr)(struct mt_consumer *c, const char *msg);
 	void (*error)(struct mt_consumer *c, const struct mt_rechdr *h,
 		      const struct mt_errrec *e, const struct mt_probe *p,
-		      const char *fault, const char *msg);
+		      const char *fault, uint32_t offset, const char *msg);
 	void (*drop)(struct mt_consumer *c, int kind, int cpu, uint64_t n,
 		     const char *msg);
 	void (*finish)(struct mt_consumer *c, int aggs);

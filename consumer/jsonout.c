@@ -25,7 +25,7 @@ doc_open(struct mt_consumer *c)
 {
 	if (c->jstate != JS_NONE)
 		return;
-	mt_json_init(&c->jw, c->out);
+	mt_json_init(&c->jw, c->out, 0);
 	mt_json_open(&c->jw, NULL, 0);
 	mt_json_open(&c->jw, "dtrace", 0);
 	mt_json_open(&c->jw, "probes", 1);
@@ -376,7 +376,7 @@ wall_ns(void)
 static void
 js_error(struct mt_consumer *c, const struct mt_rechdr *h,
 	 const struct mt_errrec *e, const struct mt_probe *p,
-	 const char *fault, const char *msg)
+	 const char *fault, uint32_t offset, const char *msg)
 {
 	char desc[1024];
 
@@ -396,7 +396,7 @@ js_error(struct mt_consumer *c, const struct mt_rechdr *h,
 	}
 	mt_json_strz(&c->jw, "fault", fault);
 	mt_json_uint(&c->jw, "address", e->addr);
-	mt_json_uint(&c->jw, "offset", e->pc);
+	mt_json_uint(&c->jw, "offset", offset);
 	mt_json_strz(&c->jw, "msg", msg);
 	mt_json_close(&c->jw);
 }

@@ -75,21 +75,6 @@ arg_str(const struct mt_pfarg *a, char *buf, size_t len)
 	return buf;
 }
 
-static char *
-esc_str(const char *s)
-{
-	char *out = malloc(strlen(s) * 4 + 1), *o = out;
-
-	if (out == NULL)
-		return NULL;
-	*o = '\0';
-	for (; *s; s++) {
-		mt_esc_char(*s, o, 1);
-		o += strlen(o);
-	}
-	return out;
-}
-
 /* Parse "%...c" at p (after the '%'); returns the end or NULL. */
 static const char *
 parse_spec(const char *p, struct spec *s)
@@ -305,6 +290,8 @@ print_conv(FILE *fp, const struct mt_symsrc *syms, const struct spec *s,
 	   const struct mt_pfarg *a)
 {
 	char f[64], buf[4096], *e;
+	const char *str;
+	size_t elen;
 
 	switch (s->conv) {
 	case 'd': case 'i': case 'u': case 'o': case 'x': case 'X':
@@ -331,8 +318,10 @@ print_conv(FILE *fp, const struct mt_symsrc *syms, const struct spec *s,
 		print_string(fp, s, arg_str(a, buf, sizeof(buf)));
 		break;
 	case 'S':
-		e = esc_str(arg_str(a, buf, sizeof(buf)));
-		print_string(fp, s, e ? e : "");
+		str = arg_str(a, buf, sizeof(buf));
+		elen = strlen(str) * 4 + 1;
+		e = malloc(elen);
+		print_string(fp, s, e ? mt_esc_quoted(e, elen, str) : "");
 		free(e);
 		break;
 	case 'a':

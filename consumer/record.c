@@ -108,6 +108,11 @@ int mt_consumer_done(const struct mt_consumer *c) { return c->exited || c->fille
 int mt_consumer_status(const struct mt_consumer *c) { return c->status; }
 const char *mt_consumer_error(const struct mt_consumer *c) { return c->errmsg; }
 
+/*
+ * dtrace's words: the fault, its details and the DIF offset in bytes, the
+ * ERROR probe's arg3.  Not illumos' " in action #N" / " in predicate":
+ * dtrace-utils, whose tests the conformance suite runs, does not print it.
+ */
 static void
 error_record(struct mt_consumer *c, const struct mt_rechdr *h,
 	     const struct mt_errrec *e)
@@ -117,6 +122,7 @@ error_record(struct mt_consumer *c, const struct mt_rechdr *h,
 	const char *ft = e->fault < sizeof(fault_text) / sizeof(*fault_text) &&
 		fault_text[e->fault] ? fault_text[e->fault] : "unknown fault";
 	char details[64] = "", msg[1024];
+	uint32_t off = e->pc * (uint32_t)sizeof(mt_instr_t);
 
 	if (e->fault == MT_FLT_BADADDR || e->fault == MT_FLT_BADALIGN ||
 	    e->fault == MT_FLT_BADSTACK || e->fault == MT_FLT_BADSIZE)
@@ -127,14 +133,14 @@ error_record(struct mt_consumer *c, const struct mt_rechdr *h,
 			 (long long)e->addr);
 	if (p == NULL)
 		snprintf(msg, sizeof(msg), "error on enabled probe ID %u: "
-			 "%s%s at DIF offset %u", e->epid, ft, details, e->pc);
+			 "%s%s at DIF offset %u", e->epid, ft, details, off);
 	else
 		snprintf(msg, sizeof(msg), "error on enabled probe ID %u (ID "
 			 "%u: %s:%s:%s:%s): %s%s at DIF offset %u", e->epid,
 			 p->id, img_str(c, p->prov), img_str(c, p->mod),
 			 img_str(c, p->func), img_str(c, p->name), ft, details,
-			 e->pc);
-	c->o->error(c, h, e, p, ft, msg);
+			 off);
+	c->o->error(c, h, e, p, ft, off, msg);
 	fflush(c->out);
 	fprintf(c->err, "dtrace: %s\n", msg);
 	fflush(c->err);

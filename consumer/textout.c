@@ -219,9 +219,10 @@ text_liberr(struct mt_consumer *c, const char *msg)
 static void
 text_error(struct mt_consumer *c, const struct mt_rechdr *h,
 	   const struct mt_errrec *e, const struct mt_probe *p,
-	   const char *fault, const char *msg)
+	   const char *fault, uint32_t offset, const char *msg)
 {
-	(void)c, (void)h, (void)e, (void)p, (void)fault, (void)msg;
+	(void)c, (void)h, (void)e, (void)p, (void)fault, (void)offset;
+	(void)msg;
 }
 
 static void

@@ -20,7 +20,6 @@
 #include "machtrace/jitabi.h"
 
 #define MAX_FRAME	(8 * 20)
-#define MAX_RECORD	4096
 
 static const char *const allowed[] = {
 	"pushfq", "popfq", "cli", "push", "pop", "mov", "movabs", "lea", "add", "sub",
@@ -50,7 +49,7 @@ static int state_kind(uint16_t k)
 	switch (k) {
 	case MT_JR_CB: case MT_JR_BUSY: case MT_JR_AGGENT: case MT_JR_AGGDATA:
 	case MT_JR_ECBENT: case MT_JR_CPUBUF: case MT_JR_BUFDATA: case MT_JR_STAGE:
-	case MT_JR_GLOBALS: case MT_JR_FAULT: case MT_JR_TLS:
+	case MT_JR_GLOBALS: case MT_JR_FAULT: case MT_JR_TLS: case MT_JR_LOCALS:
 		return 1;
 	}
 	return 0;
@@ -80,7 +79,7 @@ static int store_ok(const struct jit_code *c, const cs_insn *in, const cs_x86_op
 	if (base == X86_REG_RSP)
 		return op->mem.disp >= 0 && op->mem.disp < MAX_FRAME;
 	if (base == X86_REG_R11)
-		return op->mem.disp >= 0 && op->mem.disp < MAX_RECORD;
+		return op->mem.disp >= 0 && op->mem.disp < JIT_MAX_RECORD;
 	return 0;
 }
 
@@ -153,6 +152,7 @@ static const char *rel_name(uint16_t k)
 		[MT_JR_BUFSIZE] = "bufsize", [MT_JR_GLOBALS] = "globals",
 		[MT_JR_HELPER] = "helper", [MT_JR_STAGE] = "stage", [MT_JR_FAULT] = "fault",
 		[MT_JR_TLS] = "tls rows", [MT_JR_TLS_MASK] = "tls mask",
+		[MT_JR_LOCALS] = "locals",
 	};
 	if (k == MT_JR_PLAT_TSCMULT)
 		return "tsc_mult";

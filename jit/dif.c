@@ -61,19 +61,24 @@ static void uses(mt_instr_t in, uint32_t *rd_mask, uint32_t *wr_mask)
 		*rd_mask = 1u << rd;
 		break;
 	case MT_OP_SETX: case MT_OP_SETS: case MT_OP_LDGS: case MT_OP_LDTS:
+	case MT_OP_LDGAA: case MT_OP_LDLS: case MT_OP_CALL:
 		*wr_mask = 1u << rd;
 		break;
 	case MT_OP_LDSB: case MT_OP_LDSH: case MT_OP_LDSW: case MT_OP_LDUB:
-	case MT_OP_LDUH: case MT_OP_LDUW: case MT_OP_LDX:
+	case MT_OP_LDUH: case MT_OP_LDUW: case MT_OP_LDX: case MT_OP_ALLOCS:
 		*rd_mask = 1u << r1;
 		*wr_mask = 1u << rd;
 		break;
-	case MT_OP_STTS: case MT_OP_STGS:
+	case MT_OP_STTS: case MT_OP_STGS: case MT_OP_PUSHTV: case MT_OP_STGAA:
+	case MT_OP_STLS:
 		*rd_mask = 1u << rd;
 		break;
 	case MT_OP_LDGA:
 		*rd_mask = 1u << r2;
 		*wr_mask = 1u << rd;
+		break;
+	case MT_OP_COPYS:
+		*rd_mask = 1u << r1 | 1u << r2 | 1u << rd;
 		break;
 	}
 	*rd_mask &= ~1u;
@@ -93,6 +98,18 @@ static int scalar_var(const struct jit *j, uint32_t scope, uint32_t id)
 	for (uint32_t i = 0; i < j->img->nvars; i++)
 		if (v[i].scope == scope && v[i].id == id)
 			return v[i].kind == MT_VK_SCALAR && !(v[i].flags & MT_VF_REF);
+	return 0;
+}
+
+/* A global associative array of integer values (its key: one PUSHTV
+   integer, gaa()) */
+static int assoc_int(const struct jit *j, uint32_t id)
+{
+	const struct mt_var *v = j->t.vars;
+
+	for (uint32_t i = 0; i < j->img->nvars; i++)
+		if (v[i].scope == MT_VS_GLOBAL && v[i].id == id)
+			return v[i].kind == MT_VK_ASSOC && !(v[i].flags & MT_VF_REF);
 	return 0;
 }
 
@@ -133,8 +150,8 @@ static const char *arg_unsupported(const struct jit *j, uint32_t i)
 {
 	uint32_t src = arg_source(j, i);
 
-	if (src == MT_ARGMAP_ELAPSED)
-		return "an elapsed-time argument";
+	if (src == MT_ARGMAP_ELAPSED && j->o.site == JIT_SITE_LOCAL)
+		return "a mapped argument on the host";
 	if (src == MT_ARGMAP_CURTHREAD && j->o.site == JIT_SITE_LOCAL)
 		return "a mapped argument on the host";
 	if (j->o.nregargs && src < j->o.nregargs && j->o.regarg[src] == 7)
@@ -210,6 +227,26 @@ static const char *unsupported(const struct jit *j, mt_instr_t in)
 	case MT_OP_CMP: case MT_OP_TST: case MT_OP_RET: case MT_OP_SETX:
 	case MT_OP_SETS:
 		return NULL;
+	case MT_OP_LDLS: case MT_OP_STLS:
+		if (j->o.site == JIT_SITE_HOST)
+			return "a clause-local on the host";
+		return scalar_var(j, MT_VS_LOCAL, v) ? NULL : "a clause-local other than an integer";
+	case MT_OP_LDGAA: case MT_OP_STGAA:
+		if (j->o.site == JIT_SITE_HOST)
+			return "an associative array on the host";
+		return assoc_int(j, v) ? NULL : "an associative array of other than integers";
+	case MT_OP_FLUSHTS:
+		return NULL;
+	case MT_OP_PUSHTV: case MT_OP_ALLOCS: case MT_OP_COPYS:
+		/* only as a subroutine's argument and stringof() of its
+		   string (one(), subr_call and copys) */
+		return j->o.site == JIT_SITE_HOST ? "a subroutine on the host" : NULL;
+	case MT_OP_CALL:
+		if (j->o.site == JIT_SITE_HOST)
+			return "a subroutine on the host";
+		return v == MT_SUBR_MACH_PID || v == MT_SUBR_MACH_TID ||
+			v == MT_SUBR_MACH_EXECNAME ? NULL : "a subroutine other than "
+			"mach_pid(), mach_tid() or mach_execname()";
 	case MT_OP_STGS:
 		if (j->o.site == JIT_SITE_HOST)
 			return "a global on the host";
@@ -230,6 +267,8 @@ static const char *unsupported(const struct jit *j, mt_instr_t in)
 		case MT_VAR_EPID: case MT_VAR_ID: case MT_VAR_PROBEPROV:
 		case MT_VAR_PROBEMOD: case MT_VAR_PROBEFUNC: case MT_VAR_PROBENAME:
 			return NULL;
+		case MT_VAR_CPU:
+			return j->o.site == JIT_SITE_HOST ? "cpu on the host" : NULL;
 		case MT_VAR_TIMESTAMP: case MT_VAR_VTIMESTAMP:
 			return j->o.site == JIT_SITE_HOST ? "timestamp on the host" : NULL;
 		}
@@ -278,7 +317,8 @@ int jit_difo_needs(struct jit *j, uint32_t difo1, uint32_t *regs)
 			*regs |= 1u << X_RDX;
 		if (op == MT_OP_SCMP)
 			*regs |= 1u << X_RCX | 1u << X_RDX;
-		if (op == MT_OP_LDGS && v == MT_VAR_EXECNAME)
+		if (op == MT_OP_LDGS && (v == MT_VAR_EXECNAME || v == MT_VAR_TID ||
+					 v == MT_VAR_PID))
 			*regs |= 1u << X_RDX;	/* not rcx: an aggregation's value */
 		if (op == MT_OP_LDTS || op == MT_OP_STTS)
 			*regs |= 1u << X_RCX | 1u << X_RDX;	/* tls_row */
@@ -317,15 +357,25 @@ static uint32_t maybe_unset(const struct jit *j, const struct mt_difo *d)
 	return need;
 }
 
-/* What a DIF register holds, for SCMP: a strtab string, or the
-   execname (MT_JIT_PLATNAME readable bytes). */
-enum { STR_NONE = 0, STR_CONST, STR_EXECNAME };
+/* What a DIF register holds, for SCMP and string records: a strtab
+   string, the execname (MT_JIT_PLATNAME readable bytes), a subroutine's
+   string in the runtime's scratch (JIT_STR_SCRATCH, jit_int.h), scratch
+   ALLOCS reserved (emitted as nothing: COPYS of a scratch string into it
+   aliases the string, bound[] bytes of it). */
+enum { STR_NONE = 0, STR_CONST, STR_EXECNAME = JIT_STR_EXECNAME, STR_SCRATCH = JIT_STR_SCRATCH,
+	STR_ALLOC };
 
 struct difo_em {
 	struct jit *j;
 	int map[MT_NREGS];
 	uint8_t str[MT_NREGS];		/* STR_* */
 	uint32_t stroff[MT_NREGS];	/* STR_CONST: strtab offset */
+	uint32_t bound[MT_NREGS];	/* STR_SCRATCH: a copy's size, 0: none */
+	uint8_t known[MT_NREGS];	/* SETX's constant in kval */
+	uint64_t kval[MT_NREGS];
+	int tv;				/* PUSHTV's register, -1: none pushed */
+	int scratch;			/* a subroutine's string was made: the
+					   RET must hand it to a record or key */
 	uint32_t labels[1024];		/* per DIF pc: a label if a branch goes there */
 	uint8_t target[1024];
 	uint32_t end;			/* label: after the DIFO */
@@ -363,6 +413,43 @@ void jit_call(struct jit *j, uint16_t kind, uint32_t h, int nargs, uint64_t a1, 
 		x_pop(b, cold_save[i]);
 }
 
+void jit_call_imm(struct jit *j, uint32_t h, uint32_t a1, uint32_t a2, uint32_t a3)
+{
+	struct jit_buf *b = j->b;
+
+	for (size_t i = 0; i < NCOLD; i++)
+		x_push(b, cold_save[i]);
+	x_mov_rrel(b, X_RDI, MT_JR_CB, 0, 0);
+	x_mov_ri(b, X_RSI, a1);
+	x_mov_ri(b, X_RDX, a2);
+	x_mov_ri(b, X_RCX, a3);
+	x_call_rel(b, MT_JR_HELPER, h);
+	for (size_t i = NCOLD; i-- > 0;)
+		x_pop(b, cold_save[i]);
+}
+
+void jit_str_rec(struct jit *j, uint32_t size, int32_t off, uint32_t pc)
+{
+	struct jit_buf *b = j->b;
+	uint32_t ok = jit_label_new(b);
+
+	for (size_t i = 0; i < NCOLD; i++)
+		x_push(b, cold_save[i]);
+	x_mov_rr(b, X_RDX, X_RAX);
+	x_lea(b, X_RCX, (struct x_mem){ X_R11, off, 0, 0 });
+	x_mov_rrel(b, X_RDI, MT_JR_CB, 0, 0);
+	x_mov_ri(b, X_RSI, size);
+	x_call_rel(b, MT_JR_HELPER, MT_JH_STR);
+	for (size_t i = NCOLD; i-- > 0;)
+		x_pop(b, cold_save[i]);
+	x_test_rr(b, X_RAX, X_RAX);
+	x_jcc(b, CC_E, ok);
+	x_mov_ri(b, X_RAX, (uint64_t)j->where_act << 16 | (pc & 0xffff));
+	x_jmp(b, j->fault);
+	j->faults = 1;
+	jit_label_here(b, ok);
+}
+
 static enum jreg reg(const struct difo_em *e, uint32_t r)
 {
 	return pool[e->map[r]];
@@ -396,6 +483,10 @@ static void jit_arg(struct jit *j, enum jreg r, uint32_t i)
 	i = arg_source(j, i);
 	if (i == MT_ARGMAP_CURTHREAD) {		/* a kernel site (arg_unsupported) */
 		x_load_abs(j->b, 8, r, MT_JR_PLAT_CURTHREAD, 0, 0);
+		return;
+	}
+	if (i == MT_ARGMAP_ELAPSED) {		/* taken as the firing began */
+		x_load_m(j->b, 8, r, (struct x_mem){ X_RSP, j->el_off, 0, 0 });
 		return;
 	}
 	if (j->o.counter) {		/* a counter's site: constants */
@@ -502,7 +593,7 @@ static struct x_mem memo_entry(struct jit *j, uint32_t slow)
 	x_mov_rr(b, X_RDX, X_RAX);
 	x_shift_ri(b, 5, X_RDX, 6);
 	x_alu_ri(b, A_AND, X_RDX, MT_JIT_MEMO_N - 1);
-	x_shift_ri(b, 4, X_RDX, 5);		/* * MT_JIT_MEMO_SIZE */
+	x_shift_ri(b, 4, X_RDX, MT_JIT_MEMO_SHIFT);	/* * MT_JIT_MEMO_SIZE */
 	x_cmp_mr(b, memo, X_RAX);
 	x_jcc(b, CC_NE, slow);
 	return memo;
@@ -532,6 +623,28 @@ static void execname(struct jit *j)
 	x_jcc(b, CC_NE, done);
 	jit_label_here(b, slow);
 	jit_call(j, MT_JR_PLAT_EXECNAME, 0, 0, 0, 0, 0, X_RAX);
+	jit_label_here(b, done);
+}
+
+/* rax = tid or pid (v): the platform's memo when it knows the current
+   thread's, else the runtime's helper (which fills the memo).  Clobbers
+   rdx. */
+static void memo_var(struct jit *j, uint32_t v)
+{
+	struct jit_buf *b = j->b;
+	uint32_t slow = jit_label_new(b), done = jit_label_new(b);
+	struct x_mem memo = memo_entry(j, slow);
+
+	memo.disp = v == MT_VAR_TID ? MT_JIT_MEMO_TIDOK : MT_JIT_MEMO_PIDOK;
+	x_load_m(b, 8, X_RAX, memo);
+	x_test_rr(b, X_RAX, X_RAX);
+	x_jcc(b, CC_E, slow);
+	memo.disp = v == MT_VAR_TID ? MT_JIT_MEMO_TID : MT_JIT_MEMO_PID;
+	x_load_m(b, 8, X_RAX, memo);
+	x_test_rr(b, X_RAX, X_RAX);
+	x_jcc(b, CC_NE, done);
+	jit_label_here(b, slow);
+	jit_call(j, MT_JR_HELPER, MT_JH_VAR, 2, v, 0, 0, X_RAX);
 	jit_label_here(b, done);
 }
 
@@ -659,6 +772,15 @@ static void ldgs(struct difo_em *e, uint32_t v, uint32_t rd)
 		e->flags = 0;
 		put(e, rd, X_RAX);
 		return;
+	case MT_VAR_CPU:		/* compiled code runs on CPU 0 (jitrt.c) */
+		if (j->o.site != JIT_SITE_LOCAL) {
+			x_mov_ri(j->b, x, 0);
+			return;
+		}
+		jit_call(j, MT_JR_HELPER, MT_JH_VAR, 2, v, 0, 0, X_RAX);
+		e->flags = 0;
+		put(e, rd, X_RAX);
+		return;
 	case MT_VAR_CURTHREAD:
 		if (j->o.site != JIT_SITE_LOCAL) {
 			x_load_abs(j->b, 8, x, MT_JR_PLAT_CURTHREAD, 0, 0);
@@ -668,7 +790,10 @@ static void ldgs(struct difo_em *e, uint32_t v, uint32_t rd)
 		/* fall through */
 	case MT_VAR_PID: case MT_VAR_TID: case MT_VAR_TASK:
 	case MT_VAR_VTIMESTAMP:		/* the platform's clock of the thread */
-		jit_call(j, MT_JR_HELPER, MT_JH_VAR, 2, v, 0, 0, X_RAX);
+		if ((v == MT_VAR_TID || v == MT_VAR_PID) && j->o.site != JIT_SITE_LOCAL)
+			memo_var(j, v);
+		else
+			jit_call(j, MT_JR_HELPER, MT_JH_VAR, 2, v, 0, 0, X_RAX);
 		e->flags = 0;
 		put(e, rd, X_RAX);
 		return;
@@ -906,16 +1031,152 @@ static void divide(struct difo_em *e, uint32_t pc, mt_instr_t in)
 	e->flags = 0;
 }
 
+/*
+ * CALL of mach_pid/mach_tid/mach_execname (unsupported() allows no other)
+ * with the one argument PUSHTV pushed: the runtime's helper, a fault to
+ * the clause's fault path.  A string result stays in the runtime's
+ * scratch until the next helper call, so only a record's value may
+ * return it (the RET's check) and only one such call is live.
+ */
+static int subr_call(struct difo_em *e, uint32_t pc, mt_instr_t in)
+{
+	struct jit *j = e->j;
+	uint32_t ok = jit_label_new(j->b), rd = MT_RD(in), v = MT_V16(in);
+
+	if (e->tv < 0)
+		return jit_fail(j, "a subroutine without its argument at %u", pc);
+	for (int r = 1; r < MT_NREGS; r++)
+		if (e->str[r] == STR_SCRATCH)
+			return jit_fail(j, "two subroutine strings in one DIFO at %u", pc);
+	if (e->tv)
+		jit_call(j, MT_JR_HELPER, MT_JH_SUBR, 3, v, 0, 1, reg(e, (uint32_t)e->tv));
+	else
+		jit_call(j, MT_JR_HELPER, MT_JH_SUBR, 3, v, 0, 0, X_RAX);
+	e->tv = -1;
+	x_cmp_abs_imm(j->b, 4, MT_JR_FAULT, 0, 0, 0);
+	x_jcc(j->b, CC_E, ok);
+	to_fault(e, pc);
+	jit_label_here(j->b, ok);
+	put(e, rd, X_RAX);
+	e->flags = 0;
+	if (v == MT_SUBR_MACH_EXECNAME)
+		e->scratch = 1;
+	if (rd && v == MT_SUBR_MACH_EXECNAME) {
+		e->str[rd] = STR_SCRATCH;
+		e->bound[rd] = 0;
+	}
+	return 0;
+}
+
+/*
+ * COPYS of a subroutine's string (readable: no fault the copy could
+ * take) into scratch ALLOCS reserved, of a constant size: the
+ * destination aliases the string, bounded by that size where a record
+ * copies it (stringof(args[1]->pr_fname)).
+ */
+static int copys(struct difo_em *e, uint32_t pc, mt_instr_t in)
+{
+	uint32_t r1 = MT_R1(in), r2 = MT_R2(in), rd = MT_RD(in);
+
+	if (!rd || e->str[rd] != STR_ALLOC || !r1 || e->str[r1] != STR_SCRATCH ||
+	    !r2 || !e->known[r2] || e->kval[r2] == 0 || e->kval[r2] > 0xffff)
+		return jit_fail(e->j, "a string copy other than of a subroutine's "
+				"string at %u", pc);
+	x_mov_rr(e->j->b, reg(e, rd), reg(e, r1));
+	e->str[rd] = STR_SCRATCH;
+	e->bound[rd] = (uint32_t)e->kval[r2];
+	e->str[r1] = STR_NONE;		/* one live scratch string */
+	return 0;
+}
+
+/* x = DIF register r (0 for r0); a pool register is never rdx or rcx */
+static void arg_reg(struct difo_em *e, enum jreg x, int r)
+{
+	if (r > 0)
+		x_mov_rr(e->j->b, x, reg(e, (uint32_t)r));
+	else
+		x_mov_ri(e->j->b, x, 0);
+}
+
+/* LDGAA/STGAA of an integer array at the one integer key PUSHTV pushed:
+   the runtime's MT_JH_GAA. */
+static int gaa(struct difo_em *e, uint32_t pc, mt_instr_t in)
+{
+	struct jit_buf *b = e->j->b;
+	uint32_t rd = MT_RD(in), id = MT_V16(in);
+
+	if (e->tv < 0)
+		return jit_fail(e->j, "an associative array without its key at %u", pc);
+	for (size_t i = 0; i < NCOLD; i++)
+		x_push(b, cold_save[i]);
+	arg_reg(e, X_RDX, e->tv);
+	if (MT_OP(in) == MT_OP_STGAA) {
+		arg_reg(e, X_RCX, (int)rd);
+		id |= MT_JH_GAA_STORE;
+	}
+	x_mov_rrel(b, X_RDI, MT_JR_CB, 0, 0);
+	x_mov_ri(b, X_RSI, id);
+	x_call_rel(b, MT_JR_HELPER, MT_JH_GAA);
+	for (size_t i = NCOLD; i-- > 0;)
+		x_pop(b, cold_save[i]);
+	if (MT_OP(in) == MT_OP_LDGAA)
+		put(e, rd, X_RAX);
+	e->flags = 0;
+	return 0;
+}
+
 static int one(struct difo_em *e, const struct mt_difo *d, uint32_t pc, mt_instr_t in)
 {
 	struct jit *j = e->j;
 	struct jit_buf *b = j->b;
-	uint32_t op = MT_OP(in), rd = MT_RD(in);
+	uint32_t op = MT_OP(in), rd = MT_RD(in), rm, wm;
 	int c;
 
+	uses(in, &rm, &wm);
+	for (int r = 1; r < MT_NREGS; r++) {	/* ALLOCS emits nothing */
+		if ((rm >> r & 1) && e->str[r] == STR_ALLOC && op != MT_OP_COPYS)
+			return jit_fail(j, "an ALLOCS whose scratch an instruction other "
+					"than COPYS reads (at %u)", pc);
+		/* the runtime's MT_JH_STR or MT_JH_AGGVALS consumes it */
+		if ((rm >> r & 1) && e->str[r] == STR_SCRATCH && op != MT_OP_COPYS &&
+		    op != MT_OP_MOV && op != MT_OP_RET)
+			return jit_fail(j, "a subroutine's string other than a value "
+					"(at %u)", pc);
+	}
+	if (wm && op == MT_OP_MOV) {		/* the value's kind goes with it */
+		uint32_t r1 = MT_R1(in);
+		e->str[rd] = e->str[r1];
+		e->stroff[rd] = e->stroff[r1];
+		e->bound[rd] = e->bound[r1];
+		e->known[rd] = e->known[r1];
+		e->kval[rd] = e->kval[r1];
+	} else if (wm) {
+		e->str[rd] = STR_NONE;
+		e->known[rd] = 0;
+	}
 	switch (op) {
 	case MT_OP_NOP:
 		return 0;
+	case MT_OP_PUSHTV:
+		if (e->tv >= 0)
+			return jit_fail(j, "a tuple of more than one value at %u", pc);
+		e->tv = (int)rd;
+		return 0;
+	case MT_OP_CALL:
+		return subr_call(e, pc, in);
+	case MT_OP_FLUSHTS:
+		e->tv = -1;
+		return 0;
+	case MT_OP_LDGAA: case MT_OP_STGAA:
+		return gaa(e, pc, in);
+	case MT_OP_LDLS:
+		x_load_abs(b, 8, rd ? reg(e, rd) : X_RAX, MT_JR_LOCALS, MT_V16(in), 0);
+		return 0;
+	case MT_OP_ALLOCS:
+		e->str[rd] = STR_ALLOC;
+		return 0;
+	case MT_OP_COPYS:
+		return copys(e, pc, in);
 	case MT_OP_CMP:
 		get(e, X_RAX, MT_R1(in));
 		if (MT_R2(in))
@@ -935,9 +1196,10 @@ static int one(struct difo_em *e, const struct mt_difo *d, uint32_t pc, mt_instr
 	case MT_OP_LDUH: case MT_OP_LDUW: case MT_OP_LDX:
 		load(e, pc, in);
 		return 0;
-	case MT_OP_STGS:
+	case MT_OP_STGS: case MT_OP_STLS:
 		get(e, X_RAX, rd);
-		x_store_abs(b, 8, X_RAX, MT_JR_GLOBALS, MT_V16(in), 0);
+		x_store_abs(b, 8, X_RAX, op == MT_OP_STGS ? MT_JR_GLOBALS : MT_JR_LOCALS,
+			    MT_V16(in), 0);
 		return 0;
 	case MT_OP_LDTS:
 		ldts(j, MT_V16(in));
@@ -949,13 +1211,22 @@ static int one(struct difo_em *e, const struct mt_difo *d, uint32_t pc, mt_instr
 		e->flags = 0;
 		return 0;
 	case MT_OP_RET:
+		if ((e->str[rd] == STR_SCRATCH || e->scratch) &&
+		    (!j->str_rec || e->str[rd] != STR_SCRATCH))
+			return jit_fail(j, "a subroutine's string other than a record's value");
+		/* RETs of different kinds of string: JIT_STR_MIXED */
+		j->ret_str = j->nret++ && j->ret_str != e->str[rd] ? JIT_STR_MIXED : e->str[rd];
+		j->ret_bound = e->str[rd] == STR_SCRATCH ? e->bound[rd] : 0;
 		get(e, X_RAX, rd);
 		if (pc + 1 < d->ntext)
 			x_jmp(b, e->end);
 		return 0;
 	case MT_OP_SETX:
-		if (rd)
+		if (rd) {
 			x_mov_ri(b, reg(e, rd), j->t.ints[MT_V16(in)]);
+			e->known[rd] = 1;
+			e->kval[rd] = j->t.ints[MT_V16(in)];
+		}
 		return 0;
 	case MT_OP_SETS:
 		if (rd) {
@@ -1014,6 +1285,10 @@ int jit_difo(struct jit *j, uint32_t difo1)
 		return jit_fail(j, "DIFO %u is too long", difo1);
 	memset(&e, 0, sizeof e);
 	e.j = j;
+	e.tv = -1;
+	j->ret_str = STR_NONE;
+	j->ret_bound = 0;
+	j->nret = 0;
 	map_regs(j, d, e.map);
 	for (uint32_t pc = 0; pc < d->ntext; pc++) {
 		mt_instr_t in = j->t.text[d->text0 + pc];

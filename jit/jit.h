@@ -66,6 +66,10 @@ struct jit_code {
 					   general path) */
 };
 
+/* The largest record (header included) compiled code writes: the
+   checker allows stores at r11 plus less than this. */
+#define JIT_MAX_RECORD		4096
+
 /* The host-resolved relocation: jmp rel32 to the site's general path. */
 #define JIT_JR_FALLBACK		0xfff0
 

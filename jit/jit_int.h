@@ -20,6 +20,8 @@ struct jit {
 	uint32_t saved[16];
 	int32_t ts_off;
 	int32_t val_off;		/* an aggregation's value kept over its key */
+	int32_t el_off;			/* the firing's elapsed-time argument
+					   (MT_JH_ELAPSED), -1: none */
 	int need_val;
 	uint32_t frame;			/* bytes pushed after pushfq */
 	int pad;			/* a local site's frame has an 8-byte pad
@@ -36,9 +38,19 @@ struct jit {
 	int vclock;			/* a kernel probe of an image reading
 					   vtimestamp: its time is probe context
 					   (MT_JR_PLAT_VCLOCK) */
+	/* string values: a record's DIFO may return a subroutine's string
+	   (str_rec); what the last DIFO returned (JIT_STR_*: 2, the
+	   platform's execname; JIT_STR_SCRATCH, ret_bound bytes of it if
+	   not 0; JIT_STR_MIXED: RETs of different kinds) */
+	int str_rec;
+	uint8_t ret_str;
+	uint32_t ret_bound, nret;
 	char *why;
 	size_t whylen;
 };
+#define JIT_STR_EXECNAME	2
+#define JIT_STR_SCRATCH		3
+#define JIT_STR_MIXED		0xff
 
 int jit_fail(struct jit *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Registers the DIFO needs (pool registers, scratch), before emitting. */
@@ -51,6 +63,12 @@ int jit_difo(struct jit *j, uint32_t difo1);
    the result in rax. */
 void jit_call(struct jit *j, uint16_t kind, uint32_t h, int nargs, uint64_t a1, uint64_t a2, int a3_reg,
 	      enum jreg a3);
+/* The string at rax into the record's size bytes at r11 + off (the
+   runtime's MT_JH_STR); a fault to the clause's fault path, at pc of
+   the record's DIFO. */
+void jit_str_rec(struct jit *j, uint32_t size, int32_t off, uint32_t pc);
+/* Call runtime helper h with cb and three immediates. */
+void jit_call_imm(struct jit *j, uint32_t h, uint32_t a1, uint32_t a2, uint32_t a3);
 /* rax = the TSC (rdx clobbered) */
 void jit_tsc(struct jit_buf *b);
 /* The firing's timestamp into rax (once a firing: the slot at ts_off). */

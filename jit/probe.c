@@ -90,7 +90,27 @@ static int probe_named_key(const struct jit *j, const struct mt_action *act)
 	return 1;
 }
 
-enum agg_how { AGG_INLINE_KEYLESS = 1, AGG_INLINE_NAMED, AGG_INLINE_STRKEY, AGG_HELPER };
+enum agg_how { AGG_INLINE_KEYLESS = 1, AGG_INLINE_NAMED, AGG_INLINE_STRKEY, AGG_GIVEN,
+	       AGG_HELPER };
+
+/* Can the code compute every key and value of the action for the
+   runtime (MT_JH_AGGVALS): integers and strings its DIFOs give? */
+static int given_ok(struct jit *j, const struct mt_action *act, uint32_t *regs)
+{
+	uint32_t r = 0;
+
+	if (act->nrecs > 32)
+		return 0;
+	for (uint32_t i = 0; i < act->nrecs; i++) {
+		const struct mt_rec *rec = &j->t.recs[act->rec0 + i];
+		if ((rec->kind != MT_REC_INT && rec->kind != MT_REC_STR) ||
+		    (rec->flags & MT_RF_UPID) || (rec->kind == MT_REC_STR && !rec->difo) ||
+		    (rec->difo && jit_difo_needs(j, rec->difo, &r) < 0))
+			return 0;
+	}
+	*regs |= r;
+	return 1;
+}
 
 /* The key rec of an aggregation keyed by one string or one integer
    alone, NULL if it has another key. */
@@ -155,6 +175,9 @@ static int agg_how(struct jit *j, const struct mt_action *act, uint32_t *regs)
 			return inl;
 		}
 	}
+	*regs |= 1u << X_RAX;
+	if (given_ok(j, act, regs))
+		return AGG_GIVEN;
 	for (uint32_t i = 0; i < act->nrecs; i++) {
 		const struct mt_rec *rec = &j->t.recs[act->rec0 + i];
 		if (rec->kind == MT_REC_STACK || (rec->flags & MT_RF_UPID) ||
@@ -162,18 +185,20 @@ static int agg_how(struct jit *j, const struct mt_action *act, uint32_t *regs)
 			return jit_fail(j, "an aggregation whose key or value needs the "
 					"firing's context (arguments, time, stack)"), 0;
 	}
-	*regs |= 1u << X_RAX;
 	return AGG_HELPER;
 }
 
-/* A record's values: integers of 4 or 8 bytes. */
+/* A record's values: integers of 4 or 8 bytes, strings (jit_str_rec). */
 static int record_ok(struct jit *j, const struct mt_action *act, uint32_t *regs)
 {
 	for (uint32_t i = 0; i < act->nrecs; i++) {
 		const struct mt_rec *rec = &j->t.recs[act->rec0 + i];
-		if (rec->kind != MT_REC_INT || (rec->size != 8 && rec->size != 4) ||
+		int str = rec->kind == MT_REC_STR && rec->difo && rec->size > 0 &&
+			rec->size <= 0xffff;
+		if ((!str && (rec->kind != MT_REC_INT || (rec->size != 8 && rec->size != 4))) ||
 		    (rec->flags & MT_RF_UPID))
-			return jit_fail(j, "a record value other than a 4- or 8-byte integer");
+			return jit_fail(j, "a record value other than a 4- or 8-byte integer "
+					"or a string");
 		if (rec->difo && jit_difo_needs(j, rec->difo, regs) < 0)
 			return -1;
 	}
@@ -214,17 +239,36 @@ static void exit_action(struct jit *j)
 	jit_label_here(b, done);
 }
 
+/* Does the probe map an elapsed time to an argument?  The interpreter
+   consumes the thread's stamp at every firing (runtime/probe.c
+   map_args), whether a clause reads it or not: so does the code, as
+   the firing begins (elapsed_take). */
+static int elapsed_arg(const struct mt_probe *pr)
+{
+	for (uint32_t k = 0; k < pr->nmap; k++)
+		if (pr->argmap[k] == MT_ARGMAP_ELAPSED)
+			return 1;
+	return 0;
+}
+
+static void elapsed_take(struct jit *j, const struct mt_probe *pr)
+{
+	if (!elapsed_arg(pr))
+		return;
+	jit_call(j, MT_JR_HELPER, MT_JH_ELAPSED, 1, 0, 0, 0, X_RAX);
+	x_store_m(j->b, 8, X_RAX, (struct x_mem){ X_RSP, j->el_off, 0, 0 });
+}
+
 /* Pass 1: can every clause be compiled, which registers it writes. */
 static int needs(struct jit *j, uint32_t *regs, int *uses_ts)
 {
 	const struct mt_probe *pr = &j->t.probes[j->probe];
 
-	/* a mapped argument is read where a clause names it (dif.c
-	   arg_source), but the interpreter consumes an elapsed time's
-	   stamp at every firing (runtime/probe.c map_args) */
-	for (uint32_t k = 0; k < pr->nmap; k++)
-		if (pr->argmap[k] == MT_ARGMAP_ELAPSED)
-			return jit_fail(j, "a probe with an elapsed-time argument");
+	if (elapsed_arg(pr)) {
+		if (j->o.site == JIT_SITE_LOCAL)
+			return jit_fail(j, "a probe with an elapsed-time argument on the host");
+		*regs |= 1u << X_RAX;
+	}
 	for (uint32_t e = 0; e < pr->necbs; e++) {
 		const struct mt_clause *cl = &j->t.clauses[j->t.ecbs[pr->ecb0 + e].clause];
 		int helper = 0, record = (cl->flags & MT_CF_NEEDS_RECORD) || cl->recsize ||
@@ -241,7 +285,7 @@ static int needs(struct jit *j, uint32_t *regs, int *uses_ts)
 			case MT_ACT_AGG:
 				if (!(how = agg_how(j, act, regs)))
 					return -1;
-				helper |= how == AGG_HELPER;
+				helper |= how == AGG_HELPER || how == AGG_GIVEN;
 				break;
 			case MT_ACT_EXIT:
 				if (!exit_ok(j, cl, a))
@@ -274,6 +318,8 @@ static int needs(struct jit *j, uint32_t *regs, int *uses_ts)
 		if (record) {
 			if (j->img->opt.bufpolicy != MT_BUFPOLICY_SWITCH)
 				return jit_fail(j, "a buffer policy other than switch");
+			if (RT_HDR + cl->recsize > JIT_MAX_RECORD)
+				return jit_fail(j, "a record of more than %d bytes", JIT_MAX_RECORD);
 			if (helper)
 				return jit_fail(j, "a record and an aggregation through the runtime "
 						"in one clause");
@@ -422,6 +468,40 @@ static void agg_update(struct jit *j, const struct mt_agg *a)
 	jit_label_here(b, skip);
 }
 
+/*
+ * Every key and value into the staging record, 8 bytes each, then the
+ * runtime's MT_JH_AGGVALS builds the key and updates the entry.  A
+ * string is its address: the platform's execname or the local target's
+ * (plat bit), a
+ * subroutine's string in the runtime's scratch (read up to the key's
+ * size: stringof()'s copy size does not bound it), or any other, read
+ * with safe loads.
+ */
+static int agg_given(struct jit *j, const struct mt_action *act, uint32_t ecb)
+{
+	uint32_t plat = 0;
+
+	for (uint32_t i = 0; i < act->nrecs; i++) {
+		const struct mt_rec *rec = &j->t.recs[act->rec0 + i];
+		if (rec->difo) {
+			j->str_rec = rec->kind == MT_REC_STR;
+			int rc = jit_difo(j, rec->difo);
+			j->str_rec = 0;
+			if (rc < 0)
+				return -1;
+			if (rec->kind == MT_REC_STR && j->ret_str == JIT_STR_MIXED)
+				return jit_fail(j, "a string key of several kinds");
+			if (rec->kind == MT_REC_STR && j->ret_str == JIT_STR_EXECNAME)
+				plat |= 1u << i;
+		} else {
+			x_mov_ri(j->b, X_RAX, 0);
+		}
+		x_store_abs(j->b, 8, X_RAX, MT_JR_STAGE, 0, (int32_t)(8 * i));
+	}
+	jit_call_imm(j, MT_JH_AGGVALS, ecb, (uint32_t)(act - j->t.actions), plat);
+	return 0;
+}
+
 static int agg(struct jit *j, const struct mt_action *act, uint32_t ecb)
 {
 	struct jit_buf *b = j->b;
@@ -433,6 +513,8 @@ static int agg(struct jit *j, const struct mt_action *act, uint32_t ecb)
 		jit_call(j, MT_JR_HELPER, MT_JH_ACTION, 4, ecb, (uint32_t)(act - j->t.actions), 0, X_RAX);
 		return 0;
 	}
+	if (how == AGG_GIVEN)
+		return agg_given(j, act, ecb);
 	uint32_t kregs = 0, kd = how == AGG_INLINE_STRKEY ? str_key_difo(j, act, a) : 0;
 	int park = kd && jit_difo_needs(j, kd, &kregs) == 0 && (kregs >> X_RCX & 1);
 	int hasval = 0;
@@ -541,6 +623,57 @@ static void record_zero(struct jit *j, const struct mt_clause *cl)
 			x_store_mi(j->b, 8, (struct x_mem){ X_R11, (int32_t)(RT_HDR + 8 * w), 0, 0 }, 0);
 }
 
+/*
+ * The platform's execname (rax) into a string record: its
+ * MT_JIT_PLATNAME readable bytes hold the NUL (jitabi.h), so they are
+ * copied as words, without the safe loads another string's copy needs.
+ */
+static int execname_rec(struct jit *j, uint32_t size, int32_t off)
+{
+	/* a local site's is the runtime's buffer (MT_JH_EXECNAME) */
+	int32_t n = j->o.site == JIT_SITE_LOCAL ? MT_JIT_STRBUF : MT_JIT_PLATNAME;
+
+	if (size <= (uint32_t)n)
+		return jit_fail(j, "an execname record of %u bytes", size);
+	for (int32_t k = 0; k < n; k += 8) {
+		x_load_m(j->b, 8, X_RCX, (struct x_mem){ X_RAX, k, 0, 0 });
+		x_store_m(j->b, 8, X_RCX, (struct x_mem){ X_R11, off + k, 0, 0 });
+	}
+	return 0;
+}
+
+/* One value into the record at r11 (record_ok allowed it). */
+static int record_value(struct jit *j, const struct mt_rec *rec)
+{
+	int32_t off = (int32_t)(RT_HDR + rec->offset);
+	int rc;
+
+	if (rec->kind == MT_REC_STR) {
+		uint32_t size = rec->size;
+		j->str_rec = 1;
+		rc = jit_difo(j, rec->difo);
+		j->str_rec = 0;
+		if (rc < 0)
+			return -1;
+		if (j->ret_str == JIT_STR_MIXED)
+			return jit_fail(j, "a string value of several kinds");
+		if (j->ret_str == JIT_STR_EXECNAME)
+			return execname_rec(j, size, off);
+		if (j->ret_bound && j->ret_bound < size)
+			size = j->ret_bound + 1;	/* the copy's bytes and a NUL */
+		jit_str_rec(j, size, off, j->t.difos[rec->difo - 1].ntext - 1);
+		return 0;
+	}
+	if (rec->difo) {
+		if (jit_difo(j, rec->difo) < 0)
+			return -1;
+	} else {
+		x_mov_ri(j->b, X_RAX, 0);
+	}
+	x_store_m(j->b, (int)rec->size, X_RAX, (struct x_mem){ X_R11, off, 0, 0 });
+	return 0;
+}
+
 static int clause(struct jit *j, uint32_t ecb)
 {
 	struct jit_buf *b = j->b;
@@ -614,17 +747,9 @@ static int clause(struct jit *j, uint32_t ecb)
 				return -1;
 			continue;
 		}
-		for (uint32_t i = 0; i < act->nrecs; i++) {
-			const struct mt_rec *rec = &j->t.recs[act->rec0 + i];
-			if (rec->difo) {
-				if (jit_difo(j, rec->difo) < 0)
-					return -1;
-			} else {
-				x_mov_ri(b, X_RAX, 0);
-			}
-			x_store_m(b, (int)rec->size, X_RAX,
-				  (struct x_mem){ X_R11, (int32_t)(RT_HDR + rec->offset), 0, 0 });
-		}
+		for (uint32_t i = 0; i < act->nrecs; i++)
+			if (record_value(j, &j->t.recs[act->rec0 + i]) < 0)
+				return -1;
 		if (act->kind == MT_ACT_EXIT)
 			exit_action(j);
 	}
@@ -656,6 +781,61 @@ static int clause(struct jit *j, uint32_t ecb)
 	return 0;
 }
 
+/* Collect DIFO difo1's clause-locals (LDLS/STLS) into ids[*n]; -1 if
+   more than max. */
+static int difo_locals(const struct jit *j, uint32_t difo1, uint16_t *ids, uint32_t *n,
+		       uint32_t max)
+{
+	const struct mt_difo *d;
+
+	if (!difo1)
+		return 0;
+	d = &j->t.difos[difo1 - 1];
+	for (uint32_t pc = 0; pc < d->ntext; pc++) {
+		mt_instr_t in = j->t.text[d->text0 + pc];
+		uint32_t k = 0;
+		if (MT_OP(in) != MT_OP_LDLS && MT_OP(in) != MT_OP_STLS)
+			continue;
+		while (k < *n && ids[k] != MT_V16(in))
+			k++;
+		if (k == *n && *n == max)
+			return -1;
+		if (k == *n)
+			ids[(*n)++] = (uint16_t)MT_V16(in);
+	}
+	return 0;
+}
+
+/*
+ * A firing's clause-locals start at 0 (runtime/probe.c zeroes them all
+ * at each firing): the ones the probe's clauses name, zeroed.
+ */
+#define JIT_MAXLOCALS 32
+static int locals_zero(struct jit *j, const struct mt_probe *pr)
+{
+	uint16_t ids[JIT_MAXLOCALS];
+	uint32_t n = 0;
+
+	for (uint32_t e = 0; e < pr->necbs; e++) {
+		const struct mt_clause *cl = &j->t.clauses[j->t.ecbs[pr->ecb0 + e].clause];
+		if (difo_locals(j, cl->pred_difo, ids, &n, JIT_MAXLOCALS) < 0)
+			return jit_fail(j, "more than %d clause-locals", JIT_MAXLOCALS);
+		for (uint32_t a = 0; a < cl->nacts; a++) {
+			const struct mt_action *act = &j->t.actions[cl->act0 + a];
+			for (uint32_t i = 0; i < act->nrecs; i++)
+				if (difo_locals(j, j->t.recs[act->rec0 + i].difo, ids, &n,
+						JIT_MAXLOCALS) < 0)
+					return jit_fail(j, "more than %d clause-locals",
+							JIT_MAXLOCALS);
+		}
+	}
+	if (n)
+		x_mov_ri(j->b, X_RAX, 0);
+	for (uint32_t k = 0; k < n; k++)
+		x_store_abs(j->b, 8, X_RAX, MT_JR_LOCALS, ids[k], 0);
+	return 0;
+}
+
 /* The clauses; after exit() only END's and ERROR's go on (probe.c,
    draining). */
 static int clauses(struct jit *j, const struct mt_probe *pr)
@@ -663,6 +843,8 @@ static int clauses(struct jit *j, const struct mt_probe *pr)
 	uint32_t drained = jit_label_new(j->b);
 	int exited = 0, drains = pr->kind != MT_PK_END && pr->kind != MT_PK_ERROR;
 
+	if (locals_zero(j, pr) < 0)
+		return -1;
 	for (uint32_t e = 0; e < pr->necbs; e++) {
 		if (exited && drains) {
 			x_cmp_abs_imm(j->b, 4, MT_JR_CB, 0, CB_FIELD(state), MT_CB_ACTIVE);
@@ -692,7 +874,7 @@ static uint32_t local_saves(uint32_t regs)
  * 8-byte slots so that the helpers' calls (jit_call pushes 8) are
  * aligned as the SysV ABI wants.
  */
-static void frame(struct jit *j, uint32_t regs, int uses_ts)
+static void frame(struct jit *j, uint32_t regs, int uses_ts, int el)
 {
 	uint32_t n = 0;
 
@@ -700,11 +882,12 @@ static void frame(struct jit *j, uint32_t regs, int uses_ts)
 	for (size_t i = 0; i < NSAVE; i++)
 		if (regs >> save_order[i] & 1)
 			n++;
-	n += (uses_ts ? 1 : 0) + (j->need_val ? 1 : 0);
+	n += (uses_ts ? 1 : 0) + (j->need_val ? 1 : 0) + (el ? 1 : 0);
 	j->pad = j->o.site == JIT_SITE_LOCAL && n % 2 == 0;
 	j->frame = 8 * (n + (uint32_t)j->pad);
 	j->ts_off = uses_ts ? 0 : -1;
 	j->val_off = j->need_val ? (uses_ts ? 8 : 0) : -1;
+	j->el_off = el ? 8 * ((uses_ts ? 1 : 0) + (j->need_val ? 1 : 0) + j->pad) : -1;
 	n = 0;
 	for (size_t i = 0; i < NSAVE; i++)
 		if (regs >> save_order[i] & 1)
@@ -720,6 +903,8 @@ static void prologue(struct jit *j)
 	for (size_t i = 0; i < NSAVE; i++)
 		if (j->clobber >> save_order[i] & 1)
 			x_push(j->b, save_order[i]);
+	if (j->el_off >= 0)
+		x_push_imm0(j->b);
 	if (j->pad)
 		x_push_imm0(j->b);
 	if (j->need_val)
@@ -751,7 +936,7 @@ static void vclock_end(struct jit *j)
 
 static void restore(struct jit *j)
 {
-	int32_t slots = (j->ts_off >= 0) + (j->val_off >= 0) + j->pad;
+	int32_t slots = (j->ts_off >= 0) + (j->val_off >= 0) + (j->el_off >= 0) + j->pad;
 
 	if (slots)
 		x_lea(j->b, X_RSP, (struct x_mem){ X_RSP, 8 * slots, 0, 0 });
@@ -805,6 +990,7 @@ static void jit_init(struct jit *j, const struct mt_image *img, const struct jit
 	j->whylen = whylen;
 	j->ts_off = -1;
 	j->val_off = -1;
+	j->el_off = -1;
 }
 
 int mt_jit_probe(const struct mt_image *img, uint32_t pi, const struct jit_opts *o,
@@ -814,7 +1000,7 @@ int mt_jit_probe(const struct mt_image *img, uint32_t pi, const struct jit_opts 
 	struct jit_buf *b = &out->b;
 	const struct mt_probe *pr;
 	uint32_t regs = 0, exit;
-	int uses_ts = 0;
+	int uses_ts = 0, el = 0;
 
 	jit_buf_init(b);
 	jit_init(&j, img, o, b, why, whylen);
@@ -830,6 +1016,7 @@ int mt_jit_probe(const struct mt_image *img, uint32_t pi, const struct jit_opts 
 			return jit_fail(&j, "no clause for probe %u", j.probe), 0;
 		if (needs(&j, &regs, &uses_ts) < 0)
 			return 0;
+		el |= elapsed_arg(&j.t.probes[j.probe]);
 	}
 	if (o->site == JIT_SITE_RETURN)
 		regs |= 1u << X_RAX;		/* arg1 is read from its slot */
@@ -839,7 +1026,7 @@ int mt_jit_probe(const struct mt_image *img, uint32_t pi, const struct jit_opts 
 		regs |= 1u << X_RAX | 1u << X_RDX;
 	if (o->site == JIT_SITE_LOCAL)
 		regs = local_saves(regs);
-	frame(&j, regs, uses_ts);
+	frame(&j, regs, uses_ts, el);
 	j.fallback = jit_label_new(b);
 	exit = jit_label_new(b);
 	prologue(&j);
@@ -854,6 +1041,7 @@ int mt_jit_probe(const struct mt_image *img, uint32_t pi, const struct jit_opts 
 		pr = &j.t.probes[j.probe];
 		if (k && uses_ts)	/* each firing its own timestamp */
 			x_store_mi(b, 8, (struct x_mem){ X_RSP, j.ts_off, 0, 0 }, 0);
+		elapsed_take(&j, pr);
 		if (clauses(&j, pr) < 0) {
 			jit_buf_free(b);
 			return b->err ? -1 : 0;

@@ -8,7 +8,7 @@
 #include "machtrace/msgids.h"
 
 struct mt_image *mt_link(const struct mt_prog *prog, const struct mt_opts *opts,
-			 struct mt_target *t, uint32_t *nmatched,
+			 struct mt_target *t, int *bad_clause,
 			 char *err, size_t errlen)
 {
 	struct lmatch m;
@@ -16,12 +16,8 @@ struct mt_image *mt_link(const struct mt_prog *prog, const struct mt_opts *opts,
 	int named = link_uses_msgids(prog);
 	struct mt_image *img;
 
-	if (nmatched)
-		*nmatched = 0;
-	if (link_match(prog, opts, t, &m, err, errlen) < 0)
+	if (link_match(prog, opts, t, &m, bad_clause, err, errlen) < 0)
 		return NULL;
-	if (nmatched)
-		*nmatched = m.nprobes;
 	if (named && link_msgtab(opts, MT_MSGIDS_SYSDIR, &msgs, err, errlen) < 0) {
 		link_match_free(&m);
 		return NULL;

@@ -38,8 +38,10 @@ int link_msgtab(const struct mt_opts *opts, const char *sysdir, struct lmsgtab *
 		char *err, size_t errlen);
 void link_msgtab_free(struct lmsgtab *t);
 
+/* bad_clause (may be NULL): the clause that failed, else -1 */
 int link_match(const struct mt_prog *prog, const struct mt_opts *opts,
-	       struct mt_target *t, struct lmatch *m, char *err, size_t errlen);
+	       struct mt_target *t, struct lmatch *m, int *bad_clause,
+	       char *err, size_t errlen);
 void link_match_free(struct lmatch *m);
 /* msgs: the msgids table, or NULL for none. */
 struct mt_image *link_layout(const struct mt_prog *prog, const struct mt_opts *opts,

@@ -56,10 +56,13 @@ static int cmp_probe(const void *a, const void *b)
 }
 
 int link_match(const struct mt_prog *prog, const struct mt_opts *opts,
-	       struct mt_target *t, struct lmatch *c, char *err, size_t errlen)
+	       struct mt_target *t, struct lmatch *c, int *bad_clause,
+	       char *err, size_t errlen)
 {
 	int errtags = opts && opts->errtags;
 	memset(c, 0, sizeof(*c));
+	if (bad_clause)
+		*bad_clause = -1;
 	for (uint32_t ci = 0; ci < prog->nclauses; ci++) {
 		const struct mt_clause_info *inf = &prog->clause_info[ci];
 		c->clause = ci;
@@ -68,6 +71,8 @@ int link_match(const struct mt_prog *prog, const struct mt_opts *opts,
 			c->matched = 0;
 			if (t->ops->probes(t, pd, 1, probe_cb, c) < 0) {
 				snprintf(err, errlen, "%s", t->err);
+				if (bad_clause)
+					*bad_clause = (int)ci;
 				link_match_free(c);
 				return -1;
 			}
@@ -77,6 +82,8 @@ int link_match(const struct mt_prog *prog, const struct mt_opts *opts,
 					 errtags ? "[" : "", errtags ? mt_dtag_name(D_PDESC_ZERO) : "",
 					 errtags ? "] " : "",
 					 pd->line, pd->prov, pd->mod, pd->func, pd->name);
+				if (bad_clause)
+					*bad_clause = (int)ci;
 				link_match_free(c);
 				return -1;
 			}

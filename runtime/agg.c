@@ -7,6 +7,7 @@
  * is an aggregation drop.  Bucket math is illumos'.
  */
 #include "rt.h"
+#include "machtrace/jitabi.h"
 
 int mt_quantize_bucket(int64_t v)
 {
@@ -208,6 +209,19 @@ static void span_add(struct key_spans *ks, uint8_t *key, uint32_t off, uint32_t 
 	}
 }
 
+/* A string known loadable for `max` bytes (NUL within): no safe load. */
+static int64_t copy_known(char *dst, const char *src, uint64_t size, uint64_t max)
+{
+	uint64_t n = 0, end;
+
+	while (n + 1 < size && n < max && src[n])
+		n++;
+	end = RT_ALIGN(n + 1, 8);
+	rt_memcpy(dst, src, n);
+	rt_memset(dst + n, 0, end - n);
+	return (int64_t)end;
+}
+
 /* Build the key of act into key[keysize] (its spans); -1 on fault. */
 static int build_key(struct rt_mstate *ms, const struct mt_action *act,
 		     const struct mt_agg *a, uint8_t *key, struct key_spans *ks,
@@ -226,7 +240,9 @@ static int build_key(struct rt_mstate *ms, const struct mt_action *act,
 		uint64_t val = 0;
 		int64_t w;
 
-		if (rec->difo && rt_exec(ms, rec->difo, &val))
+		if (ms->given)
+			val = ms->given[i];
+		else if (rec->difo && rt_exec(ms, rec->difo, &val))
 			return -1;
 		if (rec->flags & MT_RF_AGGVAL) {
 			if (nv++ == 0)
@@ -259,7 +275,13 @@ static int build_key(struct rt_mstate *ms, const struct mt_action *act,
 			if (sz > a->keysize - n)
 				return 0;
 			if (rec->kind == MT_REC_STR) {
-				if ((w = rt_copy_strw(ms, (char *)key + n, val, rec->size)) < 0)
+				/* the local target's is the runtime's buffer */
+				w = ms->given && (ms->given_plat >> i & 1) ?
+					copy_known((char *)key + n, (const char *)(uintptr_t)val,
+						   rec->size, val == (uintptr_t)ms->rt->jit_str ?
+						   RT_JIT_STR : MT_JIT_PLATNAME) :
+					rt_copy_strw(ms, (char *)key + n, val, rec->size);
+				if (w < 0)
 					return -1;
 				span_add(ks, key, n, (uint32_t)w);
 			} else if (rec->kind == MT_REC_STACK) {
@@ -433,7 +455,9 @@ static int agg_values(struct rt_mstate *ms, const struct mt_action *act,
 
 		if (!(rec->flags & MT_RF_AGGVAL))
 			continue;
-		if (rec->difo && rt_exec(ms, rec->difo, &val))
+		if (ms->given)
+			val = ms->given[i];
+		else if (rec->difo && rt_exec(ms, rec->difo, &val))
 			return -1;
 		if (nv++ == 0)
 			*v = (int64_t)val;
@@ -596,19 +620,6 @@ uint32_t rt_agg_entry(struct rt_mstate *ms, const struct mt_action *act)
 	}
 	ms->scratch_used = mark;
 	return off;
-}
-
-/* A string known loadable for `max` bytes (NUL within): no safe load. */
-static int64_t copy_known(char *dst, const char *src, uint64_t size, uint64_t max)
-{
-	uint64_t n = 0, end;
-
-	while (n + 1 < size && n < max && src[n])
-		n++;
-	end = RT_ALIGN(n + 1, 8);
-	rt_memcpy(dst, src, n);
-	rt_memset(dst + n, 0, end - n);
-	return (int64_t)end;
 }
 
 /*

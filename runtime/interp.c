@@ -108,8 +108,7 @@ static void var_store(struct rt_mstate *ms, const struct rt_varslot *sl,
 
 /* Dynamic variables: thread-locals and associative arrays.  The key is
    built in scratch and released afterwards. */
-static uint64_t dyn_load(struct rt_mstate *ms, uint32_t scope, uint32_t id,
-			 int tls)
+uint64_t rt_dyn_load(struct rt_mstate *ms, uint32_t scope, uint32_t id, int tls)
 {
 	const struct rt_varslot *sl = rt_slot(ms->rt, scope, id);
 	uint64_t mark = ms->scratch_used, v = 0;
@@ -126,8 +125,7 @@ static uint64_t dyn_load(struct rt_mstate *ms, uint32_t scope, uint32_t id,
 	return v;
 }
 
-static void dyn_store(struct rt_mstate *ms, uint32_t scope, uint32_t id,
-		      int tls, uint64_t v)
+void rt_dyn_store(struct rt_mstate *ms, uint32_t scope, uint32_t id, int tls, uint64_t v)
 {
 	const struct rt_varslot *sl = rt_slot(ms->rt, scope, id);
 	uint64_t mark = ms->scratch_used;
@@ -158,7 +156,7 @@ uint64_t rt_tls_load(struct rt_mstate *ms, uint32_t id)
 		p = rt_tls_ref(ms, sl, 0);
 		return p ? (uint64_t)*p : 0;
 	}
-	return dyn_load(ms, MT_VS_THREAD, id, 1);
+	return rt_dyn_load(ms, MT_VS_THREAD, id, 1);
 }
 
 void rt_tls_store(struct rt_mstate *ms, uint32_t id, uint64_t v)
@@ -174,7 +172,7 @@ void rt_tls_store(struct rt_mstate *ms, uint32_t id, uint64_t v)
 		}
 		return;
 	}
-	dyn_store(ms, MT_VS_THREAD, id, 1, v);
+	rt_dyn_store(ms, MT_VS_THREAD, id, 1, v);
 }
 
 static int push(struct rt_mstate *ms, uint32_t type, uint64_t val,
@@ -418,16 +416,16 @@ static inline void varop(struct rt_mstate *ms, mt_instr_t in, uint64_t *r)
 		rt_tls_store(ms, id, r[rd]);
 		break;
 	case MT_OP_LDTAA:
-		r[rd] = dyn_load(ms, MT_VS_THREAD, id, 1);
+		r[rd] = rt_dyn_load(ms, MT_VS_THREAD, id, 1);
 		break;
 	case MT_OP_STTAA:
-		dyn_store(ms, MT_VS_THREAD, id, 1, r[rd]);
+		rt_dyn_store(ms, MT_VS_THREAD, id, 1, r[rd]);
 		break;
 	case MT_OP_LDGAA:
-		r[rd] = dyn_load(ms, MT_VS_GLOBAL, id, 0);
+		r[rd] = rt_dyn_load(ms, MT_VS_GLOBAL, id, 0);
 		break;
 	default:	/* STGAA */
-		dyn_store(ms, MT_VS_GLOBAL, id, 0, r[rd]);
+		rt_dyn_store(ms, MT_VS_GLOBAL, id, 0, r[rd]);
 		break;
 	}
 }

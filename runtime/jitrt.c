@@ -31,11 +31,19 @@ static void ms_init(struct rt_mstate *ms, struct rt *rt, uint32_t ecb,
 	ms->fault_pc = 0;
 	ms->fault_addr = 0;
 	ms->ttop = 0;
+	ms->given = 0;
 	ms->c = &rt->cpu[0];
 	ms->stat = &rt->cpustat[0];
 	ms->ctx = ctx;
 	ms->probe = rt->t.ecbs[ecb].probe;
 	ms->epid = ecb + 1;
+}
+
+/* A helper's fault for the code to find (MT_JR_FAULT's word). */
+static void jit_fault_keep(struct rt *rt, const struct rt_mstate *ms)
+{
+	rt->jit_fault = ms->fault;
+	rt->jit_fault_addr = ms->fault_addr;
 }
 
 /* The keyless entry's offset + 1, as rt_agg_keyless keeps it in aggent. */
@@ -172,8 +180,7 @@ static uint64_t mt_rt_jit_load(struct mt_cb *cb, uint32_t how, uint64_t addr)
 
 	ms_init(&ms, rt, 0, &no_ctx);
 	if (rt_check_load(&ms, addr, size) != 0) {
-		rt->jit_fault = ms.fault;
-		rt->jit_fault_addr = ms.fault_addr;
+		jit_fault_keep(rt, &ms);
 		return 0;
 	}
 	switch (size) {
@@ -203,6 +210,7 @@ static void mt_rt_jit_fault(struct mt_cb *cb, uint32_t ecb, uint32_t where)
 	ms.fault_pc = where & 0xffff;
 	rt->jit_fault = 0;
 	rt->jit_fault_addr = 0;	/* compiled code's own faults have none */
+	rt->jit_mark = 0;	/* the abandoned clause's strings */
 	rt_report_fault(&ms, act == 0xffff ? 0xffffffffu : act);
 }
 
@@ -213,6 +221,102 @@ static uint64_t mt_rt_jit_var(struct mt_cb *cb, uint32_t var)
 	if (var == MT_VAR_TIMESTAMP)
 		return mt_plat_time();
 	return mt_plat_var(&no_ctx, var);
+}
+
+static uint64_t mt_rt_jit_subr(struct mt_cb *cb, uint32_t subr, uint64_t arg)
+{
+	struct rt *rt = rt_get(cb);
+	struct rt_mstate ms;
+	uint64_t r = 0;
+
+	if (subr != MT_SUBR_MACH_PID && subr != MT_SUBR_MACH_TID &&
+	    subr != MT_SUBR_MACH_EXECNAME)
+		return 0;
+	ms_init(&ms, rt, 0, &no_ctx);
+	ms.scratch_used = rt->jit_mark;	/* after the strings not consumed yet */
+	ms.tuple[0].val = arg;
+	ms.tuple[0].size = 8;
+	ms.tuple[0].type = MT_TT_INT;
+	ms.ttop = 1;
+	rt_subr(&ms, subr, &r);
+	rt->jit_mark = ms.scratch_used;
+	if (ms.fault) {
+		jit_fault_keep(rt, &ms);
+		return 0;
+	}
+	return r;
+}
+
+/* Is [dst, dst + size) inside CPU 0's principal buffer or staging
+   record?  The only places compiled code writes a record. */
+static int jit_rec_dst(const struct rt *rt, uint64_t dst, uint32_t size)
+{
+	uint64_t buf = (uint64_t)(uintptr_t)rt->cpu[0].buf;
+	uint64_t stage = (uint64_t)(uintptr_t)rt->cpu[0].stage;
+
+	return (dst >= buf && dst - buf <= rt->cpubuf[0].size &&
+		size <= rt->cpubuf[0].size - (dst - buf)) ||
+		(dst >= stage && dst - stage <= rt->stagesize &&
+		 size <= rt->stagesize - (dst - stage));
+}
+
+static int64_t mt_rt_jit_str(struct mt_cb *cb, uint32_t size, uint64_t src, uint64_t dst)
+{
+	struct rt *rt = rt_get(cb);
+	struct rt_mstate ms;
+
+	if (!jit_rec_dst(rt, dst, size))
+		return 0;
+	ms_init(&ms, rt, 0, &no_ctx);
+	ms.scratch_used = rt->jit_mark;		/* a subroutine's string is loadable */
+	rt->jit_mark = 0;
+	if (rt_copy_str0(&ms, (char *)(uintptr_t)dst, src, size) < 0) {
+		jit_fault_keep(rt, &ms);
+		return -1;
+	}
+	return 0;
+}
+
+static uint64_t mt_rt_jit_gaa(struct mt_cb *cb, uint32_t id, uint64_t key, uint64_t v)
+{
+	struct rt *rt = rt_get(cb);
+	struct rt_mstate ms;
+
+	ms_init(&ms, rt, 0, &no_ctx);
+	ms.tuple[0].val = key;
+	ms.tuple[0].size = 8;
+	ms.tuple[0].type = MT_TT_INT;
+	ms.ttop = 1;
+	if (!(id & MT_JH_GAA_STORE))
+		return rt_dyn_load(&ms, MT_VS_GLOBAL, id, 0);
+	rt_dyn_store(&ms, MT_VS_GLOBAL, id & ~MT_JH_GAA_STORE, 0, v);
+	return 0;
+}
+
+/* Aggregation action act with the values compiled code left in CPU 0's
+   staging record (stage_size makes room for them). */
+static void mt_rt_jit_aggvals(struct mt_cb *cb, uint32_t ecb, uint32_t act, uint32_t plat)
+{
+	struct rt *rt = rt_get(cb);
+	const struct mt_clause *cl;
+	struct rt_mstate ms;
+
+	if (ecb >= rt->img->necbs || act >= rt->img->nactions)
+		return;
+	ms_init(&ms, rt, ecb, &no_ctx);
+	ms.scratch_used = rt->jit_mark;		/* a subroutine's string is loadable */
+	rt->jit_mark = 0;
+	ms.given = (const uint64_t *)rt->cpu[0].stage;
+	ms.given_plat = plat;
+	cl = &rt->t.clauses[rt->t.ecbs[ecb].clause];
+	rt_aggregate(&ms, &rt->t.actions[act]);
+	if (ms.fault)
+		rt_report_fault(&ms, act - cl->act0);
+}
+
+static uint64_t mt_rt_jit_elapsed(struct mt_cb *cb)
+{
+	return rt_stamp_elapsed(rt_get(cb), &no_ctx);
 }
 
 static uint64_t helper(uint32_t h)
@@ -229,6 +333,11 @@ static uint64_t helper(uint32_t h)
 	case MT_JH_FAULT: return (uint64_t)(uintptr_t)mt_rt_jit_fault;
 	case MT_JH_VAR: return (uint64_t)(uintptr_t)mt_rt_jit_var;
 	case MT_JH_INTKEY: return (uint64_t)(uintptr_t)mt_rt_jit_intkey;
+	case MT_JH_SUBR: return (uint64_t)(uintptr_t)mt_rt_jit_subr;
+	case MT_JH_STR: return (uint64_t)(uintptr_t)mt_rt_jit_str;
+	case MT_JH_GAA: return (uint64_t)(uintptr_t)mt_rt_jit_gaa;
+	case MT_JH_AGGVALS: return (uint64_t)(uintptr_t)mt_rt_jit_aggvals;
+	case MT_JH_ELAPSED: return (uint64_t)(uintptr_t)mt_rt_jit_elapsed;
 	}
 	return 0;
 }
@@ -259,6 +368,11 @@ uint64_t mt_rt_jit_addr(struct mt_cb *cb, uint32_t kind, uint32_t arg)
 	case MT_JR_FAULT: return (uint64_t)(uintptr_t)&rt->jit_fault;
 	case MT_JR_TLS: return rt->tls_nrows ? (uint64_t)(uintptr_t)rt->tls : 0;
 	case MT_JR_TLS_MASK: return rt->tls_nrows ? rt->tls_nrows - 1 : 0;
+	case MT_JR_LOCALS: {		/* clause-local scalar arg's storage */
+		const struct rt_varslot *sl = rt_slot(rt, MT_VS_LOCAL, arg);
+		return sl && sl->kind == MT_VK_SCALAR && !(sl->flags & MT_VF_REF) ?
+			(uint64_t)(uintptr_t)(c->locals + sl->off) : 0;
+	}
 	case MT_JR_HELPER: return helper(arg);
 	}
 	return 0;

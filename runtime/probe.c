@@ -285,6 +285,7 @@ static void fire(struct rt *rt, uint32_t cpu, uint32_t pi,
 	ms.have_tid = 0;
 	ms.tid = 0;
 	ms.ttop = 0;
+	ms.given = 0;
 	ms.fault_pc = 0;
 	ms.fault_addr = 0;
 	if (!nested && rt->locals_size)
@@ -334,7 +335,7 @@ void mt_rt_stamp(struct mt_cb *cb, const struct mt_pctx *ctx)
 }
 
 /* ns since the current thread's stamp, which is consumed; 0 if none. */
-static uint64_t stamp_elapsed(struct rt *rt, const struct mt_pctx *ctx)
+uint64_t rt_stamp_elapsed(struct rt *rt, const struct mt_pctx *ctx)
 {
 	uint64_t th = mt_plat_var(ctx, MT_VAR_CURTHREAD), t0, now;
 	uint32_t h;
@@ -363,7 +364,7 @@ static void map_args(struct rt *rt, const struct mt_probe *pr, const struct mt_p
 		uint8_t m = i < pr->nmap ? pr->argmap[i] : MT_ARGMAP_ZERO;
 		out->arg[i] = m < MT_NARGS ? raw->arg[m] :
 			m == MT_ARGMAP_CURTHREAD ? mt_plat_var(raw, MT_VAR_CURTHREAD) :
-			m == MT_ARGMAP_ELAPSED ? stamp_elapsed(rt, raw) : 0;
+			m == MT_ARGMAP_ELAPSED ? rt_stamp_elapsed(rt, raw) : 0;
 	}
 }
 

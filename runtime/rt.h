@@ -165,6 +165,9 @@ struct rt {
 	uint32_t jit_fault;		/* a compiled load's fault, until reported */
 	uint32_t jit_pad;
 	uint64_t jit_fault_addr;
+	uint64_t jit_mark;		/* scratch MT_JH_SUBR's strings hold until
+					   MT_JH_STR/MT_JH_AGGVALS (or a fault's
+					   report) consume them */
 };
 
 /* Tuple stack entry. */
@@ -193,6 +196,12 @@ struct rt_mstate {
 	uint32_t fault;
 	uint32_t fault_pc;
 	uint64_t fault_addr;
+	/* an aggregation's values compiled code computed (MT_JH_AGGVALS):
+	   rec i's value at given[i] instead of its DIFO's; given_plat bit
+	   i: that string is the platform's execname (MT_JIT_PLATNAME
+	   readable bytes) */
+	const uint64_t *given;
+	uint32_t given_plat;
 	/* tuple stack */
 	uint32_t ttop;
 	struct rt_tuple tuple[MT_TUPLE_MAX];
@@ -341,6 +350,12 @@ void rt_tls_store(struct rt_mstate *ms, uint32_t id, uint64_t v);
 
 /* subr.c, subr_str.c */
 void rt_subr(struct rt_mstate *ms, uint32_t subr, uint64_t *rd);
+/* A dynamic variable (thread-local or associative array) keyed by the
+   tuple stack: its value, or v stored (0: deleted). */
+/* ns since the current thread's stamp (mt_rt_stamp), consumed; 0 if none */
+uint64_t rt_stamp_elapsed(struct rt *rt, const struct mt_pctx *ctx);
+uint64_t rt_dyn_load(struct rt_mstate *ms, uint32_t scope, uint32_t id, int tls);
+void rt_dyn_store(struct rt_mstate *ms, uint32_t scope, uint32_t id, int tls, uint64_t v);
 int64_t rt_sarg(struct rt_mstate *ms, uint32_t i, const char **s);
 uint64_t rt_strjoin(struct rt_mstate *ms);
 uint64_t rt_substr(struct rt_mstate *ms);

@@ -114,6 +114,13 @@ static uint32_t stage_size(const struct mt_image *img, uint32_t *minrec,
 
 	*minrec = UINT32_MAX;
 	*maxrec = 0;
+	const struct mt_action *act =
+		(const void *)((const uint8_t *)img + img->actions_off);
+
+	/* compiled code leaves an aggregation's values there (MT_JH_AGGVALS) */
+	for (uint32_t i = 0; i < img->nactions; i++)
+		if (act[i].kind == MT_ACT_AGG && 8 * act[i].nrecs > max)
+			max = 8 * act[i].nrecs;
 	for (uint32_t i = 0; i < img->nclauses; i++) {
 		uint32_t n = RT_HDRSIZE + cl[i].recsize;
 		if (n > max)

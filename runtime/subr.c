@@ -132,6 +132,24 @@ static uint64_t copyin(struct rt_mstate *ms, uint32_t subr)
 	return d;
 }
 
+/*
+ * A string read through an alloca()'d pointer, as dtrace-utils bounds it
+ * (dt_cg_alloca_access_check with the string type's size): the pointer
+ * must be in the scratch allocated so far and strsize bytes from it must
+ * be allocated too, whether or not a NUL comes first.
+ */
+static uint64_t alloca_str(struct rt_mstate *ms, uint64_t p)
+{
+	uint64_t s = (uint64_t)(uintptr_t)ms->c->scratch;
+	uint64_t len = ms->rt->strsize - 1;	/* D's strsize, no NUL */
+
+	if (p < s || p - s >= ms->scratch_used)
+		rt_fault(ms, MT_FLT_BADADDR, p);
+	else if (len > ms->scratch_used - (p - s))
+		rt_fault(ms, MT_FLT_BADSIZE, len);
+	return p;
+}
+
 /* bcopy(src, dst, n): dst must be allocated scratch; a copy running past
    the end of an alloca'd source or destination is an invalid size. */
 static void subr_bcopy(struct rt_mstate *ms)
@@ -224,6 +242,7 @@ void rt_subr(struct rt_mstate *ms, uint32_t subr, uint64_t *rd)
 					ms->rt->strsize);
 		break;
 	case MT_SUBR_ALLOCA: r = rt_alloca(ms, ARG(0)); break;
+	case MT_SUBR_ALLOCASTR: r = alloca_str(ms, ARG(0)); break;
 	case MT_SUBR_BCOPY: subr_bcopy(ms); break;
 	case MT_SUBR_COPYINTO:
 		if (rt_check_store(ms, ARG(2), ARG(1), 0) == 0)

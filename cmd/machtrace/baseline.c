@@ -7,9 +7,10 @@
  * the comparison), each on a fresh boot, or attached to a running VM
  * with --vm (its workload fixed at vm start, each session -d SECONDS
  * long) (docs/baselines.md): a
- * D program over the ipc, sched, vm and usdt providers, run by this
- * same binary as a child session, prints one line per latency sample
- * and the counts and stacks of its aggregations at END.  save stores
+ * D program over the ipc, sched, vm and usdt providers, run as a session
+ * of this process (as top's), records one printf() per latency sample,
+ * taken from its records, and counts and stacks in aggregations, walked
+ * at its end: nothing is printed or read back as text.  save stores
  * them as DIR/NAME.json; compare measures again and tests each metric
  * against the stored one (blcompare.c, output/stats: a two-stage
  * bootstrap over the runs, and a noise floor from their run-to-run
@@ -22,11 +23,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <fcntl.h>
 #include "cli.h"
 #include "baseline.h"
+#include "machtrace/consumer.h"
 #include "machtrace/vm.h"
 #include "machtrace/export.h"
 #include "machtrace/stats.h"
@@ -59,8 +60,7 @@ static const char measure_prog[] =
 	"sched:::on-cpu { @c[\"context switches\"] = count(); }\n"
 	"vm:::fault { @c[args[1] & 2 ? \"faults (write)\" : args[1] & 4 ? "
 	"\"faults (execute)\" : args[1] ? \"faults (read)\" : \"faults (wire)\"] = count(); }\n"
-	"profile-997 /pid == 1/ { @st[ustack()] = count(); }\n"
-	"END { printa(\"C %s %@d\\n\", @c); printa(\"S%k\\nN %@d\\n\", @st); }\n";
+	"profile-997 /pid == 1/ { @st[ustack()] = count(); }\n";
 
 struct bl_opts {
 	const char *verb, *name, *dir, *vm;
@@ -136,16 +136,15 @@ mkdirs(char *path)
 
 /* The temporary files of one measurement; con_off: with --vm, the size
    of the VM's console log when the session began. */
+/* A run's directory: the guest's console log. */
 struct bl_tmp {
-	char dir[64], out[128], err[128], con[128];
+	char dir[64], con[128];
 	long con_off;
 };
 
 static void
 tmp_free(struct bl_tmp *t)
 {
-	unlink(t->out);
-	unlink(t->err);
 	unlink(t->con);
 	rmdir(t->dir);
 }
@@ -188,23 +187,6 @@ workload_ok(const char *con, int timed)
 	}
 	fclose(f);
 	return !bad && (done || timed);
-}
-
-/* A session that dropped records measured less than it saw: say so
-   (its drop lines), the samples it kept are still compared. */
-static void
-warn_drops(const char *err)
-{
-	char line[512];
-	FILE *f = fopen(err, "r");
-
-	if (f == NULL)
-		return;
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, "drop"))
-			fprintf(stderr, "machtrace: baseline: warning: the measurement "
-				"session: %s", line);
-	fclose(f);
 }
 
 /* The VM's console log (its state directory's console.log). */
@@ -270,117 +252,109 @@ vm_icount(const char *vm, char *buf, size_t len)
 			snprintf(buf, len, "%s", cmd + i + 8);
 }
 
-/*
- * The child session's command line: the VM or the machine options as
- * given (their values already checked), then the program.
- */
-static void
-session_argv(const struct bl_opts *o, const char *self, const char *prog,
-	     const char *argv[20], char num[3][32])
-{
-	int n = 0;
+#define BL_MAXFRAMES 128
 
-	argv[n++] = self;
-	if (o->vm) {
-		argv[n++] = "--vm";
-		argv[n++] = o->vm;
-	} else {
-		argv[n++] = "--workload";
-		argv[n++] = o->mach.workload;
-	}
-	if (o->mach.kernel) {
-		argv[n++] = "--kernel";
-		argv[n++] = o->mach.kernel;
-	}
-	if (o->mach.timeout_ms) {
-		snprintf(num[0], 32, "--timeout=%.3f", o->mach.timeout_ms / 1000.0);
-		argv[n++] = num[0];
-	}
-	if (o->mach.mem_mb) {
-		snprintf(num[1], 32, "--memory=%u", o->mach.mem_mb);
-		argv[n++] = num[1];
-	}
-	if (o->mach.cpus) {
-		snprintf(num[2], 32, "--cpus=%u", o->mach.cpus);
-		argv[n++] = num[2];
-	}
-	argv[n++] = "-q";
-	argv[n++] = "-x";
-	argv[n++] = "bufsize=16m";
-	argv[n++] = "-x";
-	argv[n++] = "dynvarsize=4m";
-	argv[n++] = "-n";
-	argv[n++] = prog;
-	argv[n] = NULL;
+/* The session's records and aggregations, going into run r of s. */
+struct bl_sess {
+	struct bl_set *s;
+	struct bl_run *r;
+	const struct mt_prog *prog;
+	struct mt_consumer *c;
+	char *frames[BL_MAXFRAMES];
+	int nf, rc;
+};
+
+/* A string rec of a record, as a C string in buf. */
+static const char *
+rec_str(const struct mt_rec *r, const uint8_t *data, char *buf, size_t len)
+{
+	size_t n = strnlen((const char *)data + r->offset, r->size);
+
+	snprintf(buf, len, "%.*s", (int)n, (const char *)data + r->offset);
+	return buf;
 }
 
-/* Runs the measurement session: its stdout in t->out. */
-static int
-run_session(const struct bl_opts *o, struct bl_tmp *t)
+/*
+ * The program's printf()s are its samples, taken from their records (not
+ * printed): "R" (phase, ns) an rt round trip, "L" (phase, message, ns)
+ * an ipc latency.
+ */
+static void
+bl_record(void *arg, const struct mt_rechdr *h, const struct mt_probe *p,
+	  uint32_t clause, const uint8_t *data)
 {
-	char self[4096], prog[sizeof(measure_prog) + 64];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	pid_t pid;
-	int st;
+	struct bl_sess *b = arg;
+	const struct mt_clause *cl = &b->prog->clauses[clause];
+	char name[512], ph[128], msg[256];
 
-	if (n <= 0) {
-		fprintf(stderr, "machtrace: baseline: cannot find this program: %s\n",
-			strerror(errno));
-		return -1;
-	}
-	self[n] = '\0';
-	snprintf(prog, sizeof(prog), "%s", measure_prog);
-	if (o->seconds > 0)
-		snprintf(prog + strlen(prog), sizeof(prog) - strlen(prog),
-			 "tick-%lds { exit(0); }\n", o->seconds);
-	fflush(stdout);
-	if ((pid = fork()) < 0) {
-		fprintf(stderr, "machtrace: baseline: fork: %s\n", strerror(errno));
-		return -1;
-	}
-	if (pid == 0) {
-		const char *argv[20];
-		char num[3][32];
+	for (uint32_t i = 0; i < cl->nacts && b->rc == 0; i++) {
+		const struct mt_action *a = &b->prog->actions[cl->act0 + i];
+		const char *fmt = b->prog->action_info[cl->act0 + i].fmt;
+		const struct mt_rec *r = &b->prog->recs[a->rec0];
 
-		session_argv(o, self, prog, argv, num);
-		/* fd 2, not freopen: stderr is main()'s escaping stream */
-		int fd = open(t->err, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+		if (a->kind != MT_ACT_PRINTF || fmt == NULL)
+			continue;
+		if (fmt[0] == 'R' && a->nrecs == 2)
+			snprintf(name, sizeof(name), "round-trip latency of %s",
+				 rec_str(&r[0], data, ph, sizeof(ph)));
+		else if (fmt[0] == 'L' && a->nrecs == 3)
+			snprintf(name, sizeof(name), "ipc latency of %s (%s)",
+				 rec_str(&r[0], data, ph, sizeof(ph)),
+				 rec_str(&r[1], data, msg, sizeof(msg)));
+		else
+			continue;
+		b->rc = bl_sample_add(b->r, name, BL_LATENCY,
+				      (double)mt_rec_int(&r[a->nrecs - 1], data));
+	}
+}
 
-		if (freopen(t->out, "w", stdout) == NULL || fd < 0 || dup2(fd, 2) < 0)
-			_exit(127);
-		setenv("MACHTRACE_CONSOLE_LOG", t->con, 1);
-		if (o->icount && getenv("MACHTRACE_ICOUNT") == NULL)
-			setenv("MACHTRACE_ICOUNT", "shift=0", 1);
-		execv(self, (char **)argv);
-		_exit(127);
-	}
-	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		fprintf(stderr, "machtrace: baseline: the measurement session failed "
-			"(exit %d):\n", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-		show_tail(t->err, "session");
-		return -1;
-	}
-	warn_drops(t->err);
-	if (o->vm) {
-		if (!vm_console_ok(o->vm, t->con_off)) {
-			fprintf(stderr, "machtrace: baseline: vm %s's console shows a failure "
-				"during the measurement (machtrace vm console %s)\n", o->vm, o->vm);
-			return -1;
-		}
-		return 0;
-	}
-	if (!workload_ok(t->con, o->seconds > 0)) {
-		fprintf(stderr, "machtrace: baseline: the workload '%s' did not complete "
-			"with every phase OK:\n", o->mach.workload);
-		show_tail(t->con, "console");
-		return -1;
-	}
+static int
+bl_start(void *arg, const struct mt_prog *prog, const struct mt_image *img,
+	 struct mt_target *t, struct mt_consumer *c)
+{
+	struct bl_sess *b = arg;
+
+	b->prog = prog;
+	b->c = c;
+	mt_consumer_set_rechook(c, bl_record, b);
 	return 0;
 }
 
-#define BL_MAXFRAMES 128
+static int
+bl_poll(void *arg, struct mt_consumer *c)
+{
+	return ((struct bl_sess *)arg)->rc != 0;
+}
 
-/* frames[0..n), leaf first as printa prints them, folded root first. */
+/* @c: a count per name. */
+static int
+bl_count(void *arg, const struct mt_agg *agg, const struct mt_aggkey *keys,
+	 uint32_t nkeys, const int64_t *vals)
+{
+	struct bl_sess *b = arg;
+	char name[256];
+
+	if (nkeys != 1 || keys[0].s == NULL)
+		return 0;
+	snprintf(name, sizeof(name), "%.*s", (int)strnlen(keys[0].s, keys[0].len),
+		 keys[0].s);
+	b->rc = bl_sample_add(b->r, name, BL_COUNT, (double)vals[0]);
+	return b->rc;
+}
+
+/* A frame of a stack: its function ("mod`func", offsets dropped). */
+static void
+bl_frame(void *arg, const char *sym)
+{
+	struct bl_sess *b = arg;
+
+	if (b->nf < BL_MAXFRAMES && (b->frames[b->nf] = strdup(sym)) != NULL) {
+		b->frames[b->nf][strcspn(sym, "+ ;")] = '\0';
+		b->nf++;
+	}
+}
+
+/* frames[0..n), leaf first as the stack gives them, folded root first. */
 static int
 fold_add(struct bl_set *s, char **frames, int n, uint64_t count)
 {
@@ -403,58 +377,108 @@ fold_add(struct bl_set *s, char **frames, int n, uint64_t count)
 	return rc;
 }
 
-/* "R PHASE NS": an rt round trip; "L PHASE MSGNAME NS": an ipc
-   latency; "C NAME N": a count; "S", frames, "N count": a stack. */
+/* @st: machload's sampled user stacks. */
 static int
-parse_output(FILE *f, struct bl_set *s, struct bl_run *r)
+bl_stack(void *arg, const struct mt_agg *agg, const struct mt_aggkey *keys,
+	 uint32_t nkeys, const int64_t *vals)
 {
-	char line[1024], name[512], *frames[BL_MAXFRAMES];
-	long long v;
-	int in_stack = 0, nf = 0, rc = 0;
+	struct bl_sess *b = arg;
 
-	while (rc == 0 && fgets(line, sizeof(line), f)) {
-		char ph[128], msg[256], *p;
-
-		line[strcspn(line, "\n")] = '\0';
-		if (in_stack) {
-			if (sscanf(line, "N %lld", &v) == 1) {
-				rc = fold_add(s, frames, nf, (uint64_t)v);
-				while (nf > 0)
-					free(frames[--nf]);
-				in_stack = 0;
-				continue;
-			}
-			for (p = line; *p == ' ' || *p == '\t'; p++)
-				;
-			p[strcspn(p, "+ ;")] = '\0';	/* offsets dropped */
-			if (*p && nf < BL_MAXFRAMES && (frames[nf] = strdup(p)) != NULL)
-				nf++;
-		} else if (strcmp(line, "S") == 0) {
-			in_stack = 1;
-		} else if (sscanf(line, "R %127s %lld", ph, &v) == 2) {
-			snprintf(name, sizeof(name), "round-trip latency of %s", ph);
-			rc = bl_sample_add(r, name, BL_LATENCY, (double)v);
-		} else if (sscanf(line, "L %127s %255s %lld", ph, msg, &v) == 3) {
-			snprintf(name, sizeof(name), "ipc latency of %s (%s)", ph, msg);
-			rc = bl_sample_add(r, name, BL_LATENCY, (double)v);
-		} else if (strncmp(line, "C ", 2) == 0 && (p = strrchr(line, ' ')) != NULL &&
-			   p > line + 2) {
-			*p = '\0';
-			rc = bl_sample_add(r, line + 2, BL_COUNT, strtod(p + 1, NULL));
-		}
-	}
-	while (nf > 0)
-		free(frames[--nf]);
-	return rc;
+	if (nkeys != 1)
+		return 0;
+	mt_stack_frames(mt_consumer_symsrc(b->c), 1, keys[0].raw, keys[0].len,
+			bl_frame, b);
+	b->rc = fold_add(b->s, b->frames, b->nf, (uint64_t)vals[0]);
+	while (b->nf > 0)
+		free(b->frames[--b->nf]);
+	return b->rc;
 }
 
-/* One run: a session, its output parsed into a new run of s. */
+/* At the end: the counts and the stacks, from the aggregations. */
+static int
+bl_finish(void *arg, struct mt_consumer *c, int failed)
+{
+	struct bl_sess *b = arg;
+
+	if (!failed && b->rc == 0 && (mt_consumer_agg_walk(c, "c", bl_count, b) != 0 ||
+			   mt_consumer_agg_walk(c, "st", bl_stack, b) != 0)) {
+		fprintf(stderr, "machtrace: baseline: %s\n", mt_consumer_error(c));
+		b->rc = -1;
+	}
+	return 0;
+}
+
+/*
+ * Runs the measurement session, in this process (a session of its own,
+ * as top's), into run r of s; the guest console to t->con.
+ */
+static int
+run_session(const struct bl_opts *o, struct bl_tmp *t, struct bl_set *s,
+	    struct bl_run *r)
+{
+	static const char *const xopts[] = { "bufsize", "16m", "dynvarsize", "4m",
+					     NULL };
+	struct bl_sess b = { s, r, NULL, NULL, { NULL }, 0, 0 };
+	struct cli_hook hook = { &b, bl_start, bl_poll, bl_finish, 0 };
+	struct cli_cmd cmd = { 0, 0, (char *)"machtrace baseline", NULL };
+	struct mt_mopts mach = o->mach;
+	char prog[sizeof(measure_prog) + 64], *con = getenv("MACHTRACE_CONSOLE_LOG");
+	struct cli cl;
+	int rc;
+
+	snprintf(prog, sizeof(prog), "%s", measure_prog);
+	if (o->seconds > 0)
+		snprintf(prog + strlen(prog), sizeof(prog) - strlen(prog),
+			 "tick-%lds { exit(0); }\n", o->seconds);
+	if (o->vm)
+		mach.workload = NULL;	/* the VM's, fixed at vm start */
+	cmd.text = prog;
+	if (cli_tool_init(&cl, "baseline", &mach, o->vm, xopts, &hook) != 0) {
+		cli_tool_free(&cl);
+		return -1;
+	}
+	cl.cmds = &cmd;
+	cl.ncmds = 1;
+	if (o->icount && getenv("MACHTRACE_ICOUNT") == NULL)
+		setenv("MACHTRACE_ICOUNT", "shift=0", 1);
+	con = con ? strdup(con) : NULL;
+	setenv("MACHTRACE_CONSOLE_LOG", t->con, 1);
+	fflush(stdout);
+	rc = cli_vm_options(&cl) != 0 ? E_USAGE : cli_run(&cl);
+	if (con) {
+		setenv("MACHTRACE_CONSOLE_LOG", con, 1);
+		free(con);
+	} else
+		unsetenv("MACHTRACE_CONSOLE_LOG");
+	cli_tool_free(&cl);
+	if (rc != 0 || b.rc != 0) {
+		fprintf(stderr, "machtrace: baseline: the measurement session failed "
+			"(exit %d)\n", rc);
+		return -1;
+	}
+	if (o->vm) {
+		if (!vm_console_ok(o->vm, t->con_off)) {
+			fprintf(stderr, "machtrace: baseline: vm %s's console shows a failure "
+				"during the measurement (machtrace vm console %s)\n", o->vm, o->vm);
+			return -1;
+		}
+		return 0;
+	}
+	if (!workload_ok(t->con, o->seconds > 0)) {
+		fprintf(stderr, "machtrace: baseline: the workload '%s' did not complete "
+			"with every phase OK:\n", o->mach.workload);
+		show_tail(t->con, "console");
+		return -1;
+	}
+	return 0;
+}
+
+/* One run: a session into a new run of s. */
 static int
 measure_run(struct bl_opts *o, struct bl_set *s)
 {
 	struct bl_run *r = bl_run_add(s);
 	struct bl_tmp t;
-	FILE *f;
 	int rc;
 
 	if (r == NULL)
@@ -465,22 +489,9 @@ measure_run(struct bl_opts *o, struct bl_set *s)
 			strerror(errno));
 		return -1;
 	}
-	snprintf(t.out, sizeof(t.out), "%s/out", t.dir);
-	snprintf(t.err, sizeof(t.err), "%s/err", t.dir);
 	snprintf(t.con, sizeof(t.con), "%s/con", t.dir);
 	t.con_off = o->vm ? vm_console_size(o->vm) : 0;
-	rc = run_session(o, &t);
-	if (rc == 0) {
-		if ((f = fopen(t.out, "r")) == NULL)
-			rc = -1;
-		else {
-			rc = parse_output(f, s, r);
-			fclose(f);
-		}
-		if (rc != 0)
-			fprintf(stderr, "machtrace: baseline: cannot read the session's "
-				"output\n");
-	}
+	rc = run_session(o, &t, s, r);
 	tmp_free(&t);
 	return rc;
 }

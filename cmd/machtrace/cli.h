@@ -25,6 +25,29 @@ struct cli_cmd {
 	char *text;			/* the source text */
 };
 
+/*
+ * A client of the session (record, top, health, baseline): start() once
+ * the consumer is attached (before BEGIN), poll() after each drain of the
+ * loop (non-zero: end the session), finish() (may be NULL) after the loop
+ * and the last drain, the consumer still there (non-zero: the session
+ * failed; failed: it failed already).  final: the aggregations are printed
+ * at the end as without a hook (record); else only what the program's
+ * own printa() prints (the tools take them as values).
+ */
+struct mt_target;
+struct mt_consumer;
+struct mt_prog;
+struct mt_image;
+struct cli_hook {
+	void *arg;
+	int (*start)(void *arg, const struct mt_prog *prog,
+		     const struct mt_image *img, struct mt_target *t,
+		     struct mt_consumer *c);
+	int (*poll)(void *arg, struct mt_consumer *c);
+	int (*finish)(void *arg, struct mt_consumer *c, int failed);
+	int final;
+};
+
 struct cli {
 	const char *pname;		/* basename(argv[0]) for usage */
 	struct cli_cmd *cmds;
@@ -63,27 +86,24 @@ struct cli {
 	const char *events_list;	/* --events as given */
 	uint32_t events_nclauses;
 	struct cli_rec *rec;
-	/* Kernel types for args[] once the live target exists, else NULL. */
-	const struct mt_ctypes *ctypes;
-	/* machtrace top/health (top.c): the session's program is theirs */
+	struct cli_hook rec_hook;	/* record's, cl->hook while recording */
+	/* The session (session/) while one runs: the target rule, the kernel
+	   target for the compiler's types; NULL: compile alone (-l) */
+	struct mt_session *session;
+	/* the session's client (record, top, health, baseline), or NULL */
 	struct cli_hook *hook;
 };
 
 /*
- * A command built on a session (top.c): start() once the consumer is
- * attached (before BEGIN), poll() after each drain of the loop (non-zero:
- * end the session).  With a hook the session prints no aggregation at
- * its end but what the program's own printa() prints.
+ * session.c: a command's own session (top, health, baseline): the
+ * kernel's, quiet, on vm or a fresh boot of mach, -x options from xopts
+ * ("name", "value", ..., NULL), hook called; the caller gives cmds and
+ * frees with cli_tool_free.  0, or -1 after saying why ("machtrace:
+ * TOOL: ...").
  */
-struct mt_target;
-struct mt_consumer;
-struct mt_prog;
-struct cli_hook {
-	void *arg;
-	int (*start)(void *arg, const struct mt_prog *prog,
-		     struct mt_target *t, struct mt_consumer *c);
-	int (*poll)(void *arg, struct mt_consumer *c);
-};
+int cli_tool_init(struct cli *cl, const char *tool, const struct mt_mopts *mach,
+		  const char *vm, const char *const *xopts, struct cli_hook *hook);
+void cli_tool_free(struct cli *cl);
 
 /* disk.c: --disk; -1 after saying what is wrong */
 int cli_disk_setup(struct cli *cl);
@@ -117,12 +137,9 @@ void cli_print_diag(const struct cli *cl, const struct mt_diag *d, int which);
 /* syms.c: resolve kernel addresses through the kernel image */
 struct mt_consumer;
 void cli_kernel_symbols(const struct cli *cl, struct mt_consumer *c);
-/* session.c: the target rule: is this description the kernel's? */
-struct mt_pdesc;
-int cli_desc_wants_kernel(const struct cli *cl, const struct mt_pdesc *pd);
-/* session.c: a probes() callback counting the probes (int *arg) */
-struct mt_probe_info;
-int cli_count_cb(void *arg, const struct mt_probe_info *p);
+/* session.c: open cl->session from the command line's kernel options
+   (mt_session_close frees it); -1 when out of memory */
+int cli_session_open(struct cli *cl);
 /* stability.c: -v's report for one program (t: the target, or NULL) */
 struct mt_prog;
 struct cli_cmd;
@@ -136,14 +153,9 @@ void cli_stability_report(const struct cli *cl, struct mt_target *t,
 struct mt_image;
 struct mt_target;
 int cli_fit_memory(struct cli *cl, struct mt_target *t, struct mt_image *img);
-/* record.c: recording the session's records as a CTF trace */
-struct mt_cb;
-struct mt_consumer;
-int cli_record_start(struct cli *cl, const struct mt_prog *prog,
-		     const struct mt_image *img, struct mt_cb *cb,
-		     struct mt_consumer *c);
-void cli_record_poll(struct cli *cl);
-int cli_record_finish(struct cli *cl, int timed);
+/* record.c: machtrace record, a client of the session recording its
+   records as a CTF trace: fills h (kept in cl) with cl as its arg */
+void cli_record_hook(struct cli *cl, struct cli_hook *h);
 /* export.c: machtrace export DIR --format F [-o FILE] */
 int cli_export_main(int argc, char **argv);
 /* msgdecode.c: machtrace msgdecode, rpcsnoop's filter */

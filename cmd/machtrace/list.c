@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "machtrace/session.h"
 #include "machtrace/live.h"
 #include "machtrace/mach.h"
 #include "machtrace/program.h"
@@ -201,8 +202,12 @@ list_target(struct cli *cl, const struct desc_list *dl, int *live)
 	struct mt_target *t;
 	char err[512];
 
-	for (int i = 0; i < dl->n; i++)
-		wants |= cli_desc_wants_kernel(cl, &dl->v[i]);
+	if (!wants && cli_session_open(cl) != 0)
+		return NULL;
+	for (int i = 0; !wants && i < dl->n; i++)
+		wants |= mt_session_desc_wants_kernel(cl->session, &dl->v[i]);
+	mt_session_close(cl->session);
+	cl->session = NULL;
 	*live = 0;
 	if (wants) {
 		memset(&lo, 0, sizeof(lo));

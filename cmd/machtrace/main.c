@@ -518,6 +518,8 @@ record_setup(struct cli *cl)
 			"--events or a D program (-n, -s, -P, ...)\n");
 		return -1;
 	}
+	cli_record_hook(cl, &cl->rec_hook);
+	cl->hook = &cl->rec_hook;
 	return 0;
 }
 

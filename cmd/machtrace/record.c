@@ -47,6 +47,7 @@ struct cli_rec {
 	struct clause_plan *plans;	/* [nclauses] */
 	uint64_t *seen_drops;		/* [ncpus] */
 	int have_offset, failed;
+	int timed;			/* the target times its firings */
 	uint64_t next_progress;
 	uint64_t start_ns;
 };
@@ -411,10 +412,10 @@ rec_env(const struct cli *cl, struct mt_trace_env *env, char *buf, size_t len)
 		"Debian's gnumach-image-1.8-amd64-up-dbg";
 }
 
-int
-cli_record_start(struct cli *cl, const struct mt_prog *prog,
-		 const struct mt_image *img, struct mt_cb *cb,
-		 struct mt_consumer *c)
+static int
+record_start(struct cli *cl, const struct mt_prog *prog,
+	     const struct mt_image *img, struct mt_cb *cb,
+	     struct mt_consumer *c)
 {
 	struct cli_rec *rs = calloc(1, sizeof(*rs));
 	struct mt_trace_env env;
@@ -463,8 +464,8 @@ cli_record_start(struct cli *cl, const struct mt_prog *prog,
 }
 
 /* Drops since the last call into the streams; progress on a terminal. */
-void
-cli_record_poll(struct cli *cl)
+static void
+record_poll(struct cli *cl)
 {
 	struct cli_rec *rs = cl->rec;
 	const struct mt_cpubuf *b;
@@ -509,8 +510,8 @@ free_rec(struct cli_rec *rs)
 /* Close the trace and say what it holds, with the tracer's own cost when
    the target timed its firings (the kernel's does); -1 after a write
    error. */
-int
-cli_record_finish(struct cli *cl, int timed)
+static int
+record_finish(struct cli *cl, int timed)
 {
 	struct cli_rec *rs = cl->rec;
 	uint64_t n, d, fires, pns;
@@ -519,7 +520,7 @@ cli_record_finish(struct cli *cl, int timed)
 
 	if (rs == NULL)
 		return 0;
-	cli_record_poll(cl);
+	record_poll(cl);
 	if (isatty(2))
 		fputc('\n', stderr);
 	n = mt_trace_nevents(rs->w);
@@ -543,4 +544,42 @@ cli_record_finish(struct cli *cl, int timed)
 	free_rec(rs);
 	cl->rec = NULL;
 	return rc;
+}
+
+static int
+hook_start(void *arg, const struct mt_prog *prog, const struct mt_image *img,
+	   struct mt_target *t, struct mt_consumer *c)
+{
+	struct cli *cl = arg;
+
+	if (record_start(cl, prog, img, t->ops->cb(t), c) != 0)
+		return -1;
+	/* the kernel times its firings: the trace records that cost */
+	cl->rec->timed = strcmp(t->ops->name, "mach") == 0;
+	return 0;
+}
+
+static int
+hook_poll(void *arg, struct mt_consumer *c)
+{
+	record_poll(arg);
+	return 0;
+}
+
+static int
+hook_finish(void *arg, struct mt_consumer *c, int failed)
+{
+	struct cli *cl = arg;
+
+	return cl->rec && record_finish(cl, cl->rec->timed) != 0;
+}
+
+void
+cli_record_hook(struct cli *cl, struct cli_hook *h)
+{
+	h->arg = cl;
+	h->start = hook_start;
+	h->poll = hook_poll;
+	h->finish = hook_finish;
+	h->final = 1;
 }

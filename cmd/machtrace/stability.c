@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
+#include "machtrace/session.h"
 #include "machtrace/program.h"
 
 enum { S_INTERNAL, S_PRIVATE, S_OBSOLETE, S_EXTERNAL, S_UNSTABLE, S_EVOLVING,
@@ -36,8 +37,8 @@ struct pattr { const char *prov; struct attr a[5]; };
 
 /*
  * dtrace's own providers' attributes; the GNU Mach providers take those of
- * their kind there: mach_trap is a syscall provider, proc, sched, ipc, vm
- * and vminfo are SDT providers, pid and USDT providers (a name ending in
+ * their kind there: mach_trap is a syscall provider, proc, sched, ipc, vm,
+ * vminfo and lockstat are SDT providers, pid and USDT providers (a name ending in
  * a process id) are uprobe ones.
  */
 #define A_(n, d, c) { S_##n, S_##d, C_##c }
@@ -66,6 +67,7 @@ static const struct pattr pattrs[] = {
 	{ "ipc", KIND_SDT },
 	{ "vm", KIND_SDT },
 	{ "vminfo", KIND_SDT },
+	{ "lockstat", KIND_SDT },
 	{ "pid", KIND_UPROBE },
 	{ NULL, { A_(PRIVATE, PRIVATE, UNKNOWN), A_(PRIVATE, PRIVATE, UNKNOWN),
 		  A_(PRIVATE, PRIVATE, UNKNOWN), A_(PRIVATE, PRIVATE, UNKNOWN),
@@ -126,7 +128,7 @@ pdesc_attr(struct mt_target *t, const struct mt_pdesc *pd, struct attr *args)
 	if (!is_glob(pd->prov)) {
 		pa = provider_attrs(pd->prov);
 		if (t != NULL)
-			t->ops->probes(t, pd, 1, cli_count_cb, &n);
+			t->ops->probes(t, pd, 1, mt_session_count_cb, &n);
 		if (t != NULL && (n == 0 || (n > 1 && open_but_evolving(pa, pd))))
 			pa = &prvdesc;
 	}

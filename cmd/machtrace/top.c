@@ -917,22 +917,6 @@ print_health(struct top *tp)
 
 /* ---- the session hook -------------------------------------------------- */
 
-static int64_t
-rec_int(const struct mt_rec *r, const uint8_t *data)
-{
-	int64_t v = 0;
-
-	if (r->size == 8)
-		memcpy(&v, data + r->offset, 8);
-	else if (r->size == 4) {
-		int32_t x;
-
-		memcpy(&x, data + r->offset, 4);
-		v = x;
-	}
-	return v;
-}
-
 static void
 on_record(void *arg, const struct mt_rechdr *h, const struct mt_probe *p,
 	  uint32_t clause, const uint8_t *data)
@@ -949,9 +933,9 @@ on_record(void *arg, const struct mt_rechdr *h, const struct mt_probe *p,
 			return;		/* health's intervals are whole ones */
 		tp->partial = 1;
 	}
-	if (read_interval(tp, rec_int(tp->tick_recs[0], data),
-			  (double)rec_int(tp->tick_recs[1], data),
-			  (double)rec_int(tp->tick_recs[2], data)) != 0) {
+	if (read_interval(tp, mt_rec_int(tp->tick_recs[0], data),
+			  (double)mt_rec_int(tp->tick_recs[1], data),
+			  (double)mt_rec_int(tp->tick_recs[2], data)) != 0) {
 		tp->stop = 1;
 		return;
 	}
@@ -984,8 +968,8 @@ trace_recs(const struct mt_prog *prog, uint32_t i, const struct mt_rec **recs)
 }
 
 static int
-hook_start(void *arg, const struct mt_prog *prog, struct mt_target *t,
-	   struct mt_consumer *c)
+hook_start(void *arg, const struct mt_prog *prog, const struct mt_image *img,
+	   struct mt_target *t, struct mt_consumer *c)
 {
 	struct top *tp = arg;
 
@@ -1267,32 +1251,17 @@ static int
 run(struct top *tp)
 {
 	struct cli *cl = &tp->cl;
-	struct cli_hook hook = { tp, hook_start, hook_poll };
+	static const char *const top_xopts[] = { "bufsize", "4m", "aggsize", "16m",
+		"dynvarsize", "4m", "strsize", "64", NULL };
+	struct cli_hook hook = { tp, hook_start, hook_poll, NULL, 0 };
 	char period[32], freex[1024], *prog;
 	size_t plen;
 	int rc;
 
-	memset(cl, 0, sizeof(*cl));
-	cl->pname = "machtrace";
-	mt_opts_init(&cl->opts);
-	cl->opts.quiet = 1;
-	cl->exec = 1;
-	cl->out = stdout;
-	cl->force_kernel = 1;
-	cl->vm = tp->vm;
-	cl->mach = tp->mach;
+	if (cli_tool_init(cl, "top", &tp->mach, tp->vm, top_xopts, &hook) != 0)
+		return E_ERROR;
 	cl->disk = tp->disk;
 	cl->disk_snapshot = tp->disk_snapshot;
-	if ((cl->args = calloc(2, sizeof(char *))) == NULL)
-		return E_ERROR;
-	cl->args[cl->nargs++] = (char *)"machtrace";
-	if (mt_opts_set(&cl->opts, "bufsize", "4m", NULL, freex, sizeof(freex)) != 0 ||
-	    mt_opts_set(&cl->opts, "aggsize", "16m", NULL, freex, sizeof(freex)) != 0 ||
-	    mt_opts_set(&cl->opts, "dynvarsize", "4m", NULL, freex, sizeof(freex)) != 0 ||
-	    mt_opts_set(&cl->opts, "strsize", "64", NULL, freex, sizeof(freex)) != 0) {
-		fprintf(stderr, "machtrace: top: %s\n", freex);
-		return E_ERROR;
-	}
 	if (cli_vm_options(cl) != 0 || cli_disk_setup(cl) != 0)
 		return E_USAGE;
 	free_expr(cl, freex, sizeof(freex));
@@ -1356,8 +1325,7 @@ top_cl_free(struct cli *cl)
 	for (int i = 0; cl->cmds && i < 2; i++)
 		free(cl->cmds[i].text);
 	free(cl->cmds);
-	free(cl->args);
-	mt_opts_free(&cl->opts);
+	cli_tool_free(cl);
 }
 
 int

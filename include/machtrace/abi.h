@@ -174,6 +174,7 @@ enum mt_subr {
 	/* machtrace's: a GNU Mach task's pid, a thread's tid and execname
 	   (the numbers and names pid/tid/execname give) */
 	MT_SUBR_MACH_PID, MT_SUBR_MACH_TID, MT_SUBR_MACH_EXECNAME,
+	MT_SUBR_ALLOCASTR,	/* internal: a string at an alloca()'d pointer */
 	MT_SUBR__COUNT
 };
 

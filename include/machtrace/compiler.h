@@ -60,7 +60,9 @@ struct mt_ctypes {
 	int (*nargs)(void *arg, const char *prov, const char *mod,
 		     const char *func, const char *name);
 	/* a kernel global (`name, mod`name; mod NULL for the first): its
-	   address and malloc'd C type, NULL when unknown (may be NULL) */
+	   address and malloc'd C type; NULL when unknown, with *addr 0 for
+	   no such symbol and its address for a symbol of no known type
+	   (may be NULL) */
 	char *(*symbol)(void *arg, const char *mod, const char *name,
 			uint64_t *addr);
 	/*

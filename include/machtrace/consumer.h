@@ -116,6 +116,8 @@ typedef void (*mt_rechook)(void *arg, const struct mt_rechdr *h,
 			   const struct mt_probe *p, uint32_t clause,
 			   const uint8_t *data);
 void mt_consumer_set_rechook(struct mt_consumer *c, mt_rechook fn, void *arg);
+/* A record's integer rec r (sign-extended; a rechook's data). */
+int64_t mt_rec_int(const struct mt_rec *r, const uint8_t *data);
 /* A printf()-like action's text for a record's data (malloc'ed), or NULL. */
 char *mt_consumer_format(struct mt_consumer *c, uint32_t action,
 			 const uint8_t *data);
@@ -134,8 +136,11 @@ const struct mt_symsrc *mt_consumer_symsrc(const struct mt_consumer *c);
 #define MT_AGGWALK_MAXKEYS	8
 struct mt_aggkey {
 	const char *s;			/* a string key, else NULL */
-	uint32_t len;			/* s's bytes (NUL-padded, maybe unterminated) */
-	int64_t i;			/* any other key: its 8 bytes */
+	uint32_t len;			/* the key's bytes at raw (a string's
+					   NUL-padded, maybe unterminated) */
+	int64_t i;			/* any other key: its first 8 bytes */
+	const uint8_t *raw;		/* the key as recorded (a stack()'s or
+					   ustack()'s: mt_stack_frames) */
 };
 typedef int (*mt_aggwalk_fn)(void *arg, const struct mt_agg *agg,
 			     const struct mt_aggkey *keys, uint32_t nkeys,

@@ -19,6 +19,9 @@ void mt_esc_char(char c, char *out, int quotes);
 /* s with every unprintable byte escaped as mt_esc_char does, into buf
    (len bytes, truncated at a whole escape, NUL-terminated); returns buf. */
 const char *mt_esc_str(char *buf, size_t len, const char *s);
+/* The same with quotes and backslashes escaped too (dtrace's %S); buf
+   of 4 * strlen(s) + 1 bytes holds it all. */
+const char *mt_esc_quoted(char *buf, size_t len, const char *s);
 
 /* A stream writing to fp with every unprintable byte but '\n' and '\t'
    escaped (machtrace's own messages on stderr); NULL on failure. */
@@ -31,9 +34,9 @@ FILE *mt_esc_stream(FILE *fp);
 void mt_json_escape(FILE *fp, const char *s, size_t n);
 /* The same for a NUL-terminated s (NULL: ""). */
 void mt_json_escapez(FILE *fp, const char *s);
-/* As mt_json_escapez, with <, > and & as \u003c, \u003e, \u0026 too:
+/* As mt_json_escape, with <, > and & as \u003c, \u003e, \u0026 too:
    the literal can sit inside an HTML <script> element (no "</script>"). */
-void mt_json_escape_script(FILE *fp, const char *s);
+void mt_json_escape_script(FILE *fp, const char *s, size_t n);
 /* s as HTML or XML text or a double-quoted attribute value: &, <, >, "
    as entities, control bytes but tab dropped, a byte that is not UTF-8
    as &#xNN; (read as Latin-1), so that the document stays well-formed. */

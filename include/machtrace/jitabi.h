@@ -42,6 +42,10 @@ enum mt_jit_rel_kind {
 	MT_JR_TLS_MASK,		/* the rows' count - 1 (a value, a power of
 				   two less one; the rows exist whenever the
 				   image has a scalar thread-local) */
+	MT_JR_LOCALS,		/* CPU 0's storage of scalar clause-local
+				   variable arg (this->), zeroed by the
+				   interpreter at each firing and by
+				   compiled code at each of its firings */
 	/* the platform's (the blob) */
 	MT_JR_PLAT_TSCMULT = 64, /* uint64 ns = (tsc * [this]) >> 32 */
 	MT_JR_PLAT_EXECNAME,	/* REL32: uint64_t fn(void): the current
@@ -57,7 +61,9 @@ enum mt_jit_rel_kind {
 				   th at 0 and its execname's place at 8 (0:
 				   not known), MT_VAR_TID's value at
 				   MT_JIT_MEMO_TID when the word at
-				   MT_JIT_MEMO_TIDOK is not 0;
+				   MT_JIT_MEMO_TIDOK is not 0 (MT_VAR_PID's
+				   at MT_JIT_MEMO_PID when the word at
+				   MT_JIT_MEMO_PIDOK is not 0);
 				   MT_JR_PLAT_EXECNAME and MT_JH_VAR fill it */
 	MT_JR_PLAT_VCLOCK,	/* vtimestamp's probe-context clock: uint64
 				   TSC at the firing's start (0 outside a
@@ -121,6 +127,34 @@ enum mt_jit_helper {
 	/* uint32_t (struct mt_cb *cb, uint32_t ecb, uint32_t act, uint64_t
 	   key): as MT_JH_STRKEY for an aggregation keyed by one integer */
 	MT_JH_INTKEY,
+	/* uint64_t (struct mt_cb *cb, uint32_t subr, uint64_t arg): D
+	   subroutine subr of one integer argument (MT_SUBR_MACH_PID, _TID,
+	   _EXECNAME) as the interpreter calls it; a string result is in the
+	   runtime's scratch, valid until the next helper call; 0 and the
+	   fault in MT_JR_FAULT's word if it faults */
+	MT_JH_SUBR,
+	/* uint64_t (struct mt_cb *cb, uint32_t size, uint64_t src, uint64_t
+	   dst): the string at src into a record's size bytes at dst (in CPU
+	   0's principal buffer or staging record) as the interpreter writes
+	   a string record: safe loads up to its NUL, at most size - 1
+	   characters, then a NUL; the bytes after it are left alone.  0, or
+	   -1 and the fault in MT_JR_FAULT's word */
+	MT_JH_STR,
+	/* uint64_t (struct mt_cb *cb, uint32_t id, uint64_t key, uint64_t
+	   v): global associative array id (an integer value) at the one
+	   integer key: its value, or (id | MT_JH_GAA_STORE) v stored there
+	   (0: deleted), as the interpreter's LDGAA/STGAA */
+	MT_JH_GAA,
+	/* void (struct mt_cb *cb, uint32_t ecb, uint32_t act, uint32_t
+	   plat): aggregation action act of ECB ecb, its recs' values
+	   (keys and values, as their DIFOs give them) at CPU 0's staging
+	   record, 8 bytes each (the runtime makes it that large); plat bit
+	   i: rec i's string is the platform's execname, read without safe
+	   loads; a fault is reported as the interpreter does */
+	MT_JH_AGGVALS,
+	/* uint64_t (struct mt_cb *cb): the ns since the current thread's
+	   stamp, which is consumed (MT_ARGMAP_ELAPSED), 0 if none */
+	MT_JH_ELAPSED,
 	MT_JH__COUNT
 };
 
@@ -146,14 +180,18 @@ static inline int mt_jit_rel_encode(uint32_t kind, uint64_t v, int32_t addend, u
 	return 1;
 }
 
+#define MT_JH_GAA_STORE	0x80000000u
 #define MT_JIT_STRBUF	64
 #define MT_JIT_PLATNAME	32
 #define MT_JH_STRKEY_PLATNAME	0x80000000u
 #define MT_JIT_ECBENT_STRKEY	0x40000000u
 #define MT_JH_LOAD_SIGNED	0x100
-#define MT_JIT_MEMO_SIZE	32
+#define MT_JIT_MEMO_SIZE	64
+#define MT_JIT_MEMO_SHIFT	6	/* log2 MT_JIT_MEMO_SIZE */
 #define MT_JIT_MEMO_N	16
 #define MT_JIT_MEMO_TID	16
 #define MT_JIT_MEMO_TIDOK	24
+#define MT_JIT_MEMO_PID	32
+#define MT_JIT_MEMO_PIDOK	40
 
 #endif

@@ -13,24 +13,43 @@
 #include "machtrace/esc.h"
 
 /*
- * The writer (-xoformat=json, ...): nesting, separators and indentation.
- * Keys are ignored inside arrays; at most MT_JSON_DEPTH levels (what is
- * deeper is left out, the document stays balanced, and err is set).
+ * The writer: nesting, separators and layout.  Keys are ignored inside
+ * arrays; at most MT_JSON_WRITE_DEPTH levels (what is deeper is left
+ * out, the document stays balanced, and err is set): the report's flame
+ * tree takes two levels a frame, of at most 256 frames.
+ *
+ * mode: 0 indents by two spaces and ends the document with a newline
+ * (-xoformat=json); MT_JSON_COMPACT writes no whitespace at all (the
+ * exports, the report); MT_JSON_SCRIPT escapes strings and keys with
+ * mt_json_escape_script (a document inside an HTML <script> element).
  */
-#define MT_JSON_DEPTH	32
+#define MT_JSON_COMPACT		1
+#define MT_JSON_SCRIPT		2
+/* mt_json_open's kind: an object, an array, and in compact mode a
+   container whose members, and its close, each start a new line */
+#define MT_JSON_OBJECT		0
+#define MT_JSON_ARRAY		1
+#define MT_JSON_LINES		2
+#define MT_JSON_WRITE_DEPTH	1024
 struct mt_json {
 	FILE *fp;
-	int depth, overflow, err;
-	unsigned char first[MT_JSON_DEPTH];	/* no member yet at that level */
-	unsigned char array[MT_JSON_DEPTH];
+	int mode, depth, overflow, err;
+	unsigned char level[MT_JSON_WRITE_DEPTH];	/* LV_* (json.c) */
 };
-void mt_json_init(struct mt_json *j, FILE *fp);
-void mt_json_open(struct mt_json *j, const char *key, int array);
+void mt_json_init(struct mt_json *j, FILE *fp, int mode);
+void mt_json_open(struct mt_json *j, const char *key, int kind);
 void mt_json_close(struct mt_json *j);
 void mt_json_int(struct mt_json *j, const char *key, int64_t v);
 void mt_json_uint(struct mt_json *j, const char *key, uint64_t v);
+/* v with decimals digits after the point ("%.*f"); null if not finite. */
+void mt_json_fixed(struct mt_json *j, const char *key, double v, int decimals);
+void mt_json_bool(struct mt_json *j, const char *key, int v);
+void mt_json_null(struct mt_json *j, const char *key);
 void mt_json_str(struct mt_json *j, const char *key, const char *s, size_t n);
 void mt_json_strz(struct mt_json *j, const char *key, const char *s);
+
+/* The deepest nesting the reader takes. */
+#define MT_JSON_DEPTH	32
 
 /*
  * The reader, for files anyone may have written: jansson parses them

@@ -116,8 +116,12 @@ const struct mt_kfunc *mt_kimg_func_at(const struct mt_kimg *k, uint64_t addr);
  * address a function beats a label, a global symbol a local one).  NULL
  * if none, or if addr is beyond the end of a sized one (its end is its
  * own: the return address of a call that never returns, as its last
- * instruction). */
+ * instruction).  In data (.data, .bss, .rodata), as dtrace: the object
+ * whose bytes hold addr (kernel_map_store+0x10), or an unsized global
+ * symbol at addr itself. */
 const char *mt_kimg_sym_at(const struct mt_kimg *k, uint64_t addr, uint64_t *off);
+/* Whether addr lies in one of the kernel's loaded sections (not .boot). */
+int mt_kimg_in_image(const struct mt_kimg *k, uint64_t addr);
 /* Value of any symbol; -1 if absent. */
 int mt_kimg_symbol(const struct mt_kimg *k, const char *name, uint64_t *value);
 /* The same with the symbol's size (0 when the image gives none). */

@@ -93,10 +93,10 @@ const char *mt_live_argname(struct mt_target *t, const char *prov, const char *f
 /* -lv of an SDT probe (sched, ipc, proc, vm, vminfo): its sites in this
    kernel and how each was found; nothing for other probes. */
 void mt_live_print_sites(struct mt_target *t, uint32_t id, FILE *out);
-/* -d: kinst::FUNC:entry or :return of an inlined FUNC as the probe
-   descriptions of its sites (kinst::CALLER:OFFSET of each copy, fbt's
-   of the out-of-line copy), comma-separated and malloc'd; NULL when pd
-   names no such probe. */
+/* -d: kinst::FUNC:entry or :return of an inlined FUNC, or line probes,
+   as the probe descriptions of their sites (kinst::CALLER:OFFSET of
+   each copy or place, fbt's of the out-of-line copy), comma-separated
+   and malloc'd; NULL when pd names no such probe. */
 char *mt_live_expand(struct mt_target *t, const struct mt_pdesc *pd);
 /* SDT probes: the native C type of args[i] when args[i] is translated
    (mt_live_argtype gives the translated type, declared by the kernel D

@@ -93,6 +93,9 @@ struct mt_clause_info {
 	uint32_t npdescs;
 	struct mt_pdesc *pdescs;
 	int line;
+	int src;			/* its source (mt_cc_input's srcs[]), -1
+					   in a D library: a session names the
+					   -n/-s a diagnostic or a match is of */
 };
 
 /* A pragma or -x option as written, applied in order by the CLI. */
@@ -156,6 +159,7 @@ typedef int (*mt_probe_cb)(void *arg, const struct mt_probe_info *p);
  * (mt_target_error()).  The control block and buffers live in memory the
  * host can read directly (in-process for local, shared guest RAM for mach).
  */
+struct mt_ctypes;
 struct mt_target_ops {
 	const char *name;
 	/* Call cb for each probe matching pd (creating on-demand probes such
@@ -189,6 +193,18 @@ struct mt_target_ops {
 		    size_t len);
 	/* Optional (NULL: free(priv)): free the private state, after detach. */
 	void (*free)(struct mt_target *t);
+	/*
+	 * What a session asks a target before linking a program it runs
+	 * (session.h); each optional (NULL: none).  ctypes: fill *ct with the
+	 * answers to the compiler's questions (struct mt_ctypes, compiler.h:
+	 * args[] and kernel globals' C types, locals), its arg the target.
+	 * dlib: the D library compiled before such a program (*name names
+	 * it in errors).  expand: -d's form of a description (malloc'd),
+	 * NULL when it names nothing to expand.
+	 */
+	void (*ctypes)(struct mt_target *t, struct mt_ctypes *ct);
+	const char *(*dlib)(struct mt_target *t, const char **name);
+	char *(*expand)(struct mt_target *t, const struct mt_pdesc *pd);
 	/* Optional (NULL: 1): the CPUs probes fire on, numbered from 0 as
 	   mt_plat_cpu() numbers them; the image keeps buffers for each. */
 	uint32_t (*ncpus)(struct mt_target *t);
@@ -222,14 +238,16 @@ const char *mt_target_error(struct mt_target *t);
 
 /*
  * Match every clause's descriptions against the target's probes and build
- * the image with opts applied.  Returns a malloc'd image (size in ->size)
- * or NULL with err filled (dtrace's "probe description ... does not match
- * any probes" case: *nomatch set, message as dtrace prints it).
- * nmatched receives the number of (clause, probe) pairs, as dtrace's
- * "matched N probes" counts them.
+ * the image with opts applied.  Returns a malloc'd image (size in ->size,
+ * one ECB per matching (description, probe) pair: dtrace's "matched N
+ * probes" of a source counts the ECBs of its clauses), or NULL with err
+ * filled, as dtrace prints it.  bad_clause (may be NULL) receives the
+ * clause whose description matched no probe ("probe description ... does
+ * not match any probes", unless opts->zdefs) or which the target refused,
+ * else -1: the failure is the whole program's (its size, msgids).
  */
 struct mt_image *mt_link(const struct mt_prog *prog, const struct mt_opts *opts,
-			 struct mt_target *t, uint32_t *nmatched,
+			 struct mt_target *t, int *bad_clause,
 			 char *err, size_t errlen);
 
 #endif /* MACHTRACE_PROGRAM_H */

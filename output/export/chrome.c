@@ -23,8 +23,7 @@
 #include "export_int.h"
 
 struct chrome {
-	FILE *out;
-	int nout;			/* events written (for the commas) */
+	struct mt_json jw;		/* compact, an event a line */
 	uint64_t t0;
 	struct imap threads;		/* tid -> a: pid, b: on-cpu since + 1 or
 					   0, c: off-cpu since + 1 (sign: reason) */
@@ -124,53 +123,65 @@ pid_of(struct chrome *c, int64_t tid)
 	return 0;
 }
 
-static void
-begin_event(struct chrome *c)
-{
-	fputs(c->nout++ ? ",\n" : "\n", c->out);
-}
-
 static double
 us(const struct chrome *c, uint64_t ts)
 {
 	return ts >= c->t0 ? (ts - c->t0) / 1000.0 : 0;
 }
 
+/* An event on thread tid's track, left open for what follows its time;
+   id: a flow's (0: none). */
+static void
+event_open(struct chrome *c, const char *ph, const char *cat, const char *name,
+	   int64_t id, int64_t pid, int64_t tid, uint64_t ts)
+{
+	mt_json_open(&c->jw, NULL, MT_JSON_OBJECT);
+	mt_json_strz(&c->jw, "ph", ph);
+	mt_json_strz(&c->jw, "cat", cat);
+	mt_json_strz(&c->jw, "name", name);
+	if (id)
+		mt_json_int(&c->jw, "id", id);
+	mt_json_int(&c->jw, "pid", pid);
+	mt_json_int(&c->jw, "tid", tid);
+	mt_json_fixed(&c->jw, "ts", us(c, ts), 3);
+}
+
 static void
 slice(struct chrome *c, int64_t tid, const char *name, const char *cat,
       uint64_t from, uint64_t to)
 {
-	int64_t pid = pid_of(c, tid);
-
-	begin_event(c);
-	fprintf(c->out, "{\"ph\":\"X\",\"cat\":\"%s\",\"name\":", cat);
-	mt_json_escapez(c->out, name);
-	fprintf(c->out, ",\"pid\":%lld,\"tid\":%lld,\"ts\":%.3f,\"dur\":%.3f}",
-		(long long)pid, (long long)tid, us(c, from), us(c, to) - us(c, from));
+	event_open(c, "X", cat, name, 0, pid_of(c, tid), tid, from);
+	mt_json_fixed(&c->jw, "dur", us(c, to) - us(c, from), 3);
+	mt_json_close(&c->jw);
 }
 
+/* The event's fields as its "args". */
 static void
 args_of(struct chrome *c, const struct mt_trace_event *ev)
 {
-	fputs(",\"args\":{", c->out);
+	char buf[32];
+
+	mt_json_open(&c->jw, "args", MT_JSON_OBJECT);
 	for (uint32_t i = 0; i < ev->cls->nfields; i++) {
 		const struct mt_trace_field *f = &ev->cls->fields[i];
+		const char *key = f->name ? f->name : "";
 
-		fprintf(c->out, "%s", i ? "," : "");
-		mt_json_escapez(c->out, f->name);
-		fputc(':', c->out);
-		if (f->type == MT_TF_STR)
-			mt_json_escapez(c->out, ev->vals[i].s);
-		else if (f->type == MT_TF_BYTES)
-			fprintf(c->out, "\"%u bytes\"", f->size);
-		else if (f->type == MT_TF_HEX)
-			fprintf(c->out, "\"0x%llx\"", (unsigned long long)ev->vals[i].i);
-		else if (f->type == MT_TF_UINT)
-			fprintf(c->out, "%llu", (unsigned long long)ev->vals[i].i);
-		else
-			fprintf(c->out, "%lld", (long long)ev->vals[i].i);
+		if (f->type == MT_TF_STR) {
+			mt_json_strz(&c->jw, key, ev->vals[i].s);
+		} else if (f->type == MT_TF_BYTES) {
+			snprintf(buf, sizeof(buf), "%u bytes", f->size);
+			mt_json_strz(&c->jw, key, buf);
+		} else if (f->type == MT_TF_HEX) {
+			snprintf(buf, sizeof(buf), "0x%llx",
+				 (unsigned long long)ev->vals[i].i);
+			mt_json_strz(&c->jw, key, buf);
+		} else if (f->type == MT_TF_UINT) {
+			mt_json_uint(&c->jw, key, (uint64_t)ev->vals[i].i);
+		} else {
+			mt_json_int(&c->jw, key, ev->vals[i].i);
+		}
 	}
-	fputc('}', c->out);
+	mt_json_close(&c->jw);
 }
 
 static void
@@ -212,11 +223,15 @@ sched_switch(struct chrome *c, const struct mt_trace_event *ev)
 static void
 counter(struct chrome *c, const char *name, int64_t v, uint64_t ts)
 {
-	begin_event(c);
-	fputs("{\"ph\":\"C\",\"pid\":0,\"name\":", c->out);
-	mt_json_escapez(c->out, name);
-	fprintf(c->out, ",\"ts\":%.3f,\"args\":{\"value\":%lld}}", us(c, ts),
-		(long long)v);
+	mt_json_open(&c->jw, NULL, MT_JSON_OBJECT);
+	mt_json_strz(&c->jw, "ph", "C");
+	mt_json_int(&c->jw, "pid", 0);
+	mt_json_strz(&c->jw, "name", name);
+	mt_json_fixed(&c->jw, "ts", us(c, ts), 3);
+	mt_json_open(&c->jw, "args", MT_JSON_OBJECT);
+	mt_json_int(&c->jw, "value", v);
+	mt_json_close(&c->jw);
+	mt_json_close(&c->jw);
 }
 
 static void
@@ -247,19 +262,15 @@ ipc(struct chrome *c, const struct mt_trace_event *ev, int send)
 	}
 	snprintf(title, sizeof(title), "%s %s", send ? "send" : "receive",
 		 name ? name : "?");
-	begin_event(c);
-	fputs("{\"ph\":\"X\",\"cat\":\"ipc\",\"name\":", c->out);
-	mt_json_escapez(c->out, title);
-	fprintf(c->out, ",\"pid\":%lld,\"tid\":%lld,\"ts\":%.3f,\"dur\":0",
-		(long long)pid, (long long)tid, us(c, ev->ts));
+	event_open(c, "X", "ipc", title, 0, pid, tid, ev->ts);
+	mt_json_int(&c->jw, "dur", 0);
 	args_of(c, ev);
-	fputc('}', c->out);
+	mt_json_close(&c->jw);
 	if (id) {
-		begin_event(c);
-		fprintf(c->out, "{\"ph\":\"%s\",\"cat\":\"ipc\",\"name\":\"ipc\","
-			"\"id\":%lld,\"pid\":%lld,\"tid\":%lld,\"ts\":%.3f%s}",
-			send ? "s" : "f", (long long)id, (long long)pid,
-			(long long)tid, us(c, ev->ts), send ? "" : ",\"bp\":\"e\"");
+		event_open(c, send ? "s" : "f", "ipc", "ipc", id, pid, tid, ev->ts);
+		if (!send)
+			mt_json_strz(&c->jw, "bp", "e");
+		mt_json_close(&c->jw);
 	}
 	counter(c, "ipc in flight", c->in_flight, ev->ts);
 }
@@ -271,16 +282,18 @@ instant(struct chrome *c, const struct mt_trace_event *ev)
 
 	if (mt_trace_get_int(ev, "tid", &tid) != 0 && ev->cpu < c->ncpus)
 		tid = c->cur[ev->cpu];
-	begin_event(c);
-	fprintf(c->out, "{\"ph\":\"i\",\"s\":\"%s\",\"cat\":\"event\",\"name\":",
-		tid < 0 ? "g" : "t");
-	mt_json_escapez(c->out, ev->cls->name);
-	if (tid >= 0)
-		fprintf(c->out, ",\"pid\":%lld,\"tid\":%lld", (long long)pid_of(c, tid),
-			(long long)tid);
-	fprintf(c->out, ",\"ts\":%.3f", us(c, ev->ts));
+	mt_json_open(&c->jw, NULL, MT_JSON_OBJECT);
+	mt_json_strz(&c->jw, "ph", "i");
+	mt_json_strz(&c->jw, "s", tid < 0 ? "g" : "t");
+	mt_json_strz(&c->jw, "cat", "event");
+	mt_json_strz(&c->jw, "name", ev->cls->name);
+	if (tid >= 0) {
+		mt_json_int(&c->jw, "pid", pid_of(c, tid));
+		mt_json_int(&c->jw, "tid", tid);
+	}
+	mt_json_fixed(&c->jw, "ts", us(c, ev->ts), 3);
 	args_of(c, ev);
-	fputc('}', c->out);
+	mt_json_close(&c->jw);
 }
 
 static void
@@ -298,16 +311,26 @@ write_event(struct chrome *c, const struct mt_trace_event *ev)
 		instant(c, ev);
 }
 
-/* A track's name, or "task N"/"thread N" when no event named it. */
+/* A track's metadata event: its name, or "task N"/"thread N" when no
+   event named it (tid < 0: a task's). */
 static void
-meta_name(struct chrome *c, const struct imap_ent *e, const char *what)
+meta(struct chrome *c, const struct imap_ent *e, int64_t pid, int64_t tid)
 {
 	char buf[48];
 
 	if (e->name == NULL)
-		snprintf(buf, sizeof(buf), "%s %lld", what, (long long)e->key);
-	mt_json_escapez(c->out, e->name ? e->name : buf);
-	fputs("}}", c->out);
+		snprintf(buf, sizeof(buf), "%s %lld", tid < 0 ? "task" : "thread",
+			 (long long)e->key);
+	mt_json_open(&c->jw, NULL, MT_JSON_OBJECT);
+	mt_json_strz(&c->jw, "ph", "M");
+	mt_json_strz(&c->jw, "name", tid < 0 ? "process_name" : "thread_name");
+	mt_json_int(&c->jw, "pid", pid);
+	if (tid >= 0)
+		mt_json_int(&c->jw, "tid", tid);
+	mt_json_open(&c->jw, "args", MT_JSON_OBJECT);
+	mt_json_strz(&c->jw, "name", e->name ? e->name : buf);
+	mt_json_close(&c->jw);
+	mt_json_close(&c->jw);
 }
 
 /* The slices still open at the end, then the names of tasks and threads. */
@@ -330,21 +353,14 @@ finish(struct chrome *c, uint64_t last)
 
 		if (!t->used)
 			continue;
-		begin_event(c);
-		fprintf(c->out, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%lld,"
-			"\"tid\":%lld,\"args\":{\"name\":", (long long)(t->a ? t->a - 1 : 0),
-			(long long)t->key);
-		meta_name(c, t, "thread");
+		meta(c, t, t->a ? t->a - 1 : 0, t->key);
 	}
 	for (size_t i = 0; i < c->procs.cap; i++) {
 		struct imap_ent *p = &c->procs.e[i];
 
 		if (!p->used)
 			continue;
-		begin_event(c);
-		fprintf(c->out, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%lld,"
-			"\"args\":{\"name\":", (long long)p->key);
-		meta_name(c, p, "task");
+		meta(c, p, p->key, -1);
 	}
 }
 
@@ -358,7 +374,7 @@ mt_export_chrome(struct mt_trace *t, FILE *out, const struct mt_export_opts *o,
 	int rc;
 
 	memset(&c, 0, sizeof(c));
-	c.out = out;
+	mt_json_init(&c.jw, out, MT_JSON_COMPACT);
 	c.ncpus = mt_trace_ncpus(t);
 	c.next_fake_pid = 1 << 20;
 	if ((c.cur = malloc((c.ncpus + 1) * sizeof(*c.cur))) == NULL)
@@ -372,8 +388,12 @@ mt_export_chrome(struct mt_trace *t, FILE *out, const struct mt_export_opts *o,
 		learn_event(&c, &ev);
 		rc = 0;
 	}
-	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"producer\":\"machtrace\"},"
-	      "\"traceEvents\":[", out);
+	mt_json_open(&c.jw, NULL, MT_JSON_OBJECT);
+	mt_json_strz(&c.jw, "displayTimeUnit", "ns");
+	mt_json_open(&c.jw, "otherData", MT_JSON_OBJECT);
+	mt_json_strz(&c.jw, "producer", "machtrace");
+	mt_json_close(&c.jw);
+	mt_json_open(&c.jw, "traceEvents", MT_JSON_ARRAY | MT_JSON_LINES);
 	nev = 0;
 	if (rc == 0)
 		rc = mt_trace_rewind(t, err, errlen);
@@ -385,7 +405,9 @@ mt_export_chrome(struct mt_trace *t, FILE *out, const struct mt_export_opts *o,
 	}
 	if (rc == 0)
 		finish(&c, last);
-	fputs("\n]}\n", out);
+	mt_json_close(&c.jw);
+	mt_json_close(&c.jw);
+	fputc('\n', out);
 	imap_free(&c.threads);
 	imap_free(&c.comms);
 	imap_free(&c.procs);

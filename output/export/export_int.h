@@ -5,7 +5,8 @@
 #define MT_EXPORT_INT_H
 
 #include <stdio.h>
-#include "machtrace/esc.h"	/* mt_json_escapez, mt_html_escape */
+#include "machtrace/esc.h"	/* mt_html_escape */
+#include "machtrace/json.h"
 #include "machtrace/export.h"
 
 /* stacks.c: every stack of the trace, folded (root first, frames joined

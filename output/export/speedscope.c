@@ -46,29 +46,30 @@ frame_index(struct frames *fr, const char *name, size_t len)
 }
 
 static int
-write_samples(FILE *out, const struct folded_set *fs, struct frames *fr)
+write_samples(struct mt_json *j, const struct folded_set *fs,
+	      struct frames *fr)
 {
-	fputs("\"samples\":[", out);
+	mt_json_open(j, "samples", MT_JSON_ARRAY);
 	for (size_t i = 0; i < fs->n; i++) {
 		const char *p = fs->v[i].stack;
 
-		fprintf(out, "%s[", i ? "," : "");
-		for (int first = 1; *p; first = 0) {
+		mt_json_open(j, NULL, MT_JSON_ARRAY);
+		while (*p) {
 			size_t n = strcspn(p, ";");
 			long k = frame_index(fr, p, n);
 
 			if (k < 0)
 				return -1;
-			fprintf(out, "%s%ld", first ? "" : ",", k);
+			mt_json_int(j, NULL, k);
 			p += n + (p[n] == ';');
 		}
-		fputc(']', out);
+		mt_json_close(j);
 	}
-	fputs("],\"weights\":[", out);
+	mt_json_close(j);
+	mt_json_open(j, "weights", MT_JSON_ARRAY);
 	for (size_t i = 0; i < fs->n; i++)
-		fprintf(out, "%s%llu", i ? "," : "",
-			(unsigned long long)fs->v[i].count);
-	fputs("]", out);
+		mt_json_uint(j, NULL, fs->v[i].count);
+	mt_json_close(j);
 	return 0;
 }
 
@@ -80,25 +81,40 @@ mt_export_speedscope(struct mt_trace *t, FILE *out,
 	struct folded_set fs;
 	struct frames fr = { NULL, 0, 0, { NULL, 0, 0 } };
 	int rc;
+	struct mt_json j;
 
 	if (stacks_collect(t, o, &fs, err, errlen) != 0)
 		return -1;
-	fputs("{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\","
-	      "\"exporter\":\"machtrace\",\"name\":", out);
-	mt_json_escapez(out, name);
-	fputs(",\"activeProfileIndex\":0,\"profiles\":[{\"type\":\"sampled\","
-	      "\"name\":", out);
-	mt_json_escapez(out, name);
-	fprintf(out, ",\"unit\":\"none\",\"startValue\":0,\"endValue\":%llu,",
-		(unsigned long long)fs.total);
-	rc = write_samples(out, &fs, &fr);
-	fputs("}],\"shared\":{\"frames\":[", out);
+	mt_json_init(&j, out, MT_JSON_COMPACT);
+	mt_json_open(&j, NULL, MT_JSON_OBJECT);
+	mt_json_strz(&j, "$schema",
+		     "https://www.speedscope.app/file-format-schema.json");
+	mt_json_strz(&j, "exporter", "machtrace");
+	mt_json_strz(&j, "name", name);
+	mt_json_int(&j, "activeProfileIndex", 0);
+	mt_json_open(&j, "profiles", MT_JSON_ARRAY);
+	mt_json_open(&j, NULL, MT_JSON_OBJECT);
+	mt_json_strz(&j, "type", "sampled");
+	mt_json_strz(&j, "name", name);
+	mt_json_strz(&j, "unit", "none");
+	mt_json_int(&j, "startValue", 0);
+	mt_json_uint(&j, "endValue", fs.total);
+	rc = write_samples(&j, &fs, &fr);
+	/* the profile and the list of them (and, on a failure, what
+	   write_samples left open) */
+	while (j.depth > 1)
+		mt_json_close(&j);
+	mt_json_open(&j, "shared", MT_JSON_OBJECT);
+	mt_json_open(&j, "frames", MT_JSON_ARRAY);
 	for (size_t i = 0; i < fr.n; i++) {
-		fputs(i ? ",{\"name\":" : "{\"name\":", out);
-		mt_json_escapez(out, fr.name[i]);
-		fputc('}', out);
+		mt_json_open(&j, NULL, MT_JSON_OBJECT);
+		mt_json_strz(&j, "name", fr.name[i]);
+		mt_json_close(&j);
 	}
-	fputs("]}}\n", out);
+	mt_json_close(&j);
+	mt_json_close(&j);
+	mt_json_close(&j);
+	fputc('\n', out);
 	free(fr.name);
 	imap_free(&fr.map);
 	stacks_free(&fs);

@@ -4,11 +4,11 @@
  * fetches nothing.  The libraries are linked into machtrace (web.S).
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include "impl.h"
 #include "machtrace/esc.h"
+#include "machtrace/json.h"
 
 /* The page's files, linked in by web.S. */
 extern const char mt_web_d3[], mt_web_d3_end[];
@@ -40,42 +40,49 @@ cmp_name_count(const void *a, const void *b)
 }
 
 static void
-put_meta(struct rp *r, FILE *fp)
+put_meta(struct rp *r, struct mt_json *j)
 {
-	fputs("\"meta\":[", fp);
+	mt_json_open(j, "meta", MT_JSON_ARRAY);
 	for (size_t i = 0; i < r->nmeta; i++) {
-		fputs(i ? ",[" : "[", fp);
-		mt_json_escape_script(fp, r->meta[i].key);
-		fputc(',', fp);
-		mt_json_escape_script(fp, r->meta[i].value);
-		fputc(']', fp);
+		mt_json_open(j, NULL, MT_JSON_ARRAY);
+		mt_json_strz(j, NULL, r->meta[i].key);
+		mt_json_strz(j, NULL, r->meta[i].value);
+		mt_json_close(j);
 	}
-	fputs("],", fp);
+	mt_json_close(j);
 }
 
 static void
-put_events(struct rp *r, FILE *fp)
+put_events(struct rp *r, struct mt_json *j)
 {
 	if (r->nnames > 0)
 		qsort(r->names, r->nnames, sizeof(*r->names), cmp_name_count);
 	/* the name map's indexes are stale from here on */
 	free(r->name_map.slots);
 	memset(&r->name_map, 0, sizeof(r->name_map));
-	fprintf(fp, "\"span\":{\"t0\":%" PRIu64 ",\"t1\":%" PRIu64
-		",\"events\":%" PRIu64 "},\"events\":[",
-		r->nevents ? r->t0 : 0, r->t1, r->nevents);
+	mt_json_open(j, "span", MT_JSON_OBJECT);
+	mt_json_uint(j, "t0", r->nevents ? r->t0 : 0);
+	mt_json_uint(j, "t1", r->t1);
+	mt_json_uint(j, "events", r->nevents);
+	mt_json_close(j);
+	mt_json_open(j, "events", MT_JSON_ARRAY);
 	for (size_t i = 0; i < r->nnames; i++) {
-		fputs(i ? ",[" : "[", fp);
-		mt_json_escape_script(fp, r->names[i].name);
-		fprintf(fp, ",%" PRIu64 "]", r->names[i].count);
+		mt_json_open(j, NULL, MT_JSON_ARRAY);
+		mt_json_strz(j, NULL, r->names[i].name);
+		mt_json_uint(j, NULL, r->names[i].count);
+		mt_json_close(j);
 	}
-	fprintf(fp, "],\"drops_known\":%s,\"cpus\":[",
-		r->have_drops ? "true" : "false");
-	for (size_t i = 0; i < r->ncpus; i++)
-		fprintf(fp, "%s{\"cpu\":%zu,\"events\":%" PRIu64
-			",\"discarded\":%" PRIu64 "}", i ? "," : "", i,
-			r->cpus[i].nevents, r->cpus[i].discarded);
-	fputs("],", fp);
+	mt_json_close(j);
+	mt_json_bool(j, "drops_known", r->have_drops);
+	mt_json_open(j, "cpus", MT_JSON_ARRAY);
+	for (size_t i = 0; i < r->ncpus; i++) {
+		mt_json_open(j, NULL, MT_JSON_OBJECT);
+		mt_json_uint(j, "cpu", i);
+		mt_json_uint(j, "events", r->cpus[i].nevents);
+		mt_json_uint(j, "discarded", r->cpus[i].discarded);
+		mt_json_close(j);
+	}
+	mt_json_close(j);
 }
 
 /* Close the slices still open at the end of the trace. */
@@ -105,17 +112,18 @@ finish_slices(struct rp *r)
 }
 
 static void
-put_timeline(struct rp *r, FILE *fp)
+put_timeline(struct rp *r, struct mt_json *j)
 {
 	size_t budget = MAX_SLICES;
 	int truncated = 0;
 
 	if (r->nswitches == 0) {
-		fputs("\"timeline\":null,", fp);
+		mt_json_null(j, "timeline");
 		return;
 	}
-	fprintf(fp, "\"timeline\":{\"switches\":%" PRIu64 ",\"threads\":[",
-		r->nswitches);
+	mt_json_open(j, "timeline", MT_JSON_OBJECT);
+	mt_json_uint(j, "switches", r->nswitches);
+	mt_json_open(j, "threads", MT_JSON_ARRAY);
 	for (size_t i = 0; i < r->nthreads; i++) {
 		struct rp_thread *t = &r->threads[i];
 		size_t n = t->nslices < budget ? t->nslices : budget;
@@ -123,18 +131,25 @@ put_timeline(struct rp *r, FILE *fp)
 		if (n < t->nslices)
 			truncated = 1;
 		budget -= n;
-		fprintf(fp, "%s{\"tid\":%" PRId64 ",\"comm\":", i ? "," : "",
-			t->tid);
-		mt_json_escape_script(fp, t->comm != NULL ? t->comm : "");
-		fprintf(fp, ",\"oncpu\":%" PRIu64 ",\"nslices\":%zu,"
-			"\"slices\":[", t->oncpu, t->nslices);
-		for (size_t k = 0; k < n; k++)
-			fprintf(fp, "%s[%" PRIu64 ",%" PRIu64 ",%d]",
-				k ? "," : "", t->slices[k].start - r->t0,
-				t->slices[k].end - r->t0, t->slices[k].cpu);
-		fputs("]}", fp);
+		mt_json_open(j, NULL, MT_JSON_OBJECT);
+		mt_json_int(j, "tid", t->tid);
+		mt_json_strz(j, "comm", t->comm);
+		mt_json_uint(j, "oncpu", t->oncpu);
+		mt_json_uint(j, "nslices", t->nslices);
+		mt_json_open(j, "slices", MT_JSON_ARRAY);
+		for (size_t k = 0; k < n; k++) {
+			mt_json_open(j, NULL, MT_JSON_ARRAY);
+			mt_json_uint(j, NULL, t->slices[k].start - r->t0);
+			mt_json_uint(j, NULL, t->slices[k].end - r->t0);
+			mt_json_int(j, NULL, t->slices[k].cpu);
+			mt_json_close(j);
+		}
+		mt_json_close(j);
+		mt_json_close(j);
 	}
-	fprintf(fp, "],\"truncated\":%s},", truncated ? "true" : "false");
+	mt_json_close(j);
+	mt_json_bool(j, "truncated", truncated);
+	mt_json_close(j);
 }
 
 static uint64_t
@@ -146,38 +161,39 @@ pct(const uint64_t *v, size_t n, unsigned p)
 }
 
 static void
-put_lat_table(struct rp_lat_table *t, FILE *fp, const char *key,
+put_lat_table(struct rp_lat_table *t, struct mt_json *j, const char *key,
 	      const char *source)
 {
 	if (!t->present) {
-		fprintf(fp, "\"%s\":null,", key);
+		mt_json_null(j, key);
 		return;
 	}
-	fprintf(fp, "\"%s\":{\"source\":", key);
-	mt_json_escape_script(fp, source);
-	fputs(",\"rows\":[", fp);
+	mt_json_open(j, key, MT_JSON_OBJECT);
+	mt_json_strz(j, "source", source);
+	mt_json_open(j, "rows", MT_JSON_ARRAY);
 	for (size_t i = 0; i < t->nrows; i++) {
 		struct rp_row *row = &t->rows[i];
 		uint64_t sum = 0;
 
-		fputs(i ? ",{\"name\":" : "{\"name\":", fp);
-		mt_json_escape_script(fp, row->name);
-		fprintf(fp, ",\"sends\":%" PRIu64 ",\"receives\":%" PRIu64
-			",\"calls\":%zu", row->sends, row->receives, row->nlat);
+		mt_json_open(j, NULL, MT_JSON_OBJECT);
+		mt_json_strz(j, "name", row->name);
+		mt_json_uint(j, "sends", row->sends);
+		mt_json_uint(j, "receives", row->receives);
+		mt_json_uint(j, "calls", row->nlat);
 		if (row->nlat) {
 			qsort(row->lat, row->nlat, sizeof(*row->lat), cmp_u64);
 			for (size_t k = 0; k < row->nlat; k++)
 				sum += row->lat[k];
-			fprintf(fp, ",\"min\":%" PRIu64 ",\"p50\":%" PRIu64
-				",\"p95\":%" PRIu64 ",\"max\":%" PRIu64
-				",\"mean\":%" PRIu64, row->lat[0],
-				pct(row->lat, row->nlat, 50),
-				pct(row->lat, row->nlat, 95),
-				row->lat[row->nlat - 1], sum / row->nlat);
+			mt_json_uint(j, "min", row->lat[0]);
+			mt_json_uint(j, "p50", pct(row->lat, row->nlat, 50));
+			mt_json_uint(j, "p95", pct(row->lat, row->nlat, 95));
+			mt_json_uint(j, "max", row->lat[row->nlat - 1]);
+			mt_json_uint(j, "mean", sum / row->nlat);
 		}
-		fputc('}', fp);
+		mt_json_close(j);
 	}
-	fputs("]},", fp);
+	mt_json_close(j);
+	mt_json_close(j);
 }
 
 static int
@@ -198,7 +214,7 @@ log2_bucket(uint64_t v)
  * else of traps.
  */
 static int
-put_heatmap(struct rp *r, FILE *fp)
+put_heatmap(struct rp *r, struct mt_json *j)
 {
 	struct rp_lat_table *t = &r->lat[RP_LAT_RPC];
 	const char *src = "rpc";
@@ -210,7 +226,7 @@ put_heatmap(struct rp *r, FILE *fp)
 		src = "trap";
 	}
 	if (t->npoints == 0) {
-		fputs("\"heatmap\":null,", fp);
+		mt_json_null(j, "heatmap");
 		return 0;
 	}
 	for (size_t i = 0; i < t->npoints; i++) {
@@ -233,64 +249,74 @@ put_heatmap(struct rp *r, FILE *fp)
 		cells[(size_t)(log2_bucket(t->points[i].lat) - lo) * HEAT_COLS
 		      + col]++;
 	}
-	fprintf(fp, "\"heatmap\":{\"source\":\"%s\",\"cols\":%d,\"dt\":%"
-		PRIu64 ",\"lo\":%d,\"rows\":%d,\"calls\":%zu,\"cells\":[",
-		src, HEAT_COLS, dt, lo, rows, t->npoints);
-	for (int y = 0, first = 1; y < rows; y++)
+	mt_json_open(j, "heatmap", MT_JSON_OBJECT);
+	mt_json_strz(j, "source", src);
+	mt_json_int(j, "cols", HEAT_COLS);
+	mt_json_uint(j, "dt", dt);
+	mt_json_int(j, "lo", lo);
+	mt_json_int(j, "rows", rows);
+	mt_json_uint(j, "calls", t->npoints);
+	mt_json_open(j, "cells", MT_JSON_ARRAY);
+	for (int y = 0; y < rows; y++)
 		for (int x = 0; x < HEAT_COLS; x++) {
 			uint64_t n = cells[(size_t)y * HEAT_COLS + x];
 
 			if (n == 0)
 				continue;
-			fprintf(fp, "%s[%d,%d,%" PRIu64 "]", first ? "" : ",",
-				x, y, n);
-			first = 0;
+			mt_json_open(j, NULL, MT_JSON_ARRAY);
+			mt_json_int(j, NULL, x);
+			mt_json_int(j, NULL, y);
+			mt_json_uint(j, NULL, n);
+			mt_json_close(j);
 		}
-	fputs("]},", fp);
+	mt_json_close(j);
+	mt_json_close(j);
 	free(cells);
 	return 0;
 }
 
 static void
-put_node(const struct rp_node *n, FILE *fp)
+put_node(const struct rp_node *n, struct mt_json *j, const char *key)
 {
-	fputs("{\"name\":", fp);
-	mt_json_escape_script(fp, n->name);
-	fprintf(fp, ",\"value\":%" PRIu64 ",\"children\":[", n->value);
-	for (size_t i = 0; i < n->nkids; i++) {
-		if (i)
-			fputc(',', fp);
-		put_node(n->kids[i], fp);
-	}
-	fputs("]}", fp);
+	mt_json_open(j, key, MT_JSON_OBJECT);
+	mt_json_strz(j, "name", n->name);
+	mt_json_uint(j, "value", n->value);
+	mt_json_open(j, "children", MT_JSON_ARRAY);
+	for (size_t i = 0; i < n->nkids; i++)
+		put_node(n->kids[i], j, NULL);
+	mt_json_close(j);
+	mt_json_close(j);
 }
 
+/* The model, compact, every string safe inside the <script> element. */
 static int
 put_json(struct rp *r, FILE *fp, const char *title)
 {
-	fputs("{\"title\":", fp);
-	mt_json_escape_script(fp, title);
-	fputc(',', fp);
-	put_meta(r, fp);
-	put_events(r, fp);
+	struct mt_json jw, *j = &jw;
+
+	mt_json_init(j, fp, MT_JSON_COMPACT | MT_JSON_SCRIPT);
+	mt_json_open(j, NULL, MT_JSON_OBJECT);
+	mt_json_strz(j, "title", title);
+	put_meta(r, j);
+	put_events(r, j);
 	if (finish_slices(r) != 0)
 		return -1;
-	put_timeline(r, fp);
-	put_lat_table(&r->lat[RP_LAT_RPC], fp, "rpc",
+	put_timeline(r, j);
+	put_lat_table(&r->lat[RP_LAT_RPC], j, "rpc",
 		      "ipc_send / ipc_receive: the send of request ROUTINE to "
 		      "the receive of ROUTINE-reply, paired by the reply port "
 		      "(else by thread)");
-	put_lat_table(&r->lat[RP_LAT_TRAP], fp, "traps",
+	put_lat_table(&r->lat[RP_LAT_TRAP], j, "traps",
 		      "syscall_entry_* to syscall_exit_* of one thread (the "
 		      "event's tid, else its CPU's thread by sched_switch)");
-	if (put_heatmap(r, fp) != 0)
+	if (put_heatmap(r, j) != 0)
 		return -1;
-	fprintf(fp, "\"samples\":%" PRIu64 ",\"flame\":", r->nsamples);
+	mt_json_uint(j, "samples", r->nsamples);
 	if (r->nsamples)
-		put_node(&r->root, fp);
+		put_node(&r->root, j, "flame");
 	else
-		fputs("null", fp);
-	fputc('}', fp);
+		mt_json_null(j, "flame");
+	mt_json_close(j);
 	return 0;
 }
 

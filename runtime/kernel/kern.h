@@ -50,7 +50,13 @@ struct lk_glob {
 	char jit_name[MT_JIT_PLATNAME];	/* lk_jit_execname's copy */
 	/* kplat.c: per-thread memo, direct-mapped by address; compiled
 	   code reads th and name (jitabi.h MT_JR_PLAT_THRMEMO) */
-	struct lk_thr { uint64_t th, name; int64_t tid; uint64_t tid_ok; } thr[LK_THR_CACHE];
+	struct lk_thr {
+		uint64_t th, name;
+		int64_t tid;
+		uint64_t tid_ok;
+		int64_t pid;
+		uint64_t pid_ok, pad[2];
+	} thr[LK_THR_CACHE];
 	/* kvtime.c (LK_CTL_VTIME), TSC ticks; compiled code writes both
 	   (jitabi.h MT_JR_PLAT_VCLOCK) */
 	uint64_t vt_fire;		/* the firing's start; 0 outside one */
@@ -58,8 +64,11 @@ struct lk_glob {
 };
 _Static_assert(sizeof(struct lk_thr) == MT_JIT_MEMO_SIZE, "the memo compiled code reads");
 _Static_assert(__builtin_offsetof(struct lk_thr, tid) == MT_JIT_MEMO_TID &&
-	       __builtin_offsetof(struct lk_thr, tid_ok) == MT_JIT_MEMO_TIDOK,
-	       "the memo's tid as compiled code reads it");
+	       __builtin_offsetof(struct lk_thr, tid_ok) == MT_JIT_MEMO_TIDOK &&
+	       __builtin_offsetof(struct lk_thr, pid) == MT_JIT_MEMO_PID &&
+	       __builtin_offsetof(struct lk_thr, pid_ok) == MT_JIT_MEMO_PIDOK &&
+	       (1u << MT_JIT_MEMO_SHIFT) == MT_JIT_MEMO_SIZE,
+	       "the memo's tid and pid as compiled code reads them");
 _Static_assert(__builtin_offsetof(struct lk_glob, vt_probe) ==
 	       __builtin_offsetof(struct lk_glob, vt_fire) + 8,
 	       "the clock compiled code writes (MT_JR_PLAT_VCLOCK)");

@@ -272,6 +272,20 @@ static uint32_t thr_slot(uint64_t th)
 	return (uint32_t)(th >> 6) % LK_THR_CACHE;
 }
 
+/* Thread th's memo entry, taken over (emptied) if it held another. */
+static struct lk_thr *thr_take(uint64_t th)
+{
+	struct lk_thr *m = &lk.thr[thr_slot(th)];
+
+	if (m->th != th) {
+		m->th = th;
+		m->name = 0;
+		m->tid_ok = 0;
+		m->pid_ok = 0;
+	}
+	return m;
+}
+
 struct mt_ident *lk_thread_ent(uint64_t th)
 {
 	struct mt_ident *e;
@@ -304,13 +318,27 @@ static int64_t thread_id(uint64_t th)
 	e = lk_thread_ent(th);
 	if (!e)
 		return (int64_t)th;
-	if (lk.thr[k].th != th) {
-		lk.thr[k].th = th;
-		lk.thr[k].name = 0;
-	}
-	lk.thr[k].tid = e->id;
+	thr_take(th)->tid = e->id;
 	lk.thr[k].tid_ok = 1;
 	return e->id;
+}
+
+/* The current thread's pid: its task never changes while it lives. */
+static int64_t cur_pid(void)
+{
+	uint64_t th = cur_thread(), task = cur_task();
+	struct lk_thr *m;
+	int64_t pid;
+
+	if (th && lk.thr[thr_slot(th)].th == th && lk.thr[thr_slot(th)].pid_ok)
+		return lk.thr[thr_slot(th)].pid;
+	pid = task ? task_id(task) : -1;
+	if (th && task) {
+		m = thr_take(th);
+		m->pid = pid;
+		m->pid_ok = 1;
+	}
+	return pid;
 }
 
 /* The -c/-p target (ctl->target_pid) is running once created (pid 0:
@@ -466,7 +494,7 @@ uint64_t mt_plat_var(const struct mt_pctx *ctx, uint32_t var)
 	case MT_VAR_TASK:
 		return cur_task();
 	case MT_VAR_PID:
-		return (uint64_t)(cur_task() ? task_id(cur_task()) : -1);
+		return (uint64_t)cur_pid();
 	case MT_VAR_PPID:
 	case MT_VAR_UID:
 	case MT_VAR_GID:
@@ -595,11 +623,7 @@ uint64_t lk_jit_execname(void)
 	    lk_load64(th + k->off_thread_task, &task) && task && task != kernel_task()) {
 		name = task + k->off_task_name;
 		if (lk_loadable(name, MT_JIT_PLATNAME) == MT_JIT_PLATNAME) {
-			if (lk.thr[slot].th != th) {
-				lk.thr[slot].th = th;
-				lk.thr[slot].tid_ok = 0;
-			}
-			lk.thr[slot].name = name;
+			thr_take(th)->name = name;
 			return name;
 		}
 	}

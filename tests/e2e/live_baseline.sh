@@ -101,3 +101,20 @@ if [ $rc = 0 ] && [ "$(val n "$TMP/word.out")" = 3 ] &&
 else
 	fail live-baseline-spin-word "exit $rc: $(grep machload "$TMP/word.con" | tr '\n' ' ')"
 fi
+
+# Each run is a session of the baseline's own process (its records and
+# aggregations taken as values), not a machtrace it starts and whose
+# printed text it reads: the only machtrace execve is the first
+if ! command -v strace >/dev/null 2>&1; then
+	echo "SKIP live-baseline-in-process: no strace"
+else
+	timeout 200 strace -f -e trace=execve -o "$TMP/exec.trace" "$MACHTRACE" baseline \
+		save proc --workload "rt=20" --runs 2 --dir "$D" >"$TMP/proc.out" 2>"$TMP/proc.err"
+	rc=$?
+	n=$(grep -c "execve(\"$MACHTRACE\"" "$TMP/exec.trace")
+	if [ $rc = 0 ] && [ "$n" = 1 ] && grep -q '"name": "ipc latency of rt (4242)"' "$D/proc.json"; then
+		pass live-baseline-in-process
+	else
+		fail live-baseline-in-process "exit $rc, $n execve of $MACHTRACE (want 1): $(tail -n 3 "$TMP/proc.err")"
+	fi
+fi

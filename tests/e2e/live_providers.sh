@@ -7,6 +7,19 @@ set -u
 . "$(dirname "$0")/live_lib.sh"
 need_live live-providers
 
+# kinst::FUNC: lists the instructions up to FUNC's end, past its 1024th
+# (mach_msg_trap has ~1700): its last probe is in its last 64 bytes.
+size=$(nm -S "$KERNEL" 2>/dev/null | awk '$4 == "mach_msg_trap" { print $2; exit }')
+[ -n "$size" ] && size=$((0x$size))
+last=$("$MACHTRACE" -l -n 'kinst::mach_msg_trap:' 2>/dev/null | awk 'NR > 1 { print $NF }' | sort -n | tail -n 1)
+if [ -z "$size" ]; then
+	echo "SKIP live-kinst-whole-function: nm cannot read mach_msg_trap's size"
+elif [ -n "$last" ] && [ "$last" -ge $((size - 64)) ]; then
+	pass "live-kinst-whole-function (last at +$last of $size bytes)"
+else
+	fail live-kinst-whole-function "the last kinst probe is at +${last:-none} of $size bytes"
+fi
+
 N=500
 prog='kinst::mach_msg_trap: { @[probename] = count(); }
 fbt::mach_msg_trap:entry { @e = count(); }

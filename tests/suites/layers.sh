@@ -117,6 +117,12 @@ layer consumer libmtcons.a libmtcommon.a -ljansson
 layer output libmtreport.a libmtout.a libmtcons.a libmtcommon.a -ljansson
 # the hosted runtime and the hooks it calls: nothing else
 layer runtime libmtrt.a libmtplat.a
+# the session: what it runs (compiler, link stage, targets, consumer), no
+# command, tool or output
+layer session libmtsession.a libmtcc.a libmtlink.a libmtcons.a libmtlive.a \
+	libmtvm.a libmttarget.a libmttargets.a libmtlocal.a libmtrt.a libmtplat.a \
+	libmtjit.a libmtmsgids.a libmtcommon.a \
+	-ljansson -ldw -lelf -lcapstone -lext2fs -lcom_err -lz
 # the targets: no compiler, link stage, consumer or command
 layer targets libmtlive.a libmtvm.a libmttarget.a libmttargets.a libmtlocal.a \
 	libmtrt.a libmtplat.a libmtjit.a libmtmsgids.a libmtcommon.a \

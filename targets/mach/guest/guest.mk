@@ -10,14 +10,17 @@ GUEST_CFLAGS := -m64 -O2 -ffreestanding -fno-builtin -nostdlib -static -fno-pie 
 	-fno-asynchronous-unwind-tables -fno-omit-frame-pointer -Wall -Wextra -Werror=missing-prototypes -std=gnu11
 GUEST_CPPFLAGS = -I$(GUEST_DIR)/include -I$(BUILD)/guest/mig -I$(KINC)
 GUEST_LDFLAGS := -nostdlib -static -no-pie -Wl,--build-id=none -Wl,-z,separate-code
-GUEST_LIB := $(GUEST_DIR)/mig_support.c $(GUEST_DIR)/console.c $(GUEST_DIR)/lib.c
+GUEST_LIB := $(GUEST_DIR)/mig_support.c $(GUEST_DIR)/console.c $(GUEST_DIR)/lib.c \
+	$(GUEST_DIR)/pager.c
 GUEST_MIG_USER := mach mach_port mach_host device machload
 GUEST_MIG_SERVER := machload
 GUEST_MIG_C := $(GUEST_MIG_USER:%=$(BUILD)/guest/mig/%User.c) \
 	$(GUEST_MIG_SERVER:%=$(BUILD)/guest/mig/%Server.c)
 GUEST_MIG_H := $(GUEST_MIG_USER:%=$(BUILD)/guest/mig/mig_%.h)
+GUEST_MIG_H += $(BUILD)/guest/mig/mig_memory_object_server.h
 GUEST_LIB_OBJS := $(GUEST_LIB:$(GUEST_DIR)/%.c=$(BUILD)/guest/obj/%.o) \
-	$(BUILD)/guest/obj/x86_64/start.S.o $(GUEST_MIG_C:%.c=%.o)
+	$(BUILD)/guest/obj/x86_64/start.S.o $(GUEST_MIG_C:%.c=%.o) \
+	$(BUILD)/guest/mig/memory_objectServer.o
 
 MT_EXTRA += $(BUILD)/guest/machload
 
@@ -40,6 +43,15 @@ $(BUILD)/guest/mig/$(1)User.c $(BUILD)/guest/mig/mig_$(1).h $(if $(filter $(1),$
 		-sheader /dev/null
 endef
 $(foreach d,$(GUEST_MIG_USER),$(eval $(call guest_mig,$(d))))
+
+# memory_object.defs, server side only (machload's pager, contend=N): its
+# user side would define the routines' names that the server calls.
+$(BUILD)/guest/mig/memory_objectServer.c $(BUILD)/guest/mig/mig_memory_object_server.h &: $(KINC)/mach/memory_object.defs $(MIGCOM)
+	@mkdir -p $(BUILD)/guest/mig
+	$(CC) -E -x c -ansi -I$(KINC) $(KINC)/mach/memory_object.defs | $(MIGCOM) \
+		-user /dev/null -header /dev/null \
+		-server $(BUILD)/guest/mig/memory_objectServer.c \
+		-sheader $(BUILD)/guest/mig/mig_memory_object_server.h
 
 # MIG's generated code declares nothing it defines: no prototype check.
 $(BUILD)/guest/mig/%.o: $(BUILD)/guest/mig/%.c $(GUEST_MIG_H)

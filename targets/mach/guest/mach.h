@@ -39,6 +39,8 @@ extern char thread_start[];
 
 /* machloadServer.c (MIG): the demux of machload.defs */
 boolean_t machload_server(mach_msg_header_t *in, mach_msg_header_t *out);
+/* memory_objectServer.c (MIG): the demux of memory_object.defs (pager.c) */
+boolean_t memory_object_server(mach_msg_header_t *in, mach_msg_header_t *out);
 
 /* machload.c: entries called from x86_64/start.S and from the MIG demux */
 struct worker;
@@ -47,6 +49,11 @@ void thread_main(struct worker *w);
 kern_return_t S_machload_echo(mach_port_t server, int value, machload_text_t text,
 			      int *result);
 int rt_once(mach_port_t p, u32 i);
+kern_return_t send_int(mach_port_t to, u32 value);
+long receive_int(mach_port_t port, u32 timeout_ms);
+
+/* pager.c: machload's memory object pager (contend=N) */
+void pager_loop(mach_port_t object, mach_port_t told, u32 delay_ms);
 
 /* lib.c */
 u64 strlen(const char *s);

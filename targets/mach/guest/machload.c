@@ -24,6 +24,19 @@
  *   rpcs=N      N machload_echo RPCs (machload.defs) answered by a
  *               server thread through MIG's server stub, which replies and
  *               receives the next request in one mach_msg
+ *   cpus=N      one worker thread per available CPU (two on one CPU),
+ *               each making N IPC round trips on a port of its own, all
+ *               at once; every worker but the first is moved into the
+ *               processor set holding the other CPUs (GNU Mach puts all
+ *               but the boot CPU in slave_pset), so they run in parallel.
+ *               Prints the CPUs and, per worker, its processor set and
+ *               the processor it last ran on (thread_info's
+ *               THREAD_SCHED_INFO); with no second CPU it says so and
+ *               runs the workers on the boot CPU
+ *   contend=N   N times: a thread wires a page whose pager is machload
+ *               (pager.c, answering 20 ms late) while holding our
+ *               vm_map's lock, and meanwhile we vm_allocate, sleeping
+ *               for that lock (lockstat's lock-block; toolkit/lockstat)
  *   panic       enter the kernel debugger (host_reboot RB_DEBUGGER)
  *   hang        spin forever (for time-limit tests)
  *   exit        at the end, terminate this task instead of rebooting the
@@ -75,10 +88,13 @@ struct worker {
 	mach_port_t done;       /* receive right of the creator; we make a send right */
 	mach_port_t ping, pong; /* pingpong: receive on ping, answer on pong */
 	u32 count;
+	u32 ok;                 /* cpus: round trips that came back */
+	int processor;          /* cpus: the processor it last ran on */
+	u64 addr;               /* contend: the pager's pages */
 };
-enum { WORK_EXIT, WORK_PONG, WORK_SERVE, WORK_FORK };
+enum { WORK_EXIT, WORK_PONG, WORK_SERVE, WORK_FORK, WORK_CPU, WORK_PAGER, WORK_WIRE };
 
-static mach_port_t task;
+static mach_port_t task, host_priv;
 static int exit_at_end;                 /* the word "exit" */
 static kern_return_t first_error;       /* of the current phase */
 static u32 rt_spin;                     /* the word spin=N */
@@ -90,7 +106,7 @@ static kern_return_t check(kern_return_t kr)
 	return kr;
 }
 
-static kern_return_t send_int(mach_port_t to, u32 value)
+kern_return_t send_int(mach_port_t to, u32 value)
 {
 	struct int_msg m;
 
@@ -108,7 +124,7 @@ static kern_return_t send_int(mach_port_t to, u32 value)
 }
 
 /* Blocks until a message arrives on port; its value, or -1 on error. */
-static long receive_int(mach_port_t port, u32 timeout_ms)
+long receive_int(mach_port_t port, u32 timeout_ms)
 {
 	union rcv_msg in;
 	int opt = MACH_RCV_MSG | (timeout_ms ? MACH_RCV_TIMEOUT : 0);
@@ -261,6 +277,22 @@ static u32 serve(mach_port_t port, u32 count)
 	return n;
 }
 
+#define CONTEND_MS	20	/* contend: how long the pager sits on a request */
+
+/* cpus=N's worker: its round trips, then where the kernel last ran it. */
+static void cpu_work(struct worker *w, mach_port_t port)
+{
+	struct thread_sched_info si;
+	mach_msg_type_number_t count = THREAD_SCHED_INFO_COUNT;
+
+	for (u32 i = 0; i < w->count; i++)
+		if (!send_int(port, i) && receive_int(port, 0) == (long)i)
+			w->ok++;
+	w->processor = -1;
+	if (!thread_info(mach_thread_self(), THREAD_SCHED_INFO, (thread_info_t)&si, &count))
+		w->processor = si.last_processor;
+}
+
 /* Entry of threads we create (x86_64/start.S thread_start). */
 void thread_main(struct worker *w)
 {
@@ -272,7 +304,16 @@ void thread_main(struct worker *w)
 			rt_once(idle, n);
 		trap_task_terminate(mach_task_self());
 	}
-	if (w->kind == WORK_SERVE)
+	if (w->kind == WORK_PAGER)
+		pager_loop(w->ping, w->pong, CONTEND_MS);
+	if (w->kind == WORK_WIRE)
+		for (; n < w->count && receive_int(w->ping, 0) == (long)n; n++)
+			if (vm_wire(host_priv, task, w->addr + n * 4096, 4096, VM_PROT_READ) ||
+			    send_int(w->pong, n))
+				break;
+	if (w->kind == WORK_CPU)
+		cpu_work(w, idle);
+	else if (w->kind == WORK_SERVE)
 		n = serve(w->ping, w->count);
 	else if (w->kind == WORK_PONG)
 		for (; n < w->count; n++) {
@@ -292,7 +333,8 @@ struct thread {
 
 static u32 threads_shown;	/* thread_create calls shown (show_rpc) */
 
-static kern_return_t thread_spawn(struct worker *w, struct thread *t)
+/* A thread running w; pset: the processor set it runs in (0: ours). */
+static kern_return_t thread_spawn_in(struct worker *w, struct thread *t, mach_port_t pset)
 {
 	struct i386_thread_state st;
 	kern_return_t kr;
@@ -314,9 +356,16 @@ static kern_return_t thread_spawn(struct worker *w, struct thread *t)
 	st.rfl = 0x202;
 	kr = check(thread_set_state(t->port, i386_THREAD_STATE, (thread_state_t)&st,
 				    i386_THREAD_STATE_COUNT));
+	if (!kr && pset)
+		kr = check(thread_assign(t->port, pset));
 	if (!kr)
 		kr = check(thread_resume(t->port));
 	return kr;
+}
+
+static kern_return_t thread_spawn(struct worker *w, struct thread *t)
+{
+	return thread_spawn_in(w, t, 0);
 }
 
 static kern_return_t thread_reap(struct thread *t)
@@ -369,7 +418,8 @@ PHASE do_rt(u32 n)
 
 PHASE do_pingpong(u32 n)
 {
-	struct worker w = { WORK_PONG, new_port(), new_port(), new_port(), n };
+	struct worker w = { .kind = WORK_PONG, .done = new_port(), .ping = new_port(), .pong = new_port(),
+			    .count = n };
 	struct thread t;
 	u64 ok = 0, t0 = rdtsc();
 
@@ -401,7 +451,7 @@ PHASE do_pages(u32 n)
 
 PHASE do_threads(u32 n)
 {
-	struct worker w = { WORK_EXIT, new_port(), 0, 0, 0 };
+	struct worker w = { .kind = WORK_EXIT, .done = new_port() };
 	u64 ok = 0, t0 = rdtsc();
 
 	for (u32 i = 0; i < n; i++) {
@@ -498,7 +548,7 @@ PHASE do_vmmaps(u32 n)
 /* The server's port needs a send right of ours: MIG's requests copy one. */
 PHASE do_rpcs(u32 n)
 {
-	struct worker w = { WORK_SERVE, new_port(), new_port(), 0, n };
+	struct worker w = { .kind = WORK_SERVE, .done = new_port(), .ping = new_port(), .count = n };
 	struct thread t;
 	u64 ok = 0, t0 = rdtsc();
 
@@ -578,12 +628,133 @@ static int fork_one(struct worker *w)
  */
 PHASE do_forks(u32 n)
 {
-	struct worker w = { WORK_FORK, 0, 0, 0, FORK_RT };
+	struct worker w = { .kind = WORK_FORK, .count = FORK_RT };
 	u64 ok = 0, t0 = rdtsc();
 
 	for (u32 i = 0; i < n; i++)
 		ok += (u64)fork_one(&w);
 	report("forks", n, ok, rdtsc() - t0);
+}
+
+#define MAX_CPUS 16
+
+/* The host's available CPUs (host_info), 1 if it does not say. */
+static int avail_cpus(void)
+{
+	struct host_basic_info hi;
+	mach_msg_type_number_t count = HOST_BASIC_INFO_COUNT;
+
+	if (host_info(host_priv, HOST_BASIC_INFO, (host_info_t)&hi, &count) || hi.avail_cpus < 1)
+		return 1;
+	return hi.avail_cpus;
+}
+
+/*
+ * The control port of a processor set other than the default one that
+ * holds processors (GNU Mach's slave_pset on an SMP kernel), 0 if none.
+ */
+static mach_port_t other_pset(void)
+{
+	processor_set_name_array_t names = 0;
+	mach_msg_type_number_t n = 0;
+	mach_port_t dflt = 0, pset = 0;
+
+	if (processor_set_default(host_priv, &dflt) || host_processor_sets(host_priv, &names, &n))
+		return 0;
+	for (u32 i = 0; i < n && !pset; i++) {
+		struct processor_set_basic_info bi;
+		mach_msg_type_number_t count = PROCESSOR_SET_BASIC_INFO_COUNT;
+		mach_port_t h = 0;
+
+		if (names[i] == dflt ||
+		    processor_set_info(names[i], PROCESSOR_SET_BASIC_INFO, &h,
+				       (processor_set_info_t)&bi, &count) ||
+		    bi.processor_count < 1)
+			continue;
+		host_processor_set_priv(host_priv, names[i], &pset);
+	}
+	vm_deallocate(task, (vm_address_t)names, n * sizeof *names);
+	return pset;
+}
+
+PHASE do_cpus(u32 n)
+{
+	static struct worker w[MAX_CPUS];
+	struct thread t[MAX_CPUS];
+	int ncpu = avail_cpus(), nw = ncpu > 1 ? ncpu : 2, started = 0;
+	mach_port_t done = new_port(), pset = ncpu > 1 ? other_pset() : 0;
+	u64 ok = 0, t0 = rdtsc();
+
+	nw = nw > MAX_CPUS ? MAX_CPUS : nw;
+	con_puts("machload: cpus avail=");
+	con_dec(ncpu);
+	con_puts(pset ? " other-pset=yes\n" : " other-pset=no\n");
+	if (!pset)
+		con_puts("machload: cpus: no second CPU to run on: the workers share the boot CPU\n");
+	for (int i = 0; i < nw; i++) {
+		w[i] = (struct worker){ .kind = WORK_CPU, .done = done, .count = n, .processor = -1 };
+		if (thread_spawn_in(&w[i], &t[i], i ? pset : 0) == 0)
+			started++;
+	}
+	for (int i = 0; i < started; i++)
+		receive_int(done, 0);
+	for (int i = 0; i < nw; i++) {
+		con_puts("machload: cpu worker=");
+		con_dec(i);
+		con_puts(i && pset ? " pset=other" : " pset=default");
+		con_puts(" processor=");
+		con_dec(w[i].processor);
+		con_puts(" ok=");
+		con_dec(w[i].ok);
+		con_puts("\n");
+		ok += w[i].ok;
+	}
+	for (int i = 0; i < started; i++)
+		thread_reap(&t[i]);
+	report("cpus", (u64)n * nw, ok, rdtsc() - t0);
+}
+
+/*
+ * contend=N: N times, a thread of ours wires a page of a region whose
+ * pager is machload (pager.c): vm_wire holds our vm_map's lock (read)
+ * while its fault waits CONTEND_MS for the pager, and meanwhile we
+ * vm_allocate, which must take that lock to write: it sleeps until the
+ * wiring ends (lockstat:::lock-block, about CONTEND_MS).  Reports the
+ * rounds where the wire, the pager's request and the allocation all
+ * happened.
+ */
+PHASE do_contend(u32 n)
+{
+	struct worker pw = { .kind = WORK_PAGER, .ping = new_port(), .pong = new_port() };
+	struct worker ww = { .kind = WORK_WIRE, .ping = new_port(), .pong = new_port(), .count = n };
+	struct thread pt, wt;
+	u64 ok = 0, t0 = rdtsc(), size = (u64)n * 4096;
+	vm_address_t addr = 0;
+
+	if (!n || check(mach_port_insert_right(task, pw.ping, pw.ping, MACH_MSG_TYPE_MAKE_SEND)) ||
+	    check(vm_map(task, &addr, size, 0, 1, pw.ping, 0, 0, VM_PROT_READ | VM_PROT_WRITE,
+			 VM_PROT_ALL, VM_INHERIT_NONE))) {
+		report("contend", n, 0, rdtsc() - t0);
+		return;
+	}
+	ww.addr = addr;
+	if (thread_spawn(&pw, &pt) == 0 && thread_spawn(&ww, &wt) == 0) {
+		for (u32 i = 0; i < n; i++) {
+			u64 a = 0;
+
+			send_int(ww.ping, i);
+			if (receive_int(pw.pong, 1000) != (long)i)
+				break;
+			if (check(trap_vm_allocate(task, &a, 4096, 1)) == 0 &&
+			    check(vm_deallocate(task, a, 4096)) == 0 &&
+			    receive_int(ww.pong, 0) == (long)i)
+				ok++;
+		}
+		thread_reap(&wt);
+		thread_reap(&pt);
+	}
+	check(vm_deallocate(task, addr, size));
+	report("contend", n, ok, rdtsc() - t0);
 }
 
 static const struct phase {
@@ -593,7 +764,7 @@ static const struct phase {
 	{ "rt", do_rt }, { "pingpong", do_pingpong }, { "pages", do_pages },
 	{ "threads", do_threads }, { "tasks", do_tasks }, { "ports", do_ports },
 	{ "taskinfo", do_taskinfo }, { "vmmaps", do_vmmaps }, { "rpcs", do_rpcs },
-	{ "forks", do_forks },
+	{ "forks", do_forks }, { "cpus", do_cpus }, { "contend", do_contend },
 };
 
 /* NAME=N: its phase between machload:::phase-start and phase-done. */
@@ -614,7 +785,7 @@ static int run_phase(const char *w)
 	return 0;
 }
 
-static void run_word(const char *w, mach_port_t host_priv)
+static void run_word(const char *w)
 {
 	if (run_phase(w))
 		return;
@@ -657,7 +828,7 @@ static int counted(const char *w)
  * order) forever, a pause of MS ms after each round.  Returns only when
  * there is no serve word.
  */
-static void serve_rounds(char **words, long n, mach_port_t host_priv)
+static void serve_rounds(char **words, long n)
 {
 	static const char *const mix[] = {
 		"rt=100", "rpcs=20", "pingpong=10", "pages=8", "threads=1", "tasks=1",
@@ -677,14 +848,14 @@ static void serve_rounds(char **words, long n, mach_port_t host_priv)
 		return;
 	for (long i = 0; i < n; i++)
 		if (prefix(words[i], "spin="))
-			run_word(words[i], host_priv);
+			run_word(words[i]);
 	if (nown)
 		round = own, nround = nown;
 	serving = 1;
 	for (u32 k = 1;; k++) {
 		DTRACE_PROBE2(machload, phase__start, "serve", k);
 		for (long i = 0; i < nround; i++)
-			run_word(round[i], host_priv);
+			run_word(round[i]);
 		DTRACE_PROBE2(machload, phase__done, "serve", k);
 		con_puts("machload: serve round=");
 		con_dec((long)k);
@@ -701,19 +872,19 @@ void task_main(long *sp)
 	};
 	long argc = sp[0];
 	char **argv = (char **)(sp + 1);
-	mach_port_t host_priv = argc > 1 ? (mach_port_t)atou(argv[1]) : 0;
 	mach_port_t master = argc > 2 ? (mach_port_t)atou(argv[2]) : 0;
 
+	host_priv = argc > 1 ? (mach_port_t)atou(argv[1]) : 0;
 	task = mach_task_self();
 	con_open(master);
 	con_puts("machload: start\n");
-	serve_rounds(argv + 3, argc > 3 ? argc - 3 : 0, host_priv);
+	serve_rounds(argv + 3, argc > 3 ? argc - 3 : 0);
 	if (argc > 3)
 		for (long i = 3; i < argc; i++)
-			run_word(argv[i], host_priv);
+			run_word(argv[i]);
 	else
 		for (unsigned i = 0; i < sizeof defaults / sizeof defaults[0]; i++)
-			run_word(defaults[i], host_priv);
+			run_word(defaults[i]);
 	con_puts("machload: done\n");
 	receive_int(new_port(), 20);    /* let the serial line drain */
 	if (!exit_at_end)

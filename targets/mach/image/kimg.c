@@ -227,33 +227,82 @@ static int cmp_label(const void *a, const void *b)
 	return x->rank < y->rank ? -1 : x->rank > y->rank;
 }
 
-/* Code symbols (functions and assembly labels) by address, the best
-   named one kept at each address. */
-static int load_labels(struct mt_kimg *k)
+/*
+ * Which symbols name addresses: in code, functions and assembly labels;
+ * in data, as dtrace's symbol table (dt_module's address map), objects,
+ * functions and untyped markers, but no unsized local one.  Among one
+ * address's, the lowest rank wins: a function before a label in code; in
+ * data a sized symbol before a marker, a typed one before an untyped;
+ * then a global one before a local one, then symbol table order.
+ */
+static int is_label(const GElf_Sym *s, int exec)
 {
+	int t = GELF_ST_TYPE(s->st_info);
+
+	if (exec)
+		return t == STT_FUNC || t == STT_NOTYPE;
+	return (t == STT_OBJECT || t == STT_FUNC || t == STT_NOTYPE) &&
+	       (GELF_ST_BIND(s->st_info) != STB_LOCAL || s->st_size);
+}
+
+static uint32_t label_rank(const GElf_Sym *s, size_t i, int exec)
+{
+	uint32_t r = (uint32_t)i;
+
+	if (GELF_ST_TYPE(s->st_info) == STT_NOTYPE)
+		r += 1u << 29;
+	if (GELF_ST_BIND(s->st_info) != STB_GLOBAL)
+		r += 1u << 28;
+	if (!exec && !s->st_size)
+		r += 1u << 30;
+	return r;
+}
+
+/* The labels of code (exec) or of data by address, one per address. */
+static struct kimg_label *load_labels(struct mt_kimg *k, int exec, size_t *count)
+{
+	struct kimg_label *ls = calloc(k->nsyms ? k->nsyms : 1, sizeof *ls);
 	size_t n = 0;
 
-	k->labels = calloc(k->nsyms ? k->nsyms : 1, sizeof *k->labels);
-	if (!k->labels)
-		return -1;
+	if (!ls)
+		return NULL;
 	for (size_t i = 0; i < k->nsyms; i++) {
 		const GElf_Sym *s = &k->syms[i];
 		const struct kimg_section *sec = section_at(k, s->st_value);
-		int t = GELF_ST_TYPE(s->st_info);
-		if ((t != STT_FUNC && t != STT_NOTYPE) || !sec || !sec->exec)
+		if (!sec || sec->exec != exec || !is_label(s, exec))
 			continue;
-		k->labels[n++] = (struct kimg_label){
+		ls[n++] = (struct kimg_label){
 			.addr = s->st_value, .size = s->st_size, .name = k->symnames[i],
-			.rank = (uint32_t)i + (t == STT_FUNC ? 0 : 1u << 30) +
-				(GELF_ST_BIND(s->st_info) == STB_GLOBAL ? 0 : 1u << 29),
+			.rank = label_rank(s, i, exec),
 		};
 	}
-	qsort(k->labels, n, sizeof *k->labels, cmp_label);
-	k->nlabels = 0;
+	qsort(ls, n, sizeof *ls, cmp_label);
+	*count = 0;
 	for (size_t i = 0; i < n; i++)
-		if (!k->nlabels || k->labels[k->nlabels - 1].addr != k->labels[i].addr)
-			k->labels[k->nlabels++] = k->labels[i];
-	return 0;
+		if (!*count || ls[*count - 1].addr != ls[i].addr)
+			ls[(*count)++] = ls[i];
+	return ls;
+}
+
+/* The data symbol holding addr, as dtrace's: a sized one's bytes, a
+   marker's own address. */
+static const char *data_at(const struct mt_kimg *k, uint64_t addr, uint64_t *off)
+{
+	size_t lo = upto(k->dlabels, k->ndlabels, sizeof *k->dlabels,
+			 offsetof(struct kimg_label, addr), addr);
+	const struct kimg_label *l = lo ? &k->dlabels[lo - 1] : NULL;
+
+	if (!l || addr - l->addr >= (l->size ? l->size : 1))
+		return NULL;
+	*off = addr - l->addr;
+	return l->name;
+}
+
+int mt_kimg_in_image(const struct mt_kimg *k, uint64_t addr)
+{
+	const struct kimg_section *sec = section_at(k, addr);
+
+	return sec && !sec->is_boot;
 }
 
 const char *mt_kimg_sym_at(const struct mt_kimg *k, uint64_t addr, uint64_t *off)
@@ -267,8 +316,10 @@ const char *mt_kimg_sym_at(const struct mt_kimg *k, uint64_t addr, uint64_t *off
 		*off = addr - f->addr;
 		return f->name;
 	}
-	if (!sec || !sec->exec)
+	if (!sec)
 		return NULL;
+	if (!sec->exec)
+		return data_at(k, addr, off);
 	lo = upto(k->labels, k->nlabels, sizeof *k->labels, offsetof(struct kimg_label, addr), addr);
 	if (!lo)
 		return NULL;
@@ -321,7 +372,9 @@ static int load_symbols(struct mt_kimg *k)
 		if (!k->nfuncs || k->funcs[k->nfuncs - 1].addr != k->funcs[i].addr)
 			k->funcs[k->nfuncs++] = k->funcs[i];
 	k->nreal = k->nfuncs;
-	return load_labels(k) < 0 ? -1 : kimg_index_names(k);
+	k->labels = load_labels(k, 1, &k->nlabels);
+	k->dlabels = load_labels(k, 0, &k->ndlabels);
+	return !k->labels || !k->dlabels ? -1 : kimg_index_names(k);
 }
 
 int kimg_index_names(struct mt_kimg *k)
@@ -385,6 +438,7 @@ void mt_kimg_close(struct mt_kimg *k)
 	free(k->syms);
 	free(k->symnames);
 	free(k->labels);
+	free(k->dlabels);
 	free(k->structs);
 	free(k->inlines);
 	free(k->path);

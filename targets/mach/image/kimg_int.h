@@ -46,7 +46,9 @@ struct mt_kimg {
 	const char **symnames;
 	size_t nsyms;
 	struct kimg_label *labels;      /* code symbols by address, one per */
-	size_t nlabels;                 /* address (mt_kimg_label_at) */
+	size_t nlabels;                 /* address (mt_kimg_sym_at) */
+	struct kimg_label *dlabels;     /* data symbols the same way */
+	size_t ndlabels;
 	struct kimg_struct *structs;    /* sorted by name, built on first use */
 	size_t nstructs;
 	int structs_indexed;

@@ -21,26 +21,65 @@ static int is_var(Dwarf_Die *d)
 	return tag == DW_TAG_variable || tag == DW_TAG_formal_parameter;
 }
 
-/* The DIE declaring name in the scopes around pc, and the subprogram
-   holding it (frame base); 0, or -1 when no scope declares it. */
+/* Whether d declares a variable or parameter called name, its DIE in *var. */
+static int declares(Dwarf_Die *d, const char *name, Dwarf_Die *var)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(d, &child) != 0)
+		return 0;
+	do {
+		Dwarf_Attribute a;
+		const char *s = is_var(&child) ? dwarf_formstring(
+			dwarf_attr_integrate(&child, DW_AT_name, &a)) : NULL;
+		if (s && strcmp(s, name) == 0) {
+			*var = child;
+			return 1;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return 0;
+}
+
+/*
+ * The scopes around pc, innermost first, as the DIE tree nests them: an
+ * inlined copy's scopes, then its caller's up to the out-of-line
+ * subprogram (whose frame base the copy's locations use) and the CU.
+ * dwarf_getscopes follows a copy to its abstract origin's scopes instead,
+ * which leaves the caller out.  Their count (*out malloc'd), or -1.
+ */
+static int scopes_at(struct mt_kimg *k, uint64_t pc, Dwarf_Die **out)
+{
+	Dwarf_Die cu, *s = NULL;
+	int n;
+
+	*out = NULL;
+	if (!k->dw || !dwarf_addrdie(k->dw, pc, &cu) || (n = dwarf_getscopes(&cu, pc, &s)) <= 0) {
+		free(s);
+		return -1;
+	}
+	n = dwarf_getscopes_die(&s[0], out);
+	free(s);
+	return n;
+}
+
+/*
+ * The DIE declaring name in scopes (scopes_at), and the subprogram
+ * holding it (frame base): 0; -1 when no scope declares it; -2 when an
+ * inlined copy's abstract origin declares it but the copy keeps no DIE
+ * of it (optimized out, not the caller's variable of that name).
+ */
 static int find_var(Dwarf_Die *scopes, int n, const char *name, Dwarf_Die *var,
 		    Dwarf_Die *fn)
 {
 	int found = 0;
 
 	for (int i = 0; i < n; i++) {
-		Dwarf_Die child;
-		if (!found && dwarf_child(&scopes[i], &child) == 0) {
-			do {
-				Dwarf_Attribute a;
-				const char *s = is_var(&child) ? dwarf_formstring(
-					dwarf_attr_integrate(&child, DW_AT_name, &a)) : NULL;
-				if (s && strcmp(s, name) == 0) {
-					*var = child;
-					found = 1;
-				}
-			} while (!found && dwarf_siblingof(&child, &child) == 0);
-		}
+		Dwarf_Attribute a;
+		Dwarf_Die origin, unused;
+		if (!found && !(found = declares(&scopes[i], name, var)) &&
+		    dwarf_formref_die(dwarf_attr(&scopes[i], DW_AT_abstract_origin, &a), &origin) &&
+		    declares(&origin, name, &unused))
+			return -2;
 		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram) {
 			*fn = scopes[i];
 			return found ? 0 : -1;
@@ -96,7 +135,7 @@ static int const_value(Dwarf_Die *d, struct dwloc_res *res)
 int mt_kimg_local(struct mt_kimg *k, uint64_t pc, const char *name, char *ctype,
 		  size_t ctlen, struct dwloc_res *res, char *err, size_t errlen)
 {
-	Dwarf_Die cu, *scopes = NULL, var, fn, t;
+	Dwarf_Die *scopes = NULL, var, fn, t;
 	struct dwloc_op ops[MAXOPS], fb[MAXOPS];
 	struct dwloc_frame fr = { 0, 0, NULL, 0 };
 	struct mt_kframe kf;
@@ -105,10 +144,10 @@ int mt_kimg_local(struct mt_kimg *k, uint64_t pc, const char *name, char *ctype,
 	int n, nops, nfb, rc = -1;
 
 	snprintf(err, errlen, "no local variable or parameter %s", name);
-	if (!k->dw || !dwarf_addrdie(k->dw, pc, &cu))
-		return -1;
-	n = dwarf_getscopes(&cu, pc, &scopes);
-	if (n <= 0 || find_var(scopes, n, name, &var, &fn) < 0)
+	n = scopes_at(k, pc, &scopes);
+	if (n > 0 && (n = find_var(scopes, n, name, &var, &fn)) == -2)
+		snprintf(err, errlen, "optimized out");
+	if (n < 0)
 		goto out;
 	if (!dwarf_formref_die(dwarf_attr_integrate(&var, DW_AT_type, &a), &t))
 		goto out;
@@ -165,13 +204,12 @@ static int scope_names(Dwarf_Die *scope, char **v, int n, int max)
 int mt_kimg_local_names(struct mt_kimg *k, uint64_t pc, char ***names)
 {
 	enum { MAXNAMES = 256 };
-	Dwarf_Die cu, *scopes = NULL;
+	Dwarf_Die *scopes = NULL;
 	char **v = calloc(MAXNAMES, sizeof *v);
 	int n = 0, ns;
 
 	*names = v;
-	if (!v || !k->dw || !dwarf_addrdie(k->dw, pc, &cu) ||
-	    (ns = dwarf_getscopes(&cu, pc, &scopes)) <= 0) {
+	if (!v || (ns = scopes_at(k, pc, &scopes)) <= 0) {
 		free(scopes);
 		return v ? 0 : -1;
 	}

@@ -360,7 +360,10 @@ static void need(struct gen *g, Dwarf_Die *d, int complete)
 		need_members(g, d);
 		mark(g, 'D', key);
 		body(g, d, text, sizeof text);
-		fprintf(g->out, "%s %s;\n", key, text);
+		if (strcmp(text, "{ }") == 0)	/* empty: D has no zero-sized types */
+			fprintf(g->out, "%s;\n", key);
+		else
+			fprintf(g->out, "%s %s;\n", key, text);
 		break;
 	case DW_TAG_enumeration_type:
 		if (name && !seen(g, 'D', key)) {

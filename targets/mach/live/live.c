@@ -591,7 +591,8 @@ static void live_detach(struct mt_target *t)
 }
 
 /* As dtrace: "mod`func+0x10", "mod`0xaddr" in the module but no symbol
-   (assembly routines go by the symbol table's labels: spl0+0x40);
+   (assembly routines go by the symbol table's labels: spl0+0x40; data
+   by its objects: kernel_map_store+0x10);
    machtrace`tracer, machtrace`trampoline, machtrace`runtime in our
    reserved region. */
 static int live_sym(struct mt_target *t, uint64_t pc, char *buf, size_t len)
@@ -599,17 +600,18 @@ static int live_sym(struct mt_target *t, uint64_t pc, char *buf, size_t len)
 	struct live *l = t->priv;
 	uint64_t resv = LK_KERNEL_MAP_BASE + l->resv_pa, off = 0;
 	const char *name = mt_kimg_sym_at(l->k, pc, &off);
-	int intext = l->ctl && pc >= l->ctl->k.text_start && pc < l->ctl->k.text_end;
+	int inkernel = (l->ctl && pc >= l->ctl->k.text_start && pc < l->ctl->k.text_end) ||
+		       mt_kimg_in_image(l->k, pc);
 
 	/* our reserved region: its base stands for a profile sample of
 	   tracer time (runtime/x86_64/sample.c); a trampoline (a kernel
 	   function's displaced instructions, run out of line) or the runtime */
-	if (!name && !intext && l->resv_pa && pc >= resv && pc < resv + LK_AREA_OFF) {
+	if (!name && !inkernel && l->resv_pa && pc >= resv && pc < resv + LK_AREA_OFF) {
 		snprintf(buf, len, pc == resv ? "machtrace`tracer" : pc >= resv + LK_TRAMP_OFF ?
 			 "machtrace`trampoline" : "machtrace`runtime");
 		return 0;
 	}
-	if (!name && !intext)
+	if (!name && !inkernel)
 		return -1;
 	if (!name)
 		snprintf(buf, len, "gnumach`0x%llx", (unsigned long long)pc);
@@ -698,6 +700,9 @@ static const struct mt_target_ops live_ops = {
 	.sym = live_sym,
 	.usym = live_usym,
 	.free = live_free,
+	.ctypes = live_ctypes,
+	.dlib = live_dlib,
+	.expand = mt_live_expand,
 	.ncpus = live_ncpus,
 };
 
@@ -846,7 +851,11 @@ char *mt_live_argmissing(struct mt_target *t, const char *prov, const char *func
 
 char *mt_live_expand(struct mt_target *t, const struct mt_pdesc *pd)
 {
-	const struct lprobe *p = kinline_probe(t, pd);
+	const struct lprobe *p;
+
+	if (t && t->ops == &live_ops && pd->prov && !strcmp(pd->prov, "line"))
+		return line_expand(t, pd);
+	p = kinline_probe(t, pd);
 
 	return p ? kinline_expand(p) : NULL;
 }
@@ -909,9 +918,12 @@ char *mt_live_symbol(struct mt_target *t, const char *mod, const char *name,
 	    (mod && *mod && strcmp(mod, "gnumach") != 0))
 		return NULL;
 	k = ((struct live *)t->priv)->k;
-	if (mt_kimg_symbol(k, name, addr) != 0 || *addr == 0 ||
-	    live_var_type(k, name, buf, sizeof buf) != 0)
+	if (mt_kimg_symbol(k, name, addr) != 0) {
+		*addr = 0;
 		return NULL;
+	}
+	if (*addr == 0 || live_var_type(k, name, buf, sizeof buf) != 0)
+		return NULL;	/* a symbol without a type: *addr says so */
 	return strdup(buf);
 }
 

@@ -204,10 +204,11 @@ void vma_free(struct live *l);
 struct usyms;
 struct usyms *usyms_load(const char *path, char *err, size_t errlen);
 void usyms_free(struct usyms *u);
-/* pc inside one of the program's executable segments? */
+/* pc inside one of the program's loaded segments? */
 int usyms_covers(const struct usyms *u, uint64_t pc);
-/* "prog`func+0x1c" (prog`func at its start, prog`0x... in no function);
-   -1 when pc is outside the program. */
+/* "prog`func+0x1c", a data address "prog`object+0x10" (at its start
+   without "+0x0", prog`0x... in no symbol); -1 when pc is outside the
+   program. */
 int usyms_format(const struct usyms *u, uint64_t pc, char *buf, size_t len);
 
 int live_probes_init(struct live *l);
@@ -233,10 +234,12 @@ extern const struct live_provider live_prov_dtrace, live_prov_fbt,
 	live_prov_usdt, live_prov_pid, live_prov_ksdt, live_prov_line;
 /* prov_line.c: the instructions of line:FILE:FUNC:N (no globs in FILE
    and N), at most max, lowest first: their count, 0 when pd names none,
-   -1 out of memory; -lv of a line in several places. */
+   -1 out of memory; -lv of a line in several places; -d of line
+   probes (their sites as kinst::FUNC:OFFSET). */
 int line_sites(struct live *l, const struct mt_pdesc *pd, const struct mt_kfunc **f,
 	       uint64_t *addr, int max);
 void line_print_sites(const struct lprobe *p, FILE *out);
+char *line_expand(struct mt_target *t, const struct mt_pdesc *pd);
 /* prov_ksdt.c: frees l->ksdt */
 void ksdt_free(struct live *l);
 
@@ -254,7 +257,8 @@ int live_utext_compare(struct live *l, uint64_t *where, uint32_t *pages);
 const uint8_t *live_text_image(struct mt_kimg *k, uint64_t *start, uint64_t end);
 
 /* sdt.c: the SDT providers' tables (prov_*.c) and their common part */
-extern const struct sdt_provider sdt_sched, sdt_ipc, sdt_proc, sdt_vm, sdt_vminfo;
+extern const struct sdt_provider sdt_sched, sdt_ipc, sdt_proc, sdt_vm, sdt_vminfo,
+	sdt_lockstat;
 int sdt_is_provider(const char *prov);
 /* sdtinsn.c: SDT sites and registers from the kernel's instructions */
 int sdt_insn_offsets(struct mt_kimg *k, const struct mt_kfunc *f, int where, uint64_t target,
@@ -306,5 +310,11 @@ int live_plan(struct mt_target *t, const struct mt_image *img, struct lk_ctl *c)
 int live_probes(struct mt_target *t, const struct mt_pdesc *pd, int create,
 		mt_probe_cb cb, void *arg);
 const struct lprobe *live_probe_by_id(const struct live *l, uint32_t id);
+
+/* contract.c: the kernel target's answers to a session (mt_target_ops'
+   ctypes and dlib) */
+struct mt_ctypes;
+void live_ctypes(struct mt_target *t, struct mt_ctypes *ct);
+const char *live_dlib(struct mt_target *t, const char **name);
 
 #endif

@@ -63,14 +63,14 @@ static size_t inline_sites(struct live *l, const struct mt_kfunc *f, uint64_t *o
 {
 	const struct mt_kinline *in;
 	size_t n = mt_kimg_inlines(l->k, f->name, &in), m = 0;
-	uint32_t offs[1024];
+	uint32_t offs[SDT_MAXINSNS];
 
 	for (size_t i = 0; i < n && m < max; i++) {
 		const struct mt_kfunc *cf = mt_kimg_func_at(l->k, in[i].entry);
 		int ni;
 		if (!cf || cf->patch == MT_PATCH_REFUSED || cf->inline_only || in[i].entry == cf->addr)
 			continue;
-		ni = sites_insn_offsets(l->k, cf, offs, 1024);
+		ni = sites_insn_offsets(l->k, cf, offs, SDT_MAXINSNS);
 		for (int j = 0; j < ni; j++)
 			if (cf->addr + offs[j] == in[i].entry) {
 				if (!m || out[m - 1] != in[i].entry)

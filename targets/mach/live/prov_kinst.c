@@ -9,8 +9,6 @@
 #include <string.h>
 #include "targets/mach/live/live_int.h"
 
-#define KINST_MAX	1024	/* instructions of one function */
-
 /* kinst::FUNC:entry or :return of inlined f: one probe, its sites as locs. */
 static int kinline_create(struct mt_target *t, const struct mt_kfunc *f, const char *name,
 			  mt_probe_cb cb, void *arg)
@@ -33,7 +31,7 @@ static int kinst_create(struct mt_target *t, const struct mt_pdesc *pd,
 {
 	struct live *l = t->priv;
 	const struct mt_kfunc *f;
-	uint32_t offs[KINST_MAX];
+	uint32_t offs[SDT_MAXINSNS];
 	char name[16], *end;
 	unsigned long want = 0;
 	int n, made = 0;
@@ -52,7 +50,7 @@ static int kinst_create(struct mt_target *t, const struct mt_pdesc *pd,
 		if (*end)
 			return 0;
 	}
-	n = sites_insn_offsets(l->k, f, offs, KINST_MAX);
+	n = sites_insn_offsets(l->k, f, offs, SDT_MAXINSNS);
 	for (int i = 0; i < n; i++) {
 		struct lprobe *p;
 		if (pd->name && *pd->name && offs[i] != want)

@@ -171,6 +171,47 @@ void line_print_sites(const struct lprobe *p, FILE *out)
 	fprintf(out, "\n");
 }
 
+struct lexpand {
+	struct live *l;
+	FILE *f;
+	int n;
+};
+
+static int expand_probe(void *arg, const struct mt_probe_info *info)
+{
+	struct lexpand *x = arg;
+	const struct lprobe *p = live_probe_by_id(x->l, info->id);
+
+	if (!p || !p->f)
+		return 0;
+	if (!p->locs)
+		fprintf(x->f, "%skinst::%s:%llu", x->n++ ? ",\n" : "", p->f->name,
+			(unsigned long long)p->arg);
+	for (uint32_t i = 0; i < p->nlocs; i++)
+		fprintf(x->f, "%skinst::%s:%llu", x->n++ ? ",\n" : "", p->locs[i].f->name,
+			(unsigned long long)(p->locs[i].addr - p->locs[i].f->addr));
+	return 0;
+}
+
+/* -d: the line probes pd names as the kinst::FUNC:OFFSET of each of
+   their sites, comma-separated; malloc'd, NULL if none. */
+char *line_expand(struct mt_target *t, const struct mt_pdesc *pd)
+{
+	struct lexpand x = { t->priv, NULL, 0 };
+	char *s = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (!(x.f = open_memstream(&s, &len)))
+		return NULL;
+	rc = live_probes(t, pd, 1, expand_probe, &x);
+	if (fclose(x.f) != 0 || rc < 0 || !x.n) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
 const struct live_provider live_prov_line = {
 	.name = "line",
 	.create = line_create,

@@ -16,6 +16,7 @@ static const struct sdt_provider *const sdt_providers[] = {
 	&sdt_proc,
 	&sdt_vm,
 	&sdt_vminfo,
+	&sdt_lockstat,
 };
 #define NSDT (sizeof sdt_providers / sizeof *sdt_providers)
 

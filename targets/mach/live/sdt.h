@@ -61,7 +61,8 @@ enum sdt_where {
 #define SDT_MAXSITES	6
 #define SDT_MAXARGS	6
 #define SDT_MAXVARS	4	/* LK_SITE_NREGARGS */
-/* instructions of a function decoded for its sites (mach_msg_trap: ~1700) */
+/* instructions of a function decoded for its sites or kinst probes
+   (mach_msg_trap: ~1700) */
 #define SDT_MAXINSNS	8192
 
 /*

@@ -3,9 +3,11 @@
  * ELF files of the guest's programs: the boot's modules (machload by
  * default, every --module PATH), static ET_EXEC images whose addresses
  * are their run-time addresses.  A program's functions come from its
- * .symtab (STT_FUNC, and the untyped labels of hand-written assembly);
- * pcs print as dtrace's "prog`func+0x1c", "prog`0x..." inside the program
- * but in no function, "0x..." outside every known program.
+ * .symtab (STT_FUNC, and the untyped labels of hand-written assembly),
+ * its data from the objects there (STT_OBJECT, by their size, as
+ * dtrace's Plookup_by_addr); addresses print as dtrace's
+ * "prog`func+0x1c", "prog`0x..." inside the program but in no symbol,
+ * "0x..." outside every known program.
  *
  * Which program a pc belongs to: the one of the task whose pid the record
  * carries.  Bootstrap module k (1-based, boot order) is the task with pid
@@ -33,8 +35,8 @@ struct usyms {
 	char name[64];			/* the program's basename */
 	struct usym *syms;		/* sorted by addr */
 	size_t nsyms;
-	uint64_t exec[8][2];		/* executable PT_LOAD ranges */
-	int nexec;
+	uint64_t segs[8][3];		/* PT_LOAD ranges: start, end, executable */
+	int nsegs;
 };
 
 static int by_addr(const void *a, const void *b)
@@ -61,7 +63,7 @@ static int add_syms(struct usyms *u, Elf *elf, Elf_Scn *scn, GElf_Shdr *sh)
 		    !*name || name[0] == '.')
 			continue;
 		type = GELF_ST_TYPE(s.st_info);
-		if (type != STT_FUNC && type != STT_NOTYPE)
+		if (type != STT_FUNC && type != STT_NOTYPE && type != STT_OBJECT)
 			continue;
 		u->syms[u->nsyms].addr = s.st_value;
 		u->syms[u->nsyms].size = s.st_size;
@@ -92,14 +94,14 @@ struct usyms *usyms_load(const char *path, char *err, size_t errlen)
 		mt_seterr(err, errlen, "%s: not a readable ELF file", path);
 		goto out;
 	}
-	for (size_t i = 0; i < nph && u->nexec < 8; i++) {
+	for (size_t i = 0; i < nph && u->nsegs < 8; i++) {
 		GElf_Phdr ph;
 
-		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD &&
-		    (ph.p_flags & PF_X)) {
-			u->exec[u->nexec][0] = ph.p_vaddr;
-			u->exec[u->nexec][1] = ph.p_vaddr + ph.p_memsz;
-			u->nexec++;
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD) {
+			u->segs[u->nsegs][0] = ph.p_vaddr;
+			u->segs[u->nsegs][1] = ph.p_vaddr + ph.p_memsz;
+			u->segs[u->nsegs][2] = !!(ph.p_flags & PF_X);
+			u->nsegs++;
 		}
 	}
 	while ((scn = elf_nextscn(elf, scn)) != NULL) {
@@ -136,25 +138,33 @@ void usyms_free(struct usyms *u)
 	free(u);
 }
 
-int usyms_covers(const struct usyms *u, uint64_t pc)
+/* 1 if pc is in one of the program's executable segments, 2 if in
+   another of its segments, 0 if outside them all. */
+static int segment_of(const struct usyms *u, uint64_t pc)
 {
-	for (int i = 0; u && i < u->nexec; i++)
-		if (pc >= u->exec[i][0] && pc < u->exec[i][1])
-			return 1;
+	for (int i = 0; u && i < u->nsegs; i++)
+		if (pc >= u->segs[i][0] && pc < u->segs[i][1])
+			return u->segs[i][2] ? 1 : 2;
 	return 0;
 }
 
+int usyms_covers(const struct usyms *u, uint64_t pc)
+{
+	return segment_of(u, pc) != 0;
+}
+
 /*
- * The function holding pc: the last symbol at or below it, when pc is
- * inside its size, or (an untyped assembly label without a size) before
- * the next symbol.
+ * The symbol holding pc: the last symbol at or below it, when pc is
+ * inside its size, or in code (an untyped assembly label without a
+ * size) before the next symbol, in data (an unsized marker) at it.
  */
 int usyms_format(const struct usyms *u, uint64_t pc, char *buf, size_t len)
 {
 	size_t lo = 0, hi = u ? u->nsyms : 0;
 	const struct usym *s;
+	int seg = segment_of(u, pc);
 
-	if (!usyms_covers(u, pc))
+	if (!seg)
 		return -1;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -168,7 +178,7 @@ int usyms_format(const struct usyms *u, uint64_t pc, char *buf, size_t len)
 	/* of several symbols at one address, the sized one (the function) */
 	while (s && s > u->syms && s[-1].addr == s->addr && !s->size)
 		s--;
-	if (s && (s->size ? pc - s->addr < s->size :
+	if (s && (s->size ? pc - s->addr < s->size : seg == 2 ? pc == s->addr :
 		  (lo >= u->nsyms || pc < u->syms[lo].addr))) {
 		if (pc == s->addr)
 			snprintf(buf, len, "%s`%s", u->name, s->name);

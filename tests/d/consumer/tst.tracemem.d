@@ -3,7 +3,8 @@
 
 BEGIN
 {
-	this->s = "hello";
-	tracemem(this->s, 8);
+	this->p = (char *)alloca(8);
+	bcopy("hello", this->p, 6);
+	tracemem(this->p, 8);
 	exit(0);
 }

@@ -73,6 +73,6 @@ BEGIN
 	s = strjoin(s, lltostr(59));
 	s = strjoin(s, lltostr(60));
 	printf("%d %s\n", strlen(s), s);
-	printf("%s\n", stringof(p));
+	printf("%c%c%c\n", p[0], p[3], p[6]);
 	exit(0);
 }

@@ -17,6 +17,17 @@ TEST(esc_controls)
 	CHECK_EQ_STR(mt_esc_str(buf, sizeof buf, "a\\b\"c'"), "a\\b\"c'");
 }
 
+/* dtrace's %S: quotes and backslashes too; 4 bytes a byte at most. */
+TEST(esc_quoted)
+{
+	char buf[4 * 6 + 1];
+
+	CHECK_EQ_STR(mt_esc_quoted(buf, sizeof buf, "a\\b\"c'"),
+		     "a\\\\b\\\"c\\'");
+	CHECK_EQ_STR(mt_esc_quoted(buf, sizeof buf, "\001\002\003\004\005\006"),
+		     "\\001\\002\\003\\004\\005\\006");
+}
+
 TEST(esc_truncates_whole)
 {
 	char buf[8];
@@ -57,6 +68,13 @@ out(void (*fn)(FILE *, const char *), const char *s)
 
 /* A task name a hostile guest chose: a closing tag, an entity, control
    characters, a byte that is not UTF-8 and a valid é. */
+/* mt_json_escape_script for a NUL-terminated s, as out() calls it. */
+static void
+script_z(FILE *fp, const char *s)
+{
+	mt_json_escape_script(fp, s, strlen(s));
+}
+
 static const char hostile[] = "</script><b a=\"x\">&amp;\x01\n\t\x7f\xff\xc3\xa9";
 
 TEST(esc_json_z)
@@ -68,13 +86,13 @@ TEST(esc_json_z)
 
 TEST(esc_json_script)
 {
-	const char *s = out(mt_json_escape_script, hostile);
+	const char *s = out(script_z, hostile);
 
 	CHECK_EQ_STR(s, "\"\\u003c/script\\u003e\\u003cb a=\\\"x\\\"\\u003e"
 		     "\\u0026amp;\\u0001\\n\\t\\u007f\\u00ff\xc3\xa9\"");
 	/* nothing can close the <script> element or open a tag */
 	CHECK(strchr(s, '<') == NULL && strchr(s, '>') == NULL);
-	CHECK_EQ_STR(out(mt_json_escape_script, "</SCRIPT"), "\"\\u003c/SCRIPT\"");
+	CHECK_EQ_STR(out(script_z, "</SCRIPT"), "\"\\u003c/SCRIPT\"");
 }
 
 TEST(esc_html)

@@ -5,7 +5,11 @@
 #include <string.h>
 #include "machtrace/compiler.h"
 
-__attribute__((unused)) static struct mt_prog *cc_text(const char *text, int pspec, struct mt_diag *d)
+/* Compile text (a -n pspec text or a -s file's), with the target's C
+   types from ct (may be NULL). */
+__attribute__((unused)) static struct mt_prog *cc_text_ct(const char *text, int pspec,
+							  const struct mt_ctypes *ct,
+							  struct mt_diag *d)
 {
 	static struct mt_opts o;
 	mt_opts_init(&o);
@@ -14,7 +18,13 @@ __attribute__((unused)) static struct mt_prog *cc_text(const char *text, int psp
 	in.srcs = &src;
 	in.nsrcs = 1;
 	in.opts = &o;
+	in.ctypes = ct;
 	return mt_compile(&in, d);
+}
+
+__attribute__((unused)) static struct mt_prog *cc_text(const char *text, int pspec, struct mt_diag *d)
+{
+	return cc_text_ct(text, pspec, NULL, d);
 }
 
 /* Compile text that must fail; returns the diagnostic's tag. */

@@ -82,6 +82,45 @@ TEST(sema_typed_args)
 	mt_prog_free(p);
 }
 
+static const char *enum_argtype(void *arg, const char *prov, const char *mod,
+				const char *func, const char *name, int i)
+{
+	return i == 0 ? "enum kind" : NULL;
+}
+
+static char *enum_decls(void *arg, const char *ctype)
+{
+	return strdup("enum kind { KA, KB };");
+}
+
+/* A target's enum tag on the right of a comparison with that enum: the
+   tag, unless a program global has its name (dtrace's D_IDENT_AMBIG); the
+   global itself is no redeclaration (the D variable wins). */
+static struct mt_prog *enum_compile(const char *text, struct mt_diag *d)
+{
+	static const struct mt_ctypes ct = { .argtype = enum_argtype,
+					     .decls = enum_decls };
+
+	return cc_text_ct(text, 1, &ct, d);
+}
+
+TEST(sema_target_enum_tags)
+{
+	struct mt_diag d;
+	struct mt_prog *p;
+
+	p = enum_compile("fbt::f:entry { trace(args[0] == KB); }", &d);
+	CHECK(p != NULL);
+	mt_prog_free(p);
+	p = enum_compile("int KB; fbt::f:entry { trace(args[0]); KB = 2; }", &d);
+	CHECK(p != NULL);
+	mt_prog_free(p);
+	p = enum_compile("int KB; fbt::f:entry { trace(args[0] == KB); }", &d);
+	CHECK(p == NULL);
+	CHECK_EQ_STR(d.tag, "D_IDENT_AMBIG");
+	CHECK_EQ_STR(d.msg, "ambiguous use of operator ==: KB is both a enum kind enum tag and a global scalar");
+}
+
 /* A provider translating args[0] (native struct kt *, translated xt_t *)
    and args[1] (no translator declared for it); args[2] untranslated. */
 static const char *xl_argtype(void *arg, const char *prov, const char *mod,

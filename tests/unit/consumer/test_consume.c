@@ -331,17 +331,21 @@ TEST(printa_formatted_and_clear)
 TEST(error_record_and_drops)
 {
 	struct mt_errrec e = { 1, 0, 3, MT_FLT_BADADDR, 0 };
+	struct mt_errrec pe = { 1, 0xffffffffu, 2, MT_FLT_DIVZERO, 0 };
 
 	setup();
 	clause(0, 0, 0, 0);
 	put(MT_EPID_ERROR, &e, sizeof(e));
+	put(MT_EPID_ERROR, &pe, sizeof(pe));
 	F.st.buf.drops = 2;
 	F.st.stat.aggdrops = 1;
 	F.st.stat.spec_drops = 1;
 	F.opts.droptags = 1;
 	run();
 	CHECK_EQ_STR(F.err, "dtrace: error on enabled probe ID 1 (ID 1: "
-		     "dtrace:::BEGIN): invalid address (0x0) at DIF offset 3\n"
+		     "dtrace:::BEGIN): invalid address (0x0) at DIF offset 12\n"
+		     "dtrace: error on enabled probe ID 1 (ID 1: "
+		     "dtrace:::BEGIN): divide-by-zero at DIF offset 8\n"
 		     "dtrace: [DTRACEDROP_PRINCIPAL] 2 drops on CPU 0\n"
 		     "dtrace: [DTRACEDROP_AGGREGATION] 1 aggregation drop on "
 		     "CPU 0\n"

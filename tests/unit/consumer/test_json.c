@@ -76,7 +76,7 @@ TEST(nesting_and_separators)
 	struct mt_json j;
 	FILE *f = mem();
 
-	mt_json_init(&j, f);
+	mt_json_init(&j, f, 0);
 	mt_json_open(&j, NULL, 0);
 	mt_json_int(&j, "a", -1);
 	mt_json_open(&j, "l", 1);
@@ -100,7 +100,7 @@ TEST(keys_escaped)
 	struct mt_json j;
 	FILE *f = mem();
 
-	mt_json_init(&j, f);
+	mt_json_init(&j, f, 0);
 	mt_json_open(&j, NULL, 0);
 	mt_json_int(&j, "k\"\n", 1);
 	mt_json_close(&j);
@@ -115,11 +115,11 @@ TEST(depth_limit_keeps_balance)
 	const char *s;
 	int opens = 0, closes = 0;
 
-	mt_json_init(&j, f);
-	for (int i = 0; i < MT_JSON_DEPTH + 5; i++)
+	mt_json_init(&j, f, 0);
+	for (int i = 0; i < MT_JSON_WRITE_DEPTH + 5; i++)
 		mt_json_open(&j, "x", i & 1);
 	mt_json_int(&j, "deep", 1);
-	for (int i = 0; i < MT_JSON_DEPTH + 5; i++)
+	for (int i = 0; i < MT_JSON_WRITE_DEPTH + 5; i++)
 		mt_json_close(&j);
 	s = done(f);
 	CHECK_EQ_INT(j.err, 1);
@@ -130,6 +130,75 @@ TEST(depth_limit_keeps_balance)
 	}
 	CHECK_EQ_INT(opens, closes);
 	CHECK(strstr(g_buf, "deep") == NULL);
+}
+
+/* Compact: no whitespace, no newline at the end; a container of lines
+   puts each member, and its close, on a line of its own. */
+TEST(compact_layout)
+{
+	struct mt_json j;
+	FILE *f = mem();
+
+	mt_json_init(&j, f, MT_JSON_COMPACT);
+	mt_json_open(&j, NULL, MT_JSON_OBJECT);
+	mt_json_bool(&j, "t", 1);
+	mt_json_bool(&j, "f", 0);
+	mt_json_null(&j, "n");
+	mt_json_fixed(&j, "x", 1.5, 3);
+	mt_json_fixed(&j, "inf", 1.0 / 0.0, 3);
+	mt_json_open(&j, "ev", MT_JSON_ARRAY | MT_JSON_LINES);
+	mt_json_open(&j, NULL, MT_JSON_OBJECT);
+	mt_json_int(&j, "a", 1);
+	mt_json_close(&j);
+	mt_json_open(&j, NULL, MT_JSON_ARRAY);
+	mt_json_int(&j, NULL, 2);
+	mt_json_int(&j, NULL, 3);
+	mt_json_close(&j);
+	mt_json_close(&j);
+	mt_json_open(&j, "none", MT_JSON_ARRAY | MT_JSON_LINES);
+	mt_json_close(&j);
+	mt_json_close(&j);
+	CHECK_EQ_INT(j.err, 0);
+	CHECK_EQ_STR(done(f), "{\"t\":true,\"f\":false,\"n\":null,"
+		     "\"x\":1.500,\"inf\":null,\"ev\":[\n{\"a\":1},\n[2,3]\n],"
+		     "\"none\":[\n]}");
+}
+
+/* Script mode: neither a key nor a value can close a <script> element. */
+TEST(script_mode_escapes_keys_and_values)
+{
+	struct mt_json j;
+	FILE *f = mem();
+
+	mt_json_init(&j, f, MT_JSON_COMPACT | MT_JSON_SCRIPT);
+	mt_json_open(&j, NULL, MT_JSON_OBJECT);
+	mt_json_strz(&j, "</script>", "</script><b>&");
+	mt_json_close(&j);
+	CHECK_EQ_STR(done(f), "{\"\\u003c/script\\u003e\":"
+		     "\"\\u003c/script\\u003e\\u003cb\\u003e\\u0026\"}");
+	CHECK(strchr(g_buf, '<') == NULL);
+}
+
+/* The report's flame tree nests two levels a frame, 256 frames deep. */
+TEST(deep_nesting_written_whole)
+{
+	struct mt_json j;
+	FILE *f = mem();
+	const char *s;
+	int n = 0;
+
+	mt_json_init(&j, f, MT_JSON_COMPACT);
+	for (int i = 0; i < 2 * 256 + 2; i++)
+		mt_json_open(&j, i & 1 ? "c" : NULL, i & 1);
+	mt_json_int(&j, NULL, 7);
+	for (int i = 0; i < 2 * 256 + 2; i++)
+		mt_json_close(&j);
+	CHECK_EQ_INT(j.err, 0);
+	s = done(f);
+	CHECK(strstr(s, "[7]") != NULL);
+	for (; *s; s++)
+		n += *s == '[';
+	CHECK_EQ_INT(n, 256 + 1);
 }
 
 static char g_rows[512];

@@ -240,6 +240,23 @@ static struct mt_image *shape(struct ib *b, int k)
 		ib_rec(b, ld, MT_REC_INT, 0, 8, 0);
 		break;
 	}
+	case 10:		/* trace(execname): a string record */
+		ib_clause(b, 0, 0, 256);
+		ib_action(b, MT_ACT_TRACE, 0);
+		ib_rec(b, ex, MT_REC_STR, 0, 256, 0);
+		break;
+	case 11: {		/* trace(stringof(args[1]->pr_fname)): a
+				   subroutine's string copied by stringof */
+		uint32_t c16 = ib_int(b, 16);
+		uint32_t fn = IB_DIFO(b, MT_RT_STRING, RV(LDGS, MT_VAR_ARG1, 1), RV(PUSHTV, 0, 1),
+				      RV(CALL, MT_SUBR_MACH_EXECNAME, 1), RV(SETX, c16, 2),
+				      R(ALLOCS, 2, 0, 3), R(COPYS, 1, 2, 3), R(RET, 0, 0, 3));
+		ib_clause(b, 0, 0, 8 + 256);
+		ib_action(b, MT_ACT_TRACE, 0);
+		ib_rec(b, a0, MT_REC_INT, 0, 8, 0);
+		ib_rec(b, fn, MT_REC_STR, 8, 256, 0);
+		break;
+	}
 	default:		/* min and max of arg1 */
 		ag = ib_agg(b, MT_AGG_MIN, 0, 8, 1, 0, 0, 0, 0);
 		ib_clause(b, 0, 0, 0);
@@ -257,7 +274,7 @@ static struct mt_image *shape(struct ib *b, int k)
 
 TEST(bench_shapes_compile_and_pass_the_checker)
 {
-	for (int k = 0; k < 10; k++) {
+	for (int k = 0; k < 12; k++) {
 		struct ib b;
 		struct jit_code c;
 		struct jit_opts o = { .site = k == 5 ? JIT_SITE_RETURN : JIT_SITE_ENTRY };
@@ -297,6 +314,55 @@ TEST(uncompilable_probe_keeps_the_interpreter)
 	img = ib_build(&b);
 	CHECK_EQ_INT(mt_jit_probe(img, 0, &o, &c, why, sizeof why), 0);
 	CHECK(strstr(why, "instruction") != NULL);
+	free(img);
+}
+
+/* A record larger than the checker lets the code write (seventeen
+   256-byte strings) keeps the interpreter rather than emitting code the
+   checker refuses. */
+TEST(record_too_large_keeps_the_interpreter)
+{
+	struct ib b;
+	struct jit_code c;
+	struct jit_opts o = { .site = JIT_SITE_ENTRY };
+	struct mt_image *img;
+	char why[200] = "";
+	uint32_t ex;
+
+	ib_init(&b);
+	ex = IB_DIFO(&b, MT_RT_STRING, RV(LDGS, MT_VAR_EXECNAME, 1), R(RET, 0, 0, 1));
+	ib_clause(&b, 0, 0, 17 * 256);
+	ib_action(&b, MT_ACT_PRINTF, 0);
+	for (uint32_t i = 0; i < 17; i++)
+		ib_rec(&b, ex, MT_REC_STR, 256 * i, 256, 0);
+	img = ib_build(&b);
+	CHECK_EQ_INT(mt_jit_probe(img, 0, &o, &c, why, sizeof why), 0);
+	CHECK(strstr(why, "record of more than") != NULL);
+	free(img);
+}
+
+/* mach_execname()'s string holds the runtime's scratch until a record
+   or a key takes it: one the DIFO drops, as (mach_execname(arg0), 1)
+   does, keeps the interpreter. */
+TEST(dropped_subroutine_string_keeps_the_interpreter)
+{
+	struct ib b;
+	struct jit_code c;
+	struct jit_opts o = { .site = JIT_SITE_ENTRY };
+	struct mt_image *img;
+	char why[200] = "";
+	uint32_t d, one;
+
+	ib_init(&b);
+	one = ib_int(&b, 1);
+	d = IB_DIFO(&b, MT_RT_INT, RV(LDGS, MT_VAR_ARG0, 1), RV(PUSHTV, 0, 1),
+		    RV(CALL, MT_SUBR_MACH_EXECNAME, 1), RV(SETX, one, 1), R(RET, 0, 0, 1));
+	ib_clause(&b, 0, 0, 8);
+	ib_action(&b, MT_ACT_TRACE, 0);
+	ib_rec(&b, d, MT_REC_INT, 0, 8, 0);
+	img = ib_build(&b);
+	CHECK_EQ_INT(mt_jit_probe(img, 0, &o, &c, why, sizeof why), 0);
+	CHECK(strstr(why, "subroutine's string") != NULL);
 	free(img);
 }
 

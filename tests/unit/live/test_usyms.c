@@ -65,6 +65,27 @@ TEST(usyms_trap_stubs_and_outside)
 	usyms_free(u);
 }
 
+/* Data goes by its objects' sizes, as dtrace's user symbols: phases (a
+   192-byte table in .rodata, the last symbol there) at an offset, and
+   past its end no symbol. */
+TEST(usyms_data_objects)
+{
+	char err[256], buf[256], want[64];
+	struct usyms *u = usyms_load(MACHLOAD, err, sizeof err);
+	unsigned long long phases = nm_addr("phases");
+
+	CHECK(u != NULL && phases != 0);
+	CHECK(usyms_covers(u, phases + 0x10));
+	CHECK_EQ_INT(usyms_format(u, phases + 0x10, buf, sizeof buf), 0);
+	CHECK_EQ_STR(buf, "machload`phases+0x10");
+	CHECK_EQ_INT(usyms_format(u, phases, buf, sizeof buf), 0);
+	CHECK_EQ_STR(buf, "machload`phases");
+	CHECK_EQ_INT(usyms_format(u, phases + 192, buf, sizeof buf), 0);
+	snprintf(want, sizeof want, "machload`0x%llx", phases + 192);
+	CHECK_EQ_STR(buf, want);
+	usyms_free(u);
+}
+
 TEST(usyms_unreadable)
 {
 	char err[256];

@@ -83,6 +83,32 @@ TEST(local_jit_thread_locals)
 		   "self->a = 0; }"));
 }
 
+/* String records: execname (the runtime's buffer, copied as words),
+   probe names and constants (the runtime's MT_JH_STR). */
+TEST(local_jit_string_records)
+{
+	CHECK(same("BEGIN { trace(execname); printf(\"%s %d %s\\n\", probefunc, arg0, "
+		   "execname); } END { trace(\"lit\"); trace(probename); }"));
+}
+
+/* Global associative arrays keyed by one integer (MT_JH_GAA) and
+   clause-locals, zeroed at each firing. */
+TEST(local_jit_assoc_and_locals)
+{
+	CHECK(same("int a[int]; BEGIN { this->x = a[arg1 & 3]; a[arg1 & 7] = arg0; "
+		   "@[this->x & 7] = count(); } BEGIN /this->x == 0/ { @z = count(); } "
+		   "END /a[arg1 & 7]/ { @e = sum(a[arg1 & 7]); a[arg1 & 7] = 0; }"));
+}
+
+/* Aggregations of several keys, or keyed by arguments: their values
+   computed by the code, the entry by the runtime (MT_JH_AGGVALS). */
+TEST(local_jit_multikey_aggregations)
+{
+	CHECK(same("BEGIN { @[arg1 & 3, execname] = sum(arg0); @c[probefunc, arg1 & 1, \"x\"] = "
+		   "count(); @a[arg1 & 3, arg2 & 1] = avg(arg0); @l[arg1 & 1, 0] = "
+		   "llquantize(arg0, 10, 0, 6, 20); } END { @s[execname, arg1 & 1] = stddev(arg0); }"));
+}
+
 /* Timestamps differ between runs: only what does not depend on them. */
 TEST(local_jit_timestamps)
 {

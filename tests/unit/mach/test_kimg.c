@@ -167,6 +167,34 @@ TEST(kimg_func_at_and_symbols)
 	CHECK(mt_kimg_symbol(kernel(), "no_such_symbol_xyz", &v) < 0);
 }
 
+/* Data addresses go by their objects, as dtrace's: a sized one's bytes
+   (kernel_map_store, the kernel map whose lock lockstat shows), an
+   unsized global's own address (a uniprocessor kernel's empty simple
+   lock); past an object's end is not that object. */
+TEST(kimg_sym_at_names_data_objects)
+{
+	uint64_t v, size, off = 99;
+	const char *s;
+
+	CHECK(kernel());
+	CHECK(mt_kimg_symbol_size(kernel(), "kernel_map_store", &v, &size) == 0 && size > 0x10);
+	s = mt_kimg_sym_at(kernel(), v + 0x10, &off);
+	CHECK(s && strcmp(s, "kernel_map_store") == 0 && off == 0x10);
+	s = mt_kimg_sym_at(kernel(), v + size, &off);
+	CHECK(!s || strcmp(s, "kernel_map_store") != 0);
+	CHECK(mt_kimg_in_image(kernel(), v + size - 1));
+	CHECK(mt_kimg_symbol_size(kernel(), "kernel_map", &v, &size) == 0);
+	s = mt_kimg_sym_at(kernel(), v, &off);
+	CHECK(s && strcmp(s, "kernel_map") == 0 && off == 0);
+	CHECK(mt_kimg_symbol_size(kernel(), "vm_page_queue_lock", &v, &size) == 0);
+	s = mt_kimg_sym_at(kernel(), v, &off);
+	CHECK(s && strcmp(s, "vm_page_queue_lock") == 0 && off == 0);
+	CHECK(!mt_kimg_in_image(kernel(), 0xffff800000001000ull));
+	CHECK(mt_kimg_symbol(kernel(), "spl0", &v) == 0);
+	s = mt_kimg_sym_at(kernel(), v + 2, &off);
+	CHECK(s && strcmp(s, "spl0") == 0 && off == 2);
+}
+
 TEST(kimg_rejects_non_elf)
 {
 	char err[512];

@@ -143,6 +143,29 @@ TEST(flame_tree)
 	free(s);
 }
 
+/* A stack as deep as a trace's (256 frames) is drawn whole. */
+TEST(flame_deep_stack)
+{
+	struct rp *r = rp_new();
+	const char *f[256];
+	const char *p;
+	char *s;
+	int n = 0;
+
+	for (int i = 0; i < 256; i++)
+		f[i] = "frame";
+	CHECK(r != NULL);
+	CHECK(rp_stack(r, f, 256, 1) == 0);
+	s = page(r);
+	rp_free(r);
+	CHECK(s != NULL);
+	for (p = s; (p = strstr(p, "\"children\":[")) != NULL; p++)
+		n++;
+	CHECK_EQ_INT(n, 257);
+	CHECK(strstr(s, "\"name\":\"frame\",\"value\":1,\"children\":[]}]}") != NULL);
+	free(s);
+}
+
 TEST(escaping)
 {
 	struct rp *r = rp_new();

@@ -1,0 +1,7 @@
+/* A second tuple signature is an array of associative arrays too. */
+int a[int][int];
+
+BEGIN
+{
+	exit(0);
+}
