@@ -378,7 +378,7 @@ agg_snapshot(struct mt_consumer *c)
 	c->snap_valid = 1;
 	agg_begin_snapshot(c);
 	ab = (const struct mt_aggbuf *)((const char *)cb + cb->aggbuf_off);
-	for (uint32_t cpu = 0; cpu < cb->ncpus; cpu++) {
+	for (uint32_t cpu = 0; cpu < c->ncpus; cpu++) {
 		const uint8_t *base = (const uint8_t *)cb + ab[cpu].data_off;
 		uint64_t off = 0;
 		/* entries are complete below used (published with release) */

@@ -89,7 +89,7 @@ report_drops(struct mt_consumer *c, int final)
 	b = (const void *)((const char *)c->cb + c->cb->cpubuf_off);
 	st = c->cb->cpustat_off ?
 		(const void *)((const char *)c->cb + c->cb->cpustat_off) : NULL;
-	for (uint32_t cpu = 0; cpu < c->cb->ncpus; cpu++) {
+	for (uint32_t cpu = 0; cpu < c->ncpus; cpu++) {
 		uint64_t drops = ld(&b[cpu].drops);
 		uint64_t d = drops - c->seen_drops[cpu];
 		char what[64];

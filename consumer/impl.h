@@ -54,6 +54,9 @@ struct mt_consumer {
 	int filled;			/* a FILL buffer filled up */
 
 	/* drops already reported, per CPU */
+	/* the CPUs drained: cb->ncpus at attach, at most the image's (the
+	   control block is guest memory a failing kernel may overwrite) */
+	uint32_t ncpus;
 	uint64_t *seen_drops;
 	struct mt_cpustat *seen_stat;
 	uint64_t status_ns;		/* last status check (0: none yet) */

@@ -66,10 +66,13 @@ void
 mt_consumer_attach(struct mt_consumer *c, struct mt_cb *cb)
 {
 	c->cb = cb;
+	c->ncpus = cb->ncpus;
+	if (c->img->opt.ncpus && c->ncpus > c->img->opt.ncpus)
+		c->ncpus = c->img->opt.ncpus;
 	free(c->seen_drops);
 	free(c->seen_stat);
-	c->seen_drops = calloc(cb->ncpus ? cb->ncpus : 1, sizeof(uint64_t));
-	c->seen_stat = calloc(cb->ncpus ? cb->ncpus : 1,
+	c->seen_drops = calloc(c->ncpus ? c->ncpus : 1, sizeof(uint64_t));
+	c->seen_stat = calloc(c->ncpus ? c->ncpus : 1,
 			      sizeof(struct mt_cpustat));
 }
 
@@ -297,7 +300,7 @@ mt_consume(struct mt_consumer *c)
 	if (c->cb == NULL)
 		return 0;
 	c->snap_valid = 0;	/* the next reader takes a fresh snapshot */
-	for (uint32_t cpu = 0; cpu < c->cb->ncpus && nk < 64; cpu++)
+	for (uint32_t cpu = 0; cpu < c->ncpus && nk < 64; cpu++)
 		nk += (uint32_t)cursor_open(c, cpu, &ks[nk]);
 	for (;;) {
 		const struct mt_rechdr *h, *best = NULL;

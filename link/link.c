@@ -23,6 +23,8 @@ struct mt_image *mt_link(const struct mt_prog *prog, const struct mt_opts *opts,
 		return NULL;
 	}
 	img = link_layout(prog, opts, &m, named ? &msgs : NULL, err, errlen);
+	if (img && t->ops->ncpus)
+		img->opt.ncpus = t->ops->ncpus(t);
 	link_msgtab_free(&msgs);
 	link_match_free(&m);
 	return img;

@@ -165,8 +165,11 @@ void rt_tls_store(struct rt_mstate *ms, uint32_t id, uint64_t v)
 	int64_t *p;
 
 	if (sl && sl->tls) {
-		if ((p = rt_tls_ref(ms, sl, v != 0)) != 0)
+		if ((p = rt_tls_ref(ms, sl, v != 0)) != 0) {
 			*p = (int64_t)v;
+			if (v == 0)
+				rt_tls_release(ms->rt, p - sl->off);
+		}
 		return;
 	}
 	rt_dyn_store(ms, MT_VS_THREAD, id, 1, v);

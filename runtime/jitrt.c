@@ -219,8 +219,11 @@ static void mt_rt_jit_tls_store(struct mt_cb *cb, uint32_t id, uint64_t v)
 	int64_t *p;
 
 	if (sl && sl->tls) {
-		if ((p = jit_tls_ref(rt, sl, v != 0)) != 0)
+		if ((p = jit_tls_ref(rt, sl, v != 0)) != 0) {
 			*p = (int64_t)v;
+			if (v == 0)
+				rt_tls_release(rt, p - sl->off);
+		}
 		return;
 	}
 	ms_init(&ms, rt, 0, &no_ctx);

@@ -408,7 +408,9 @@ void rt_dyn_init(struct rt *rt);
  * for a non-zero store (create): when none of its MT_TLS_PROBE rows is
  * free or all 0, that is a dynamic variable drop (mt_cpustat.dynvar_drops),
  * as a full dynamic variable space is.  Rows are never moved; free rows
- * hold only zeroes.  Single writer per state area, as dynvar.c.
+ * hold only zeroes.  With several CPUs a row is taken by compare-and-swap
+ * and written only by its thread (tls.c); dynvar.c's variables still
+ * assume one writer.
  *
  * Sizing (state.c): dynvarsize is shared with the dynamic variables in
  * proportion to the number of variables: the rows get dynvarsize *
@@ -427,6 +429,9 @@ void rt_dyn_init(struct rt *rt);
 #define RT_TLS_MAXROWS		(1u << 16)
 #define RT_TLS_THREAD0		(1ull << 63)
 int64_t *rt_tls_row(struct rt *rt, uint64_t thread, int create);
+/* After its thread stored 0 in row vals (rt_tls_row's): with several
+   CPUs, the row is given back when all its values are 0 (tls.c). */
+void rt_tls_release(struct rt *rt, int64_t *vals);
 /* The value of the scalar thread-local of slot sl (sl->tls) for the
    firing's thread; NULL as rt_tls_row (the drop counted on ms->stat). */
 int64_t *rt_tls_ref(struct rt_mstate *ms, const struct rt_varslot *sl,

@@ -20,15 +20,38 @@ static int row_zero(const struct rt *rt, const uint64_t *row)
 }
 
 /*
+ * Several CPUs: a row is taken by a compare-and-swap of its thread word
+ * from 0 (free) and given back by its own thread when a store of 0 leaves
+ * it all zero (rt_tls_release), so a row is only ever written by the
+ * thread whose word it holds, and two CPUs never take the same row.  One
+ * CPU: an all-zero row of any thread may be taken over (compiled code
+ * stores 0 without giving rows back).
+ */
+static int row_take(const struct rt *rt, uint64_t *row, uint64_t key)
+{
+	uint64_t seen = row[0];
+
+	if (rt->ncpus <= 1) {
+		if (seen != 0 && !row_zero(rt, row))
+			return 0;
+		row[0] = key;
+		return 1;
+	}
+	seen = 0;
+	return __atomic_compare_exchange_n(&row[0], &seen, key, 0, __ATOMIC_ACQ_REL,
+					   __ATOMIC_RELAXED);
+}
+
+/*
  * The row of thread: a match anywhere in the window wins; else, with
- * create, the first free or all-zero row in the window is taken (its
- * values are 0 already).  stat gets the drop.
+ * create, the first row of the window row_take() gets (its values are 0
+ * already).  stat gets the drop.
  */
 static int64_t *tls_find(struct rt *rt, uint64_t thread, int create,
 			 struct mt_cpustat *stat)
 {
 	uint64_t key = thread ? thread : RT_TLS_THREAD0;
-	uint32_t mask = rt->tls_nrows - 1, h, take = RT_NOSLOT;
+	uint32_t mask = rt->tls_nrows - 1, h;
 	uint64_t *row;
 
 	if (rt->tls_nrows == 0)
@@ -36,19 +59,14 @@ static int64_t *tls_find(struct rt *rt, uint64_t thread, int create,
 	h = mt_tls_hash(key);
 	for (uint32_t k = 0; k < MT_TLS_PROBE; k++) {
 		row = row_at(rt, (h + k) & mask);
-		if (row[0] == key)
+		if (__atomic_load_n(&row[0], __ATOMIC_ACQUIRE) == key)
 			return (int64_t *)row + 1;
-		if (create && take == RT_NOSLOT &&
-		    (row[0] == 0 || row_zero(rt, row)))
-			take = (h + k) & mask;
 	}
 	if (!create)
 		return 0;
-	if (take != RT_NOSLOT) {
-		row = row_at(rt, take);
-		row[0] = key;
-		return (int64_t *)row + 1;
-	}
+	for (uint32_t k = 0; k < MT_TLS_PROBE; k++)
+		if (row_take(rt, (row = row_at(rt, (h + k) & mask)), key))
+			return (int64_t *)row + 1;
 full:
 	if (create && stat)
 		stat->dynvar_drops++;
@@ -70,4 +88,12 @@ int64_t *rt_tls_ref(struct rt_mstate *ms, const struct rt_varslot *sl,
 
 	row = tls_find(ms->rt, rt_tid(ms), create, ms->stat);
 	return row ? row + sl->off : 0;
+}
+
+void rt_tls_release(struct rt *rt, int64_t *vals)
+{
+	uint64_t *row = (uint64_t *)vals - 1;
+
+	if (rt->ncpus > 1 && row_zero(rt, row))
+		__atomic_store_n(&row[0], 0, __ATOMIC_RELEASE);
 }

@@ -225,7 +225,7 @@ run_session(struct cli *cl, struct mt_prog *prog, struct mt_target *t,
 	const char *why;
 	int status, failed, kernel;
 
-	/* -x cpu names the one CPU to trace on; both targets have CPU 0 only */
+	/* -x cpu names the one CPU to trace on, of the target's (mt_target_ops.ncpus) */
 	if (cl->opts.cpu >= 0 && (uint64_t)cl->opts.cpu >= img->opt.ncpus) {
 		fprintf(stderr, "dtrace: could not enable tracing: -x cpu=%lld: "
 			"no such CPU (the target has %u, numbered from 0)\n",

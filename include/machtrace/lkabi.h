@@ -54,7 +54,7 @@
 
 /* ---- blob header: the first bytes of the blob module ---- */
 #define LK_BLOB_MAGIC		0x4c42544du	/* "MTBL" */
-#define LK_BLOB_VERSION		24
+#define LK_BLOB_VERSION		25
 #define LK_BLOB_HDR_REST	160	/* bytes after hook_name (shim's part) */
 /* A jmp trampoline: "push $site_index; jmp lk_fbt_entry" (10 bytes), then
    the relocated displaced instructions and a jmp back. */
@@ -356,7 +356,8 @@ enum lk_target_state { LK_TGT_UNSEEN = 0, LK_TGT_RUNNING, LK_TGT_EXITED };
 /* Kernel description: addresses and struct offsets (from symbols, DWARF). */
 struct lk_kdesc {
 	uint64_t text_start, text_end;	/* [h] [_start, etext) */
-	uint64_t idt;			/* [h] unused when sidt is used; 0 */
+	uint64_t idt;			/* [h] &idt[0], the boot CPU's IDT (0:
+					   the blob hooks its own CPU's, sidt) */
 	uint64_t percpu_array;		/* [h] &percpu_array[0] */
 	uint64_t percpu_stride;		/* [h] sizeof(struct percpu) */
 	uint32_t off_active_thread;	/* [h] percpu.active_thread */
@@ -422,7 +423,20 @@ struct lk_kdesc {
 	   (percpu_array's length); 0 and 1 for a uniprocessor kernel */
 	uint64_t cpu_id_lut;		/* [h] &cpu_id_lut[0] */
 	uint32_t ncpus;			/* [h] */
-	uint32_t pad_c;
+	/* every CPU's IDT, where the blob hooks vector 3: the boot CPU's
+	   `idt` (above); an SMP kernel's other CPUs' at mp_desc_table[cpu] +
+	   off_mpdesc_idt (struct mp_desc_table *[NCPUS], 0 until that CPU
+	   started); and idt_inittab, the table (struct idt_init_entry,
+	   iie_size bytes each, ending at a 0 entrypoint) every CPU started
+	   later fills its IDT from.  0: unknown (the blob then hooks the
+	   IDT of the CPU it runs on, and no table) */
+	uint32_t off_mpdesc_idt;	/* [h] */
+	uint64_t mp_desc_table;		/* [h] &mp_desc_table[0] */
+	uint64_t idt_inittab;		/* [h] &idt_inittab[0] */
+	uint16_t iie_size;		/* [h] sizeof(struct idt_init_entry) */
+	uint8_t iie_off_vector;		/* [h] its `vector` (16 bits) */
+	uint8_t iie_off_type;		/* [h] its `type` (16 bits) */
+	uint32_t pad_d;
 };
 
 /* lk_ctl.flags */
@@ -517,8 +531,8 @@ _Static_assert(sizeof(struct lk_usite) == 256, "lk_usite layout");
 _Static_assert(LK_USITES_OFF + LK_USITES_MAX * sizeof(struct lk_usite) <= LK_AREA_OFF &&
 	       LK_TRAMP_OFF + LK_TRAMP_MAX <= LK_USITES_OFF,
 	       "the user sites fit between the trampolines and the area");
-_Static_assert(sizeof(struct lk_kdesc) == 296 + 32 * LK_KFN_MAX, "lk_kdesc layout");
-_Static_assert(sizeof(struct lk_ctl) == 1592 + 32 * LK_KFN_MAX, "lk_ctl layout");
+_Static_assert(sizeof(struct lk_kdesc) == 320 + 32 * LK_KFN_MAX, "lk_kdesc layout");
+_Static_assert(sizeof(struct lk_ctl) == 1616 + 32 * LK_KFN_MAX, "lk_ctl layout");
 _Static_assert(LK_VEC_FBT_ENTRY == sizeof(struct lk_blob_hdr),
 	       "the entry vectors follow the blob header");
 

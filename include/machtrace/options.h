@@ -59,7 +59,7 @@ uint32_t mt_opts_strsize(uint64_t strsize);
 /*
  * The enabling image's options (abi.h's struct mt_options) from o (NULL:
  * the defaults): the one place options become the runtime's sizes, read
- * by the link stage.  ncpus is 1 (a target may raise it).
+ * by the link stage.  ncpus is 1 (the link stage sets the target's, mt_target_ops.ncpus).
  */
 struct mt_options;
 void mt_opts_image(const struct mt_opts *o, struct mt_options *out);

@@ -207,6 +207,9 @@ struct mt_target_ops {
 	void (*ctypes)(struct mt_target *t, struct mt_ctypes *ct);
 	const char *(*dlib)(struct mt_target *t, const char **name);
 	char *(*expand)(struct mt_target *t, const struct mt_pdesc *pd);
+	/* Optional (NULL: 1): the CPUs probes fire on, numbered from 0 as
+	   mt_plat_cpu() numbers them; the image keeps buffers for each. */
+	uint32_t (*ncpus)(struct mt_target *t);
 };
 
 struct mt_target {

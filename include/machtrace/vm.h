@@ -43,6 +43,8 @@ struct mt_vm {
 	char kernel[PATH_MAX];
 	char modules[8192];		/* the boot modules (not the blob), '\n' separated */
 	unsigned mem_mb;
+	unsigned cpus;			/* guest CPUs (vm start --cpus); 0 in an
+					   info file from before it was kept: 1 */
 	uint64_t resv_pa, resv_size;
 	char blob_id[72];		/* hash of the blob file it was booted with */
 	double started;			/* wall clock seconds */

@@ -1,5 +1,5 @@
 /*
- * Writing kernel text and hooking vector 3 (probe context).
+ * Writing kernel text (probe context).
  *
  * Kernel text pages are read-only (CR0.WP = 1).  A write is done with
  * interrupts off and CR0.WP cleared only around the store, so nothing else
@@ -13,9 +13,6 @@
  * cross-call) are still missing: there is no cross-call yet.
  */
 #include "runtime/x86_64/x86.h"
-
-uint64_t lk_orig_int3;
-extern char lk_int3[];
 
 void lk_text_write(uint64_t addr, const uint8_t *bytes, uint32_t n)
 {
@@ -46,53 +43,4 @@ void lk_text_poke(uint64_t addr, const uint8_t *bytes, uint32_t n, uint64_t deto
 	lk_text_write(addr + 1, bytes + 1, n - 1);
 	lk_text_write(addr, bytes, 1);
 	__atomic_store_n(&lk_poke_addr, 0, __ATOMIC_RELEASE);
-}
-
-struct idtr {
-	uint16_t limit;
-	uint64_t base;
-} __attribute__((packed));
-
-static volatile uint32_t *gate3(void)
-{
-	struct idtr r;
-
-	__asm__ volatile("sidt %0" : "=m"(r));
-	return (volatile uint32_t *)(r.base + 3 * 16);
-}
-
-static void set_gate(volatile uint32_t *g, uint64_t h, uint32_t type)
-{
-	uint64_t fl = lk_save_cli();
-
-	g[0] = (g[0] & 0xffff0000u) | (uint32_t)(h & 0xffff);
-	g[1] = (uint32_t)(h & 0xffff0000u) | (type << 8) | (g[1] & 0xff);
-	g[2] = (uint32_t)(h >> 32);
-	lk_restore(fl);
-}
-
-static uint32_t orig_type, hooked;
-
-/* Vector 3 -> lk_int3 as a DPL3 interrupt gate (IF cleared on entry). */
-int lk_idt_hook(void)
-{
-	volatile uint32_t *g = gate3();
-
-	if (hooked)
-		return 0;
-	lk_orig_int3 = (g[0] & 0xffff) | (g[1] & 0xffff0000u) | ((uint64_t)g[2] << 32);
-	orig_type = (g[1] >> 8) & 0xff;
-	if (!(orig_type & 0x80))
-		return -1;
-	set_gate(g, (uint64_t)lk_int3, 0xee);
-	hooked = 1;
-	return 0;
-}
-
-void lk_idt_unhook(void)
-{
-	if (!hooked)
-		return;
-	set_gate(gate3(), lk_orig_int3, orig_type);
-	hooked = 0;		/* lk_orig_int3 stays valid for a late trap */
 }

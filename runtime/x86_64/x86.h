@@ -101,6 +101,7 @@ void lk_text_write(uint64_t addr, const uint8_t *bytes, uint32_t n);
    (patch.c); detour: where a CPU meeting it goes, 0 to write plainly. */
 void lk_text_poke(uint64_t addr, const uint8_t *bytes, uint32_t n, uint64_t detour);
 extern uint64_t lk_poke_addr, lk_poke_detour;
+/* idt.c: vector 3 of every CPU */
 int lk_idt_hook(void);
 void lk_idt_unhook(void);
 extern uint64_t lk_orig_int3;

@@ -8,6 +8,7 @@
  */
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -99,11 +100,13 @@ int mt_kimg_boot_check(struct mt_kimg *k, const char *blob, unsigned cpus, char 
 
 	if (cpus_fit(k, cpus, err, errlen) < 0)
 		return -1;
-	/* the runtime has one probe-context stack, one set of buffers and
-	   patches text atomically for one CPU only */
-	if (cpus > 1) {
+	/* the runtime's dynamic variables are not safe against racing CPUs,
+	   text is patched without cross-CPU syncs and profile-N runs at the
+	   clock's rate: MACHTRACE_SMP_EXPERIMENTAL lets developers try it */
+	if (cpus > 1 && !getenv("MACHTRACE_SMP_EXPERIMENTAL")) {
 		mt_seterr(err, errlen, "tracing with more than one CPU is not supported yet: "
-			  "the runtime keeps one CPU's probe stack and buffers; --cpus 1 "
+			  "the runtime's dynamic variables are not yet safe against "
+			  "racing CPUs; --cpus 1 "
 			  "traces an SMP kernel on one CPU");
 		return -1;
 	}

@@ -60,7 +60,33 @@ static int member(struct mt_kimg *k, const char *s, const char *m, uint32_t *off
 	return 0;
 }
 
-/* CPUs the kernel was built for: percpu_array's size over struct percpu's. */
+/*
+ * Every CPU's IDT (lkabi.h): the boot CPU's `idt`, the others' in their
+ * mp_desc_table entries, and idt_inittab for those started later.  What
+ * the DWARF lacks stays 0 and the blob hooks less.
+ */
+static void idts(struct mt_kimg *k, struct lk_kdesc *d)
+{
+	uint64_t size = 0, vec = 0, type = 0, idt = 0;
+	char t[256];
+
+	if (mt_kimg_symbol(k, "idt", &d->idt) < 0)
+		d->idt = 0;
+	if (d->ncpus < 2 || mt_kimg_symbol(k, "mp_desc_table", &d->mp_desc_table) < 0 ||
+	    mt_kimg_member(k, "mp_desc_table", "idt", &idt, t, sizeof t) < 0)
+		d->mp_desc_table = 0;
+	d->off_mpdesc_idt = (uint32_t)idt;
+	if (mt_kimg_symbol(k, "idt_inittab", &d->idt_inittab) < 0 ||
+	    mt_kimg_struct_size(k, "idt_init_entry", &size) < 0 || size > 0xffff ||
+	    mt_kimg_member(k, "idt_init_entry", "vector", &vec, t, sizeof t) < 0 ||
+	    mt_kimg_member(k, "idt_init_entry", "type", &type, t, sizeof t) < 0 ||
+	    vec > 0xff || type > 0xff)
+		d->idt_inittab = size = vec = type = 0;
+	d->iie_size = (uint16_t)size;
+	d->iie_off_vector = (uint8_t)vec;
+	d->iie_off_type = (uint8_t)type;
+}
+
 /* The interrupt dispatch code a profile probe looks for in the frames. */
 static void intr_code(struct mt_kimg *k, struct lk_kdesc *d)
 {
@@ -261,6 +287,7 @@ int kdesc_fill(struct mt_kimg *k, struct lk_kdesc *d, uint64_t ram_bytes,
 	d->ncpus = (uint32_t)mt_kimg_ncpus(k);
 	if (d->ncpus < 2 || mt_kimg_symbol(k, "cpu_id_lut", &d->cpu_id_lut) < 0)
 		d->cpu_id_lut = 0;
+	idts(k, d);
 	d->kernel_map_base = LK_KERNEL_MAP_BASE;
 	d->directmap_end = ram_bytes < 0x60000000ull ? ram_bytes : 0x60000000ull;
 	d->tsc_hz = tsc_hz();

@@ -396,40 +396,65 @@ static int live_aggclear(struct mt_target *t, uint32_t aggid, int trunc)
 }
 
 /*
- * The IDT, which the blob changes while tracing (vector 3, the APIC
- * timer's vector), before INIT and after STOP.  A timer interrupt latched
+ * Each CPU's IDT, which the blob changes while tracing (vector 3, the APIC
+ * timer's vector), before INIT and after STOP: the boot CPU's `idt`, the
+ * others' through mp_desc_table (lkabi.h).  A timer interrupt latched
  * at STOP keeps the blob's vector until the kernel takes it (apic.c): the
  * guest runs a little until the blob says it gave the APIC back.
  */
+static const uint8_t *idt_ram(struct live *l, uint32_t cpu, uint64_t *va)
+{
+	const struct lk_kdesc *k = (const struct lk_kdesc *)&l->ctl->k;
+	uint64_t slot = k->mp_desc_table + 8ull * cpu;
+
+	*va = 0;
+	if (cpu == 0)
+		*va = k->idt;
+	else if (k->mp_desc_table && cpu < k->ncpus && slot >= LK_KERNEL_MAP_BASE &&
+		 slot - LK_KERNEL_MAP_BASE + 8 <= l->ram_size) {
+		memcpy(va, l->ram + (slot - LK_KERNEL_MAP_BASE), 8);
+		if (*va)
+			*va += k->off_mpdesc_idt;
+	}
+	if (*va < LK_KERNEL_MAP_BASE || *va - LK_KERNEL_MAP_BASE + sizeof l->idt0[0] > l->ram_size)
+		return *va = 0, NULL;
+	return l->ram + (*va - LK_KERNEL_MAP_BASE);
+}
+
 static void idt_save(struct live *l)
 {
-	uint64_t pa;
+	for (uint32_t cpu = 0; cpu < LK_NCPU_MAX; cpu++) {
+		const uint8_t *now = idt_ram(l, cpu, &l->idt_va[cpu]);
 
-	l->idt_va = 0;
-	if (mt_kimg_symbol(l->k, "idt", &l->idt_va) < 0 || l->idt_va < LK_KERNEL_MAP_BASE ||
-	    (pa = l->idt_va - LK_KERNEL_MAP_BASE) + sizeof l->idt0 > l->ram_size) {
-		l->idt_va = 0;
-		return;
+		if (now)
+			memcpy(l->idt0[cpu], now, sizeof l->idt0[cpu]);
 	}
-	memcpy(l->idt0, l->ram + pa, sizeof l->idt0);
 }
 
 static void idt_report(struct live *l)
 {
 	const uint8_t *now;
+	uint64_t va;
 
-	if (!l->idt_va)
+	if (!l->idt_va[0])
 		return;
 	for (int i = 0; i < 40 && l->ctl->tick_src == LK_TS_LAPIC; i++)
 		if (!guest_run(l, 5))
 			break;
-	now = l->ram + (l->idt_va - LK_KERNEL_MAP_BASE);
-	for (uint32_t i = 0; i < sizeof l->idt0; i++)
-		if (now[i] != l->idt0[i]) {
-			fprintf(stderr, "machtrace: kernel IDT DIFFERS from before tracing at "
-				"vector 0x%x\n", i / 16);
-			return;
-		}
+	for (uint32_t cpu = 0; cpu < LK_NCPU_MAX; cpu++) {
+		if (!l->idt_va[cpu] || !(now = idt_ram(l, cpu, &va)) || va != l->idt_va[cpu])
+			continue;
+		for (uint32_t i = 0; i < sizeof l->idt0[cpu]; i++)
+			if (now[i] != l->idt0[cpu][i]) {
+				if (cpu)
+					fprintf(stderr, "machtrace: kernel IDT of CPU %u DIFFERS "
+						"from before tracing at vector 0x%x\n", cpu, i / 16);
+				else
+					fprintf(stderr, "machtrace: kernel IDT DIFFERS from before "
+						"tracing at vector 0x%x\n", i / 16);
+				return;
+			}
+	}
 	fprintf(stderr, "machtrace: kernel IDT identical to before tracing\n");
 }
 
@@ -437,16 +462,16 @@ static void idt_report(struct live *l)
 static int text_compare(struct live *l, uint64_t *where)
 {
 	const struct lk_kdesc *k = (const struct lk_kdesc *)&l->ctl->k;
-	uint64_t len = k->text_end - k->text_start;
-	const uint8_t *img = mt_kimg_bytes(l->k, k->text_start, len);
-	const uint8_t *ram = l->ram + (k->text_start - LK_KERNEL_MAP_BASE);
+	uint64_t start = k->text_start;
+	const uint8_t *img = live_text_image(l->k, &start, k->text_end);
+	const uint8_t *ram = l->ram + (start - LK_KERNEL_MAP_BASE);
 
 	*where = 0;
 	if (!img)
 		return -1;
-	for (uint64_t i = 0; i < len; i++)
+	for (uint64_t i = 0; i < k->text_end - start; i++)
 		if (img[i] != ram[i]) {
-			*where = k->text_start + i;
+			*where = start + i;
 			return 1;
 		}
 	return 0;
@@ -492,11 +517,16 @@ static void detach_report(struct live *l)
 
 	if (l->o.text_check && l->ctl->k.text_end) {
 		int d = text_compare(l, &where);
-		fprintf(stderr, d == 0 ? "machtrace: kernel text identical to the image "
-			"(%llu bytes)\n" : "machtrace: kernel text DIFFERS from the image "
-			"at 0x%llx\n", d == 0 ? (unsigned long long)
-			(l->ctl->k.text_end - l->ctl->k.text_start) :
-			(unsigned long long)where);
+
+		if (d < 0)
+			fprintf(stderr, "machtrace: kernel text not compared: the image has "
+				"no text between _start and etext\n");
+		else
+			fprintf(stderr, d == 0 ? "machtrace: kernel text identical to the "
+				"image (%llu bytes)\n" : "machtrace: kernel text DIFFERS from "
+				"the image at 0x%llx\n", d == 0 ? (unsigned long long)
+				(l->ctl->k.text_end - l->ctl->k.text_start) :
+				(unsigned long long)where);
 		idt_report(l);
 	}
 	user_report(l);
@@ -649,6 +679,14 @@ static void live_free(struct mt_target *t)
 	free(l);
 }
 
+/* The guest's CPUs: the kernel numbers them 0 .. --cpus - 1. */
+static uint32_t live_ncpus(struct mt_target *t)
+{
+	struct live *l = t->priv;
+
+	return l->o.cpus ? l->o.cpus : 1;
+}
+
 static const struct mt_target_ops live_ops = {
 	.name = "mach",
 	.probes = live_probes,
@@ -666,6 +704,7 @@ static const struct mt_target_ops live_ops = {
 	.ctypes = live_ctypes,
 	.dlib = live_dlib,
 	.expand = mt_live_expand,
+	.ncpus = live_ncpus,
 };
 
 int mt_live_target_state(struct mt_target *t)

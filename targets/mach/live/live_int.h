@@ -64,7 +64,8 @@ void sites_sort(struct site_set *s);
    it, -S and MACHTRACE_JIT_STATS name the probes the interpreter runs
    (code that did not fit, int3 sites, sites a hook shares). */
 struct live;
-void plan_jit(struct site_req *r, const struct mt_image *img, enum jit_site site);
+void plan_jit(const struct live *l, struct site_req *r, const struct mt_image *img,
+	      enum jit_site site);
 void combine_shared(struct site_set *s, const struct mt_image *img);
 void report_nofit(const struct live *l, const struct mt_image *img);
 void report_unplanned(const struct live *l, const struct mt_image *img);
@@ -151,10 +152,11 @@ struct live {
 	uint64_t go_ticks, go_ns;	/* the clock's count at GO (tickrate.c) */
 	uint64_t idle_busy, idle_mark;	/* the watchdog's last busy count and
 					   the clock's count then */
-	/* with the text check: the kernel's IDT before INIT (4 KiB, 0 when the
-	   kernel has no `idt` symbol), compared after STOP */
-	uint64_t idt_va;
-	uint8_t idt0[4096];
+	/* with the text check: each CPU's IDT before INIT (4 KiB; idt_va 0
+	   when the kernel has no `idt` symbol, or the CPU had not started),
+	   compared after STOP */
+	uint64_t idt_va[LK_NCPU_MAX];
+	uint8_t idt0[LK_NCPU_MAX][4096];
 	struct ksdt *ksdt;		/* the kernel's <sys/sdt.h> probes
 					   (prov_ksdt.c), NULL if none */
 	struct lk_usite *us;		/* set up at attach: the user sites */
@@ -253,6 +255,7 @@ int live_user_prov(const char *prov);
 /* After STOP: every page the user sites patched against its program's
    ELF; 0 identical (*pages compared), 1 with *where, -1 if unknown. */
 int live_utext_compare(struct live *l, uint64_t *where, uint32_t *pages);
+const uint8_t *live_text_image(struct mt_kimg *k, uint64_t *start, uint64_t end);
 
 /* sdt.c: the SDT providers' tables (prov_*.c) and their common part */
 extern const struct sdt_provider sdt_sched, sdt_ipc, sdt_proc, sdt_vm, sdt_vminfo,

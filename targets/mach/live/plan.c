@@ -16,9 +16,11 @@
 
 /*
  * The fast path: a probe whose only clause is an unpredicated, keyless
- * `@ = count()` (one action) only needs an increment.
+ * `@ = count()` (one action) only needs an increment, of CPU 0's count
+ * without a lock: not on a guest of several CPUs.
  */
-static uint32_t fast_count_aggid(const struct mt_image *img, const struct mt_probe *p)
+static uint32_t fast_count_aggid(const struct live *l, const struct mt_image *img,
+				 const struct mt_probe *p)
 {
 	const uint8_t *b = (const uint8_t *)img;
 	const struct mt_ecb *ecb = (const void *)(b + img->ecbs_off);
@@ -26,7 +28,7 @@ static uint32_t fast_count_aggid(const struct mt_image *img, const struct mt_pro
 	const struct mt_action *act;
 	const struct mt_agg *ag;
 
-	if (p->necbs != 1 || getenv("MACHTRACE_NOFAST"))
+	if (p->necbs != 1 || getenv("MACHTRACE_NOFAST") || l->o.cpus > 1)
 		return 0;
 	cl = (const struct mt_clause *)(b + img->clauses_off) + ecb[p->ecb0].clause;
 	if (cl->pred_difo || cl->nacts != 1 || cl->flags || cl->recsize)
@@ -188,11 +190,11 @@ static int plan_entry(struct mt_target *t, struct site_req *r, const struct mt_k
 	}
 	r->addr = f->addr;
 	entry_kind(l, r, f, kv, nk);
-	r->fast_aggid = r->kind == LK_SK_JMP && pr ? fast_count_aggid(img, pr) : 0;
+	r->fast_aggid = r->kind == LK_SK_JMP && pr ? fast_count_aggid(l, img, pr) : 0;
 	if (r->fast_aggid)
 		r->flags |= LK_SF_FAST;
 	else if (r->kind == LK_SK_JMP && pr && (r->flags & LK_SF_FIRE))
-		plan_jit(r, img, JIT_SITE_ENTRY);
+		plan_jit(l, r, img, JIT_SITE_ENTRY);
 	return add_req(t, r);
 }
 
@@ -217,7 +219,7 @@ static int plan_return(struct mt_target *t, struct site_req *r, const struct mt_
 		r->addr = r->range ? start : r->ret_at;
 		r->jit = NULL;
 		if (r->kind == LK_SK_JMPRET && (r->flags & LK_SF_FIRE))
-			plan_jit(r, img, JIT_SITE_RETURN);
+			plan_jit(l, r, img, JIT_SITE_RETURN);
 		if (add_req(t, r) < 0)
 			return -1;
 	}
@@ -255,7 +257,7 @@ static int plan_sdt_insn(struct mt_target *t, struct site_req *r, const struct m
 	r->kind = LK_SK_JMP;
 	r->range = len;
 	if (pr && (r->flags & LK_SF_FIRE))
-		plan_jit(r, img, JIT_SITE_ENTRY);
+		plan_jit(l, r, img, JIT_SITE_ENTRY);
 	return add_req(t, r);
 }
 
@@ -376,8 +378,9 @@ static int user_trap_room(struct live *l, char *why, size_t len)
 
 /*
  * tick/profile probes from the local APIC timer (runtime/x86_64/apic.c),
- * unless MACHTRACE_NO_LAPIC is set or a timer interrupt from user mode
- * could not save its registers as the user int3 does; the blob may still
+ * unless MACHTRACE_NO_LAPIC is set, the guest has several CPUs, or a
+ * timer interrupt from user mode could not save its registers as the user
+ * int3 does; the blob may still
  * decline at GO.  Otherwise they stay on the kernel's clock interrupt.
  */
 static int tick_lapic(struct live *l)
@@ -387,6 +390,11 @@ static int tick_lapic(struct live *l)
 	l->tick_why[0] = 0;
 	if (getenv("MACHTRACE_NO_LAPIC")) {
 		snprintf(l->tick_why, sizeof l->tick_why, "MACHTRACE_NO_LAPIC is set");
+		return 0;
+	}
+	if (l->o.cpus > 1) {
+		snprintf(l->tick_why, sizeof l->tick_why, "the blob takes one CPU's local "
+			 "APIC timer only, and an SMP kernel programs each CPU's itself");
 		return 0;
 	}
 	if (user_trap_room(l, why, sizeof why) < 0) {

@@ -101,13 +101,18 @@ static const char *site_opts(const struct site_req *r, enum jit_site site, struc
 
 /*
  * The probe's compiled code for a jmp site (LK_SF_JIT, jit/, mt_jit_plan):
- * none (the interpreter) if MACHTRACE_NOJIT is set or a clause uses what
- * the compiler does not translate.
+ * none (the interpreter) if MACHTRACE_NOJIT is set, a clause uses what
+ * the compiler does not translate, or the guest has several CPUs (the
+ * code writes CPU 0's buffer, busy flag and aggregations: jitabi.h).
  */
-void plan_jit(struct site_req *r, const struct mt_image *img, enum jit_site site)
+void plan_jit(const struct live *l, struct site_req *r, const struct mt_image *img,
+	      enum jit_site site)
 {
 	struct jit_opts o;
 	const char *nojit = site_opts(r, site, &o);
+
+	if (!nojit && l->o.cpus > 1)
+		nojit = "the guest has several CPUs, and compiled code writes CPU 0's buffers";
 
 	r->jit = mt_jit_plan(img, r->probe, &o, r->addr, nojit);
 	if (r->jit)

@@ -13,6 +13,19 @@
 #include "targets/mach/live/live_int.h"
 #include "targets/mach/mach_int.h"
 
+/*
+ * The image's text from *start (_start) to end, *start moved to its first
+ * file-backed byte: the SMP images' _start ends .boot, and .text's segment
+ * begins a few bytes on, aligned, the bytes between in no segment.  NULL
+ * when there is no text.
+ */
+const uint8_t *live_text_image(struct mt_kimg *k, uint64_t *start, uint64_t end)
+{
+	for (int pad = 0; pad < 64 && *start < end && !mt_kimg_bytes(k, *start, 1); pad++)
+		(*start)++;
+	return *start < end ? mt_kimg_bytes(k, *start, end - *start) : NULL;
+}
+
 int mt_live_text_check(const char *ramfile, const char *kernel, uint64_t *where,
 		       uint64_t *len, char *err, size_t errlen)
 {
@@ -27,11 +40,7 @@ int mt_live_text_check(const char *ramfile, const char *kernel, uint64_t *where,
 		return -1;
 	if (mt_kimg_symbol(k, "_start", &start) < 0 || mt_kimg_symbol(k, "etext", &end) < 0)
 		start = end = 0;
-	/* the SMP images' _start ends .boot: .text's segment begins a few
-	   bytes on, aligned, the bytes between in no segment */
-	for (int pad = 0; pad < 64 && start < end && !mt_kimg_bytes(k, start, 1); pad++)
-		start++;
-	if (start >= end || !(img = mt_kimg_bytes(k, start, end - start))) {
+	if (!(img = live_text_image(k, &start, end))) {
 		mt_seterr(err, errlen, "%s: no text between _start and etext", kernel);
 		mt_kimg_close(k);
 		return -1;

@@ -214,8 +214,9 @@ static int write_info(const struct mt_vm *vm, const struct vm_boot *b, char *err
 		fprintf(f, "module=%.*s\n", (int)n, m);
 		m += n + (m[n] == '\n');
 	}
-	fprintf(f, "memory=%u\nresv_pa=0x%llx\n"
-		"resv_size=0x%llx\nblob=%s\nblob_id=%s\nstarted=%.3f\ndisk_dir=%s\n", vm->mem_mb, (unsigned long long)vm->resv_pa,
+	fprintf(f, "memory=%u\ncpus=%u\nresv_pa=0x%llx\n"
+		"resv_size=0x%llx\nblob=%s\nblob_id=%s\nstarted=%.3f\ndisk_dir=%s\n", vm->mem_mb,
+		vm->cpus, (unsigned long long)vm->resv_pa,
 		(unsigned long long)vm->resv_size, b->blob, vm->blob_id, vm->started, vm->disk_dir);
 	if (fclose(f) != 0 || rename(tmp, path) < 0) {
 		mt_seterr(err, errlen, "%s: %s", path, strerror(errno));
@@ -245,6 +246,7 @@ int mt_vm_start(const struct mt_vm_opts *o, struct mt_vm *vm, char *err, size_t 
 	if (vm_private_tree(vm->dir, 1, err, errlen) < 0)
 		goto out;
 	vm->mem_mb = o->mem_mb ? o->mem_mb : MT_VM_MEM_MB;
+	vm->cpus = o->cpus ? o->cpus : 1;
 	if (vm_make_ram(vm, vm->mem_mb, err, errlen) < 0 || vm_cmdline(o, b, err, errlen) < 0)
 		goto fail;
 	vm->resv_pa = LK_RESV_PA;

@@ -118,6 +118,8 @@ static void info_line(struct mt_vm *vm, char *line)
 			 vm->modules[0] ? "\n" : "", v);
 	else if (strcmp(line, "memory") == 0)
 		vm->mem_mb = (unsigned)strtoul(v, NULL, 10);
+	else if (strcmp(line, "cpus") == 0)
+		vm->cpus = (unsigned)strtoul(v, NULL, 10);
 	else if (strcmp(line, "resv_pa") == 0)
 		vm->resv_pa = strtoull(v, NULL, 0);
 	else if (strcmp(line, "resv_size") == 0)

@@ -497,6 +497,35 @@ sum_drops(const char *s, uint64_t *pd, uint64_t *ad)
 	}
 }
 
+/*
+ * The control block is guest memory: a CPU count grown after attach (a
+ * kernel that failed and wrote over it) drains no more CPUs than were
+ * there, and none beyond the image's.  drops_after_attach: CPU 1 has 5
+ * drops; the block says at_attach CPUs at attach, then after; the image
+ * img.  Returns the error stream.
+ */
+static const char *
+drops_after_attach(uint32_t img, uint32_t at_attach, uint32_t after)
+{
+	setup();
+	F.st.buf1.drops = 5;
+	F.st.cb.ncpus = at_attach;
+	F.im.img.opt.ncpus = img;
+	F.c = mt_consumer_new(&F.prog, &F.im.img, &F.opts, NULL, F.fo, F.fe);
+	mt_consumer_attach(F.c, &F.st.cb);
+	F.st.cb.ncpus = after;
+	mt_consume_drops(F.c);
+	fflush(F.fe);
+	return F.err ? F.err : "";
+}
+
+TEST(cpus_fixed_at_attach)
+{
+	CHECK(strstr(drops_after_attach(0, 1, 2), "on CPU 1") == NULL);
+	CHECK(strstr(drops_after_attach(1, 2, 2), "on CPU 1") == NULL);
+	CHECK(strstr(drops_after_attach(2, 2, 2), "dtrace: 5 drops on CPU 1\n") != NULL);
+}
+
 TEST(drops_counted_while_reporting_are_not_lost)
 {
 	cookie_io_functions_t io = { .write = racing_write };

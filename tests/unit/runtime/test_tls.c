@@ -1,12 +1,15 @@
 /*
  * Scalar thread-locals in a row per thread (runtime/tls.c): set, get,
  * store-0 as delete, reuse of all-zero rows, the full table's drop count,
- * many threads, the sizing from dynvarsize, and the interpreter's
- * LDTS/STTS on the rows (by-reference thread-locals stay in dynvar).
+ * many threads, the sizing from dynvarsize, the interpreter's LDTS/STTS
+ * on the rows (by-reference thread-locals stay in dynvar), and two CPUs
+ * (host threads) taking and giving back rows of one window at once.
  */
 #include "../mt_test.h"
 #include "tests/lib/rtimg.h"
 #include "runtime/rt.h"
+
+#include <pthread.h>
 
 static struct rtrun R;
 static uint32_t T, U, S;	/* self->t, self->u (scalars), self->s (string) */
@@ -16,12 +19,13 @@ static uint32_t T, U, S;	/* self->t, self->u (scalars), self->s (string) */
  * self->s = "x" when arg0 is odd.  BEGIN clause 2: trace(self->t),
  * trace(self->u).  A global assoc a[] shares dynvarsize when `assoc`.
  */
-static int setup(uint64_t dynvarsize, int assoc)
+static int setup_cpus(uint64_t dynvarsize, int assoc, uint32_t ncpus)
 {
 	struct ib b;
 
 	ib_init(&b);
 	b.opt.dynvarsize = dynvarsize;
+	b.opt.ncpus = ncpus;
 	T = ib_var(&b, MT_VS_THREAD, MT_VK_SCALAR, 0, 8, 0);
 	S = ib_var(&b, MT_VS_THREAD, MT_VK_SCALAR, MT_VF_REF | MT_VF_STRING, 32, 0);
 	U = ib_var(&b, MT_VS_THREAD, MT_VK_SCALAR, 0, 8, 0);
@@ -34,6 +38,11 @@ static int setup(uint64_t dynvarsize, int assoc)
 	uint32_t lu = IB_DIFO(&b, MT_RT_INT, RV(LDTS, U, 1), R(RET, 0, 0, 1));
 	ib_store_then_trace2(&b, st, lt, lu);
 	return rt_start(&R, &b);
+}
+
+static int setup(uint64_t dynvarsize, int assoc)
+{
+	return setup_cpus(dynvarsize, assoc, 1);
 }
 
 static int64_t last(int field)
@@ -200,3 +209,75 @@ TEST(full_table_drops_and_reuse)
 }
 
 MT_TEST_MAIN()
+
+/*
+ * Two CPUs: each host thread stands for a CPU running its own guest
+ * threads, whose keys all fall in one window of MT_TLS_PROBE rows; each
+ * takes a row, writes its key in both columns, checks that nobody else
+ * wrote there, stores 0 and gives the row back.  A row taken by both
+ * (or taken over while its thread was writing) shows as a foreign value.
+ */
+#define RACE_ROUNDS	200000
+struct racer {
+	uint64_t key0;
+	long bad, drops;
+};
+
+static uint64_t same_window_key(uint64_t from)
+{
+	uint64_t h0 = mt_tls_hash(0x1000);
+
+	while ((mt_tls_hash(from) & (RT()->tls_nrows - 1)) != (h0 & (RT()->tls_nrows - 1)))
+		from++;
+	return from;
+}
+
+static void *race(void *arg)
+{
+	struct racer *r = arg;
+	struct rt *rt = RT();
+
+	for (long i = 0; i < RACE_ROUNDS; i++) {
+		uint64_t key = r->key0;
+		int64_t *row = rt_tls_row(rt, key, 1);
+
+		if (!row) {
+			r->drops++;
+			continue;
+		}
+		__atomic_store_n(&row[0], (int64_t)key, __ATOMIC_RELAXED);
+		__atomic_store_n(&row[1], (int64_t)key, __ATOMIC_RELAXED);
+		for (int k = 0; k < 20; k++)
+			__asm__ volatile("" ::: "memory");
+		if (__atomic_load_n(&row[0], __ATOMIC_RELAXED) != (int64_t)key ||
+		    __atomic_load_n(&row[1], __ATOMIC_RELAXED) != (int64_t)key ||
+		    rt_tls_row(rt, key, 0) != row)
+			r->bad++;
+		__atomic_store_n(&row[0], 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&row[1], 0, __ATOMIC_RELAXED);
+		rt_tls_release(rt, row);
+	}
+	return NULL;
+}
+
+TEST(two_cpus_never_share_a_row)
+{
+	struct racer r[2] = { { 0, 0, 0 }, { 0, 0, 0 } };
+	pthread_t th;
+
+	CHECK_EQ_INT(setup_cpus(4096, 0, 2), 0);
+	CHECK_EQ_INT(RT()->ncpus, 2);
+	r[0].key0 = same_window_key(0x1000);
+	r[1].key0 = same_window_key(r[0].key0 + 1);
+	CHECK(pthread_create(&th, NULL, race, &r[1]) == 0);
+	race(&r[0]);
+	pthread_join(th, NULL);
+	printf("# foreign values %ld and %ld, no row %ld and %ld in %d rounds each\n",
+	       r[0].bad, r[1].bad, r[0].drops, r[1].drops, RACE_ROUNDS);
+	CHECK_EQ_INT(r[0].bad + r[1].bad, 0);
+	CHECK_EQ_INT(r[0].drops + r[1].drops, 0);
+	/* every row given back */
+	CHECK(rt_tls_row(RT(), r[0].key0, 0) == NULL);
+	CHECK(rt_tls_row(RT(), r[1].key0, 0) == NULL);
+	rt_stop(&R);
+}
