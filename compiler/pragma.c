@@ -83,11 +83,13 @@ static void pragma_option(struct cc *cc, const char *p, int line)
 }
 
 /*
- * #pragma D binding names an identifier, as dtrace's dt_pragma_binding: one
- * the program declared takes it; a built-in or a D library's may not be
- * changed (D_PRAGMA_SCOPE); one not yet declared waits for the next global
- * of that name (id_add), and one still undeclared when the program is
- * parsed is reported by pragma_unused(), as dtrace's dt_idpragma.
+ * #pragma D binding and attributes name an identifier, as dtrace's
+ * dt_pragma_binding/attributes: one the program declared takes it; a
+ * built-in or a D library's may not be changed (D_PRAGMA_SCOPE); one not
+ * yet declared waits for the next global of that name (id_add), and one
+ * still undeclared when the program is parsed is reported by
+ * pragma_unused(), as dtrace's dt_idpragma.  The name is the control
+ * line's word as dtrace's lexer takes it: "x;" is not x.
  */
 static void pragma_ident(struct cc *cc, const char *prname, char *name,
 			 int line)
@@ -229,13 +231,7 @@ void pragma_line(struct cc *cc, const char *text, int line)
 		if (n != 2)
 			cc_error(cc, line, D_PRAGMA_INVAL,
 				 "invalid attributes specified by #pragma attributes");
-		size_t il = strlen(ident);
-		if (il && ident[il - 1] == ';')
-			ident[il - 1] = 0;
-		struct ident *id = id_lookup(&cc->globals, ident);
-		if (!id || (id->k != ID_VAR && id->k != ID_INLINE))
-			cc_error(cc, line, D_PRAGMA_UNUSED,
-				 "unused #pragma attributes");
+		pragma_ident(cc, "attributes", ident, line);
 	} else if (strcmp(w, "error") == 0) {
 		pragma_error(cc, p, line);
 	} else if (strcmp(w, "binding") == 0) {
