@@ -44,6 +44,9 @@ void mt_prog_free(struct mt_prog *p)
 		free(p->optsets[i].name);
 		free(p->optsets[i].value);
 	}
+	for (uint32_t i = 0; i < p->npragattrs; i++)
+		free(p->pragattrs[i].prov);
+	free(p->pragattrs);
 	free(p->clauses); free(p->clause_info);
 	free(p->actions); free(p->action_info);
 	free(p->recs); free(p->rec_info);

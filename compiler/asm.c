@@ -109,5 +109,6 @@ void as_finish(struct cc *cc, struct mt_prog *p)
 	TAKE(p->ints, p->nints, cc->ints);
 	TAKE(p->strtab, p->strtab_size, cc->strtab);
 	TAKE(p->optsets, p->noptsets, cc->optsets);
+	TAKE(p->pragattrs, p->npragattrs, cc->pragattrs);
 	(void)n;
 }

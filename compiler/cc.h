@@ -263,6 +263,8 @@ struct ident {
 	struct node *init;		/* inline expression */
 	int line;
 	int outside;			/* declared before the program (built-in, D library) */
+	int has_attr;			/* #pragma D attributes: attr */
+	struct mt_attr attr;
 	int alloca_taint;		/* assigned an alloca() pointer */
 	int param;			/* parameter of an inline: index + 1 */
 	int preg;			/* cg: register bound to that parameter */
@@ -375,6 +377,8 @@ struct cc {
 		char *name;
 		const char *prname;	/* "binding" or "attributes" */
 		int line, src;
+		int has_attr;		/* attributes: attr below */
+		struct mt_attr attr;
 		struct binding *next;
 	} *bindings;
 
@@ -396,6 +400,7 @@ struct cc {
 	uint32_t *int_slots;		/* asm.c: index + 1 of each int, hashed */
 	VEC(char) strtab;
 	VEC(struct mt_optset) optsets;
+	VEC(struct mt_pragattr) pragattrs;
 	uint32_t nuser[3];		/* next user var id per scope */
 	struct clause_state cl;
 	uint32_t strsize;

@@ -117,6 +117,7 @@ static void cc_free(struct cc *cc)
 	free(cc->ints.v);
 	free(cc->strtab.v);
 	free(cc->optsets.v);
+	free(cc->pragattrs.v);
 	free(cc->cpp_out);
 }
 

@@ -319,8 +319,15 @@ static int parse_dops1(struct cc *cc, struct dop *ops, int max, char **name,
 			cc_error(cc, cc->tok.line, D_DECL_SCOPE,
 				 "D scoping operator may not be used in a declaration name (%s)",
 				 cc->tok.text);
+		int was_type = cc->tok.k == TK_TYPENAME;
 		*name = cc->tok.text;
 		lex_next(cc);
+		/* dtrace's dt_decl_spec: a type name after a complete type is
+		   the declarator's identifier, and a second one is refused */
+		if (was_type &&
+		    (cc->tok.k == TK_IDENT || cc->tok.k == TK_TYPENAME))
+			cc_error(cc, cc->tok.line, D_DECL_IDENT,
+				 "old-style declaration or incorrect type specified");
 	} else if (!abstract) {
 		lex_syntax_error(cc);
 	}

@@ -31,6 +31,8 @@ struct ident *id_add(struct cc *cc, struct scope *s, const char *name,
 	for (struct binding **b = &cc->bindings; s == &cc->globals && *b;
 	     b = &(*b)->next)
 		if (strcmp((*b)->name, name) == 0) {
+			i->has_attr = (*b)->has_attr;
+			i->attr = (*b)->attr;
 			*b = (*b)->next;
 			break;
 		}

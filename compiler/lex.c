@@ -495,7 +495,9 @@ static void lex_one(struct cc *cc, struct tok *t)
 				t->kw = kwtab[i].kw;
 				break;
 			}
-		if (t->k == TK_IDENT && ty_lookup(cc, t->text))
+		/* a global variable's name wins over a type's (id_or_type) */
+		if (t->k == TK_IDENT && !id_lookup(&cc->globals, t->text) &&
+		    ty_lookup(cc, t->text))
 			t->k = TK_TYPENAME;
 	} else if (isdigit((unsigned char)c)) {
 		lex_number(cc, t);

@@ -83,14 +83,16 @@ static void pragma_option(struct cc *cc, const char *p, int line)
 }
 
 /*
- * #pragma D binding names an identifier, as dtrace's dt_pragma_binding: one
- * the program declared takes it; a built-in or a D library's may not be
- * changed (D_PRAGMA_SCOPE); one not yet declared waits for the next global
- * of that name (id_add), and one still undeclared when the program is
- * parsed is reported by pragma_unused(), as dtrace's dt_idpragma.
+ * #pragma D binding and attributes name an identifier, as dtrace's
+ * dt_pragma_binding/attributes: one the program declared takes it; a
+ * built-in or a D library's may not be changed (D_PRAGMA_SCOPE); one not
+ * yet declared waits for the next global of that name (id_add), and one
+ * still undeclared when the program is parsed is reported by
+ * pragma_unused(), as dtrace's dt_idpragma.  The name is the control
+ * line's word as dtrace's lexer takes it: "x;" is not x.
  */
 static void pragma_ident(struct cc *cc, const char *prname, char *name,
-			 int line)
+			 const struct mt_attr *attr, int line)
 {
 	struct ident *id = id_lookup(&cc->globals, name);
 
@@ -98,15 +100,66 @@ static void pragma_ident(struct cc *cc, const char *prname, char *name,
 		cc_error(cc, line, D_PRAGMA_SCOPE,
 			 "#pragma %s cannot modify entity defined outside program scope",
 			 prname);
+	if (id && attr) {
+		id->has_attr = 1;
+		id->attr = *attr;
+	}
 	if (id)
 		return;
 	struct binding *b = cc_alloc(cc, sizeof(*b));
 	b->name = name;
 	b->prname = prname;
+	if (attr) {
+		b->has_attr = 1;
+		b->attr = *attr;
+	}
 	b->line = line;
 	b->src = cc->srcidx;
 	b->next = cc->bindings;
 	cc->bindings = b;
+}
+
+/*
+ * #pragma D attributes ATTR IDENT, or ATTR provider NAME PART for a part
+ * of one of machtrace's providers (the -v report's, program.h), as
+ * dtrace's dt_pragma_attributes; a provider machtrace does not have makes
+ * NAME a pending identifier, as there.
+ */
+static void pragma_attributes(struct cc *cc, const char *p, int line)
+{
+	static const char *const parts[MT_PA_N] = { "provider", "module",
+		"function", "name", "args" };
+	char *attr = next_word(cc, &p), *ident = next_word(cc, &p);
+	struct mt_attr a;
+
+	if (!attr || !ident)
+		cc_error(cc, line, D_PRAGMA_MALFORM,
+			 "malformed #pragma attributes <attributes> <ident>");
+	if (mt_attr_parse(attr, &a) != 0)
+		cc_error(cc, line, D_PRAGMA_INVAL,
+			 "invalid attributes specified by #pragma attributes");
+	if (strcmp(ident, "provider") == 0) {
+		char *prov = next_word(cc, &p), *part = next_word(cc, &p);
+		int i = 0;
+
+		if (!prov || !part)
+			cc_error(cc, line, D_PRAGMA_MALFORM,
+				 "malformed #pragma attributes <attributes> <ident>");
+		if (mt_provattr_lookup(prov) != NULL) {
+			while (i < MT_PA_N && strcmp(part, parts[i]) != 0)
+				i++;
+			/* the two names in dtrace's order */
+			if (i == MT_PA_N)
+				cc_error(cc, line, D_PRAGMA_INVAL,
+					 "invalid component \"%s\" in attribute #pragma for provider %s",
+					 prov, part);
+			struct mt_pragattr pa = { strdup(prov), i, a };
+			VEC_PUSH(cc, cc->pragattrs, pa);
+			return;
+		}
+		ident = prov;
+	}
+	pragma_ident(cc, "attributes", ident, &a, line);
 }
 
 static void pragma_binding(struct cc *cc, const char *p, int line)
@@ -121,7 +174,7 @@ static void pragma_binding(struct cc *cc, const char *p, int line)
 	if (!mt_version_wellformed(vers + 1))
 		cc_error(cc, line, D_PRAGMA_INVAL,
 			 "invalid version string specified by #pragma binding");
-	pragma_ident(cc, "binding", name, line);
+	pragma_ident(cc, "binding", name, NULL, line);
 }
 
 void pragma_unused(struct cc *cc)
@@ -210,32 +263,15 @@ void pragma_line(struct cc *cc, const char *text, int line)
 		if (strcmp(kind, "library") == 0)
 			cc_error(cc, line, D_PRAGMA_DEPEND,
 				 "main program may not explicitly depend on a library");
-		if (strcmp(kind, "provider") == 0 && strcmp(what, "dtrace") != 0 &&
-		    strcmp(what, "profile") != 0)
+		if (strcmp(kind, "provider") == 0 &&
+		    mt_provattr_lookup(what) == NULL)
 			cc_error(cc, line, D_PRAGMA_DEPEND,
 				 "failed to resolve provider dependency %s", what);
 		if (strcmp(kind, "module") == 0)
 			cc_error(cc, line, D_PRAGMA_DEPEND,
 				 "failed to resolve module dependency %s", what);
 	} else if (strcmp(w, "attributes") == 0) {
-		char *attr = next_word(cc, &p), *ident = next_word(cc, &p);
-		if (!attr || !ident)
-			cc_error(cc, line, D_PRAGMA_MALFORM,
-				 "malformed #pragma attributes <attributes> <ident>");
-		int n = 0;
-		for (char *q = attr; *q; q++)
-			if (*q == '/')
-				n++;
-		if (n != 2)
-			cc_error(cc, line, D_PRAGMA_INVAL,
-				 "invalid attributes specified by #pragma attributes");
-		size_t il = strlen(ident);
-		if (il && ident[il - 1] == ';')
-			ident[il - 1] = 0;
-		struct ident *id = id_lookup(&cc->globals, ident);
-		if (!id || (id->k != ID_VAR && id->k != ID_INLINE))
-			cc_error(cc, line, D_PRAGMA_UNUSED,
-				 "unused #pragma attributes");
+		pragma_attributes(cc, p, line);
 	} else if (strcmp(w, "error") == 0) {
 		pragma_error(cc, p, line);
 	} else if (strcmp(w, "binding") == 0) {

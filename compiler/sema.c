@@ -337,6 +337,8 @@ static void sema_ident(struct cc *cc, struct node *n)
 		    n->name);
 	}
 	n->id = id;
+	if (id->has_attr)	/* #pragma D attributes */
+		cc_attr_min(cc, id->attr.name, id->attr.data, id->attr.cls);
 	switch (id->k) {
 	case ID_BVAR:
 		n->type = id->type;

@@ -3,7 +3,7 @@
  * dtrace-utils dtrace_dif_subr, edge cases included.  Arguments are the
  * tuple stack entries; string results go to scratch (strsize bytes, at most
  * strsize - 1 characters).  Kernel-only subroutines with no meaning here
- * (mutex_*, rw_*, msgsize, getmajor, ...) return 0.
+ * (mutex_*, rw_*, msgsize, getmajor, d_path, ...) return 0.
  */
 #include "rt.h"
 
@@ -21,6 +21,33 @@ static char *put_dec8(char *end, uint8_t v)
 	for (; v; v /= 10)
 		*end-- = (char)('0' + v % 10);
 	return end;
+}
+
+/*
+ * link_ntop(type, addr): a hardware address as lower-case hex bytes joined
+ * by ':', 6 bytes for ARPHRD_ETHER (1), 20 for ARPHRD_INFINIBAND (32);
+ * another type is an illegal operation, as in dtrace.
+ */
+static uint64_t link_ntop(struct rt_mstate *ms)
+{
+	int type = (int)ARG(0);
+	uint32_t len = type == 1 ? 6 : type == 32 ? 20 : 0;
+	uint8_t a[20];
+	char *p;
+
+	if (len == 0) {
+		rt_fault(ms, MT_FLT_ILLOP, (uint64_t)type);
+		return 0;
+	}
+	if (rt_copy_in(ms, a, ARG(1), len) ||
+	    !(p = (char *)(uintptr_t)rt_alloc(ms, len * 3)))
+		return 0;
+	for (uint32_t i = 0; i < len; i++) {
+		p[3 * i] = hexdigits[a[i] >> 4];
+		p[3 * i + 1] = hexdigits[a[i] & 15];
+		p[3 * i + 2] = i + 1 < len ? ':' : '\0';
+	}
+	return (uint64_t)(uintptr_t)p;
 }
 
 static uint64_t inet(struct rt_mstate *ms, uint32_t subr)
@@ -217,6 +244,7 @@ void rt_subr(struct rt_mstate *ms, uint32_t subr, uint64_t *rd)
 	case MT_SUBR_INET_NTOA6:
 		r = inet(ms, subr);
 		break;
+	case MT_SUBR_LINK_NTOP: r = link_ntop(ms); break;
 	case MT_SUBR_TOUPPER: r = rt_casemap(ms, 1); break;
 	case MT_SUBR_TOLOWER: r = rt_casemap(ms, 0); break;
 	case MT_SUBR_STRTOLL: r = rt_strtoll(ms); break;

@@ -12,79 +12,24 @@
  * left open, dtrace cannot vouch for one provider: it uses Unstable for
  * all five (_dtrace_prvdesc).
  */
-#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
 #include "machtrace/session.h"
 #include "machtrace/program.h"
 
-enum { S_INTERNAL, S_PRIVATE, S_OBSOLETE, S_EXTERNAL, S_UNSTABLE, S_EVOLVING,
-       S_STABLE, S_STANDARD };
-enum { C_UNKNOWN, C_CPU, C_PLATFORM, C_GROUP, C_ISA, C_COMMON };
+typedef struct mt_attr attr_t;
 
-struct attr { int name, data, cls; };
+#define U_ { MT_STAB_UNSTABLE, MT_STAB_UNSTABLE, MT_CLASS_COMMON }
+static const struct mt_provattr prvdesc = { "", { U_, U_, U_, U_, U_ } };
+#undef U_
 
-static const char *const stab_name[] = { "Internal", "Private", "Obsolete",
-	"External", "Unstable", "Evolving", "Stable", "Standard" };
-static const char *const class_name[] = { "Unknown", "CPU", "Platform",
-	"Group", "ISA", "Common" };
-
-enum { A_PROV, A_MOD, A_FUNC, A_NAME, A_ARGS };
-
-/* A provider's attributes: provider, module, function, name, arguments. */
-struct pattr { const char *prov; struct attr a[5]; };
-
-/*
- * dtrace's own providers' attributes; the GNU Mach providers take those of
- * their kind there: mach_trap is a syscall provider, proc, sched, ipc, vm,
- * vminfo and lockstat are SDT providers, pid and USDT providers (a name ending in
- * a process id) are uprobe ones.
- */
-#define A_(n, d, c) { S_##n, S_##d, C_##c }
-#define KIND_FBT { A_(EVOLVING, EVOLVING, COMMON), A_(PRIVATE, PRIVATE, UNKNOWN), \
-		   A_(PRIVATE, PRIVATE, ISA), A_(EVOLVING, EVOLVING, COMMON), \
-		   A_(PRIVATE, PRIVATE, ISA) }
-#define KIND_SDT { A_(EVOLVING, EVOLVING, ISA), A_(PRIVATE, PRIVATE, UNKNOWN), \
-		   A_(PRIVATE, PRIVATE, UNKNOWN), A_(EVOLVING, EVOLVING, ISA), \
-		   A_(EVOLVING, EVOLVING, ISA) }
-#define KIND_UPROBE { A_(EVOLVING, EVOLVING, ISA), A_(PRIVATE, PRIVATE, UNKNOWN), \
-		      A_(PRIVATE, PRIVATE, UNKNOWN), A_(EVOLVING, EVOLVING, ISA), \
-		      A_(PRIVATE, PRIVATE, UNKNOWN) }
-static const struct pattr pattrs[] = {
-	{ "dtrace", { A_(STABLE, STABLE, COMMON), A_(PRIVATE, PRIVATE, UNKNOWN),
-		      A_(PRIVATE, PRIVATE, UNKNOWN), A_(STABLE, STABLE, COMMON),
-		      A_(STABLE, STABLE, COMMON) } },
-	{ "profile", { A_(EVOLVING, EVOLVING, COMMON),
-		       A_(UNSTABLE, UNSTABLE, UNKNOWN),
-		       A_(PRIVATE, PRIVATE, UNKNOWN),
-		       A_(EVOLVING, EVOLVING, COMMON),
-		       A_(EVOLVING, EVOLVING, COMMON) } },
-	{ "fbt", KIND_FBT },
-	{ "mach_trap", KIND_FBT },
-	{ "proc", KIND_SDT },
-	{ "sched", KIND_SDT },
-	{ "ipc", KIND_SDT },
-	{ "vm", KIND_SDT },
-	{ "vminfo", KIND_SDT },
-	{ "lockstat", KIND_SDT },
-	{ "pid", KIND_UPROBE },
-	{ NULL, { A_(PRIVATE, PRIVATE, UNKNOWN), A_(PRIVATE, PRIVATE, UNKNOWN),
-		  A_(PRIVATE, PRIVATE, UNKNOWN), A_(PRIVATE, PRIVATE, UNKNOWN),
-		  A_(PRIVATE, PRIVATE, UNKNOWN) } },
-};
-static const struct pattr prvdesc = { "", {
-	A_(UNSTABLE, UNSTABLE, COMMON), A_(UNSTABLE, UNSTABLE, COMMON),
-	A_(UNSTABLE, UNSTABLE, COMMON), A_(UNSTABLE, UNSTABLE, COMMON),
-	A_(UNSTABLE, UNSTABLE, COMMON) } };
-#undef A_
-
-static struct attr
-attr_min(struct attr a, struct attr b)
+static attr_t
+attr_min(attr_t a, attr_t b)
 {
-	struct attr m = { a.name < b.name ? a.name : b.name,
-			  a.data < b.data ? a.data : b.data,
-			  a.cls < b.cls ? a.cls : b.cls };
+	attr_t m = { a.name < b.name ? a.name : b.name,
+		     a.data < b.data ? a.data : b.data,
+		     a.cls < b.cls ? a.cls : b.cls };
 	return m;
 }
 
@@ -94,61 +39,66 @@ is_glob(const char *s)
 	return s == NULL || *s == '\0' || strpbrk(s, "*?[") != NULL;
 }
 
-/* The attributes of a named provider ("machload12": a USDT one). */
-static const struct pattr *
-provider_attrs(const char *prov)
+/*
+ * A named provider's attributes, with the program's #pragma D attributes
+ * ... provider NAME PART applied in order (into *buf).
+ */
+static const struct mt_provattr *
+provider_attrs(const struct mt_prog *prog, const char *prov,
+	       struct mt_provattr *buf)
 {
-	const struct pattr *pa = pattrs;
-	size_t n = strlen(prov);
+	const struct mt_provattr *pa = mt_provattr_lookup(prov);
 
-	while (n > 0 && isdigit((unsigned char)prov[n - 1]))
-		n--;
-	for (; pa->prov; pa++)
-		if (strcmp(prov, pa->prov) == 0)
-			return pa;
-	return n > 0 && prov[n] != '\0' ? provider_attrs("pid") : pa;
+	*buf = pa != NULL ? *pa : *mt_provattr_default();
+	for (uint32_t i = 0; i < prog->npragattrs; i++)
+		if (strcmp(prog->pragattrs[i].prov, prov) == 0)
+			buf->a[prog->pragattrs[i].part] = prog->pragattrs[i].attr;
+	return buf;
 }
 
 /* dt_probe_info()'s rule for a description matching several probes. */
 static int
-open_but_evolving(const struct pattr *pa, const struct mt_pdesc *pd)
+open_but_evolving(const struct mt_provattr *pa, const struct mt_pdesc *pd)
 {
-	return (pa->a[A_MOD].name >= S_EVOLVING && is_glob(pd->mod)) ||
-	       (pa->a[A_FUNC].name >= S_EVOLVING && is_glob(pd->func)) ||
-	       (pa->a[A_NAME].name >= S_EVOLVING && is_glob(pd->name));
+	return (pa->a[MT_PA_MOD].name >= MT_STAB_EVOLVING && is_glob(pd->mod)) ||
+	       (pa->a[MT_PA_FUNC].name >= MT_STAB_EVOLVING && is_glob(pd->func)) ||
+	       (pa->a[MT_PA_NAME].name >= MT_STAB_EVOLVING && is_glob(pd->name));
 }
 
-static struct attr
-pdesc_attr(struct mt_target *t, const struct mt_pdesc *pd, struct attr *args)
+static attr_t
+pdesc_attr(struct mt_target *t, const struct mt_prog *prog,
+	   const struct mt_pdesc *pd, attr_t *args)
 {
-	const struct pattr *pa = &prvdesc;
-	struct attr a;
+	const struct mt_provattr *pa = &prvdesc;
+	struct mt_provattr buf;
+	attr_t a;
 	int n = 0;
 
 	if (!is_glob(pd->prov)) {
-		pa = provider_attrs(pd->prov);
+		pa = provider_attrs(prog, pd->prov, &buf);
 		if (t != NULL)
 			t->ops->probes(t, pd, 1, mt_session_count_cb, &n);
 		if (t != NULL && (n == 0 || (n > 1 && open_but_evolving(pa, pd))))
 			pa = &prvdesc;
 	}
-	a = pa->a[A_PROV];
+	a = pa->a[MT_PA_PROV];
 	if (!is_glob(pd->mod))
-		a = attr_min(a, pa->a[A_MOD]);
+		a = attr_min(a, pa->a[MT_PA_MOD]);
 	if (!is_glob(pd->func))
-		a = attr_min(a, pa->a[A_FUNC]);
+		a = attr_min(a, pa->a[MT_PA_FUNC]);
 	if (!is_glob(pd->name))
-		a = attr_min(a, pa->a[A_NAME]);
-	*args = pa->a[A_ARGS];
+		a = attr_min(a, pa->a[MT_PA_NAME]);
+	*args = pa->a[MT_PA_ARGS];
 	return a;
 }
 
 static void
-print_attr(FILE *f, const char *title, struct attr a)
+print_attr(FILE *f, const char *title, attr_t a)
 {
 	fprintf(f, "\n\t%s\n\t\tIdentifier Names: %s\n"
 		"\t\tData Semantics:   %s\n\t\tDependency Class: %s\n",
-		title, stab_name[a.name], stab_name[a.data], class_name[a.cls]);
+		title, mt_stab_names[a.name], mt_stab_names[a.data],
+		mt_class_names[a.cls]);
 }
 
 /*
@@ -161,17 +111,17 @@ cli_stability_report(const struct cli *cl, struct mt_target *t,
 		     const struct mt_prog *prog, const struct cli_cmd *cmd,
 		     const char *name)
 {
-	struct attr desc = { S_STANDARD, S_STANDARD, C_COMMON }, args;
+	attr_t desc = { MT_STAB_STANDARD, MT_STAB_STANDARD, MT_CLASS_COMMON }, args;
 	/* -xoformat=json keeps stdout for the session's document */
 	FILE *out = cl->opts.oformat == MT_OFORMAT_JSON ? stderr : cl->out;
-	struct attr stmt = { prog->stmt_attr[0], prog->stmt_attr[1],
+	attr_t stmt = { prog->stmt_attr[0], prog->stmt_attr[1],
 			     prog->stmt_attr[2] };
 
 	for (uint32_t i = 0; i < prog->nclauses; i++) {
 		const struct mt_clause_info *ci = &prog->clause_info[i];
 
 		for (uint32_t j = 0; j < ci->npdescs; j++)
-			desc = attr_min(desc, pdesc_attr(t, &ci->pdescs[j], &args));
+			desc = attr_min(desc, pdesc_attr(t, prog, &ci->pdescs[j], &args));
 	}
 	fprintf(out, "\nStability attributes for %s %s:\n",
 		cmd->is_file ? "script" : "description", name);
@@ -186,7 +136,7 @@ cli_stability_report(const struct cli *cl, struct mt_target *t,
 
 		for (uint32_t j = 0; j < ci->npdescs; j++) {
 			const struct mt_pdesc *pd = &ci->pdescs[j];
-			struct attr a = pdesc_attr(t, pd, &args);
+			attr_t a = pdesc_attr(t, prog, pd, &args);
 
 			fprintf(out, "\n%s:%s:%s:%s\n",
 				pd->prov ? pd->prov : "", pd->mod ? pd->mod : "",

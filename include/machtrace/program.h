@@ -104,6 +104,37 @@ struct mt_optset {
 	int line;
 };
 
+/*
+ * Stability attributes, numbered weakest first as in dtrace: stability
+ * Internal 0 .. Standard 7, dependency class Unknown 0 .. Common 5
+ * (common/provattr.c).
+ */
+enum { MT_STAB_INTERNAL, MT_STAB_PRIVATE, MT_STAB_OBSOLETE, MT_STAB_EXTERNAL,
+       MT_STAB_UNSTABLE, MT_STAB_EVOLVING, MT_STAB_STABLE, MT_STAB_STANDARD,
+       MT_STAB_N };
+enum { MT_CLASS_UNKNOWN, MT_CLASS_CPU, MT_CLASS_PLATFORM, MT_CLASS_GROUP,
+       MT_CLASS_ISA, MT_CLASS_COMMON, MT_CLASS_N };
+extern const char *const mt_stab_names[MT_STAB_N];
+extern const char *const mt_class_names[MT_CLASS_N];
+struct mt_attr { uint8_t name, data, cls; };
+/* "names[/data[/class]]" (dtrace_str2attr): 0, or -1 when invalid */
+int mt_attr_parse(const char *s, struct mt_attr *a);
+
+/* A provider's attributes of its provider, module, function, name, args. */
+enum { MT_PA_PROV, MT_PA_MOD, MT_PA_FUNC, MT_PA_NAME, MT_PA_ARGS, MT_PA_N };
+struct mt_provattr { const char *prov; struct mt_attr a[MT_PA_N]; };
+/* A machtrace provider's by name ("machload12": a USDT one), or NULL */
+const struct mt_provattr *mt_provattr_lookup(const char *prov);
+/* Those of a provider machtrace does not describe (all Private) */
+const struct mt_provattr *mt_provattr_default(void);
+
+/* #pragma D attributes ATTR provider PROV PART, in program order. */
+struct mt_pragattr {
+	char *prov;
+	int part;			/* MT_PA_* */
+	struct mt_attr attr;
+};
+
 struct mt_prog {
 	/* runtime tables (see abi.h); indices as in the image */
 	struct mt_clause *clauses;	uint32_t nclauses;
@@ -131,6 +162,7 @@ struct mt_prog {
 	char **var_names;			/* [nvars] for -S */
 
 	struct mt_optset *optsets;	uint32_t noptsets; /* #pragma D option */
+	struct mt_pragattr *pragattrs;	uint32_t npragattrs;
 	char *source_name;		/* script path or "-n" */
 	char *dump;			/* -d (MT_CC_DUMP): the sources after
 					   every rewrite, as D, or NULL */
