@@ -163,6 +163,7 @@ run_loop(struct cli *cl, struct mt_target *t, struct mt_consumer *c)
 {
 	struct mt_session_work w = { &cl->opts, &g_intr, cl->out, cli_poll, cl };
 	struct sigaction sa;
+	const char *why;
 	int failed;
 
 	memset(&sa, 0, sizeof(sa));
@@ -307,8 +308,8 @@ run_session(struct cli *cl, struct mt_prog *prog, struct mt_target *t,
 		failed = 1;
 	t->ops->detach(t);
 	/* a kernel that stopped in KDB after the loop (while draining) */
-	if (!failed && mt_mach_target_kdb(t)) {
-		fprintf(stderr, "dtrace: processing aborted: %s\n", mt_mach_target_kdb(t));
+	if (!failed && t->ops->aborted && (why = t->ops->aborted(t)) != NULL) {
+		fprintf(stderr, "dtrace: processing aborted: %s\n", why);
 		failed = 1;
 	}
 	mt_consumer_free(c);

@@ -207,6 +207,21 @@ struct mt_target_ops {
 	void (*ctypes)(struct mt_target *t, struct mt_ctypes *ct);
 	const char *(*dlib)(struct mt_target *t, const char **name);
 	char *(*expand)(struct mt_target *t, const struct mt_pdesc *pd);
+	/*
+	 * What a command asks a target of its probes and its run; each
+	 * optional (NULL: none).  argname: the name of args[i] of a probe
+	 * (-lv shows it after the type), NULL when it has none.  sites:
+	 * -lv's lines of probe id's sites (nothing for most probes).
+	 * pstate: what the target saw of -c/-p's task (lkabi.h's
+	 * LK_TGT_UNSEEN, _RUNNING, _EXITED), -1 without one or before
+	 * attach.  aborted: why tracing is incomplete at any time of the
+	 * session (the kernel stopped in its debugger), else NULL.
+	 */
+	const char *(*argname)(struct mt_target *t, const char *prov,
+			       const char *func, const char *name, int i);
+	void (*sites)(struct mt_target *t, uint32_t id, FILE *out);
+	int (*pstate)(struct mt_target *t);
+	const char *(*aborted)(struct mt_target *t);
 };
 
 struct mt_target {

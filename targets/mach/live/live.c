@@ -649,6 +649,16 @@ static void live_free(struct mt_target *t)
 	free(l);
 }
 
+/* The ops a command asks (program.h argname, sites, pstate, aborted):
+   a mach_trap entry's parameter name of args[i] (DWARF); an SDT or line
+   probe's sites and how each was found; the kernel's LK_TGT_* of the
+   -c/-p task; why the guest stopped in its debugger (a panic, KDB). */
+static const char *live_argname(struct mt_target *t, const char *prov, const char *func,
+				const char *name, int i);
+static void live_sites(struct mt_target *t, uint32_t id, FILE *out);
+static int live_pstate(struct mt_target *t);
+static const char *live_aborted(struct mt_target *t);
+
 static const struct mt_target_ops live_ops = {
 	.name = "mach",
 	.probes = live_probes,
@@ -666,9 +676,13 @@ static const struct mt_target_ops live_ops = {
 	.ctypes = live_ctypes,
 	.dlib = live_dlib,
 	.expand = mt_live_expand,
+	.argname = live_argname,
+	.sites = live_sites,
+	.pstate = live_pstate,
+	.aborted = live_aborted,
 };
 
-int mt_live_target_state(struct mt_target *t)
+static int live_pstate(struct mt_target *t)
 {
 	struct live *l = t ? t->priv : NULL;
 
@@ -769,8 +783,8 @@ const char *mt_live_argtype(struct mt_target *t, const char *prov, const char *f
 }
 
 /* The DWARF name of args[i] of a mach_trap entry probe, NULL if none. */
-const char *mt_live_argname(struct mt_target *t, const char *prov, const char *func,
-			    const char *name, int i)
+static const char *live_argname(struct mt_target *t, const char *prov, const char *func,
+				const char *name, int i)
 {
 	const struct mt_kfunc *f;
 
@@ -822,7 +836,7 @@ char *mt_live_expand(struct mt_target *t, const struct mt_pdesc *pd)
 	return p ? kinline_expand(p) : NULL;
 }
 
-void mt_live_print_sites(struct mt_target *t, uint32_t id, FILE *out)
+static void live_sites(struct mt_target *t, uint32_t id, FILE *out)
 {
 	const struct lprobe *p = t && t->ops == &live_ops ? live_probe_by_id(t->priv, id) : NULL;
 
@@ -911,7 +925,7 @@ char *mt_live_decls_file(const char *kernel, const char *const *ctypes, int n,
 	return d;
 }
 
-const char *mt_mach_target_kdb(struct mt_target *t)
+static const char *live_aborted(struct mt_target *t)
 {
 	return t && t->ops == &live_ops && ((struct live *)t->priv)->kdb[0] ?
 		((struct live *)t->priv)->kdb : NULL;
