@@ -206,29 +206,23 @@ list_target(struct cli *cl, const struct desc_list *dl, int *live)
 {
 	int force = cl->mach.kernel || cl->mach.nmodules || cl->force_kernel;
 	int wants = dl->n == 0 || force;
-	struct mt_live_opts lo;
-	struct mt_target *t;
+	struct mt_target *t = NULL;
 	char err[512];
 
-	if (!wants && cli_session_open(cl) != 0)
+	if (cli_session_open(cl) != 0)
 		return NULL;
 	for (int i = 0; !wants && i < dl->n; i++)
 		wants |= mt_session_desc_wants_kernel(cl->session, &dl->v[i]);
+	if (wants)
+		t = mt_session_catalog(cl->session, err, sizeof(err));
 	mt_session_close(cl->session);
 	cl->session = NULL;
-	*live = 0;
-	if (wants) {
-		memset(&lo, 0, sizeof(lo));
-		lo.kernel = cl->mach.kernel;
-		err[0] = '\0';
-		if ((t = mt_mach_target_new(&lo, err, sizeof(err))) != NULL) {
-			*live = 1;
-			return t;
-		}
-		if (dl->n > 0 || force) {
-			fprintf(stderr, "machtrace: %s\n", err);
-			return NULL;
-		}
+	*live = t != NULL;
+	if (t != NULL)
+		return t;
+	if (wants && (dl->n > 0 || force)) {
+		fprintf(stderr, "machtrace: %s\n", err);
+		return NULL;
 	}
 	if ((t = mt_local_target_new()) == NULL)
 		fprintf(stderr, "dtrace: failed to initialize dtrace: "

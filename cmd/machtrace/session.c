@@ -163,7 +163,6 @@ run_loop(struct cli *cl, struct mt_target *t, struct mt_consumer *c)
 {
 	struct mt_session_work w = { &cl->opts, &g_intr, cl->out, cli_poll, cl };
 	struct sigaction sa;
-	const char *why;
 	int failed;
 
 	memset(&sa, 0, sizeof(sa));

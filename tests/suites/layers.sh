@@ -108,19 +108,22 @@ layer() {	# name, libraries... (-lNAME: a system library; -ljansson
 
 # Side doors: commands and the session ask a target through its ops
 # (program.h struct mt_target_ops), not the kernel target's own mt_live_*
-# functions.  STILL: the calls not yet routed (making the kernel target,
-# which providers want it, the VM's text check), to shrink, not grow.
+# functions.  The calls not yet routed, to shrink, not grow: the session
+# makes the kernel target and knows which providers want it; cmd/vm.c
+# checks a VM's kernel text.
 sidedoor() {
-	local STILL=" mt_live_text_check mt_live_wants mt_mach_target_new "
-	local bad="" sym f
-	for f in "$BUILD"/obj/cmd/machtrace/*.o "$BUILD"/obj/session/*.o; do
-		[ -f "$f" ] || continue
-		for sym in $(nm -u "$f" | awk '{ print $2 }' |
-				grep -E '^(mt_live_|mt_mach_target_)'); do
-			case "$STILL" in
-			*" $sym "*) ;;
-			*) bad+=" ${f#"$BUILD"/obj/}: $sym" ;;
-			esac
+	local -A STILL=([cmd]=" mt_live_text_check "
+			[session]=" mt_live_wants mt_mach_target_new ")
+	local bad="" sym f dir
+	for dir in cmd session; do
+		for f in $(find "$BUILD/obj/$dir" -name '*.o' 2>/dev/null); do
+			for sym in $(nm -u "$f" | awk '{ print $2 }' |
+					grep -E '^(mt_live_|mt_mach_target_)'); do
+				case "${STILL[$dir]}" in
+				*" $sym "*) ;;
+				*) bad+=" ${f#"$BUILD"/obj/}: $sym" ;;
+				esac
+			done
 		done
 	done
 	if [ -z "$bad" ]; then
