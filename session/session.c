@@ -38,6 +38,17 @@ new_kernel(const struct mt_session *s, int quiet)
 	return t;
 }
 
+struct mt_target *
+mt_session_catalog(struct mt_session *s, char *err, size_t errlen)
+{
+	struct mt_live_opts lo;
+
+	memset(&lo, 0, sizeof(lo));
+	lo.kernel = s->live.kernel;
+	err[0] = '\0';
+	return mt_mach_target_new(&lo, err, errlen);
+}
+
 /* The kernel's probe catalog: the kernel target, created quietly. */
 static struct mt_target *
 kernel_catalog(struct mt_session *s)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "machtrace/compiler.h"
 #include "machtrace/session.h"
 #include "machtrace/live.h"
 #include "machtrace/mach.h"
@@ -23,15 +24,21 @@ struct list_state {
 static void
 list_args(struct list_state *ls, const struct mt_probe_info *p)
 {
-	const char *type, *name;
+	const struct mt_target_ops *ops = ls->t->ops;
+	const char *type, *name = NULL;
+	struct mt_ctypes ct;
 	int i;
 
+	memset(&ct, 0, sizeof(ct));
+	if (ops->ctypes)
+		ops->ctypes(ls->t, &ct);
 	mt_mach_print_attrs(ls->out);
-	for (i = 0; i < 10; i++) {
-		type = mt_live_argtype(ls->t, p->prov, p->func, p->name, i);
+	for (i = 0; i < 10 && ct.argtype; i++) {
+		type = ct.argtype(ct.arg, p->prov, p->mod, p->func, p->name, i);
 		if (type == NULL)
 			break;
-		name = mt_live_argname(ls->t, p->prov, p->func, p->name, i);
+		if (ops->argname)
+			name = ops->argname(ls->t, p->prov, p->func, p->name, i);
 		if (name)
 			fprintf(ls->out, "\t\targs[%d]: %s\t/* %s */\n", i, type, name);
 		else
@@ -40,7 +47,8 @@ list_args(struct list_state *ls, const struct mt_probe_info *p)
 	if (i == 0)
 		fprintf(ls->out, "\t\tNone\n");
 	fprintf(ls->out, "\n");
-	mt_live_print_sites(ls->t, p->id, ls->out);
+	if (ops->sites)
+		ops->sites(ls->t, p->id, ls->out);
 }
 
 static int
@@ -198,29 +206,23 @@ list_target(struct cli *cl, const struct desc_list *dl, int *live)
 {
 	int force = cl->mach.kernel || cl->mach.nmodules || cl->force_kernel;
 	int wants = dl->n == 0 || force;
-	struct mt_live_opts lo;
-	struct mt_target *t;
+	struct mt_target *t = NULL;
 	char err[512];
 
-	if (!wants && cli_session_open(cl) != 0)
+	if (cli_session_open(cl) != 0)
 		return NULL;
 	for (int i = 0; !wants && i < dl->n; i++)
 		wants |= mt_session_desc_wants_kernel(cl->session, &dl->v[i]);
+	if (wants)
+		t = mt_session_catalog(cl->session, err, sizeof(err));
 	mt_session_close(cl->session);
 	cl->session = NULL;
-	*live = 0;
-	if (wants) {
-		memset(&lo, 0, sizeof(lo));
-		lo.kernel = cl->mach.kernel;
-		err[0] = '\0';
-		if ((t = mt_mach_target_new(&lo, err, sizeof(err))) != NULL) {
-			*live = 1;
-			return t;
-		}
-		if (dl->n > 0 || force) {
-			fprintf(stderr, "machtrace: %s\n", err);
-			return NULL;
-		}
+	*live = t != NULL;
+	if (t != NULL)
+		return t;
+	if (wants && (dl->n > 0 || force)) {
+		fprintf(stderr, "machtrace: %s\n", err);
+		return NULL;
 	}
 	if ((t = mt_local_target_new()) == NULL)
 		fprintf(stderr, "dtrace: failed to initialize dtrace: "

@@ -17,6 +17,7 @@
 #include "machtrace/mach.h"
 #include "machtrace/msgids.h"
 #include "machtrace/program.h"
+#include "machtrace/session.h"
 
 static const char OPTSTR[] =
 	"+3:6:aAb:Bc:CdD:ef:FGhHi:I:lL:m:n:o:p:P:qs:SU:vVwx:X:Z";
@@ -234,8 +235,9 @@ pspec_from_id(const struct cli *cl, const char *arg)
 	struct mt_pdesc all = { "", "", "", "", 0 };
 	struct id_find f = { 0, "" };
 	struct mt_live_opts lo;
+	struct mt_session *s;
 	struct mt_target *t;
-	char *end, *s, err[512];
+	char *end, *d, err[512];
 
 	errno = 0;
 	f.id = (uint32_t)strtoul(arg, &end, 10);
@@ -245,10 +247,12 @@ pspec_from_id(const struct cli *cl, const char *arg)
 	}
 	memset(&lo, 0, sizeof(lo));
 	lo.kernel = cl->mach.kernel;
-	if ((t = mt_mach_target_new(&lo, err, sizeof(err))) != NULL) {
+	if ((s = mt_session_open(&lo, 0, stderr)) != NULL &&
+	    (t = mt_session_catalog(s, err, sizeof(err))) != NULL) {
 		t->ops->probes(t, &all, 0, id_match, &f);
 		mt_target_free(t);
 	}
+	mt_session_close(s);
 	if (f.desc[0] == '\0' && (t = mt_local_target_new()) != NULL) {
 		t->ops->probes(t, &all, 0, id_match, &f);
 		mt_target_free(t);
@@ -258,9 +262,9 @@ pspec_from_id(const struct cli *cl, const char *arg)
 			"probe ID %u does not exist\n", arg, f.id);
 		return NULL;
 	}
-	if ((s = malloc(strlen(f.desc) + strlen(end) + 2)) != NULL)
-		sprintf(s, "%s %s", f.desc, end);
-	return s;
+	if ((d = malloc(strlen(f.desc) + strlen(end) + 2)) != NULL)
+		sprintf(d, "%s %s", f.desc, end);
+	return d;
 }
 
 static void

@@ -307,8 +307,8 @@ run_session(struct cli *cl, struct mt_prog *prog, struct mt_target *t,
 		failed = 1;
 	t->ops->detach(t);
 	/* a kernel that stopped in KDB after the loop (while draining) */
-	if (!failed && mt_mach_target_kdb(t)) {
-		fprintf(stderr, "dtrace: processing aborted: %s\n", mt_mach_target_kdb(t));
+	if (!failed && t->ops->aborted && (why = t->ops->aborted(t)) != NULL) {
+		fprintf(stderr, "dtrace: processing aborted: %s\n", why);
 		failed = 1;
 	}
 	mt_consumer_free(c);

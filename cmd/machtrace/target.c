@@ -134,7 +134,7 @@ cli_target_module(struct cli *cl)
 int
 cli_target_report(const struct cli *cl, struct mt_target *t)
 {
-	int st = mt_live_target_state(t);
+	int st = t->ops->pstate ? t->ops->pstate(t) : -1;
 
 	if (!cl->have_target || st < 0)
 		return 0;

@@ -64,10 +64,6 @@ int mt_live_text_check(const char *ramfile, const char *kernel, uint64_t *where,
 struct mt_target *mt_mach_target_new(const struct mt_live_opts *o, char *err,
 				     size_t errlen);
 
-/* What the kernel saw of the -c/-p target (lkabi.h's LK_TGT_UNSEEN,
-   _RUNNING, _EXITED); -1 without one or before attach. */
-int mt_live_target_state(struct mt_target *t);
-
 /*
  * Does the probe description name a kernel provider (so that the CLI
  * should use mt_mach_target_new)?  fbt, kinst, mach_trap; profile/tick
@@ -86,13 +82,6 @@ int mt_live_wants(const char *prov, int force);
  */
 const char *mt_live_argtype(struct mt_target *t, const char *prov, const char *func,
 			    const char *name, int i);
-/* mach_trap entry probes: the trap's parameter name of args[i] (DWARF),
-   NULL otherwise; -lv shows it after the type. */
-const char *mt_live_argname(struct mt_target *t, const char *prov, const char *func,
-			    const char *name, int i);
-/* -lv of an SDT probe (sched, ipc, proc, vm, vminfo): its sites in this
-   kernel and how each was found; nothing for other probes. */
-void mt_live_print_sites(struct mt_target *t, uint32_t id, FILE *out);
 /* -d: kinst::FUNC:entry or :return of an inlined FUNC, or line probes,
    as the probe descriptions of their sites (kinst::CALLER:OFFSET of
    each copy or place, fbt's of the out-of-line copy), comma-separated
@@ -140,9 +129,5 @@ char *mt_live_decls_file(const char *kernel, const char *const *ctypes, int n,
  * *name gets the name errors in it are reported with.
  */
 const char *mt_live_dlib(const char **name);
-
-/* Why the guest stopped in its debugger (a panic, KDB) at any time of the
-   session, or NULL: tracing is then incomplete. */
-const char *mt_mach_target_kdb(struct mt_target *t);
 
 #endif /* MACHTRACE_LIVE_H */

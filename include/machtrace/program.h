@@ -242,6 +242,21 @@ struct mt_target_ops {
 	/* Optional (NULL: 1): the CPUs probes fire on, numbered from 0 as
 	   mt_plat_cpu() numbers them; the image keeps buffers for each. */
 	uint32_t (*ncpus)(struct mt_target *t);
+	/*
+	 * What a command asks a target of its probes and its run; each
+	 * optional (NULL: none).  argname: the name of args[i] of a probe
+	 * (-lv shows it after the type), NULL when it has none.  sites:
+	 * -lv's lines of probe id's sites (nothing for most probes).
+	 * pstate: what the target saw of -c/-p's task (lkabi.h's
+	 * LK_TGT_UNSEEN, _RUNNING, _EXITED), -1 without one or before
+	 * attach.  aborted: why tracing is incomplete at any time of the
+	 * session (the kernel stopped in its debugger), else NULL.
+	 */
+	const char *(*argname)(struct mt_target *t, const char *prov,
+			       const char *func, const char *name, int i);
+	void (*sites)(struct mt_target *t, uint32_t id, FILE *out);
+	int (*pstate)(struct mt_target *t);
+	const char *(*aborted)(struct mt_target *t);
 };
 
 struct mt_target {

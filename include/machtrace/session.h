@@ -40,6 +40,11 @@ struct mt_session *mt_session_open(const struct mt_live_opts *live, int force,
 				   FILE *err);
 /* Frees the kernel target made for types and not taken (compile failed). */
 void mt_session_close(struct mt_session *s);
+/* A new kernel target to list probes from: the session's kernel image
+   only (no VM, modules or workload); the caller frees it.  NULL with err
+   filled when the kernel cannot be read. */
+struct mt_target *mt_session_catalog(struct mt_session *s, char *err,
+				     size_t errlen);
 /* The stream the session's messages go to. */
 FILE *mt_session_err(const struct mt_session *s);
 

@@ -686,6 +686,15 @@ static uint32_t live_ncpus(struct mt_target *t)
 
 	return l->o.cpus ? l->o.cpus : 1;
 }
+/* The ops a command asks (program.h argname, sites, pstate, aborted):
+   a mach_trap entry's parameter name of args[i] (DWARF); an SDT or line
+   probe's sites and how each was found; the kernel's LK_TGT_* of the
+   -c/-p task; why the guest stopped in its debugger (a panic, KDB). */
+static const char *live_argname(struct mt_target *t, const char *prov, const char *func,
+				const char *name, int i);
+static void live_sites(struct mt_target *t, uint32_t id, FILE *out);
+static int live_pstate(struct mt_target *t);
+static const char *live_aborted(struct mt_target *t);
 
 static const struct mt_target_ops live_ops = {
 	.name = "mach",
@@ -705,9 +714,13 @@ static const struct mt_target_ops live_ops = {
 	.dlib = live_dlib,
 	.expand = mt_live_expand,
 	.ncpus = live_ncpus,
+	.argname = live_argname,
+	.sites = live_sites,
+	.pstate = live_pstate,
+	.aborted = live_aborted,
 };
 
-int mt_live_target_state(struct mt_target *t)
+static int live_pstate(struct mt_target *t)
 {
 	struct live *l = t ? t->priv : NULL;
 
@@ -808,8 +821,8 @@ const char *mt_live_argtype(struct mt_target *t, const char *prov, const char *f
 }
 
 /* The DWARF name of args[i] of a mach_trap entry probe, NULL if none. */
-const char *mt_live_argname(struct mt_target *t, const char *prov, const char *func,
-			    const char *name, int i)
+static const char *live_argname(struct mt_target *t, const char *prov, const char *func,
+				const char *name, int i)
 {
 	const struct mt_kfunc *f;
 
@@ -861,7 +874,7 @@ char *mt_live_expand(struct mt_target *t, const struct mt_pdesc *pd)
 	return p ? kinline_expand(p) : NULL;
 }
 
-void mt_live_print_sites(struct mt_target *t, uint32_t id, FILE *out)
+static void live_sites(struct mt_target *t, uint32_t id, FILE *out)
 {
 	const struct lprobe *p = t && t->ops == &live_ops ? live_probe_by_id(t->priv, id) : NULL;
 
@@ -950,7 +963,7 @@ char *mt_live_decls_file(const char *kernel, const char *const *ctypes, int n,
 	return d;
 }
 
-const char *mt_mach_target_kdb(struct mt_target *t)
+static const char *live_aborted(struct mt_target *t)
 {
 	return t && t->ops == &live_ops && ((struct live *)t->priv)->kdb[0] ?
 		((struct live *)t->priv)->kdb : NULL;
