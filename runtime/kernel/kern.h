@@ -44,6 +44,9 @@ struct lk_glob {
 	uint64_t hb_last, hb_tsc;	/* deadman: last heartbeat seen, when */
 	uint64_t deadman_tsc;
 	int tracing;
+	/* several CPUs take clock interrupts: one at a time serves the
+	   host's commands (tick_owner), one stops tracing (stopping) */
+	int tick_owner, stopping;
 	int attached;			/* the host put the tick hook in (attach mode) */
 	uint32_t go_waits;		/* attach: ticks GO waited (patch_unsafe) */
 	uint32_t begin_probe, end_probe;	/* image probe index + 1 */

@@ -162,6 +162,17 @@ static void stop_tracing(uint32_t state)
 {
 	if (!lk.tracing)
 		return;
+	/* another CPU is stopping: wait until every byte is back, so that
+	   this CPU's acknowledgement never precedes the restore */
+	if (__atomic_exchange_n(&lk.stopping, 1, __ATOMIC_ACQUIRE)) {
+		while (__atomic_load_n(&lk.stopping, __ATOMIC_ACQUIRE))
+			lk_pause();
+		return;
+	}
+	if (!lk.tracing) {
+		__atomic_store_n(&lk.stopping, 0, __ATOMIC_RELEASE);
+		return;
+	}
 	lk_apic_stop();
 	fire_special(lk.end_probe);
 	if (lk.cb)
@@ -173,6 +184,7 @@ static void stop_tracing(uint32_t state)
 	if (lk.cb)
 		__atomic_store_n(&lk.cb->state, MT_CB_STOPPED, __ATOMIC_RELEASE);
 	lk.ctl->state = state;
+	__atomic_store_n(&lk.stopping, 0, __ATOMIC_RELEASE);
 }
 
 static void restore_boot_patches(struct lk_blob_hdr *h)
@@ -466,21 +478,10 @@ static void attach_tick(const struct lk_regs *r)
 		attach_abort(LK_ST_DEADMAN);
 }
 
-/* The timer hook: every clock tick while the blob has sites in. */
-void lk_tick(struct lk_regs *r)
+/* A clock tick's service of the host: the deadman, STOP, the runtime's
+   requests, the tracer's cost. */
+static void tick_serve(struct lk_ctl *c)
 {
-	struct lk_ctl *c = lk.ctl;
-
-	c->ticks_seen++;
-	/* clock_interrupt(usec, usermode, basepri, pc) */
-	if (r->rsi || r->rcx < c->idle_lo || r->rcx >= c->idle_hi)
-		c->busy_ticks++;
-	c->krpcs = lk_kernel_rpcs();
-	if (!lk.tracing) {
-		if (c->attach)
-			attach_tick(r);
-		return;
-	}
 	deadman();
 	if (!lk.tracing)
 		return;
@@ -497,7 +498,30 @@ void lk_tick(struct lk_regs *r)
 		lk_fast_disarm();	/* exit(): counting stops as dtrace's */
 	/* the tracer's own cost, for the host, once a clock tick */
 	mt_rt_probe_time(lk.cb, lk_ns(lk.vt_probe));
-	if (!lk_apic_active())
+}
+
+/* The timer hook: every clock tick while the blob has sites in. */
+void lk_tick(struct lk_regs *r)
+{
+	struct lk_ctl *c = lk.ctl;
+
+	c->ticks_seen++;
+	/* clock_interrupt(usec, usermode, basepri, pc) */
+	if (r->rsi || r->rcx < c->idle_lo || r->rcx >= c->idle_hi)
+		c->busy_ticks++;
+	c->krpcs = lk_kernel_rpcs();
+	if (!lk.tracing) {
+		if (c->attach)
+			attach_tick(r);
+		return;
+	}
+	/* one CPU at a time serves the host; the others only fire their
+	   clock's tick and profile probes */
+	if (!__atomic_exchange_n(&lk.tick_owner, 1, __ATOMIC_ACQUIRE)) {
+		tick_serve(c);
+		__atomic_store_n(&lk.tick_owner, 0, __ATOMIC_RELEASE);
+	}
+	if (lk.tracing && !lk_apic_active())
 		run_ticks(r);
 }
 
