@@ -495,10 +495,9 @@ void act_clause(struct cc *cc, const struct clause *c);
 /* agg.c */
 void agg_assign(struct cc *cc, struct node *s);
 int key_special(struct cc *cc, struct node *k, uint32_t *size);
-void sema_dry(struct cc *cc, struct node *s);
+int ti_is_user(int tikind);
 
 /* printf.c */
-int ti_is_user(int tikind);
 int printf_validate(struct cc *cc, const char *fmt, struct node *args,
 		    int argbase, const char *func, int line, int is_printa);
 
