@@ -112,13 +112,6 @@ static void add_rec_sized(struct cc *cc, struct node *e, int kind, uint32_t size
 	cc->actions.v[cc->actions.n - 1].nrecs++;
 }
 
-/* User stacks and addresses start with the pid (abi.h MT_RF_UPID). */
-int ti_is_user(int tikind)
-{
-	return tikind == MT_TI_USTACK || tikind == MT_TI_USYM ||
-	       tikind == MT_TI_UMOD || tikind == MT_TI_UADDR;
-}
-
 static void upid_rec(struct cc *cc, int tikind)
 {
 	if (ti_is_user(tikind))
@@ -823,6 +816,41 @@ static void clause_state(struct cc *cc, uint32_t cidx, int line)
 	if (cc->cl.noargs)
 		cc->cl.pdesc0 = cc_printf(cc, "%s:%s:%s:%s", ci->pdescs[0].prov[0] ? ci->pdescs[0].prov : "dtrace",
 					  ci->pdescs[0].mod, ci->pdescs[0].func, ci->pdescs[0].name);
+}
+
+/* Cook a statement without generating code (for predicate ordering). */
+static void sema_dry(struct cc *cc, struct node *s)
+{
+	if (s->k == N_IF) {
+		sema_expr(cc, s->l);
+		for (struct node *t = s->r; t; t = t->next)
+			sema_dry(cc, t);
+		for (struct node *t = s->x; t; t = t->next)
+			sema_dry(cc, t);
+		return;
+	}
+	if (s->k == N_FUNC && s->l->k == N_IDENT) {
+		struct ident *id = id_lookup(&cc->globals, s->l->name);
+		if (id && id->k == ID_ACTF) {
+			if (id->id == MT_ACT_PRINT)
+				(void)ctypes_print_locals(cc, s);
+			for (struct node *a = s->args; a; a = a->next)
+				if (a->k != N_AGG)
+					sema_expr(cc, a);
+			return;
+		}
+	}
+	if (s->k == N_ASSIGN && (s->l->k == N_AGG ||
+	    (s->l->k == N_OP2 && s->l->op == OP_INDEX && s->l->l->k == N_AGG))) {
+		if (s->l->k == N_OP2)
+			for (struct node *k = s->l->args; k; k = k->next)
+				sema_expr(cc, k);
+		if (s->r->k == N_FUNC)
+			for (struct node *a = s->r->args; a; a = a->next)
+				sema_expr(cc, a);
+		return;
+	}
+	sema_expr(cc, s);
 }
 
 /*

@@ -10,6 +10,12 @@
 
 #define ERR(n, tag, ...) cc_error(cc, (n)->line, tag, __VA_ARGS__)
 
+/* User stacks and addresses start with the pid (abi.h MT_RF_UPID). */
+int ti_is_user(int tikind)
+{
+	return tikind == MT_TI_USTACK || tikind == MT_TI_USYM ||
+	       tikind == MT_TI_UMOD || tikind == MT_TI_UADDR;
+}
 
 static const char *tname(struct node *n)
 {
@@ -490,39 +496,4 @@ void agg_assign(struct cc *cc, struct node *s)
 	else
 		agg_check_prev(cc, s, an, id, fid, keys, nk, par);
 	agg_records(cc, s, id, fid, keys, incr);
-}
-
-/* Cook a statement without generating code (for predicate ordering). */
-void sema_dry(struct cc *cc, struct node *s)
-{
-	if (s->k == N_IF) {
-		sema_expr(cc, s->l);
-		for (struct node *t = s->r; t; t = t->next)
-			sema_dry(cc, t);
-		for (struct node *t = s->x; t; t = t->next)
-			sema_dry(cc, t);
-		return;
-	}
-	if (s->k == N_FUNC && s->l->k == N_IDENT) {
-		struct ident *id = id_lookup(&cc->globals, s->l->name);
-		if (id && id->k == ID_ACTF) {
-			if (id->id == MT_ACT_PRINT)
-				(void)ctypes_print_locals(cc, s);
-			for (struct node *a = s->args; a; a = a->next)
-				if (a->k != N_AGG)
-					sema_expr(cc, a);
-			return;
-		}
-	}
-	if (s->k == N_ASSIGN && (s->l->k == N_AGG ||
-	    (s->l->k == N_OP2 && s->l->op == OP_INDEX && s->l->l->k == N_AGG))) {
-		if (s->l->k == N_OP2)
-			for (struct node *k = s->l->args; k; k = k->next)
-				sema_expr(cc, k);
-		if (s->r->k == N_FUNC)
-			for (struct node *a = s->r->args; a; a = a->next)
-				sema_expr(cc, a);
-		return;
-	}
-	sema_expr(cc, s);
 }

@@ -14,6 +14,7 @@
  *   cpp.c     -C: the C preprocessor
  *   pragma.c  #pragma D ...
  *   compile.c mt_compile: the driver
+ *   ground.c  the arena and cc_error(); calls no other compiler file
  *
  * Errors: cc_error() fills the diagnostic (its tag an enum mt_dtag of
  * include/machtrace/errtags.h) and longjmps back to mt_compile;
@@ -34,8 +35,9 @@
 
 struct cc;
 
-/* ---------------------------------------------------------------- arena */
+/* ------------------------------------------------- ground.c: arena, errors */
 void *cc_alloc(struct cc *cc, size_t n);		/* zeroed */
+void cc_arena_free(struct cc *cc);
 char *cc_strdup(struct cc *cc, const char *s);
 char *cc_strndup(struct cc *cc, const char *s, size_t n);
 char *cc_printf(struct cc *cc, const char *fmt, ...)
@@ -233,7 +235,7 @@ struct node {
 	char *strval;			/* constant string value */
 };
 
-struct node *nd_new(struct cc *cc, enum nkind k, int line);
+struct node *nd_new(struct cc *cc, enum nkind k, int line);	/* ground.c */
 
 /* ---------------------------------------------------------------- idents */
 enum idkind {
@@ -493,10 +495,9 @@ void act_clause(struct cc *cc, const struct clause *c);
 /* agg.c */
 void agg_assign(struct cc *cc, struct node *s);
 int key_special(struct cc *cc, struct node *k, uint32_t *size);
-void sema_dry(struct cc *cc, struct node *s);
+int ti_is_user(int tikind);
 
 /* printf.c */
-int ti_is_user(int tikind);
 int printf_validate(struct cc *cc, const char *fmt, struct node *args,
 		    int argbase, const char *func, int line, int is_printa);
 
@@ -504,10 +505,8 @@ int printf_validate(struct cc *cc, const char *fmt, struct node *args,
 void pragma_line(struct cc *cc, const char *text, int line);
 void pragma_unused(struct cc *cc);
 void pragma_error(struct cc *cc, const char *p, int line);
-
-/* compile.c */
 uint64_t scratch_limit(uint64_t scratchsize);
-void cc_attr_min(struct cc *cc, int name, int data, int cls);
+
 
 /* ctypes.c */
 int ctypes_typedef(struct cc *cc, const char *name, int line);

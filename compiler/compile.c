@@ -1,99 +1,17 @@
 /*
  * mt_compile: the driver.  Sets up the compiler state (arena, types,
  * identifiers), runs the passes in the order of the list below, and hands
- * the finished tables over to a struct mt_prog.  Errors longjmp back here.
+ * the finished tables over to a struct mt_prog.  Errors longjmp back here
+ * (cc_error, ground.c).
  */
 #include <stdlib.h>
 #include <string.h>
 #include "cc.h"
 
-struct arena_blk {
-	struct arena_blk *next;
-	size_t used, size;
-	max_align_t data[];
-};
-
-void *cc_alloc(struct cc *cc, size_t n)
-{
-	n = (n + 15) & ~(size_t)15;
-	struct arena_blk *b = cc->arena;
-	if (!b || b->used + n > b->size) {
-		size_t sz = n > 65536 ? n : 65536;
-		b = calloc(1, sizeof(*b) + sz);
-		if (!b)
-			abort();
-		b->size = sz;
-		b->next = cc->arena;
-		cc->arena = b;
-	}
-	void *p = (char *)b->data + b->used;
-	b->used += n;
-	memset(p, 0, n);
-	return p;
-}
-
-char *cc_strndup(struct cc *cc, const char *s, size_t n)
-{
-	char *p = cc_alloc(cc, n + 1);
-	memcpy(p, s, n);
-	p[n] = 0;
-	return p;
-}
-
-char *cc_strdup(struct cc *cc, const char *s)
-{
-	return cc_strndup(cc, s, strlen(s));
-}
-
-char *cc_printf(struct cc *cc, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	char *p = cc_alloc(cc, (size_t)n + 1);
-	va_start(ap, fmt);
-	vsnprintf(p, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	return p;
-}
-
-void cc_error(struct cc *cc, int line, enum mt_dtag tag, const char *fmt, ...)
-{
-	va_list ap;
-	cc->diag->tag = mt_dtag_name(tag);
-	cc->diag->line = line;
-	cc->diag->src = cc->srcidx;
-	cc->diag->lib = cc->lib;
-	va_start(ap, fmt);
-	vsnprintf(cc->diag->msg, sizeof(cc->diag->msg), fmt, ap);
-	va_end(ap);
-	longjmp(cc->jb, 1);
-}
-
-void cc_nest_in(struct cc *cc)
-{
-	if (++cc->nest > CC_MAXNEST)
-		cc_error(cc, cc->line, D_SYNTAX,
-			 "expression or declaration nested too deeply (compiler recursion limit %d)",
-			 CC_MAXNEST);
-}
-
-struct node *nd_new(struct cc *cc, enum nkind k, int line)
-{
-	struct node *n = cc_alloc(cc, sizeof(*n));
-	n->k = k;
-	n->line = line;
-	return n;
-}
 
 static void cc_free(struct cc *cc)
 {
-	while (cc->arena) {
-		struct arena_blk *b = cc->arena;
-		cc->arena = b->next;
-		free(b);
-	}
+	cc_arena_free(cc);
 	mt_hmap_free(&cc->types);
 	mt_hmap_free(&cc->globals.map);
 	mt_hmap_free(&cc->tls.map);
@@ -119,24 +37,6 @@ static void cc_free(struct cc *cc)
 	free(cc->optsets.v);
 	free(cc->pragattrs.v);
 	free(cc->cpp_out);
-}
-
-/*
- * Lower the program's minimum statement attributes (for -v) to those of
- * an identifier it uses; numbering as in struct mt_prog.
- */
-void cc_attr_min(struct cc *cc, int name, int data, int cls)
-{
-	int v[3] = { name, data, cls };
-	for (int i = 0; i < 3; i++)
-		if (v[i] < cc->stmt_attr[i])
-			cc->stmt_attr[i] = (uint8_t)v[i];
-}
-
-/* alloca()'s limit for a scratchsize option value (see mt_opts_set) */
-uint64_t scratch_limit(uint64_t scratchsize)
-{
-	return scratchsize > 8 ? scratchsize - 8 : 0;
 }
 
 /*

@@ -9,6 +9,12 @@
 #include <string.h>
 #include "cc.h"
 
+/* alloca()'s limit for a scratchsize option value (see mt_opts_set) */
+uint64_t scratch_limit(uint64_t scratchsize)
+{
+	return scratchsize > 8 ? scratchsize - 8 : 0;
+}
+
 static char *next_word(struct cc *cc, const char **pp)
 {
 	const char *p = *pp;

@@ -224,6 +224,18 @@ void sema_call_args(struct cc *cc, struct node *n, struct ident *id)
 	}
 }
 
+/*
+ * Lower the program's minimum statement attributes (for -v) to those of
+ * an identifier it uses; numbering as in struct mt_prog.
+ */
+static void cc_attr_min(struct cc *cc, int name, int data, int cls)
+{
+	int v[3] = { name, data, cls };
+	for (int i = 0; i < 3; i++)
+		if (v[i] < cc->stmt_attr[i])
+			cc->stmt_attr[i] = (uint8_t)v[i];
+}
+
 /* Subroutines whose attributes dtrace declares Evolving (DT_ATTR_EVOLCMN). */
 static int subr_evolving(int subr)
 {
