@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# engines: both (tests/run-all.sh runs it once: it checks what the compiled engine covers)
 # The programs of `record --events sched,ipc,proc,trap,vm` and of `top`
 # run compiled (issue 26): MACHTRACE_JIT_STATS lists every probe they
 # enable, and each one is compiled but where its site cannot take
