@@ -232,7 +232,7 @@ uint64_t lk_uarg_extend(uint64_t v, int8_t size);
 /* apic.c: tick/profile probes from the local APIC timer */
 void lk_apic_start(void);
 void lk_apic_stop(void);
-int lk_apic_active(void);
+int lk_apic_join(void);
 uint64_t lk_sample_at(const struct lk_regs *r, struct lk_fire *f);
 /* The site at addr (fbt.c), 0 if none. */
 struct lk_site *lk_site_at(uint64_t addr);

@@ -105,6 +105,9 @@ extern uint64_t lk_poke_addr, lk_poke_detour;
 int lk_idt_hook(void);
 void lk_idt_unhook(void);
 extern uint64_t lk_orig_int3;
+/* idt.c: the blob's own vector in every CPU's IDT (0: none free) */
+uint32_t lk_idt_take(uint64_t handler);
+void lk_idt_give(void);
 
 /*
  * The C handlers entry.S calls (CALL_ON_STACK) with the saved registers:

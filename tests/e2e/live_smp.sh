@@ -6,10 +6,9 @@
 # CPU's int3 vector restored, fbt's mach_msg_trap count equal to
 # mach_trap's, an int3 site firing on both CPUs (each CPU's IDT hooked),
 # each CPU's records in its own buffer, records + drops = firings per CPU
-# with every fbt probe enabled, -x cpu=1 accepted.  The check that lifts
-# the --cpus 2 refusal (profile-997 at its rate on both CPUs) runs once
-# sessions accept --cpus 2 without the variable; until then it is a SKIP
-# naming the refusal.  A missing image is a SKIP.
+# with every fbt probe enabled, -x cpu=1 accepted, profile-997 at its
+# rate on both CPUs, tick-N on one, and the kernel's own LAPIC timer
+# kept.  A missing image is a SKIP.
 set -u
 . "$(dirname "$0")/live_lib.sh"
 need_live live-smp
@@ -145,18 +144,39 @@ else
 	fail live-smp-2cpu-vm-start "$(tail -n 2 "$TMP/vm.out")"
 fi
 
-live_run refused "rt=20" 'BEGIN { exit(0); }' -q --kernel "$SID" --cpus 2
-if grep -q "tracing with more than one CPU is not supported yet" "$TMP/refused.err"; then
-	echo "SKIP live-smp-2cpu-profile-per-cpu: --cpus 2 is still refused" \
-		"($(head -c 160 "$TMP/refused.err"))"
-	exit 0
-fi
-prog='profile-997 { @[cpu] = count(); } tick-2s { exit(0); }
-END { printa("cpu%d %@d\n", @); }'
-live_run prof "rt=20000000" "$prog" -q --kernel "$SID" --cpus 2
-c0=$(val cpu0 "$TMP/prof.out"); c1=$(val cpu1 "$TMP/prof.out")
-if [ "${c0:-0}" -ge 1900 ] && [ "${c1:-0}" -ge 1900 ] && [ "$c0" -le 2100 ] && [ "$c1" -le 2100 ]; then
+# profile-997 at its rate on every CPU, tick-N on one (DTrace's rule),
+# from each CPU's local APIC timer, and the kernel's own LAPIC timer on
+# CPU 1 (its clock) still ticking beside the blob's
+prog='profile-997 { @p[cpu] = count(); } tick-100ms { @t[cpu] = count(); }
+fbt::clock_interrupt:entry { @c[cpu] = count(); } tick-2s { exit(0); }
+END { printa("p%d %@d\n", @p); printa("t%d %@d\n", @t); printa("c%d %@d\n", @c); }'
+MACHTRACE_SMP_EXPERIMENTAL=1 MACHTRACE_TEXTCHECK=1 live_run prof "rt=20000000" "$prog" -q \
+	--kernel "$SID" --cpus 2
+rc=$?
+c0=$(val p0 "$TMP/prof.out"); c1=$(val p1 "$TMP/prof.out")
+t0=$(val t0 "$TMP/prof.out"); t1=$(val t1 "$TMP/prof.out"); k1=$(val c1 "$TMP/prof.out")
+echo "# profile-997 in 2 s: cpu0 ${c0:-none} cpu1 ${c1:-none}; tick-100ms: cpu0 ${t0:-none}" \
+	"cpu1 ${t1:-none}; clock interrupts on cpu1 ${k1:-none}"
+no_panic live-smp-2cpu-profile-no-panic "$TMP/prof.con"
+restored live-smp-2cpu-profile-text-and-idt-restored "$TMP/prof.err"
+if [ $rc = 0 ] && [ "${c0:-0}" -ge 1900 ] && [ "${c1:-0}" -ge 1900 ] && [ "$c0" -le 2100 ] &&
+   [ "$c1" -le 2100 ]; then
 	pass live-smp-2cpu-profile-per-cpu
 else
-	fail live-smp-2cpu-profile-per-cpu "cpu0 ${c0:-none} cpu1 ${c1:-none} (want ~1994 each)"
+	fail live-smp-2cpu-profile-per-cpu "exit $rc, cpu0 ${c0:-none} cpu1 ${c1:-none} (want ~1994 each)"
+fi
+if [ $rc = 0 ] && [ "${t0:-0}" -ge 19 ] && [ "${t0:-0}" -le 21 ] && [ -z "$t1" ]; then
+	pass live-smp-2cpu-tick-one-cpu
+else
+	fail live-smp-2cpu-tick-one-cpu "exit $rc, tick-100ms cpu0 ${t0:-none} cpu1 ${t1:-none} (want ~20 on CPU 0 only)"
+fi
+if [ $rc = 0 ] && [ "${k1:-0}" -ge 100 ]; then
+	pass live-smp-2cpu-kernel-lapic-timer-kept
+else
+	fail live-smp-2cpu-kernel-lapic-timer-kept "exit $rc, clock interrupts on CPU 1: ${k1:-none} in 2 s"
+fi
+
+live_run refused "rt=20" 'BEGIN { exit(0); }' -q --kernel "$SID" --cpus 2
+if grep -q "tracing with more than one CPU is not supported yet" "$TMP/refused.err"; then
+	echo "# --cpus 2 is still refused without MACHTRACE_SMP_EXPERIMENTAL=1"
 fi
