@@ -520,6 +520,13 @@ struct lk_ctl {
 	uint32_t off_krpcs, pad4;	/* [h] */
 	volatile uint64_t busy_ticks;	/* [b] */
 	volatile uint64_t krpcs;	/* [b] */
+	/* cross-calls (xcall.c): the blob's IPI vector (0: one CPU, none),
+	   the CPUs that answer it, the syncs sent and the CPUs not waited
+	   for past their time */
+	volatile uint32_t xcall_vec;	/* [b] */
+	volatile uint32_t xcall_cpus;	/* [b] */
+	volatile uint64_t xcalls;	/* [b] */
+	volatile uint64_t xcall_timeouts; /* [b] */
 	char msg[256];			/* [b] why FAILED */
 };
 
@@ -535,7 +542,7 @@ _Static_assert(LK_USITES_OFF + LK_USITES_MAX * sizeof(struct lk_usite) <= LK_ARE
 	       LK_TRAMP_OFF + LK_TRAMP_MAX <= LK_USITES_OFF,
 	       "the user sites fit between the trampolines and the area");
 _Static_assert(sizeof(struct lk_kdesc) == 320 + 32 * LK_KFN_MAX, "lk_kdesc layout");
-_Static_assert(sizeof(struct lk_ctl) == 1616 + 32 * LK_KFN_MAX, "lk_ctl layout");
+_Static_assert(sizeof(struct lk_ctl) == 1640 + 32 * LK_KFN_MAX, "lk_ctl layout");
 _Static_assert(LK_VEC_FBT_ENTRY == sizeof(struct lk_blob_hdr),
 	       "the entry vectors follow the blob header");
 

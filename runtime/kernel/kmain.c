@@ -124,6 +124,7 @@ static int init_runtime(void)
 		fail("vector 3 is not an interrupt or trap gate");
 		return -1;
 	}
+	lk_xcall_start();
 	return 0;
 }
 
@@ -169,6 +170,7 @@ static void stop_tracing(uint32_t state)
 	lk.tracing = 0;
 	lk_sites_remove();
 	lk_usites_remove(-1);
+	lk_xcall_stop();
 	lk_idt_unhook();
 	if (lk.cb)
 		__atomic_store_n(&lk.cb->state, MT_CB_STOPPED, __ATOMIC_RELEASE);
@@ -428,6 +430,7 @@ static void tramp_refresh(void)
 static void attach_abort(uint32_t state)
 {
 	lk_sites_remove();
+	lk_xcall_stop();
 	lk_idt_unhook();
 	lk.cb = 0;
 	lk.ctl->state = state;
@@ -502,10 +505,19 @@ void lk_tick(struct lk_regs *r)
 	struct lk_ctl *c = lk.ctl;
 
 	c->ticks_seen++;
+	lk_xcall_online();
 	/* clock_interrupt(usec, usermode, basepri, pc) */
 	if (r->rsi || r->rcx < c->idle_lo || r->rcx >= c->idle_hi)
 		c->busy_ticks++;
 	c->krpcs = lk_kernel_rpcs();
+	if (mt_plat_cpu() != 0) {
+		/* the host's commands, the deadman and the consumer's
+		   requests are CPU 0's, so that two CPUs never patch or stop
+		   at once (a cross-call from each would wait for the other) */
+		if (lk.tracing && !lk_apic_join())
+			run_ticks(r);
+		return;
+	}
 	if (!lk.tracing) {
 		if (c->attach)
 			attach_tick(r);

@@ -34,11 +34,11 @@
  * ustack()).
  *
  * Torn down by lk_apic_stop at every end of tracing (STOP, the deadman,
- * END at reboot): that CPU's timer as the kernel had it, then an IPI of
- * the vector to the other CPUs, each of which gives its own back in the
- * handler (waited for, 20 ms at most: a CPU with interrupts held off
- * gives it back at its next interrupt), then the spurious register, the
- * IDT entries and the page-table entry as they were.  A timer interrupt
+ * END at reboot): that CPU's timer as the kernel had it, then a
+ * cross-call (xcall.c) in which each other CPU gives its own back (a CPU
+ * that does not answer in time gives it back at its next timer
+ * interrupt), then the spurious register, the IDT entries and the
+ * page-table entry as they were.  A timer interrupt
  * already latched by an APIC (IRR) cannot be withdrawn: the vector then
  * stays ours until it is taken, and the handler finishes the teardown
  * (STOPPING).
@@ -60,8 +60,6 @@
 #define LVT_MODE	0x60000u
 #define LVT_PERIODIC	0x20000u
 #define ICR_BUSY	0x1000u
-#define ICR_SELF	(1u << 18)
-#define ICR_OTHERS	(3u << 18)
 #define SVR_ENABLE	0x100u
 #define DIV_BY_1	0xbu
 
@@ -129,17 +127,27 @@ static int vec_pending(uint32_t reg)
 	return (rd(reg + (ap.vec / 32) * 16) >> (ap.vec % 32)) & 1;
 }
 
+/* The SMP kernel's mapping of the registers (`lapic`), 0: none. */
+uint64_t lk_apic_kernel_regs(void)
+{
+	const struct lk_kdesc *k = &lk.ctl->k;
+	uint64_t kva = 0;
+
+	if (k->lapic_var && lk_load64(k->lapic_var, &kva) && kva &&
+	    kva != k->dummy_lapic && (kva & 0xfff) == 0)
+		return kva;
+	return 0;
+}
+
 /* Step 1: where the registers are. */
 static int map_regs(void)
 {
-	const struct lk_kdesc *k = &lk.ctl->k;
 	uint64_t base = rdmsr(MSR_APIC_BASE), kva = 0, e;
 	int level = 0;
 
 	if (!(base & APIC_BASE_EN) || (base & APIC_BASE_EXTD))
 		return LK_AW_DISABLED;
-	if (k->lapic_var && lk_load64(k->lapic_var, &kva) && kva &&
-	    kva != k->dummy_lapic && (kva & 0xfff) == 0) {
+	if ((kva = lk_apic_kernel_regs())) {
 		ap.base = kva;
 		return LK_AW_OK;
 	}
@@ -259,12 +267,16 @@ static void give_timer(struct apcpu *pc, int in_handler)
 	pc->on = 0;
 }
 
-static void send_ipi(uint32_t how, uint32_t vec)
+/* An IPI of vector vec: how is LK_ICR_SELF, LK_ICR_OTHERS, or 0 and dest
+   an APIC ID; base: the registers (each CPU sends through its own). */
+void lk_apic_ipi(uint64_t base, uint32_t how, uint32_t dest, uint32_t vec)
 {
-	for (int i = 0; i < 1000 && (rd(AP_ICR_LO) & ICR_BUSY); i++)
+	volatile uint32_t *lo = (volatile uint32_t *)(base + AP_ICR_LO);
+
+	for (int i = 0; i < 1000 && (*lo & ICR_BUSY); i++)
 		lk_pause();
-	wr(AP_ICR_HI, 0);
-	wr(AP_ICR_LO, how | vec);
+	*(volatile uint32_t *)(base + AP_ICR_HI) = dest << 24;
+	*lo = how | vec;
 }
 
 /* Every CPU gave its timer back and took its latched interrupt: the
@@ -279,7 +291,7 @@ static void maybe_finish(void)
 	if (!__atomic_compare_exchange_n(&ap.state, &st, AP_FINISHING, 0,
 					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		return;
-	lk_idt_give();
+	lk_idt_give(ap.vec);
 	unmap_regs();
 	lk.ctl->tick_src = LK_TS_CLOCK;
 	__atomic_store_n(&ap.state, AP_OFF, __ATOMIC_RELEASE);
@@ -305,7 +317,7 @@ static int setup(struct apcpu *pc)
 	if (!(ap.ratio = calibrate())) {
 		give_timer(pc, 0);
 		pc->drain = 0;
-		lk_idt_give();
+		lk_idt_give(ap.vec);
 		unmap_regs();
 		return LK_AW_NO_COUNT;
 	}
@@ -354,29 +366,27 @@ int lk_apic_join(void)
 	return 1;
 }
 
-void lk_apic_stop(void)
+/* A cross-call: this CPU's timer back to the kernel. */
+static void give_back(void *arg)
 {
 	struct apcpu *pc = this_cpu();
-	uint64_t t0 = lk_rdtsc(), others = 0;
+
+	if (pc->on)
+		give_timer(pc, 0);
+}
+
+void lk_apic_stop(void)
+{
+	uint32_t others = 0;
 
 	if (ap.state != AP_ON)
 		return;
 	ap.state = AP_STOPPING;
-	if (pc->on)
-		give_timer(pc, 0);
+	give_back(0);
 	for (uint32_t i = 0; i < LK_NCPU_MAX; i++)
 		others |= ap.cpu[i].on;
-	if (others) {
-		send_ipi(ICR_OTHERS, ap.vec);
-		for (;;) {
-			others = 0;
-			for (uint32_t i = 0; i < LK_NCPU_MAX; i++)
-				others |= ap.cpu[i].on;
-			if (!others || lk_rdtsc() - t0 > ap.tsc_hz / 50)
-				break;
-			lk_pause();
-		}
-	}
+	if (others)
+		lk_xcall(LK_XC_ALL, give_back, 0);
 	maybe_finish();
 }
 
@@ -388,7 +398,7 @@ static uint64_t kernel_timer(struct apcpu *pc, uint64_t next)
 	uint64_t now = lk_rdtsc();
 
 	if (pc->knext && now >= pc->knext) {
-		send_ipi(ICR_SELF, pc->lvt & 0xff);
+		lk_apic_ipi(ap.base, LK_ICR_SELF, 0, pc->lvt & 0xff);
 		pc->knext = pc->kper ? pc->knext + ((now - pc->knext) / pc->kper + 1) * pc->kper : 0;
 	}
 	return pc->knext && pc->knext < next ? pc->knext : next;

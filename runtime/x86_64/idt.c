@@ -127,16 +127,17 @@ void lk_idt_unhook(void)
 }
 
 /*
- * The blob's own vector (apic.c: the timer and the cross-calls): the
- * highest one below the spurious vector that no started CPU's IDT has
- * present, made an interrupt gate (DPL 0) to h in each of them.  Each
- * CPU's entry as the kernel had it is given back by lk_idt_give.
+ * The blob's own vectors (apic.c's timer, xcall.c's cross-calls): each
+ * the highest one below the spurious vector that no started CPU's IDT
+ * has present, made an interrupt gate (DPL 0) to its handler in each of
+ * them.  Each CPU's entry as the kernel had it is given back by
+ * lk_idt_give.
  */
-static struct {
+static struct owned {
 	uint32_t vec, n;
 	volatile uint32_t *g[LK_NCPU_MAX];
 	uint32_t old[LK_NCPU_MAX][4];
-} own;
+} own[2];
 
 static int vec_free(const struct lk_kdesc *k, uint32_t vec)
 {
@@ -151,6 +152,7 @@ static int vec_free(const struct lk_kdesc *k, uint32_t vec)
 uint32_t lk_idt_take(uint64_t h)
 {
 	const struct lk_kdesc *k = &lk.ctl->k;
+	struct owned *o = own[0].vec ? &own[1] : &own[0];
 	volatile uint32_t *g;
 	uint32_t v;
 	uint16_t cs;
@@ -158,17 +160,17 @@ uint32_t lk_idt_take(uint64_t h)
 	__asm__ volatile("mov %%cs, %0" : "=r"(cs));
 	for (v = 0xfe; v >= 0x30 && !vec_free(k, v); v--)
 		;
-	if (v < 0x30)
+	if (v < 0x30 || o->vec)
 		return 0;
-	own.vec = v;
-	own.n = 0;
+	o->vec = v;
+	o->n = 0;
 	for (uint32_t cpu = 0; cpu < LK_NCPU_MAX; cpu++) {
 		if (!(g = gate_of(k, cpu, v)))
 			continue;
-		own.g[own.n] = g;
+		o->g[o->n] = g;
 		for (int i = 0; i < 4; i++)
-			own.old[own.n][i] = g[i];
-		own.n++;
+			o->old[o->n][i] = g[i];
+		o->n++;
 		g[0] = ((uint32_t)cs << 16) | (uint32_t)(h & 0xffff);
 		g[2] = (uint32_t)(h >> 32);
 		g[3] = 0;
@@ -178,13 +180,19 @@ uint32_t lk_idt_take(uint64_t h)
 	return v;
 }
 
-void lk_idt_give(void)
+void lk_idt_give(uint32_t vec)
 {
-	for (uint32_t i = 0; i < own.n; i++) {
-		own.g[i][1] = own.old[i][1];
-		own.g[i][0] = own.old[i][0];
-		own.g[i][2] = own.old[i][2];
-		own.g[i][3] = own.old[i][3];
+	for (int j = 0; j < 2; j++) {
+		struct owned *o = &own[j];
+
+		if (!vec || o->vec != vec)
+			continue;
+		for (uint32_t i = 0; i < o->n; i++) {
+			o->g[i][1] = o->old[i][1];
+			o->g[i][0] = o->old[i][0];
+			o->g[i][2] = o->old[i][2];
+			o->g[i][3] = o->old[i][3];
+		}
+		o->n = o->vec = 0;
 	}
-	own.n = 0;
 }

@@ -6,7 +6,8 @@
 # CPU's int3 vector restored, fbt's mach_msg_trap count equal to
 # mach_trap's, an int3 site firing on both CPUs (each CPU's IDT hooked),
 # each CPU's records in its own buffer, records + drops = firings per CPU
-# with every fbt probe enabled, -x cpu=1 accepted, profile-997 at its
+# with every fbt probe enabled, text patching synced by cross-calls
+# answered by both CPUs, -x cpu=1 accepted, profile-997 at its
 # rate on both CPUs, tick-N on one, and the kernel's own LAPIC timer
 # kept.  A missing image is a SKIP.
 set -u
@@ -113,6 +114,26 @@ for c in 0 1; do
 		fail live-smp-2cpu-drops-exact-cpu$c "exit $rc, printed $x, drops $d, firings ${n:-none}"
 	fi
 done
+
+# text patching with both CPUs running machload (cpus=2: a worker on
+# each): every fbt entry site written at GO and taken out at the end,
+# int3 first, each step followed by a cross-call that every other CPU
+# answers (xcall.c); the text comes back equal to the image
+MACHTRACE_LIVE_STATS=1 MACHTRACE_SMP_EXPERIMENTAL=1 MACHTRACE_TEXTCHECK=1 live_run xcall \
+	"cpus=2 rt=200" 'fbt:::entry { @[cpu] = count(); } END { printa("cpu%d %@d\n", @); }' -q \
+	--kernel "$SID" --cpus 2
+rc=$?
+no_panic live-smp-2cpu-xcall-no-panic "$TMP/xcall.con"
+workload_ok live-smp-2cpu-xcall-workload-completes "$TMP/xcall.con"
+restored live-smp-2cpu-xcall-text-and-idt-restored "$TMP/xcall.err"
+xc=$(sed -n 's/.* \([0-9][0-9]*\) cross-calls (vector 0x[0-9a-f]*, \([0-9]*\) CPUs, \([0-9]*\) not answered).*/\1 \2 \3/p' "$TMP/xcall.err")
+echo "# cross-calls, CPUs answering, not answered: ${xc:-none}"
+set -- $xc
+if [ $rc = 0 ] && [ "${1:-0}" -gt 0 ] && [ "${2:-0}" = 2 ] && [ "${3:-x}" = 0 ]; then
+	pass live-smp-2cpu-xcall-syncs
+else
+	fail live-smp-2cpu-xcall-syncs "exit $rc, '${xc:-no cross-call statistics}' (want some, 2 CPUs, 0 not answered)"
+fi
 
 # -x cpu names a CPU of the guest: 1 exists on two CPUs
 MACHTRACE_SMP_EXPERIMENTAL=1 live_run xcpu "rt=20" 'BEGIN { exit(0); }' -q -x cpu=1 \
