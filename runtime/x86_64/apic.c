@@ -45,6 +45,7 @@
  */
 #include "runtime/kernel/kern.h"
 
+#define AP_TPR		0x080
 #define AP_SVR		0x0f0
 #define AP_VER		0x030
 #define AP_EOI		0x0b0
@@ -80,7 +81,7 @@ static uint8_t apic_page[4096] __attribute__((aligned(4096)));
 
 /* One CPU's timer while the blob has it (on), and the kernel's it displaced. */
 struct apcpu {
-	volatile uint32_t on, drain, saved;
+	volatile uint32_t on, drain, saved, hold;
 	uint32_t lvt, init, div, svr, cur;	/* the kernel's registers */
 	uint64_t kper;		/* the kernel's period in TSC ticks (0: one-shot) */
 	uint64_t knext;		/* the kernel's timer next due, TSC (0: never) */
@@ -254,6 +255,30 @@ static void take_timer(struct apcpu *pc)
 	arm(now);		/* at once: the interrupt arms the first deadline */
 }
 
+/*
+ * A timer interrupt this CPU latched before its timer was given back,
+ * taken now rather than left pending (outside the handler: the reboot
+ * hook holds the CPU with interrupts off, and the vector must go back
+ * before the host looks): interrupts on for a moment with the task
+ * priority raised to the vector's class, so that only the blob's and
+ * the highest vectors can come in.  hold keeps the handler from
+ * finishing the teardown meanwhile.
+ */
+static void take_latched(struct apcpu *pc)
+{
+	uint32_t tpr;
+
+	if (!vec_pending(AP_IRR))
+		return;
+	pc->hold = 1;
+	tpr = rd(AP_TPR);
+	wr(AP_TPR, ((ap.vec >> 4) - 1) << 4);
+	for (int i = 0; i < 1000 && vec_pending(AP_IRR); i++)
+		__asm__ volatile("sti; nop; cli" : : : "memory");
+	wr(AP_TPR, tpr);
+	pc->hold = 0;
+}
+
 /* This CPU's timer as the kernel had it (a latched interrupt: drain). */
 static void give_timer(struct apcpu *pc, int in_handler)
 {
@@ -263,8 +288,10 @@ static void give_timer(struct apcpu *pc, int in_handler)
 	wr(AP_LVT_TIMER, pc->lvt);
 	wr(AP_INIT, pc->init);
 	wr(AP_SVR, pc->svr);
-	pc->drain = vec_pending(AP_IRR) || (!in_handler && vec_pending(AP_ISR));
 	pc->on = 0;
+	if (!in_handler)
+		take_latched(pc);
+	pc->drain = vec_pending(AP_IRR) || (!in_handler && vec_pending(AP_ISR));
 }
 
 /* An IPI of vector vec: how is LK_ICR_SELF, LK_ICR_OTHERS, or 0 and dest
@@ -286,7 +313,7 @@ static void maybe_finish(void)
 	int st = AP_STOPPING;
 
 	for (uint32_t i = 0; i < LK_NCPU_MAX; i++)
-		if (ap.cpu[i].on || ap.cpu[i].drain)
+		if (ap.cpu[i].on || ap.cpu[i].drain || ap.cpu[i].hold)
 			return;
 	if (!__atomic_compare_exchange_n(&ap.state, &st, AP_FINISHING, 0,
 					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))

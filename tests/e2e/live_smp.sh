@@ -118,10 +118,12 @@ done
 # text patching with both CPUs running machload (cpus=2: a worker on
 # each): every fbt entry site written at GO and taken out at the end,
 # int3 first, each step followed by a cross-call that every other CPU
-# answers (xcall.c); the text comes back equal to the image
+# answers (xcall.c); the text comes back equal to the image.  With
+# profile-997 on both CPUs' timers, ended by the workload's reboot (whose
+# hook holds the CPU with interrupts off): every timer and vector back
 MACHTRACE_LIVE_STATS=1 MACHTRACE_SMP_EXPERIMENTAL=1 MACHTRACE_TEXTCHECK=1 live_run xcall \
-	"cpus=2 rt=200" 'fbt:::entry { @[cpu] = count(); } END { printa("cpu%d %@d\n", @); }' -q \
-	--kernel "$SID" --cpus 2
+	"cpus=2 rt=200" 'fbt:::entry { @[cpu] = count(); } profile-997 { @p[cpu] = count(); }
+END { printa("cpu%d %@d\n", @); }' -q --kernel "$SID" --cpus 2
 rc=$?
 no_panic live-smp-2cpu-xcall-no-panic "$TMP/xcall.con"
 workload_ok live-smp-2cpu-xcall-workload-completes "$TMP/xcall.con"
