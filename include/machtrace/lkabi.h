@@ -54,7 +54,7 @@
 
 /* ---- blob header: the first bytes of the blob module ---- */
 #define LK_BLOB_MAGIC		0x4c42544du	/* "MTBL" */
-#define LK_BLOB_VERSION		25
+#define LK_BLOB_VERSION		26
 #define LK_BLOB_HDR_REST	160	/* bytes after hook_name (shim's part) */
 /* A jmp trampoline: "push $site_index; jmp lk_fbt_entry" (10 bytes), then
    the relocated displaced instructions and a jmp back. */
@@ -326,6 +326,8 @@ enum lk_cmd {
 
 /* ctl->tick_src: what fires tick-N / profile-N */
 enum lk_tick_src { LK_TS_CLOCK = 0, LK_TS_LAPIC };
+/* ctl->ticks[].kind: tick-N fires on one CPU (0), profile-N on every CPU */
+enum lk_tick_kind { LK_TICK_ONE = 0, LK_TICK_PROFILE };
 /* ctl->apic_why: why the local APIC timer is not used (LK_TS_CLOCK) */
 enum lk_apic_why {
 	LK_AW_OK = 0,
@@ -459,11 +461,12 @@ struct lk_ctl {
 	uint32_t nsites, nprobes;	/* [h] lk_site[] used; image probes */
 	uint64_t image_off;		/* [h] image bytes inside the area (from area) */
 	struct lk_kdesc k;		/* [h] */
-	/* tick/profile probes: [h] image probe index and interval, [b] the
-	   next due TSC (set at GO, advanced by its tick) */
+	/* tick/profile probes: [h] image probe index, kind (LK_TICK_*) and
+	   interval, [b] the next due TSC (set at GO, advanced by its tick;
+	   CPU 0's for a profile probe, which fires on every CPU) */
 	uint32_t nticks;		/* [h] */
 	uint32_t flags;			/* [h] LK_CTL_* */
-	struct { uint32_t probe, pad; uint64_t interval_ns, next_tsc; } ticks[32];
+	struct { uint32_t probe, kind; uint64_t interval_ns, next_tsc; } ticks[32];
 	/* blob statistics (the host reads them) */
 	volatile uint64_t ticks_seen;	/* [b] */
 	volatile uint64_t fires;	/* [k] with LK_CTL_STATS */
@@ -517,6 +520,13 @@ struct lk_ctl {
 	uint32_t off_krpcs, pad4;	/* [h] */
 	volatile uint64_t busy_ticks;	/* [b] */
 	volatile uint64_t krpcs;	/* [b] */
+	/* cross-calls (xcall.c): the blob's IPI vector (0: one CPU, none),
+	   the CPUs that answer it, the syncs sent and the CPUs not waited
+	   for past their time */
+	volatile uint32_t xcall_vec;	/* [b] */
+	volatile uint32_t xcall_cpus;	/* [b] */
+	volatile uint64_t xcalls;	/* [b] */
+	volatile uint64_t xcall_timeouts; /* [b] */
 	char msg[256];			/* [b] why FAILED */
 };
 
@@ -532,7 +542,7 @@ _Static_assert(LK_USITES_OFF + LK_USITES_MAX * sizeof(struct lk_usite) <= LK_ARE
 	       LK_TRAMP_OFF + LK_TRAMP_MAX <= LK_USITES_OFF,
 	       "the user sites fit between the trampolines and the area");
 _Static_assert(sizeof(struct lk_kdesc) == 320 + 32 * LK_KFN_MAX, "lk_kdesc layout");
-_Static_assert(sizeof(struct lk_ctl) == 1616 + 32 * LK_KFN_MAX, "lk_ctl layout");
+_Static_assert(sizeof(struct lk_ctl) == 1640 + 32 * LK_KFN_MAX, "lk_ctl layout");
 _Static_assert(LK_VEC_FBT_ENTRY == sizeof(struct lk_blob_hdr),
 	       "the entry vectors follow the blob header");
 

@@ -44,9 +44,7 @@ struct lk_glob {
 	uint64_t hb_last, hb_tsc;	/* deadman: last heartbeat seen, when */
 	uint64_t deadman_tsc;
 	int tracing;
-	/* several CPUs take clock interrupts: one at a time serves the
-	   host's commands (tick_owner), one stops tracing (stopping) */
-	int tick_owner, stopping;
+	int stopping;			/* a CPU is in stop_tracing */
 	int attached;			/* the host put the tick hook in (attach mode) */
 	uint32_t go_waits;		/* attach: ticks GO waited (patch_unsafe) */
 	uint32_t begin_probe, end_probe;	/* image probe index + 1 */
@@ -235,7 +233,7 @@ uint64_t lk_uarg_extend(uint64_t v, int8_t size);
 /* apic.c: tick/profile probes from the local APIC timer */
 void lk_apic_start(void);
 void lk_apic_stop(void);
-int lk_apic_active(void);
+int lk_apic_join(void);
 uint64_t lk_sample_at(const struct lk_regs *r, struct lk_fire *f);
 /* The site at addr (fbt.c), 0 if none. */
 struct lk_site *lk_site_at(uint64_t addr);

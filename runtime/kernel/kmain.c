@@ -124,6 +124,7 @@ static int init_runtime(void)
 		fail("vector 3 is not an interrupt or trap gate");
 		return -1;
 	}
+	lk_xcall_start();
 	return 0;
 }
 
@@ -135,15 +136,15 @@ static void fire_special(uint32_t probe1)
 		lk_fire_probe(probe1 - 1, &f, 0, 0);
 }
 
+static void ticks_go(uint64_t now);
+
 static void start_tracing(void)
 {
 	struct lk_ctl *c = lk.ctl;
 	uint64_t now = lk_rdtsc();
 
 	c->tsc_go = now;
-	for (uint32_t i = 0; i < c->nticks && i < 32; i++)
-		c->ticks[i].next_tsc = now + c->ticks[i].interval_ns *
-			(c->k.tsc_hz / 1000000) / 1000;
+	ticks_go(now);
 	heartbeat_reset();
 	lk_vtime_start();
 	if (c->attach)
@@ -162,8 +163,9 @@ static void stop_tracing(uint32_t state)
 {
 	if (!lk.tracing)
 		return;
-	/* another CPU is stopping: wait until every byte is back, so that
-	   this CPU's acknowledgement never precedes the restore */
+	/* the reboot hook's CPU and CPU 0's tick may both see STOP: one
+	   stops, the other waits until every byte is back, so that its
+	   acknowledgement never precedes the restore */
 	if (__atomic_exchange_n(&lk.stopping, 1, __ATOMIC_ACQUIRE)) {
 		while (__atomic_load_n(&lk.stopping, __ATOMIC_ACQUIRE))
 			lk_pause();
@@ -180,6 +182,7 @@ static void stop_tracing(uint32_t state)
 	lk.tracing = 0;
 	lk_sites_remove();
 	lk_usites_remove(-1);
+	lk_xcall_stop();
 	lk_idt_unhook();
 	if (lk.cb)
 		__atomic_store_n(&lk.cb->state, MT_CB_STOPPED, __ATOMIC_RELEASE);
@@ -341,35 +344,65 @@ static int intr_regs(const struct lk_regs *r, uint64_t pc, struct lk_regs *ir)
 
 /*
  * A tick/profile probe fires when its next_tsc is reached, which then
- * moves on by one interval.  With `catchup` (the local APIC timer, whose
- * interrupt may come late: interrupts held off, the emulator not
- * scheduled) each interval missed fires now, as illumos' cyclics do, so
- * the counts follow the guest's clock; a probe more than a second behind
- * skips to its next boundary instead.  Without (the clock interrupt, at
- * hz) it fires at most once per call, and skips what it missed.
+ * moves on by one interval.  tick-N fires on CPU 0 only; profile-N on
+ * every CPU, each with its own next due TSC (CPU 0's in ctl->ticks[],
+ * the others' in prof_next, set at GO).  With `catchup` (the local APIC
+ * timer, whose interrupt may come late: interrupts held off, the
+ * emulator not scheduled) each interval missed fires now, as illumos'
+ * cyclics do, so the counts follow the guest's clock; a probe more than
+ * a second behind skips to its next boundary instead.  Without (the
+ * clock interrupt, at hz) it fires at most once per call, and skips what
+ * it missed.  The result is this CPU's earliest next due TSC.
  */
+static uint64_t prof_next[LK_NCPU_MAX][32];
+
+static void ticks_go(uint64_t now)
+{
+	struct lk_ctl *c = lk.ctl;
+
+	for (uint32_t i = 0; i < c->nticks && i < 32; i++) {
+		c->ticks[i].next_tsc = now + c->ticks[i].interval_ns *
+			(c->k.tsc_hz / 1000000) / 1000;
+		for (uint32_t cpu = 1; cpu < LK_NCPU_MAX; cpu++)
+			prof_next[cpu][i] = c->ticks[i].next_tsc;
+	}
+}
+
+static volatile uint64_t *tick_next(uint32_t cpu, uint32_t i)
+{
+	if (cpu == 0)
+		return &lk.ctl->ticks[i].next_tsc;
+	if (lk.ctl->ticks[i].kind != LK_TICK_PROFILE || cpu >= LK_NCPU_MAX)
+		return 0;
+	return &prof_next[cpu][i];
+}
+
 uint64_t lk_ticks_run(struct lk_fire *f, const uint64_t *args, int catchup)
 {
 	struct lk_ctl *c = lk.ctl;
 	uint64_t now = lk_rdtsc(), tpn = c->k.tsc_hz / 1000000, next = ~0ull;
+	uint32_t cpu = mt_plat_cpu();
+	volatile uint64_t *nt;
 
 	for (uint32_t i = 0; i < c->nticks && i < 32 && lk.tracing; i++) {
 		uint64_t iv = c->ticks[i].interval_ns * tpn / 1000;
+		if (!(nt = tick_next(cpu, i)))
+			continue;
 		if (!iv)
 			iv = 1;
-		while (now >= c->ticks[i].next_tsc && lk.tracing) {
-			uint64_t late = now - c->ticks[i].next_tsc;
+		while (now >= *nt && lk.tracing) {
+			uint64_t late = now - *nt;
 			if (!catchup || late > c->k.tsc_hz) {
-				c->ticks[i].next_tsc += (late / iv + 1) * iv;
+				*nt += (late / iv + 1) * iv;
 				if (catchup)
 					continue;
 			} else {
-				c->ticks[i].next_tsc += iv;
+				*nt += iv;
 			}
 			lk_fire_probe(c->ticks[i].probe, f, args, 2);
 		}
-		if (c->ticks[i].next_tsc < next)
-			next = c->ticks[i].next_tsc;
+		if (*nt < next)
+			next = *nt;
 	}
 	return next;
 }
@@ -410,6 +443,7 @@ static void tramp_refresh(void)
 static void attach_abort(uint32_t state)
 {
 	lk_sites_remove();
+	lk_xcall_stop();
 	lk_idt_unhook();
 	lk.cb = 0;
 	lk.ctl->state = state;
@@ -478,10 +512,30 @@ static void attach_tick(const struct lk_regs *r)
 		attach_abort(LK_ST_DEADMAN);
 }
 
-/* A clock tick's service of the host: the deadman, STOP, the runtime's
-   requests, the tracer's cost. */
-static void tick_serve(struct lk_ctl *c)
+/* The timer hook: every clock tick while the blob has sites in. */
+void lk_tick(struct lk_regs *r)
 {
+	struct lk_ctl *c = lk.ctl;
+
+	c->ticks_seen++;
+	lk_xcall_online();
+	/* clock_interrupt(usec, usermode, basepri, pc) */
+	if (r->rsi || r->rcx < c->idle_lo || r->rcx >= c->idle_hi)
+		c->busy_ticks++;
+	c->krpcs = lk_kernel_rpcs();
+	if (mt_plat_cpu() != 0) {
+		/* the host's commands, the deadman and the consumer's
+		   requests are CPU 0's, so that two CPUs never patch or stop
+		   at once (a cross-call from each would wait for the other) */
+		if (lk.tracing && !lk_apic_join())
+			run_ticks(r);
+		return;
+	}
+	if (!lk.tracing) {
+		if (c->attach)
+			attach_tick(r);
+		return;
+	}
 	deadman();
 	if (!lk.tracing)
 		return;
@@ -498,30 +552,7 @@ static void tick_serve(struct lk_ctl *c)
 		lk_fast_disarm();	/* exit(): counting stops as dtrace's */
 	/* the tracer's own cost, for the host, once a clock tick */
 	mt_rt_probe_time(lk.cb, lk_ns(lk.vt_probe));
-}
-
-/* The timer hook: every clock tick while the blob has sites in. */
-void lk_tick(struct lk_regs *r)
-{
-	struct lk_ctl *c = lk.ctl;
-
-	c->ticks_seen++;
-	/* clock_interrupt(usec, usermode, basepri, pc) */
-	if (r->rsi || r->rcx < c->idle_lo || r->rcx >= c->idle_hi)
-		c->busy_ticks++;
-	c->krpcs = lk_kernel_rpcs();
-	if (!lk.tracing) {
-		if (c->attach)
-			attach_tick(r);
-		return;
-	}
-	/* one CPU at a time serves the host; the others only fire their
-	   clock's tick and profile probes */
-	if (!__atomic_exchange_n(&lk.tick_owner, 1, __ATOMIC_ACQUIRE)) {
-		tick_serve(c);
-		__atomic_store_n(&lk.tick_owner, 0, __ATOMIC_RELEASE);
-	}
-	if (lk.tracing && !lk_apic_active())
+	if (!lk_apic_join())
 		run_ticks(r);
 }
 

@@ -15,6 +15,7 @@
  *   lk_apic_entry   the local APIC timer's vector while the blob owns it
  *                   (apic.c): lk_apic_fire fires the due tick/profile
  *                   probes, re-arms the timer and sends the EOI
+ *   lk_xcall_entry  the blob's cross-call IPI (xcall.c)
  */
 #include "machtrace/lkabi.h"
 
@@ -213,6 +214,14 @@ lk_int3:
 lk_apic_entry:
 	SAVE
 	CALL_ON_STACK lk_apic_fire
+	RESTORE
+	iretq
+
+/* The blob's cross-call IPI (xcall.c), framed as lk_apic_entry. */
+	.globl lk_xcall_entry
+lk_xcall_entry:
+	SAVE
+	CALL_ON_STACK lk_xcall_fire
 	RESTORE
 	iretq
 

@@ -23,12 +23,12 @@ static volatile uint64_t *iie_entry;
 static volatile uint16_t *iie_type;
 static uint16_t iie_type0;
 
-static volatile uint32_t *this_cpu_gate3(void)
+static volatile uint32_t *this_cpu_gate(uint32_t vec)
 {
 	struct idtr r;
 
 	__asm__ volatile("sidt %0" : "=m"(r));
-	return (volatile uint32_t *)(r.base + 3 * 16);
+	return vec * 16 + 15 <= r.limit ? (volatile uint32_t *)(r.base + vec * 16) : 0;
 }
 
 static uint64_t handler(volatile uint32_t *g)
@@ -46,17 +46,22 @@ static void set_gate(volatile uint32_t *g, uint64_t h, uint32_t type)
 	lk_restore(fl);
 }
 
-/* CPU cpu's vector 3 gate (cpu > 0: from mp_desc_table), 0: none yet. */
-static volatile uint32_t *gate3(const struct lk_kdesc *k, uint32_t cpu)
+/* CPU cpu's gate of vector vec (cpu > 0: from mp_desc_table), 0: none yet. */
+static volatile uint32_t *gate_of(const struct lk_kdesc *k, uint32_t cpu, uint32_t vec)
 {
 	uint64_t mp;
 
 	if (cpu == 0)
-		return k->idt ? (volatile uint32_t *)(k->idt + 3 * 16) : this_cpu_gate3();
-	if (!k->mp_desc_table || cpu >= k->ncpus)
+		return k->idt ? (volatile uint32_t *)(k->idt + vec * 16) : this_cpu_gate(vec);
+	if (!k->mp_desc_table || cpu >= k->ncpus || cpu >= LK_NCPU_MAX)
 		return 0;
 	mp = ((volatile uint64_t *)k->mp_desc_table)[cpu];
-	return mp ? (volatile uint32_t *)(mp + k->off_mpdesc_idt + 3 * 16) : 0;
+	return mp ? (volatile uint32_t *)(mp + k->off_mpdesc_idt + vec * 16) : 0;
+}
+
+static volatile uint32_t *gate3(const struct lk_kdesc *k, uint32_t cpu)
+{
+	return gate_of(k, cpu, 3);
 }
 
 /* idt_inittab's vector 3 entry -> lk_int3 as an interrupt gate. */
@@ -119,4 +124,75 @@ void lk_idt_unhook(void)
 		if ((g = gate3(k, cpu)) && handler(g) == (uint64_t)lk_int3)
 			set_gate(g, lk_orig_int3, orig_type);
 	nhooked = 0;		/* lk_orig_int3 stays valid for a late trap */
+}
+
+/*
+ * The blob's own vectors (apic.c's timer, xcall.c's cross-calls): each
+ * the highest one below the spurious vector that no started CPU's IDT
+ * has present, made an interrupt gate (DPL 0) to its handler in each of
+ * them.  Each CPU's entry as the kernel had it is given back by
+ * lk_idt_give.
+ */
+static struct owned {
+	uint32_t vec, n;
+	volatile uint32_t *g[LK_NCPU_MAX];
+	uint32_t old[LK_NCPU_MAX][4];
+} own[2];
+
+static int vec_free(const struct lk_kdesc *k, uint32_t vec)
+{
+	volatile uint32_t *g;
+
+	for (uint32_t cpu = 0; cpu < LK_NCPU_MAX; cpu++)
+		if ((g = gate_of(k, cpu, vec)) && (g[1] & 0x8000))
+			return 0;
+	return gate_of(k, 0, vec) != 0;
+}
+
+uint32_t lk_idt_take(uint64_t h)
+{
+	const struct lk_kdesc *k = &lk.ctl->k;
+	struct owned *o = own[0].vec ? &own[1] : &own[0];
+	volatile uint32_t *g;
+	uint32_t v;
+	uint16_t cs;
+
+	__asm__ volatile("mov %%cs, %0" : "=r"(cs));
+	for (v = 0xfe; v >= 0x30 && !vec_free(k, v); v--)
+		;
+	if (v < 0x30 || o->vec)
+		return 0;
+	o->vec = v;
+	o->n = 0;
+	for (uint32_t cpu = 0; cpu < LK_NCPU_MAX; cpu++) {
+		if (!(g = gate_of(k, cpu, v)))
+			continue;
+		o->g[o->n] = g;
+		for (int i = 0; i < 4; i++)
+			o->old[o->n][i] = g[i];
+		o->n++;
+		g[0] = ((uint32_t)cs << 16) | (uint32_t)(h & 0xffff);
+		g[2] = (uint32_t)(h >> 32);
+		g[3] = 0;
+		g[1] = (uint32_t)(h & 0xffff0000u) | 0x8e00;	/* present, DPL 0,
+								   interrupt gate */
+	}
+	return v;
+}
+
+void lk_idt_give(uint32_t vec)
+{
+	for (int j = 0; j < 2; j++) {
+		struct owned *o = &own[j];
+
+		if (!vec || o->vec != vec)
+			continue;
+		for (uint32_t i = 0; i < o->n; i++) {
+			o->g[i][1] = o->old[i][1];
+			o->g[i][0] = o->old[i][0];
+			o->g[i][2] = o->old[i][2];
+			o->g[i][3] = o->old[i][3];
+		}
+		o->n = o->vec = 0;
+	}
 }

@@ -9,8 +9,8 @@
  * then the first byte; a CPU meeting the int3 meanwhile goes on at the
  * site's detour (its trampoline, which does what the old and the new
  * bytes do), and one whose int3 is already gone executes the site again
- * (lk_int3_fire).  The syncs between the steps (every CPU serialized, a
- * cross-call) are still missing: there is no cross-call yet.
+ * (lk_int3_fire).  Between the steps every other CPU is serialized by a
+ * cross-call (xcall.c; nothing with one CPU), as text_poke_bp's syncs.
  */
 #include "runtime/x86_64/x86.h"
 
@@ -40,7 +40,10 @@ void lk_text_poke(uint64_t addr, const uint8_t *bytes, uint32_t n, uint64_t deto
 	lk_poke_detour = detour;
 	__atomic_store_n(&lk_poke_addr, addr, __ATOMIC_RELEASE);
 	lk_text_write(addr, &bp, 1);
+	lk_xcall_sync();
 	lk_text_write(addr + 1, bytes + 1, n - 1);
+	lk_xcall_sync();
 	lk_text_write(addr, bytes, 1);
+	lk_xcall_sync();
 	__atomic_store_n(&lk_poke_addr, 0, __ATOMIC_RELEASE);
 }

@@ -105,6 +105,22 @@ extern uint64_t lk_poke_addr, lk_poke_detour;
 int lk_idt_hook(void);
 void lk_idt_unhook(void);
 extern uint64_t lk_orig_int3;
+/* idt.c: a vector of the blob's in every CPU's IDT (0: none free) */
+uint32_t lk_idt_take(uint64_t handler);
+void lk_idt_give(uint32_t vec);
+/* apic.c: an IPI through the local APIC at base (ICR shorthand/dest in how) */
+#define LK_ICR_SELF	(1u << 18)
+#define LK_ICR_OTHERS	(3u << 18)
+void lk_apic_ipi(uint64_t base, uint32_t how, uint32_t dest, uint32_t vec);
+uint64_t lk_apic_kernel_regs(void);
+/* xcall.c: cross-calls */
+#define LK_XC_ALL	0xffffffffu
+void lk_xcall_start(void);
+void lk_xcall_stop(void);
+void lk_xcall_online(void);
+int lk_xcall(uint32_t cpu, void (*fn)(void *), void *arg);
+void lk_xcall_sync(void);
+void lk_xcall_fire(struct lk_regs *r);
 
 /*
  * The C handlers entry.S calls (CALL_ON_STACK) with the saved registers:

@@ -6,10 +6,10 @@
 # CPU's int3 vector restored, fbt's mach_msg_trap count equal to
 # mach_trap's, an int3 site firing on both CPUs (each CPU's IDT hooked),
 # each CPU's records in its own buffer, records + drops = firings per CPU
-# with every fbt probe enabled, -x cpu=1 accepted.  The check that lifts
-# the --cpus 2 refusal (profile-997 at its rate on both CPUs) runs once
-# sessions accept --cpus 2 without the variable; until then it is a SKIP
-# naming the refusal.  A missing image is a SKIP.
+# with every fbt probe enabled, text patching synced by cross-calls
+# answered by both CPUs, -x cpu=1 accepted, profile-997 at its
+# rate on both CPUs, tick-N on one, and the kernel's own LAPIC timer
+# kept.  A missing image is a SKIP.
 set -u
 . "$(dirname "$0")/live_lib.sh"
 need_live live-smp
@@ -115,6 +115,28 @@ for c in 0 1; do
 	fi
 done
 
+# text patching with both CPUs running machload (cpus=2: a worker on
+# each): every fbt entry site written at GO and taken out at the end,
+# int3 first, each step followed by a cross-call that every other CPU
+# answers (xcall.c); the text comes back equal to the image.  With
+# profile-997 on both CPUs' timers, ended by the workload's reboot (whose
+# hook holds the CPU with interrupts off): every timer and vector back
+MACHTRACE_LIVE_STATS=1 MACHTRACE_SMP_EXPERIMENTAL=1 MACHTRACE_TEXTCHECK=1 live_run xcall \
+	"cpus=2 rt=200" 'fbt:::entry { @[cpu] = count(); } profile-997 { @p[cpu] = count(); }
+END { printa("cpu%d %@d\n", @); }' -q --kernel "$SID" --cpus 2
+rc=$?
+no_panic live-smp-2cpu-xcall-no-panic "$TMP/xcall.con"
+workload_ok live-smp-2cpu-xcall-workload-completes "$TMP/xcall.con"
+restored live-smp-2cpu-xcall-text-and-idt-restored "$TMP/xcall.err"
+xc=$(sed -n 's/.* \([0-9][0-9]*\) cross-calls (vector 0x[0-9a-f]*, \([0-9]*\) CPUs, \([0-9]*\) not answered).*/\1 \2 \3/p' "$TMP/xcall.err")
+echo "# cross-calls, CPUs answering, not answered: ${xc:-none}"
+set -- $xc
+if [ $rc = 0 ] && [ "${1:-0}" -gt 0 ] && [ "${2:-0}" = 2 ] && [ "${3:-x}" = 0 ]; then
+	pass live-smp-2cpu-xcall-syncs
+else
+	fail live-smp-2cpu-xcall-syncs "exit $rc, '${xc:-no cross-call statistics}' (want some, 2 CPUs, 0 not answered)"
+fi
+
 # -x cpu names a CPU of the guest: 1 exists on two CPUs
 MACHTRACE_SMP_EXPERIMENTAL=1 live_run xcpu "rt=20" 'BEGIN { exit(0); }' -q -x cpu=1 \
 	--kernel "$SID" --cpus 2
@@ -145,18 +167,39 @@ else
 	fail live-smp-2cpu-vm-start "$(tail -n 2 "$TMP/vm.out")"
 fi
 
-live_run refused "rt=20" 'BEGIN { exit(0); }' -q --kernel "$SID" --cpus 2
-if grep -q "tracing with more than one CPU is not supported yet" "$TMP/refused.err"; then
-	echo "SKIP live-smp-2cpu-profile-per-cpu: --cpus 2 is still refused" \
-		"($(head -c 160 "$TMP/refused.err"))"
-	exit 0
-fi
-prog='profile-997 { @[cpu] = count(); } tick-2s { exit(0); }
-END { printa("cpu%d %@d\n", @); }'
-live_run prof "rt=20000000" "$prog" -q --kernel "$SID" --cpus 2
-c0=$(val cpu0 "$TMP/prof.out"); c1=$(val cpu1 "$TMP/prof.out")
-if [ "${c0:-0}" -ge 1900 ] && [ "${c1:-0}" -ge 1900 ] && [ "$c0" -le 2100 ] && [ "$c1" -le 2100 ]; then
+# profile-997 at its rate on every CPU, tick-N on one (DTrace's rule),
+# from each CPU's local APIC timer, and the kernel's own LAPIC timer on
+# CPU 1 (its clock) still ticking beside the blob's
+prog='profile-997 { @p[cpu] = count(); } tick-100ms { @t[cpu] = count(); }
+fbt::clock_interrupt:entry { @c[cpu] = count(); } tick-2s { exit(0); }
+END { printa("p%d %@d\n", @p); printa("t%d %@d\n", @t); printa("c%d %@d\n", @c); }'
+MACHTRACE_SMP_EXPERIMENTAL=1 MACHTRACE_TEXTCHECK=1 live_run prof "rt=20000000" "$prog" -q \
+	--kernel "$SID" --cpus 2
+rc=$?
+c0=$(val p0 "$TMP/prof.out"); c1=$(val p1 "$TMP/prof.out")
+t0=$(val t0 "$TMP/prof.out"); t1=$(val t1 "$TMP/prof.out"); k1=$(val c1 "$TMP/prof.out")
+echo "# profile-997 in 2 s: cpu0 ${c0:-none} cpu1 ${c1:-none}; tick-100ms: cpu0 ${t0:-none}" \
+	"cpu1 ${t1:-none}; clock interrupts on cpu1 ${k1:-none}"
+no_panic live-smp-2cpu-profile-no-panic "$TMP/prof.con"
+restored live-smp-2cpu-profile-text-and-idt-restored "$TMP/prof.err"
+if [ $rc = 0 ] && [ "${c0:-0}" -ge 1900 ] && [ "${c1:-0}" -ge 1900 ] && [ "$c0" -le 2100 ] &&
+   [ "$c1" -le 2100 ]; then
 	pass live-smp-2cpu-profile-per-cpu
 else
-	fail live-smp-2cpu-profile-per-cpu "cpu0 ${c0:-none} cpu1 ${c1:-none} (want ~1994 each)"
+	fail live-smp-2cpu-profile-per-cpu "exit $rc, cpu0 ${c0:-none} cpu1 ${c1:-none} (want ~1994 each)"
+fi
+if [ $rc = 0 ] && [ "${t0:-0}" -ge 19 ] && [ "${t0:-0}" -le 21 ] && [ -z "$t1" ]; then
+	pass live-smp-2cpu-tick-one-cpu
+else
+	fail live-smp-2cpu-tick-one-cpu "exit $rc, tick-100ms cpu0 ${t0:-none} cpu1 ${t1:-none} (want ~20 on CPU 0 only)"
+fi
+if [ $rc = 0 ] && [ "${k1:-0}" -ge 100 ]; then
+	pass live-smp-2cpu-kernel-lapic-timer-kept
+else
+	fail live-smp-2cpu-kernel-lapic-timer-kept "exit $rc, clock interrupts on CPU 1: ${k1:-none} in 2 s"
+fi
+
+live_run refused "rt=20" 'BEGIN { exit(0); }' -q --kernel "$SID" --cpus 2
+if grep -q "tracing with more than one CPU is not supported yet" "$TMP/refused.err"; then
+	echo "# --cpus 2 is still refused without MACHTRACE_SMP_EXPERIMENTAL=1"
 fi

@@ -533,14 +533,17 @@ static void detach_report(struct live *l)
 	if (getenv("MACHTRACE_LIVE_STATS"))
 		fprintf(stderr, "machtrace: live: %llu firings, %llu tsc in the runtime "
 			"(%llu per firing), %llu ticks, %llu int3 hits, "
-			"%llu apic interrupts (vector 0x%x, %llu Hz)\n",
+			"%llu apic interrupts (vector 0x%x, %llu Hz), %llu cross-calls "
+			"(vector 0x%x, %u CPUs, %llu not answered)\n",
 			(unsigned long long)l->ctl->fires,
 			(unsigned long long)l->ctl->fire_tsc,
 			(unsigned long long)(l->ctl->fires ? l->ctl->fire_tsc / l->ctl->fires : 0),
 			(unsigned long long)l->ctl->ticks_seen,
 			(unsigned long long)l->ctl->int3_hits,
 			(unsigned long long)l->ctl->apic_ints, l->ctl->apic_vec,
-			(unsigned long long)l->ctl->apic_hz);
+			(unsigned long long)l->ctl->apic_hz,
+			(unsigned long long)l->ctl->xcalls, l->ctl->xcall_vec,
+			l->ctl->xcall_cpus, (unsigned long long)l->ctl->xcall_timeouts);
 }
 
 /* A VM session: whatever went in comes out (STOP, also before GO); the

@@ -316,12 +316,14 @@ static int plan_sdt(struct mt_target *t, const struct lprobe *p, uint32_t probe,
 }
 
 /* A tick or profile probe: run by the blob's timer hook. */
-static int plan_tick(struct mt_target *t, struct lk_ctl *c, uint32_t probe, uint64_t ns)
+static int plan_tick(struct mt_target *t, struct lk_ctl *c, uint32_t probe, uint64_t ns,
+		     uint32_t kind)
 {
 	if (c->nticks >= 32)
 		return live_err(t, "too many tick/profile probes (32 at most)");
 	c->ticks[c->nticks].probe = probe;
 	c->ticks[c->nticks].interval_ns = ns;
+	c->ticks[c->nticks].kind = kind;
 	c->nticks++;
 	return 0;
 }
@@ -377,9 +379,8 @@ static int user_trap_room(struct live *l, char *why, size_t len)
 }
 
 /*
- * tick/profile probes from the local APIC timer (runtime/x86_64/apic.c),
- * unless MACHTRACE_NO_LAPIC is set, the guest has several CPUs, or a
- * timer interrupt from user mode could not save its registers as the user
+ * tick/profile probes from every CPU's local APIC timer (runtime/x86_64/
+ * apic.c), unless MACHTRACE_NO_LAPIC is set, or a timer interrupt from user mode could not save its registers as the user
  * int3 does; the blob may still
  * decline at GO.  Otherwise they stay on the kernel's clock interrupt.
  */
@@ -390,11 +391,6 @@ static int tick_lapic(struct live *l)
 	l->tick_why[0] = 0;
 	if (getenv("MACHTRACE_NO_LAPIC")) {
 		snprintf(l->tick_why, sizeof l->tick_why, "MACHTRACE_NO_LAPIC is set");
-		return 0;
-	}
-	if (l->o.cpus > 1) {
-		snprintf(l->tick_why, sizeof l->tick_why, "the blob takes one CPU's local "
-			 "APIC timer only, and an SMP kernel programs each CPU's itself");
 		return 0;
 	}
 	if (user_trap_room(l, why, sizeof why) < 0) {
@@ -434,7 +430,8 @@ static int plan(struct mt_target *t, const struct mt_image *img, struct lk_ctl *
 			rc = plan_insn(t, &r, p->f, p->f->addr + p->arg);
 		}
 		else if (p->kind == MT_PK_TICK || p->kind == MT_PK_PROFILE)
-			rc = plan_tick(t, c, i, p->arg);
+			rc = plan_tick(t, c, i, p->arg, p->kind == MT_PK_PROFILE ?
+				       LK_TICK_PROFILE : LK_TICK_ONE);
 		if (rc < 0)
 			return -1;
 	}
