@@ -7,9 +7,10 @@
 # p50 is read from health (the same program and code), whose metrics
 # lines give ipc_p50_us to 0.01 us (the mean of its intervals' p50); the
 # minimal program's p50 is the middle of the 25 ns bucket holding the
-# middle rank of its lquantize.  The ratio is printed as a figure
-# (docs/figures.md): the issue's target, at most 2, is not met yet (2.95),
-# so the check is a guard against top's cost growing back, at most 4.
+# middle rank of its lquantize.  The ratio is printed as a figure line
+# (not yet a row of docs/figures.md): the issue's target, at most 2, is
+# not met yet (2.95), so the check guards against top's cost growing
+# back, at most 4.
 set -u
 . "$(dirname "$0")/vm_lib.sh"
 export MACHTRACE_ICOUNT=shift=0
