@@ -170,22 +170,41 @@ static const char *const_key(const struct jit *j, const struct mt_rec *rec)
 	return strnlen(str, j->img->strtab_size - MT_V16(t[0])) < rec->size ? str : NULL;
 }
 
-/* Is the aggregation keyed by integers and constant strings alone (8
-   bytes an integer, a string's size rounded up to 8, after the
+/* Is the rec's DIFO "LDGS execname; RET" (the platform's string, its
+   MT_JIT_PLATNAME bytes readable and holding its NUL)? */
+static int rec_is_execname(const struct jit *j, const struct mt_rec *rec)
+{
+	const struct mt_difo *df;
+	const mt_instr_t *t;
+
+	if (rec->kind != MT_REC_STR || !rec->difo)
+		return 0;
+	df = &j->t.difos[rec->difo - 1];
+	t = j->t.text + df->text0;
+	return df->ntext == 2 && MT_OP(t[0]) == MT_OP_LDGS && MT_V16(t[0]) == MT_VAR_EXECNAME &&
+		MT_OP(t[1]) == MT_OP_RET && MT_RD(t[1]) == MT_RD(t[0]) && MT_RD(t[0]) != 0;
+}
+
+/* Is the aggregation keyed by integers, constant strings and execname
+   alone (8 bytes an integer, a string's size rounded up to 8, after the
    aggregation's id, as build_key lays them out)? */
 static int int_keys(const struct jit *j, const struct mt_action *act, const struct mt_agg *a)
 {
-	uint32_t nkeys = 0, size = 8, ints = 0;
+	uint32_t nkeys = 0, size = 8, ints = 0, nval = 0, plat = 0;
 
 	for (uint32_t i = 0; i < act->nrecs; i++) {
 		const struct mt_rec *rec = &j->t.recs[act->rec0 + i];
 		if (rec->flags & MT_RF_AGGVAL) {
 			if (!rec->difo)
 				return 0;
+			nval++;
 			continue;
 		}
 		if (const_key(j, rec)) {
 			size += (rec->size + 7) & ~7u;
+		} else if (rec_is_execname(j, rec) && rec->size >= MT_JIT_PLATNAME) {
+			size += (rec->size + 7) & ~7u;
+			plat++;
 		} else if (rec->kind == MT_REC_INT && !(rec->flags & MT_RF_UPID) && rec->difo &&
 			   rec->size <= 8) {
 			size += 8;
@@ -195,7 +214,9 @@ static int int_keys(const struct jit *j, const struct mt_action *act, const stru
 		}
 		nkeys++;
 	}
-	return ints >= 1 && a->nkeys == nkeys && a->keysize == size;
+	/* MT_JH_AGGUPD does not take the execname recs (MT_JH_INTKEYS' plat) */
+	return ints >= 1 && a->nkeys == nkeys && a->keysize == size &&
+		(plat == 0 || in_place(a, nval));
 }
 
 /* How an aggregation action is compiled; 0 if it is not. */
@@ -392,21 +413,13 @@ static int needs(struct jit *j, uint32_t *regs, int *uses_ts)
 	return 0;
 }
 
-/* Is the key's DIFO "LDGS execname; RET" (the platform's string)? */
+/* Is the aggregation keyed by execname alone? */
 static int key_is_execname(const struct jit *j, const struct mt_action *act,
 			   const struct mt_agg *a)
 {
 	const struct mt_rec *k = one_key(j, act, a);
-	uint32_t d = k && k->kind == MT_REC_STR ? k->difo : 0;
-	const struct mt_difo *df;
-	const mt_instr_t *t;
 
-	if (!d)
-		return 0;
-	df = &j->t.difos[d - 1];
-	t = j->t.text + df->text0;
-	return df->ntext == 2 && MT_OP(t[0]) == MT_OP_LDGS && MT_V16(t[0]) == MT_VAR_EXECNAME &&
-		MT_OP(t[1]) == MT_OP_RET && MT_RD(t[1]) == MT_RD(t[0]) && MT_RD(t[0]) != 0;
+	return k && rec_is_execname(j, k);
 }
 
 /* Does a string-keyed count() keep its last entry in ecbent (the key's
@@ -563,7 +576,9 @@ static int agg_given(struct jit *j, const struct mt_action *act, uint32_t ecb)
 
 /* The key words of the entry at rdx (offset + 1) are the staged keys
    (a constant string's words up to the one holding its NUL, which
-   build_key zero-fills); else to miss (rax clobbered). */
+   build_key zero-fills; execname's first MT_JIT_PLATNAME bytes, which
+   hold its NUL, at the address staged); else to miss (rax and rcx
+   clobbered). */
 static void keys_match(struct jit *j, const struct mt_action *act, uint32_t miss)
 {
 	int32_t at = -1 + ENT_HDR + 8;
@@ -573,6 +588,17 @@ static void keys_match(struct jit *j, const struct mt_action *act, uint32_t miss
 		const char *str = const_key(j, rec);
 		if (rec->flags & MT_RF_AGGVAL)
 			continue;
+		if (!str && rec->kind == MT_REC_STR) {	/* execname (int_keys) */
+			x_load_abs(j->b, 8, X_RCX, MT_JR_STAGE, 0, (int32_t)(8 * i));
+			for (int32_t k = 0; k < MT_JIT_PLATNAME; k += 8) {
+				x_load_m(j->b, 8, X_RAX, (struct x_mem){ X_RCX, k, 0, 0 });
+				x_cmp_mr(j->b, (struct x_mem){ X_RDX, at + k, MT_JR_AGGDATA, 0 },
+					 X_RAX);
+				x_jcc(j->b, CC_NE, miss);
+			}
+			at += (int32_t)((rec->size + 7) & ~7u);
+			continue;
+		}
 		if (!str) {
 			x_load_abs(j->b, 8, X_RAX, MT_JR_STAGE, 0, (int32_t)(8 * i));
 			x_cmp_mr(j->b, (struct x_mem){ X_RDX, at, MT_JR_AGGDATA, 0 }, X_RAX);
@@ -606,13 +632,15 @@ static int agg_intkeys(struct jit *j, const struct mt_action *act, uint32_t ecb)
 {
 	struct jit_buf *b = j->b;
 	const struct mt_agg *a = &j->t.aggs[act->arg - 1];
-	uint32_t ai = (uint32_t)(act - j->t.actions), vi = 0, nval = 0;
+	uint32_t ai = (uint32_t)(act - j->t.actions), vi = 0, nval = 0, plat = 0;
 	uint32_t other = jit_label_new(b), cold = jit_label_new(b), have = jit_label_new(b), done = jit_label_new(b);
 
 	for (uint32_t i = 0; i < act->nrecs; i++) {
 		const struct mt_rec *rec = &j->t.recs[act->rec0 + i];
 		if (jit_difo(j, rec->difo) < 0)
 			return -1;
+		if (!(rec->flags & MT_RF_AGGVAL) && rec_is_execname(j, rec))
+			plat |= 1u << i;
 		if (!(rec->flags & MT_RF_AGGVAL) && rec->kind == MT_REC_INT && rec->size &&
 		    rec->size < 8) {
 			x_shift_ri(b, 4, X_RAX, (uint8_t)(64 - 8 * rec->size));
@@ -643,7 +671,7 @@ static int agg_intkeys(struct jit *j, const struct mt_action *act, uint32_t ecb)
 		jit_call(j, MT_JR_HELPER, MT_JH_AGGUPD, 4, ecb, ai, 1, X_RAX);
 		return 0;
 	}
-	jit_call(j, MT_JR_HELPER, MT_JH_INTKEYS, 3, ecb, ai, 0, X_RAX);
+	jit_call_imm(j, MT_JH_INTKEYS, ecb, ai, plat);	/* the entry in rax */
 	jit_label_here(b, have);
 	x_test_rr(b, X_RAX, X_RAX);
 	x_jcc(b, CC_E, done);

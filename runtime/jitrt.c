@@ -150,7 +150,7 @@ static int intkeys_ok(const struct rt *rt, uint32_t ecb, uint32_t act)
 		rt->t.actions[act].kind == MT_ACT_AGG;
 }
 
-static uint32_t mt_rt_jit_intkeys(struct mt_cb *cb, uint32_t ecb, uint32_t act)
+static uint32_t mt_rt_jit_intkeys(struct mt_cb *cb, uint32_t ecb, uint32_t act, uint32_t plat)
 {
 	struct rt *rt = rt_get(cb);
 	struct rt_mstate ms;
@@ -158,6 +158,7 @@ static uint32_t mt_rt_jit_intkeys(struct mt_cb *cb, uint32_t ecb, uint32_t act)
 	if (!intkeys_ok(rt, ecb, act))
 		return 0;
 	ms_init(&ms, rt, ecb, &no_ctx);
+	ms.given_plat = plat;
 	return intkeys_entry(&ms, ecb, act);
 }
 

@@ -163,10 +163,11 @@ enum mt_jit_helper {
 	/* uint64_t (struct mt_cb *cb): the ns since the current thread's
 	   stamp, which is consumed (MT_ARGMAP_ELAPSED), 0 if none */
 	MT_JH_ELAPSED,
-	/* uint32_t (struct mt_cb *cb, uint32_t ecb, uint32_t act): the entry
-	   of aggregation action act of ECB ecb, keyed by integers alone,
-	   its recs' values at CPU 0's staging record (8 bytes a rec), as
-	   MT_JH_KEYLESS; kept in the aggregation's MT_JR_AGGENT word
+	/* uint32_t (struct mt_cb *cb, uint32_t ecb, uint32_t act, uint32_t
+	   plat): the entry of aggregation action act of ECB ecb, keyed by
+	   integers, constant strings and execname alone, its recs' values
+	   at CPU 0's staging record (8 bytes a rec; plat as MT_JH_AGGVALS'),
+	   as MT_JH_KEYLESS; kept in the aggregation's MT_JR_AGGENT word
 	   (which a keyed aggregation does not use otherwise) for the code
 	   to try first, the entry it replaces there in the ECB's ecbent as
 	   { act | MT_JIT_ECBENT_INTKEYS, offset + 1 } to try next */

@@ -425,14 +425,16 @@ TEST(kernel_site_loads_check_the_loadable_ranges_inline)
 	}
 }
 
-/* An aggregation keyed by integers (and constant strings) alone tries
-   the aggregation's last entry (its MT_JR_AGGENT word) inline, and finds
-   its entry through MT_JH_INTKEYS (count: updated in place) or
-   MT_JH_AGGUPD (avg: updated by the runtime), never MT_JH_AGGVALS. */
+/* An aggregation keyed by integers (and constant strings or execname)
+   alone tries the aggregation's last entry (its MT_JR_AGGENT word)
+   inline, and finds its entry through MT_JH_INTKEYS (count: updated in
+   place) or MT_JH_AGGUPD (avg: updated by the runtime), never
+   MT_JH_AGGVALS. */
 TEST(intkeys_aggregation_calls_intkeys)
 {
-	for (int k = 0; k < 3; k++) {
-		int avg = k == 1, str = k == 2;
+	for (int k = 0; k < 4; k++) {
+		int avg = k == 1, str = k >= 2, exe = k == 3;
+		uint32_t ssz = exe ? MT_JIT_PLATNAME : 16;
 		struct ib b;
 		struct jit_code c;
 		struct jit_opts o = { .site = JIT_SITE_ENTRY };
@@ -441,17 +443,19 @@ TEST(intkeys_aggregation_calls_intkeys)
 		uint32_t ag, d0, d1, n[MT_JH__COUNT] = { 0 }, aggent = 0;
 
 		ib_init(&b);
-		ag = ib_agg(&b, avg ? MT_AGG_AVG : MT_AGG_COUNT, 2, str ? 32 : 24, avg ? 2 : 1,
-			    0, 0, 0, 0);
+		ag = ib_agg(&b, avg ? MT_AGG_AVG : MT_AGG_COUNT, 2, str ? 16 + ssz : 24,
+			    avg ? 2 : 1, 0, 0, 0, 0);
 		d0 = IB_DIFO(&b, MT_RT_INT, RV(LDGS, MT_VAR_ARG0, 1), R(RET, 0, 0, 1));
-		d1 = str ? IB_DIFO(&b, MT_RT_STRING, RV(SETS, ib_str(&b, "msgs"), 1),
+		d1 = exe ? IB_DIFO(&b, MT_RT_STRING, RV(LDGS, MT_VAR_EXECNAME, 1),
+				   R(RET, 0, 0, 1)) :
+			str ? IB_DIFO(&b, MT_RT_STRING, RV(SETS, ib_str(&b, "msgs"), 1),
 				   R(RET, 0, 0, 1)) :
 			IB_DIFO(&b, MT_RT_INT, RV(LDGS, MT_VAR_ARG1, 1), R(RET, 0, 0, 1));
 		ib_clause(&b, 0, 0, 0);
 		b.clauses[b.nclauses - 1].flags = 0;
 		ib_action(&b, MT_ACT_AGG, ag);
 		ib_rec(&b, d0, MT_REC_INT, 0, 8, 0);
-		ib_rec(&b, d1, str ? MT_REC_STR : MT_REC_INT, 8, str ? 16 : 8, 0);
+		ib_rec(&b, d1, str ? MT_REC_STR : MT_REC_INT, 8, str ? ssz : 8, 0);
 		if (avg)
 			ib_rec(&b, d1, MT_REC_INT, 16, 8, MT_RF_AGGVAL);
 		img = ib_build(&b);

@@ -122,6 +122,10 @@ TEST(local_jit_intkeys_aggregations)
 	CHECK(same("BEGIN { @k[arg1 & 3, \"msgs\"] = sum(1); @m[\"abcdefgh\", arg1 & 1, "
 		   "\"x\"] = count(); } END { @k[arg1 & 3, \"rcv\"] = sum(2); @m[\"abcdefgh\", "
 		   "arg1 & 1, \"a constant longer than a word\"] = count(); }"));
+	/* with execname among them, its MT_JIT_PLATNAME bytes compared */
+	CHECK(same("BEGIN { @e[arg1 & 3, execname] = count(); @f[execname, arg1 & 1, \"x\"] = "
+		   "sum(arg0); } END { @e[arg1 & 3, execname] = count(); @f[execname, 2, "
+		   "\"y\"] = sum(1); }"));
 	/* the functions the runtime applies to the entry (MT_JH_AGGUPD) */
 	CHECK(same("BEGIN { @l[arg1 & 3] = llquantize(arg0, 10, 0, 6, 20); @a[arg1 & 1, 5] = "
 		   "avg(arg0); @d[arg2 & 3] = stddev(arg1); } END { @n[arg1 & 1] = "
