@@ -163,18 +163,6 @@ static void stop_tracing(uint32_t state)
 {
 	if (!lk.tracing)
 		return;
-	/* the reboot hook's CPU and CPU 0's tick may both see STOP: one
-	   stops, the other waits until every byte is back, so that its
-	   acknowledgement never precedes the restore */
-	if (__atomic_exchange_n(&lk.stopping, 1, __ATOMIC_ACQUIRE)) {
-		while (__atomic_load_n(&lk.stopping, __ATOMIC_ACQUIRE))
-			lk_pause();
-		return;
-	}
-	if (!lk.tracing) {
-		__atomic_store_n(&lk.stopping, 0, __ATOMIC_RELEASE);
-		return;
-	}
 	lk_apic_stop();
 	fire_special(lk.end_probe);
 	if (lk.cb)
@@ -187,7 +175,6 @@ static void stop_tracing(uint32_t state)
 	if (lk.cb)
 		__atomic_store_n(&lk.cb->state, MT_CB_STOPPED, __ATOMIC_RELEASE);
 	lk.ctl->state = state;
-	__atomic_store_n(&lk.stopping, 0, __ATOMIC_RELEASE);
 }
 
 static void restore_boot_patches(struct lk_blob_hdr *h)
