@@ -61,11 +61,11 @@ if [ -z "${RUNALL_UNIT_ONLY:-}" ]; then
 		[ -x "$t" ] && run_suite "${t#tests/}" "$t"
 	done
 	# again with the interpreter, the compiled probes' reference (but
-	# the tests marked "# engines: both", which run each engine themselves
-	# and check what the compiled one does)
+	# the tests marked "# engines: once": they run each engine
+	# themselves, or check only what the compiled engine does)
 	[ -x tests/run-d.sh ] && run_suite "D tests (interpreter)" tests/nojit.sh tests/run-d.sh
 	for t in tests/e2e/*.sh; do
-		[ -x "$t" ] && ! grep -q '^# engines: both' "$t" &&
+		[ -x "$t" ] && ! grep -q '^# engines: once' "$t" &&
 			run_suite "${t#tests/} (interpreter)" tests/nojit.sh "$t"
 	done
 fi

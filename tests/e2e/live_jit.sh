@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# engines: both (tests/run-all.sh runs it once: it runs each engine itself)
+# engines: once (it runs each engine itself)
 # Compiled probes (jit/): the same programs with the compiled code and
 # with the interpreter (MACHTRACE_NOJIT=1) give the same output, every
 # probe of them is compiled, and the counts are machload's own: N round

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# engines: both (tests/run-all.sh runs it once: it runs each engine itself)
+# engines: once (it runs each engine itself)
 # Compiled kernel probes load from the kernel's direct map inline (the
 # platform's loadable ranges, jitabi.h MT_JR_PLAT_LOADABLE) and call the
 # runtime's safe load for any other address.  Loads of every size and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# engines: both (tests/run-all.sh runs it once: it checks what the compiled engine covers)
+# engines: once (it checks what the compiled engine covers, so an interpreter pass has nothing to check)
 # The programs of `record --events sched,ipc,proc,trap,vm` and of `top`
 # run compiled (issue 26): MACHTRACE_JIT_STATS lists every probe they
 # enable, and each one is compiled but where its site cannot take

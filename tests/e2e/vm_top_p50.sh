@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# engines: both (tests/run-all.sh runs it once: its bound is the compiled engine's probe effect)
+# engines: once (its bound is the compiled engine's probe effect)
 # Issue 26: top's IPC p50 on a serve VM against what a minimal D latency
 # program measures on the same VM (mach_msg_trap entry -> return, alone in
 # its own session, before top's).  The VM runs under
