@@ -159,10 +159,32 @@ static void start_tracing(void)
 }
 
 /* END, then every patched byte back; the runtime stays for the host. */
+/*
+ * One CPU stops.  Another that sees STOP meanwhile (the reboot hook on
+ * one CPU, CPU 0's tick on another) waits until every byte is back, so
+ * that its acknowledgement never follows a partial restore.  The same
+ * CPU can enter again: lk_apic_stop takes a latched timer interrupt with
+ * interrupts on for a moment (apic.c take_latched), and the raised task
+ * priority does not hold off the PIC's clock interrupt (ExtINT), whose
+ * tick then reaches lk_tick inside this stop; waiting there would never
+ * end, so lk_tick leaves a stop under way alone.
+ */
 static void stop_tracing(uint32_t state)
 {
+	int me = (int)mt_plat_cpu() + 1, none = 0;
+
 	if (!lk.tracing)
 		return;
+	if (!__atomic_compare_exchange_n(&lk.stopping, &none, me, 0, __ATOMIC_ACQUIRE,
+					 __ATOMIC_ACQUIRE)) {
+		while (none != me && __atomic_load_n(&lk.stopping, __ATOMIC_ACQUIRE))
+			lk_pause();
+		return;
+	}
+	if (!lk.tracing) {
+		__atomic_store_n(&lk.stopping, 0, __ATOMIC_RELEASE);
+		return;
+	}
 	lk_apic_stop();
 	fire_special(lk.end_probe);
 	if (lk.cb)
@@ -175,6 +197,7 @@ static void stop_tracing(uint32_t state)
 	if (lk.cb)
 		__atomic_store_n(&lk.cb->state, MT_CB_STOPPED, __ATOMIC_RELEASE);
 	lk.ctl->state = state;
+	__atomic_store_n(&lk.stopping, 0, __ATOMIC_RELEASE);
 }
 
 static void restore_boot_patches(struct lk_blob_hdr *h)
@@ -510,6 +533,9 @@ void lk_tick(struct lk_regs *r)
 	if (r->rsi || r->rcx < c->idle_lo || r->rcx >= c->idle_hi)
 		c->busy_ticks++;
 	c->krpcs = lk_kernel_rpcs();
+	/* a clock interrupt taken inside stop_tracing: it finishes alone */
+	if (__atomic_load_n(&lk.stopping, __ATOMIC_ACQUIRE))
+		return;
 	if (mt_plat_cpu() != 0) {
 		/* the host's commands, the deadman and the consumer's
 		   requests are CPU 0's, so that two CPUs never patch or stop
