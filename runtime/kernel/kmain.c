@@ -472,6 +472,35 @@ static void attach_abort(uint32_t state)
 #define GO_WAIT_TICKS	500	/* 5 s at hz 100 (the host waits 20 s for GO) */
 
 /*
+ * The other CPUs, for GO on a running kernel: each held in its cross-call
+ * handler (xcall.c) where patching is safe for it, as lk_tick_unsafe asks
+ * of CPU 0: in user mode, or in kernel code outside every site's patched
+ * bytes and not inside an interrupt (whose interrupted pc, below on the
+ * stack, is unknown: a frame of the rbp chain returning into the
+ * interrupt dispatch code).  Every CPU of the image must be online (have
+ * taken a clock interrupt since INIT), or one might run unsynced.
+ * 0 with them held until lk_xcall_release, 1 with none held.
+ */
+static int others_unsafe(void)
+{
+	uint32_t me = mt_plat_cpu();
+	struct lk_regs *h;
+
+	if (lk_xcall_hold(lk.cb->ncpus) != 0)
+		return 1;
+	for (uint32_t i = 0; i < LK_NCPU_MAX; i++) {
+		if (i == me || !(h = lk_xcall_held(i)) || (h->u.t.cs & 3))
+			continue;
+		if (in_intr_code(h->u.t.rip) || lk_pc_in_patch(lk.sites, lk.nsites, h->u.t.rip) ||
+		    intr_fp(h->rbp)) {
+			lk_xcall_release();
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
  * Attach mode (a running VM), before GO: the host put the tick hook in
  * through QEMU's gdbstub; INIT and GO arrive here.  A STOP before GO, or
  * the host's silence, takes the hook out again.  GO waits for a tick
@@ -498,7 +527,7 @@ static void attach_tick(const struct lk_regs *r)
 		return;
 	}
 	if (cmd == LK_CMD_GO && c->cmd_ack == LK_CMD_INIT && c->state == LK_ST_READY) {
-		if (lk_tick_unsafe(lk.sites, lk.nsites, r->rsi, r->rcx) &&
+		if ((lk_tick_unsafe(lk.sites, lk.nsites, r->rsi, r->rcx) || others_unsafe()) &&
 		    ++lk.go_waits < GO_WAIT_TICKS)
 			return;
 		if (lk.go_waits >= GO_WAIT_TICKS) {
@@ -510,6 +539,7 @@ static void attach_tick(const struct lk_regs *r)
 		}
 		c->sessions++;
 		start_tracing();
+		lk_xcall_release();
 		c->cmd_ack = LK_CMD_GO;
 		return;
 	}
