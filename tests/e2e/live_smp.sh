@@ -13,12 +13,7 @@
 set -u
 . "$(dirname "$0")/live_lib.sh"
 need_live live-smp
-
-SID=$BUILD/kernels/sid-smp/gnumach-dbg
-if [ ! -f "$SID" ]; then
-	echo "SKIP live-smp: missing $SID (scripts/setup.sh)"
-	exit 0
-fi
+need_sid_smp live-smp
 N=200 P=50
 
 # restored: test name, stderr of a MACHTRACE_TEXTCHECK session

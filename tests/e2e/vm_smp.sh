@@ -11,11 +11,8 @@
 set -u
 . "$(dirname "$0")/vm_lib.sh"
 need_live vm-smp
-SID=$BUILD/kernels/sid-smp/gnumach-dbg
-if [ ! -f "$SID" ]; then
-	echo "SKIP vm-smp: missing $SID (scripts/setup.sh)"
-	exit 0
-fi
+need_sid_smp vm-smp
+VM_KERNEL=$SID
 export MACHTRACE_SMP_EXPERIMENTAL=1
 
 "$MACHTRACE" boot --cpus 2 --memory 256 --kernel "$SID" >"$TMP/small.out" 2>"$TMP/small.err"
@@ -43,9 +40,6 @@ fi
 # 20 --vm sessions in a row, each enabling every ipc_* and vm_* entry
 # site (600 sites) while machload runs on both CPUs: the blob patches
 # with cross-call syncs; after each the kernel text equals the image
-text_stock() {
-	"$LIVE" textcheck "$SHM" "$SID" >/dev/null 2>&1
-}
 PROG='fbt::ipc_*:entry, fbt::vm_*:entry { @[cpu] = count(); } tick-1s { exit(0); }
 END { printa("cpu%d %@d\n", @); }'
 bad=""
@@ -64,17 +58,10 @@ echo "# last session: cpu0 ${c0:-none} cpu1 ${c1:-none} firings"
 if [ -z "$bad" ]; then pass vm-smp-20-sessions-text-stock; else fail vm-smp-20-sessions-text-stock "$bad"; fi
 
 # a consumer killed with SIGKILL: the blob's deadman takes every site out
-MACHTRACE_DEADMAN_MS=1000 "$MACHTRACE" --vm "$VM" -q -n 'fbt::ipc_*:entry, fbt::vm_*:entry { @ = count(); }' \
-	>/dev/null 2>&1 &
-victim=$!
-for i in $(seq 1 200); do ! text_stock && break; sleep 0.05; done
-patched=$(text_stock && echo no || echo yes)
-kill -9 $victim; wait $victim 2>/dev/null
-for i in $(seq 1 150); do text_stock && break; sleep 0.1; done
-if [ "$patched" = yes ] && text_stock; then
+if killed_session_restores 'fbt::ipc_*:entry, fbt::vm_*:entry { @ = count(); }'; then
 	pass vm-smp-sigkill-deadman-text-stock
 else
-	fail vm-smp-sigkill-deadman-text-stock "patched while attached: $patched; $("$LIVE" textcheck "$SHM" "$SID" 2>&1 | head -c 200)"
+	fail vm-smp-sigkill-deadman-text-stock "$killed_why"
 fi
 
 # the VM still runs its workload: a session after all that counts
