@@ -24,6 +24,12 @@ enum mt_mopt {
 #define MT_MOPT_MEM_MIN		128
 #define MT_MOPT_MEM_MAX		1536
 #define MT_MOPT_MAX_CPUS	64		/* and at most the kernel's NCPUS */
+/* The least RAM with more than one CPU: sid's SMP kernel on two CPUs
+   under TCG stopped in its boot with 192 MiB (hung), 256, 264 and 272
+   (panics: "kernel thread accessed user space", a double fault) and
+   booted with 240, 288 to 448, 512 and more; 512 is the default of
+   sessions, and vm start takes it with --cpus above 1. */
+#define MT_MOPT_SMP_MEM_MIN	512
 
 struct mt_mopt_def {
 	const char *name;	/* "kernel": --kernel */

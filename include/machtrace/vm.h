@@ -62,7 +62,7 @@ struct mt_vm_opts {
 	const char *disk;		/* a Hurd-style disk image: its grub.cfg's
 					   kernel and modules boot, it is IDE disk 0 */
 	int disk_snapshot;		/* the guest's writes to it are not kept */
-	unsigned mem_mb;		/* 0: 256 */
+	unsigned mem_mb;		/* 0: 256, 512 with cpus > 1 */
 	unsigned cpus;			/* 0: 1 */
 	unsigned timeout_ms;		/* boot limit, 0: 60 s */
 	const char *blob;		/* NULL: $BUILD/live/blob.bin */

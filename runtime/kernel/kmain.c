@@ -159,10 +159,32 @@ static void start_tracing(void)
 }
 
 /* END, then every patched byte back; the runtime stays for the host. */
+/*
+ * One CPU stops.  Another that sees STOP meanwhile (the reboot hook on
+ * one CPU, CPU 0's tick on another) waits until every byte is back, so
+ * that its acknowledgement never follows a partial restore.  The same
+ * CPU can enter again: lk_apic_stop takes a latched timer interrupt with
+ * interrupts on for a moment (apic.c take_latched), and the raised task
+ * priority does not hold off the PIC's clock interrupt (ExtINT), whose
+ * tick then reaches lk_tick inside this stop; waiting there would never
+ * end, so lk_tick leaves a stop under way alone.
+ */
 static void stop_tracing(uint32_t state)
 {
+	int me = (int)mt_plat_cpu() + 1, none = 0;
+
 	if (!lk.tracing)
 		return;
+	if (!__atomic_compare_exchange_n(&lk.stopping, &none, me, 0, __ATOMIC_ACQUIRE,
+					 __ATOMIC_ACQUIRE)) {
+		while (none != me && __atomic_load_n(&lk.stopping, __ATOMIC_ACQUIRE))
+			lk_pause();
+		return;
+	}
+	if (!lk.tracing) {
+		__atomic_store_n(&lk.stopping, 0, __ATOMIC_RELEASE);
+		return;
+	}
 	lk_apic_stop();
 	fire_special(lk.end_probe);
 	if (lk.cb)
@@ -175,6 +197,7 @@ static void stop_tracing(uint32_t state)
 	if (lk.cb)
 		__atomic_store_n(&lk.cb->state, MT_CB_STOPPED, __ATOMIC_RELEASE);
 	lk.ctl->state = state;
+	__atomic_store_n(&lk.stopping, 0, __ATOMIC_RELEASE);
 }
 
 static void restore_boot_patches(struct lk_blob_hdr *h)
@@ -449,6 +472,35 @@ static void attach_abort(uint32_t state)
 #define GO_WAIT_TICKS	500	/* 5 s at hz 100 (the host waits 20 s for GO) */
 
 /*
+ * The other CPUs, for GO on a running kernel: each held in its cross-call
+ * handler (xcall.c) where patching is safe for it, as lk_tick_unsafe asks
+ * of CPU 0: in user mode, or in kernel code outside every site's patched
+ * bytes and not inside an interrupt (whose interrupted pc, below on the
+ * stack, is unknown: a frame of the rbp chain returning into the
+ * interrupt dispatch code).  Every CPU of the image must be online (have
+ * taken a clock interrupt since INIT), or one might run unsynced.
+ * 0 with them held until lk_xcall_release, 1 with none held.
+ */
+static int others_unsafe(void)
+{
+	uint32_t me = mt_plat_cpu();
+	struct lk_regs *h;
+
+	if (lk_xcall_hold(lk.cb->ncpus) != 0)
+		return 1;
+	for (uint32_t i = 0; i < LK_NCPU_MAX; i++) {
+		if (i == me || !(h = lk_xcall_held(i)) || (h->u.t.cs & 3))
+			continue;
+		if (in_intr_code(h->u.t.rip) || lk_pc_in_patch(lk.sites, lk.nsites, h->u.t.rip) ||
+		    intr_fp(h->rbp)) {
+			lk_xcall_release();
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/*
  * Attach mode (a running VM), before GO: the host put the tick hook in
  * through QEMU's gdbstub; INIT and GO arrive here.  A STOP before GO, or
  * the host's silence, takes the hook out again.  GO waits for a tick
@@ -475,7 +527,7 @@ static void attach_tick(const struct lk_regs *r)
 		return;
 	}
 	if (cmd == LK_CMD_GO && c->cmd_ack == LK_CMD_INIT && c->state == LK_ST_READY) {
-		if (lk_tick_unsafe(lk.sites, lk.nsites, r->rsi, r->rcx) &&
+		if ((lk_tick_unsafe(lk.sites, lk.nsites, r->rsi, r->rcx) || others_unsafe()) &&
 		    ++lk.go_waits < GO_WAIT_TICKS)
 			return;
 		if (lk.go_waits >= GO_WAIT_TICKS) {
@@ -487,6 +539,7 @@ static void attach_tick(const struct lk_regs *r)
 		}
 		c->sessions++;
 		start_tracing();
+		lk_xcall_release();
 		c->cmd_ack = LK_CMD_GO;
 		return;
 	}
@@ -510,6 +563,9 @@ void lk_tick(struct lk_regs *r)
 	if (r->rsi || r->rcx < c->idle_lo || r->rcx >= c->idle_hi)
 		c->busy_ticks++;
 	c->krpcs = lk_kernel_rpcs();
+	/* a clock interrupt taken inside stop_tracing: it finishes alone */
+	if (__atomic_load_n(&lk.stopping, __ATOMIC_ACQUIRE))
+		return;
 	if (mt_plat_cpu() != 0) {
 		/* the host's commands, the deadman and the consumer's
 		   requests are CPU 0's, so that two CPUs never patch or stop

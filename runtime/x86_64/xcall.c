@@ -19,6 +19,12 @@
  * ctl->xcall_timeouts counts it, and the int3 written first keeps a
  * patch safe for it.  One cross-call at a time: a second caller meanwhile
  * gets -1 at once (waiting could deadlock both with interrupts off).
+ *
+ * A hold (lk_xcall_hold, attach mode's GO) keeps every other CPU in its
+ * handler, interrupts off, its interrupted registers known, until
+ * lk_xcall_release or a second at most: the caller checks where each
+ * stands before patching, and the syncs meanwhile are no-ops (a held CPU
+ * executes nothing, and its iret serializes it).
  */
 #include "runtime/kernel/kern.h"
 
@@ -36,6 +42,8 @@ static struct {
 	volatile uint32_t target;	/* a CPU, or LK_XC_ALL */
 	void (*volatile fn)(void *);
 	void *volatile arg;
+	volatile uint32_t holding;
+	struct lk_regs *volatile held[LK_NCPU_MAX];
 } xc;
 
 void lk_xcall_start(void)
@@ -50,6 +58,22 @@ void lk_xcall_start(void)
 	if (!(xc.vec = lk_idt_take((uint64_t)lk_xcall_entry)))
 		return;
 	c->xcall_vec = xc.vec;
+}
+
+/* The hold's function: a marker, hold_here does the waiting. */
+static void hold(void *arg)
+{
+}
+
+/* In the handler, until the holder releases (a second at most). */
+static void hold_here(uint32_t me)
+{
+	uint64_t t0 = lk_rdtsc();
+
+	while (__atomic_load_n(&xc.holding, __ATOMIC_ACQUIRE) &&
+	       lk_rdtsc() - t0 < lk.ctl->k.tsc_hz)
+		lk_pause();
+	xc.held[me] = 0;
 }
 
 static int targets(uint32_t cpu, uint32_t me)
@@ -98,7 +122,7 @@ int lk_xcall(uint32_t cpu, void (*fn)(void *), void *arg)
 	uint32_t me = mt_plat_cpu(), zero = 0, n = 0, late = 0;
 	uint64_t t0, gen, fl;
 
-	if (!xc.vec)
+	if (!xc.vec || (xc.holding && fn != hold))
 		return 0;
 	if (!__atomic_compare_exchange_n(&xc.busy, &zero, 1, 0, __ATOMIC_ACQUIRE,
 					 __ATOMIC_RELAXED))
@@ -134,6 +158,38 @@ void lk_xcall_sync(void)
 	lk_xcall(LK_XC_ALL, 0, 0);
 }
 
+/*
+ * Every other online CPU held (0), their number at least `cpus` in all;
+ * else -1 with none held.  lk_xcall_held gives a held CPU's registers.
+ */
+int lk_xcall_hold(uint32_t cpus)
+{
+	uint32_t n = 0;
+
+	if (!xc.vec)
+		return 0;
+	for (uint32_t i = 0; i < LK_NCPU_MAX; i++)
+		n += xc.online[i];
+	if (n < cpus)
+		return -1;
+	__atomic_store_n(&xc.holding, 1, __ATOMIC_RELEASE);
+	if (lk_xcall(LK_XC_ALL, hold, 0) != 0) {
+		lk_xcall_release();
+		return -1;
+	}
+	return 0;
+}
+
+struct lk_regs *lk_xcall_held(uint32_t cpu)
+{
+	return cpu < LK_NCPU_MAX && xc.holding ? xc.held[cpu] : 0;
+}
+
+void lk_xcall_release(void)
+{
+	__atomic_store_n(&xc.holding, 0, __ATOMIC_RELEASE);
+}
+
 /* The IPI (entry.S lk_xcall_entry, IF = 0, any mode). */
 void lk_xcall_fire(struct lk_regs *r)
 {
@@ -141,9 +197,12 @@ void lk_xcall_fire(struct lk_regs *r)
 	void (*fn)(void *) = xc.fn;
 
 	if (me < LK_NCPU_MAX) {
-		if (fn && (xc.target == LK_XC_ALL || xc.target == me))
+		if (fn && fn != hold && (xc.target == LK_XC_ALL || xc.target == me))
 			fn(xc.arg);
+		xc.held[me] = fn == hold ? r : 0;
 		__atomic_store_n(&xc.seen[me], xc.gen, __ATOMIC_RELEASE);
+		if (fn == hold)
+			hold_here(me);
 	}
 	*(volatile uint32_t *)(xc.base + AP_EOI) = 0;
 }

@@ -27,8 +27,9 @@ const struct mt_mopt_def mt_mopt_table[MT_MOPT_N] = {
 	[MT_MOPT_TIMEOUT] = { "timeout", "SEC", "none (vm start: 60 s to boot)",
 		"0 < SEC <= " STR(MT_MOPT_MAX_SECONDS),
 		"the guest's time limit" },
-	[MT_MOPT_MEMORY] = { "memory", "MIB", "512 (vm start: 256)",
-		STR(MT_MOPT_MEM_MIN) " to " STR(MT_MOPT_MEM_MAX),
+	[MT_MOPT_MEMORY] = { "memory", "MIB", "512 (vm start: 256, or 512 with --cpus above 1)",
+		STR(MT_MOPT_MEM_MIN) " to " STR(MT_MOPT_MEM_MAX) ", at least "
+		STR(MT_MOPT_SMP_MEM_MIN) " with --cpus above 1",
 		"the guest's RAM" },
 	[MT_MOPT_CPUS] = { "cpus", "N", "1",
 		"1 to " STR(MT_MOPT_MAX_CPUS) ", more than 1 only for an SMP kernel",

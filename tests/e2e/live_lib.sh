@@ -11,6 +11,15 @@ need_live() {
 	fi
 }
 
+# Sid's SMP image in $SID, or a SKIP line for test NAME and exit.
+need_sid_smp() {
+	SID=$BUILD/kernels/sid-smp/gnumach-dbg
+	if [ ! -f "$SID" ]; then
+		echo "SKIP $1: missing $SID (scripts/setup.sh)"
+		exit 0
+	fi
+}
+
 # live_run NAME WORDS PROGRAM [machtrace options...]: stdout -> $TMP/NAME.out,
 # stderr -> $TMP/NAME.err, console -> $TMP/NAME.con; returns machtrace's status.
 live_run() {

@@ -21,9 +21,26 @@ need_vm() {
 	SHM=$(sed -n 's/^shm=//p' "$VMDIR/info")
 }
 
-# The kernel text in the VM's RAM file against the image (0: identical).
+# The kernel text in the VM's RAM file against the image (0: identical);
+# VM_KERNEL: the VM's kernel when not the stock one.
 text_stock() {
-	"$LIVE" textcheck "$SHM" "$KERNEL" >/dev/null 2>&1
+	"$LIVE" textcheck "$SHM" "${VM_KERNEL:-$KERNEL}" >/dev/null 2>&1
+}
+
+# A consumer of PROGRAM killed with SIGKILL once its sites are in (1 s
+# deadman): 0 when the text was patched while it ran and is stock again
+# within 15 s (the blob's deadman); else 1 with why in $killed_why.
+killed_session_restores() {
+	local victim patched i
+	MACHTRACE_DEADMAN_MS=1000 "$MACHTRACE" --vm "$VM" -q -n "$1" >/dev/null 2>&1 &
+	victim=$!
+	for i in $(seq 1 200); do ! text_stock && break; sleep 0.05; done
+	patched=$(text_stock && echo no || echo yes)
+	kill -9 $victim; wait $victim 2>/dev/null
+	for i in $(seq 1 150); do text_stock && break; sleep 0.1; done
+	[ "$patched" = yes ] && text_stock && return 0
+	killed_why="patched while attached: $patched; $("$LIVE" textcheck "$SHM" "${VM_KERNEL:-$KERNEL}" 2>&1 | head -c 200)"
+	return 1
 }
 
 # After vm stop: no QEMU, no RAM file, no state directory.

@@ -54,17 +54,10 @@ else
 fi
 
 # SIGKILL: the deadman takes everything out, the next session attaches
-MACHTRACE_DEADMAN_MS=1000 "$MACHTRACE" --vm "$VM" -q -n 'fbt::mach_msg_trap:entry { @ = count(); }' \
-	>/dev/null 2>&1 &
-victim=$!
-for i in $(seq 1 100); do ! text_stock && break; sleep 0.05; done
-patched=$(text_stock && echo no || echo yes)
-kill -9 $victim; wait $victim 2>/dev/null
-for i in $(seq 1 150); do text_stock && break; sleep 0.1; done
-if [ "$patched" = yes ] && text_stock; then
+if killed_session_restores 'fbt::mach_msg_trap:entry { @ = count(); }'; then
 	pass vm-sigkill-deadman-stock
 else
-	fail vm-sigkill-deadman-stock "patched while attached: $patched; $("$LIVE" textcheck "$SHM" "$KERNEL" 2>&1)"
+	fail vm-sigkill-deadman-stock "$killed_why"
 fi
 session after "$PROG"; rc=$?
 n=$(val count "$TMP/after.out")

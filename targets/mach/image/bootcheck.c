@@ -90,6 +90,18 @@ int mt_kernel_cpus_check(const char *kernel, unsigned cpus, char *err, size_t er
 	return rc;
 }
 
+/* the runtime's dynamic variables are not safe against racing CPUs:
+   MACHTRACE_SMP_EXPERIMENTAL lets developers try it */
+int mt_trace_cpus_check(unsigned cpus, char *err, size_t errlen)
+{
+	if (cpus <= 1 || getenv("MACHTRACE_SMP_EXPERIMENTAL"))
+		return 0;
+	mt_seterr(err, errlen, "tracing with more than one CPU is not supported yet: "
+		  "the runtime's dynamic variables are not yet safe against "
+		  "racing CPUs; --cpus 1 traces an SMP kernel on one CPU");
+	return -1;
+}
+
 int mt_kimg_boot_check(struct mt_kimg *k, const char *blob, unsigned cpus, char *err,
 		       size_t errlen)
 {
@@ -98,18 +110,8 @@ int mt_kimg_boot_check(struct mt_kimg *k, const char *blob, unsigned cpus, char 
 	const uint8_t *code;
 	uint64_t va;
 
-	if (cpus_fit(k, cpus, err, errlen) < 0)
+	if (cpus_fit(k, cpus, err, errlen) < 0 || mt_trace_cpus_check(cpus, err, errlen) < 0)
 		return -1;
-	/* the runtime's dynamic variables are not safe against racing CPUs,
-	   text is patched without cross-CPU syncs and profile-N runs at the
-	   clock's rate: MACHTRACE_SMP_EXPERIMENTAL lets developers try it */
-	if (cpus > 1 && !getenv("MACHTRACE_SMP_EXPERIMENTAL")) {
-		mt_seterr(err, errlen, "tracing with more than one CPU is not supported yet: "
-			  "the runtime's dynamic variables are not yet safe against "
-			  "racing CPUs; --cpus 1 "
-			  "traces an SMP kernel on one CPU");
-		return -1;
-	}
 	if (blob_hook(blob, hook, sizeof hook, err, errlen) < 0)
 		return -1;
 	if (mt_kimg_symbol(k, SHIM_RESERVE_FUNC, &va) < 0)

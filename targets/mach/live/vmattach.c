@@ -212,13 +212,9 @@ int vma_setup(struct live *l, char *err, size_t errlen)
 	}
 	if (mt_vm_find(l->o.vm, l->vm, err, errlen) < 0)
 		return -1;
-	/* attaching on several CPUs stopped the SMP kernel in a panic
-	   ("kernel thread accessed user space") */
-	if (l->vm->cpus > 1) {
-		mt_seterr(err, errlen, "vm %s has %u CPUs: attaching to a VM of more than one "
-			  "CPU is not supported yet", l->o.vm, l->vm->cpus);
+	if (mt_trace_cpus_check(l->vm->cpus, err, errlen) < 0)
 		return -1;
-	}
+	l->o.cpus = l->vm->cpus;
 	l->o.kernel = l->vm->kernel;
 	for (m = l->vm->modules; *m && n < MT_USER_MAX_MODULES; n++) {
 		size_t k = strcspn(m, "\n");

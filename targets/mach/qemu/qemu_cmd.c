@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "machtrace/kimg.h"
+#include "machtrace/machopt.h"
 #include "targets/mach/qemu/boot_int.h"
 #include "targets/mach/mach_int.h"
 
@@ -174,6 +175,12 @@ int mt_qemu_cmd(const struct mt_boot_opts *o, const char *shm, struct qemu_cmd *
 	    mt_kernel_elf(c->kernel, elf, sizeof elf, err, errlen) < 0 ||
 	    mt_kernel_cpus_check(elf, o->cpus, err, errlen) < 0)
 		return -1;
+	if (o->cpus > 1 && mem < MT_MOPT_SMP_MEM_MIN) {
+		mt_seterr(err, errlen, "--memory %u with --cpus %u: an SMP GNU Mach on more "
+			  "than one CPU needs at least %u MiB (with less, sid's stops in its "
+			  "boot: a panic or a hang)", mem, o->cpus, MT_MOPT_SMP_MEM_MIN);
+		return -1;
+	}
 	snprintf(c->kernel, sizeof c->kernel, "%s", elf);
 	if (readable(c->shim, "boot shim", err, errlen) < 0)
 		return -1;

@@ -31,6 +31,7 @@
 #include "machtrace/kimg.h"
 #include "machtrace/lkabi.h"
 #include "machtrace/mach.h"
+#include "machtrace/machopt.h"
 #include "machtrace/vm.h"
 #include "targets/mach/mach_int.h"
 #include "targets/mach/qemu/boot_int.h"
@@ -245,8 +246,8 @@ int mt_vm_start(const struct mt_vm_opts *o, struct mt_vm *vm, char *err, size_t 
 	b->vm = vm;
 	if (vm_private_tree(vm->dir, 1, err, errlen) < 0)
 		goto out;
-	vm->mem_mb = o->mem_mb ? o->mem_mb : MT_VM_MEM_MB;
 	vm->cpus = o->cpus ? o->cpus : 1;
+	vm->mem_mb = o->mem_mb ? o->mem_mb : vm->cpus > 1 ? MT_MOPT_SMP_MEM_MIN : MT_VM_MEM_MB;
 	if (vm_make_ram(vm, vm->mem_mb, err, errlen) < 0 || vm_cmdline(o, b, err, errlen) < 0)
 		goto fail;
 	vm->resv_pa = LK_RESV_PA;
