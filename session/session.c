@@ -13,17 +13,8 @@
 #include <string.h>
 #include "machtrace/errtags.h"
 #include "machtrace/session.h"
+#include "session/internal.h"
 
-struct mt_session {
-	struct mt_live_opts live;
-	int force;
-	FILE *err;
-	struct mt_target *kernel;	/* created on demand, or NULL */
-	int failed;			/* its creation failed (reported once) */
-	int seen;			/* a question about a kernel description
-					   found it (since it was handed over) */
-	struct mt_ctypes ctypes;
-};
 
 /* The kernel target; quiet: no message when the kernel cannot be read. */
 static struct mt_target *

@@ -419,38 +419,38 @@ run_session(const struct bl_opts *o, struct bl_tmp *t, struct bl_set *s,
 	static const char *const xopts[] = { "bufsize", "16m", "dynvarsize", "4m",
 					     NULL };
 	struct bl_sess b = { s, r, NULL, NULL, { NULL }, 0, 0 };
-	struct cli_hook hook = { &b, bl_start, bl_poll, bl_finish, 0 };
-	struct cli_cmd cmd = { 0, 0, (char *)"machtrace baseline", NULL };
-	struct mt_mopts mach = o->mach;
 	char prog[sizeof(measure_prog) + 64], *con = getenv("MACHTRACE_CONSOLE_LOG");
-	struct cli cl;
+	struct mt_cc_src src = { prog, "machtrace baseline", 0 };
+	struct mt_session_machine m;
+	struct mt_session_tool tool = {
+		"baseline", &m, &src, 1, xopts, { &cli_intr, cli_catch_signals },
+		{ &b, NULL, bl_start, bl_poll, bl_finish, 0 },
+	};
 	int rc;
 
 	snprintf(prog, sizeof(prog), "%s", measure_prog);
 	if (o->seconds > 0)
 		snprintf(prog + strlen(prog), sizeof(prog) - strlen(prog),
 			 "tick-%lds { exit(0); }\n", o->seconds);
+	memset(&m, 0, sizeof(m));
+	m.mach = o->mach;
+	m.vm = o->vm;
+	m.force = 1;
 	if (o->vm)
-		mach.workload = NULL;	/* the VM's, fixed at vm start */
-	cmd.text = prog;
-	if (cli_tool_init(&cl, "baseline", &mach, o->vm, xopts, &hook) != 0) {
-		cli_tool_free(&cl);
-		return -1;
-	}
-	cl.cmds = &cmd;
-	cl.ncmds = 1;
+		m.mach.workload = NULL;	/* the VM's, fixed at vm start */
 	if (o->icount && getenv("MACHTRACE_ICOUNT") == NULL)
 		setenv("MACHTRACE_ICOUNT", "shift=0", 1);
 	con = con ? strdup(con) : NULL;
 	setenv("MACHTRACE_CONSOLE_LOG", t->con, 1);
 	fflush(stdout);
-	rc = cli_vm_options(&cl) != 0 ? E_USAGE : cli_run(&cl);
+	rc = mt_session_machine_vm(&m, stderr) != 0 ? E_USAGE :
+		mt_session_tool_run(&tool);
 	if (con) {
 		setenv("MACHTRACE_CONSOLE_LOG", con, 1);
 		free(con);
 	} else
 		unsetenv("MACHTRACE_CONSOLE_LOG");
-	cli_tool_free(&cl);
+	mt_session_machine_free(&m);
 	if (rc != 0 || b.rc != 0) {
 		fprintf(stderr, "machtrace: baseline: the measurement session failed "
 			"(exit %d)\n", rc);
@@ -705,12 +705,12 @@ cli_baseline_main(int argc, char **argv)
 		case 'D': o.dir = optarg; break;
 		case 'i': o.icount = 1; break;
 		case 'd':
-			if (cli_whole_arg(optarg, &o.seconds) != 0)
+			if (mt_session_whole_arg(optarg, &o.seconds) != 0)
 				return bl_usage("-d wants whole seconds, 1 to 3600");
 			break;
 		case 'v': o.vm = optarg; break;
 		case 'r':
-			if (cli_whole_arg(optarg, &o.runs) != 0 || o.runs < 2 ||
+			if (mt_session_whole_arg(optarg, &o.runs) != 0 || o.runs < 2 ||
 			    o.runs > BL_MAX_RUNS)
 				return bl_usage("--runs wants 2 to 100 runs (their spread is "
 						"the noise floor)");

@@ -246,7 +246,7 @@ pspec_from_id(const struct cli *cl, const char *arg)
 		return NULL;
 	}
 	memset(&lo, 0, sizeof(lo));
-	lo.kernel = cl->mach.kernel;
+	lo.kernel = cl->m.mach.kernel;
 	if ((s = mt_session_open(&lo, 0, stderr)) != NULL &&
 	    (t = mt_session_catalog(s, err, sizeof(err))) != NULL) {
 		t->ops->probes(t, &all, 0, id_match, &f);
@@ -374,15 +374,6 @@ apply_options(struct cli *cl, int argc, char **argv)
 	return 0;
 }
 
-int
-cli_whole_arg(const char *s, long *v)
-{
-	char *end;
-
-	*v = strtol(s, &end, 10);
-	return *s == '\0' || *end || *v <= 0 || *v > CLI_MAX_SECONDS ? -1 : 0;
-}
-
 /*
  * Take the live target's long options out of argv (getopt only knows
  * dtrace's short ones): the machine options (machopt.h), then the
@@ -396,12 +387,12 @@ take_long_options(struct cli *cl, int *argcp, char **argv)
 	int argc, j = 1;
 	char err[512];
 
-	if (mt_mopt_extract(&cl->mach, argcp, argv, err, sizeof(err)) != 0) {
+	if (mt_mopt_extract(&cl->m.mach, argcp, argv, err, sizeof(err)) != 0) {
 		fprintf(stderr, "dtrace: %s\n", err);
 		return -1;
 	}
-	if (cl->mach.workload || cl->mach.cpus)
-		cl->force_kernel = 1;
+	if (cl->m.mach.workload || cl->m.mach.cpus)
+		cl->m.force = 1;
 	argc = *argcp;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = NULL, *eq;
@@ -422,9 +413,9 @@ take_long_options(struct cli *cl, int *argcp, char **argv)
 				return -1;
 			}
 			if (n == 6)
-				cl->force_kernel = 1;
+				cl->m.force = 1;
 			else
-				cl->disk_snapshot = 1;
+				cl->m.disk_snapshot = 1;
 			continue;
 		}
 		for (k = 0; valued[k]; k++)
@@ -444,10 +435,10 @@ take_long_options(struct cli *cl, int *argcp, char **argv)
 			return -1;
 		}
 		if (k == 1) {
-			cl->disk = v;
+			cl->m.disk = v;
 		} else if (k == 2) {
-			cl->vm = v;
-			cl->force_kernel = 1;
+			cl->m.vm = v;
+			cl->m.force = 1;
 		} else {
 			if (!cl->record) {
 				fprintf(stderr, "dtrace: --events is an option of "
@@ -545,7 +536,7 @@ cli_free(struct cli *cl)
 	}
 	free(cl->cmds);
 	free(cl->args);
-	free((char *)cl->disk_entry);	/* disk.c's */
+	mt_session_machine_free(&cl->m);
 	mt_opts_free(&cl->opts);
 }
 
@@ -665,7 +656,8 @@ dtrace_main(struct cli *cl, int argc, char **argv)
 			printf("This is machtrace, DTrace for GNU Mach\n");
 		return E_SUCCESS;
 	}
-	if (cli_disk_setup(cl) != 0)
+	cl->m.verbose = cl->verbose;
+	if (mt_session_machine_disk(&cl->m, stderr) != 0)
 		return E_USAGE;
 	if (apply_options(cl, argc, argv) != 0)
 		return E_ERROR;
@@ -697,7 +689,7 @@ dtrace_main(struct cli *cl, int argc, char **argv)
 			return E_ERROR;
 		}
 	}
-	if (cli_vm_options(cl) != 0)
+	if (mt_session_machine_vm(&cl->m, stderr) != 0)
 		return E_USAGE;
 	if (cli_target_module(cl) != 0)
 		return E_ERROR;

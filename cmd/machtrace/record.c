@@ -406,9 +406,9 @@ rec_env(const struct cli *cl, struct mt_trace_env *env, char *buf, size_t len)
 	}
 	env->program = buf[0] ? buf : NULL;
 	env->events = cl->events_list;
-	env->workload = cl->cmd_c ? cl->cmd_c : cl->mach.nmodules ? cl->mach.modules[0] :
-		cl->mach.workload ? cl->mach.workload : "machload (its default words)";
-	env->kernel = cl->disk_entry ? cl->disk_entry : cl->mach.kernel ? cl->mach.kernel :
+	env->workload = cl->m.cmd_c ? cl->m.cmd_c : cl->m.mach.nmodules ? cl->m.mach.modules[0] :
+		cl->m.mach.workload ? cl->m.mach.workload : "machload (its default words)";
+	env->kernel = cl->m.disk_entry ? cl->m.disk_entry : cl->m.mach.kernel ? cl->m.mach.kernel :
 		"Debian's gnumach-image-1.8-amd64-up-dbg";
 }
 
@@ -525,7 +525,7 @@ record_finish(struct cli *cl, int timed)
 		fputc('\n', stderr);
 	n = mt_trace_nevents(rs->w);
 	d = mt_trace_ndiscarded(rs->w);
-	cli_probe_cost(rs->cb, &fires, &pns);
+	mt_session_probe_cost(rs->cb, &fires, &pns);
 	if (timed)
 		mt_trace_set_probe_cost(rs->w, fires, pns);
 	if (rs->failed) {
@@ -575,8 +575,9 @@ hook_finish(void *arg, struct mt_consumer *c, int failed)
 }
 
 void
-cli_record_hook(struct cli *cl, struct cli_hook *h)
+cli_record_hook(struct cli *cl, struct mt_session_client *h)
 {
+	memset(h, 0, sizeof(*h));
 	h->arg = cl;
 	h->start = hook_start;
 	h->poll = hook_poll;

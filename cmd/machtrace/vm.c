@@ -242,38 +242,3 @@ int cli_vm_main(int argc, char **argv)
 		return vm_console(argc - 1, argv + 1);
 	return vm_usage();
 }
-
-/*
- * --vm NAME, or $MACHTRACE_VM (the same): a session on
- * that running VM, whose kernel and boot modules are fixed (--kernel,
- * --module, --workload and -c, which boot one, do not go with it).
- * Without either, machtrace boots a fresh kernel as always.
- */
-int cli_vm_options(struct cli *cl)
-{
-	const char *env = getenv("MACHTRACE_VM");
-	struct mt_vm vm;
-	char err[512];
-
-	if (!cl->vm && env && *env) {
-		cl->vm = env;
-		cl->force_kernel = 1;
-	}
-	if (!cl->vm)
-		return 0;
-	if (cl->cmd_c || cl->mach.kernel || cl->mach.nmodules || cl->mach.workload ||
-	    cl->mach.mem_mb || cl->mach.cpus || cl->disk) {
-		fprintf(stderr, "machtrace: vm %s: %s boots a kernel; a VM's kernel and "
-			"modules are fixed at vm start (-p PID names one of its tasks)\n",
-			cl->vm, cl->cmd_c ? "-c" : cl->disk ? "--disk" : cl->mach.kernel ?
-			"--kernel" : cl->mach.nmodules ? "--module" : cl->mach.workload ?
-			"--workload" : cl->mach.mem_mb ? "--memory" : "--cpus");
-		return -1;
-	}
-	if (mt_vm_find(cl->vm, &vm, err, sizeof err) < 0) {
-		fprintf(stderr, "machtrace: vm: %s\n", err);
-		return -1;
-	}
-	cl->mach.kernel = strdup(vm.kernel);
-	return 0;
-}
