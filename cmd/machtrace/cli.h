@@ -13,6 +13,7 @@
 #include "machtrace/machopt.h"
 #include "machtrace/options.h"
 #include "machtrace/session.h"
+#include "tools/record/record.h"
 
 #define E_SUCCESS	MT_EXIT_OK
 #define E_ERROR		MT_EXIT_ERROR
@@ -53,15 +54,15 @@ struct cli {
 	/* -c or -p PID: the target, $target; tracing ends when it exits */
 	int have_target;
 	long long target_pid;
-	/* machtrace record: the trace directory (-o), --events groups and
-	   the number of clauses they generated (compiled first) */
+	/* machtrace record (tools/record/): the trace directory (-o),
+	   --events groups and the clauses they generated (compiled first),
+	   what the trace's env shows; its client while recording */
 	int record;
-	const char *record_dir;
 	unsigned events;
 	const char *events_list;	/* --events as given */
-	uint32_t events_nclauses;
-	struct cli_rec *rec;
-	struct mt_session_client rec_hook; /* record's, cl->hook while recording */
+	struct tool_record rec;
+	char rec_program[4096];
+	struct mt_session_client rec_hook;
 	/* The session (session/) while one runs: the target rule, the kernel
 	   target for the compiler's types; NULL: compile alone (-l) */
 	struct mt_session *session;
@@ -84,8 +85,6 @@ int cli_vm_main(int argc, char **argv);
 int cli_kernel_main(int argc, char **argv);
 struct mt_vm;
 int cli_vm_console(const struct mt_vm *vm, int follow);
-/* report.c: machtrace report */
-int cli_report_main(int argc, char **argv);
 /* session.c: SIGINT and SIGTERM, counted in cli_intr once
    cli_catch_signals installed the handlers (the session loop's) */
 extern volatile sig_atomic_t cli_intr;
@@ -103,15 +102,8 @@ struct cli_cmd;
 void cli_stability_report(const struct cli *cl, struct mt_target *t,
 			  const struct mt_prog *prog, const struct cli_cmd *cmd,
 			  const char *name);
-/* record.c: machtrace record, a client of the session recording its
-   records as a CTF trace: fills h (kept in cl) with cl as its arg */
-void cli_record_hook(struct cli *cl, struct mt_session_client *h);
-/* export.c: machtrace export DIR --format F [-o FILE] */
-int cli_export_main(int argc, char **argv);
 /* msgdecode.c: machtrace msgdecode, rpcsnoop's filter */
 int cli_msgdecode_main(int argc, char **argv);
 /* list.c */
 int cli_list(struct cli *cl);
-/* top.c: machtrace top, machtrace health */
-int cli_top_main(int argc, char **argv, int health);
 #endif

@@ -10,8 +10,8 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "cli.h"
-#include "baseline.h"
-#include "record.h"
+#include "tools/record/record.h"
+#include "tools/tools.h"
 #include "machtrace/esc.h"
 #include "machtrace/live.h"
 #include "machtrace/mach.h"
@@ -493,11 +493,14 @@ record_setup(struct cli *cl)
 		fprintf(stderr, "machtrace: record: -o DIR is required\n");
 		return -1;
 	}
-	cl->record_dir = cl->ofile;
+	cl->rec.dir = cl->ofile;
 	cl->ofile = NULL;
+	cl->rec.mask = cl->events;
+	cl->rec.events = cl->events_list;
+	cl->rec.opts = &cl->opts;
 	if (cl->events) {
 		if ((text = rec_events_program(cl->events,
-					       &cl->events_nclauses)) == NULL)
+					       &cl->rec.nclauses)) == NULL)
 			return -1;
 		if (asprintf(&name, "--events %s", cl->events_list) < 0)
 			return -1;
@@ -513,9 +516,35 @@ record_setup(struct cli *cl)
 			"--events or a D program (-n, -s, -P, ...)\n");
 		return -1;
 	}
-	cli_record_hook(cl, &cl->rec_hook);
+	tool_record_client(&cl->rec, &cl->rec_hook);
 	cl->hook = &cl->rec_hook;
 	return 0;
+}
+
+/*
+ * What was traced, for the trace's env (the report shows it): the user's
+ * program texts (-n's descriptions, -s's paths), --events, the workload
+ * (-c's command, --workload or machload's defaults, --module's), the kernel.
+ */
+static void
+record_env(struct cli *cl)
+{
+	struct tool_record *r = &cl->rec;
+	size_t n = 0, len = sizeof(cl->rec_program);
+	char *buf = cl->rec_program;
+
+	buf[0] = '\0';
+	for (int i = cl->events ? 1 : 0; i < cl->ncmds && n < len; i++) {
+		const struct cli_cmd *cmd = &cl->cmds[i];
+		int k = snprintf(buf + n, len - n, "%s%s%s", n ? "  " : "",
+				 cmd->is_file ? "-s " : "", cmd->is_file ? cmd->arg : cmd->text);
+		n += k > 0 ? (size_t)k : 0;
+	}
+	r->program = buf[0] ? buf : NULL;
+	r->workload = cl->m.cmd_c ? cl->m.cmd_c : cl->m.mach.nmodules ? cl->m.mach.modules[0] :
+		cl->m.mach.workload ? cl->m.mach.workload : "machload (its default words)";
+	r->kernel = cl->m.disk_entry ? cl->m.disk_entry : cl->m.mach.kernel ? cl->m.mach.kernel :
+		"Debian's gnumach-image-1.8-amd64-up-dbg";
 }
 
 static int
@@ -567,6 +596,7 @@ main(int argc, char **argv)
 static int
 dtrace_main(struct cli *cl, int argc, char **argv)
 {
+	struct mt_session_intr intr = { &cli_intr, cli_catch_signals };
 	int c, modes = 0, help = 0, dashdash = 0;
 
 	if (argc >= 2 && (strcmp(argv[1], "boot") == 0 ||
@@ -577,11 +607,12 @@ dtrace_main(struct cli *cl, int argc, char **argv)
 	if (argc >= 2 && strcmp(argv[1], "kernel") == 0)
 		return cli_kernel_main(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "export") == 0)
-		return cli_export_main(argc - 1, argv + 1);
+		return tool_export_main(argc - 1, argv + 1);
 	if (argc >= 2 && (strcmp(argv[1], "top") == 0 || strcmp(argv[1], "health") == 0))
-		return cli_top_main(argc - 1, argv + 1, strcmp(argv[1], "health") == 0);
+		return tool_top_main(argc - 1, argv + 1, strcmp(argv[1], "health") == 0,
+				     intr);
 	if (argc >= 2 && strcmp(argv[1], "baseline") == 0)
-		return cli_baseline_main(argc - 1, argv + 1);
+		return tool_baseline_main(argc - 1, argv + 1, intr);
 	if (argc >= 2 && strcmp(argv[1], "record") == 0) {
 		/* the session's own options follow */
 		memmove(argv + 1, argv + 2, (size_t)(argc - 1) * sizeof(*argv));
@@ -589,7 +620,7 @@ dtrace_main(struct cli *cl, int argc, char **argv)
 		cl->record = 1;
 	}
 	if (argc >= 2 && strcmp(argv[1], "report") == 0)
-		return cli_report_main(argc - 1, argv + 1);
+		return tool_report_main(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "msgdecode") == 0)
 		return cli_msgdecode_main(argc - 1, argv + 1);
 	if (argc == 1)
@@ -695,5 +726,7 @@ dtrace_main(struct cli *cl, int argc, char **argv)
 		return E_ERROR;
 	if (cl->list)
 		return cli_list(cl);
+	if (cl->record)
+		record_env(cl);
 	return cli_run(cl);
 }

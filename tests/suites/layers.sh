@@ -106,7 +106,7 @@ layer() {	# name, libraries... (-lNAME: a system library; -ljansson
 	fi
 }
 
-# Side doors: commands and the session ask a target through its ops
+# Side doors: commands, tools and the session ask a target through its ops
 # (program.h struct mt_target_ops), not the kernel target's own mt_live_*
 # functions.  The calls not yet routed, to shrink, not grow: the session
 # makes the kernel target and knows which providers want it; cmd/vm.c
@@ -115,7 +115,7 @@ sidedoor() {
 	local -A STILL=([cmd]=" mt_live_text_check "
 			[session]=" mt_live_wants mt_mach_target_new ")
 	local bad="" sym f dir
-	for dir in cmd session; do
+	for dir in cmd tools session; do
 		for f in $(find "$BUILD/obj/$dir" -name '*.o' 2>/dev/null); do
 			for sym in $(nm -u "$f" | awk '{ print $2 }' |
 					grep -E '^(mt_live_|mt_mach_target_)'); do
@@ -150,6 +150,12 @@ layer runtime libmtrt.a libmtplat.a
 layer session libmtsession.a libmtcc.a libmtlink.a libmtcons.a libmtlive.a \
 	libmtvm.a libmttarget.a libmttargets.a libmtlocal.a libmtrt.a libmtplat.a \
 	libmtjit.a libmtmsgids.a libmtcommon.a \
+	-ljansson -ldw -lelf -lcapstone -lext2fs -lcom_err -lz
+# the tools (tools/<name>/): the session and what it runs, the output
+# (export, report, stats), no command
+layer tools libmttools.a libmtsession.a libmtreport.a libmtout.a libmtcc.a \
+	libmtlink.a libmtcons.a libmtlive.a libmtvm.a libmttarget.a libmttargets.a \
+	libmtlocal.a libmtrt.a libmtplat.a libmtjit.a libmtmsgids.a libmtcommon.a \
 	-ljansson -ldw -lelf -lcapstone -lext2fs -lcom_err -lz
 # the targets: no compiler, link stage, consumer or command
 layer targets libmtlive.a libmtvm.a libmttarget.a libmttargets.a libmtlocal.a \

@@ -17,8 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <jansson.h>
-#include "baseline.h"
-#include "cli.h"
+#include "tools/baseline/baseline.h"
+#include "machtrace/session.h"
 #include "machtrace/json.h"
 #include "machtrace/export.h"
 #include "machtrace/mach.h"

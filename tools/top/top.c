@@ -32,7 +32,7 @@
 #include <string.h>
 #include <termios.h>
 #include <unistd.h>
-#include "cli.h"
+#include "tools/tools.h"
 #include "machtrace/consumer.h"
 #include "machtrace/esc.h"
 #include "machtrace/hmap.h"
@@ -198,6 +198,7 @@ struct top {
 	long seconds, count;
 	int batch, health, explain, show_program;
 	/* the session */
+	struct mt_session_intr intr;
 	struct mt_session_machine m;
 	char *texts[2];			/* the programs' texts */
 	struct mt_msgids *msgids;	/* names of message ids, or NULL */
@@ -1152,7 +1153,7 @@ top_usage(int health, const char *msg)
 		fprintf(stderr, "machine options (a fresh boot; default --workload serve):\n");
 		mt_mopt_help(stderr, "  ");
 	}
-	return E_USAGE;
+	return MT_EXIT_USAGE;
 }
 
 static char *
@@ -1252,7 +1253,7 @@ run(struct top *tp)
 	struct mt_cc_src srcs[2] = { { NULL, "machtrace top", 0 }, { NULL, NULL, 0 } };
 	struct mt_session_tool tool = {
 		tp->health ? "health" : "top", &tp->m, srcs, 1, top_xopts,
-		{ &cli_intr, cli_catch_signals },
+		tp->intr,
 		{ tp, NULL, hook_start, hook_poll, NULL, 0 },
 	};
 	char period[32], freex[1024], *prog;
@@ -1263,16 +1264,16 @@ run(struct top *tp)
 	tp->m.force = 1;
 	if (mt_session_machine_vm(&tp->m, stderr) != 0 ||
 	    mt_session_machine_disk(&tp->m, stderr) != 0)
-		return E_USAGE;
+		return MT_EXIT_USAGE;
 	free_expr(&tp->m, freex, sizeof(freex));
 	snprintf(period, sizeof(period), "%lds", tp->seconds);
 	plen = sizeof(top_prog) + 4 * strlen(period) + 2 * strlen(freex) + 64;
 	if ((prog = tp->texts[0] = malloc(plen)) == NULL)
-		return E_ERROR;
+		return MT_EXIT_ERROR;
 	snprintf(prog, plen, top_prog, period, freex);
 	if (tp->show_program) {
 		fputs(prog, stdout);
-		return E_SUCCESS;
+		return MT_EXIT_OK;
 	}
 	srcs[0].text = prog;
 	if (tp->extra_file) {
@@ -1280,7 +1281,7 @@ run(struct top *tp)
 		if ((srcs[1].text = tp->texts[1] = slurp(tp->extra_file)) == NULL) {
 			fprintf(stderr, "machtrace: top: cannot read %s: %s\n",
 				tp->extra_file, strerror(errno));
-			return E_ERROR;
+			return MT_EXIT_ERROR;
 		}
 		tool.nsrcs = 2;
 	}
@@ -1297,7 +1298,7 @@ run(struct top *tp)
 		print_health(tp);
 	else if (tp->health) {
 		fprintf(stderr, "machtrace: health: no interval completed\n");
-		rc = rc ? rc : E_ERROR;
+		rc = rc ? rc : MT_EXIT_ERROR;
 	}
 	prev_free(tp);
 	mt_msgids_free(tp->msgids);
@@ -1309,13 +1310,14 @@ run(struct top *tp)
 static int top_main(struct top *tp, int argc, char **argv, int health);
 
 int
-cli_top_main(int argc, char **argv, int health)
+tool_top_main(int argc, char **argv, int health, struct mt_session_intr intr)
 {
 	struct top *tpp = calloc(1, sizeof(*tpp));
 	int rc;
 
 	if (tpp == NULL)
-		return E_ERROR;
+		return MT_EXIT_ERROR;
+	tpp->intr = intr;
 	rc = top_main(tpp, argc, argv, health);
 	free(tpp->texts[0]);
 	free(tpp->texts[1]);
@@ -1372,7 +1374,7 @@ top_main(struct top *tp, int argc, char **argv, int health)
 				tp->count = v;
 			break;
 		}
-		case 'h': top_usage(health, NULL); return E_SUCCESS;
+		case 'h': top_usage(health, NULL); return MT_EXIT_OK;
 		default: return top_usage(health, NULL);
 		}
 	}
@@ -1380,7 +1382,7 @@ top_main(struct top *tp, int argc, char **argv, int health)
 		return top_usage(health, "no operands");
 	if (tp->explain) {
 		fputs(explain_text, stdout);
-		return E_SUCCESS;
+		return MT_EXIT_OK;
 	}
 	if (health) {
 		/* -d S: the run's length, in one-second intervals */
@@ -1400,6 +1402,6 @@ top_main(struct top *tp, int argc, char **argv, int health)
 	    !tp->m.mach.nmodules)
 		tp->m.mach.workload = "serve";
 	if (load_rules(tp) != 0)
-		return E_USAGE;
+		return MT_EXIT_USAGE;
 	return run(tp);
 }
