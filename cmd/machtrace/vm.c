@@ -118,7 +118,7 @@ static int vm_start(int argc, char **argv)
 		fprintf(stderr, "machtrace: vm start: %s\n", err);
 		return E_ERROR;
 	}
-	d = mt_live_text_check(vm.shm, vm.kernel, &where, &len, err, sizeof err);
+	d = mt_mach_kind.text_check(vm.shm, vm.kernel, &where, &len, err, sizeof err);
 	if (d != 0) {
 		fprintf(stderr, "machtrace: vm %s: %s; stopping it\n", vm.name, d < 0 ? err :
 			"kernel text DIFFERS from the image");
