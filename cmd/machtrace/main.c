@@ -208,22 +208,6 @@ pspec_from(int c, const char *arg)
 	return s;
 }
 
-struct id_find {
-	uint32_t id;
-	char desc[512];
-};
-
-static int
-id_match(void *arg, const struct mt_probe_info *p)
-{
-	struct id_find *f = arg;
-
-	if (p->id == f->id && f->desc[0] == '\0')
-		snprintf(f->desc, sizeof(f->desc), "%s:%s:%s:%s", p->prov,
-			 p->mod, p->func, p->name);
-	return 0;
-}
-
 /*
  * -i ID [[predicate] action]: the probe with that id in the catalog -l
  * prints: the kernel's when it can be read (--kernel's, else the cached
@@ -232,38 +216,30 @@ id_match(void *arg, const struct mt_probe_info *p)
 static char *
 pspec_from_id(const struct cli *cl, const char *arg)
 {
-	struct mt_pdesc all = { "", "", "", "", 0 };
-	struct id_find f = { 0, "" };
 	struct mt_live_opts lo;
 	struct mt_session *s;
-	struct mt_target *t;
-	char *end, *d, err[512];
+	char *end, *d, desc[512];
+	uint32_t id;
+	int r = -1;
 
 	errno = 0;
-	f.id = (uint32_t)strtoul(arg, &end, 10);
+	id = (uint32_t)strtoul(arg, &end, 10);
 	if (end == arg || errno != 0 || (*end != '\0' && !strchr(" \t{/", *end))) {
 		fprintf(stderr, "dtrace: invalid probe identifier %s\n", arg);
 		return NULL;
 	}
 	memset(&lo, 0, sizeof(lo));
 	lo.kernel = cl->m.mach.kernel;
-	if ((s = mt_session_open(&lo, 0, stderr)) != NULL &&
-	    (t = mt_session_catalog(s, err, sizeof(err))) != NULL) {
-		t->ops->probes(t, &all, 0, id_match, &f);
-		mt_target_free(t);
-	}
+	if ((s = mt_session_open(&lo, 0, stderr)) != NULL)
+		r = mt_session_probe_by_id(s, id, desc, sizeof(desc));
 	mt_session_close(s);
-	if (f.desc[0] == '\0' && (t = mt_local_target_new()) != NULL) {
-		t->ops->probes(t, &all, 0, id_match, &f);
-		mt_target_free(t);
-	}
-	if (f.desc[0] == '\0') {
+	if (r != 0) {
 		fprintf(stderr, "dtrace: invalid probe specifier %s: "
-			"probe ID %u does not exist\n", arg, f.id);
+			"probe ID %u does not exist\n", arg, id);
 		return NULL;
 	}
-	if ((d = malloc(strlen(f.desc) + strlen(end) + 2)) != NULL)
-		sprintf(d, "%s %s", f.desc, end);
+	if ((d = malloc(strlen(desc) + strlen(end) + 2)) != NULL)
+		sprintf(d, "%s %s", desc, end);
 	return d;
 }
 

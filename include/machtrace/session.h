@@ -6,17 +6,21 @@
  * errors and keeps its state in struct mt_session; its messages go to the
  * err stream given at open, worded as dtrace's.
  *
+ *   mt_session_machine_disk(&m, err); mt_session_machine_vm(&m, err);
+ *   mt_session_machine_live(&m, &live);
  *   s = mt_session_open(&live, force, stderr);
  *   prog = mt_session_compile(s, &in, &diag);   the D library when needed
+ *   mt_session_pragmas(prog, &opts, &diag);
  *   t = mt_session_target(s, prog);             local, or the kernel's
  *   img = mt_link(prog, &opts, t, &bad, err, len);
- *   mt_session_refused(img, t, ...);            may the image run there?
- *   t->ops->attach(t, img); c = mt_consumer_new(..); mt_consumer_attach(..)
- *   t->ops->begin(t);                           go
- *   failed = mt_session_work(s, t, c, &work);   records and aggregations to
- *                                               the consumer (and its hooks)
- *   failed |= mt_session_stop(s, t, c, ..);     END, the last drain
- *   t->ops->detach(t); mt_target_free(t); mt_session_close(s);
+ *   rc = mt_session_go(s, prog, t, img, &run);  checks, attach, BEGIN, the
+ *                                               loop (mt_session_work), END
+ *                                               (mt_session_stop), detach;
+ *                                               records and aggregations
+ *                                               to the client's hooks
+ *   mt_target_free(t); mt_session_close(s); mt_session_machine_free(&m);
+ *
+ * A tool (top, health, baseline) does all of it in mt_session_tool_run.
  */
 #ifndef MACHTRACE_SESSION_H
 #define MACHTRACE_SESSION_H
@@ -86,6 +90,11 @@ void mt_session_close(struct mt_session *s);
    filled when the kernel cannot be read. */
 struct mt_target *mt_session_catalog(struct mt_session *s, char *err,
 				     size_t errlen);
+/* -i ID: the description "prov:mod:func:name" of the probe with that id
+   in the kernel's catalog (the session's kernel), else the local
+   target's; -1 when neither has it. */
+int mt_session_probe_by_id(struct mt_session *s, uint32_t id, char *desc,
+			   size_t len);
 /* The stream the session's messages go to. */
 FILE *mt_session_err(const struct mt_session *s);
 
