@@ -74,6 +74,7 @@ include targets/mach/shim/shim.mk
 include msgids/msgids.mk
 include targets/mach/guest/guest.mk
 include session/session.mk
+include tools/tools.mk
 include cmd/machtrace/cmd.mk
 include tests/tests.mk
 include bench/bench.mk
@@ -96,7 +97,7 @@ all: $(MT_EXTRA)
 # when it is written; tests/suites/layers.sh checks each layer alone.  The
 # one call upward by design, the hosted runtime's mt_plat_* hooks, is a
 # library of its own (libmtplat.a, targets/local/plat.c) after the runtime.
-MT_LINK_ORDER := session report out cons live vm target targets local cc link msgids rt plat jit common
+MT_LINK_ORDER := tools session report out cons live vm target targets local cc link msgids rt plat jit common
 MT_LINK = $(patsubst %,$(BUILD)/lib/libmt%.a,$(MT_LINK_ORDER))
 MT_LINK_MISSING := $(filter-out $(MT_LINK) $(BUILD)/lib/libmtcommon.a,$(MT_LIBS))
 ifneq ($(MT_LINK_MISSING),)

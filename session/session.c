@@ -13,17 +13,8 @@
 #include <string.h>
 #include "machtrace/errtags.h"
 #include "machtrace/session.h"
+#include "session/internal.h"
 
-struct mt_session {
-	struct mt_live_opts live;
-	int force;
-	FILE *err;
-	struct mt_target *kernel;	/* created on demand, or NULL */
-	int failed;			/* its creation failed (reported once) */
-	int seen;			/* a question about a kernel description
-					   found it (since it was handed over) */
-	struct mt_ctypes ctypes;
-};
 
 /* The kernel target; quiet: no message when the kernel cannot be read. */
 static struct mt_target *
@@ -33,7 +24,7 @@ new_kernel(const struct mt_session *s, int quiet)
 	char err[512];
 
 	err[0] = '\0';
-	if ((t = mt_mach_target_new(&s->live, err, sizeof(err))) == NULL && !quiet)
+	if ((t = mt_mach_kind.create(&s->live, err, sizeof(err))) == NULL && !quiet)
 		fprintf(s->err, "dtrace: failed to initialize dtrace: %s\n", err);
 	return t;
 }
@@ -46,7 +37,7 @@ mt_session_catalog(struct mt_session *s, char *err, size_t errlen)
 	memset(&lo, 0, sizeof(lo));
 	lo.kernel = s->live.kernel;
 	err[0] = '\0';
-	return mt_mach_target_new(&lo, err, errlen);
+	return mt_mach_kind.create(&lo, err, errlen);
 }
 
 /* The kernel's probe catalog: the kernel target, created quietly. */
@@ -87,7 +78,7 @@ mt_session_desc_wants_kernel(struct mt_session *s, const struct mt_pdesc *pd)
 	struct mt_target *t;
 	int n = 0;
 
-	if (mt_live_wants(prov, s->force))
+	if (mt_mach_kind.claims(prov, s->force))
 		return 1;
 	if (s->force || (prov[0] != '\0' && strcmp(prov, "*") != 0) ||
 	    local_matches(pd))

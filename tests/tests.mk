@@ -11,9 +11,9 @@ unit-build: $(UNIT_TESTS)
 # (a function a unit test calls is not file-local).
 .SECONDARY: $(UNIT_SRCS:%.c=$(BUILD)/obj/%.o)
 
-# machtrace baseline's data and comparison (cmd/machtrace/bldata.c,
+# machtrace baseline's data and comparison (tools/baseline/bldata.c,
 # blcompare.c): tests/unit/cmd/test_bldata links their objects.
-BL_TEST_OBJS := $(BUILD)/obj/cmd/machtrace/bldata.o $(BUILD)/obj/cmd/machtrace/blcompare.o
+BL_TEST_OBJS := $(BUILD)/obj/tools/baseline/bldata.o $(BUILD)/obj/tools/baseline/blcompare.o
 $(BUILD)/tests/unit/cmd/test_bldata: $(BUILD)/obj/tests/unit/cmd/test_bldata.o \
 		$(BL_TEST_OBJS) $(MT_LIBS) $(BUILD)/lib/libmtcommon.a
 	@mkdir -p $(dir $@)

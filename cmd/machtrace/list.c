@@ -204,7 +204,7 @@ free_descs(struct desc_list *dl)
 static struct mt_target *
 list_target(struct cli *cl, const struct desc_list *dl, int *live)
 {
-	int force = cl->mach.kernel || cl->mach.nmodules || cl->force_kernel;
+	int force = cl->m.mach.kernel || cl->m.mach.nmodules || cl->m.force;
 	int wants = dl->n == 0 || force;
 	struct mt_target *t = NULL;
 	char err[512];

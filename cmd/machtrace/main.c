@@ -10,8 +10,8 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "cli.h"
-#include "baseline.h"
-#include "record.h"
+#include "tools/record/record.h"
+#include "tools/tools.h"
 #include "machtrace/esc.h"
 #include "machtrace/live.h"
 #include "machtrace/mach.h"
@@ -208,22 +208,6 @@ pspec_from(int c, const char *arg)
 	return s;
 }
 
-struct id_find {
-	uint32_t id;
-	char desc[512];
-};
-
-static int
-id_match(void *arg, const struct mt_probe_info *p)
-{
-	struct id_find *f = arg;
-
-	if (p->id == f->id && f->desc[0] == '\0')
-		snprintf(f->desc, sizeof(f->desc), "%s:%s:%s:%s", p->prov,
-			 p->mod, p->func, p->name);
-	return 0;
-}
-
 /*
  * -i ID [[predicate] action]: the probe with that id in the catalog -l
  * prints: the kernel's when it can be read (--kernel's, else the cached
@@ -232,38 +216,30 @@ id_match(void *arg, const struct mt_probe_info *p)
 static char *
 pspec_from_id(const struct cli *cl, const char *arg)
 {
-	struct mt_pdesc all = { "", "", "", "", 0 };
-	struct id_find f = { 0, "" };
 	struct mt_live_opts lo;
 	struct mt_session *s;
-	struct mt_target *t;
-	char *end, *d, err[512];
+	char *end, *d, desc[512];
+	uint32_t id;
+	int r = -1;
 
 	errno = 0;
-	f.id = (uint32_t)strtoul(arg, &end, 10);
+	id = (uint32_t)strtoul(arg, &end, 10);
 	if (end == arg || errno != 0 || (*end != '\0' && !strchr(" \t{/", *end))) {
 		fprintf(stderr, "dtrace: invalid probe identifier %s\n", arg);
 		return NULL;
 	}
 	memset(&lo, 0, sizeof(lo));
-	lo.kernel = cl->mach.kernel;
-	if ((s = mt_session_open(&lo, 0, stderr)) != NULL &&
-	    (t = mt_session_catalog(s, err, sizeof(err))) != NULL) {
-		t->ops->probes(t, &all, 0, id_match, &f);
-		mt_target_free(t);
-	}
+	lo.kernel = cl->m.mach.kernel;
+	if ((s = mt_session_open(&lo, 0, stderr)) != NULL)
+		r = mt_session_probe_by_id(s, id, desc, sizeof(desc));
 	mt_session_close(s);
-	if (f.desc[0] == '\0' && (t = mt_local_target_new()) != NULL) {
-		t->ops->probes(t, &all, 0, id_match, &f);
-		mt_target_free(t);
-	}
-	if (f.desc[0] == '\0') {
+	if (r != 0) {
 		fprintf(stderr, "dtrace: invalid probe specifier %s: "
-			"probe ID %u does not exist\n", arg, f.id);
+			"probe ID %u does not exist\n", arg, id);
 		return NULL;
 	}
-	if ((d = malloc(strlen(f.desc) + strlen(end) + 2)) != NULL)
-		sprintf(d, "%s %s", f.desc, end);
+	if ((d = malloc(strlen(desc) + strlen(end) + 2)) != NULL)
+		sprintf(d, "%s %s", desc, end);
 	return d;
 }
 
@@ -374,15 +350,6 @@ apply_options(struct cli *cl, int argc, char **argv)
 	return 0;
 }
 
-int
-cli_whole_arg(const char *s, long *v)
-{
-	char *end;
-
-	*v = strtol(s, &end, 10);
-	return *s == '\0' || *end || *v <= 0 || *v > CLI_MAX_SECONDS ? -1 : 0;
-}
-
 /*
  * Take the live target's long options out of argv (getopt only knows
  * dtrace's short ones): the machine options (machopt.h), then the
@@ -396,12 +363,12 @@ take_long_options(struct cli *cl, int *argcp, char **argv)
 	int argc, j = 1;
 	char err[512];
 
-	if (mt_mopt_extract(&cl->mach, argcp, argv, err, sizeof(err)) != 0) {
+	if (mt_mopt_extract(&cl->m.mach, argcp, argv, err, sizeof(err)) != 0) {
 		fprintf(stderr, "dtrace: %s\n", err);
 		return -1;
 	}
-	if (cl->mach.workload || cl->mach.cpus)
-		cl->force_kernel = 1;
+	if (cl->m.mach.workload || cl->m.mach.cpus)
+		cl->m.force = 1;
 	argc = *argcp;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = NULL, *eq;
@@ -422,9 +389,9 @@ take_long_options(struct cli *cl, int *argcp, char **argv)
 				return -1;
 			}
 			if (n == 6)
-				cl->force_kernel = 1;
+				cl->m.force = 1;
 			else
-				cl->disk_snapshot = 1;
+				cl->m.disk_snapshot = 1;
 			continue;
 		}
 		for (k = 0; valued[k]; k++)
@@ -444,10 +411,10 @@ take_long_options(struct cli *cl, int *argcp, char **argv)
 			return -1;
 		}
 		if (k == 1) {
-			cl->disk = v;
+			cl->m.disk = v;
 		} else if (k == 2) {
-			cl->vm = v;
-			cl->force_kernel = 1;
+			cl->m.vm = v;
+			cl->m.force = 1;
 		} else {
 			if (!cl->record) {
 				fprintf(stderr, "dtrace: --events is an option of "
@@ -502,11 +469,14 @@ record_setup(struct cli *cl)
 		fprintf(stderr, "machtrace: record: -o DIR is required\n");
 		return -1;
 	}
-	cl->record_dir = cl->ofile;
+	cl->rec.dir = cl->ofile;
 	cl->ofile = NULL;
+	cl->rec.mask = cl->events;
+	cl->rec.events = cl->events_list;
+	cl->rec.opts = &cl->opts;
 	if (cl->events) {
 		if ((text = rec_events_program(cl->events,
-					       &cl->events_nclauses)) == NULL)
+					       &cl->rec.nclauses)) == NULL)
 			return -1;
 		if (asprintf(&name, "--events %s", cl->events_list) < 0)
 			return -1;
@@ -522,9 +492,35 @@ record_setup(struct cli *cl)
 			"--events or a D program (-n, -s, -P, ...)\n");
 		return -1;
 	}
-	cli_record_hook(cl, &cl->rec_hook);
+	tool_record_client(&cl->rec, &cl->rec_hook);
 	cl->hook = &cl->rec_hook;
 	return 0;
+}
+
+/*
+ * What was traced, for the trace's env (the report shows it): the user's
+ * program texts (-n's descriptions, -s's paths), --events, the workload
+ * (-c's command, --workload or machload's defaults, --module's), the kernel.
+ */
+static void
+record_env(struct cli *cl)
+{
+	struct tool_record *r = &cl->rec;
+	size_t n = 0, len = sizeof(cl->rec_program);
+	char *buf = cl->rec_program;
+
+	buf[0] = '\0';
+	for (int i = cl->events ? 1 : 0; i < cl->ncmds && n < len; i++) {
+		const struct cli_cmd *cmd = &cl->cmds[i];
+		int k = snprintf(buf + n, len - n, "%s%s%s", n ? "  " : "",
+				 cmd->is_file ? "-s " : "", cmd->is_file ? cmd->arg : cmd->text);
+		n += k > 0 ? (size_t)k : 0;
+	}
+	r->program = buf[0] ? buf : NULL;
+	r->workload = cl->m.cmd_c ? cl->m.cmd_c : cl->m.mach.nmodules ? cl->m.mach.modules[0] :
+		cl->m.mach.workload ? cl->m.mach.workload : "machload (its default words)";
+	r->kernel = cl->m.disk_entry ? cl->m.disk_entry : cl->m.mach.kernel ? cl->m.mach.kernel :
+		"Debian's gnumach-image-1.8-amd64-up-dbg";
 }
 
 static int
@@ -545,7 +541,7 @@ cli_free(struct cli *cl)
 	}
 	free(cl->cmds);
 	free(cl->args);
-	free((char *)cl->disk_entry);	/* disk.c's */
+	mt_session_machine_free(&cl->m);
 	mt_opts_free(&cl->opts);
 }
 
@@ -576,6 +572,7 @@ main(int argc, char **argv)
 static int
 dtrace_main(struct cli *cl, int argc, char **argv)
 {
+	struct mt_session_intr intr = { &cli_intr, cli_catch_signals };
 	int c, modes = 0, help = 0, dashdash = 0;
 
 	if (argc >= 2 && (strcmp(argv[1], "boot") == 0 ||
@@ -586,11 +583,12 @@ dtrace_main(struct cli *cl, int argc, char **argv)
 	if (argc >= 2 && strcmp(argv[1], "kernel") == 0)
 		return cli_kernel_main(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "export") == 0)
-		return cli_export_main(argc - 1, argv + 1);
+		return tool_export_main(argc - 1, argv + 1);
 	if (argc >= 2 && (strcmp(argv[1], "top") == 0 || strcmp(argv[1], "health") == 0))
-		return cli_top_main(argc - 1, argv + 1, strcmp(argv[1], "health") == 0);
+		return tool_top_main(argc - 1, argv + 1, strcmp(argv[1], "health") == 0,
+				     intr);
 	if (argc >= 2 && strcmp(argv[1], "baseline") == 0)
-		return cli_baseline_main(argc - 1, argv + 1);
+		return tool_baseline_main(argc - 1, argv + 1, intr);
 	if (argc >= 2 && strcmp(argv[1], "record") == 0) {
 		/* the session's own options follow */
 		memmove(argv + 1, argv + 2, (size_t)(argc - 1) * sizeof(*argv));
@@ -598,7 +596,7 @@ dtrace_main(struct cli *cl, int argc, char **argv)
 		cl->record = 1;
 	}
 	if (argc >= 2 && strcmp(argv[1], "report") == 0)
-		return cli_report_main(argc - 1, argv + 1);
+		return tool_report_main(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "msgdecode") == 0)
 		return cli_msgdecode_main(argc - 1, argv + 1);
 	if (argc == 1)
@@ -665,7 +663,8 @@ dtrace_main(struct cli *cl, int argc, char **argv)
 			printf("This is machtrace, DTrace for GNU Mach\n");
 		return E_SUCCESS;
 	}
-	if (cli_disk_setup(cl) != 0)
+	cl->m.verbose = cl->verbose;
+	if (mt_session_machine_disk(&cl->m, stderr) != 0)
 		return E_USAGE;
 	if (apply_options(cl, argc, argv) != 0)
 		return E_ERROR;
@@ -697,11 +696,13 @@ dtrace_main(struct cli *cl, int argc, char **argv)
 			return E_ERROR;
 		}
 	}
-	if (cli_vm_options(cl) != 0)
+	if (mt_session_machine_vm(&cl->m, stderr) != 0)
 		return E_USAGE;
 	if (cli_target_module(cl) != 0)
 		return E_ERROR;
 	if (cl->list)
 		return cli_list(cl);
+	if (cl->record)
+		record_env(cl);
 	return cli_run(cl);
 }

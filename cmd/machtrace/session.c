@@ -12,13 +12,24 @@
 #include "machtrace/program.h"
 #include "machtrace/session.h"
 
-static volatile sig_atomic_t g_intr;
+volatile sig_atomic_t cli_intr;
 
 static void
 on_signal(int sig)
 {
 	(void)sig;
-	g_intr++;
+	cli_intr++;
+}
+
+void
+cli_catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
 }
 
 /* The name dtrace reports for a -n specifier: cropped at "{/;". */
@@ -37,25 +48,8 @@ cli_print_diag(const struct cli *cl, const struct mt_diag *d, int which)
 {
 	int i = d->src >= 0 && d->src < cl->ncmds ? d->src : which;
 	const struct cli_cmd *cmd = &cl->cmds[i >= 0 ? i : 0];
-	char line[32] = "";
 
-	if (d->line > 0)
-		snprintf(line, sizeof(line), "line %d: ", d->line);
-	fflush(stdout);
-	if (d->lib) {
-		/* the kernel D library: not the user's program */
-		fprintf(stderr, "dtrace: failed to initialize dtrace: D library "
-			"%s: %s%s%s%s%s\n", d->lib,
-			cl->opts.errtags && d->tag ? "[" : "",
-			cl->opts.errtags && d->tag ? d->tag : "",
-			cl->opts.errtags && d->tag ? "] " : "", line, d->msg);
-		return;
-	}
-	fprintf(stderr, "dtrace: %s %s: %s%s%s%s%s\n", cmd->is_file ?
-		"failed to compile script" : "invalid probe specifier",
-		cmd->arg, cl->opts.errtags && d->tag ? "[" : "",
-		cl->opts.errtags && d->tag ? d->tag : "",
-		cl->opts.errtags && d->tag ? "] " : "", line, d->msg);
+	mt_session_print_diag(stderr, d, cmd->arg, cmd->is_file, cl->opts.errtags);
 }
 
 /*
@@ -110,20 +104,12 @@ cli_compile(struct cli *cl, int first, int n, struct mt_diag *diag)
 static int
 apply_pragmas(struct cli *cl, const struct mt_prog *prog)
 {
-	for (uint32_t i = 0; i < prog->noptsets; i++) {
-		const struct mt_optset *o = &prog->optsets[i];
-		struct mt_diag d;
+	struct mt_diag d;
 
-		memset(&d, 0, sizeof(d));
-		d.src = -1;
-		if (mt_opts_set_pragma(&cl->opts, o->name, o->value, &d.tag,
-				       d.msg, sizeof(d.msg)) == 0)
-			continue;
-		d.line = o->line;
-		cli_print_diag(cl, &d, 0);
-		return -1;
-	}
-	return 0;
+	if (mt_session_pragmas(prog, &cl->opts, &d) == 0)
+		return 0;
+	cli_print_diag(cl, &d, 0);
+	return -1;
 }
 
 /* Matches of command i: the image's ECBs of its clauses. */
@@ -147,94 +133,29 @@ notice(const struct cli *cl, const char *fmt, const char *a, uint32_t n)
 	fprintf(stderr, fmt, a, n, n == 1 ? "" : "s");
 }
 
-/* A session's poll: the client's (record, a tool). */
-static int
-cli_poll(void *arg, struct mt_consumer *c)
-{
-	struct cli *cl = arg;
-
-	return cl->hook && cl->hook->poll(cl->hook->arg, c) != 0;
-}
-
-/* The consume loop, END, and the aggregations at the end (not with a
-   hook that takes them, nor after a second interrupt: stop now). */
-static int
-run_loop(struct cli *cl, struct mt_target *t, struct mt_consumer *c)
-{
-	struct mt_session_work w = { &cl->opts, &g_intr, cl->out, cli_poll, cl };
-	struct sigaction sa;
-	int failed;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	failed = mt_session_work(cl->session, t, c, &w);
-	failed |= mt_session_stop(cl->session, t, c, failed);
-	if (g_intr < 2 && (cl->hook == NULL || cl->hook->final))
-		mt_consume_final(c);
-	return failed;
-}
-
-/* The live GNU Mach target's options, from the command line. */
-static void
-cli_live_opts(const struct cli *cl, struct mt_live_opts *lo)
-{
-	memset(lo, 0, sizeof(*lo));
-	lo->kernel = cl->mach.kernel;
-	lo->kernel_args = cl->kernel_args;
-	lo->disk = cl->disk;
-	lo->disk_snapshot = cl->disk_snapshot;
-	for (int i = 0; i < cl->mach.nmodules; i++)
-		lo->modules[i] = cl->mach.modules[i];
-	lo->nmodules = cl->mach.nmodules;
-	lo->workload = cl->mach.workload;
-	lo->has_target = cl->have_target;
-	lo->target_pid = cl->target_pid;
-	lo->timeout_ms = cl->mach.timeout_ms;
-	lo->mem_mb = cl->mach.mem_mb;
-	lo->cpus = cl->mach.cpus;
-	lo->console_log = getenv("MACHTRACE_CONSOLE_LOG");
-	lo->console = getenv("MACHTRACE_CONSOLE") ? stderr : NULL;
-	lo->text_check = getenv("MACHTRACE_TEXTCHECK") != NULL;
-	lo->verbose = cl->verbose;
-	lo->vm = cl->vm;
-}
-
 int
 cli_session_open(struct cli *cl)
 {
 	struct mt_live_opts lo;
 
-	cli_live_opts(cl, &lo);
-	cl->session = mt_session_open(&lo, cl->mach.kernel || cl->mach.nmodules ||
-				      cl->force_kernel, stderr);
+	mt_session_machine_live(&cl->m, &lo);
+	lo.has_target = cl->have_target;
+	lo.target_pid = cl->target_pid;
+	cl->session = mt_session_open(&lo, cl->m.mach.kernel || cl->m.mach.nmodules ||
+				      cl->m.force, stderr);
 	return cl->session ? 0 : -1;
 }
 
-/*
- * The session of a linked program: the matched-probe notices, attach,
- * BEGIN, the loop, END and the output.  The caller frees prog, t, img.
- */
-static int
-run_session(struct cli *cl, struct mt_prog *prog, struct mt_target *t,
-	    struct mt_image *img)
+/* The command's notices: each command's "matched N probes", -v's report. */
+static void
+cli_matched(void *arg, struct mt_target *t)
 {
-	struct mt_consumer *c;
-	char err[1024];
-	const char *why;
-	int status, failed, kernel;
+	struct cli *cl = arg;
 
-	/* -x cpu names the one CPU to trace on, of the target's (mt_target_ops.ncpus) */
-	if (cl->opts.cpu >= 0 && (uint64_t)cl->opts.cpu >= img->opt.ncpus) {
-		fprintf(stderr, "dtrace: could not enable tracing: -x cpu=%lld: "
-			"no such CPU (the target has %u, numbered from 0)\n",
-			(long long)cl->opts.cpu, img->opt.ncpus);
-		return E_ERROR;
-	}
 	for (int i = 0; i < cl->ncmds; i++) {
 		struct cli_cmd *cmd = &cl->cmds[i];
-		uint32_t n = cl->ncmds == 1 ? img->necbs : count_matches(prog, img, i);
+		uint32_t n = cl->ncmds == 1 ? cl->img->necbs :
+			count_matches(cl->prog, cl->img, i);
 		char *name = cmd->is_file ? strdup(cmd->arg) :
 			crop_name(cmd->arg);
 
@@ -243,112 +164,58 @@ run_session(struct cli *cl, struct mt_prog *prog, struct mt_target *t,
 		       "probe%s\n" : "dtrace: description '%s' matched %u "
 		       "probe%s\n", name ? name : "", n);
 		if (cl->verbose)
-			cli_stability_report(cl, t, prog, cmd, name ? name : "");
+			cli_stability_report(cl, t, cl->prog, cmd, name ? name : "");
 		free(name);
 	}
-	if (img->necbs == 0 && !cl->opts.zdefs) {
-		fprintf(stderr, "dtrace: no probes matched\n");
-		return E_ERROR;
-	}
-	if ((why = mt_session_refused(img, t, err, sizeof(err))) != NULL) {
-		fprintf(stderr, "dtrace: could not enable tracing: %s\n", why);
-		return E_ERROR;
-	}
-	if (cl->ofile && (cl->out = fopen(cl->ofile, "a")) == NULL) {
-		fprintf(stderr, "dtrace: failed to open output file '%s'\n",
-			cl->ofile);
-		return E_ERROR;
-	}
-	if (cli_fit_memory(cl, t, img) != 0)
-		return E_ERROR;
-	if (t->ops->attach(t, img) != 0) {
-		/* a VM's own state (another session, its deadman) is not
-		   dtrace's message */
-		if (cl->vm && strncmp(mt_target_error(t), "vm ", 3) == 0)
-			fprintf(stderr, "machtrace: %s\n", mt_target_error(t));
-		else
-			fprintf(stderr, "dtrace: could not enable tracing: %s\n",
-				mt_target_error(t));
-		return E_ERROR;
-	}
-	c = mt_consumer_new(prog, img, &cl->opts, t, cl->out, stderr);
-	if (c == NULL) {
-		fprintf(stderr, "dtrace: failed to allocate the consumer\n");
-		t->ops->detach(t);
-		return E_ERROR;
-	}
-	if (t->ops->sym == NULL && mt_session_wants_kernel(cl->session, prog))
-		cli_kernel_symbols(cl, c);
-	mt_consumer_attach(c, t->ops->cb(t));
-	if (cl->hook && cl->hook->start(cl->hook->arg, prog, img, t, c) != 0) {
-		t->ops->detach(t);
-		mt_consumer_free(c);
-		return E_ERROR;
-	}
-	if (cl->opts.destructive && !cl->opts.quiet)
-		fprintf(stderr, "dtrace: allowing destructive actions\n");
-	if (t->ops->begin(t) != 0) {
-		fprintf(stderr, "dtrace: could not enable tracing: %s\n",
-			mt_target_error(t));
-		t->ops->detach(t);
-		mt_consumer_free(c);
-		return E_ERROR;
-	}
-	failed = run_loop(cl, t, c);
-	kernel = mt_session_wants_kernel(cl->session, prog);
-	if (getenv("MACHTRACE_PROBE_COST") && kernel)
-		cli_print_probe_cost(t->ops->cb(t));
-	if (cl->hook && cl->hook->finish &&
-	    cl->hook->finish(cl->hook->arg, c, failed) != 0)
-		failed = 1;
-	status = mt_consumer_exited(c) ? mt_consumer_status(c) : 0;
+}
+
+static int
+cli_start(void *arg, const struct mt_prog *prog, const struct mt_image *img,
+	  struct mt_target *t, struct mt_consumer *c)
+{
+	struct cli *cl = arg;
+
+	return cl->hook && cl->hook->start ?
+		cl->hook->start(cl->hook->arg, prog, img, t, c) : 0;
+}
+
+static int
+cli_poll(void *arg, struct mt_consumer *c)
+{
+	struct cli *cl = arg;
+
+	return cl->hook && cl->hook->poll && cl->hook->poll(cl->hook->arg, c) != 0;
+}
+
+/* The client's finish, then -c/-p's "pid N has exited" after the output. */
+static int
+cli_finish(void *arg, struct mt_consumer *c, int failed)
+{
+	struct cli *cl = arg;
+	int f = cl->hook && cl->hook->finish &&
+		cl->hook->finish(cl->hook->arg, c, failed) != 0;
+
 	fflush(cl->out);
-	if (!failed && cli_target_report(cl, t) != 0)
-		failed = 1;
-	t->ops->detach(t);
-	/* a kernel that stopped in KDB after the loop (while draining) */
-	if (!failed && t->ops->aborted && (why = t->ops->aborted(t)) != NULL) {
-		fprintf(stderr, "dtrace: processing aborted: %s\n", why);
-		failed = 1;
-	}
-	mt_consumer_free(c);
-	return failed ? E_ERROR : status;
+	return !failed && !f ? cli_target_report(cl, cl->t) != 0 : f;
 }
 
-int
-cli_tool_init(struct cli *cl, const char *tool, const struct mt_mopts *mach,
-	      const char *vm, const char *const *xopts, struct cli_hook *hook)
+/* The session of a linked program, to its end; the caller frees prog, t, img. */
+static int
+run_session(struct cli *cl, struct mt_prog *prog, struct mt_target *t,
+	    struct mt_image *img)
 {
-	char err[1024];
+	struct mt_session_run r = {
+		&cl->opts, cl->out, cl->ofile, { &cli_intr, cli_catch_signals },
+		{ cl, cli_matched, cli_start, cli_poll, cli_finish,
+		  cl->hook == NULL || cl->hook->final },
+	};
+	int rc;
 
-	memset(cl, 0, sizeof(*cl));
-	cl->pname = "machtrace";
-	mt_opts_init(&cl->opts);
-	cl->opts.quiet = 1;
-	cl->exec = 1;
-	cl->out = stdout;
-	cl->force_kernel = 1;
-	cl->vm = vm;
-	cl->mach = *mach;
-	cl->hook = hook;
-	if ((cl->args = calloc(2, sizeof(char *))) == NULL)
-		return -1;
-	cl->args[cl->nargs++] = (char *)"machtrace";
-	for (; xopts && xopts[0]; xopts += 2)
-		if (mt_opts_set(&cl->opts, xopts[0], xopts[1], NULL, err,
-				sizeof(err)) != 0) {
-			fprintf(stderr, "machtrace: %s: %s\n", tool, err);
-			return -1;
-		}
-	return 0;
-}
-
-void
-cli_tool_free(struct cli *cl)
-{
-	free(cl->args);
-	cl->args = NULL;
-	mt_opts_free(&cl->opts);
+	cl->prog = prog;
+	cl->img = img;
+	cl->t = t;
+	rc = mt_session_go(cl->session, prog, t, img, &r);
+	return rc < 0 ? E_ERROR : rc;
 }
 
 int

@@ -39,7 +39,7 @@ cli_take_target(struct cli *cl, int opt, const char *arg)
 			fprintf(stderr, "dtrace: -c needs a command\n");
 			return -1;
 		}
-		cl->cmd_c = arg;
+		cl->m.cmd_c = arg;
 		pid = 1;
 	} else {
 		errno = 0;
@@ -51,7 +51,7 @@ cli_take_target(struct cli *cl, int opt, const char *arg)
 	}
 	cl->have_target = 1;
 	cl->target_pid = pid;
-	cl->force_kernel = 1;
+	cl->m.force = 1;
 	return 0;
 }
 
@@ -87,12 +87,12 @@ cli_target_module(struct cli *cl)
 	char prog[4096], build[4096], err[256], *mod;
 	size_t n;
 
-	if (!cl->cmd_c)
+	if (!cl->m.cmd_c)
 		return 0;
-	p = cl->cmd_c + strspn(cl->cmd_c, " \t");
+	p = cl->m.cmd_c + strspn(cl->m.cmd_c, " \t");
 	n = strcspn(p, " \t");
 	args = p + n + strspn(p + n, " \t");
-	if (n >= sizeof prog || cl->mach.nmodules >= MT_MOPT_MAX_MODULES) {
+	if (n >= sizeof prog || cl->m.mach.nmodules >= MT_MOPT_MAX_MODULES) {
 		if (n >= sizeof prog)
 			fprintf(stderr, "dtrace: -c: command too long\n");
 		else
@@ -103,7 +103,7 @@ cli_target_module(struct cli *cl)
 	memcpy(prog, p, n);
 	prog[n] = '\0';
 	if (strcmp(prog, "machload") == 0) {
-		if (cl->mach.workload) {
+		if (cl->m.mach.workload) {
 			fprintf(stderr, "dtrace: -c 'machload WORDS' and "
 				"--workload both give machload's words\n");
 			return -1;
@@ -120,10 +120,10 @@ cli_target_module(struct cli *cl)
 	if (asprintf(&mod, "%s ${host-port} ${device-port}%s%s $(task-create) "
 		     "$(task-resume)", prog, *args ? " " : "", args) < 0)
 		return -1;
-	memmove(&cl->mach.modules[1], &cl->mach.modules[0],
-		cl->mach.nmodules * sizeof *cl->mach.modules);
-	cl->mach.modules[0] = mod;
-	cl->mach.nmodules++;
+	memmove(&cl->m.mach.modules[1], &cl->m.mach.modules[0],
+		cl->m.mach.nmodules * sizeof *cl->m.mach.modules);
+	cl->m.mach.modules[0] = mod;
+	cl->m.mach.nmodules++;
 	return 0;
 }
 
@@ -145,29 +145,4 @@ cli_target_report(const struct cli *cl, struct mt_target *t)
 	fprintf(stderr, "dtrace: failed to grab pid %lld: no such task ran "
 		"while tracing\n", cl->target_pid);
 	return 1;
-}
-
-void
-cli_probe_cost(const struct mt_cb *cb, uint64_t *fires, uint64_t *ns)
-{
-	const struct mt_cpustat *s;
-
-	*fires = *ns = 0;
-	if (cb == NULL || cb->cpustat_off == 0)
-		return;
-	s = (const void *)((const char *)cb + cb->cpustat_off);
-	*fires = __atomic_load_n(&cb->nfirings, __ATOMIC_ACQUIRE);
-	for (uint32_t i = 0; i < cb->ncpus; i++)
-		*ns += __atomic_load_n(&s[i].probe_ns, __ATOMIC_ACQUIRE);
-}
-
-void
-cli_print_probe_cost(const struct mt_cb *cb)
-{
-	uint64_t fires, ns;
-
-	cli_probe_cost(cb, &fires, &ns);
-	fprintf(stderr, "machtrace: the tracer's own cost: %.3f ms in probe context, "
-		"%llu probe firings: part of every time above\n", ns / 1e6,
-		(unsigned long long)fires);
 }

@@ -118,7 +118,7 @@ static int vm_start(int argc, char **argv)
 		fprintf(stderr, "machtrace: vm start: %s\n", err);
 		return E_ERROR;
 	}
-	d = mt_live_text_check(vm.shm, vm.kernel, &where, &len, err, sizeof err);
+	d = mt_mach_kind.text_check(vm.shm, vm.kernel, &where, &len, err, sizeof err);
 	if (d != 0) {
 		fprintf(stderr, "machtrace: vm %s: %s; stopping it\n", vm.name, d < 0 ? err :
 			"kernel text DIFFERS from the image");
@@ -241,39 +241,4 @@ int cli_vm_main(int argc, char **argv)
 	if (strcmp(argv[1], "console") == 0)
 		return vm_console(argc - 1, argv + 1);
 	return vm_usage();
-}
-
-/*
- * --vm NAME, or $MACHTRACE_VM (the same): a session on
- * that running VM, whose kernel and boot modules are fixed (--kernel,
- * --module, --workload and -c, which boot one, do not go with it).
- * Without either, machtrace boots a fresh kernel as always.
- */
-int cli_vm_options(struct cli *cl)
-{
-	const char *env = getenv("MACHTRACE_VM");
-	struct mt_vm vm;
-	char err[512];
-
-	if (!cl->vm && env && *env) {
-		cl->vm = env;
-		cl->force_kernel = 1;
-	}
-	if (!cl->vm)
-		return 0;
-	if (cl->cmd_c || cl->mach.kernel || cl->mach.nmodules || cl->mach.workload ||
-	    cl->mach.mem_mb || cl->mach.cpus || cl->disk) {
-		fprintf(stderr, "machtrace: vm %s: %s boots a kernel; a VM's kernel and "
-			"modules are fixed at vm start (-p PID names one of its tasks)\n",
-			cl->vm, cl->cmd_c ? "-c" : cl->disk ? "--disk" : cl->mach.kernel ?
-			"--kernel" : cl->mach.nmodules ? "--module" : cl->mach.workload ?
-			"--workload" : cl->mach.mem_mb ? "--memory" : "--cpus");
-		return -1;
-	}
-	if (mt_vm_find(cl->vm, &vm, err, sizeof err) < 0) {
-		fprintf(stderr, "machtrace: vm: %s\n", err);
-		return -1;
-	}
-	cl->mach.kernel = strdup(vm.kernel);
-	return 0;
 }

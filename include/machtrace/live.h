@@ -65,11 +65,16 @@ struct mt_target *mt_mach_target_new(const struct mt_live_opts *o, char *err,
 				     size_t errlen);
 
 /*
- * Does the probe description name a kernel provider (so that the CLI
- * should use mt_mach_target_new)?  fbt, kinst, mach_trap; profile/tick
+ * Does the probe description name a kernel provider (so that the session
+ * should make the kernel target)?  fbt, kinst, mach_trap; profile/tick
  * only with force.
  */
 int mt_live_wants(const char *prov, int force);
+
+/* The GNU Mach kernel as a kind of target (program.h struct
+   mt_target_kind): the three functions above, which the session and the
+   commands reach only through it. */
+extern const struct mt_target_kind mt_mach_kind;
 
 /*
  * Kernel C types for the compiler (DWARF of the target's kernel):

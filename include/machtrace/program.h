@@ -259,6 +259,27 @@ struct mt_target_ops {
 	const char *(*aborted)(struct mt_target *t);
 };
 
+/*
+ * A kind of target the session makes on demand (the GNU Mach kernel's:
+ * live.h's mt_mach_kind), asked through these ops, not the kind's own
+ * functions.  claims: does a probe description's provider (a glob; ""
+ * names none) belong to it, before one exists (force: every program runs
+ * there, profile, tick and BEGIN/END too)?  create: a target for o, NULL
+ * with err filled.  text_check: compare the kernel text [_start, etext)
+ * in a guest RAM file (offset = physical address) with the kernel image:
+ * 0 identical, 1 different (*where: the first differing address, *len:
+ * the text's length), -1 with err filled.
+ */
+struct mt_live_opts;
+struct mt_target_kind {
+	const char *name;
+	int (*claims)(const char *prov, int force);
+	struct mt_target *(*create)(const struct mt_live_opts *o, char *err,
+				    size_t errlen);
+	int (*text_check)(const char *ramfile, const char *kernel,
+			  uint64_t *where, uint64_t *len, char *err, size_t errlen);
+};
+
 struct mt_target {
 	const struct mt_target_ops *ops;
 	void *priv;

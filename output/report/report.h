@@ -1,6 +1,6 @@
 /*
  * The HTML report: a model fed one trace event at a time (by the CTF
- * reader's adapter, cmd/machtrace/report.c), then written as one
+ * reader's adapter, tools/report/report.c), then written as one
  * self-contained page (report_html.c): the model as JSON, d3 and
  * d3-flame-graph (npm, fetched by the build into build/web and linked into
  * machtrace), and our own small report.js / report.css.

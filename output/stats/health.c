@@ -2,7 +2,7 @@
  * Health: user rules (a pmie-like line format), the penalty ramp and the
  * 0-100 score built from deductions, a robust anomaly score of a value
  * against a window of earlier ones.  machtrace top and machtrace health
- * (cmd/machtrace/top.c) use them; docs/top.md describes the format.
+ * (tools/top/top.c) use them; docs/top.md describes the format.
  */
 #include <ctype.h>
 #include <math.h>

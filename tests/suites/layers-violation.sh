@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # tests/suites/layers.sh fails on a deliberate violation: in a copy of the
 # sources and libraries, a compiler file including the consumer's header,
-# a bench file including by a relative path, a folder the layers do not
-# know, and a compiler object calling into the consumer.  The unchanged
+# a tool including the command's, a bench file including by a relative
+# path, a folder the layers do not know, a compiler object calling into
+# the consumer, and a session object calling into a tool.  The unchanged
 # copy passes first, so each failure is the violation's.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -41,10 +42,12 @@ echo "PASS layers-violation-clean-copy"
 
 # an upward include: the compiler reaching into the consumer
 echo '#include "consumer/impl.h"' >> "$T/root/compiler/lex.c"
+echo '#include "cmd/machtrace/cli.h"' >> "$T/root/tools/top/top.c"
 echo '#include "../tests/lib/rtimg.h"' >> "$T/root/bench/probe_bench.c"
 mkdir "$T/root/newfolder" && echo 'int x;' > "$T/root/newfolder/x.c"
 run
 expect upward-include layer-includes 'compiler/lex.c: "consumer/impl.h"'
+expect tool-includes-cmd layer-includes 'tools/top/top.c: "cmd/machtrace/cli.h"'
 expect relative-include layer-includes 'bench/probe_bench.c: "../tests/lib/rtimg.h"'
 expect unknown-folder layer-includes 'newfolder/ (no line in USES)'
 
@@ -55,3 +58,9 @@ printf 'void %s(void);\nvoid mt_layers_violation(void);\nvoid mt_layers_violatio
 cc -c -o "$T/v.o" "$T/v.c" && ar rs "$T/root/build/lib/libmtcc.a" "$T/v.o" 2>/dev/null
 run
 expect upward-call layer-compiler+link "$fn"
+
+# a lower layer calling up: a session object calling a tool's entry point
+printf 'int tool_top_main(void);\nint mt_layers_violation2(void);\nint mt_layers_violation2(void) { return tool_top_main(); }\n' > "$T/v2.c"
+cc -c -o "$T/v2.o" "$T/v2.c" && ar rs "$T/root/build/lib/libmtsession.a" "$T/v2.o" 2>/dev/null
+run
+expect session-calls-tool layer-session tool_top_main

@@ -106,23 +106,17 @@ layer() {	# name, libraries... (-lNAME: a system library; -ljansson
 	fi
 }
 
-# Side doors: commands and the session ask a target through its ops
-# (program.h struct mt_target_ops), not the kernel target's own mt_live_*
-# functions.  The calls not yet routed, to shrink, not grow: the session
-# makes the kernel target and knows which providers want it; cmd/vm.c
-# checks a VM's kernel text.
+# Side doors: commands, tools and the session ask a target through its ops
+# (program.h struct mt_target_ops, and struct mt_target_kind for what is
+# asked before a target exists: live.h's mt_mach_kind), never the kernel
+# target's own mt_live_* or mt_mach_target_* functions.
 sidedoor() {
-	local -A STILL=([cmd]=" mt_live_text_check "
-			[session]=" mt_live_wants mt_mach_target_new ")
 	local bad="" sym f dir
-	for dir in cmd session; do
+	for dir in cmd tools session; do
 		for f in $(find "$BUILD/obj/$dir" -name '*.o' 2>/dev/null); do
 			for sym in $(nm -u "$f" | awk '{ print $2 }' |
 					grep -E '^(mt_live_|mt_mach_target_)'); do
-				case "${STILL[$dir]}" in
-				*" $sym "*) ;;
-				*) bad+=" ${f#"$BUILD"/obj/}: $sym" ;;
-				esac
+				bad+=" ${f#"$BUILD"/obj/}: $sym"
 			done
 		done
 	done
@@ -150,6 +144,12 @@ layer runtime libmtrt.a libmtplat.a
 layer session libmtsession.a libmtcc.a libmtlink.a libmtcons.a libmtlive.a \
 	libmtvm.a libmttarget.a libmttargets.a libmtlocal.a libmtrt.a libmtplat.a \
 	libmtjit.a libmtmsgids.a libmtcommon.a \
+	-ljansson -ldw -lelf -lcapstone -lext2fs -lcom_err -lz
+# the tools (tools/<name>/): the session and what it runs, the output
+# (export, report, stats), no command
+layer tools libmttools.a libmtsession.a libmtreport.a libmtout.a libmtcc.a \
+	libmtlink.a libmtcons.a libmtlive.a libmtvm.a libmttarget.a libmttargets.a \
+	libmtlocal.a libmtrt.a libmtplat.a libmtjit.a libmtmsgids.a libmtcommon.a \
 	-ljansson -ldw -lelf -lcapstone -lext2fs -lcom_err -lz
 # the targets: no compiler, link stage, consumer or command
 layer targets libmtlive.a libmtvm.a libmttarget.a libmttargets.a libmtlocal.a \

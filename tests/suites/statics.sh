@@ -23,7 +23,7 @@ for o in $objs; do
 	nm --defined-only -g "$o" 2>/dev/null | awk -v o="$o" '$2 == "T" { print $3, o }'
 done | sort -u > "$T/defs"
 for o in $objs; do nm -u "$o" 2>/dev/null | awk '{ print $2 }'; done | sort -u > "$T/refs"
-HDRS="include compiler common link consumer cmd targets runtime msgids output jit"
+HDRS="include compiler common link consumer cmd targets runtime msgids output jit session tools"
 bad=
 while read -r s o; do
 	# the guest programs are Mach user code around MIG's generated stubs

@@ -971,3 +971,10 @@ static const char *live_aborted(struct mt_target *t)
 	return t && t->ops == &live_ops && ((struct live *)t->priv)->kdb[0] ?
 		((struct live *)t->priv)->kdb : NULL;
 }
+
+const struct mt_target_kind mt_mach_kind = {
+	.name = "mach",
+	.claims = mt_live_wants,
+	.create = mt_mach_target_new,
+	.text_check = mt_live_text_check,
+};

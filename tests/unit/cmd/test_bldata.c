@@ -1,5 +1,5 @@
 /*
- * machtrace baseline's data and comparison (cmd/machtrace/bldata.c) on
+ * machtrace baseline's data and comparison (tools/baseline/bldata.c) on
  * synthetic runs: the file keeps each run's samples and refuses a
  * version 1 file; bl_compare calls a per-run shift noise (the one-run
  * comparison before it called this data regressed: +7%, Mann-Whitney
@@ -8,7 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "cmd/machtrace/baseline.h"
+#include "tools/baseline/baseline.h"
 #include "../mt_test.h"
 
 #define RUNS	5

@@ -130,7 +130,7 @@ TEST(bootstrap_median_diff)
  */
 #define RUNS	5
 #define RUN_N	4000
-#define MIN_REL	0.05	/* machtrace baseline's (cmd/machtrace/bldata.c) */
+#define MIN_REL	0.05	/* machtrace baseline's (tools/baseline/bldata.c) */
 #define NOISE_K	3.0
 
 static double run_v[2][RUNS][RUN_N];

@@ -15,7 +15,7 @@ static const struct mt_trace_field sw[] = {
 	{ "next_comm", MT_TF_STR, 0 }, { "next_tid", MT_TF_INT, 4 },
 	{ "next_prio", MT_TF_INT, 4 },
 };
-/* as record writes them (cmd/machtrace/events.c) */
+/* as record writes them (tools/record/events.c) */
 static const struct mt_trace_field ipc[] = {
 	{ "tid", MT_TF_INT, 4 }, { "msg_name", MT_TF_STR, 0 },
 	{ "remote_port", MT_TF_HEX, 8 }, { "local_port", MT_TF_HEX, 8 },

@@ -23,9 +23,9 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/resource.h>
-#include "cli.h"
 #include "machtrace/abi.h"
 #include "machtrace/runtime.h"
+#include "session/internal.h"
 
 static uint64_t
 min_u64(uint64_t a, uint64_t b)
@@ -93,23 +93,24 @@ budget(const struct mt_opts *o)
 
 /* dtrace(1)'s "%s lowered to N[kmgt]" (or "N bytes"). */
 static void
-report_lowered(const char *what, uint64_t nsize)
+report_lowered(FILE *err, const char *what, uint64_t nsize)
 {
 	int j = 0, mul = 10;
 
 	for (; mul < 64 && (1ULL << mul) <= nsize; j++, mul += 10)
 		continue;
 	if (!(nsize & ((1ULL << (mul - 10)) - 1)))
-		fprintf(stderr, "dtrace: %s lowered to %llu%c\n", what,
+		fprintf(err, "dtrace: %s lowered to %llu%c\n", what,
 			(unsigned long long)(nsize >> (mul - 10)),
 			" kmgtpe"[j]);
 	else
-		fprintf(stderr, "dtrace: %s lowered to %llu bytes\n", what,
+		fprintf(err, "dtrace: %s lowered to %llu bytes\n", what,
 			(unsigned long long)nsize);
 }
 
 int
-cli_fit_memory(struct cli *cl, struct mt_target *t, struct mt_image *img)
+mt_session_fit_memory(const struct mt_opts *opts, FILE *err, struct mt_target *t,
+		      struct mt_image *img)
 {
 	struct mt_options *o = &img->opt;
 	uint64_t *sizes[4] = { &o->bufsize, &o->aggsize, &o->specsize,
@@ -119,12 +120,12 @@ cli_fit_memory(struct cli *cl, struct mt_target *t, struct mt_image *img)
 		"dynamic variable size"
 	};
 	uint64_t want[4], need, lim = t->ops->area_max ?
-		t->ops->area_max(t, img) : budget(&cl->opts);
+		t->ops->area_max(t, img) : budget(opts);
 
 	need = mt_rt_size(img);
 	if (need == 0 || need <= lim)
 		return 0;	/* an invalid image is attach's to report */
-	if (cl->opts.bufresize == 1)
+	if (opts->bufresize == 1)
 		goto nospace;
 	for (int i = 0; i < 4; i++) {
 		want[i] = *sizes[i];
@@ -139,11 +140,11 @@ cli_fit_memory(struct cli *cl, struct mt_target *t, struct mt_image *img)
 	if (need == 0 || need > lim)
 		goto nospace;
 	for (int i = 0; i < 4; i++)
-		if (*sizes[i] < want[i] && !cl->opts.quietresize)
-			report_lowered(names[i], *sizes[i]);
+		if (*sizes[i] < want[i] && !opts->quietresize)
+			report_lowered(err, names[i], *sizes[i]);
 	return 0;
 nospace:
-	fprintf(stderr, "dtrace: could not enable tracing: Not enough space "
+	fprintf(err, "dtrace: could not enable tracing: Not enough space "
 		"(the enabling needs %llu bytes of %s, machtrace allows %llu%s)\n",
 		(unsigned long long)need, t->ops->area_max ?
 		"the kernel's reserved region" : "host memory",

@@ -5,7 +5,7 @@
  */
 #include <math.h>
 #include <string.h>
-#include "baseline.h"
+#include "tools/baseline/baseline.h"
 #include "machtrace/stats.h"
 
 /*

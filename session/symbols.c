@@ -5,12 +5,12 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "cli.h"
 #include "machtrace/consumer.h"
 #include "machtrace/kimg.h"
 #include "machtrace/mach.h"
+#include "session/internal.h"
 
-struct ksyms {
+struct mt_kernel_syms {
 	char path[4096];
 	struct mt_kimg *k;
 	int failed;
@@ -20,7 +20,7 @@ static int
 ksym_lookup(void *arg, uint64_t addr, const char **mod, const char **func,
 	    uint64_t *off)
 {
-	struct ksyms *ks = arg;
+	struct mt_kernel_syms *ks = arg;
 	char err[256];
 
 	if (ks->k == NULL && !ks->failed) {
@@ -33,14 +33,25 @@ ksym_lookup(void *arg, uint64_t addr, const char **mod, const char **func,
 	return 0;
 }
 
-void
-cli_kernel_symbols(const struct cli *cl, struct mt_consumer *c)
+struct mt_kernel_syms *
+mt_session_kernel_symbols(const char *kernel, struct mt_consumer *c)
 {
-	static struct ksyms ks;
+	struct mt_kernel_syms *ks = calloc(1, sizeof(*ks));
 
-	if (cl->mach.kernel)
-		snprintf(ks.path, sizeof(ks.path), "%s", cl->mach.kernel);
+	if (ks == NULL)
+		return NULL;	/* addresses print as numbers */
+	if (kernel)
+		snprintf(ks->path, sizeof(ks->path), "%s", kernel);
 	else
-		mt_stock_kernel(ks.path, sizeof(ks.path));
-	mt_consumer_set_symbols(c, ksym_lookup, &ks);
+		mt_stock_kernel(ks->path, sizeof(ks->path));
+	mt_consumer_set_symbols(c, ksym_lookup, ks);
+	return ks;
+}
+
+void
+mt_session_kernel_symbols_free(struct mt_kernel_syms *ks)
+{
+	if (ks && ks->k)
+		mt_kimg_close(ks->k);
+	free(ks);
 }

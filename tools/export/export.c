@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cli.h"
+#include "tools/tools.h"
 #include "machtrace/export.h"
 
 typedef int (*export_fn)(struct mt_trace *, FILE *, const struct mt_export_opts *,
@@ -29,7 +29,7 @@ export_usage(const char *msg)
 		fprintf(stderr, "machtrace: export: %s\n", msg);
 	fprintf(stderr, "usage: machtrace export DIR --format chrome|folded|"
 		"flamegraph|speedscope [-o FILE]\n");
-	return E_USAGE;
+	return MT_EXIT_USAGE;
 }
 
 static void
@@ -41,7 +41,7 @@ progress(void *arg, uint64_t done, uint64_t total)
 }
 
 int
-cli_export_main(int argc, char **argv)
+tool_export_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, 'f' },
@@ -62,7 +62,7 @@ cli_export_main(int argc, char **argv)
 		switch (c) {
 		case 'f': fmt = optarg; break;
 		case 'o': ofile = optarg; break;
-		case 'h': export_usage(NULL); return E_SUCCESS;
+		case 'h': export_usage(NULL); return MT_EXIT_OK;
 		default: return export_usage(NULL);
 		}
 	}
@@ -78,16 +78,16 @@ cli_export_main(int argc, char **argv)
 	if (fn == NULL) {
 		fprintf(stderr, "machtrace: export: unknown format '%s' (formats: "
 			"chrome, folded, flamegraph, speedscope)\n", fmt);
-		return E_USAGE;
+		return MT_EXIT_USAGE;
 	}
 	if ((t = mt_trace_open(dir, err, sizeof(err))) == NULL) {
 		fprintf(stderr, "machtrace: export: %s\n", err);
-		return E_ERROR;
+		return MT_EXIT_ERROR;
 	}
 	if (ofile && (out = fopen(ofile, "w")) == NULL) {
 		fprintf(stderr, "machtrace: export: cannot create %s\n", ofile);
 		mt_trace_free(t);
-		return E_ERROR;
+		return MT_EXIT_ERROR;
 	}
 	if (isatty(2))
 		eo.progress = progress;
@@ -106,7 +106,7 @@ cli_export_main(int argc, char **argv)
 	mt_trace_free(t);
 	if (rc != 0) {
 		fprintf(stderr, "machtrace: export: %s\n", err);
-		return E_ERROR;
+		return MT_EXIT_ERROR;
 	}
-	return E_SUCCESS;
+	return MT_EXIT_OK;
 }

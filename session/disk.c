@@ -2,7 +2,7 @@
  * --disk IMAGE: trace the system a Hurd-style disk image boots.  The
  * kernel, its command line and the boot modules are the default entry of
  * the image's /boot/grub/grub.cfg (targets/mach/disk/), extracted to a
- * temporary directory that is removed when machtrace exits; the image is
+ * temporary directory that mt_session_machine_free removes; the image is
  * attached as the guest's first IDE disk (--snapshot: its writes are
  * dropped when QEMU exits).
  */
@@ -13,19 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cmd/machtrace/cli.h"
 #include "machtrace/disk.h"
-
-/* The plan whose directory atexit() removes (one per process). */
-static struct mt_disk_plan *disk_plan;
-
-static void remove_plan(void)
-{
-	if (disk_plan)
-		mt_disk_plan_free(disk_plan);
-	free(disk_plan);
-	disk_plan = NULL;
-}
+#include "machtrace/session.h"
 
 /* Does the ELF file have a section named name (and is it an ELF at all)? */
 static int elf_sections(const char *path, int *symtab, int *debug_info)
@@ -61,23 +50,23 @@ static int elf_sections(const char *path, int *symtab, int *debug_info)
 	return r;
 }
 
-static int check_kernel(const struct mt_disk_plan *p)
+static int check_kernel(const struct mt_disk_plan *p, FILE *err)
 {
 	int symtab, dwarf;
 
 	if (elf_sections(p->kernel, &symtab, &dwarf) < 0) {
-		fprintf(stderr, "dtrace: --disk %s: the kernel of '%s' is not an ELF "
+		fprintf(err, "dtrace: --disk %s: the kernel of '%s' is not an ELF "
 			"file (GNU Mach for x86_64 is)\n", p->image, p->title);
 		return -1;
 	}
 	if (!symtab) {
-		fprintf(stderr, "dtrace: --disk %s: the kernel of '%s' has no symbol "
+		fprintf(err, "dtrace: --disk %s: the kernel of '%s' has no symbol "
 			"table: machtrace cannot place probes in it (install a "
 			"debug gnumach, docs/disk.md)\n", p->image, p->title);
 		return -1;
 	}
 	if (!dwarf)
-		fprintf(stderr, "dtrace: --disk %s: the kernel of '%s' has no DWARF: "
+		fprintf(err, "dtrace: --disk %s: the kernel of '%s' has no DWARF: "
 			"fbt probes work by symbol, but args[] have no types and "
 			"kernel types are unknown (install a debug gnumach, "
 			"docs/disk.md)\n", p->image, p->title);
@@ -85,56 +74,56 @@ static int check_kernel(const struct mt_disk_plan *p)
 }
 
 int
-cli_disk_setup(struct cli *cl)
+mt_session_machine_disk(struct mt_session_machine *m, FILE *err)
 {
-	char err[1024], *entry;
+	struct mt_disk_plan *disk_plan;
+	char msg[1024], *entry;
 
-	if (!cl->disk) {
-		if (cl->disk_snapshot) {
-			fprintf(stderr, "dtrace: --snapshot goes with --disk IMAGE\n");
+	if (!m->disk) {
+		if (m->disk_snapshot) {
+			fprintf(err, "dtrace: --snapshot goes with --disk IMAGE\n");
 			return -1;
 		}
 		return 0;
 	}
-	if (cl->mach.kernel || cl->mach.nmodules || cl->cmd_c || cl->mach.workload) {
-		fprintf(stderr, "dtrace: --disk boots the kernel and modules its "
+	if (m->mach.kernel || m->mach.nmodules || m->cmd_c || m->mach.workload) {
+		fprintf(err, "dtrace: --disk boots the kernel and modules its "
 			"grub.cfg names: it does not go with %s\n",
-			cl->mach.kernel ? "--kernel" : cl->mach.nmodules ? "--module" :
-			cl->cmd_c ? "-c" : "--workload");
+			m->mach.kernel ? "--kernel" : m->mach.nmodules ? "--module" :
+			m->cmd_c ? "-c" : "--workload");
 		return -1;
 	}
-	if (!(disk_plan = malloc(sizeof(*disk_plan)))) {
-		fprintf(stderr, "dtrace: out of memory\n");
+	if (!(disk_plan = m->plan = calloc(1, sizeof(*disk_plan)))) {
+		fprintf(err, "dtrace: out of memory\n");
 		return -1;
 	}
-	if (mt_disk_plan(cl->disk, disk_plan, err, sizeof(err)) != 0) {
-		fprintf(stderr, "dtrace: --disk: %s\n", err);
+	if (mt_disk_plan(m->disk, disk_plan, msg, sizeof(msg)) != 0) {
+		fprintf(err, "dtrace: --disk: %s\n", msg);
 		free(disk_plan);
-		disk_plan = NULL;
+		m->plan = NULL;
 		return -1;
 	}
-	atexit(remove_plan);
-	if ((size_t)disk_plan->nmodules > sizeof(cl->mach.modules) / sizeof(cl->mach.modules[0])) {
-		fprintf(stderr, "dtrace: --disk %s: '%s' has %d modules, machtrace "
+	if ((size_t)disk_plan->nmodules > sizeof(m->mach.modules) / sizeof(m->mach.modules[0])) {
+		fprintf(err, "dtrace: --disk %s: '%s' has %d modules, machtrace "
 			"boots at most %zu\n", disk_plan->image, disk_plan->title,
-			disk_plan->nmodules, sizeof(cl->mach.modules) / sizeof(cl->mach.modules[0]));
+			disk_plan->nmodules, sizeof(m->mach.modules) / sizeof(m->mach.modules[0]));
 		return -1;
 	}
-	if (check_kernel(disk_plan) != 0)
+	if (check_kernel(m->plan, err) != 0)
 		return -1;
-	cl->mach.kernel = disk_plan->kernel;
-	cl->kernel_args = disk_plan->kernel_args;
+	m->mach.kernel = disk_plan->kernel;
+	m->kernel_args = disk_plan->kernel_args;
 	for (int i = 0; i < disk_plan->nmodules; i++)
-		cl->mach.modules[i] = disk_plan->modules[i];
-	cl->mach.nmodules = disk_plan->nmodules;
-	cl->disk = disk_plan->image;
+		m->mach.modules[i] = disk_plan->modules[i];
+	m->mach.nmodules = disk_plan->nmodules;
+	m->disk = disk_plan->image;
 	if ((entry = malloc(sizeof(disk_plan->image) + sizeof(disk_plan->title) + 32)))
 		sprintf(entry, "%s, entry '%s'", disk_plan->image, disk_plan->title);
-	cl->disk_entry = entry;
-	if (cl->verbose)
-		fprintf(stderr, "dtrace: --disk %s: booting '%s' (file system at "
+	m->disk_entry = entry;
+	if (m->verbose)
+		fprintf(err, "dtrace: --disk %s: booting '%s' (file system at "
 			"byte %llu), %d module(s)%s\n", disk_plan->image,
 			disk_plan->title, (unsigned long long)disk_plan->fs_offset,
-			disk_plan->nmodules, cl->disk_snapshot ? ", writes dropped" : "");
+			disk_plan->nmodules, m->disk_snapshot ? ", writes dropped" : "");
 	return 0;
 }

@@ -25,8 +25,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <fcntl.h>
-#include "cli.h"
-#include "baseline.h"
+#include "tools/tools.h"
+#include "tools/baseline/baseline.h"
 #include "machtrace/consumer.h"
 #include "machtrace/vm.h"
 #include "machtrace/export.h"
@@ -68,6 +68,7 @@ struct bl_opts {
 	long seconds, runs;
 	int icount;
 	char path[4200];
+	struct mt_session_intr intr;
 };
 
 static int
@@ -83,7 +84,7 @@ bl_usage(const char *msg)
 			"baseline's kernel and workload):\n");
 		mt_mopt_help(stderr, "  ");
 	}
-	return E_USAGE;
+	return MT_EXIT_USAGE;
 }
 
 static int
@@ -419,38 +420,38 @@ run_session(const struct bl_opts *o, struct bl_tmp *t, struct bl_set *s,
 	static const char *const xopts[] = { "bufsize", "16m", "dynvarsize", "4m",
 					     NULL };
 	struct bl_sess b = { s, r, NULL, NULL, { NULL }, 0, 0 };
-	struct cli_hook hook = { &b, bl_start, bl_poll, bl_finish, 0 };
-	struct cli_cmd cmd = { 0, 0, (char *)"machtrace baseline", NULL };
-	struct mt_mopts mach = o->mach;
 	char prog[sizeof(measure_prog) + 64], *con = getenv("MACHTRACE_CONSOLE_LOG");
-	struct cli cl;
+	struct mt_cc_src src = { prog, "machtrace baseline", 0 };
+	struct mt_session_machine m;
+	struct mt_session_tool tool = {
+		"baseline", &m, &src, 1, xopts, o->intr,
+		{ &b, NULL, bl_start, bl_poll, bl_finish, 0 },
+	};
 	int rc;
 
 	snprintf(prog, sizeof(prog), "%s", measure_prog);
 	if (o->seconds > 0)
 		snprintf(prog + strlen(prog), sizeof(prog) - strlen(prog),
 			 "tick-%lds { exit(0); }\n", o->seconds);
+	memset(&m, 0, sizeof(m));
+	m.mach = o->mach;
+	m.vm = o->vm;
+	m.force = 1;
 	if (o->vm)
-		mach.workload = NULL;	/* the VM's, fixed at vm start */
-	cmd.text = prog;
-	if (cli_tool_init(&cl, "baseline", &mach, o->vm, xopts, &hook) != 0) {
-		cli_tool_free(&cl);
-		return -1;
-	}
-	cl.cmds = &cmd;
-	cl.ncmds = 1;
+		m.mach.workload = NULL;	/* the VM's, fixed at vm start */
 	if (o->icount && getenv("MACHTRACE_ICOUNT") == NULL)
 		setenv("MACHTRACE_ICOUNT", "shift=0", 1);
 	con = con ? strdup(con) : NULL;
 	setenv("MACHTRACE_CONSOLE_LOG", t->con, 1);
 	fflush(stdout);
-	rc = cli_vm_options(&cl) != 0 ? E_USAGE : cli_run(&cl);
+	rc = mt_session_machine_vm(&m, stderr) != 0 ? MT_EXIT_USAGE :
+		mt_session_tool_run(&tool);
 	if (con) {
 		setenv("MACHTRACE_CONSOLE_LOG", con, 1);
 		free(con);
 	} else
 		unsetenv("MACHTRACE_CONSOLE_LOG");
-	cli_tool_free(&cl);
+	mt_session_machine_free(&m);
 	if (rc != 0 || b.rc != 0) {
 		fprintf(stderr, "machtrace: baseline: the measurement session failed "
 			"(exit %d)\n", rc);
@@ -554,7 +555,7 @@ do_save(struct bl_opts *o)
 		o->icount = 1;
 	if (measure(o, &s) != 0) {
 		bl_set_free(&s);
-		return E_ERROR;
+		return MT_EXIT_ERROR;
 	}
 	rc = bl_write(&s, o->path, err, sizeof(err));
 	if (rc != 0)
@@ -563,7 +564,7 @@ do_save(struct bl_opts *o)
 		printf("baseline %s saved: %zu runs, %zu metrics, %zu stacks, in %s\n",
 		       o->name, s.nruns, s.run[0].nmetrics, s.nstacks, o->path);
 	bl_set_free(&s);
-	return rc ? E_ERROR : E_SUCCESS;
+	return rc ? MT_EXIT_ERROR : MT_EXIT_OK;
 }
 
 /* What compare measures: the baseline's kernel, workload, -d, icount
@@ -608,17 +609,17 @@ do_compare(struct bl_opts *o, const char *dir)
 
 	if (bl_read(&old, o->path, err, sizeof(err)) != 0) {
 		fprintf(stderr, "machtrace: baseline: %s\n", err);
-		return E_ERROR;
+		return MT_EXIT_ERROR;
 	}
 	if (strncmp(old.workload, "vm:", 3) == 0 && o->vm == NULL) {
 		fprintf(stderr, "machtrace: baseline: %s was measured on a running VM (%s): "
 			"compare it with --vm NAME\n", o->name, old.workload + 3);
 		bl_set_free(&old);
-		return E_USAGE;
+		return MT_EXIT_USAGE;
 	}
 	if (compare_defaults(o, &old) != 0) {
 		bl_set_free(&old);
-		return E_ERROR;
+		return MT_EXIT_ERROR;
 	}
 	bl_set_init(&cur, run_workload(o, wl, sizeof(wl)), o->seconds,
 		    run_icount(o, ic, sizeof(ic)));
@@ -632,10 +633,10 @@ do_compare(struct bl_opts *o, const char *dir)
 	if (measure(o, &cur) != 0) {
 		bl_set_free(&old);
 		bl_set_free(&cur);
-		return E_ERROR;
+		return MT_EXIT_ERROR;
 	}
 	regressed = bl_compare(&old, &cur, stdout);
-	rc = regressed ? E_REGRESSED : E_SUCCESS;
+	rc = regressed ? E_REGRESSED : MT_EXIT_OK;
 	snprintf(svg, sizeof(svg), "%s/%s", dir, o->name);
 	if (bl_flame_both(&old, &cur, svg, err, sizeof(err)) != 0)
 		fprintf(stderr, "machtrace: baseline: flame graph: %s\n", err);
@@ -680,7 +681,7 @@ bl_vm_check(const struct bl_opts *o)
 }
 
 int
-cli_baseline_main(int argc, char **argv)
+tool_baseline_main(int argc, char **argv, struct mt_session_intr intr)
 {
 	static const struct option opts[] = {
 		{ "dir", required_argument, NULL, 'D' },
@@ -690,7 +691,7 @@ cli_baseline_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct bl_opts o = { .seconds = -1, .runs = -1 };
+	struct bl_opts o = { .seconds = -1, .runs = -1, .intr = intr };
 	char dir[4000], err[512];
 	int c;
 
@@ -705,17 +706,17 @@ cli_baseline_main(int argc, char **argv)
 		case 'D': o.dir = optarg; break;
 		case 'i': o.icount = 1; break;
 		case 'd':
-			if (cli_whole_arg(optarg, &o.seconds) != 0)
+			if (mt_session_whole_arg(optarg, &o.seconds) != 0)
 				return bl_usage("-d wants whole seconds, 1 to 3600");
 			break;
 		case 'v': o.vm = optarg; break;
 		case 'r':
-			if (cli_whole_arg(optarg, &o.runs) != 0 || o.runs < 2 ||
+			if (mt_session_whole_arg(optarg, &o.runs) != 0 || o.runs < 2 ||
 			    o.runs > BL_MAX_RUNS)
 				return bl_usage("--runs wants 2 to 100 runs (their spread is "
 						"the noise floor)");
 			break;
-		case 'h': bl_usage(NULL); return E_SUCCESS;
+		case 'h': bl_usage(NULL); return MT_EXIT_OK;
 		default: return bl_usage(NULL);
 		}
 	}
@@ -731,10 +732,10 @@ cli_baseline_main(int argc, char **argv)
 		return bl_usage("a NAME is letters, digits, '-', '_' and '.', not "
 				"starting with '.'");
 	if (bl_dir(&o, dir, sizeof(dir)) != 0)
-		return E_ERROR;
+		return MT_EXIT_ERROR;
 	snprintf(o.path, sizeof(o.path), "%s/%s.json", dir, o.name);
 	if (o.vm && bl_vm_check(&o) != 0)
-		return E_USAGE;
+		return MT_EXIT_USAGE;
 	if (strcmp(o.verb, "compare") == 0)
 		return do_compare(&o, dir);
 	if (o.mach.workload == NULL && o.vm == NULL)
@@ -746,7 +747,7 @@ cli_baseline_main(int argc, char **argv)
 	if (mkdirs(dir) != 0) {
 		fprintf(stderr, "machtrace: baseline: cannot create %s: %s\n", dir,
 			strerror(errno));
-		return E_ERROR;
+		return MT_EXIT_ERROR;
 	}
 	return do_save(&o);
 }

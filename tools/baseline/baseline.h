@@ -1,5 +1,5 @@
 /*
- * machtrace baseline's data (cmd/machtrace/bldata.c): a measurement's
+ * machtrace baseline's data (tools/baseline/bldata.c): a measurement's
  * runs, their metrics and folded stacks, stored as JSON; the comparison
  * of two (blcompare.c).
  */
@@ -73,7 +73,5 @@ int bl_compare(const struct bl_set *old, const struct bl_set *cur, FILE *out);
    drawn both ways. */
 int bl_flame_both(const struct bl_set *old, const struct bl_set *cur,
 		  const char *prefix, char *err, size_t len);
-
-int cli_baseline_main(int argc, char **argv);
 
 #endif

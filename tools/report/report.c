@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cli.h"
+#include "tools/tools.h"
 #include "machtrace/trace.h"
 #include "output/report/load.h"
 
@@ -20,7 +20,7 @@ report_usage(FILE *fp)
 		"and traps with their\n\tlatencies, a latency heatmap, a flame "
 		"graph of stack samples, drops.\n\t-o - writes the page to "
 		"standard output.\n");
-	return fp == stdout ? E_SUCCESS : E_USAGE;
+	return fp == stdout ? MT_EXIT_OK : MT_EXIT_USAGE;
 }
 
 static void
@@ -41,7 +41,7 @@ write_page(struct rp *r, const char *out, const char *title)
 	if (fp == NULL) {
 		fprintf(stderr, "machtrace report: %s: %s\n", out,
 			strerror(errno));
-		return E_ERROR;
+		return MT_EXIT_ERROR;
 	}
 	rc = rp_write_html(r, fp, title);
 	if (rc != 0)
@@ -54,7 +54,7 @@ write_page(struct rp *r, const char *out, const char *title)
 	}
 	if (rc != 0 && fp != stdout)
 		unlink(out);
-	return rc == 0 ? E_SUCCESS : E_ERROR;
+	return rc == 0 ? MT_EXIT_OK : MT_EXIT_ERROR;
 }
 
 static int
@@ -63,12 +63,12 @@ report(const char *dir, const char *out)
 	char err[512], title[512], *dcopy;
 	struct mt_trace *t;
 	struct rp *r;
-	int rc = E_ERROR;
+	int rc = MT_EXIT_ERROR;
 
 	t = mt_trace_open(dir, err, sizeof(err));
 	if (t == NULL) {
 		fprintf(stderr, "machtrace report: %s\n", err);
-		return E_ERROR;
+		return MT_EXIT_ERROR;
 	}
 	r = rp_new();
 	dcopy = strdup(dir);
@@ -93,7 +93,7 @@ out:
 }
 
 int
-cli_report_main(int argc, char **argv)
+tool_report_main(int argc, char **argv)
 {
 	const char *dir = NULL, *out = NULL;
 

@@ -17,8 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <jansson.h>
-#include "baseline.h"
-#include "cli.h"
+#include "tools/baseline/baseline.h"
+#include "machtrace/session.h"
 #include "machtrace/json.h"
 #include "machtrace/export.h"
 #include "machtrace/mach.h"
@@ -336,9 +336,9 @@ read_set(json_t *root, struct bl_set *s, char *err, size_t len)
 	if (strncmp(workload, "vm:", 3) != 0 &&
 	    mt_workload_check(workload, why, sizeof(why)) != 0)
 		return seterr(err, len, "%s", why);
-	if (mt_json_whole(seconds, CLI_MAX_SECONDS, &secs) != 0)
+	if (mt_json_whole(seconds, MT_SESSION_MAX_SECONDS, &secs) != 0)
 		return seterr(err, len, "\"seconds\" is not a whole number 0 to %d",
-			      CLI_MAX_SECONDS);
+			      MT_SESSION_MAX_SECONDS);
 	s->seconds = (long)secs;
 	if (icount[0] && (mt_icount_check(icount, why, sizeof(why)) != 0 ||
 			  jtext(icount, s->icount, sizeof(s->icount)) != 0))

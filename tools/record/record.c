@@ -10,8 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "cli.h"
-#include "record.h"
+#include "tools/record/record.h"
 #include "machtrace/consumer.h"
 #include "machtrace/msgids.h"
 #include "machtrace/trace.h"
@@ -34,7 +33,7 @@ struct clause_plan {
 	struct mt_trace_field *fields;
 };
 
-struct cli_rec {
+struct rec_state {
 	struct mt_trace_writer *w;
 	const struct mt_prog *prog;
 	const struct mt_image *img;
@@ -112,7 +111,7 @@ value_field(struct clause_plan *pl, const struct mt_prog *prog, uint32_t ri,
 
 /* The fields of clause ci: each data-printing action's values. */
 static int
-make_plan(struct cli_rec *rs, uint32_t ci)
+make_plan(struct rec_state *rs, uint32_t ci)
 {
 	const struct mt_prog *prog = rs->prog;
 	const struct mt_clause *cl = &prog->clauses[ci];
@@ -220,7 +219,7 @@ gen_names(struct clause_plan *pl, const struct rec_gen *g)
 }
 
 static int
-class_for(struct cli_rec *rs, uint32_t epid, const struct mt_probe *p,
+class_for(struct rec_state *rs, uint32_t epid, const struct mt_probe *p,
 	  uint32_t ci)
 {
 	struct clause_plan *pl = &rs->plans[ci];
@@ -263,7 +262,7 @@ join_frame(void *arg, const char *sym)
 
 /* A stack rec as "frame;frame;..." (leaf first), malloc'ed. */
 static char *
-stack_text(struct cli_rec *rs, int user, const uint8_t *p, uint32_t size)
+stack_text(struct rec_state *rs, int user, const uint8_t *p, uint32_t size)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -277,7 +276,7 @@ stack_text(struct cli_rec *rs, int user, const uint8_t *p, uint32_t size)
 }
 
 static char *
-sym_text(struct cli_rec *rs, uint16_t kind, const uint8_t *d, uint32_t size)
+sym_text(struct rec_state *rs, uint16_t kind, const uint8_t *d, uint32_t size)
 {
 	const struct mt_symsrc *syms = mt_consumer_symsrc(rs->c);
 	char buf[512];
@@ -304,7 +303,7 @@ sym_text(struct cli_rec *rs, uint16_t kind, const uint8_t *d, uint32_t size)
 
 /* The value of field i: strings malloc'ed into *owned. */
 static void
-field_value(struct cli_rec *rs, const struct fplan *f, const uint8_t *data,
+field_value(struct rec_state *rs, const struct fplan *f, const uint8_t *data,
 	    struct mt_trace_value *v, char **owned)
 {
 	const struct mt_rec *r = f->r;
@@ -358,7 +357,7 @@ static void
 on_record(void *arg, const struct mt_rechdr *h, const struct mt_probe *p,
 	  uint32_t clause, const uint8_t *data)
 {
-	struct cli_rec *rs = arg;
+	struct rec_state *rs = arg;
 	struct mt_trace_value vals[REC_MAXFIELDS];
 	char *owned[REC_MAXFIELDS];
 	struct clause_plan *pl;
@@ -386,40 +385,25 @@ on_record(void *arg, const struct mt_rechdr *h, const struct mt_probe *p,
 		free(owned[i]);
 }
 
-/*
- * What was traced, for the trace's env (the report shows it): the user's
- * program texts (-n's descriptions, -s's paths), --events, the workload
- * (-c's command, --workload or machload's defaults, --module's), the kernel.
- */
+/* What was traced, for the trace's env (the report shows it). */
 static void
-rec_env(const struct cli *cl, struct mt_trace_env *env, char *buf, size_t len)
+rec_env(const struct tool_record *r, struct mt_trace_env *env)
 {
-	size_t n = 0;
-
 	memset(env, 0, sizeof(*env));
-	buf[0] = '\0';
-	for (int i = cl->events ? 1 : 0; i < cl->ncmds && n < len; i++) {
-		const struct cli_cmd *cmd = &cl->cmds[i];
-		int k = snprintf(buf + n, len - n, "%s%s%s", n ? "  " : "",
-				 cmd->is_file ? "-s " : "", cmd->is_file ? cmd->arg : cmd->text);
-		n += k > 0 ? (size_t)k : 0;
-	}
-	env->program = buf[0] ? buf : NULL;
-	env->events = cl->events_list;
-	env->workload = cl->cmd_c ? cl->cmd_c : cl->mach.nmodules ? cl->mach.modules[0] :
-		cl->mach.workload ? cl->mach.workload : "machload (its default words)";
-	env->kernel = cl->disk_entry ? cl->disk_entry : cl->mach.kernel ? cl->mach.kernel :
-		"Debian's gnumach-image-1.8-amd64-up-dbg";
+	env->program = r->program;
+	env->events = r->events;
+	env->workload = r->workload;
+	env->kernel = r->kernel;
 }
 
 static int
-record_start(struct cli *cl, const struct mt_prog *prog,
+record_start(struct tool_record *r, const struct mt_prog *prog,
 	     const struct mt_image *img, struct mt_cb *cb,
 	     struct mt_consumer *c)
 {
-	struct cli_rec *rs = calloc(1, sizeof(*rs));
+	struct rec_state *rs = calloc(1, sizeof(*rs));
 	struct mt_trace_env env;
-	char err[512], prog_text[4096];
+	char err[512];
 
 	if (rs == NULL)
 		return -1;
@@ -427,8 +411,8 @@ record_start(struct cli *cl, const struct mt_prog *prog,
 	rs->img = img;
 	rs->c = c;
 	rs->cb = cb;
-	rs->mask = cl->events;
-	rs->ngen = cl->events_nclauses;
+	rs->mask = r->mask;
+	rs->ngen = r->nclauses;
 	rs->start_ns = clock_ns(CLOCK_MONOTONIC);
 	rs->class_of = malloc((img->necbs + 1) * sizeof(int));
 	rs->plans = calloc(prog->nclauses + 1, sizeof(*rs->plans));
@@ -443,11 +427,11 @@ record_start(struct cli *cl, const struct mt_prog *prog,
 	for (uint32_t i = 0; i <= img->necbs; i++)
 		rs->class_of[i] = -1;
 	if ((rs->mask & EV_IPC) && (rs->msgids = mt_msgids_open(MT_MSGIDS_SYSDIR,
-			cl->opts.msgids, cl->opts.nmsgids, err, sizeof(err))) == NULL)
+			r->opts->msgids, r->opts->nmsgids, err, sizeof(err))) == NULL)
 		fprintf(stderr, "machtrace: record: msgids: %s (msg_name "
 			"shows the id)\n", err);
-	rec_env(cl, &env, prog_text, sizeof(prog_text));
-	rs->w = mt_trace_create_session(cl->record_dir, cb->ncpus ? cb->ncpus : 1,
+	rec_env(r, &env);
+	rs->w = mt_trace_create_session(r->dir, cb->ncpus ? cb->ncpus : 1,
 					&env, err, sizeof(err));
 	if (rs->w == NULL) {
 		fprintf(stderr, "machtrace: record: %s\n", err);
@@ -458,16 +442,16 @@ record_start(struct cli *cl, const struct mt_prog *prog,
 		free(rs);
 		return -1;
 	}
-	cl->rec = rs;
+	r->rs = rs;
 	mt_consumer_set_rechook(c, on_record, rs);
 	return 0;
 }
 
 /* Drops since the last call into the streams; progress on a terminal. */
 static void
-record_poll(struct cli *cl)
+record_poll(struct tool_record *r)
 {
-	struct cli_rec *rs = cl->rec;
+	struct rec_state *rs = r->rs;
 	const struct mt_cpubuf *b;
 	uint64_t now;
 
@@ -492,7 +476,7 @@ record_poll(struct cli *cl)
 }
 
 static void
-free_rec(struct cli_rec *rs)
+free_rec(struct rec_state *rs)
 {
 	for (uint32_t i = 0; i < rs->prog->nclauses; i++) {
 		for (uint32_t k = 0; k < rs->plans[i].n; k++)
@@ -511,26 +495,26 @@ free_rec(struct cli_rec *rs)
    the target timed its firings (the kernel's does); -1 after a write
    error. */
 static int
-record_finish(struct cli *cl, int timed)
+record_finish(struct tool_record *r, int timed)
 {
-	struct cli_rec *rs = cl->rec;
+	struct rec_state *rs = r->rs;
 	uint64_t n, d, fires, pns;
 	char err[512];
 	int rc = 0;
 
 	if (rs == NULL)
 		return 0;
-	record_poll(cl);
+	record_poll(r);
 	if (isatty(2))
 		fputc('\n', stderr);
 	n = mt_trace_nevents(rs->w);
 	d = mt_trace_ndiscarded(rs->w);
-	cli_probe_cost(rs->cb, &fires, &pns);
+	mt_session_probe_cost(rs->cb, &fires, &pns);
 	if (timed)
 		mt_trace_set_probe_cost(rs->w, fires, pns);
 	if (rs->failed) {
 		fprintf(stderr, "machtrace: record: writing the trace in %s failed\n",
-			cl->record_dir);
+			r->dir);
 		mt_trace_abort(rs->w);
 		rc = -1;
 	} else if (mt_trace_close(rs->w, err, sizeof(err)) != 0) {
@@ -539,10 +523,10 @@ record_finish(struct cli *cl, int timed)
 	} else {
 		fprintf(stderr, "machtrace: recorded %llu events, %llu dropped, "
 			"in %s\n", (unsigned long long)n, (unsigned long long)d,
-			cl->record_dir);
+			r->dir);
 	}
 	free_rec(rs);
-	cl->rec = NULL;
+	r->rs = NULL;
 	return rc;
 }
 
@@ -550,12 +534,12 @@ static int
 hook_start(void *arg, const struct mt_prog *prog, const struct mt_image *img,
 	   struct mt_target *t, struct mt_consumer *c)
 {
-	struct cli *cl = arg;
+	struct tool_record *r = arg;
 
-	if (record_start(cl, prog, img, t->ops->cb(t), c) != 0)
+	if (record_start(r, prog, img, t->ops->cb(t), c) != 0)
 		return -1;
 	/* the kernel times its firings: the trace records that cost */
-	cl->rec->timed = strcmp(t->ops->name, "mach") == 0;
+	r->rs->timed = strcmp(t->ops->name, "mach") == 0;
 	return 0;
 }
 
@@ -569,15 +553,16 @@ hook_poll(void *arg, struct mt_consumer *c)
 static int
 hook_finish(void *arg, struct mt_consumer *c, int failed)
 {
-	struct cli *cl = arg;
+	struct tool_record *r = arg;
 
-	return cl->rec && record_finish(cl, cl->rec->timed) != 0;
+	return r->rs && record_finish(r, r->rs->timed) != 0;
 }
 
 void
-cli_record_hook(struct cli *cl, struct cli_hook *h)
+tool_record_client(struct tool_record *r, struct mt_session_client *h)
 {
-	h->arg = cl;
+	memset(h, 0, sizeof(*h));
+	h->arg = r;
 	h->start = hook_start;
 	h->poll = hook_poll;
 	h->finish = hook_finish;

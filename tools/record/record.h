@@ -2,11 +2,13 @@
  * machtrace record: the session's records written as a CTF trace
  * (include/machtrace/trace.h) instead of printed.
  */
-#ifndef MT_CMD_RECORD_H
-#define MT_CMD_RECORD_H
+#ifndef MT_TOOLS_RECORD_H
+#define MT_TOOLS_RECORD_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include "machtrace/options.h"
+#include "machtrace/session.h"
 
 /* --events groups */
 enum { EV_SCHED = 1, EV_IPC = 2, EV_VM = 4, EV_PROC = 8, EV_TRAP = 16 };
@@ -27,6 +29,26 @@ const struct rec_gen *rec_events_clause(unsigned mask, uint32_t k);
 void rec_events_name(const struct rec_gen *g, const char *func, char *buf,
 		     size_t len);
 
-/* record.c: the session's side (cli.h declares the entry points) */
+/*
+ * record.c: a client of the session writing its records into a CTF trace
+ * in dir: --events' groups (mask) generated the program's first nclauses
+ * clauses; opts' msgids name IPC messages; program, events (as given),
+ * workload and kernel are what the trace's env shows (the report prints
+ * them).  The strings must outlive the session.
+ */
+struct rec_state;
+struct tool_record {
+	const char *dir;
+	unsigned mask;
+	uint32_t nclauses;
+	const char *events;
+	const char *program;
+	const char *workload;
+	const char *kernel;
+	const struct mt_opts *opts;
+	struct rec_state *rs;		/* while recording */
+};
+/* h: the client recording into r (r its arg, kept by the caller). */
+void tool_record_client(struct tool_record *r, struct mt_session_client *h);
 
 #endif

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "record.h"
+#include "tools/record/record.h"
 
 /* LTTng's prev_state: 0 (TASK_RUNNING) for a preempted thread, 1
    (TASK_INTERRUPTIBLE) for one that leaves to wait (Mach's TH_WAIT, set

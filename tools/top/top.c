@@ -32,7 +32,7 @@
 #include <string.h>
 #include <termios.h>
 #include <unistd.h>
-#include "cli.h"
+#include "tools/tools.h"
 #include "machtrace/consumer.h"
 #include "machtrace/esc.h"
 #include "machtrace/hmap.h"
@@ -194,13 +194,13 @@ struct prev {
 
 struct top {
 	/* options */
-	const char *vm, *disk, *rules_file, *extra_file;
-	int disk_snapshot;
-	struct mt_mopts mach;
+	const char *vm, *rules_file, *extra_file;
 	long seconds, count;
 	int batch, health, explain, show_program;
 	/* the session */
-	struct cli cl;
+	struct mt_session_intr intr;
+	struct mt_session_machine m;
+	char *texts[2];			/* the programs' texts */
 	struct mt_msgids *msgids;	/* names of message ids, or NULL */
 	const struct mt_prog *prog;
 	struct mt_consumer *c;
@@ -601,7 +601,7 @@ read_interval(struct top *tp, int64_t tv, double dt_ns, double free_pages)
 		ldexp(dt_ns, -tp->icount_shift) / s : NAN;
 	/* read as top handles the tick: an interval's share is approximate
 	   by that delay */
-	cli_probe_cost(tp->cb, &fires, &pns);
+	mt_session_probe_cost(tp->cb, &fires, &pns);
 	iv->fires = (double)(fires - tp->fires_seen);
 	iv->probe_ns = (double)(pns - tp->probe_ns_seen);
 	tp->fires_seen = fires;
@@ -1008,10 +1008,10 @@ hook_poll(void *arg, struct mt_consumer *c)
 /* Free pages: the sum of the kernel's vm_page_segs[].nr_free_pages (what
    vm_page_mem_free() adds up; a static array, so by its address). */
 static void
-free_expr(const struct cli *cl, char *buf, size_t len)
+free_expr(const struct mt_session_machine *m, char *buf, size_t len)
 {
 	char kp[4096], err[256];
-	const char *kernel = cl->mach.kernel ? cl->mach.kernel : mt_stock_kernel(kp, sizeof(kp));
+	const char *kernel = m->mach.kernel ? m->mach.kernel : mt_stock_kernel(kp, sizeof(kp));
 	struct mt_kimg *k = mt_kimg_open(kernel, err, sizeof(err));
 	uint64_t segs = 0, nsegs = 0;
 	size_t o;
@@ -1153,7 +1153,7 @@ top_usage(int health, const char *msg)
 		fprintf(stderr, "machine options (a fresh boot; default --workload serve):\n");
 		mt_mopt_help(stderr, "  ");
 	}
-	return E_USAGE;
+	return MT_EXIT_USAGE;
 }
 
 static char *
@@ -1248,50 +1248,43 @@ tty_restore(struct top *tp)
 static int
 run(struct top *tp)
 {
-	struct cli *cl = &tp->cl;
 	static const char *const top_xopts[] = { "bufsize", "4m", "aggsize", "16m",
 		"dynvarsize", "4m", "strsize", "64", NULL };
-	struct cli_hook hook = { tp, hook_start, hook_poll, NULL, 0 };
+	struct mt_cc_src srcs[2] = { { NULL, "machtrace top", 0 }, { NULL, NULL, 0 } };
+	struct mt_session_tool tool = {
+		tp->health ? "health" : "top", &tp->m, srcs, 1, top_xopts,
+		tp->intr,
+		{ tp, NULL, hook_start, hook_poll, NULL, 0 },
+	};
 	char period[32], freex[1024], *prog;
 	size_t plen;
 	int rc;
 
-	if (cli_tool_init(cl, "top", &tp->mach, tp->vm, top_xopts, &hook) != 0)
-		return E_ERROR;
-	cl->disk = tp->disk;
-	cl->disk_snapshot = tp->disk_snapshot;
-	if (cli_vm_options(cl) != 0 || cli_disk_setup(cl) != 0)
-		return E_USAGE;
-	free_expr(cl, freex, sizeof(freex));
+	tp->m.vm = tp->vm;
+	tp->m.force = 1;
+	if (mt_session_machine_vm(&tp->m, stderr) != 0 ||
+	    mt_session_machine_disk(&tp->m, stderr) != 0)
+		return MT_EXIT_USAGE;
+	free_expr(&tp->m, freex, sizeof(freex));
 	snprintf(period, sizeof(period), "%lds", tp->seconds);
 	plen = sizeof(top_prog) + 4 * strlen(period) + 2 * strlen(freex) + 64;
-	if ((prog = malloc(plen)) == NULL)
-		return E_ERROR;
+	if ((prog = tp->texts[0] = malloc(plen)) == NULL)
+		return MT_EXIT_ERROR;
 	snprintf(prog, plen, top_prog, period, freex);
 	if (tp->show_program) {
 		fputs(prog, stdout);
-		free(prog);
-		return E_SUCCESS;
+		return MT_EXIT_OK;
 	}
-	if ((cl->cmds = calloc(2, sizeof(*cl->cmds))) == NULL) {
-		free(prog);
-		return E_ERROR;
-	}
-	cl->cmds[0].is_file = 1;
-	cl->cmds[0].arg = (char *)"machtrace top";
-	cl->cmds[0].text = prog;
-	cl->ncmds = 1;
+	srcs[0].text = prog;
 	if (tp->extra_file) {
-		cl->cmds[1].is_file = 1;
-		cl->cmds[1].arg = (char *)tp->extra_file;
-		if ((cl->cmds[1].text = slurp(tp->extra_file)) == NULL) {
+		srcs[1].name = tp->extra_file;
+		if ((srcs[1].text = tp->texts[1] = slurp(tp->extra_file)) == NULL) {
 			fprintf(stderr, "machtrace: top: cannot read %s: %s\n",
 				tp->extra_file, strerror(errno));
-			return E_ERROR;
+			return MT_EXIT_ERROR;
 		}
-		cl->ncmds = 2;
+		tool.nsrcs = 2;
 	}
-	cl->hook = &hook;
 	icount_of(tp);
 	if ((tp->msgids = mt_msgids_open(MT_MSGIDS_SYSDIR, NULL, 0, freex,
 					 sizeof(freex))) == NULL)
@@ -1299,13 +1292,13 @@ run(struct top *tp)
 	for (int m = 0; m < M_NMETRICS; m++)
 		mt_ewma_init(&tp->ewma[m], 0.3);
 	tty_raw(tp);
-	rc = cli_run(cl);
+	rc = mt_session_tool_run(&tool);
 	tty_restore(tp);
 	if (tp->health && tp->refreshes > 0)
 		print_health(tp);
 	else if (tp->health) {
 		fprintf(stderr, "machtrace: health: no interval completed\n");
-		rc = rc ? rc : E_ERROR;
+		rc = rc ? rc : MT_EXIT_ERROR;
 	}
 	prev_free(tp);
 	mt_msgids_free(tp->msgids);
@@ -1316,26 +1309,19 @@ run(struct top *tp)
 
 static int top_main(struct top *tp, int argc, char **argv, int health);
 
-/* What run() allocated in the session's cli (the programs' texts). */
-static void
-top_cl_free(struct cli *cl)
-{
-	for (int i = 0; cl->cmds && i < 2; i++)
-		free(cl->cmds[i].text);
-	free(cl->cmds);
-	cli_tool_free(cl);
-}
-
 int
-cli_top_main(int argc, char **argv, int health)
+tool_top_main(int argc, char **argv, int health, struct mt_session_intr intr)
 {
 	struct top *tpp = calloc(1, sizeof(*tpp));
 	int rc;
 
 	if (tpp == NULL)
-		return E_ERROR;
+		return MT_EXIT_ERROR;
+	tpp->intr = intr;
 	rc = top_main(tpp, argc, argv, health);
-	top_cl_free(&tpp->cl);
+	free(tpp->texts[0]);
+	free(tpp->texts[1]);
+	mt_session_machine_free(&tpp->m);
 	free(tpp);
 	return rc;
 }
@@ -1357,7 +1343,7 @@ top_main(struct top *tp, int argc, char **argv, int health)
 	char err[512];
 	int c;
 
-	if (mt_mopt_extract(&tp->mach, &argc, argv, err, sizeof(err)) != 0)
+	if (mt_mopt_extract(&tp->m.mach, &argc, argv, err, sizeof(err)) != 0)
 		return top_usage(health, err);
 	tp->health = health;
 	tp->seconds = 1;
@@ -1366,8 +1352,8 @@ top_main(struct top *tp, int argc, char **argv, int health)
 		switch (c) {
 		case 'v': tp->vm = optarg; break;
 		case 'r': tp->rules_file = optarg; break;
-		case 'D': tp->disk = optarg; break;
-		case 'S': tp->disk_snapshot = 1; break;
+		case 'D': tp->m.disk = optarg; break;
+		case 'S': tp->m.disk_snapshot = 1; break;
 		case 'e':
 			if (health)
 				return top_usage(health, "--explain is top's");
@@ -1379,7 +1365,7 @@ top_main(struct top *tp, int argc, char **argv, int health)
 		case 'd': case 'n': {
 			long v;
 
-			if (cli_whole_arg(optarg, &v) != 0)
+			if (mt_session_whole_arg(optarg, &v) != 0)
 				return top_usage(health, c == 'd' ? "-d wants whole seconds, "
 						 "1 to 3600" : "-n wants a count, 1 to 3600");
 			if (c == 'd')
@@ -1388,7 +1374,7 @@ top_main(struct top *tp, int argc, char **argv, int health)
 				tp->count = v;
 			break;
 		}
-		case 'h': top_usage(health, NULL); return E_SUCCESS;
+		case 'h': top_usage(health, NULL); return MT_EXIT_OK;
 		default: return top_usage(health, NULL);
 		}
 	}
@@ -1396,7 +1382,7 @@ top_main(struct top *tp, int argc, char **argv, int health)
 		return top_usage(health, "no operands");
 	if (tp->explain) {
 		fputs(explain_text, stdout);
-		return E_SUCCESS;
+		return MT_EXIT_OK;
 	}
 	if (health) {
 		/* -d S: the run's length, in one-second intervals */
@@ -1404,18 +1390,18 @@ top_main(struct top *tp, int argc, char **argv, int health)
 		tp->seconds = 1;
 		tp->batch = 1;
 	}
-	if (tp->vm && (tp->mach.kernel || tp->mach.nmodules || tp->mach.workload ||
-		       tp->mach.mem_mb || tp->mach.cpus)) {
+	if (tp->vm && (tp->m.mach.kernel || tp->m.mach.nmodules || tp->m.mach.workload ||
+		       tp->m.mach.mem_mb || tp->m.mach.cpus)) {
 		snprintf(err, sizeof(err), "%s boots a kernel; a VM's workload is fixed at vm "
-			 "start, its kernel, modules, memory and CPUs too", tp->mach.kernel ?
-			 "--kernel" : tp->mach.nmodules ? "--module" : tp->mach.workload ?
-			 "--workload" : tp->mach.mem_mb ? "--memory" : "--cpus");
+			 "start, its kernel, modules, memory and CPUs too", tp->m.mach.kernel ?
+			 "--kernel" : tp->m.mach.nmodules ? "--module" : tp->m.mach.workload ?
+			 "--workload" : tp->m.mach.mem_mb ? "--memory" : "--cpus");
 		return top_usage(health, err);
 	}
-	if (!tp->vm && !getenv("MACHTRACE_VM") && !tp->disk && !tp->mach.workload &&
-	    !tp->mach.nmodules)
-		tp->mach.workload = "serve";
+	if (!tp->vm && !getenv("MACHTRACE_VM") && !tp->m.disk && !tp->m.mach.workload &&
+	    !tp->m.mach.nmodules)
+		tp->m.mach.workload = "serve";
 	if (load_rules(tp) != 0)
-		return E_USAGE;
+		return MT_EXIT_USAGE;
 	return run(tp);
 }
