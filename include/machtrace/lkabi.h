@@ -340,6 +340,7 @@ enum lk_apic_why {
 };
 
 #define LK_KFN_MAX		24
+#define LK_MAX_TICKS		32	/* tick/profile probes in a session */
 /* dtrace-utils' x86-64 uregs[] indices, which the kernel description maps
    to the saved user state (0..20 in Linux's pt_regs order, then the
    segment registers and the trap number) */
@@ -466,7 +467,7 @@ struct lk_ctl {
 	   CPU 0's for a profile probe, which fires on every CPU) */
 	uint32_t nticks;		/* [h] */
 	uint32_t flags;			/* [h] LK_CTL_* */
-	struct { uint32_t probe, kind; uint64_t interval_ns, next_tsc; } ticks[32];
+	struct { uint32_t probe, kind; uint64_t interval_ns, next_tsc; } ticks[LK_MAX_TICKS];
 	/* blob statistics (the host reads them) */
 	volatile uint64_t ticks_seen;	/* [b] */
 	volatile uint64_t fires;	/* [k] with LK_CTL_STATS */
