@@ -206,7 +206,7 @@ static void fire_one(struct mt_target *t, struct mt_cb *cb, uint32_t pi,
 static double time_firing(struct mt_target *t, uint32_t pi, int pair, int jit)
 {
 	struct mt_cb *cb = t->ops->cb(t);
-	struct mt_cpubuf *buf = (void *)(uintptr_t)mt_rt_jit_addr(cb, MT_JR_CPUBUF, 0);
+	struct mt_cpubuf *buf = (void *)(uintptr_t)mt_rt_jit_addr(cb, MT_JR_CPUBUF, 0, 0);
 	struct mt_pctx ctx;
 	double best = 1e18;
 

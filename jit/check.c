@@ -152,7 +152,7 @@ static const char *rel_name(uint16_t k)
 		[MT_JR_BUFSIZE] = "bufsize", [MT_JR_GLOBALS] = "globals",
 		[MT_JR_HELPER] = "helper", [MT_JR_STAGE] = "stage", [MT_JR_FAULT] = "fault",
 		[MT_JR_TLS] = "tls rows", [MT_JR_TLS_MASK] = "tls mask",
-		[MT_JR_LOCALS] = "locals",
+		[MT_JR_LOCALS] = "locals", [MT_JR_CPU] = "cpu",
 	};
 	if (k == MT_JR_PLAT_TSCMULT)
 		return "tsc_mult";

@@ -782,9 +782,9 @@ static void ldgs(struct difo_em *e, uint32_t v, uint32_t rd)
 		e->flags = 0;
 		put(e, rd, X_RAX);
 		return;
-	case MT_VAR_CPU:		/* compiled code runs on CPU 0 (jitrt.c) */
+	case MT_VAR_CPU:		/* the CPU of the code's copy (jitabi.h) */
 		if (j->o.site != JIT_SITE_LOCAL) {
-			x_mov_ri(j->b, x, 0);
+			x_mov_rrel(j->b, x, MT_JR_CPU, 0, 0);
 			return;
 		}
 		jit_call(j, MT_JR_HELPER, MT_JH_VAR, 2, v, 0, 0, X_RAX);

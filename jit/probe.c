@@ -880,7 +880,8 @@ static int clause(struct jit *j, uint32_t ecb)
 	j->effects = 1;
 	if (record) {
 		reserve(j, RT_HDR + cl->recsize);
-		x_mov_ri(b, X_RAX, j->epid);		/* epid, cpu 0 */
+		/* the header: epid, then the CPU of the code's copy */
+		x_mov_ri_hirel(b, X_RAX, j->epid, MT_JR_CPU, 0);
 		x_store_m(b, 8, X_RAX, (struct x_mem){ X_R11, 0, 0, 0 });
 		record_zero(j, cl);
 	}

@@ -177,7 +177,7 @@ static int build_key(struct rt_mstate *ms, const struct mt_action *act,
 				/* the local target's is the runtime's buffer */
 				w = ms->given && (ms->given_plat >> i & 1) ?
 					copy_known((char *)key + n, (const char *)(uintptr_t)val,
-						   rec->size, val == (uintptr_t)ms->rt->jit_str ?
+						   rec->size, val == (uintptr_t)ms->c->jit_str ?
 						   RT_JIT_STR : MT_JIT_PLATNAME) :
 					rt_copy_strw(ms, (char *)key + n, val, rec->size);
 				if (w < 0)

@@ -1,10 +1,11 @@
 /*
  * The runtime's side of compiled probes (jit/, machtrace/jitabi.h): the
  * addresses their relocations name, and the helpers they call (probe
- * context, from the compiled code, interrupts off, CPU 0: the compiled
- * code runs only on the GNU Mach blob, which is uniprocessor).  A helper
- * sets up the machine state a firing of the ECB would have and does what
- * the interpreter does for it.
+ * context, from the compiled code, interrupts off).  The code has one
+ * copy per CPU, each relocated to its CPU's state (mt_rt_jit_addr's
+ * cpu), and runs only on its own CPU; a helper finds that CPU as the
+ * interpreter does (mt_plat_cpu), sets up the machine state a firing of
+ * the ECB would have and does what the interpreter does for it.
  */
 #include "rt.h"
 #include "machtrace/jitabi.h"
@@ -14,13 +15,22 @@ _Static_assert(RT_JIT_STR == MT_JIT_STRBUF, "the execname buffer the code reads"
 
 static const struct mt_pctx no_ctx;
 
+/* The helper's CPU: the one whose copy of the code called it, always one
+   of the runtime's (the blob sends another CPU to the general path). */
+static uint32_t jit_cpu(const struct rt *rt)
+{
+	uint32_t cpu = mt_plat_cpu();
+
+	return cpu < rt->ncpus ? cpu : 0;
+}
+
 static void ms_init(struct rt_mstate *ms, struct rt *rt, uint32_t ecb,
 		    const struct mt_pctx *ctx)
 {
 	/* field by field, as probe.c's fire(): not the tuple stack, which
 	   zeroing would make the helper cost ten times a compiled firing */
 	ms->rt = rt;
-	ms->cpu = 0;
+	ms->cpu = jit_cpu(rt);
 	ms->ts = 0;
 	ms->have_ts = 0;
 	ms->tid = 0;
@@ -32,28 +42,29 @@ static void ms_init(struct rt_mstate *ms, struct rt *rt, uint32_t ecb,
 	ms->fault_addr = 0;
 	ms->ttop = 0;
 	ms->given = 0;
-	ms->c = &rt->cpu[0];
-	ms->stat = &rt->cpustat[0];
+	ms->c = &rt->cpu[ms->cpu];
+	ms->stat = &rt->cpustat[ms->cpu];
 	ms->ctx = ctx;
 	ms->probe = rt->t.ecbs[ecb].probe;
 	ms->epid = ecb + 1;
 }
 
 /* A helper's fault for the code to find (MT_JR_FAULT's word). */
-static void jit_fault_keep(struct rt *rt, const struct rt_mstate *ms)
+static void jit_fault_keep(const struct rt_mstate *ms)
 {
-	rt->jit_fault = ms->fault;
-	rt->jit_fault_addr = ms->fault_addr;
+	ms->c->jit_fault = ms->fault;
+	ms->c->jit_fault_addr = ms->fault_addr;
 }
 
 /* The keyless entry's offset + 1, as rt_agg_keyless keeps it in aggent. */
 static uint32_t mt_rt_jit_keyless(struct mt_cb *cb, uint32_t aggid)
 {
 	struct rt *rt = rt_get(cb);
+	uint32_t cpu = jit_cpu(rt);
 
-	if (aggid == 0 || aggid > rt->img->naggs || !rt_agg_keyless(rt, 0, aggid))
+	if (aggid == 0 || aggid > rt->img->naggs || !rt_agg_keyless(rt, cpu, aggid))
 		return 0;
-	return rt->cpu[0].aggent[aggid - 1];
+	return rt->cpu[cpu].aggent[aggid - 1];
 }
 
 static uint32_t mt_rt_jit_named(struct mt_cb *cb, uint32_t ecb, uint32_t act)
@@ -98,8 +109,8 @@ static uint32_t mt_rt_jit_strkey(struct mt_cb *cb, uint32_t ecb, uint32_t act, u
 	ms_init(&ms, rt, ecb, &no_ctx);
 	off = rt_agg_entry_str(&ms, &rt->t.actions[act], str, known);
 	if (off && act < MT_JIT_ECBENT_STRKEY) {
-		rt->cpu[0].ecbent[ecb].act = act | MT_JIT_ECBENT_STRKEY;
-		rt->cpu[0].ecbent[ecb].off = off;
+		ms.c->ecbent[ecb].act = act | MT_JIT_ECBENT_STRKEY;
+		ms.c->ecbent[ecb].off = off;
 	}
 	if (ms.fault)
 		rt_report_fault(&ms, act - rt->t.clauses[rt->t.ecbs[ecb].clause].act0);
@@ -122,22 +133,22 @@ static uint32_t mt_rt_jit_intkey(struct mt_cb *cb, uint32_t ecb, uint32_t act, u
 	return rt_agg_entry_given(&ms, &rt->t.actions[act]);
 }
 
-/* The entry of act keyed by the values at CPU 0's staging record,
+/* The entry of act keyed by the values at the CPU's staging record,
    kept in the aggregation's aggent (unused by a keyed aggregation) for
    compiled code to try first, the one it replaces there kept in the
    ECB's ecbent to try next (MT_JH_INTKEYS). */
 static uint32_t intkeys_entry(struct rt_mstate *ms, uint32_t ecb, uint32_t act)
 {
 	struct rt *rt = ms->rt;
-	uint32_t *last = &rt->cpu[0].aggent[rt->t.actions[act].arg - 1];
+	uint32_t *last = &ms->c->aggent[rt->t.actions[act].arg - 1];
 	uint32_t off;
 
-	ms->given = (const uint64_t *)rt->cpu[0].stage;
+	ms->given = (const uint64_t *)ms->c->stage;
 	off = rt_agg_entry_given(ms, &rt->t.actions[act]);
 
 	if (off && *last && *last != off) {
-		rt->cpu[0].ecbent[ecb].act = act | MT_JIT_ECBENT_INTKEYS;
-		rt->cpu[0].ecbent[ecb].off = *last;
+		ms->c->ecbent[ecb].act = act | MT_JIT_ECBENT_INTKEYS;
+		ms->c->ecbent[ecb].off = *last;
 	}
 	if (off)
 		*last = off;
@@ -170,7 +181,7 @@ static void mt_rt_jit_aggupd(struct mt_cb *cb, uint32_t ecb, uint32_t act, uint3
 	if (!intkeys_ok(rt, ecb, act))
 		return;
 	ms_init(&ms, rt, ecb, &no_ctx);
-	ms.given = (const uint64_t *)rt->cpu[0].stage;
+	ms.given = (const uint64_t *)ms.c->stage;
 	if (off1 == 0)
 		off1 = intkeys_entry(&ms, ecb, act);
 	if (off1)
@@ -180,9 +191,10 @@ static void mt_rt_jit_aggupd(struct mt_cb *cb, uint32_t ecb, uint32_t act, uint3
 static uint64_t mt_rt_jit_execname(struct mt_cb *cb)
 {
 	struct rt *rt = rt_get(cb);
+	char *str = rt->cpu[jit_cpu(rt)].jit_str;
 
-	mt_plat_strvar(&no_ctx, MT_VAR_EXECNAME, rt->jit_str, RT_JIT_STR);
-	return (uint64_t)(uintptr_t)rt->jit_str;
+	mt_plat_strvar(&no_ctx, MT_VAR_EXECNAME, str, RT_JIT_STR);
+	return (uint64_t)(uintptr_t)str;
 }
 
 /*
@@ -240,7 +252,7 @@ static uint64_t mt_rt_jit_load(struct mt_cb *cb, uint32_t how, uint64_t addr)
 
 	ms_init(&ms, rt, 0, &no_ctx);
 	if (rt_check_load(&ms, addr, size) != 0) {
-		jit_fault_keep(rt, &ms);
+		jit_fault_keep(&ms);
 		return 0;
 	}
 	switch (size) {
@@ -265,12 +277,12 @@ static void mt_rt_jit_fault(struct mt_cb *cb, uint32_t ecb, uint32_t where)
 	if (ecb >= rt->img->necbs)
 		return;
 	ms_init(&ms, rt, ecb, &no_ctx);
-	ms.fault = rt->jit_fault;
-	ms.fault_addr = rt->jit_fault_addr;
+	ms.fault = ms.c->jit_fault;
+	ms.fault_addr = ms.c->jit_fault_addr;
 	ms.fault_pc = where & 0xffff;
-	rt->jit_fault = 0;
-	rt->jit_fault_addr = 0;	/* compiled code's own faults have none */
-	rt->jit_mark = 0;	/* the abandoned clause's strings */
+	ms.c->jit_fault = 0;
+	ms.c->jit_fault_addr = 0;	/* compiled code's own faults have none */
+	ms.c->jit_mark = 0;	/* the abandoned clause's strings */
 	rt_report_fault(&ms, act == 0xffff ? 0xffffffffu : act);
 }
 
@@ -293,29 +305,30 @@ static uint64_t mt_rt_jit_subr(struct mt_cb *cb, uint32_t subr, uint64_t arg)
 	    subr != MT_SUBR_MACH_EXECNAME)
 		return 0;
 	ms_init(&ms, rt, 0, &no_ctx);
-	ms.scratch_used = rt->jit_mark;	/* after the strings not consumed yet */
+	ms.scratch_used = ms.c->jit_mark;	/* after the strings not consumed yet */
 	ms.tuple[0].val = arg;
 	ms.tuple[0].size = 8;
 	ms.tuple[0].type = MT_TT_INT;
 	ms.ttop = 1;
 	rt_subr(&ms, subr, &r);
-	rt->jit_mark = ms.scratch_used;
+	ms.c->jit_mark = ms.scratch_used;
 	if (ms.fault) {
-		jit_fault_keep(rt, &ms);
+		jit_fault_keep(&ms);
 		return 0;
 	}
 	return r;
 }
 
-/* Is [dst, dst + size) inside CPU 0's principal buffer or staging
+/* Is [dst, dst + size) inside the CPU's principal buffer or staging
    record?  The only places compiled code writes a record. */
-static int jit_rec_dst(const struct rt *rt, uint64_t dst, uint32_t size)
+static int jit_rec_dst(const struct rt_mstate *ms, uint64_t dst, uint32_t size)
 {
-	uint64_t buf = (uint64_t)(uintptr_t)rt->cpu[0].buf;
-	uint64_t stage = (uint64_t)(uintptr_t)rt->cpu[0].stage;
+	const struct rt *rt = ms->rt;
+	uint64_t buf = (uint64_t)(uintptr_t)ms->c->buf;
+	uint64_t stage = (uint64_t)(uintptr_t)ms->c->stage;
+	uint64_t bufsize = rt->cpubuf[ms->cpu].size;
 
-	return (dst >= buf && dst - buf <= rt->cpubuf[0].size &&
-		size <= rt->cpubuf[0].size - (dst - buf)) ||
+	return (dst >= buf && dst - buf <= bufsize && size <= bufsize - (dst - buf)) ||
 		(dst >= stage && dst - stage <= rt->stagesize &&
 		 size <= rt->stagesize - (dst - stage));
 }
@@ -325,13 +338,13 @@ static int64_t mt_rt_jit_str(struct mt_cb *cb, uint32_t size, uint64_t src, uint
 	struct rt *rt = rt_get(cb);
 	struct rt_mstate ms;
 
-	if (!jit_rec_dst(rt, dst, size))
-		return 0;
 	ms_init(&ms, rt, 0, &no_ctx);
-	ms.scratch_used = rt->jit_mark;		/* a subroutine's string is loadable */
-	rt->jit_mark = 0;
+	if (!jit_rec_dst(&ms, dst, size))
+		return 0;
+	ms.scratch_used = ms.c->jit_mark;	/* a subroutine's string is loadable */
+	ms.c->jit_mark = 0;
 	if (rt_copy_str0(&ms, (char *)(uintptr_t)dst, src, size) < 0) {
-		jit_fault_keep(rt, &ms);
+		jit_fault_keep(&ms);
 		return -1;
 	}
 	return 0;
@@ -353,8 +366,8 @@ static uint64_t mt_rt_jit_gaa(struct mt_cb *cb, uint32_t id, uint64_t key, uint6
 	return 0;
 }
 
-/* Aggregation action act with the values compiled code left in CPU 0's
-   staging record (stage_size makes room for them). */
+/* Aggregation action act with the values compiled code left in the
+   CPU's staging record (stage_size makes room for them). */
 static void mt_rt_jit_aggvals(struct mt_cb *cb, uint32_t ecb, uint32_t act, uint32_t plat)
 {
 	struct rt *rt = rt_get(cb);
@@ -364,9 +377,9 @@ static void mt_rt_jit_aggvals(struct mt_cb *cb, uint32_t ecb, uint32_t act, uint
 	if (ecb >= rt->img->necbs || act >= rt->img->nactions)
 		return;
 	ms_init(&ms, rt, ecb, &no_ctx);
-	ms.scratch_used = rt->jit_mark;		/* a subroutine's string is loadable */
-	rt->jit_mark = 0;
-	ms.given = (const uint64_t *)rt->cpu[0].stage;
+	ms.scratch_used = ms.c->jit_mark;	/* a subroutine's string is loadable */
+	ms.c->jit_mark = 0;
+	ms.given = (const uint64_t *)ms.c->stage;
 	ms.given_plat = plat;
 	cl = &rt->t.clauses[rt->t.ecbs[ecb].clause];
 	rt_aggregate(&ms, &rt->t.actions[act]);
@@ -404,11 +417,14 @@ static uint64_t helper(uint32_t h)
 	return 0;
 }
 
-uint64_t mt_rt_jit_addr(struct mt_cb *cb, uint32_t kind, uint32_t arg)
+uint64_t mt_rt_jit_addr(struct mt_cb *cb, uint32_t kind, uint32_t arg, uint32_t cpu)
 {
 	struct rt *rt = rt_get(cb);
-	struct rt_cpu *c = &rt->cpu[0];
+	struct rt_cpu *c;
 
+	if (cpu >= rt->ncpus)
+		return 0;
+	c = &rt->cpu[cpu];
 	switch (kind) {
 	case MT_JR_CB: return (uint64_t)(uintptr_t)cb;
 	case MT_JR_BUSY: return (uint64_t)(uintptr_t)&c->busy;
@@ -417,17 +433,17 @@ uint64_t mt_rt_jit_addr(struct mt_cb *cb, uint32_t kind, uint32_t arg)
 	case MT_JR_AGGDATA: return (uint64_t)(uintptr_t)c->aggdata;
 	case MT_JR_ECBENT:
 		return arg < rt->img->necbs ? (uint64_t)(uintptr_t)&c->ecbent[arg] : 0;
-	case MT_JR_CPUBUF: return (uint64_t)(uintptr_t)&rt->cpubuf[0];
+	case MT_JR_CPUBUF: return (uint64_t)(uintptr_t)&rt->cpubuf[cpu];
 	case MT_JR_BUFDATA: return (uint64_t)(uintptr_t)c->buf;
 	case MT_JR_STRTAB: return (uint64_t)(uintptr_t)rt->t.strtab;
-	case MT_JR_BUFSIZE: return rt->cpubuf[0].size;
+	case MT_JR_BUFSIZE: return rt->cpubuf[cpu].size;
 	case MT_JR_GLOBALS: {		/* global scalar arg's storage */
 		const struct rt_varslot *sl = rt_slot(rt, MT_VS_GLOBAL, arg);
 		return sl && sl->kind == MT_VK_SCALAR && !(sl->flags & MT_VF_REF) ?
 			(uint64_t)(uintptr_t)(rt->globals + sl->off) : 0;
 	}
 	case MT_JR_STAGE: return (uint64_t)(uintptr_t)c->stage;
-	case MT_JR_FAULT: return (uint64_t)(uintptr_t)&rt->jit_fault;
+	case MT_JR_FAULT: return (uint64_t)(uintptr_t)&c->jit_fault;
 	case MT_JR_TLS: return rt->tls_nrows ? (uint64_t)(uintptr_t)rt->tls : 0;
 	case MT_JR_TLS_MASK: return rt->tls_nrows ? rt->tls_nrows - 1 : 0;
 	case MT_JR_LOCALS: {		/* clause-local scalar arg's storage */
@@ -436,6 +452,7 @@ uint64_t mt_rt_jit_addr(struct mt_cb *cb, uint32_t kind, uint32_t arg)
 			(uint64_t)(uintptr_t)(c->locals + sl->off) : 0;
 	}
 	case MT_JR_HELPER: return helper(arg);
+	case MT_JR_CPU: return cpu;	/* mt_jit_rel_zero_ok */
 	}
 	return 0;
 }

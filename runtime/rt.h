@@ -102,6 +102,14 @@ struct rt_cpu {
 	uint8_t *stage;			/* record being built */
 	uint64_t strtok;		/* strtok() continuation address */
 	uint64_t strtok_end;
+	/* compiled code's (jitrt.c): the execname it reads, a helper's
+	   fault until reported, and the scratch MT_JH_SUBR's strings hold
+	   until MT_JH_STR/MT_JH_AGGVALS (or a fault's report) consume them */
+	char jit_str[RT_JIT_STR];
+	uint32_t jit_fault;
+	uint32_t jit_pad;
+	uint64_t jit_fault_addr;
+	uint64_t jit_mark;
 };
 
 /*
@@ -161,13 +169,6 @@ struct rt {
 	uint8_t *specdata;		/* [nspec][ncpus] x specsize */
 	uint64_t specsize;
 	struct rt_stamp stamps[RT_NSTAMPS];	/* probe context */
-	char jit_str[RT_JIT_STR];	/* compiled code's execname (jitrt.c) */
-	uint32_t jit_fault;		/* a compiled load's fault, until reported */
-	uint32_t jit_pad;
-	uint64_t jit_fault_addr;
-	uint64_t jit_mark;		/* scratch MT_JH_SUBR's strings hold until
-					   MT_JH_STR/MT_JH_AGGVALS (or a fault's
-					   report) consume them */
 };
 
 /* Tuple stack entry. */

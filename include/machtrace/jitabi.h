@@ -5,6 +5,10 @@
  * addresses and provides the helpers the code calls) and the GNU Mach
  * blob (runtime/x86_64/jitarm.c resolves the platform's, writes them).
  *
+ * The code a target arms has a copy per CPU (struct lk_jit): "the CPU's"
+ * below is the state of the CPU whose copy is relocated, the one it
+ * runs on; the helpers find that CPU as the interpreter does.
+ *
  * A relocation names a 4-byte field of the code (at: its offset) and a
  * value: the address `kind`/`arg` names plus `addend`, written as a
  * sign-extended 32-bit immediate or displacement (absolute: the state
@@ -20,21 +24,21 @@ enum mt_jit_rel_kind {
 	MT_JR_NONE = 0,
 	/* the runtime's state (runtime/jitrt.c, mt_rt_jit_addr) */
 	MT_JR_CB,		/* the control block (+ addend: a field) */
-	MT_JR_BUSY,		/* CPU 0's rt_cpu.busy (uint32) */
+	MT_JR_BUSY,		/* the CPU's rt_cpu.busy (uint32) */
 	MT_JR_AGGENT,		/* &aggent[arg - 1]: aggregation arg's keyless
-				   entry on CPU 0, offset + 1 (uint32, 0: none) */
-	MT_JR_AGGDATA,		/* CPU 0's aggregation data */
+				   entry on the CPU, offset + 1 (uint32, 0: none) */
+	MT_JR_AGGDATA,		/* the CPU's aggregation data */
 	MT_JR_ECBENT,		/* &ecbent[arg]: ECB arg's probe-named entry */
-	MT_JR_CPUBUF,		/* CPU 0's struct mt_cpubuf */
-	MT_JR_BUFDATA,		/* CPU 0's principal buffer data */
+	MT_JR_CPUBUF,		/* the CPU's struct mt_cpubuf */
+	MT_JR_BUFDATA,		/* the CPU's principal buffer data */
 	MT_JR_STRTAB,		/* the image's string table (the runtime's copy) */
 	MT_JR_BUFSIZE,		/* the principal buffer's size (a value) */
 	MT_JR_GLOBALS,		/* global scalar variable arg's storage (an
 				   integer, not by reference) */
 	MT_JR_HELPER,		/* REL32: runtime helper arg (MT_JH_*) */
-	MT_JR_STAGE,		/* CPU 0's staging record (a dropped record's
+	MT_JR_STAGE,		/* the CPU's staging record (a dropped record's
 				   values go there) */
-	MT_JR_FAULT,		/* uint32: a helper's fault (MT_FLT_*) not
+	MT_JR_FAULT,		/* uint32: the CPU's helper fault (MT_FLT_*) not
 				   reported yet, 0 if none */
 	MT_JR_TLS,		/* the scalar thread-locals' rows (rt.h,
 				   "tls.c"): row i at i * the image's row
@@ -42,10 +46,12 @@ enum mt_jit_rel_kind {
 	MT_JR_TLS_MASK,		/* the rows' count - 1 (a value, a power of
 				   two less one; the rows exist whenever the
 				   image has a scalar thread-local) */
-	MT_JR_LOCALS,		/* CPU 0's storage of scalar clause-local
+	MT_JR_LOCALS,		/* the CPU's storage of scalar clause-local
 				   variable arg (this->), zeroed by the
 				   interpreter at each firing and by
 				   compiled code at each of its firings */
+	MT_JR_CPU,		/* the CPU's number (a value: the cpu
+				   built-in) */
 	/* the platform's (the blob) */
 	MT_JR_PLAT_TSCMULT = 64, /* uint64 ns = (tsc * [this]) >> 32 */
 	MT_JR_PLAT_EXECNAME,	/* REL32: uint64_t fn(void): the current
@@ -54,8 +60,8 @@ enum mt_jit_rel_kind {
 				   the task's own name when it has one, the
 				   blob's copy otherwise) */
 	MT_JR_PLAT_CURTHREAD,	/* where the current thread's address is
-				   (CPU 0's active_thread) */
-	MT_JR_PLAT_THRMEMO,	/* the platform's per-thread memo: entries of
+				   (the CPU's active_thread) */
+	MT_JR_PLAT_THRMEMO,	/* the CPU's per-thread memo: entries of
 				   MT_JIT_MEMO_SIZE bytes, the one of thread
 				   th at ((th >> 6) % MT_JIT_MEMO_N), holding
 				   th at 0 and its execname's place at 8 (0:
@@ -64,7 +70,8 @@ enum mt_jit_rel_kind {
 				   MT_JIT_MEMO_TIDOK is not 0 (MT_VAR_PID's
 				   at MT_JIT_MEMO_PID when the word at
 				   MT_JIT_MEMO_PIDOK is not 0);
-				   MT_JR_PLAT_EXECNAME and MT_JH_VAR fill it */
+				   MT_JR_PLAT_EXECNAME and MT_JH_VAR fill it
+				   (on the CPU they run on) */
 	MT_JR_PLAT_VCLOCK,	/* vtimestamp's probe-context clock: uint64
 				   TSC at the firing's start (0 outside a
 				   firing), then uint64 TSC ticks spent in
@@ -87,7 +94,7 @@ enum mt_jit_rel_kind {
    interrupts off).  Each returns what its comment says. */
 enum mt_jit_helper {
 	/* uint32_t (struct mt_cb *cb, uint32_t aggid): the keyless entry of
-	   aggid on CPU 0, made if need be: offset + 1 in the aggregation
+	   aggid on the CPU, made if need be: offset + 1 in the aggregation
 	   data, 0 when the buffer is full (an aggregation drop) */
 	MT_JH_KEYLESS = 0,
 	/* uint32_t (struct mt_cb *cb, uint32_t ecb, uint32_t act): ECB
@@ -155,7 +162,7 @@ enum mt_jit_helper {
 	MT_JH_GAA,
 	/* void (struct mt_cb *cb, uint32_t ecb, uint32_t act, uint32_t
 	   plat): aggregation action act of ECB ecb, its recs' values
-	   (keys and values, as their DIFOs give them) at CPU 0's staging
+	   (keys and values, as their DIFOs give them) at the CPU's staging
 	   record, 8 bytes each (the runtime makes it that large); plat bit
 	   i: rec i's string is the platform's execname, read without safe
 	   loads; a fault is reported as the interpreter does */
@@ -166,16 +173,16 @@ enum mt_jit_helper {
 	/* uint32_t (struct mt_cb *cb, uint32_t ecb, uint32_t act, uint32_t
 	   plat): the entry of aggregation action act of ECB ecb, keyed by
 	   integers, constant strings and execname alone, its recs' values
-	   at CPU 0's staging record (8 bytes a rec; plat as MT_JH_AGGVALS'),
+	   at the CPU's staging record (8 bytes a rec; plat as MT_JH_AGGVALS'),
 	   as MT_JH_KEYLESS; kept in the aggregation's MT_JR_AGGENT word
 	   (which a keyed aggregation does not use otherwise) for the code
 	   to try first, the entry it replaces there in the ECB's ecbent as
 	   { act | MT_JIT_ECBENT_INTKEYS, offset + 1 } to try next */
 	MT_JH_INTKEYS,
 	/* void (struct mt_cb *cb, uint32_t ecb, uint32_t act, uint32_t off):
-	   aggregation action act of ECB ecb, its recs' values at CPU 0's
+	   aggregation action act of ECB ecb, its recs' values at the CPU's
 	   staging record (8 bytes a rec), applied to its entry at offset
-	   off - 1 of CPU 0's aggregation data (as MT_JH_INTKEYS gives it;
+	   off - 1 of the CPU's aggregation data (as MT_JH_INTKEYS gives it;
 	   off 0: the entry MT_JH_INTKEYS would give): the functions
 	   compiled code does not update in place */
 	MT_JH_AGGUPD,
@@ -202,6 +209,12 @@ static inline int mt_jit_rel_encode(uint32_t kind, uint64_t v, int32_t addend, u
 		return 0;
 	*out = (int32_t)d;
 	return 1;
+}
+
+/* A relocation kind whose value may be 0 (others: 0 is "none"). */
+static inline int mt_jit_rel_zero_ok(uint32_t kind)
+{
+	return kind == MT_JR_CPU;
 }
 
 #define MT_JH_GAA_STORE	0x80000000u

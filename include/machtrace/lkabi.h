@@ -54,7 +54,7 @@
 
 /* ---- blob header: the first bytes of the blob module ---- */
 #define LK_BLOB_MAGIC		0x4c42544du	/* "MTBL" */
-#define LK_BLOB_VERSION		27
+#define LK_BLOB_VERSION		28
 #define LK_BLOB_HDR_REST	160	/* bytes after hook_name (shim's part) */
 /* A jmp trampoline: "push $site_index; jmp lk_fbt_entry" (10 bytes), then
    the relocated displaced instructions and a jmp back. */
@@ -62,6 +62,7 @@
 /* Entry vectors after the blob header (offsets from the blob's start). */
 #define LK_VEC_FBT_ENTRY	(72 + LK_BLOB_HDR_REST)
 #define LK_VEC_FBT_RET		(72 + LK_BLOB_HDR_REST + 8)
+#define LK_VEC_JIT_DISPATCH	(72 + LK_BLOB_HDR_REST + 16)
 #define LK_STACK_SIZE		16384	/* the blob's own stack, one per CPU */
 #define LK_NCPU_MAX		8	/* CPUs with a blob stack (Debian's NCPUS) */
 
@@ -218,6 +219,19 @@ struct lk_site {
  * field at code + at (machtrace/jitabi.h: kind, arg, addend) that the
  * blob fills in before it points the jmp at the code; the host filled in
  * the fields it knows (the jmp to the general path).
+ *
+ * The code has ncopy copies, one per CPU of the session, copy i at
+ * code_off + i * stride, the same bytes (each with its own jmp to the
+ * general path); the blob relocates copy i to CPU i's state (its buffers,
+ * aggregations, staging record, thread memo, current thread).  With one
+ * copy the site's jmp goes to it; with more, to the host's stub at
+ * disp_off ("push $table; jmp LK_VEC_JIT_DISPATCH"), whose table (8-byte
+ * aligned, after the stub) holds LK_NCPU_MAX + 1 addresses: copy i's for
+ * CPU i < ncopy, the general path's for the others and for a CPU number
+ * beyond LK_NCPU_MAX (the last).  The dispatch (entry.S) keeps every
+ * register and the flags and goes on to the address of its CPU; the copy
+ * then turns interrupts off, and GNU Mach does not preempt kernel code,
+ * so a copy runs on the CPU it belongs to.
  */
 struct lk_jit_rel {
 	uint32_t at;			/* [h] offset of the field from code */
@@ -228,9 +242,13 @@ struct lk_jit_rel {
 struct lk_jit {
 	uint32_t nrel;			/* [h] */
 	uint32_t code_off;		/* [h] from this header */
-	uint32_t code_len, pad;		/* [h] */
+	uint32_t code_len;		/* [h] */
+	uint16_t ncopy, pad;		/* [h] copies of the code (>= 1) */
+	uint32_t stride;		/* [h] bytes from one copy to the next */
+	uint32_t disp_off;		/* [h] ncopy > 1: the stub, from this header */
 	struct lk_jit_rel rel[];	/* [h] */
 };
+#define LK_JIT_STUB		16	/* the stub's bytes, before its table */
 #define LK_FAST_INCQ_LEN	8	/* 48 ff 04 25 disp32 */
 
 /* ---- user sites (usdt and pid providers) ----
@@ -340,6 +358,7 @@ enum lk_apic_why {
 };
 
 #define LK_KFN_MAX		24
+#define LK_MAX_TICKS		32	/* tick/profile probes in a session */
 /* dtrace-utils' x86-64 uregs[] indices, which the kernel description maps
    to the saved user state (0..20 in Linux's pt_regs order, then the
    segment registers and the trap number) */
@@ -466,7 +485,7 @@ struct lk_ctl {
 	   CPU 0's for a profile probe, which fires on every CPU) */
 	uint32_t nticks;		/* [h] */
 	uint32_t flags;			/* [h] LK_CTL_* */
-	struct { uint32_t probe, kind; uint64_t interval_ns, next_tsc; } ticks[32];
+	struct { uint32_t probe, kind; uint64_t interval_ns, next_tsc; } ticks[LK_MAX_TICKS];
 	/* blob statistics (the host reads them) */
 	volatile uint64_t ticks_seen;	/* [b] */
 	volatile uint64_t fires;	/* [k] with LK_CTL_STATS */
@@ -527,6 +546,9 @@ struct lk_ctl {
 	volatile uint32_t xcall_cpus;	/* [b] */
 	volatile uint64_t xcalls;	/* [b] */
 	volatile uint64_t xcall_timeouts; /* [b] */
+	/* [k] firings each CPU ran through the general path (the
+	   interpreter), not compiled code or the counting fast path */
+	volatile uint64_t gen_fires[LK_NCPU_MAX];
 	char msg[256];			/* [b] why FAILED */
 };
 
@@ -535,14 +557,14 @@ _Static_assert(LK_SITES_MAX * sizeof(struct lk_site) <= LK_TRAMP_OFF - LK_SITES_
 _Static_assert(sizeof(struct lk_ctl) <= 4096, "the control page is one page");
 _Static_assert(sizeof(struct lk_blob_hdr) == 232, "lk_blob_hdr layout");
 _Static_assert(sizeof(struct lk_site) == 128, "lk_site layout");
-_Static_assert(sizeof(struct lk_jit_rel) == 16 && sizeof(struct lk_jit) == 16,
+_Static_assert(sizeof(struct lk_jit_rel) == 16 && sizeof(struct lk_jit) == 24,
 	       "lk_jit layout");
 _Static_assert(sizeof(struct lk_usite) == 256, "lk_usite layout");
 _Static_assert(LK_USITES_OFF + LK_USITES_MAX * sizeof(struct lk_usite) <= LK_AREA_OFF &&
 	       LK_TRAMP_OFF + LK_TRAMP_MAX <= LK_USITES_OFF,
 	       "the user sites fit between the trampolines and the area");
 _Static_assert(sizeof(struct lk_kdesc) == 320 + 32 * LK_KFN_MAX, "lk_kdesc layout");
-_Static_assert(sizeof(struct lk_ctl) == 1640 + 32 * LK_KFN_MAX, "lk_ctl layout");
+_Static_assert(sizeof(struct lk_ctl) == 1704 + 32 * LK_KFN_MAX, "lk_ctl layout");
 _Static_assert(LK_VEC_FBT_ENTRY == sizeof(struct lk_blob_hdr),
 	       "the entry vectors follow the blob header");
 

@@ -92,8 +92,10 @@ uint32_t mt_rt_probe_nargs(struct mt_cb *cb, uint32_t probe_index);
 void mt_rt_stamp(struct mt_cb *cb, const struct mt_pctx *ctx);
 
 /* Compiled probes (jit/, runtime/jitrt.c): the address a relocation of
-   kind MT_JR_* (< MT_JR_PLAT_TSCMULT) with arg names, 0 if none. */
-uint64_t mt_rt_jit_addr(struct mt_cb *cb, uint32_t kind, uint32_t arg);
+   kind MT_JR_* (< MT_JR_PLAT_TSCMULT) with arg names in the copy of the
+   code that runs on CPU cpu (its buffers, aggregations, staging record),
+   0 if none. */
+uint64_t mt_rt_jit_addr(struct mt_cb *cb, uint32_t kind, uint32_t arg, uint32_t cpu);
 
 /* probes[] index of the probe with target id `id`, or -1. */
 int mt_rt_probe_index(struct mt_cb *cb, uint32_t id);

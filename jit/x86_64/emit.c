@@ -229,6 +229,15 @@ void x_mov_rrel(struct jit_buf *b, enum jreg dst, uint16_t kind, uint32_t arg,
 	x_rel32(b, kind, arg, addend);
 }
 
+/* movabs $(field << 32 | lo), dst: the high half a relocation's value */
+void x_mov_ri_hirel(struct jit_buf *b, enum jreg dst, uint32_t lo, uint16_t kind, uint32_t arg)
+{
+	rex(b, 1, 0, 0, dst, 0);
+	x_byte(b, (uint8_t)(0xb8 | (dst & 7)));
+	x_u32(b, lo);
+	x_rel32(b, kind, arg, 0);
+}
+
 void x_alu_rr(struct jit_buf *b, enum jalu op, enum jreg dst, enum jreg src)
 {
 	rex(b, 1, src, 0, dst, 0);

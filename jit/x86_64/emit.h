@@ -85,6 +85,7 @@ void x_rdtsc(struct jit_buf *b);
 /* Register and immediate moves, 64-bit */
 void x_mov_rr(struct jit_buf *b, enum jreg dst, enum jreg src);
 void x_mov_ri(struct jit_buf *b, enum jreg dst, uint64_t imm);
+void x_mov_ri_hirel(struct jit_buf *b, enum jreg dst, uint32_t lo, uint16_t kind, uint32_t arg);
 /* dst = (sign-extended) relocated 32-bit value */
 void x_mov_rrel(struct jit_buf *b, enum jreg dst, uint16_t kind, uint32_t arg,
 		int32_t addend);

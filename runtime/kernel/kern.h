@@ -48,16 +48,18 @@ struct lk_glob {
 	int attached;			/* the host put the tick hook in (attach mode) */
 	uint32_t go_waits;		/* attach: ticks GO waited (patch_unsafe) */
 	uint32_t begin_probe, end_probe;	/* image probe index + 1 */
-	char jit_name[MT_JIT_PLATNAME];	/* lk_jit_execname's copy */
-	/* kplat.c: per-thread memo, direct-mapped by address; compiled
-	   code reads th and name (jitabi.h MT_JR_PLAT_THRMEMO) */
+	/* lk_jit_execname's copy, per CPU */
+	char jit_name[LK_NCPU_MAX][MT_JIT_PLATNAME];
+	/* kplat.c: per-thread memo of each CPU, direct-mapped by address;
+	   compiled code reads its CPU's th and name (jitabi.h
+	   MT_JR_PLAT_THRMEMO) */
 	struct lk_thr {
 		uint64_t th, name;
 		int64_t tid;
 		uint64_t tid_ok;
 		int64_t pid;
 		uint64_t pid_ok, pad[2];
-	} thr[LK_THR_CACHE];
+	} thr[LK_NCPU_MAX][LK_THR_CACHE];
 	/* kvtime.c (LK_CTL_VTIME), TSC ticks; compiled code writes both
 	   (jitabi.h MT_JR_PLAT_VCLOCK) */
 	uint64_t vt_fire;		/* the firing's start; 0 outside one */
@@ -204,8 +206,8 @@ void lk_fast_disarm(void);
 void lk_site_jump(struct lk_site *s, int32_t rel);
 /* kplat.c: compiled code's execname (jitabi.h MT_JR_PLAT_EXECNAME) */
 uint64_t lk_jit_execname(void);
-/* Where CPU 0's current thread pointer is (0 if unknown or not loadable). */
-uint64_t lk_jit_curthread_at(void);
+/* Where CPU cpu's current thread pointer is (0 if unknown or not loadable). */
+uint64_t lk_jit_curthread_at(uint32_t cpu);
 uint64_t lk_jit_loadable_at(void);
 /* jitarm.c: point an LK_SF_JIT site's jmp at its compiled code */
 void lk_jit_arm(struct lk_site *s);

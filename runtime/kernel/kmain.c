@@ -364,15 +364,22 @@ static int intr_regs(const struct lk_regs *r, uint64_t pc, struct lk_regs *ir)
  * clock interrupt, at hz) it fires at most once per call, and skips what
  * it missed.  The result is this CPU's earliest next due TSC.
  */
-static uint64_t prof_next[LK_NCPU_MAX][32];
+static uint64_t prof_next[LK_NCPU_MAX][LK_MAX_TICKS];
+
+/* Tick i's interval in TSC ticks, at least 1. */
+static uint64_t tick_interval(const struct lk_ctl *c, uint32_t i)
+{
+	uint64_t iv = c->ticks[i].interval_ns * (c->k.tsc_hz / 1000000) / 1000;
+
+	return iv ? iv : 1;
+}
 
 static void ticks_go(uint64_t now)
 {
 	struct lk_ctl *c = lk.ctl;
 
-	for (uint32_t i = 0; i < c->nticks && i < 32; i++) {
-		c->ticks[i].next_tsc = now + c->ticks[i].interval_ns *
-			(c->k.tsc_hz / 1000000) / 1000;
+	for (uint32_t i = 0; i < c->nticks && i < LK_MAX_TICKS; i++) {
+		c->ticks[i].next_tsc = now + tick_interval(c, i);
 		for (uint32_t cpu = 1; cpu < LK_NCPU_MAX; cpu++)
 			prof_next[cpu][i] = c->ticks[i].next_tsc;
 	}
@@ -390,16 +397,14 @@ static volatile uint64_t *tick_next(uint32_t cpu, uint32_t i)
 uint64_t lk_ticks_run(struct lk_fire *f, const uint64_t *args, int catchup)
 {
 	struct lk_ctl *c = lk.ctl;
-	uint64_t now = lk_rdtsc(), tpn = c->k.tsc_hz / 1000000, next = ~0ull;
+	uint64_t now = lk_rdtsc(), next = ~0ull;
 	uint32_t cpu = mt_plat_cpu();
 	volatile uint64_t *nt;
 
-	for (uint32_t i = 0; i < c->nticks && i < 32 && lk.tracing; i++) {
-		uint64_t iv = c->ticks[i].interval_ns * tpn / 1000;
+	for (uint32_t i = 0; i < c->nticks && i < LK_MAX_TICKS && lk.tracing; i++) {
+		uint64_t iv = tick_interval(c, i);
 		if (!(nt = tick_next(cpu, i)))
 			continue;
-		if (!iv)
-			iv = 1;
 		while (now >= *nt && lk.tracing) {
 			uint64_t late = now - *nt;
 			if (!catchup || late > c->k.tsc_hz) {

@@ -257,14 +257,25 @@ static uint32_t kfn_of(uint64_t th)
 /*
  * Per-thread memo (lk.thr): a thread's tid and its execname's place never
  * change while it lives, and finding them costs page-table walks (its
- * creation time, its task).  Emptied whenever a thread or task is
- * destroyed (lk_ids_forget: the address may come back as another) and
- * at each session's start.
+ * creation time, its task).  Each CPU has its own, which only it fills
+ * (compiled code reads it without a lock).  Emptied whenever a thread or
+ * task is destroyed (lk_ids_forget: the address may come back as
+ * another) and at each session's start.
  */
 static void thr_clear(void)
 {
-	for (uint32_t i = 0; i < LK_THR_CACHE; i++)
-		lk.thr[i].th = 0;
+	for (uint32_t c = 0; c < LK_NCPU_MAX; c++)
+		for (uint32_t i = 0; i < LK_THR_CACHE; i++)
+			lk.thr[c][i].th = 0;
+}
+
+/* The current CPU's memo (CPU 0's for a CPU beyond LK_NCPU_MAX, as
+   entry.S's stacks). */
+static struct lk_thr *thr_memo(void)
+{
+	uint32_t cpu = mt_plat_cpu();
+
+	return lk.thr[cpu < LK_NCPU_MAX ? cpu : 0];
 }
 
 static uint32_t thr_slot(uint64_t th)
@@ -275,7 +286,7 @@ static uint32_t thr_slot(uint64_t th)
 /* Thread th's memo entry, taken over (emptied) if it held another. */
 static struct lk_thr *thr_take(uint64_t th)
 {
-	struct lk_thr *m = &lk.thr[thr_slot(th)];
+	struct lk_thr *m = &thr_memo()[thr_slot(th)];
 
 	if (m->th != th) {
 		m->th = th;
@@ -309,17 +320,19 @@ static int64_t task_id(uint64_t task)
 static int64_t thread_id(uint64_t th)
 {
 	struct mt_ident *e;
-	uint32_t k = thr_slot(th);
+	struct lk_thr *m;
 
 	if (!th)
 		return -1;
-	if (lk.thr[k].th == th && lk.thr[k].tid_ok)
-		return lk.thr[k].tid;
+	m = &thr_memo()[thr_slot(th)];
+	if (m->th == th && m->tid_ok)
+		return m->tid;
 	e = lk_thread_ent(th);
 	if (!e)
 		return (int64_t)th;
-	thr_take(th)->tid = e->id;
-	lk.thr[k].tid_ok = 1;
+	m = thr_take(th);
+	m->tid = e->id;
+	m->tid_ok = 1;
 	return e->id;
 }
 
@@ -330,8 +343,9 @@ static int64_t cur_pid(void)
 	struct lk_thr *m;
 	int64_t pid;
 
-	if (th && lk.thr[thr_slot(th)].th == th && lk.thr[thr_slot(th)].pid_ok)
-		return lk.thr[thr_slot(th)].pid;
+	m = th ? &thr_memo()[thr_slot(th)] : 0;
+	if (m && m->th == th && m->pid_ok)
+		return m->pid;
 	pid = task ? task_id(task) : -1;
 	if (th && task) {
 		m = thr_take(th);
@@ -615,10 +629,11 @@ uint64_t lk_jit_execname(void)
 {
 	const struct lk_kdesc *k = &lk.ctl->k;
 	uint64_t th = cur_thread(), task = 0, name;
-	uint32_t slot = thr_slot(th);
+	const struct lk_thr *m = &thr_memo()[thr_slot(th)];
+	uint32_t cpu = mt_plat_cpu();
 
-	if (th && lk.thr[slot].th == th && lk.thr[slot].name)
-		return lk.thr[slot].name;
+	if (th && m->th == th && m->name)
+		return m->name;
 	if (th && k->task_name_size >= MT_JIT_PLATNAME && k->kernel_task &&
 	    lk_load64(th + k->off_thread_task, &task) && task && task != kernel_task()) {
 		name = task + k->off_task_name;
@@ -627,14 +642,16 @@ uint64_t lk_jit_execname(void)
 			return name;
 		}
 	}
-	mt_plat_objname(0, th, lk.jit_name, sizeof lk.jit_name);
-	return (uint64_t)lk.jit_name;
+	if (cpu >= LK_NCPU_MAX)
+		cpu = 0;
+	mt_plat_objname(0, th, lk.jit_name[cpu], sizeof lk.jit_name[cpu]);
+	return (uint64_t)lk.jit_name[cpu];
 }
 
-uint64_t lk_jit_curthread_at(void)
+uint64_t lk_jit_curthread_at(uint32_t cpu)
 {
 	const struct lk_kdesc *k = &lk.ctl->k;
-	uint64_t at = k->percpu_array + k->off_active_thread;
+	uint64_t at = k->percpu_array + cpu * k->percpu_stride + k->off_active_thread;
 
 	return k->percpu_array && lk_loadable(at, 8) == 8 ? at : 0;
 }

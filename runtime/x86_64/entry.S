@@ -16,6 +16,9 @@
  *                   (apic.c): lk_apic_fire fires the due tick/profile
  *                   probes, re-arms the timer and sends the EOI
  *   lk_xcall_entry  the blob's cross-call IPI (xcall.c)
+ *   lk_jit_dispatch a compiled probe's stub ("push $table; jmp") on a
+ *                   guest of several CPUs lands here: on to the CPU's
+ *                   copy of the code (lkabi.h, struct lk_jit)
  */
 #include "machtrace/lkabi.h"
 
@@ -56,20 +59,14 @@
 	.endm
 
 /*
- * Call fn(rdi = saved registers) on the blob's own stack of this CPU:
- * kernel stacks are small and the runtime needs a few KiB.  Interrupts
- * are off, so a CPU's stack is its own; a nested entry (an NMI path
- * hitting a probe) stays on its current stack.  The CPU is the kernel's
- * number, computed here without a push (from user mode the stack is the
- * thread's pcb->iss): lk_cpu_lut (an SMP kernel's cpu_id_lut, 0 on a UP
- * kernel: CPU 0) at CPUID's initial APIC ID; one beyond LK_NCPU_MAX
- * takes CPU 0's.  Clobbers rax, rbx, rcx, rdx, r12 (saved by SAVE),
- * returns fn's rax.
+ * rax = the kernel's number of the current CPU: lk_cpu_lut (an SMP
+ * kernel's cpu_id_lut, 0 on a UP kernel: CPU 0) at CPUID's initial APIC
+ * ID; `beyond` for one not below LK_NCPU_MAX.  Clobbers rbx, rcx, rdx.
  */
-	.macro CALL_ON_STACK fn
+	.macro CPU_INDEX beyond
 	xor	%eax, %eax
 	cmpq	$0, lk_cpu_lut(%rip)
-	je	90f
+	je	80f
 	mov	$1, %eax
 	xor	%ecx, %ecx
 	cpuid
@@ -77,9 +74,23 @@
 	mov	lk_cpu_lut(%rip), %rcx
 	movslq	(%rcx,%rbx,4), %rax
 	cmp	$LK_NCPU_MAX, %rax
-	jb	90f
-	xor	%eax, %eax
-90:	mov	%rsp, %rbx
+	jb	80f
+	mov	$\beyond, %eax
+80:
+	.endm
+
+/*
+ * Call fn(rdi = saved registers) on the blob's own stack of this CPU:
+ * kernel stacks are small and the runtime needs a few KiB.  Interrupts
+ * are off, so a CPU's stack is its own; a nested entry (an NMI path
+ * hitting a probe) stays on its current stack.  The CPU is the kernel's
+ * number (CPU_INDEX), computed here without a push (from user mode the
+ * stack is the thread's pcb->iss); one beyond LK_NCPU_MAX takes CPU 0's.
+ * Clobbers rax, rbx, rcx, rdx, r12 (saved by SAVE), returns fn's rax.
+ */
+	.macro CALL_ON_STACK fn
+	CPU_INDEX 0
+	mov	%rsp, %rbx
 	xor	%r12d, %r12d
 	lea	lk_on_stack(%rip), %rcx
 	lea	(%rcx,%rax,4), %rcx
@@ -119,6 +130,8 @@ lk_vectors:
 	.balign	8, 0xcc
 	jmp	lk_fbt_ret_entry	/* LK_VEC_FBT_RET */
 	.balign	8, 0xcc
+	jmp	lk_jit_dispatch		/* LK_VEC_JIT_DISPATCH */
+	.balign	8, 0xcc
 
 	.globl lk_fbt_entry
 lk_fbt_entry:
@@ -133,6 +146,31 @@ lk_fbt_entry:
 lk_fbt_entry_ret:
 	ret
 
+
+/*
+ * A compiled probe's dispatch stub lands here with [table] pushed on the
+ * stack of the site (an entry's or a ret's): the slot becomes the table's
+ * address for this CPU (the general path's, LK_NCPU_MAX, for a CPU beyond
+ * the table), every register and the flags are put back and `ret` goes
+ * there with the site's own stack.
+ */
+	.globl lk_jit_dispatch
+lk_jit_dispatch:
+	pushfq
+	push	%rax
+	push	%rbx
+	push	%rcx
+	push	%rdx
+	CPU_INDEX LK_NCPU_MAX
+	mov	40(%rsp), %rcx
+	mov	(%rcx,%rax,8), %rax
+	mov	%rax, 40(%rsp)
+	pop	%rdx
+	pop	%rcx
+	pop	%rbx
+	pop	%rax
+	popfq
+	ret
 
 /*
  * Return trampolines ("displaced epilogue; push $site; jmp") land here with

@@ -23,19 +23,23 @@ struct lk_site *lk_site_at(uint64_t addr)
 }
 
 /*
- * Run probe's clauses on ctx, between two rdtscs: the time goes to the
- * probe-context ticks lk.vt_probe (always: the virtual clock's, kvtime.c,
- * and the tracer's own cost, which lk_tick publishes) and, with
- * LK_CTL_STATS, to the statistics (firings, TSC ticks in the runtime).
+ * Run probe's clauses on ctx (counted in the CPU's gen_fires), between
+ * two rdtscs: the time goes to the probe-context ticks lk.vt_probe
+ * (always: the virtual clock's, kvtime.c, and the tracer's own cost,
+ * which lk_tick publishes) and, with LK_CTL_STATS, to the statistics
+ * (firings, TSC ticks in the runtime).
  */
 static void lk_fire_ctx(uint32_t probe, const struct mt_pctx *ctx)
 {
 	uint64_t t0, dt;
+	uint32_t cpu;
 
 	if (!lk.cb || !lk.tracing)
 		return;
 	if (lk.cb->req != MT_REQ_NONE)
 		lk_fast_disarm();	/* the runtime services it now */
+	if ((cpu = mt_plat_cpu()) < LK_NCPU_MAX)
+		lk.ctl->gen_fires[cpu]++;
 	t0 = lk_rdtsc();
 	lk.vt_fire = t0;
 	mt_rt_probe(lk.cb, probe, ctx);
@@ -269,8 +273,8 @@ static int64_t *count_value(uint32_t aggid)
 {
 	const struct mt_image *img = mt_rt_image(lk.cb);
 	const struct mt_agg *ag = (const struct mt_agg *)((const uint8_t *)img + img->aggs_off);
-	const uint32_t *ent = (const uint32_t *)mt_rt_jit_addr(lk.cb, MT_JR_AGGENT, aggid);
-	uint8_t *data = (uint8_t *)mt_rt_jit_addr(lk.cb, MT_JR_AGGDATA, 0);
+	const uint32_t *ent = (const uint32_t *)mt_rt_jit_addr(lk.cb, MT_JR_AGGENT, aggid, 0);
+	uint8_t *data = (uint8_t *)mt_rt_jit_addr(lk.cb, MT_JR_AGGDATA, 0, 0);
 
 	if (!ent || !*ent || !data)
 		return 0;

@@ -79,7 +79,12 @@ static int tramp_sample(uint64_t pc, uint64_t rsp, struct lk_fire *f)
 	f->pc = s->addr;
 	if (fast && (s->flags & LK_SF_JIT)) {
 		const struct lk_jit *j = (const struct lk_jit *)s->fast;
-		uint64_t code = s->fast + j->code_off, end = code + j->code_len;
+		uint64_t code = s->fast + j->code_off, end;
+		if (pc < code || (j->ncopy > 1 && pc >= s->fast + j->disp_off))
+			return 1;		/* the header, or the dispatch stub */
+		if (j->stride)			/* the copy pc is in */
+			code += (pc - code) / j->stride * j->stride;
+		end = code + j->code_len;
 		if (s->kind == LK_SK_JMPRET) {	/* displaced epilogue, code, ret */
 			if (pc < code + s->len - 1)
 				return 0;

@@ -67,13 +67,14 @@ static int rel_value(struct mt_cb *cb, const uint8_t *veneers, const struct jit_
 			return 0;
 		v = (uint64_t)(uintptr_t)(veneers + VENEER * r->arg);
 	} else if (r->kind < MT_JR_PLAT_TSCMULT) {	/* no platform's on the host */
-		v = mt_rt_jit_addr(cb, r->kind, r->arg);
+		v = mt_rt_jit_addr(cb, r->kind, r->arg, 0);
 	} else {
 		return 0;
 	}
 	/* an absolute address must be below 2 GiB here, where a negative
 	   32-bit one would sign-extend to the top of the address space */
-	return v && mt_jit_rel_encode(r->kind, v, r->addend, va + r->at + 4, out) &&
+	return (v || mt_jit_rel_zero_ok(r->kind)) &&
+	       mt_jit_rel_encode(r->kind, v, r->addend, va + r->at + 4, out) &&
 	       (r->kind == MT_JR_HELPER || *out >= 0);
 }
 
@@ -82,7 +83,7 @@ static void veneers(struct mt_cb *cb, uint8_t *at)
 	static const uint8_t jmp[6] = { 0xff, 0x25, 0, 0, 0, 0 };	/* jmp *0(%rip) */
 
 	for (uint32_t h = 0; h < MT_JH__COUNT; h++) {
-		uint64_t fn = mt_rt_jit_addr(cb, MT_JR_HELPER, h);
+		uint64_t fn = mt_rt_jit_addr(cb, MT_JR_HELPER, h, 0);
 		memset(at + VENEER * h, 0xcc, VENEER);
 		memcpy(at + VENEER * h, jmp, sizeof jmp);
 		memcpy(at + VENEER * h + sizeof jmp, &fn, 8);

@@ -58,7 +58,7 @@ static inline int mt_lrun(struct mt_lrun *r, const char *src, int nojit, int fir
 
 static inline void *mt_lrun_at(struct mt_lrun *r, uint32_t kind)
 {
-	return (void *)(uintptr_t)mt_rt_jit_addr(r->cb, kind, 0);
+	return (void *)(uintptr_t)mt_rt_jit_addr(r->cb, kind, 0, 0);
 }
 
 /* The records written, their timestamps zeroed; their length. */

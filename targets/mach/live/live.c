@@ -222,6 +222,14 @@ static uint64_t live_area_max(struct mt_target *t, const struct mt_image *img)
 	return (max - LK_AREA_OFF - img->size) & ~4095ull;
 }
 
+/* The guest's CPUs: the kernel numbers them 0 .. --cpus - 1. */
+static uint32_t live_ncpus(struct mt_target *t)
+{
+	struct live *l = t->priv;
+
+	return l->o.cpus ? l->o.cpus : 1;
+}
+
 static int live_attach(struct mt_target *t, const struct mt_image *img)
 {
 	struct live *l = t->priv;
@@ -246,6 +254,8 @@ static int live_attach(struct mt_target *t, const struct mt_image *img)
 	l->ss.tramp_va = LK_KERNEL_MAP_BASE + l->resv_pa + LK_TRAMP_OFF;
 	l->ss.fbt_entry_va = LK_KERNEL_MAP_BASE + l->resv_pa + LK_VEC_FBT_ENTRY;
 	l->ss.fbt_ret_va = LK_KERNEL_MAP_BASE + l->resv_pa + LK_VEC_FBT_RET;
+	l->ss.jit_dispatch_va = LK_KERNEL_MAP_BASE + l->resv_pa + LK_VEC_JIT_DISPATCH;
+	l->ss.ncopy = live_ncpus(t);
 	if (live_plan(t, img, &c) < 0)
 		goto fail;
 	if (kdesc_fill(l->k, &c.k, (uint64_t)(l->vm ? l->vm->mem_mb : guest_mb(l)) << 20, t->err,
@@ -510,6 +520,20 @@ static void user_report(struct live *l)
 			(unsigned long long)where);
 }
 
+/* MACHTRACE_ENGINE_STATS=1: the firings each CPU ran through the
+   interpreter (the general path); the others ran compiled code or the
+   counting fast path. */
+static void engine_report(const struct live *l)
+{
+	uint32_t n = l->o.cpus ? l->o.cpus : 1;
+
+	if (!getenv("MACHTRACE_ENGINE_STATS"))
+		return;
+	for (uint32_t c = 0; c < n && c < LK_NCPU_MAX; c++)
+		fprintf(stderr, "machtrace: live: CPU %u: %llu firings interpreted\n", c,
+			(unsigned long long)l->ctl->gen_fires[c]);
+}
+
 /* After STOP: the text check, the user sites, the statistics. */
 static void detach_report(struct live *l)
 {
@@ -530,6 +554,7 @@ static void detach_report(struct live *l)
 		idt_report(l);
 	}
 	user_report(l);
+	engine_report(l);
 	if (getenv("MACHTRACE_LIVE_STATS"))
 		fprintf(stderr, "machtrace: live: %llu firings, %llu tsc in the runtime "
 			"(%llu per firing), %llu ticks, %llu int3 hits, "
@@ -682,13 +707,6 @@ static void live_free(struct mt_target *t)
 	free(l);
 }
 
-/* The guest's CPUs: the kernel numbers them 0 .. --cpus - 1. */
-static uint32_t live_ncpus(struct mt_target *t)
-{
-	struct live *l = t->priv;
-
-	return l->o.cpus ? l->o.cpus : 1;
-}
 /* The ops a command asks (program.h argname, sites, pstate, aborted):
    a mach_trap entry's parameter name of args[i] (DWARF); an SDT or line
    probe's sites and how each was found; the kernel's LK_TGT_* of the

@@ -48,6 +48,9 @@ struct site_set {
 	uint64_t tramp_va;		/* kernel VA of the trampoline area */
 	uint64_t fbt_entry_va;		/* LK_VEC_FBT_ENTRY in the blob */
 	uint64_t fbt_ret_va;		/* LK_VEC_FBT_RET in the blob */
+	uint64_t jit_dispatch_va;	/* LK_VEC_JIT_DISPATCH in the blob */
+	uint32_t ncopy;			/* the guest's CPUs: copies of each
+					   compiled probe (lkabi.h, lk_jit) */
 	uint64_t *targets;		/* sorted possible branch targets in the */
 	size_t ntargets;		/* kernel text (sites_ret_range), lazily */
 	int targets_done;

@@ -319,8 +319,8 @@ static int plan_sdt(struct mt_target *t, const struct lprobe *p, uint32_t probe,
 static int plan_tick(struct mt_target *t, struct lk_ctl *c, uint32_t probe, uint64_t ns,
 		     uint32_t kind)
 {
-	if (c->nticks >= 32)
-		return live_err(t, "too many tick/profile probes (32 at most)");
+	if (c->nticks >= LK_MAX_TICKS)
+		return live_err(t, "too many tick/profile probes (%u at most)", LK_MAX_TICKS);
 	c->ticks[c->nticks].probe = probe;
 	c->ticks[c->nticks].interval_ns = ns;
 	c->ticks[c->nticks].kind = kind;

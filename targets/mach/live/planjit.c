@@ -102,8 +102,9 @@ static const char *site_opts(const struct site_req *r, enum jit_site site, struc
 /*
  * The probe's compiled code for a jmp site (LK_SF_JIT, jit/, mt_jit_plan):
  * none (the interpreter) if MACHTRACE_NOJIT is set, a clause uses what
- * the compiler does not translate, or the guest has several CPUs (the
- * code writes CPU 0's buffer, busy flag and aggregations: jitabi.h).
+ * the compiler does not translate, or the guest has several CPUs and the
+ * image reads vtimestamp (the blob keeps its probe-context clock for one
+ * CPU).  With several CPUs the code has a copy per CPU (sites.c).
  */
 void plan_jit(const struct live *l, struct site_req *r, const struct mt_image *img,
 	      enum jit_site site)
@@ -111,8 +112,8 @@ void plan_jit(const struct live *l, struct site_req *r, const struct mt_image *i
 	struct jit_opts o;
 	const char *nojit = site_opts(r, site, &o);
 
-	if (!nojit && l->o.cpus > 1)
-		nojit = "the guest has several CPUs, and compiled code writes CPU 0's buffers";
+	if (!nojit && l->o.cpus > 1 && mt_image_reads_var(img, MT_VAR_VTIMESTAMP))
+		nojit = "the guest has several CPUs, and vtimestamp's clock in compiled code is one CPU's";
 
 	r->jit = mt_jit_plan(img, r->probe, &o, r->addr, nojit);
 	if (r->jit)

@@ -161,53 +161,102 @@ static int emit_displaced(struct mt_kimg *k, csh cs, uint64_t addr, unsigned len
 }
 
 /*
- * A compiled probe's code (LK_SF_JIT): struct lk_jit, its relocations,
- * then at code_off `pre` bytes already at *code (a return's displaced
- * instructions, run first), the compiled code, and `room` bytes for the
- * caller (an entry's displaced instructions).  The jmp to the general
- * path (fallback) is resolved here; the blob resolves the rest.  The
- * code's VA in *code_va, its end in *end; NULL if there is no room.
+ * One copy of a compiled probe's code at code (VA va): `pre` bytes (a
+ * return's displaced instructions, run first), then the code with its
+ * jmps to the general path (fallback) resolved.  0, or -1.
  */
-static uint8_t *jit_place(struct site_set *s, struct lk_site *st, const struct jit_code *jc,
-			  const uint8_t *pre, uint32_t npre, uint64_t fallback, uint32_t room,
-			  uint64_t *end_va)
+static int jit_copy(const struct jit_buf *b, uint8_t *code, uint64_t va, const uint8_t *pre,
+		    uint32_t npre, uint64_t fallback)
+{
+	int32_t d;
+
+	if (npre)	/* pre is NULL when there is none */
+		memcpy(code, pre, npre);
+	memcpy(code + npre, b->code, b->len);
+	for (uint32_t i = 0; i < b->nrel; i++) {
+		const struct jit_rel *r = &b->rel[i];
+		if (r->kind != JIT_JR_FALLBACK)
+			continue;
+		if (rel32(va + npre + r->at + 4, fallback, &d) < 0)
+			return -1;
+		memcpy(code + npre + r->at, &d, 4);
+	}
+	return 0;
+}
+
+/* Several copies: the stub "push $table; jmp LK_VEC_JIT_DISPATCH" at
+   disp_off and its table (lkabi.h); general is the site's general path. */
+static int jit_stub(const struct site_set *s, struct lk_jit *h, uint64_t va, uint64_t general)
+{
+	uint8_t *stub = (uint8_t *)h + h->disp_off;
+	uint64_t table = va + h->disp_off + LK_JIT_STUB, *ent = (uint64_t *)(stub + LK_JIT_STUB);
+	int32_t imm = (int32_t)table;
+
+	if ((uint64_t)(int64_t)imm != table)
+		return -1;
+	stub[0] = 0x68;				/* push $imm32 */
+	memcpy(stub + 1, &imm, 4);
+	if (put_jmp(stub + 5, va + h->disp_off + 5, s->jit_dispatch_va) < 0)
+		return -1;
+	for (uint32_t c = 0; c <= LK_NCPU_MAX; c++)
+		ent[c] = c < h->ncopy ? va + h->code_off + (uint64_t)c * h->stride : general;
+	return 0;
+}
+
+/*
+ * A compiled probe's code (LK_SF_JIT): struct lk_jit, its relocations,
+ * then at code_off one copy per CPU (jit_copy), each followed by `room`
+ * bytes for the caller (an entry's displaced instructions), and with
+ * several a dispatch stub (jit_stub).  The jmp to the general path
+ * (fallback) is resolved here; the blob resolves the rest.  The header,
+ * or NULL if there is no room; copy 0's end, from the header, in *end_off.
+ */
+static struct lk_jit *jit_place(struct site_set *s, struct lk_site *st, const struct jit_code *jc,
+				const uint8_t *pre, uint32_t npre, uint64_t fallback, uint32_t room,
+				uint32_t *end_off)
 {
 	const struct jit_buf *b = &jc->b;
-	uint32_t nrel = 0, code_off, i;
-	uint64_t va;
-	uint8_t *t, *code;
+	uint32_t nrel = 0, code_off, stride, ncopy = s->ncopy ? s->ncopy : 1, i;
+	uint64_t va, size;
+	uint8_t *t;
 	struct lk_jit *h;
 
+	if (ncopy > LK_NCPU_MAX)
+		return NULL;
 	for (i = 0; i < b->nrel; i++)
 		nrel += b->rel[i].kind != JIT_JR_FALLBACK;
 	code_off = (uint32_t)(sizeof *h + nrel * sizeof h->rel[0] + 15) & ~15u;
-	if (!(t = tramp_alloc(s, code_off + npre + b->len + room, &va)))
+	stride = (npre + b->len + room + 15) & ~15u;
+	size = code_off + (uint64_t)ncopy * stride;
+	if (ncopy > 1)
+		size += LK_JIT_STUB + 8 * (LK_NCPU_MAX + 1);
+	if (!(t = tramp_alloc(s, size, &va)))
 		return NULL;
 	h = (struct lk_jit *)t;
 	h->nrel = nrel;
 	h->code_off = code_off;
 	h->code_len = npre + b->len;
-	code = t + code_off;
-	if (npre)	/* pre is NULL when there is none */
-		memcpy(code, pre, npre);
-	memcpy(code + npre, b->code, b->len);
+	h->ncopy = (uint16_t)ncopy;
+	h->stride = stride;
+	h->disp_off = ncopy > 1 ? code_off + ncopy * stride : 0;
+	for (uint32_t c = 0; c < ncopy; c++)
+		if (jit_copy(b, t + code_off + c * stride, va + code_off + c * stride, pre, npre,
+			     fallback) < 0)
+			return NULL;
 	for (i = 0, nrel = 0; i < b->nrel; i++) {
 		const struct jit_rel *r = &b->rel[i];
-		if (r->kind == JIT_JR_FALLBACK) {
-			int32_t d;
-			if (rel32(va + code_off + npre + r->at + 4, fallback, &d) < 0)
-				return NULL;
-			memcpy(code + npre + r->at, &d, 4);
+		if (r->kind == JIT_JR_FALLBACK)
 			continue;
-		}
 		h->rel[nrel].at = npre + r->at;
 		h->rel[nrel].kind = r->kind;
 		h->rel[nrel].arg = r->arg;
 		h->rel[nrel++].addend = r->addend;
 	}
+	if (ncopy > 1 && jit_stub(s, h, va, st->ool) < 0)
+		return NULL;
 	st->fast = va;
-	*end_va = va + code_off + npre + b->len;
-	return code + npre + b->len;
+	*end_off = code_off + npre + b->len;
+	return h;
 }
 
 static int jmp_entry(struct site_set *s, struct mt_kimg *k, csh cs, struct lk_site *st,
@@ -333,16 +382,22 @@ static int jmp_ret(struct site_set *s, struct mt_kimg *k, struct lk_site *st,
 static int jit_site(struct site_set *s, struct mt_kimg *k, csh cs, struct lk_site *st,
 		    const struct site_req *r)
 {
-	uint64_t end;
-	uint8_t *e;
+	uint32_t end;
+	struct lk_jit *h;
 
 	if (st->kind == LK_SK_JMPRET) {
 		uint32_t pre = (uint32_t)(r->ret_at - r->addr);
 		const uint8_t *code = mt_kimg_bytes(k, r->addr, r->range);
 		return code && jit_place(s, st, r->jit, code, pre, st->ool + pre, 0, &end) ? 0 : -1;
 	}
-	e = jit_place(s, st, r->jit, NULL, 0, st->ool, 16 * st->len + 5, &end);
-	return e && emit_displaced(k, cs, st->addr, st->len, e, end) >= 0 ? 0 : -1;
+	if (!(h = jit_place(s, st, r->jit, NULL, 0, st->ool, 16 * st->len + 5, &end)))
+		return -1;
+	for (uint32_t c = 0; c < h->ncopy; c++) {
+		uint32_t at = end + c * h->stride;
+		if (emit_displaced(k, cs, st->addr, st->len, (uint8_t *)h + at, st->fast + at) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 /*

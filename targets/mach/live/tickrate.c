@@ -49,7 +49,7 @@ static uint64_t fastest_tick(const struct live *l)
 {
 	uint64_t fastest = ~0ull;
 
-	for (uint32_t i = 0; i < l->ctl->nticks && i < 32; i++)
+	for (uint32_t i = 0; i < l->ctl->nticks && i < LK_MAX_TICKS; i++)
 		if (l->ctl->ticks[i].interval_ns < fastest)
 			fastest = l->ctl->ticks[i].interval_ns;
 	return fastest;
