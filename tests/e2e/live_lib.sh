@@ -40,6 +40,15 @@ workload_ok() {	# test name, console log
 	fi
 }
 
+# The kernel never stopped in its debugger or panicked, and said something.
+no_panic() {	# test name, console log
+	if [ -s "$2" ] && ! grep -qE "db(\{[0-9]*\})?>|panic|Assert|Kernel Breakpoint" "$2"; then
+		pass "$1"
+	else
+		fail "$1" "$(grep -E 'db|panic|Assert|Breakpoint' "$2" | head -n 3 | tr '\n' ' ')"
+	fi
+}
+
 # value of "KEY N" in a file
 val() {
 	sed -n "s/^$1 \([0-9][0-9]*\)$/\1/p" "$2" | head -n 1

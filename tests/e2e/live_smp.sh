@@ -31,14 +31,6 @@ restored() {
 	fi
 }
 
-no_panic() {	# test name, console log
-	if [ -s "$2" ] && ! grep -qE "db(\{[0-9]*\})?>|panic|Assert|Kernel Breakpoint" "$2"; then
-		pass "$1"
-	else
-		fail "$1" "$(grep -E 'db|panic|Assert|Breakpoint' "$2" | head -n 3 | tr '\n' ' ')"
-	fi
-}
-
 MACHTRACE_TEXTCHECK=1 live_run one "rt=2000000" \
 	'fbt::mach_msg_trap:entry { n++; } fbt::mach_msg_trap:return /n >= 2000/ { exit(0); }' \
 	-q --kernel "$SID"
