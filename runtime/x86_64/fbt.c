@@ -360,9 +360,17 @@ uint64_t lk_fbt_ret_fire(struct lk_regs *r)
 	return 0;
 }
 
+/*
+ * installed is read before the site's byte: the CPU restoring a site
+ * writes the byte first and clears installed after, so a site seen
+ * uninstalled here also shows its own byte again (poked since), and a
+ * CPU the host held between its two loads cannot take its own int3 for
+ * a foreign one (the kernel's breakpoint trap, under a 2-CPU stress).
+ */
 int lk_int3_fire(struct lk_regs *r)
 {
 	struct lk_site *s = lk_site_at(r->u.t.rip - 1);
+	uint32_t installed = s ? __atomic_load_n(&s->installed, __ATOMIC_ACQUIRE) : 0;
 	uint64_t ret;
 
 	if (lk_poke_addr && r->u.t.rip - 1 == lk_poke_addr) {	/* mid-poke */
@@ -373,7 +381,7 @@ int lk_int3_fire(struct lk_regs *r)
 		r->u.t.rip = s->addr;
 		return 1;
 	}
-	if (!s || !s->installed || s->kind == LK_SK_JMP || s->kind == LK_SK_JMPRET) {
+	if (!s || !installed || s->kind == LK_SK_JMP || s->kind == LK_SK_JMPRET) {
 		if (lk.ctl)
 			lk.ctl->int3_foreign++;
 		return 0;
@@ -506,7 +514,7 @@ void lk_sites_remove(void)
 		if (!s->installed)
 			continue;
 		lk_text_poke(s->addr, s->orig, s->plen, detour(s));
-		s->installed = 0;
+		__atomic_store_n(&s->installed, 0, __ATOMIC_RELEASE);
 		s->fast_armed = 0;
 		lk.ctl->patched--;
 	}
