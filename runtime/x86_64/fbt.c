@@ -34,6 +34,8 @@ static void lk_fire_ctx(uint32_t probe, const struct mt_pctx *ctx)
 
 	if (!lk.cb || !lk.tracing)
 		return;
+	if (__atomic_load_n(&lk.ending, __ATOMIC_ACQUIRE) && probe + 1 != lk.end_probe)
+		return;
 	if (lk.cb->req != MT_REQ_NONE)
 		lk_fast_disarm();	/* the runtime services it now */
 	t0 = lk_rdtsc();

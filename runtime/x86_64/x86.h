@@ -120,6 +120,7 @@ void lk_xcall_stop(void);
 void lk_xcall_online(void);
 int lk_xcall(uint32_t cpu, void (*fn)(void *), void *arg);
 void lk_xcall_sync(void);
+void lk_xcall_sync_long(void);
 void lk_xcall_fire(struct lk_regs *r);
 
 /*
