@@ -29,6 +29,15 @@ rec_run() {
 		--timeout 200 --workload "$words" -n "$prog" >"$TMP/$name.out" 2>"$TMP/$name.err"
 }
 
+# Sid's SMP image in $SID, or a SKIP of test $1 and the test's end.
+need_sid_smp() {
+	SID=$BUILD/kernels/sid-smp/gnumach-dbg
+	if [ ! -f "$SID" ]; then
+		echo "SKIP $1: missing $SID (scripts/setup.sh)"
+		exit 0
+	fi
+}
+
 # The workload ran to its end with every phase OK, and the kernel never
 # stopped in its debugger.
 workload_ok() {	# test name, console log

@@ -14,11 +14,7 @@ set -u
 . "$(dirname "$0")/live_lib.sh"
 need_live live-smp
 
-SID=$BUILD/kernels/sid-smp/gnumach-dbg
-if [ ! -f "$SID" ]; then
-	echo "SKIP live-smp: missing $SID (scripts/setup.sh)"
-	exit 0
-fi
+need_sid_smp live-smp
 N=200 P=50
 
 MACHTRACE_TEXTCHECK=1 live_run one "rt=2000000" \

@@ -10,11 +10,7 @@ set -u
 need_live kernel-matrix-sid-smp-2cpu
 . "$(dirname "$0")/matrix_lib.sh"
 
-SID=$BUILD/kernels/sid-smp/gnumach-dbg
-if [ ! -f "$SID" ]; then
-	echo "SKIP kernel-matrix-sid-smp-2cpu: missing $SID (scripts/setup.sh)"
-	exit 0
-fi
+need_sid_smp kernel-matrix-sid-smp-2cpu
 t0=$(ms)
 core sid-smp-2cpu "$SID" 2
 no_panic kernel-matrix-sid-smp-2cpu-no-panic "$TMP/sid-smp-2cpu.con"

@@ -13,11 +13,7 @@ set -u
 . "$(dirname "$0")/live_lib.sh"
 need_live smp-stress
 
-SID=$BUILD/kernels/sid-smp/gnumach-dbg
-if [ ! -f "$SID" ]; then
-	echo "SKIP smp-stress: missing $SID (scripts/setup.sh)"
-	exit 0
-fi
+need_sid_smp smp-stress
 SECS=${MACHTRACE_STRESS_SECONDS:-10}
 prog="fbt:::entry { self->n++; printf(\"x %d %d\\n\", cpu, self->n); @n[cpu] = count(); }
 tick-${SECS}s { exit(0); }
