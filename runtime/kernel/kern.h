@@ -45,6 +45,7 @@ struct lk_glob {
 	uint64_t deadman_tsc;
 	int tracing;
 	int stopping;			/* the CPU in stop_tracing + 1, 0: none */
+	int ending;			/* stopping: only END fires (stop_tracing) */
 	int attached;			/* the host put the tick hook in (attach mode) */
 	uint32_t go_waits;		/* attach: ticks GO waited (patch_unsafe) */
 	uint32_t begin_probe, end_probe;	/* image probe index + 1 */

@@ -123,6 +123,7 @@ void lk_xcall_sync(void);
 int lk_xcall_hold(uint32_t cpus);
 struct lk_regs *lk_xcall_held(uint32_t cpu);
 void lk_xcall_release(void);
+void lk_xcall_sync_long(void);
 void lk_xcall_fire(struct lk_regs *r);
 
 /*

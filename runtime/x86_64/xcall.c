@@ -30,6 +30,7 @@
 
 #define AP_EOI		0x0b0
 #define XC_WAIT_DIV	50		/* 1/50 s: 20 ms */
+#define XC_LONG_TRIES	50		/* lk_xcall_sync_long: 1 s */
 
 extern char lk_xcall_entry[];
 
@@ -188,6 +189,14 @@ struct lk_regs *lk_xcall_held(uint32_t cpu)
 void lk_xcall_release(void)
 {
 	__atomic_store_n(&xc.holding, 0, __ATOMIC_RELEASE);
+}
+
+/* A sync that nothing hurries (ending a session): up to 1 s for a CPU
+   the host has not run for a while (QEMU's vCPU thread descheduled). */
+void lk_xcall_sync_long(void)
+{
+	for (int i = 0; i < XC_LONG_TRIES && lk_xcall(LK_XC_ALL, 0, 0) > 0; i++)
+		;
 }
 
 /* The IPI (entry.S lk_xcall_entry, IF = 0, any mode). */
