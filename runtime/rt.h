@@ -74,13 +74,22 @@ struct rt_dvar {
 	uint32_t link;			/* chunk index + 1 in a CPU's list */
 };
 
-enum { RT_SPEC_FREE = 0, RT_SPEC_ACTIVE = 1 };
+enum { RT_SPEC_FREE = 0, RT_SPEC_ACTIVE = 1, RT_SPEC_CLOSING = 2 };
+enum { RT_PART_OPEN = 0, RT_PART_WRITING = 1, RT_PART_SHUT = 2 };
 
-/* One speculation; per CPU, used bytes of its data buffer. */
-struct rt_spec {
-	uint32_t state;			/* RT_SPEC_*; probe context only */
+/* One CPU's part of a speculation: its state (RT_PART_*) and the used
+   bytes of its data buffer (buf.c). */
+struct rt_specpart {
+	uint32_t state;
 	uint32_t pad;
-	uint64_t used[];		/* [ncpus] */
+	uint64_t used;
+};
+
+/* One speculation (RT_SPEC_*, changed by compare-and-swap), per CPU. */
+struct rt_spec {
+	uint32_t state;
+	uint32_t pad;
+	struct rt_specpart part[];	/* [ncpus] */
 };
 
 /* An aggregation entry whose key is the probe's names alone

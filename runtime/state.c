@@ -195,7 +195,7 @@ static uint64_t layout(const struct mt_image *img, struct layout *L)
 	L->tls = off;
 	off = RT_ALIGN(off + (uint64_t)L->tls_nrows * L->tls_stride, 64);
 	L->spec_stride = (uint32_t)RT_ALIGN(sizeof(struct rt_spec) +
-					    8 * L->ncpus, 8);
+					    sizeof(struct rt_specpart) * L->ncpus, 8);
 	L->specs = off;
 	off = RT_ALIGN(off + (uint64_t)L->nspec * L->spec_stride, 64);
 
