@@ -100,13 +100,13 @@ int mt_kimg_boot_check(struct mt_kimg *k, const char *blob, unsigned cpus, char 
 
 	if (cpus_fit(k, cpus, err, errlen) < 0)
 		return -1;
-	/* the runtime's dynamic variables are not safe against racing CPUs,
-	   text is patched without cross-CPU syncs and profile-N runs at the
-	   clock's rate: MACHTRACE_SMP_EXPERIMENTAL lets developers try it */
+	/* compiled probes write CPU 0's buffers (several CPUs interpret
+	   every probe) and buffers are not switched by cross-calls:
+	   MACHTRACE_SMP_EXPERIMENTAL lets developers try it */
 	if (cpus > 1 && !getenv("MACHTRACE_SMP_EXPERIMENTAL")) {
 		mt_seterr(err, errlen, "tracing with more than one CPU is not supported yet: "
-			  "the runtime's dynamic variables are not yet safe against "
-			  "racing CPUs; --cpus 1 "
+			  "compiled probes are not yet per CPU and buffers are not "
+			  "yet switched by cross-calls; --cpus 1 "
 			  "traces an SMP kernel on one CPU");
 		return -1;
 	}
