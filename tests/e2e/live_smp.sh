@@ -139,27 +139,33 @@ else
 fi
 
 # dynamic variables with both CPUs firing (runtime/dynvar.c): a[tid]++ on
-# every machload mach_msg_trap, a thread on one CPU at a time; each
-# thread's last a[tid] (a max() of it) summed equals the traps counted,
-# with no dynamic variable drop (a lost or doubled element shows as a
-# different sum, a chain made into a loop as a hung guest)
+# every machload mach_msg_trap, cpus=5000 a worker on each CPU (a thread
+# on one CPU at a time); each thread's last a[tid] (a max() of it) summed equals the traps counted;
+# b[tid], set at entry and deleted at return, is found at every return
+# but one per thread (a call begun before tracing); no dynamic variable
+# drop (a lost or doubled element shows as a different sum, a chain made
+# into a loop as a hung guest)
 prog='int a[uint64_t];
-mach_trap::mach_msg_trap:entry /execname == "machload"/ { a[tid]++; @m = count(); @last[tid] = max(a[tid]); @c[cpu] = count(); }
-END { printa("m %@d\n", @m); printa("t %d %@d\n", @last); printa("cpu%d %@d\n", @c); }'
-MACHTRACE_SMP_EXPERIMENTAL=1 live_run dynvar "cpus=2 rt=2000 pingpong=200 threads=4" "$prog" -q \
+mach_trap::mach_msg_trap:entry /execname == "machload"/ { a[tid]++; @m = count(); @last[tid] = max(a[tid]); @c[cpu] = count(); b[tid] = timestamp; }
+mach_trap::mach_msg_trap:return /execname == "machload"/ { @r = count(); }
+mach_trap::mach_msg_trap:return /b[tid]/ { @p = count(); b[tid] = 0; }
+END { printa("m %@d\n", @m); printa("r %@d\n", @r); printa("p %@d\n", @p); printa("t %d %@d\n", @last); printa("cpu%d %@d\n", @c); }'
+MACHTRACE_SMP_EXPERIMENTAL=1 live_run dynvar "cpus=5000 rt=200 pingpong=50 threads=2" "$prog" -q \
 	--kernel "$SID" --cpus 2
 rc=$?
 m=$(val m "$TMP/dynvar.out")
 s=$(awk '$1 == "t" { s += $3; n++ } END { print s + 0, n + 0 }' "$TMP/dynvar.out")
+p=$(val p "$TMP/dynvar.out"); r=$(val r "$TMP/dynvar.out")
 dd=$(grep -c "dynamic variable drop" "$TMP/dynvar.err")
 c0=$(val cpu0 "$TMP/dynvar.out"); c1=$(val cpu1 "$TMP/dynvar.out")
-echo "# 2 CPUs: mach_msg_trap ${m:-none} (cpu0 ${c0:-none}, cpu1 ${c1:-none}), a[tid] summed and threads: $s, drop lines $dd"
+echo "# 2 CPUs: mach_msg_trap ${m:-none} (cpu0 ${c0:-none}, cpu1 ${c1:-none}), a[tid] summed and threads: $s, b[tid] found at ${p:-none} of ${r:-none} returns, drop lines $dd"
 no_panic live-smp-2cpu-dynvar-no-panic "$TMP/dynvar.con"
 if [ $rc = 0 ] && [ "${m:-0}" -ge 4000 ] && [ "${s%% *}" = "$m" ] && [ "$dd" = 0 ] &&
-   [ "${c0:-0}" -gt 0 ] && [ "${c1:-0}" -gt 0 ]; then
+   [ "${c0:-0}" -gt 0 ] && [ "${c1:-0}" -gt 0 ] && [ "${p:-0}" -le "${r:-0}" ] &&
+   [ "${p:-0}" -ge $((${r:-0} - ${s##* })) ]; then
 	pass live-smp-2cpu-dynvar-counts-exact
 else
-	fail live-smp-2cpu-dynvar-counts-exact "exit $rc, traps ${m:-none}, a[tid] summed ${s%% *}, drop lines $dd, cpu0 ${c0:-none} cpu1 ${c1:-none}: $(head -c 300 "$TMP/dynvar.err")"
+	fail live-smp-2cpu-dynvar-counts-exact "exit $rc, traps ${m:-none}, a[tid] summed ${s%% *}, b[tid] at ${p:-none} of ${r:-none} returns, drop lines $dd, cpu0 ${c0:-none} cpu1 ${c1:-none}: $(head -c 300 "$TMP/dynvar.err")"
 fi
 
 # -x cpu names a CPU of the guest: 1 exists on two CPUs
