@@ -115,8 +115,9 @@ uint8_t *rt_key(struct rt_mstate *ms, const struct rt_varslot *sl,
  * frozen, and the chunk is not reused while this firing runs, so a walk
  * standing on one when it is taken out goes on to the rest of the chain.
  */
-static uint32_t lookup(struct rt *rt, uint32_t i, const uint8_t *key,
-		       uint32_t keylen, uint32_t hash)
+static inline __attribute__((always_inline)) uint32_t
+lookup(struct rt *rt, uint32_t i, const uint8_t *key, uint32_t keylen,
+       uint32_t hash)
 {
 	while (i) {
 		struct rt_dvar *dv = chunk(rt, i);
@@ -200,12 +201,48 @@ static uint32_t take(struct rt_mstate *ms)
 	}
 }
 
+static uint8_t *value(struct rt *rt, uint32_t i)
+{
+	return (uint8_t *)(chunk(rt, i) + 1) + rt->dyn_keycap;
+}
+
+/* key is not in the chain that began at first: put it in, unless another
+   CPU does first; its value, or 0 (a drop). */
+static __attribute__((noinline)) uint8_t *
+insert(struct rt_mstate *ms, uint32_t *head, uint32_t first,
+       const uint8_t *key, uint32_t keylen, uint32_t hash)
+{
+	struct rt *rt = ms->rt;
+	uint32_t i, fresh;
+	struct rt_dvar *dv;
+
+	if (!(fresh = take(ms))) {
+		ms->stat->dynvar_drops++;
+		return 0;
+	}
+	dv = chunk(rt, fresh);
+	dv->hash = hash;
+	dv->keylen = keylen;
+	rt_memcpy(dv + 1, key, keylen);
+	rt_memset((uint8_t *)(dv + 1) + rt->dyn_keycap, 0,
+		  rt->dyn_chunksize - sizeof(*dv) - rt->dyn_keycap);
+	for (;;) {
+		__atomic_store_n(&dv->next, first, __ATOMIC_RELAXED);
+		if (cas(head, first, fresh))
+			return value(rt, fresh);
+		first = ld(head);
+		if ((i = lookup(rt, first, key, keylen, hash)) != 0) {
+			put_free(ms->c, rt, fresh);
+			return value(rt, i);
+		}
+	}
+}
+
 uint8_t *rt_dvar_get(struct rt_mstate *ms, const uint8_t *key,
 		     uint32_t keylen, int alloc)
 {
 	struct rt *rt = ms->rt;
-	uint32_t hash, *head, first, i, fresh = 0;
-	struct rt_dvar *dv;
+	uint32_t hash, *head, first, i;
 
 	if (rt->dyn_nbuckets == 0) {
 		if (alloc)
@@ -214,30 +251,10 @@ uint8_t *rt_dvar_get(struct rt_mstate *ms, const uint8_t *key,
 	}
 	hash = rt_hash(key, keylen, 0);
 	head = &rt->dynhash[hash & (rt->dyn_nbuckets - 1)];
-	for (;;) {
-		first = ld(head);
-		i = lookup(rt, first, key, keylen, hash);
-		if (i || !alloc) {
-			if (fresh)	/* another CPU put the key in first */
-				put_free(ms->c, rt, fresh);
-			return i ? (uint8_t *)(chunk(rt, i) + 1) + rt->dyn_keycap : 0;
-		}
-		if (!fresh) {
-			if (!(fresh = take(ms))) {
-				ms->stat->dynvar_drops++;
-				return 0;
-			}
-			dv = chunk(rt, fresh);
-			dv->hash = hash;
-			dv->keylen = keylen;
-			rt_memcpy(dv + 1, key, keylen);
-			rt_memset((uint8_t *)(dv + 1) + rt->dyn_keycap, 0,
-				  rt->dyn_chunksize - sizeof(*dv) - rt->dyn_keycap);
-		}
-		__atomic_store_n(&chunk(rt, fresh)->next, first, __ATOMIC_RELAXED);
-		if (cas(head, first, fresh))
-			return (uint8_t *)(chunk(rt, fresh) + 1) + rt->dyn_keycap;
-	}
+	first = ld(head);
+	if ((i = lookup(rt, first, key, keylen, hash)) != 0)
+		return value(rt, i);
+	return alloc ? insert(ms, head, first, key, keylen, hash) : 0;
 }
 
 /*
