@@ -30,8 +30,8 @@
  * rinsing and notes every CPU's epoch (rt_epoch_enter); rinsing becomes
  * free once each other CPU was out of a firing then or has left that
  * firing since (its epoch was even, or has moved), as dtrace_dynvar_clean
- * does with dtrace_sync.  One CPU has nothing to wait for: a deleted chunk
- * is free at once.  A drop is counted once per store that found no chunk.
+ * does with dtrace_sync.  One CPU has nothing to wait for and nobody to
+ * race: it takes, unlinks and frees chunks with plain stores.  A drop is counted once per store that found no chunk.
  */
 #include "rt.h"
 
@@ -192,9 +192,14 @@ static uint32_t take(struct rt_mstate *ms)
 	struct rt_cpu *c = ms->c;
 	uint32_t i;
 
+	if (rt->ncpus == 1) {
+		if ((i = c->dyn_free) != 0)
+			c->dyn_free = chunk(rt, i)->link;
+		return i;
+	}
 	for (;;) {
 		i = ld(&c->dyn_free);
-		if (!i && (rt->ncpus == 1 || !refill(rt, ms->cpu, c)))
+		if (!i && !refill(rt, ms->cpu, c))
 			return 0;
 		if (i && cas(&c->dyn_free, i, chunk(rt, i)->link))
 			return i;
@@ -288,16 +293,22 @@ void rt_dvar_del(struct rt_mstate *ms, const uint8_t *key, uint32_t keylen)
 	if (!(i = lookup(rt, ld(head), key, keylen, hash)))
 		return;
 	dv = chunk(rt, i);
+	if (rt->ncpus == 1) {		/* nobody else walks the chain */
+		uint32_t *link = head;
+
+		while (*link != i)
+			link = &chunk(rt, *link)->next;
+		*link = dv->next;
+		dv->link = ms->c->dyn_free;
+		ms->c->dyn_free = i;
+		return;
+	}
 	do {
 		next = ld(&dv->next);
 		if (next & RT_DV_MARK)
 			return;		/* another CPU deletes it */
 	} while (!cas(&dv->next, next, next | RT_DV_MARK));
 	unlink_chunk(rt, head, i);
-	if (rt->ncpus == 1) {
-		put_free(ms->c, rt, i);
-	} else {
-		dv->link = ms->c->dyn_dirty;
-		ms->c->dyn_dirty = i;
-	}
+	dv->link = ms->c->dyn_dirty;
+	ms->c->dyn_dirty = i;
 }
