@@ -8,8 +8,8 @@
 # each CPU's records in its own buffer, records + drops = firings per CPU
 # with every fbt probe enabled, compiled probes run on both CPUs (each
 # CPU its own copy: its cpu, buffer and aggregations; exact counts),
-# text patching synced by cross-calls
-# answered by both CPUs, -x cpu=1 accepted, profile-997 at its
+# text patching synced by cross-calls answered by both CPUs, a[tid]
+# counts exact with both CPUs firing, -x cpu=1 accepted, profile-997 at its
 # rate on both CPUs, tick-N on one, and the kernel's own LAPIC timer
 # kept.  A missing image is a SKIP.
 set -u
@@ -180,6 +180,36 @@ if [ $rc = 0 ] && [ "${1:-0}" -gt 0 ] && [ "${2:-0}" = 2 ] && [ "${3:-x}" = 0 ];
 	pass live-smp-2cpu-xcall-syncs
 else
 	fail live-smp-2cpu-xcall-syncs "exit $rc, '${xc:-no cross-call statistics}' (want some, 2 CPUs, 0 not answered)"
+fi
+
+# dynamic variables with both CPUs firing (runtime/dynvar.c): a[tid]++ on
+# every machload mach_msg_trap, cpus=5000 a worker on each CPU (a thread
+# on one CPU at a time); each thread's last a[tid] (a max() of it) summed equals the traps counted;
+# b[tid], set at entry and deleted at return, is found at every return
+# but one per thread (a call begun before tracing); no dynamic variable
+# drop (a lost or doubled element shows as a different sum, a chain made
+# into a loop as a hung guest)
+prog='int a[uint64_t];
+mach_trap::mach_msg_trap:entry /execname == "machload"/ { a[tid]++; @m = count(); @last[tid] = max(a[tid]); @c[cpu] = count(); b[tid] = timestamp; }
+mach_trap::mach_msg_trap:return /execname == "machload"/ { @r = count(); }
+mach_trap::mach_msg_trap:return /b[tid]/ { @p = count(); b[tid] = 0; }
+END { printa("m %@d\n", @m); printa("r %@d\n", @r); printa("p %@d\n", @p); printa("t %d %@d\n", @last); printa("cpu%d %@d\n", @c); }'
+MACHTRACE_SMP_EXPERIMENTAL=1 live_run dynvar "cpus=5000 rt=200 pingpong=50 threads=2" "$prog" -q \
+	--kernel "$SID" --cpus 2
+rc=$?
+m=$(val m "$TMP/dynvar.out")
+s=$(awk '$1 == "t" { s += $3; n++ } END { print s + 0, n + 0 }' "$TMP/dynvar.out")
+p=$(val p "$TMP/dynvar.out"); r=$(val r "$TMP/dynvar.out")
+dd=$(grep -c "dynamic variable drop" "$TMP/dynvar.err")
+c0=$(val cpu0 "$TMP/dynvar.out"); c1=$(val cpu1 "$TMP/dynvar.out")
+echo "# 2 CPUs: mach_msg_trap ${m:-none} (cpu0 ${c0:-none}, cpu1 ${c1:-none}), a[tid] summed and threads: $s, b[tid] found at ${p:-none} of ${r:-none} returns, drop lines $dd"
+no_panic live-smp-2cpu-dynvar-no-panic "$TMP/dynvar.con"
+if [ $rc = 0 ] && [ "${m:-0}" -ge 4000 ] && [ "${s%% *}" = "$m" ] && [ "$dd" = 0 ] &&
+   [ "${c0:-0}" -gt 0 ] && [ "${c1:-0}" -gt 0 ] && [ "${p:-0}" -le "${r:-0}" ] &&
+   [ "${p:-0}" -ge $((${r:-0} - ${s##* })) ]; then
+	pass live-smp-2cpu-dynvar-counts-exact
+else
+	fail live-smp-2cpu-dynvar-counts-exact "exit $rc, traps ${m:-none}, a[tid] summed ${s%% *}, b[tid] at ${p:-none} of ${r:-none} returns, drop lines $dd, cpu0 ${c0:-none} cpu1 ${c1:-none}: $(head -c 300 "$TMP/dynvar.err")"
 fi
 
 # -x cpu names a CPU of the guest: 1 exists on two CPUs
