@@ -45,6 +45,9 @@ char *cc_printf(struct cc *cc, const char *fmt, ...)
 
 _Noreturn void cc_error(struct cc *cc, int line, enum mt_dtag tag,
 			const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* the few diagnostics dtrace prints without a tag */
+_Noreturn void cc_error_notag(struct cc *cc, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /*
  * Bounded recursion.  The parser recurses once per nesting level of an

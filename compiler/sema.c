@@ -288,17 +288,9 @@ static void sema_func(struct cc *cc, struct node *n)
 	if (id->id == MT_SUBR_ALLOCA) {
 		n->is_alloca = 1;
 		uint64_t lim = cc->scratch_lim;
-		if (n->args && n->args->is_const && (uint64_t)n->args->cval > lim) {
-			/* dtrace reports this one without a tag */
-			cc->diag->tag = NULL;
-			cc->diag->line = n->line;
-			cc->diag->src = cc->srcidx;
-			cc->diag->lib = cc->lib;
-			snprintf(cc->diag->msg, sizeof(cc->diag->msg),
-				 "alloca(%llu) size larger than scratchsize %llu",
-				 (unsigned long long)n->args->cval, (unsigned long long)lim);
-			longjmp(cc->jb, 1);
-		}
+		if (n->args && n->args->is_const && (uint64_t)n->args->cval > lim)
+			cc_error_notag(cc, n->line, "alloca(%llu) size larger than scratchsize %llu",
+				       (unsigned long long)n->args->cval, (unsigned long long)lim);
 	}
 	if (id->id == MT_SUBR_SPECULATION)
 		n->type = cc->t_int;
