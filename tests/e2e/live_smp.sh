@@ -6,7 +6,7 @@
 # CPU's int3 vector restored, fbt's mach_msg_trap count equal to
 # mach_trap's, an int3 site firing on both CPUs (each CPU's IDT hooked),
 # each CPU's records in its own buffer, records + drops = firings per CPU
-# with every fbt probe enabled, compiled probes run on both CPUs (each
+# with every fbt probe enabled (compiled, an aggregation keyed by cpu), compiled probes run on both CPUs (each
 # CPU its own copy: its cpu, buffer and aggregations; exact counts),
 # text patching synced by cross-calls answered by both CPUs, a[tid]
 # counts exact with both CPUs firing, -x cpu=1 accepted, profile-997 at its
@@ -124,15 +124,21 @@ else
 fi
 
 # every firing accounted for, per CPU: the records printed plus the drops
-# reported on that CPU equal its firings (a count() in the same clause).
-# The interpreter: compiled code's aggregation keyed by one integer
-# (@n[cpu]) corrupts the aggregation data at vm_page_grab's entry, one CPU
-# or two (fbt::vm_page_grab:entry { @n[1] = count(); } stops the UP kernel
-# in lookup()); the compiled engine's accounting is checked below
-MACHTRACE_NOJIT=1 MACHTRACE_SMP_EXPERIMENTAL=1 MACHTRACE_TEXTCHECK=1 live_run drops "rt=1000" \
+# reported on that CPU equal its firings (a count() in the same clause,
+# keyed by one integer: compiled, its helper runs on the blob's stack,
+# not on the kernel stack vm_page_grab leaves nearly full)
+MACHTRACE_JIT_STATS=$TMP/drops.stats MACHTRACE_SMP_EXPERIMENTAL=1 MACHTRACE_TEXTCHECK=1 \
+	live_run drops "rt=1000" \
 	'fbt:::entry,fbt:::return { printf("x %d %s:%s\n", cpu, probefunc, probename); @n[cpu] = count(); }
 END { printa("n%d %@d\n", @n); }' -q -x bufsize=4k --kernel "$SID" --cpus 2
 rc=$?
+ncomp=$(grep -c '^compiled ' "$TMP/drops.stats" 2>/dev/null)
+echo "# all fbt, @n[cpu]: ${ncomp:-0} probes compiled"
+if [ "${ncomp:-0}" -gt 1000 ]; then
+	pass live-smp-2cpu-allfbt-intkey-compiled
+else
+	fail live-smp-2cpu-allfbt-intkey-compiled "${ncomp:-0} probes compiled: $(grep -v '^compiled ' "$TMP/drops.stats" 2>/dev/null | head -n 2)"
+fi
 no_panic live-smp-2cpu-allfbt-no-panic "$TMP/drops.con"
 restored live-smp-2cpu-allfbt-text-and-idt-restored "$TMP/drops.err"
 for c in 0 1; do
