@@ -61,6 +61,8 @@
  * a firing's timestamp is taken at its first use, so the send's is
  * taken last (after its other clauses) and the receive's first: top's
  * own clauses at the two probes stay outside the latency it measures.
+ * A send's sender is named by pid and execname when it is the current
+ * thread (inline in compiled code), by args[1] only on a fast handoff.
  */
 static const char top_prog[] =
 	"int top_tv;\n"
@@ -76,8 +78,10 @@ static const char top_prog[] =
 	"sched:::on-cpu /top_q[(int64_t)curthread]/ { @top_rq[top_tv & 3] = "
 	"llquantize(timestamp - top_q[(int64_t)curthread], 10, 3, 9, 20); "
 	"top_q[(int64_t)curthread] = 0; }\n"
-	"ipc:::send /arg1/ { @top_tsnd[top_tv & 3, args[1]->pr_pid, "
-	"stringof(args[1]->pr_fname)] = count(); }\n"
+	"ipc:::send /arg1 == (int64_t)curthread/ { "
+	"@top_tsnd[top_tv & 3, pid, execname] = count(); }\n"
+	"ipc:::send /arg1 && arg1 != (int64_t)curthread/ { "
+	"@top_tsnd[top_tv & 3, args[1]->pr_pid, mach_execname((void *)arg1)] = count(); }\n"
 	"ipc:::send { @top_rpc[top_tv & 3, args[0]->msg_id] = count(); "
 	"@top_sys[top_tv & 3, \"msgs\"] = sum(1); "
 	"top_snd[args[0]->msg_addr] = timestamp; }\n"
