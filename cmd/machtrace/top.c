@@ -90,7 +90,6 @@ static const char top_prog[] =
 	"ipc:::receive /this->s/ { "
 	"this->l = this->now - this->s; "
 	"@top_rlat[top_tv & 3, args[0]->msg_id] = llquantize(this->l, 10, 3, 9, 20); "
-	"@top_ilat[top_tv & 3] = llquantize(this->l, 10, 3, 9, 20); "
 	"top_snd[args[0]->msg_addr] = 0; }\n"
 	"ipc:::receive { @top_trcv[top_tv & 3, pid, execname] = count(); }\n"
 	"vm:::fault { @top_tflt[top_tv & 3, pid, execname] = count(); "
@@ -461,6 +460,10 @@ on_entry(void *arg, const struct mt_agg *a, const struct mt_aggkey *k,
 	} else if (strcmp(w->agg, "top_rlat") == 0 && nk == 2) {
 		struct rpc *r = rpc_of(w->tp, k[1].i);
 
+		/* every routine's, summed: the interval's IPC latency */
+		for (uint32_t i = 0; w->dist && i < a->nvals; i++)
+			w->dist[i] += d[i];
+		w->dist_agg = a;
 		if (r) {
 			for (uint32_t i = 0; i < a->nvals; i++)
 				r->lat_n += d[i];
@@ -557,7 +560,7 @@ static int
 read_interval(struct top *tp, int64_t tv, double dt_ns, double free_pages)
 {
 	static const char *const plain[] = { "top_cpu", "top_tsnd", "top_trcv",
-		"top_tflt", "top_thr", "top_rpc", "top_rlat", "top_sys", "top_ns", NULL };
+		"top_tflt", "top_thr", "top_rpc", "top_sys", "top_ns", NULL };
 	struct interval *iv = &tp->iv;
 	double rq[256], il[256], s, busy = 0;
 	const struct mt_agg *rqa = NULL, *ila = NULL;
@@ -573,7 +576,7 @@ read_interval(struct top *tp, int64_t tv, double dt_ns, double free_pages)
 		if (walk_agg(tp, plain[i], tv & 3, NULL, NULL) != 0)
 			return -1;
 	if (walk_agg(tp, "top_rq", tv & 3, rq, &rqa) != 0 ||
-	    walk_agg(tp, "top_ilat", tv & 3, il, &ila) != 0)
+	    walk_agg(tp, "top_rlat", tv & 3, il, &ila) != 0)
 		return -1;
 	if (mt_consumer_agg_walk(tp->c, "top_now", latest_cb, &latest) == 0 &&
 	    latest >= tv + NSLOTS)
