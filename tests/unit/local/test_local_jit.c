@@ -98,6 +98,12 @@ TEST(local_jit_assoc_and_locals)
 	CHECK(same("int a[int]; BEGIN { this->x = a[arg1 & 3]; a[arg1 & 7] = arg0; "
 		   "@[this->x & 7] = count(); } BEGIN /this->x == 0/ { @z = count(); } "
 		   "END /a[arg1 & 7]/ { @e = sum(a[arg1 & 7]); a[arg1 & 7] = 0; }"));
+	/* MT_JH_GAA builds its key itself: an interpreted probe (END, its
+	   strjoin() not compiled) finds what compiled code stored, and
+	   compiled code what the interpreter stored and deleted */
+	CHECK(same_as("int a[int]; BEGIN { @b[a[arg1 & 7]] = count(); a[arg1 & 7] = arg0; } "
+		      "END { @e[a[arg1 & 7], strjoin(\"x\", \"y\")] = count(); "
+		      "a[arg1 & 7] = arg0 & 1 ? 0 : arg1; }", 0));
 }
 
 /* Aggregations of several keys, or keyed by arguments: their values
