@@ -138,6 +138,18 @@ TEST(local_jit_intkeys_aggregations)
 		   "lquantize(arg0, 0, 1000, 100); @w[(char)arg1] = quantize(arg0, arg1 & 7); }"));
 }
 
+/* llquantize() updated in place (jit/llq.c): values in the underflow
+   bin, in each magnitude (magnitude 0 included), past the last,
+   negative, keyed and keyless */
+TEST(local_jit_llquantize)
+{
+	CHECK(same("BEGIN { @a[arg1 & 3] = llquantize(arg0 >> (arg1 & 31), 10, 0, 6, 20); "
+		   "@b[arg1 & 1] = llquantize((int64_t)arg0 - 3000000000, 2, 3, 20, 4); "
+		   "@c[arg1 & 1] = llquantize((arg0 << 31) >> (arg1 & 15), 10, 16, 18, 10); } "
+		   "END { @k[1] = llquantize(arg2 * 1000 >> (arg1 & 7), 10, 3, 9, 20); "
+		   "@z = llquantize(arg2 * 1000 >> (arg1 & 7), 10, 3, 9, 20); }"));
+}
+
 /* Timestamps differ between runs: only what does not depend on them. */
 TEST(local_jit_timestamps)
 {
