@@ -150,6 +150,15 @@ TEST(local_jit_llquantize)
 		   "@z = llquantize(arg2 * 1000 >> (arg1 & 7), 10, 3, 9, 20); }"));
 }
 
+/* A keyless aggregation the runtime updates from the values compiled
+   code staged (MT_JH_AGGVALS): those values, not its DIFOs run again
+   in the helper, which has no arguments */
+TEST(local_jit_keyless_given)
+{
+	CHECK(same("BEGIN { @l = lquantize(arg2 * 1000 >> (arg1 & 7), 0, 1000000, 1000); "
+		   "@s = stddev(arg0 >> (arg1 & 7)); }"));
+}
+
 /* Timestamps differ between runs: only what does not depend on them. */
 TEST(local_jit_timestamps)
 {
