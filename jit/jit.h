@@ -12,6 +12,7 @@
  *
  *   jit/dif.c        DIF bytecode -> x86-64 (predicates, values)
  *   jit/probe.c      the probe: frame, guards, clauses, actions
+ *   jit/llq.c        llquantize()'s bin from constants per magnitude
  *   jit/check.c      the emitted code's checker (Capstone)
  *   jit/x86_64/emit.c  instruction encodings
  */

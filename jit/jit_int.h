@@ -74,4 +74,21 @@ void jit_tsc(struct jit_buf *b);
 /* The firing's timestamp into rax (once a firing: the slot at ts_off). */
 void jit_timestamp(struct jit *j);
 
+/* llquantize()'s bin in the dtrace-utils layout (jit/llq.c): constants
+   for each magnitude; jit_llq_plan 0 when the layout is another or a
+   power passes 64 bits (the runtime updates it then). */
+#define JIT_LLQ_MAXORD	32
+struct jit_llq {
+	uint64_t first;			/* factor^lmag */
+	uint64_t under, over;		/* the underflow bin, the overflow m */
+	uint64_t sf, steps, lmag;
+	uint32_t n;			/* magnitudes */
+	uint64_t max[JIT_LLQ_MAXORD];	/* factor^(mag + 1) */
+	uint64_t width[JIT_LLQ_MAXORD];	/* max / steps */
+	uint64_t m0[JIT_LLQ_MAXORD];	/* (mag - lmag) * per + 1 */
+};
+int jit_llq_plan(const struct mt_agg *a, struct jit_llq *q);
+/* rdx = the bin of rcx (rax and rcx kept) */
+void jit_llq_bucket(struct jit_buf *b, const struct jit_llq *q);
+
 #endif

@@ -145,8 +145,10 @@ static uint32_t str_key_difo(const struct jit *j, const struct mt_action *act,
 /* Does agg_update apply the aggregation's function with nval values? */
 static int in_place(const struct mt_agg *a, uint32_t nval)
 {
+	struct jit_llq q;
+
 	if (a->func != MT_AGG_COUNT && a->func != MT_AGG_SUM && a->func != MT_AGG_MIN &&
-	    a->func != MT_AGG_MAX && a->func != MT_AGG_QUANTIZE)
+	    a->func != MT_AGG_MAX && a->func != MT_AGG_QUANTIZE && !jit_llq_plan(a, &q))
 		return 0;
 	return nval <= (a->func == MT_AGG_COUNT ? 0u : 1u);
 }
@@ -245,7 +247,7 @@ static int agg_how(struct jit *j, const struct mt_action *act, uint32_t *regs)
 			*regs |= 1u << X_RAX;
 			if (nval)
 				*regs |= 1u << X_RCX;
-			if (a->func == MT_AGG_QUANTIZE)
+			if (a->func == MT_AGG_QUANTIZE || a->func == MT_AGG_LLQUANTIZE)
 				*regs |= 1u << X_RDX;
 			return inl;
 		}
@@ -511,6 +513,15 @@ static void agg_update(struct jit *j, const struct mt_agg *a)
 		x_jcc(b, a->func == MT_AGG_MIN ? CC_LE : CC_GE, skip);
 		x_store_m(b, 8, X_RCX, val);
 		break;
+	case MT_AGG_LLQUANTIZE: {	/* in_place: jit_llq_plan said yes */
+		struct jit_llq q;
+		jit_llq_plan(a, &q);
+		jit_llq_bucket(b, &q);
+		x_shift_ri(b, 4, X_RDX, 3);
+		x_alu_rr(b, A_ADD, X_RDX, X_RAX);
+		x_inc_m(b, 8, (struct x_mem){ X_RDX, vo, MT_JR_AGGDATA, 0 });
+		break;
+	}
 	default: {			/* quantize: quantize.h mt_quantize_bucket */
 		uint32_t zero = jit_label_new(b), neg = jit_label_new(b), done = jit_label_new(b);
 		x_test_rr(b, X_RCX, X_RCX);

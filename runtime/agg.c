@@ -291,7 +291,8 @@ void rt_agg_update(struct rt *rt, uint32_t aggid, int64_t *vals, int64_t v,
 	update(&rt->t.aggs[aggid - 1], vals, v, incr);
 }
 
-/* The values first: a fault makes no entry. */
+/* The values first: a fault makes no entry.  Given values (compiled
+   code's, MT_JH_AGGVALS) are used as build_key uses them. */
 static void keyless(struct rt_mstate *ms, const struct mt_action *act,
 		    const struct mt_agg *a)
 {
@@ -302,7 +303,9 @@ static void keyless(struct rt_mstate *ms, const struct mt_action *act,
 		const struct mt_rec *rec = &ms->rt->t.recs[act->rec0 + i];
 		uint64_t val = 0;
 
-		if (rec->difo && rt_exec(ms, rec->difo, &val))
+		if (ms->given)
+			val = ms->given[i];
+		else if (rec->difo && rt_exec(ms, rec->difo, &val))
 			return;
 		if (nv++ == 0)
 			v = (int64_t)val;

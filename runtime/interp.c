@@ -108,7 +108,7 @@ static void var_store(struct rt_mstate *ms, const struct rt_varslot *sl,
 
 /* Dynamic variables: thread-locals and associative arrays.  The key is
    built in scratch and released afterwards. */
-uint64_t rt_dyn_load(struct rt_mstate *ms, uint32_t scope, uint32_t id, int tls)
+static uint64_t rt_dyn_load(struct rt_mstate *ms, uint32_t scope, uint32_t id, int tls)
 {
 	const struct rt_varslot *sl = rt_slot(ms->rt, scope, id);
 	uint64_t mark = ms->scratch_used, v = 0;
@@ -125,7 +125,7 @@ uint64_t rt_dyn_load(struct rt_mstate *ms, uint32_t scope, uint32_t id, int tls)
 	return v;
 }
 
-void rt_dyn_store(struct rt_mstate *ms, uint32_t scope, uint32_t id, int tls, uint64_t v)
+static void rt_dyn_store(struct rt_mstate *ms, uint32_t scope, uint32_t id, int tls, uint64_t v)
 {
 	const struct rt_varslot *sl = rt_slot(ms->rt, scope, id);
 	uint64_t mark = ms->scratch_used;

@@ -350,29 +350,40 @@ static int64_t mt_rt_jit_str(struct mt_cb *cb, uint32_t size, uint64_t src, uint
 	return 0;
 }
 
+/*
+ * The key rt_key() builds for a global associative array at one integer
+ * (scope, id, the integer: 16 bytes), built here without scratch; an
+ * array of integer values (the only ones compiled code reaches) holds
+ * its value in place.
+ */
 static uint64_t mt_rt_jit_gaa(struct mt_cb *cb, uint32_t id, uint64_t key, uint64_t v)
 {
 	struct rt *rt = rt_get(cb);
+	uint32_t var = id & ~MT_JH_GAA_STORE;
+	const struct rt_varslot *sl = rt_slot(rt, MT_VS_GLOBAL, var);
+	struct { uint32_t scope, id; uint64_t val; } k = { MT_VS_GLOBAL, var, key };
 	struct rt_mstate ms;
+	uint64_t *p;
 
+	if (!sl || sl->kind != MT_VK_ASSOC || (sl->flags & MT_VF_REF) ||
+	    rt->dyn_keycap < sizeof k)
+		return 0;
 	ms_init(&ms, rt, 0, &no_ctx);
-	ms.tuple[0].val = key;
-	ms.tuple[0].size = 8;
-	ms.tuple[0].type = MT_TT_INT;
-	ms.ttop = 1;
 	/* a compiled firing is in no epoch of its own: this helper's walk of
 	   the chains is, so no other CPU reuses a chunk under it (rt.h) */
 	if (rt->ncpus > 1)
 		rt_epoch_enter(ms.c);
-	if (id & MT_JH_GAA_STORE) {
-		rt_dyn_store(&ms, MT_VS_GLOBAL, id & ~MT_JH_GAA_STORE, 0, v);
-		v = 0;
-	} else {
-		v = rt_dyn_load(&ms, MT_VS_GLOBAL, id, 0);
+	if (!(id & MT_JH_GAA_STORE)) {
+		p = (uint64_t *)rt_dvar_get(&ms, (const uint8_t *)&k, sizeof k, 0);
+		v = p ? *p : 0;
+	} else if (v == 0) {
+		rt_dvar_del(&ms, (const uint8_t *)&k, sizeof k);
+	} else if ((p = (uint64_t *)rt_dvar_get(&ms, (const uint8_t *)&k, sizeof k, 1))) {
+		*p = v;
 	}
 	if (rt->ncpus > 1)
 		rt_epoch_exit(ms.c);
-	return v;
+	return id & MT_JH_GAA_STORE ? 0 : v;
 }
 
 /* Aggregation action act with the values compiled code left in the

@@ -391,12 +391,8 @@ void rt_tls_store(struct rt_mstate *ms, uint32_t id, uint64_t v);
 
 /* subr.c, subr_str.c */
 void rt_subr(struct rt_mstate *ms, uint32_t subr, uint64_t *rd);
-/* A dynamic variable (thread-local or associative array) keyed by the
-   tuple stack: its value, or v stored (0: deleted). */
 /* ns since the current thread's stamp (mt_rt_stamp), consumed; 0 if none */
 uint64_t rt_stamp_elapsed(struct rt *rt, const struct mt_pctx *ctx);
-uint64_t rt_dyn_load(struct rt_mstate *ms, uint32_t scope, uint32_t id, int tls);
-void rt_dyn_store(struct rt_mstate *ms, uint32_t scope, uint32_t id, int tls, uint64_t v);
 int64_t rt_sarg(struct rt_mstate *ms, uint32_t i, const char **s);
 uint64_t rt_strjoin(struct rt_mstate *ms);
 uint64_t rt_substr(struct rt_mstate *ms);

@@ -98,6 +98,12 @@ TEST(local_jit_assoc_and_locals)
 	CHECK(same("int a[int]; BEGIN { this->x = a[arg1 & 3]; a[arg1 & 7] = arg0; "
 		   "@[this->x & 7] = count(); } BEGIN /this->x == 0/ { @z = count(); } "
 		   "END /a[arg1 & 7]/ { @e = sum(a[arg1 & 7]); a[arg1 & 7] = 0; }"));
+	/* MT_JH_GAA builds its key itself: an interpreted probe (END, its
+	   strjoin() not compiled) finds what compiled code stored, and
+	   compiled code what the interpreter stored and deleted */
+	CHECK(same_as("int a[int]; BEGIN { @b[a[arg1 & 7]] = count(); a[arg1 & 7] = arg0; } "
+		      "END { @e[a[arg1 & 7], strjoin(\"x\", \"y\")] = count(); "
+		      "a[arg1 & 7] = arg0 & 1 ? 0 : arg1; }", 0));
 }
 
 /* Aggregations of several keys, or keyed by arguments: their values
@@ -130,6 +136,27 @@ TEST(local_jit_intkeys_aggregations)
 	CHECK(same("BEGIN { @l[arg1 & 3] = llquantize(arg0, 10, 0, 6, 20); @a[arg1 & 1, 5] = "
 		   "avg(arg0); @d[arg2 & 3] = stddev(arg1); } END { @n[arg1 & 1] = "
 		   "lquantize(arg0, 0, 1000, 100); @w[(char)arg1] = quantize(arg0, arg1 & 7); }"));
+}
+
+/* llquantize() updated in place (jit/llq.c): values in the underflow
+   bin, in each magnitude (magnitude 0 included), past the last,
+   negative, keyed and keyless */
+TEST(local_jit_llquantize)
+{
+	CHECK(same("BEGIN { @a[arg1 & 3] = llquantize(arg0 >> (arg1 & 31), 10, 0, 6, 20); "
+		   "@b[arg1 & 1] = llquantize((int64_t)arg0 - 3000000000, 2, 3, 20, 4); "
+		   "@c[arg1 & 1] = llquantize((arg0 << 31) >> (arg1 & 15), 10, 16, 18, 10); } "
+		   "END { @k[1] = llquantize(arg2 * 1000 >> (arg1 & 7), 10, 3, 9, 20); "
+		   "@z = llquantize(arg2 * 1000 >> (arg1 & 7), 10, 3, 9, 20); }"));
+}
+
+/* A keyless aggregation the runtime updates from the values compiled
+   code staged (MT_JH_AGGVALS): those values, not its DIFOs run again
+   in the helper, which has no arguments */
+TEST(local_jit_keyless_given)
+{
+	CHECK(same("BEGIN { @l = lquantize(arg2 * 1000 >> (arg1 & 7), 0, 1000000, 1000); "
+		   "@s = stddev(arg0 >> (arg1 & 7)); }"));
 }
 
 /* Timestamps differ between runs: only what does not depend on them. */
