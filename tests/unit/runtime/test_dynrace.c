@@ -46,17 +46,18 @@ static uint64_t own_key(uint32_t cpu, uint32_t k)
 /* One firing on cpu: a[key] = v (0 deletes) if store, then a[key]. */
 static int64_t fire(struct rt_mstate *ms, uint64_t key, int store, int64_t v)
 {
-	int64_t got;
+	/* the key as the interpreter and compiled code build it (jitrt.c) */
+	struct { uint32_t scope, id; uint64_t val; } k = { MT_VS_GLOBAL, A, key };
+	int64_t *p, got;
 
 	rt_epoch_enter(ms->c);
 	ms->scratch_used = 0;
-	ms->tuple[0].val = key;
-	ms->tuple[0].size = 8;
-	ms->tuple[0].type = MT_TT_INT;
-	ms->ttop = 1;
-	if (store)
-		rt_dyn_store(ms, MT_VS_GLOBAL, A, 0, (uint64_t)v);
-	got = (int64_t)rt_dyn_load(ms, MT_VS_GLOBAL, A, 0);
+	if (store && v == 0)
+		rt_dvar_del(ms, (const uint8_t *)&k, sizeof k);
+	else if (store && (p = (int64_t *)rt_dvar_get(ms, (const uint8_t *)&k, sizeof k, 1)))
+		*p = v;
+	p = (int64_t *)rt_dvar_get(ms, (const uint8_t *)&k, sizeof k, 0);
+	got = p ? *p : 0;
 	rt_epoch_exit(ms->c);
 	return got;
 }
