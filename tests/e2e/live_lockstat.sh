@@ -163,6 +163,44 @@ else
 	echo "SKIP live-lockstat-toolkit-names-global: the kernel map's lock was not taken in this run"
 fi
 
+# Inlined simple locks on sid's SMP kernel (prov_spin.c): every function
+# objdump shows with an xchg to memory and a pause has spin-acquire and
+# spin-spin probes, or fbt cannot trace it either; at every spin-acquire
+# the lock args[0] is held (lock_data 1).
+if [ ! -f "$SID" ]; then
+	echo "SKIP live-lockstat-spin-sites: missing $SID (scripts/setup.sh)"
+else
+	objdump -d --no-show-raw-insn "$SID" | awk '/^[0-9a-f]+ <.*>:$/ { f = substr($2, 2, length($2) - 3) }
+		/\txchg .*\(/ { x[f] = 1 } /\tpause/ { p[f] = 1 }
+		END { for (f in x) if (p[f]) print f }' | sort >"$TMP/spinfuncs"
+	for n in spin-acquire spin-spin; do
+		"$MACHTRACE" --kernel "$SID" -l -n "lockstat:::$n" 2>/dev/null |
+			awk 'NR > 1 { print $4 }' | sort >"$TMP/$n.funcs"
+	done
+	"$MACHTRACE" --kernel "$SID" -l -n 'fbt:::entry' 2>/dev/null | awk 'NR > 1 { print $4 }' |
+		sort >"$TMP/fbt.funcs"
+	miss=$(comm -23 "$TMP/spinfuncs" "$TMP/spin-acquire.funcs" | comm -12 - "$TMP/fbt.funcs")
+	nf=$(wc -l <"$TMP/spinfuncs"); na=$(wc -l <"$TMP/spin-acquire.funcs")
+	echo "# spin: $nf functions with an xchg and a pause, $na with spin-acquire"
+	if [ "$na" -gt 0 ] && [ -z "$miss" ] && [ -z "$(comm -13 "$TMP/spin-acquire.funcs" "$TMP/spin-spin.funcs")" ] &&
+	   [ -s "$TMP/spin-spin.funcs" ]; then
+		pass live-lockstat-spin-sites
+	else
+		fail live-lockstat-spin-sites "$na of $nf; traceable but without spin-acquire: $(echo $miss | head -c 200)"
+	fi
+	live_run spinheld "pages=$P" 'lockstat:::spin-acquire { @n = count(); @held = sum(args[0]->lock_data == 1); }
+		END { printa("n %@d\n", @n); printa("held %@d\n", @held); }' -q --kernel "$SID"
+	n=$(val n "$TMP/spinheld.out"); held=$(val held "$TMP/spinheld.out")
+	echo "# spin: $n spin-acquire firings, args[0] held at $held"
+	# about 1 firing in 1000, at stack_handoff's two sites as it hands
+	# off to or from a kernel thread (idle, net_thread), finds its lock
+	# free or at 0x804: not understood yet (docs/providers.md)
+	if [ "${n:-0}" -gt 0 ] && [ $((n - ${held:-0})) -le $((n / 1000)) ]; then
+		pass live-lockstat-spin-acquire-holds
+	else
+		fail live-lockstat-spin-acquire-holds "spin-acquire ${n:-none}, held at ${held:-none}: $(head -c 300 "$TMP/spinheld.err")"
+	fi
+fi
 if [ ! -f "$SID" ]; then
 	echo "SKIP live-lockstat-smp: missing $SID (scripts/setup.sh)"
 else
