@@ -16,7 +16,11 @@
 #  - args[0] is a struct lock * whose members read: at every lock-release
 #    it is held (want_write, want_upgrade or a read_count);
 #  - on sid's SMP kernel the same counts on one CPU, and with --cpus 2
-#    once sessions allow two CPUs (until then a SKIP saying why).
+#    once sessions allow two CPUs (until then a SKIP saying why);
+#  - on sid's SMP kernel, spin-acquire and spin-spin on every inlined
+#    simple_lock fbt can reach, the lock held at spin-acquire, and with
+#    hammer=H on 2 CPUs the toolkit's spins on machload's task lock equal
+#    a D count of spin-spin on it.
 set -u
 . "$(dirname "$0")/live_lib.sh"
 need_live live-lockstat
@@ -201,6 +205,39 @@ else
 		fail live-lockstat-spin-acquire-holds "spin-acquire ${n:-none}, held at ${held:-none}: $(head -c 300 "$TMP/spinheld.err")"
 	fi
 fi
+# hammer=H on 2 CPUs (sessions there still need MACHTRACE_SMP_EXPERIMENTAL):
+# machload's two workers, one on each CPU, make H task_info RPCs each at
+# once, each taking machload's task lock (a simple lock).  The toolkit's
+# lockstat shows that lock with spins, and its SPINS for the lock add up
+# to a D count of spin-spin on it in the same session.
+H=5000
+cat >"$TMP/spin.d" <<'END_D'
+lockstat:::spin-acquire /execname == "machload" && probefunc == "task_info"/ { @tl[arg0] = count(); }
+lockstat:::spin-spin { @sp[arg0] = count(); }
+END { printa("tlock %x %@d\n", @tl); printa("spins %x %@d\n", @sp); }
+END_D
+if [ ! -f "$SID" ]; then
+	echo "SKIP live-lockstat-smp-spin: missing $SID (scripts/setup.sh)"
+else
+	MACHTRACE_SMP_EXPERIMENTAL=1 MACHTRACE_CONSOLE_LOG=$TMP/ham.con timeout 240 "$MACHTRACE" -q \
+		-s toolkit/lockstat -s "$TMP/spin.d" --kernel "$SID" --cpus 2 --timeout 200 \
+		--workload "hammer=$H" >"$TMP/ham.out" 2>"$TMP/ham.err"
+	rc=$?
+	tl=$(awk '$1 == "tlock" { print $2 }' "$TMP/ham.out")
+	dn=$(awk -v l="$tl" '$1 == "spins" && $2 == l { print $3 }' "$TMP/ham.out")
+	tn=$(awk -v l="0x$tl" '/^SPINLOCK/ { t = 1; next } t && NF == 5 && $1 == l { n += $4 }
+		END { print n + 0 }' "$TMP/ham.out")
+	echo "# hammer: task lock ${tl:-none}: the tool's spins $tn, D's ${dn:-none}"
+	grep 'machload: hammer' "$TMP/ham.con" | sed 's/^/# /'
+	if [ $rc = 0 ] && grep -q "^machload: hammer n=$((2 * H)) ok=$((2 * H)) " "$TMP/ham.con" &&
+	   grep -q "^machload: hammer worker=1 pset=other processor=1 ok=$H" "$TMP/ham.con" &&
+	   [ "$(echo "$tl" | wc -w)" = 1 ] && [ "$tn" -gt 0 ] && [ "$tn" = "${dn:-x}" ]; then
+		pass live-lockstat-smp-spin
+	else
+		fail live-lockstat-smp-spin "exit $rc, task lock ${tl:-none}: tool $tn spins, D ${dn:-none}: $(grep -v warning "$TMP/ham.err" | head -c 300)"
+	fi
+fi
+
 if [ ! -f "$SID" ]; then
 	echo "SKIP live-lockstat-smp: missing $SID (scripts/setup.sh)"
 else
