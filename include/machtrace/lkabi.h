@@ -54,7 +54,7 @@
 
 /* ---- blob header: the first bytes of the blob module ---- */
 #define LK_BLOB_MAGIC		0x4c42544du	/* "MTBL" */
-#define LK_BLOB_VERSION		28
+#define LK_BLOB_VERSION		34
 #define LK_BLOB_HDR_REST	160	/* bytes after hook_name (shim's part) */
 /* A jmp trampoline: "push $site_index; jmp lk_fbt_entry" (10 bytes), then
    the relocated displaced instructions and a jmp back. */
@@ -277,9 +277,10 @@ enum lk_ufire {
 };
 /* A stapsdt argument ("-4@%edi", "8@-16(%rbp)", "4@$5", "8@sym(%rip)"):
    REG: register reg (DWARF number) >> shift; MEM: the |size| bytes at
-   val + reg + idx * scale (LK_UA_NOREG: no such part); IMM: val.  The
-   value is then sign- (size < 0) or zero-extended from |size| bytes. */
-enum lk_uarg_kind { LK_UA_REG = 1, LK_UA_MEM, LK_UA_IMM };
+   val + reg + idx * scale (LK_UA_NOREG: no such part); IMM: val; ADDR:
+   that address itself (a kernel site's memory operand, lockstat's lock).
+   The value is then sign- (size < 0) or zero-extended from |size| bytes. */
+enum lk_uarg_kind { LK_UA_REG = 1, LK_UA_MEM, LK_UA_IMM, LK_UA_ADDR };
 #define LK_UA_NOREG		0xff
 #define LK_UARGS_MAX		10
 struct lk_uarg {

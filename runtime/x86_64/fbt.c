@@ -137,9 +137,12 @@ static uint64_t kuarg(const struct lk_uarg *u, struct lk_regs *r, uint64_t sp)
 		v = (uint64_t)u->val;
 		break;
 	case LK_UA_MEM:
+	case LK_UA_ADDR:
 		va = (uint64_t)u->val + (u->reg != LK_UA_NOREG ? dwarf_reg(r, sp, u->reg) : 0) +
 			(u->idx != LK_UA_NOREG ? dwarf_reg(r, sp, u->idx) * u->scale : 0);
-		if (!lk_load_n(va, (uint32_t)(u->size < 0 ? -u->size : u->size), &v))
+		if (u->kind == LK_UA_ADDR)
+			v = va;
+		else if (!lk_load_n(va, (uint32_t)(u->size < 0 ? -u->size : u->size), &v))
 			v = 0;
 		break;
 	}

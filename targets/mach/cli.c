@@ -31,8 +31,8 @@ static int usage(const char *msg)
 		"       machtrace boot --disk IMAGE [--snapshot] [--timeout SEC] [--log FILE] [--quiet]\n"
 		"       machtrace kernel-info [--kernel FILE] [FUNCTION | STRUCT.MEMBER]...\n"
 		"machload words: rt=N pingpong=N pages=N threads=N tasks=N ports=N\n"
-		"  taskinfo=N vmmaps=N rpcs=N forks=N cpus=N contend=N spin=N panic hang\n"
-		"  exit serve[=MS]\n");
+		"  taskinfo=N vmmaps=N rpcs=N forks=N cpus=N contend=N hammer=N spin=N\n"
+		"  panic hang exit serve[=MS]\n");
 	if (!msg) {
 		fprintf(stderr, "machine options:\n");
 		mt_mopt_help(stderr, "  ");

@@ -16,7 +16,11 @@
 #  - args[0] is a struct lock * whose members read: at every lock-release
 #    it is held (want_write, want_upgrade or a read_count);
 #  - on sid's SMP kernel the same counts on one CPU, and with --cpus 2
-#    once sessions allow two CPUs (until then a SKIP saying why).
+#    once sessions allow two CPUs (until then a SKIP saying why);
+#  - on sid's SMP kernel, spin-acquire and spin-spin on every inlined
+#    simple_lock fbt can reach, the lock held at spin-acquire, and with
+#    hammer=H on 2 CPUs the toolkit's spins on machload's task lock equal
+#    a D count of spin-spin on it.
 set -u
 . "$(dirname "$0")/live_lib.sh"
 need_live live-lockstat
@@ -161,6 +165,76 @@ elif awk 'NR > 1 && NF == 7 { print $1 }' "$TMP/tool.out" | grep -q '^gnumach`ke
 	pass live-lockstat-toolkit-names-global
 else
 	echo "SKIP live-lockstat-toolkit-names-global: the kernel map's lock was not taken in this run"
+fi
+
+# Inlined simple locks on sid's SMP kernel (prov_spin.c): every function
+# objdump shows with an xchg to memory and a pause has spin-acquire and
+# spin-spin probes, or fbt cannot trace it either; at every spin-acquire
+# the lock args[0] is held (lock_data 1).
+if [ ! -f "$SID" ]; then
+	echo "SKIP live-lockstat-spin-sites: missing $SID (scripts/setup.sh)"
+else
+	objdump -d --no-show-raw-insn "$SID" | awk '/^[0-9a-f]+ <.*>:$/ { f = substr($2, 2, length($2) - 3) }
+		/\txchg .*\(/ { x[f] = 1 } /\tpause/ { p[f] = 1 }
+		END { for (f in x) if (p[f]) print f }' | sort >"$TMP/spinfuncs"
+	for n in spin-acquire spin-spin; do
+		"$MACHTRACE" --kernel "$SID" -l -n "lockstat:::$n" 2>/dev/null |
+			awk 'NR > 1 { print $4 }' | sort >"$TMP/$n.funcs"
+	done
+	"$MACHTRACE" --kernel "$SID" -l -n 'fbt:::entry' 2>/dev/null | awk 'NR > 1 { print $4 }' |
+		sort >"$TMP/fbt.funcs"
+	miss=$(comm -23 "$TMP/spinfuncs" "$TMP/spin-acquire.funcs" | comm -12 - "$TMP/fbt.funcs")
+	nf=$(wc -l <"$TMP/spinfuncs"); na=$(wc -l <"$TMP/spin-acquire.funcs")
+	echo "# spin: $nf functions with an xchg and a pause, $na with spin-acquire"
+	if [ "$na" -gt 0 ] && [ -z "$miss" ] && [ -z "$(comm -13 "$TMP/spin-acquire.funcs" "$TMP/spin-spin.funcs")" ] &&
+	   [ -s "$TMP/spin-spin.funcs" ]; then
+		pass live-lockstat-spin-sites
+	else
+		fail live-lockstat-spin-sites "$na of $nf; traceable but without spin-acquire: $(echo $miss | head -c 200)"
+	fi
+	live_run spinheld "pages=$P" 'lockstat:::spin-acquire { @n = count(); @held = sum(args[0]->lock_data == 1); }
+		END { printa("n %@d\n", @n); printa("held %@d\n", @held); }' -q --kernel "$SID"
+	n=$(val n "$TMP/spinheld.out"); held=$(val held "$TMP/spinheld.out")
+	echo "# spin: $n spin-acquire firings, args[0] held at $held"
+	# 2 or 3 of the first firings at stack_handoff's two sites find their
+	# lock free or at 0x804: not understood yet (docs/providers.md)
+	if [ "${n:-0}" -gt 0 ] && [ $((n - ${held:-0})) -le $((n / 1000)) ]; then
+		pass live-lockstat-spin-acquire-holds
+	else
+		fail live-lockstat-spin-acquire-holds "spin-acquire ${n:-none}, held at ${held:-none}: $(head -c 300 "$TMP/spinheld.err")"
+	fi
+fi
+# hammer=H on 2 CPUs (sessions there still need MACHTRACE_SMP_EXPERIMENTAL):
+# machload's two workers, one on each CPU, make H task_info RPCs each at
+# once, each taking machload's task lock (a simple lock).  The toolkit's
+# lockstat shows that lock with spins, and its SPINS for the lock add up
+# to a D count of spin-spin on it in the same session.
+H=5000
+cat >"$TMP/spin.d" <<'END_D'
+lockstat:::spin-acquire /execname == "machload" && probefunc == "task_info"/ { @tl[arg0] = count(); }
+lockstat:::spin-spin { @sp[arg0] = count(); }
+END { printa("tlock %x %@d\n", @tl); printa("spins %x %@d\n", @sp); }
+END_D
+if [ ! -f "$SID" ]; then
+	echo "SKIP live-lockstat-smp-spin: missing $SID (scripts/setup.sh)"
+else
+	MACHTRACE_SMP_EXPERIMENTAL=1 MACHTRACE_CONSOLE_LOG=$TMP/ham.con timeout 240 "$MACHTRACE" -q \
+		-s toolkit/lockstat -s "$TMP/spin.d" --kernel "$SID" --cpus 2 --timeout 200 \
+		--workload "hammer=$H" >"$TMP/ham.out" 2>"$TMP/ham.err"
+	rc=$?
+	tl=$(awk '$1 == "tlock" { print $2 }' "$TMP/ham.out")
+	dn=$(awk -v l="$tl" '$1 == "spins" && $2 == l { print $3 }' "$TMP/ham.out")
+	tn=$(awk -v l="0x$tl" '/^SPINLOCK/ { t = 1; next } t && NF == 5 && $1 == l { n += $4 }
+		END { print n + 0 }' "$TMP/ham.out")
+	echo "# hammer: task lock ${tl:-none}: the tool's spins $tn, D's ${dn:-none}"
+	grep 'machload: hammer' "$TMP/ham.con" | sed 's/^/# /'
+	if [ $rc = 0 ] && grep -q "^machload: hammer n=$((2 * H)) ok=$((2 * H)) " "$TMP/ham.con" &&
+	   grep -q "^machload: hammer worker=1 pset=other processor=1 ok=$H" "$TMP/ham.con" &&
+	   [ "$(echo "$tl" | wc -w)" = 1 ] && [ "$tn" -gt 0 ] && [ "$tn" = "${dn:-x}" ]; then
+		pass live-lockstat-smp-spin
+	else
+		fail live-lockstat-smp-spin "exit $rc, task lock ${tl:-none}: tool $tn spins, D ${dn:-none}: $(grep -v warning "$TMP/ham.err" | head -c 300)"
+	fi
 fi
 
 if [ ! -f "$SID" ]; then

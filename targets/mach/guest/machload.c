@@ -33,6 +33,9 @@
  *               the processor it last ran on (thread_info's
  *               THREAD_SCHED_INFO); with no second CPU it says so and
  *               runs the workers on the boot CPU
+ *   hammer=N    as cpus=N, each worker making N task_info RPCs on our
+ *               task instead, which take our task's simple lock
+ *               (task_lock) at once: lockstat's spin-spin on 2 CPUs
  *   contend=N   N times: a thread wires a page whose pager is machload
  *               (pager.c, answering 20 ms late) while holding our
  *               vm_map's lock, and meanwhile we vm_allocate, sleeping
@@ -92,7 +95,8 @@ struct worker {
 	int processor;          /* cpus: the processor it last ran on */
 	u64 addr;               /* contend: the pager's pages */
 };
-enum { WORK_EXIT, WORK_PONG, WORK_SERVE, WORK_FORK, WORK_CPU, WORK_PAGER, WORK_WIRE };
+enum { WORK_EXIT, WORK_PONG, WORK_SERVE, WORK_FORK, WORK_CPU, WORK_PAGER, WORK_WIRE,
+       WORK_HAMMER };
 
 static mach_port_t task, host_priv;
 static int exit_at_end;                 /* the word "exit" */
@@ -279,15 +283,22 @@ static u32 serve(mach_port_t port, u32 count)
 
 #define CONTEND_MS	20	/* contend: how long the pager sits on a request */
 
-/* cpus=N's worker: its round trips, then where the kernel last ran it. */
+/* cpus=N's worker: its round trips (hammer=N's: its task_info RPCs),
+   then where the kernel last ran it. */
 static void cpu_work(struct worker *w, mach_port_t port)
 {
 	struct thread_sched_info si;
 	mach_msg_type_number_t count = THREAD_SCHED_INFO_COUNT;
 
-	for (u32 i = 0; i < w->count; i++)
-		if (!send_int(port, i) && receive_int(port, 0) == (long)i)
+	for (u32 i = 0; i < w->count; i++) {
+		struct task_basic_info info;
+		mach_msg_type_number_t n = TASK_BASIC_INFO_COUNT;
+
+		if (w->kind == WORK_HAMMER ?
+		    !task_info(task, TASK_BASIC_INFO, (task_info_t)&info, &n) :
+		    !send_int(port, i) && receive_int(port, 0) == (long)i)
 			w->ok++;
+	}
 	w->processor = -1;
 	if (!thread_info(mach_thread_self(), THREAD_SCHED_INFO, (thread_info_t)&si, &count))
 		w->processor = si.last_processor;
@@ -311,7 +322,7 @@ void thread_main(struct worker *w)
 			if (vm_wire(host_priv, task, w->addr + n * 4096, 4096, VM_PROT_READ) ||
 			    send_int(w->pong, n))
 				break;
-	if (w->kind == WORK_CPU)
+	if (w->kind == WORK_CPU || w->kind == WORK_HAMMER)
 		cpu_work(w, idle);
 	else if (w->kind == WORK_SERVE)
 		n = serve(w->ping, w->count);
@@ -677,7 +688,9 @@ static mach_port_t other_pset(void)
 	return pset;
 }
 
-PHASE do_cpus(u32 n)
+/* cpus=N and hammer=N: the workers of kind, at once, on every CPU; each
+   worker's line starts with "machload: WHO worker=". */
+static void parallel(const char *name, const char *who, int kind, u32 n)
 {
 	static struct worker w[MAX_CPUS];
 	struct thread t[MAX_CPUS];
@@ -686,20 +699,28 @@ PHASE do_cpus(u32 n)
 	u64 ok = 0, t0 = rdtsc();
 
 	nw = nw > MAX_CPUS ? MAX_CPUS : nw;
-	con_puts("machload: cpus avail=");
+	con_puts("machload: ");
+	con_puts(name);
+	con_puts(" avail=");
 	con_dec(ncpu);
 	con_puts(pset ? " other-pset=yes\n" : " other-pset=no\n");
 	if (!pset)
-		con_puts("machload: cpus: no second CPU to run on: the workers share the boot CPU\n");
+	{
+		con_puts("machload: ");
+		con_puts(name);
+		con_puts(": no second CPU to run on: the workers share the boot CPU\n");
+	}
 	for (int i = 0; i < nw; i++) {
-		w[i] = (struct worker){ .kind = WORK_CPU, .done = done, .count = n, .processor = -1 };
+		w[i] = (struct worker){ .kind = kind, .done = done, .count = n, .processor = -1 };
 		if (thread_spawn_in(&w[i], &t[i], i ? pset : 0) == 0)
 			started++;
 	}
 	for (int i = 0; i < started; i++)
 		receive_int(done, 0);
 	for (int i = 0; i < nw; i++) {
-		con_puts("machload: cpu worker=");
+		con_puts("machload: ");
+		con_puts(who);
+		con_puts(" worker=");
 		con_dec(i);
 		con_puts(i && pset ? " pset=other" : " pset=default");
 		con_puts(" processor=");
@@ -711,8 +732,25 @@ PHASE do_cpus(u32 n)
 	}
 	for (int i = 0; i < started; i++)
 		thread_reap(&t[i]);
-	report("cpus", (u64)n * nw, ok, rdtsc() - t0);
+	report(name, (u64)n * nw, ok, rdtsc() - t0);
 }
+
+PHASE do_cpus(u32 n)
+{
+	parallel("cpus", "cpu", WORK_CPU, n);
+}
+
+/*
+ * hammer=N: as cpus=N, but each worker makes N task_info(TASK_BASIC_INFO)
+ * RPCs on our task at once, each of which takes our task's simple lock
+ * (task_lock, kern/task.c): on two CPUs the workers contend for it
+ * (lockstat:::spin-spin with args[0] == &curthread->task->lock).
+ */
+PHASE do_hammer(u32 n)
+{
+	parallel("hammer", "hammer", WORK_HAMMER, n);
+}
+
 
 /*
  * contend=N: N times, a thread of ours wires a page of a region whose
@@ -765,6 +803,7 @@ static const struct phase {
 	{ "threads", do_threads }, { "tasks", do_tasks }, { "ports", do_ports },
 	{ "taskinfo", do_taskinfo }, { "vmmaps", do_vmmaps }, { "rpcs", do_rpcs },
 	{ "forks", do_forks }, { "cpus", do_cpus }, { "contend", do_contend },
+	{ "hammer", do_hammer },
 };
 
 /* NAME=N: its phase between machload:::phase-start and phase-done. */

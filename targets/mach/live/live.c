@@ -200,6 +200,7 @@ static void probes_free(struct live *l)
 	}
 	free(l->probes);
 	ksdt_free(l);
+	spin_free(l);
 	free(l->miss);
 	live_uprogs_free(l);
 }

@@ -162,6 +162,8 @@ struct live {
 	uint8_t idt0[LK_NCPU_MAX][4096];
 	struct ksdt *ksdt;		/* the kernel's <sys/sdt.h> probes
 					   (prov_ksdt.c), NULL if none */
+	struct spin *spin;		/* lockstat's inlined spin sites
+					   (prov_spin.c), NULL if none */
 	struct lk_usite *us;		/* set up at attach: the user sites */
 	uint32_t nus;
 	/* set up at attach */
@@ -235,7 +237,7 @@ struct live_provider {
 
 extern const struct live_provider live_prov_dtrace, live_prov_fbt,
 	live_prov_profile, live_prov_mach_trap, live_prov_sdt, live_prov_kinst,
-	live_prov_usdt, live_prov_pid, live_prov_ksdt, live_prov_line;
+	live_prov_usdt, live_prov_pid, live_prov_ksdt, live_prov_line, live_prov_spin;
 /* prov_line.c: the instructions of line:FILE:FUNC:N (no globs in FILE
    and N), at most max, lowest first: their count, 0 when pd names none,
    -1 out of memory; -lv of a line in several places; -d of line
@@ -246,6 +248,8 @@ void line_print_sites(const struct lprobe *p, FILE *out);
 char *line_expand(struct mt_target *t, const struct mt_pdesc *pd);
 /* prov_ksdt.c: frees l->ksdt */
 void ksdt_free(struct live *l);
+/* prov_spin.c: frees l->spin */
+void spin_free(struct live *l);
 
 /* uprobes.c: the boot modules' programs (l->uprogs), and names kept for
    the target's life; -1 only when out of memory */
@@ -292,6 +296,10 @@ void kinline_print_sites(const struct live *l, const struct lprobe *p, FILE *out
 char *kinline_arg_missing(struct live *l, const struct lprobe *p, int i);
 char *kinline_expand(const struct lprobe *p);
 void sdt_argmap(const struct lprobe *p, uint8_t *nmap, uint8_t *argmap);
+/* sdt.c: record that sp lost sites (placed: whether it has others), said
+   when a program names it; -1 out of memory */
+int sdt_miss_add(struct live *l, const char *prov, const struct sdt_probe *sp, int placed,
+		 const char *why);
 /* args[i]'s type (native: its native type when translated, else NULL)
    that every SDT probe matching the description agrees on, or NULL;
    *matched: how many matched */

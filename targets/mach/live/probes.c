@@ -17,7 +17,7 @@
 
 static const struct live_provider *const providers[] = {
 	&live_prov_dtrace, &live_prov_fbt, &live_prov_profile,
-	&live_prov_mach_trap, &live_prov_sdt, &live_prov_ksdt, &live_prov_kinst,
+	&live_prov_mach_trap, &live_prov_sdt, &live_prov_spin, &live_prov_ksdt, &live_prov_kinst,
 	&live_prov_usdt, &live_prov_pid, &live_prov_line,
 };
 #define NPROVIDERS (sizeof providers / sizeof *providers)

@@ -20,12 +20,10 @@
  * args[0] is the lock; its symbol (sym(arg0), when it is a global or in
  * one) and the caller are the tool's.
  *
- * Simple locks have no function to place a probe on in Debian's kernels:
- * a uniprocessor kernel compiles them to nothing, the SMP kernel inlines
- * them (i386/i386/lock.h: an xchg loop at every use).  spin-acquire and
- * spin-release are placed only on a kernel built with MACH_SLOCKS, whose
- * _simple_lock and _simple_unlock are functions; spin-spin is not
- * offered.
+ * Simple locks spin on an SMP kernel only.  Debian's inlines them
+ * (i386/i386/lock.h: an xchg loop at every use): prov_spin.c finds those
+ * in the text.  spin-acquire and spin-release here are for a kernel built
+ * with MACH_SLOCKS, whose _simple_lock and _simple_unlock are functions.
  */
 #include "targets/mach/live/live_int.h"
 

@@ -211,10 +211,8 @@ static int resolve_site(struct live *l, struct lprobe *p, const struct sdt_site 
 	return 0;
 }
 
-/* Record that sp lost a site (placed: whether it has others); -1 out of
-   memory. */
-static int sdt_miss_add(struct live *l, const char *prov, const struct sdt_probe *sp,
-			int placed, const char *why)
+int sdt_miss_add(struct live *l, const char *prov, const struct sdt_probe *sp, int placed,
+		 const char *why)
 {
 	struct sdt_miss *v = realloc(l->miss, (l->nmiss + 1) * sizeof *v);
 

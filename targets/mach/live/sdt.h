@@ -56,6 +56,9 @@ enum sdt_where {
 				   code falls through to its caller's */
 	SDT_LINE,		/* line:FILE:FUNC:N at one of the places
 				   of a line (prov_line.c) */
+	SDT_SPIN,		/* lockstat's spin-acquire and spin-spin on an
+				   inlined simple lock (prov_spin.c; raw arg0:
+				   the lock, its operand's address) */
 };
 
 #define SDT_MAXSITES	6

@@ -107,7 +107,12 @@ void sdt_print_sites(const struct live *l, uint32_t id, FILE *out)
 	fprintf(out, "\tProbe Sites (%u, found in this kernel's code)\n", p->nlocs);
 	for (uint32_t i = 0; i < p->nlocs; i++) {
 		const struct sdt_loc *lo = &p->locs[i];
-		if (!lo->site) {	/* SDT_NOTE: prov_ksdt.c's */
+		if (lo->where == SDT_SPIN) {
+			snprintf(how, sizeof how, "%s", strcmp(p->name, "spin-spin") == 0 ?
+				 "the pause of an inlined simple_lock's wait loop" :
+				 "where an inlined simple_lock's xchg has taken the lock");
+			regs[0] = '\0';
+		} else if (!lo->site) {	/* SDT_NOTE: prov_ksdt.c's */
 			snprintf(how, sizeof how, "the kernel's <sys/sdt.h> nop "
 				 "(.note.stapsdt), its %u operands as arguments", lo->nuargs);
 			regs[0] = '\0';

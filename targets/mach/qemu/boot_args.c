@@ -50,7 +50,7 @@ int mt_workload_check(const char *words, char *err, size_t len)
 {
 	static const char *const counted[] = {
 		"rt=", "pingpong=", "pages=", "threads=", "tasks=",
-		"ports=", "taskinfo=", "vmmaps=", "rpcs=", "forks=", "cpus=", "contend=", "spin=", NULL
+		"ports=", "taskinfo=", "vmmaps=", "rpcs=", "forks=", "cpus=", "contend=", "hammer=", "spin=", NULL
 	};
 	const char *p = words ? words : "";
 
@@ -81,7 +81,7 @@ int mt_workload_check(const char *words, char *err, size_t len)
 		if (!ok) {
 			mt_seterr(err, len, "unknown workload word '%.*s' (machload "
 				  "knows rt=N pingpong=N pages=N threads=N "
-				  "tasks=N ports=N taskinfo=N vmmaps=N rpcs=N forks=N cpus=N contend=N spin=N "
+				  "tasks=N ports=N taskinfo=N vmmaps=N rpcs=N forks=N cpus=N contend=N hammer=N spin=N "
 				  "panic hang exit serve[=MS])", (int)n, p);
 			return -1;
 		}
