@@ -36,7 +36,7 @@ static void lk_fire_ctx(uint32_t probe, const struct mt_pctx *ctx)
 
 	if (!lk.cb || !lk.tracing)
 		return;
-	if (lk.cb->req != MT_REQ_NONE)
+	if (lk.cb->req != MT_REQ_NONE && lk.cb->ncpus == 1)
 		lk_fast_disarm();	/* the runtime services it now */
 	if ((cpu = mt_plat_cpu()) < LK_NCPU_MAX)
 		lk.ctl->gen_fires[cpu]++;

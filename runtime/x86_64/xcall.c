@@ -159,6 +159,19 @@ void lk_xcall_sync(void)
 }
 
 /*
+ * dtrace_sync: every other CPU has left the firing it was in (it answers
+ * with interrupts off, which probe context keeps off), asked again while
+ * another CPU's cross-call is under way (a second at most).
+ */
+void lk_xcall_quiesce(void)
+{
+	uint64_t t0 = lk_rdtsc();
+
+	while (lk_xcall(LK_XC_ALL, 0, 0) < 0 && lk_rdtsc() - t0 < lk.ctl->k.tsc_hz)
+		lk_pause();
+}
+
+/*
  * Every other online CPU held (0), their number at least `cpus` in all;
  * else -1 with none held.  lk_xcall_held gives a held CPU's registers.
  */
