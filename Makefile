@@ -6,6 +6,7 @@
 #   make demo       setup, build, run the main job
 #   make kernel-src build GNU Mach from source (KERNEL_SRC=DIR: one's own)
 #   make bench      benchmarks; rewrites docs/figures.md from their output
+#   make stress     the two-CPU stress test for 30 s (tests/e2e/smp_stress.sh)
 #   make install PREFIX=/usr/local
 
 BUILD   ?= build

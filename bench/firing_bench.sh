@@ -50,6 +50,8 @@ variants=(
 	"printf|2|1|$E { printf(\"%d %d\\n\", arg0, arg1); }"
 	"latency-pair|4|1|$E { self->ts = timestamp; } $R /self->ts/ { @ = quantize(timestamp - self->ts); self->ts = 0; }"
 	"fast-count|2|0|$E { @ = count(); }"
+	"assoc|2|1|int a[uint64_t]; $E { a[tid]++; }"
+	"assoc-delete|4|1|$E { b[tid] = 1; } $R { b[tid] = 0; }"
 )
 # live_bench.sh's entry+return program (the issue's round-trip figure)
 bench_prog="$E /execname == \"machload\"/ { self->ts = timestamp; }

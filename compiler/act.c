@@ -854,39 +854,16 @@ static void sema_dry(struct cc *cc, struct node *s)
 }
 
 /*
- * Cook the actions first; if one refers to a variable the predicate
- * creates, cook the predicate first and retry (as dtrace does).
+ * The predicate's DIFO.  The statements are cooked first, as dtrace does;
+ * one naming something undefined has the predicate cooked first
+ * (sema_pred_first), otherwise it is cooked after them.
  */
-static uint32_t clause_pred(struct cc *cc, struct node *pred,
-			    struct node *stmts, int line)
+static uint32_t clause_pred(struct cc *cc, struct node *pred, struct node *stmts)
 {
-	jmp_buf save;
-	memcpy(save, cc->jb, sizeof(jmp_buf));
-	struct mt_diag d0 = *cc->diag;
-	uint32_t nacts = cc->actions.n, nrecs = cc->recs.n;
-	uint32_t ndifos = cc->difos.n, ntext = cc->text_v.n;
-	volatile int tries = 0;
-	if (setjmp(cc->jb)) {
-		memcpy(cc->jb, save, sizeof(jmp_buf));
-		if (tries++ || (strcmp(cc->diag->tag, mt_dtag_name(D_IDENT_UNDEF)) &&
-				strcmp(cc->diag->tag, mt_dtag_name(D_VAR_UNDEF))))
-			longjmp(cc->jb, 1);
-		*cc->diag = d0;
-		cc->actions.n = nacts;
-		cc->action_info.n = nacts;
-		cc->recs.n = nrecs;
-		cc->rec_info.n = nrecs;
-		cc->difos.n = ndifos;
-		cc->text_v.n = ntext;
-		memset(&cc->cl, 0, sizeof(cc->cl));
-		cc->cl.line = line;
-		sema_expr(cc, pred);
-	}
+	cc->cl.pred = pred;
 	for (struct node *s = stmts; s; s = s->next)
 		sema_dry(cc, s);
-	memcpy(cc->jb, save, sizeof(jmp_buf));
-	if (!tries)
-		sema_expr(cc, pred);
+	sema_pred_first(cc);
 	if (!ty_is_integral(pred->type) && TY_K(pred->type) != T_PTR)
 		cc_error(cc, pred->line, D_PRED_SCALAR,
 			 "predicate result must be of scalar type");
@@ -919,7 +896,7 @@ void act_clause(struct cc *cc, const struct clause *c)
 	struct mt_clause cl = {0};
 	cl.act0 = cc->actions.n;
 	if (pred)
-		cl.pred_difo = clause_pred(cc, pred, stmts, c->line);
+		cl.pred_difo = clause_pred(cc, pred, stmts);
 	for (struct node *s = stmts; s; s = s->next)
 		statement(cc, s);
 	clause_flags(cc, &cl);

@@ -45,6 +45,9 @@ char *cc_printf(struct cc *cc, const char *fmt, ...)
 
 _Noreturn void cc_error(struct cc *cc, int line, enum mt_dtag tag,
 			const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* the few diagnostics dtrace prints without a tag */
+_Noreturn void cc_error_notag(struct cc *cc, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 /*
  * Bounded recursion.  The parser recurses once per nesting level of an
@@ -328,6 +331,7 @@ struct clause_state {
 	int has_spec_only;
 	int noargs;			/* only BEGIN/END: args[] has no elements */
 	char *pdesc0;
+	struct node *pred;		/* predicate not yet cooked (sema_pred_first) */
 };
 
 struct cc {
@@ -469,8 +473,7 @@ int decl_starts(struct cc *cc);
 
 /* sema.c */
 void sema_expr(struct cc *cc, struct node *n);
-void sema_stmt(struct cc *cc, struct node *n);
-void sema_pred(struct cc *cc, struct node *n);
+int sema_pred_first(struct cc *cc);
 struct ident *sema_var(struct cc *cc, struct node *n, int create);
 int sema_var_index(struct cc *cc, struct ident *id);
 void sema_call_args(struct cc *cc, struct node *n, struct ident *id);

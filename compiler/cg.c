@@ -218,16 +218,8 @@ static int eval_args(struct cc *cc, struct node *args, int *regs, int max)
 	int n = 0, k = 0;
 	for (struct node *a = args; a; a = a->next)
 		k++;
-	if (k > 10) {
-		/* dtrace's limit on tuple entries; its message has no tag */
-		cc->diag->tag = NULL;
-		cc->diag->line = 0;
-		cc->diag->src = cc->srcidx;
-		cc->diag->lib = cc->lib;
-		snprintf(cc->diag->msg, sizeof(cc->diag->msg),
-			 "Insufficient tuple registers to generate code");
-		longjmp(cc->jb, 1);
-	}
+	if (k > 10)	/* dtrace's limit on tuple entries */
+		cc_error_notag(cc, 0, "Insufficient tuple registers to generate code");
 	for (struct node *a = args; a && n < max; a = a->next)
 		regs[n++] = cg_expr(cc, a);
 	return n;

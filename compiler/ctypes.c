@@ -463,6 +463,7 @@ static char *local_text(struct cc *cc, struct node *n, char **ctype)
 		if (!s || (text && strcmp(ty, *ctype) != 0)) {
 			free(s);
 			free(ty);
+			sema_pred_first(cc);
 			ERR(n, D_IDENT_UNDEF, "%s", err);
 		}
 		if (!text) {
@@ -495,9 +496,11 @@ int ctypes_local(struct cc *cc, struct node *n)
 	    cc->cur_clause < 0 || (uint32_t)cc->cur_clause >= cc->clause_info.n)
 		return 0;
 	text = local_text(cc, n, &ctype);
-	if (!text || !target_type(cc, ctype, n->line))
+	if (!text || !target_type(cc, ctype, n->line)) {
+		sema_pred_first(cc);
 		ERR(n, D_IDENT_UNDEF, "locals->%s: type \"%s\" is unknown", n->name,
 		    ctype ? ctype : "?");
+	}
 	lex_save(cc, &s);
 	lex_init(cc, text, n->line);
 	lex_next(cc);
@@ -524,8 +527,10 @@ static char **located_locals(struct cc *cc, struct node *n, char *site, size_t s
 						 p0->name, site, sitelen, err, sizeof err);
 	size_t k = 0;
 
-	if (!names)
+	if (!names) {
+		sema_pred_first(cc);
 		ERR(n, D_IDENT_UNDEF, "print(locals): %s", err);
+	}
 	*members = cc_strdup(cc, "");
 	for (size_t i = 0; names[i]; i++) {
 		char *ty0 = NULL;
@@ -574,6 +579,7 @@ int ctypes_print_locals(struct cc *cc, struct node *n)
 	names = located_locals(cc, n, site, sizeof site, &members);
 	if (!names[0]) {
 		free(names);
+		sema_pred_first(cc);
 		if (cc->clause_info.v[cc->cur_clause].npdescs > 1)
 			ERR(n, D_IDENT_UNDEF, "print(locals): no local variable or parameter "
 			    "has a location of one type at every probe of the clause "

@@ -73,17 +73,29 @@ char *cc_printf(struct cc *cc, const char *fmt, ...)
 	return p;
 }
 
-void cc_error(struct cc *cc, int line, enum mt_dtag tag, const char *fmt, ...)
+static _Noreturn void cc_verror(struct cc *cc, int line, const char *tag,
+				 const char *fmt, va_list ap)
 {
-	va_list ap;
-	cc->diag->tag = mt_dtag_name(tag);
+	cc->diag->tag = tag;
 	cc->diag->line = line;
 	cc->diag->src = cc->srcidx;
 	cc->diag->lib = cc->lib;
-	va_start(ap, fmt);
 	vsnprintf(cc->diag->msg, sizeof(cc->diag->msg), fmt, ap);
-	va_end(ap);
 	longjmp(cc->jb, 1);
+}
+
+void cc_error(struct cc *cc, int line, enum mt_dtag tag, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	cc_verror(cc, line, mt_dtag_name(tag), fmt, ap);
+}
+
+void cc_error_notag(struct cc *cc, int line, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	cc_verror(cc, line, NULL, fmt, ap);
 }
 
 void cc_nest_in(struct cc *cc)

@@ -288,17 +288,9 @@ static void sema_func(struct cc *cc, struct node *n)
 	if (id->id == MT_SUBR_ALLOCA) {
 		n->is_alloca = 1;
 		uint64_t lim = cc->scratch_lim;
-		if (n->args && n->args->is_const && (uint64_t)n->args->cval > lim) {
-			/* dtrace reports this one without a tag */
-			cc->diag->tag = NULL;
-			cc->diag->line = n->line;
-			cc->diag->src = cc->srcidx;
-			cc->diag->lib = cc->lib;
-			snprintf(cc->diag->msg, sizeof(cc->diag->msg),
-				 "alloca(%llu) size larger than scratchsize %llu",
-				 (unsigned long long)n->args->cval, (unsigned long long)lim);
-			longjmp(cc->jb, 1);
-		}
+		if (n->args && n->args->is_const && (uint64_t)n->args->cval > lim)
+			cc_error_notag(cc, n->line, "alloca(%llu) size larger than scratchsize %llu",
+				       (unsigned long long)n->args->cval, (unsigned long long)lim);
 	}
 	if (id->id == MT_SUBR_SPECULATION)
 		n->type = cc->t_int;
@@ -310,6 +302,31 @@ static void sema_func(struct cc *cc, struct node *n)
  * scalar's value; a struct or array by reference, so `x.m, `p->m and &`x
  * work), not writable.  Unknown symbols get dtrace's message.
  */
+/*
+ * dtrace cooks a clause's statements before its predicate, unless a
+ * statement names something undefined (D_IDENT_UNDEF, D_VAR_UNDEF): then
+ * the predicate is cooked first -- it may be what creates the variable,
+ * and its own errors are the ones reported -- and the statements after it
+ * (dt_cook_clause).  While act.c cooks the statements ahead of the
+ * predicate, cc->cl.pred holds it; every site about to report an
+ * undefined name calls this first and, when it returns 1, cooks its node
+ * again.  Nodes cooked before stay cooked, as in a second pass over the
+ * statements (sema_expr skips them), so nothing is rolled back.
+ */
+int sema_pred_first(struct cc *cc)
+{
+	struct node *pred = cc->cl.pred;
+	int nest = cc->nest;
+
+	if (!pred)
+		return 0;
+	cc->cl.pred = NULL;
+	cc->nest = 0;
+	sema_expr(cc, pred);
+	cc->nest = nest;
+	return 1;
+}
+
 static void sema_ksym(struct cc *cc, struct node *n)
 {
 	uint64_t addr = 0;
@@ -319,9 +336,11 @@ static void sema_ksym(struct cc *cc, struct node *n)
 	if (!t && addr)
 		ERR(n, D_SYM_NOTYPES, "no symbolic type information is available for %s%s: no DWARF type for the symbol",
 		    n->name[0] == '`' ? "gnumach" : "", n->name);
-	if (!t)
+	if (!t) {
+		sema_pred_first(cc);
 		ERR(n, D_IDENT_UNDEF, "failed to resolve %s: Unknown symbol name",
 		    n->name);
+	}
 	a = nd_new(cc, N_INT, n->line);
 	a->ival = (int64_t)addr;
 	a->is_unsigned_lit = 1;
@@ -345,6 +364,10 @@ static void sema_ident(struct cc *cc, struct node *n)
 	if (!id) {
 		if (strcmp(n->name, "self") == 0 || strcmp(n->name, "this") == 0)
 			ERR(n, D_SYNTAX, "syntax error near \"%s\"", n->name);
+		if (sema_pred_first(cc)) {
+			sema_ident(cc, n);
+			return;
+		}
 		ERR(n, D_IDENT_UNDEF, "failed to resolve %s: Unknown variable name",
 		    n->name);
 	}
@@ -367,6 +390,10 @@ static void sema_ident(struct cc *cc, struct node *n)
 	case ID_VAR:
 		if (id->is_assoc == 1)
 			ERR(n, D_IDENT_BADREF, "associative array '%s' may not be referenced as scalar", id->name);
+		if (!id->type && sema_pred_first(cc)) {
+			sema_ident(cc, n);
+			return;
+		}
 		if (!id->type)
 			ERR(n, D_VAR_UNDEF, "%s has not yet been declared or assigned", id->name);
 		n->type = id->type;
@@ -399,6 +426,10 @@ static void sema_ident(struct cc *cc, struct node *n)
 static void sema_selfthis(struct cc *cc, struct node *n)
 {
 	struct ident *id = sema_var(cc, n, 0);
+	if ((!id || !id->type) && sema_pred_first(cc)) {
+		sema_selfthis(cc, n);
+		return;
+	}
 	if (!id || !id->type)
 		ERR(n, D_VAR_UNDEF, "%s%s has not yet been declared or assigned",
 		    n->scope == 1 ? "self->" : "this->", n->name);
@@ -524,6 +555,10 @@ void sema_index(struct cc *cc, struct node *n, int create, struct node *rhs)
 				ERR(n, D_ARR_LOCAL,
 				    "local variables may not be used as associative arrays: %s",
 				    l->name);
+			if (!id && !create && sema_pred_first(cc)) {
+				sema_index(cc, n, create, rhs);
+				return;
+			}
 			if (!id && !create)
 				ERR(n, D_IDENT_UNDEF, "failed to resolve %s: Unknown variable name",
 				    l->name);
@@ -565,6 +600,10 @@ void sema_index(struct cc *cc, struct node *n, int create, struct node *rhs)
 			}
 			if (!id->type && rhs)
 				sema_assign_type(cc, id, rhs, n->line);
+			if (!id->type && sema_pred_first(cc)) {
+				sema_index(cc, n, create, rhs);
+				return;
+			}
 			if (!id->type)
 				ERR(n, D_VAR_UNDEF, "%s has not yet been declared or assigned",
 				    id->name);
@@ -664,7 +703,12 @@ static void sema_assign(struct cc *cc, struct node *n)
 	    l->op != OP_INDEX))) {
 		struct ident *id = l->k == N_IDENT ?
 			id_lookup(&cc->globals, l->name) : sema_var(cc, l, 0);
-		if (id == NULL || (id->k == ID_VAR && !id->type))
+		int undef = id == NULL || (id->k == ID_VAR && !id->type);
+		if (undef && sema_pred_first(cc)) {
+			sema_assign(cc, n);
+			return;
+		}
+		if (undef)
 			ERR(n, D_VAR_UNDEF, "%s%s has not yet been declared or assigned",
 			    l->k == N_VAR && l->scope == 1 ? "self->" :
 			    l->k == N_VAR && l->scope == 2 ? "this->" : "", l->name);

@@ -205,6 +205,7 @@ act_exit(struct mt_consumer *c, const struct mt_action *a,
 		const struct mt_rechdr *h = (const void *)data;
 
 		c->exit_ts = h[-1].timestamp;
+		c->exit_cpu = h[-1].cpu;
 	}
 	c->exited = 1;
 	c->o->exit(c, c->status);

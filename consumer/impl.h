@@ -51,6 +51,7 @@ struct mt_consumer {
 	int indent;			/* flowindent depth */
 	int exited, status;
 	uint64_t exit_ts;		/* timestamp of the first exit() record */
+	uint32_t exit_cpu;		/* and its CPU */
 	int filled;			/* a FILL buffer filled up */
 
 	/* drops already reported, per CPU */

@@ -146,15 +146,18 @@ error_record(struct mt_consumer *c, const struct mt_rechdr *h,
 	fflush(c->err);
 }
 
-/* An error record of a clause that should not have run after exit(). */
+/*
+ * A record of a clause that should not have run after exit() (dtrace's
+ * draining state: only END's clauses run): one its CPU wrote after the
+ * exit() record.  Another CPU's record stamped later still prints: its
+ * firing was under way when exit() ran (the runtime lets none begin
+ * after), and its aggregations counted it.
+ */
 static int
 after_exit(const struct mt_consumer *c, const struct mt_rechdr *h,
-	   const struct mt_errrec *e)
+	   const struct mt_probe *p)
 {
-	const struct mt_ecb *ecb;
-	const struct mt_probe *p = probe_of_epid(c, e->epid, &ecb);
-
-	return c->exited && h->timestamp > c->exit_ts && p &&
+	return c->exited && h->cpu == c->exit_cpu && h->timestamp > c->exit_ts && p &&
 	       p->kind != MT_PK_END;
 }
 
@@ -191,8 +194,10 @@ process_record(struct mt_consumer *c, const uint8_t *rec, uint64_t avail)
 
 	if (h->epid == MT_EPID_ERROR) {
 		size = sizeof(*h) + sizeof(struct mt_errrec);
-		if (size <= avail && !after_exit(c, h, (const void *)data))
-			error_record(c, h, (const void *)data);
+		const struct mt_errrec *e = (const void *)data;
+
+		if (size <= avail && !after_exit(c, h, probe_of_epid(c, e->epid, &ecb)))
+			error_record(c, h, e);
 		return (size + 7) & ~7ULL;
 	}
 	if ((p = probe_of_epid(c, h->epid, &ecb)) == NULL ||
@@ -202,9 +207,7 @@ process_record(struct mt_consumer *c, const uint8_t *rec, uint64_t avail)
 	size = (sizeof(*h) + cl->recsize + 7) & ~7ULL;
 	if (size > avail)
 		return 0;
-	/* after exit() only END's clauses run (dtrace's draining state);
-	   records other CPUs wrote before the exit() still print */
-	if (c->exited && h->timestamp > c->exit_ts && p->kind != MT_PK_END)
+	if (after_exit(c, h, p))
 		return size;
 	/* dtrace-utils: a clause that only commits or discards (besides
 	   recording nothing) is not data-recording: no prefix, no newline */

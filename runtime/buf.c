@@ -16,7 +16,15 @@
  *
  * Speculation buffers: per speculation, per CPU, `used` bytes of records
  * appended linearly; commit copies them (every CPU's, in CPU order) into
- * the committing CPU's principal buffer, discard forgets them.
+ * the committing CPU's principal buffer, discard forgets them.  Several
+ * CPUs, no lock: speculation() takes a free one by compare-and-swap; a CPU
+ * appends to its own part only while it holds the part (OPEN -> WRITING);
+ * commit and discard close the speculation (ACTIVE -> CLOSING: one of
+ * them wins), then shut each part, waiting out an append in progress on
+ * its CPU (a few hundred bytes copied), so a part is read or reset only
+ * when nobody writes it; an append finding its part shut or the
+ * speculation closing is dropped as one to an inactive speculation is.
+ * Parts reopen, and then the speculation is free.
  */
 #include "rt.h"
 
@@ -95,7 +103,14 @@ static uint8_t *specdata(struct rt *rt, uint32_t id, uint32_t cpu)
 int rt_spec_active(struct rt *rt, uint64_t id)
 {
 	return id != 0 && id <= rt->nspec &&
-		spec(rt, (uint32_t)id)->state == RT_SPEC_ACTIVE;
+		__atomic_load_n(&spec(rt, (uint32_t)id)->state,
+				__ATOMIC_ACQUIRE) == RT_SPEC_ACTIVE;
+}
+
+static int cas32(uint32_t *p, uint32_t old, uint32_t new)
+{
+	return __atomic_compare_exchange_n(p, &old, new, 0, __ATOMIC_ACQ_REL,
+					   __ATOMIC_ACQUIRE);
 }
 
 /* speculation(): a free buffer's id, or 0 (unavailable drop). */
@@ -103,15 +118,9 @@ uint64_t rt_speculation(struct rt_mstate *ms)
 {
 	struct rt *rt = ms->rt;
 
-	for (uint32_t id = 1; id <= rt->nspec; id++) {
-		struct rt_spec *s = spec(rt, id);
-		if (s->state == RT_SPEC_FREE) {
-			s->state = RT_SPEC_ACTIVE;
-			for (uint32_t c = 0; c < rt->ncpus; c++)
-				s->used[c] = 0;
+	for (uint32_t id = 1; id <= rt->nspec; id++)
+		if (cas32(&spec(rt, id)->state, RT_SPEC_FREE, RT_SPEC_ACTIVE))
 			return id;
-		}
-	}
 	ms->stat->spec_unavail++;
 	return 0;
 }
@@ -121,20 +130,28 @@ int rt_spec_put(struct rt_mstate *ms, uint32_t id, const void *rec,
 		uint32_t len)
 {
 	struct rt *rt = ms->rt;
-	struct rt_spec *s;
+	struct rt_specpart *p;
 
 	if (id == 0 || id > rt->nspec)
 		return -1;
-	s = spec(rt, id);
-	if (s->state != RT_SPEC_ACTIVE)
-		return -1;
-	if (len > rt->specsize - s->used[ms->cpu]) {
-		ms->stat->spec_drops++;
+	p = &spec(rt, id)->part[ms->cpu];
+	if (!cas32(&p->state, RT_PART_OPEN, RT_PART_WRITING))
+		return -1;		/* being committed: as if not active */
+	if (!rt_spec_active(rt, id)) {
+		__atomic_store_n(&p->state, RT_PART_OPEN, __ATOMIC_RELEASE);
 		return -1;
 	}
-	rt_memcpy(specdata(rt, id, ms->cpu) + s->used[ms->cpu], rec, len);
-	s->used[ms->cpu] += len;
+	if (len > rt->specsize - p->used) {
+		__atomic_store_n(&p->state, RT_PART_OPEN, __ATOMIC_RELEASE);
+		goto drop;
+	}
+	rt_memcpy(specdata(rt, id, ms->cpu) + p->used, rec, len);
+	p->used += len;
+	__atomic_store_n(&p->state, RT_PART_OPEN, __ATOMIC_RELEASE);
 	return 0;
+drop:
+	ms->stat->spec_drops++;
+	return -1;
 }
 
 void rt_spec_commit(struct rt_mstate *ms, uint32_t id, int discard)
@@ -145,21 +162,25 @@ void rt_spec_commit(struct rt_mstate *ms, uint32_t id, int discard)
 	if (id == 0 || id > rt->nspec)
 		return;
 	s = spec(rt, id);
-	if (s->state != RT_SPEC_ACTIVE)
+	if (!cas32(&s->state, RT_SPEC_ACTIVE, RT_SPEC_CLOSING))
 		return;
-	for (uint32_t c = 0; !discard && c < rt->ncpus; c++) {
+	for (uint32_t c = 0; c < rt->ncpus; c++) {
+		struct rt_specpart *p = &s->part[c];
 		const uint8_t *d = specdata(rt, id, c);
 		uint64_t off = 0;
 
-		while (off < s->used[c]) {
+		while (!cas32(&p->state, RT_PART_OPEN, RT_PART_SHUT))
+			;
+		while (!discard && off < p->used) {
 			uint32_t sz = mt_rt_recsize(rt->img, *(const uint32_t *)(d + off));
 			if (sz == 0)
 				break;
 			rt_buf_put(rt, ms->cpu, d + off, sz, 0);
 			off += sz;
 		}
+		p->used = 0;
 	}
 	for (uint32_t c = 0; c < rt->ncpus; c++)
-		s->used[c] = 0;
-	s->state = RT_SPEC_FREE;
+		__atomic_store_n(&s->part[c].state, RT_PART_OPEN, __ATOMIC_RELEASE);
+	__atomic_store_n(&s->state, RT_SPEC_FREE, __ATOMIC_RELEASE);
 }

@@ -360,10 +360,19 @@ static uint64_t mt_rt_jit_gaa(struct mt_cb *cb, uint32_t id, uint64_t key, uint6
 	ms.tuple[0].size = 8;
 	ms.tuple[0].type = MT_TT_INT;
 	ms.ttop = 1;
-	if (!(id & MT_JH_GAA_STORE))
-		return rt_dyn_load(&ms, MT_VS_GLOBAL, id, 0);
-	rt_dyn_store(&ms, MT_VS_GLOBAL, id & ~MT_JH_GAA_STORE, 0, v);
-	return 0;
+	/* a compiled firing is in no epoch of its own: this helper's walk of
+	   the chains is, so no other CPU reuses a chunk under it (rt.h) */
+	if (rt->ncpus > 1)
+		rt_epoch_enter(ms.c);
+	if (id & MT_JH_GAA_STORE) {
+		rt_dyn_store(&ms, MT_VS_GLOBAL, id & ~MT_JH_GAA_STORE, 0, v);
+		v = 0;
+	} else {
+		v = rt_dyn_load(&ms, MT_VS_GLOBAL, id, 0);
+	}
+	if (rt->ncpus > 1)
+		rt_epoch_exit(ms.c);
+	return v;
 }
 
 /* Aggregation action act with the values compiled code left in the

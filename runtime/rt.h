@@ -21,7 +21,7 @@
  *   rt_spec[nspec] |
  *   per CPU: principal data, agg data + agg hash heads + keyless
  *            entries + probe-named entries, scratch,
- *            clause locals, staging record |
+ *            clause locals, staging record, dynvar epochs |
  *   per spec per CPU: speculation data
  *
  * The host reads only the mt_cb, mt_cpubuf, mt_cpustat, mt_aggbuf and the
@@ -60,21 +60,36 @@ struct rt_varslot {
 	uint32_t keysize;
 };
 
-/* Dynamic variable chunk header; key bytes then value follow. */
+/*
+ * Dynamic variable chunk header; key bytes then value follow.  next is
+ * the hash chain (RT_DV_MARK: deleted, and frozen so), link the free,
+ * dirty and rinsing lists (dynvar.c), so that a CPU walking a chain
+ * through a chunk deleted meanwhile never strays into a list.
+ */
+#define RT_DV_MARK		0x80000000u
 struct rt_dvar {
-	uint32_t next;			/* chunk index + 1 in chain / free list */
+	uint32_t next;			/* chunk index + 1 in chain, | RT_DV_MARK */
 	uint32_t hash;
 	uint32_t keylen;
-	uint32_t pad;
+	uint32_t link;			/* chunk index + 1 in a CPU's list */
 };
 
-enum { RT_SPEC_FREE = 0, RT_SPEC_ACTIVE = 1 };
+enum { RT_SPEC_FREE = 0, RT_SPEC_ACTIVE = 1, RT_SPEC_CLOSING = 2 };
+enum { RT_PART_OPEN = 0, RT_PART_WRITING = 1, RT_PART_SHUT = 2 };
 
-/* One speculation; per CPU, used bytes of its data buffer. */
-struct rt_spec {
-	uint32_t state;			/* RT_SPEC_*; probe context only */
+/* One CPU's part of a speculation: its state (RT_PART_*) and the used
+   bytes of its data buffer (buf.c). */
+struct rt_specpart {
+	uint32_t state;
 	uint32_t pad;
-	uint64_t used[];		/* [ncpus] */
+	uint64_t used;
+};
+
+/* One speculation (RT_SPEC_*, changed by compare-and-swap), per CPU. */
+struct rt_spec {
+	uint32_t state;
+	uint32_t pad;
+	struct rt_specpart part[];	/* [ncpus] */
 };
 
 /* An aggregation entry whose key is the probe's names alone
@@ -85,10 +100,20 @@ struct rt_ecbent {
 	uint32_t off;
 };
 
-/* Per-CPU runtime state; touched only by its own CPU in probe context. */
+/*
+ * Per-CPU runtime state; touched only by its own CPU in probe context,
+ * but for epoch (read by the others) and dyn_free (another CPU may take
+ * the whole list, dynvar.c).
+ */
 struct rt_cpu {
 	uint32_t busy;			/* a firing is in progress (no nesting) */
 	uint32_t in_error;		/* running ERROR clauses */
+	uint64_t epoch;			/* several CPUs: odd while firing */
+	uint32_t dyn_free;		/* dynamic variable chunks (dynvar.c) */
+	uint32_t dyn_dirty;
+	uint32_t dyn_rinse;
+	uint32_t dyn_pad;
+	uint64_t *dyn_snap;		/* [ncpus]: epochs when rinse was filled */
 	uint64_t rand;			/* rand() state */
 	uint8_t *buf;			/* principal buffer data */
 	uint8_t *aggdata;
@@ -128,8 +153,8 @@ struct rt_stamp {
 
 /*
  * The runtime's private state.  Every field is set by mt_rt_init and only
- * read afterwards, except dyn_free and the dynamic-variable hash (probe
- * context, single writer: GNU Mach is UP, the local target one thread).
+ * read afterwards, except the dynamic-variable hash (probe context, any
+ * CPU, by compare-and-swap: dynvar.c).
  */
 struct rt {
 	uint64_t area_size;
@@ -156,7 +181,6 @@ struct rt {
 	uint32_t *dynhash;
 	uint32_t dyn_nbuckets, dyn_nchunks;
 	uint32_t dyn_chunksize, dyn_keycap;
-	uint32_t dyn_free;		/* free list head (chunk + 1) */
 	/* scalar thread-locals (tls.c) */
 	uint8_t *tls;			/* rows: tls_nrows x tls_stride */
 	uint32_t tls_nrows;		/* 0 or a power of two */
@@ -213,6 +237,22 @@ static inline struct rt *rt_get(struct mt_cb *cb)
 {
 	return (struct rt *)((uint8_t *)cb + RT_ALIGN(cb->aggbuf_off +
 		(uint64_t)cb->ncpus * sizeof(struct mt_aggbuf), 64));
+}
+
+/*
+ * Several CPUs: a firing runs between rt_epoch_enter and rt_epoch_exit, so
+ * that a CPU reusing a deleted dynamic variable knows when no other CPU
+ * can still be reading it (dynvar.c).  The enter is a full barrier: this
+ * CPU's epoch is odd before it loads any chain link.
+ */
+static inline void rt_epoch_enter(struct rt_cpu *c)
+{
+	__atomic_fetch_add(&c->epoch, 1, __ATOMIC_SEQ_CST);
+}
+
+static inline void rt_epoch_exit(struct rt_cpu *c)
+{
+	__atomic_store_n(&c->epoch, c->epoch + 1, __ATOMIC_RELEASE);
 }
 
 /* The current thread's tid, taken on first use (once per firing). */

@@ -11,7 +11,7 @@ struct layout {
 	uint64_t cpubuf, cpustat, aggbuf, rt, cpus, slots[3], image;
 	uint64_t globals, dynhash, dyn, tls, specs, percpu, stride, specdata, total;
 	uint64_t pc_buf, pc_agg, pc_agghash, pc_aggent, pc_ecbent, pc_scratch, pc_locals,
-		 pc_stage;
+		 pc_stage, pc_dynsnap;
 	uint64_t bufsize, aggsize, dynvarsize, specsize, scratchsize;
 	uint64_t alloca_limit, bufsize_opt;
 	uint32_t minrec, maxrec;
@@ -195,7 +195,7 @@ static uint64_t layout(const struct mt_image *img, struct layout *L)
 	L->tls = off;
 	off = RT_ALIGN(off + (uint64_t)L->tls_nrows * L->tls_stride, 64);
 	L->spec_stride = (uint32_t)RT_ALIGN(sizeof(struct rt_spec) +
-					    8 * L->ncpus, 8);
+					    sizeof(struct rt_specpart) * L->ncpus, 8);
 	L->specs = off;
 	off = RT_ALIGN(off + (uint64_t)L->nspec * L->spec_stride, 64);
 
@@ -207,7 +207,8 @@ static uint64_t layout(const struct mt_image *img, struct layout *L)
 	L->pc_scratch = RT_ALIGN(L->pc_ecbent + 8ull * img->necbs, 64);
 	L->pc_locals = RT_ALIGN(L->pc_scratch + L->scratchsize, 64);
 	L->pc_stage = RT_ALIGN(L->pc_locals + L->locals_size, 64);
-	L->stride = RT_ALIGN(L->pc_stage + L->stagesize, 64);
+	L->pc_dynsnap = RT_ALIGN(L->pc_stage + L->stagesize, 64);
+	L->stride = RT_ALIGN(L->pc_dynsnap + 8ull * L->ncpus, 64);
 	L->percpu = off;
 	off += L->stride * L->ncpus;
 	L->specdata = off;
@@ -334,6 +335,7 @@ static void setup_cpus(struct rt *rt, const struct layout *L)
 		c->scratch = pc + L->pc_scratch;
 		c->locals = pc + L->pc_locals;
 		c->stage = pc + L->pc_stage;
+		c->dyn_snap = (uint64_t *)(pc + L->pc_dynsnap);
 		c->rand = 0x9e3779b97f4a7c15ull ^ ((uint64_t)i << 32) ^
 			mt_plat_time();
 		cb->size = L->bufsize;

@@ -29,3 +29,9 @@ $(BUILD)/tests/unit/live/test_kuser: $(BUILD)/obj/tests/unit/live/test_kuser.o \
 		$(BUILD)/obj/tests/kuser_host.o $(MT_LIBS) $(BUILD)/lib/libmtcommon.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $< $(BUILD)/obj/tests/kuser_host.o $(MT_LINK) $(MT_LDLIBS) -lm
+
+# make stress: the two-CPU stress test at issue 28's full 30 s (make check
+# runs it for 10 s)
+.PHONY: stress
+stress: all
+	@MACHTRACE_STRESS_SECONDS=30 tests/e2e/smp_stress.sh

@@ -45,6 +45,7 @@ struct lk_glob {
 	uint64_t deadman_tsc;
 	int tracing;
 	int stopping;			/* the CPU in stop_tracing + 1, 0: none */
+	int ending;			/* stopping: only END fires (stop_tracing) */
 	int attached;			/* the host put the tick hook in (attach mode) */
 	uint32_t go_waits;		/* attach: ticks GO waited (patch_unsafe) */
 	uint32_t begin_probe, end_probe;	/* image probe index + 1 */
@@ -210,7 +211,10 @@ uint64_t lk_jit_execname(void);
 /* Where CPU cpu's current thread pointer is (0 if unknown or not loadable). */
 uint64_t lk_jit_curthread_at(uint32_t cpu);
 uint64_t lk_jit_loadable_at(void);
-/* jitarm.c: point an LK_SF_JIT site's jmp at its compiled code */
+/* jitarm.c: point an LK_SF_JIT site's jmp at its compiled code; the
+   functions entry.S's thunks call (lk_jit_thunks, 16 bytes each) */
+extern uint64_t lk_jit_fn[];
+extern const char lk_jit_thunks[], lk_jit_thunks_end[];
 void lk_jit_arm(struct lk_site *s);
 void lk_sites_prepare(void);
 void lk_fire_probe(uint32_t probe, struct lk_fire *f, const uint64_t *args,

@@ -158,8 +158,15 @@ static void start_tracing(void)
 	c->state = LK_ST_TRACING;
 }
 
-/* END, then every patched byte back; the runtime stays for the host. */
 /*
+ * END, then every patched byte back; the runtime stays for the host.
+ * Before END, as DTrace's DRAINING and dtrace_sync: no other probe fires
+ * from now on, and a cross-call waits out the firings under way on the
+ * other CPUs (probe context runs with interrupts off), so that END's
+ * aggregations hold no firing whose record comes after them.  After the
+ * last byte, another one serializes every CPU before int3 goes back to
+ * the kernel (an int3 site's byte is restored without a sync of its own).
+ *
  * One CPU stops.  Another that sees STOP meanwhile (the reboot hook on
  * one CPU, CPU 0's tick on another) waits until every byte is back, so
  * that its acknowledgement never follows a partial restore.  The same
@@ -186,13 +193,16 @@ static void stop_tracing(uint32_t state)
 		return;
 	}
 	lk_apic_stop();
+	__atomic_store_n(&lk.ending, 1, __ATOMIC_RELEASE);
+	lk_xcall_sync_long();
 	fire_special(lk.end_probe);
 	if (lk.cb)
 		mt_rt_probe_time(lk.cb, lk_ns(lk.vt_probe));
 	lk.tracing = 0;
+	lk.ending = 0;
 	lk_sites_remove();
 	lk_usites_remove(-1);
-	lk_xcall_quiesce();	/* no CPU writes its buffers after STOPPED */
+	lk_xcall_sync_long();	/* no CPU writes its buffers after STOPPED */
 	lk_xcall_stop();
 	lk_idt_unhook();
 	if (lk.cb)

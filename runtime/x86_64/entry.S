@@ -19,6 +19,8 @@
  *   lk_jit_dispatch a compiled probe's stub ("push $table; jmp") on a
  *                   guest of several CPUs lands here: on to the CPU's
  *                   copy of the code (lkabi.h, struct lk_jit)
+ *   lk_jit_thunks   compiled code's calls of the runtime, each moved to
+ *                   the blob's stack
  */
 #include "machtrace/lkabi.h"
 
@@ -80,15 +82,16 @@
 	.endm
 
 /*
- * Call fn(rdi = saved registers) on the blob's own stack of this CPU:
- * kernel stacks are small and the runtime needs a few KiB.  Interrupts
- * are off, so a CPU's stack is its own; a nested entry (an NMI path
- * hitting a probe) stays on its current stack.  The CPU is the kernel's
- * number (CPU_INDEX), computed here without a push (from user mode the
- * stack is the thread's pcb->iss); one beyond LK_NCPU_MAX takes CPU 0's.
- * Clobbers rax, rbx, rcx, rdx, r12 (saved by SAVE), returns fn's rax.
+ * Onto the blob's own stack of this CPU: kernel stacks are small (one
+ * 4 KiB page on Debian's kernels) and the runtime needs a few KiB.
+ * Interrupts are off, so a CPU's stack is its own; a nested entry (an
+ * NMI path hitting a probe) stays on its current stack.  The CPU is the
+ * kernel's number (CPU_INDEX), computed here without a push (from user
+ * mode the stack is the thread's pcb->iss); one beyond LK_NCPU_MAX takes
+ * CPU 0's.  rbx = the old rsp, r12 = the on-stack flag to clear (0: none)
+ * for STACK_LEAVE.  Clobbers rax, rcx, rdx.
  */
-	.macro CALL_ON_STACK fn
+	.macro STACK_ENTER
 	CPU_INDEX 0
 	mov	%rsp, %rbx
 	xor	%r12d, %r12d
@@ -102,14 +105,26 @@
 	imul	$LK_STACK_SIZE, %rax
 	lea	lk_stacks(%rip), %rsp
 	add	%rax, %rsp
-91:	mov	%rbx, %rdi
-	cld
-	call	\fn
+91:
+	.endm
+	.macro STACK_LEAVE
 	mov	%rbx, %rsp
 	test	%r12, %r12
 	jz	92f
 	movl	$0, (%r12)
 92:
+	.endm
+
+/*
+ * Call fn(rdi = saved registers) on the blob's stack (STACK_ENTER).
+ * Clobbers rax, rbx, rcx, rdx, r12 (saved by SAVE), returns fn's rax.
+ */
+	.macro CALL_ON_STACK fn
+	STACK_ENTER
+	mov	%rbx, %rdi
+	cld
+	call	\fn
+	STACK_LEAVE
 	.endm
 
 	.section .hdr, "ax"
@@ -170,6 +185,45 @@ lk_jit_dispatch:
 	pop	%rbx
 	pop	%rax
 	popfq
+	ret
+
+/*
+ * Compiled code's calls of the runtime (jitarm.c points a call's rel32 at
+ * thunk i, which calls lk_jit_fn[i]) run on the blob's stack, as the
+ * general path does: the code runs on the kernel's stack of the site,
+ * where a deep caller (vm_page_grab under the slab allocator) leaves too
+ * little for a helper's frames.  Arguments in rdi, rsi, rdx, rcx (kept
+ * across STACK_ENTER), the result in rax; the callee-saved registers are
+ * kept, as for any call.
+ */
+#define LK_JIT_NTHUNK	32	/* the MT_JH_* helpers, then the platform's */
+	.globl lk_jit_thunks, lk_jit_thunks_end
+	.balign	16, 0xcc
+lk_jit_thunks:
+	.rept	LK_JIT_NTHUNK
+	mov	$((. - lk_jit_thunks) / 16), %eax
+	jmp	lk_jit_call
+	.balign	16, 0xcc
+	.endr
+lk_jit_thunks_end:
+
+lk_jit_call:
+	push	%rbx
+	push	%r12
+	push	%rdx
+	push	%rcx
+	mov	%rax, %r11
+	STACK_ENTER
+	and	$-16, %rsp		/* nested: on the current stack */
+	mov	(%rbx), %rcx
+	mov	8(%rbx), %rdx
+	lea	lk_jit_fn(%rip), %rax
+	cld
+	call	*(%rax,%r11,8)
+	STACK_LEAVE
+	add	$16, %rsp
+	pop	%r12
+	pop	%rbx
 	ret
 
 /*

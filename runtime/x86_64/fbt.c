@@ -36,6 +36,8 @@ static void lk_fire_ctx(uint32_t probe, const struct mt_pctx *ctx)
 
 	if (!lk.cb || !lk.tracing)
 		return;
+	if (__atomic_load_n(&lk.ending, __ATOMIC_ACQUIRE) && probe + 1 != lk.end_probe)
+		return;
 	if (lk.cb->req != MT_REQ_NONE && lk.cb->ncpus == 1)
 		lk_fast_disarm();	/* the runtime services it now */
 	if ((cpu = mt_plat_cpu()) < LK_NCPU_MAX)
@@ -364,9 +366,17 @@ uint64_t lk_fbt_ret_fire(struct lk_regs *r)
 	return 0;
 }
 
+/*
+ * installed is read before the site's byte: the CPU restoring a site
+ * writes the byte first and clears installed after, so a site seen
+ * uninstalled here also shows its own byte again (poked since), and a
+ * CPU the host held between its two loads cannot take its own int3 for
+ * a foreign one (the kernel's breakpoint trap, under a 2-CPU stress).
+ */
 int lk_int3_fire(struct lk_regs *r)
 {
 	struct lk_site *s = lk_site_at(r->u.t.rip - 1);
+	uint32_t installed = s ? __atomic_load_n(&s->installed, __ATOMIC_ACQUIRE) : 0;
 	uint64_t ret;
 
 	if (lk_poke_addr && r->u.t.rip - 1 == lk_poke_addr) {	/* mid-poke */
@@ -377,7 +387,11 @@ int lk_int3_fire(struct lk_regs *r)
 		r->u.t.rip = s->addr;
 		return 1;
 	}
-	if (!s || !s->installed || s->kind == LK_SK_JMP || s->kind == LK_SK_JMPRET) {
+	if (s && detour(s)) {		/* a jmp site's int3: sites_poke under way */
+		r->u.t.rip = detour(s);
+		return 1;
+	}
+	if (!s || !installed || s->kind == LK_SK_JMP || s->kind == LK_SK_JMPRET) {
 		if (lk.ctl)
 			lk.ctl->int3_foreign++;
 		return 0;
@@ -490,28 +504,73 @@ void lk_sites_prepare(void)
 	}
 }
 
-void lk_sites_install(void)
+/*
+ * Every site to change at once, as Linux's text_poke_bp_batch: one pass
+ * writes int3 over the first byte of each jmp site (an int3 site's one
+ * byte is written whole), a cross-call syncs the other CPUs, a pass
+ * writes the tails, another sync, then the first bytes and a last sync:
+ * three syncs in all where poking each site would take three per site
+ * (seconds at stop when the host is slow to run another CPU).  A CPU
+ * meeting a jmp site's int3 meanwhile goes to its trampoline
+ * (lk_int3_fire).  The jmp sites under way are those installed whose
+ * first byte is int3 (a jmp site's never is otherwise).  installed is
+ * set before a site's first byte changes and cleared after its last
+ * (the order lk_int3_fire reads them in).
+ */
+static int mid_poke(const struct lk_site *s)
 {
+	return s->installed && s->plen >= 2 && detour(s) &&
+		*(volatile const uint8_t *)s->addr == 0xcc;
+}
+
+static void sites_poke(int install)
+{
+	static const uint8_t bp = 0xcc;
+
 	for (uint32_t i = 0; i < lk.nsites; i++) {
 		struct lk_site *s = &lk.sites[i];
-		if (s->installed || !bytes_eq(s->addr, s->orig, s->plen))
+		if (install ? s->installed || !bytes_eq(s->addr, s->orig, s->plen) : !s->installed)
 			continue;
-		s->installed = 1;
-		lk_text_poke(s->addr, s->patch, s->plen, detour(s));
-		lk.ctl->patched++;
+		if (install) {
+			__atomic_store_n(&s->installed, 1, __ATOMIC_RELEASE);
+			lk.ctl->patched++;
+		}
+		if (s->plen < 2 || !detour(s))
+			lk_text_write(s->addr, install ? s->patch : s->orig, s->plen);
+		else
+			lk_text_write(s->addr, &bp, 1);
 	}
+	lk_xcall_sync();
+	for (int step = 0; step < 2; step++) {
+		for (uint32_t i = 0; i < lk.nsites; i++) {
+			struct lk_site *s = &lk.sites[i];
+			const uint8_t *b = install ? s->patch : s->orig;
+			if (!mid_poke(s))
+				continue;
+			if (step == 0)
+				lk_text_write(s->addr + 1, b + 1, s->plen - 1);
+			else
+				lk_text_write(s->addr, b, 1);
+		}
+		lk_xcall_sync();
+	}
+	for (uint32_t i = 0; i < lk.nsites && !install; i++) {
+		struct lk_site *s = &lk.sites[i];
+		if (!s->installed)
+			continue;
+		__atomic_store_n(&s->installed, 0, __ATOMIC_RELEASE);
+		s->fast_armed = 0;
+		lk.ctl->patched--;
+	}
+}
+
+void lk_sites_install(void)
+{
+	sites_poke(1);
 }
 
 /* Restore every patched byte.  Trampolines stay: a thread may be in one. */
 void lk_sites_remove(void)
 {
-	for (uint32_t i = 0; i < lk.nsites; i++) {
-		struct lk_site *s = &lk.sites[i];
-		if (!s->installed)
-			continue;
-		lk_text_poke(s->addr, s->orig, s->plen, detour(s));
-		s->installed = 0;
-		s->fast_armed = 0;
-		lk.ctl->patched--;
-	}
+	sites_poke(0);
 }

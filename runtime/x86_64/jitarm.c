@@ -4,12 +4,27 @@
  * are filled in (copy i's with CPU i's addresses: the runtime's,
  * mt_rt_jit_addr, and the platform's) and its jmp goes to the code (one
  * copy) or to the host's dispatch stub (several: lkabi.h, struct
- * lk_jit), as fast_arm does for the counting trampoline.
+ * lk_jit), as fast_arm does for the counting trampoline.  Its calls of
+ * the runtime go through entry.S's thunks, onto the blob's stack.
  * lk_fast_disarm puts the general path back (STOP, a host request); the
  * next firing arms it again.
  */
 #include "runtime/kernel/kern.h"
 #include "machtrace/jitabi.h"
+
+/* What entry.S's thunks call: the MT_JH_* helpers, then execname's. */
+uint64_t lk_jit_fn[MT_JH__COUNT + 1];
+
+/* Thunk i, which calls fn on the blob's stack: 0 if none. */
+static uint64_t thunk(uint32_t i, uint64_t fn)
+{
+	uint64_t t = (uint64_t)lk_jit_thunks + 16 * (uint64_t)i;
+
+	if (fn == 0 || i > MT_JH__COUNT || t + 16 > (uint64_t)lk_jit_thunks_end)
+		return 0;
+	lk_jit_fn[i] = fn;
+	return t;
+}
 
 /* The value of relocation r of CPU cpu's copy of the code at va; 0 if it
    has none.  vtimestamp's clock is one CPU's: only copy 0 has it (the
@@ -21,7 +36,7 @@ static int rel_value(const struct lk_jit_rel *r, uint64_t va, uint32_t cpu, int3
 	if (r->kind == MT_JR_PLAT_TSCMULT)
 		v = (uint64_t)&lk.tsc_mult;
 	else if (r->kind == MT_JR_PLAT_EXECNAME)
-		v = (uint64_t)lk_jit_execname;
+		v = thunk(MT_JH__COUNT, (uint64_t)lk_jit_execname);
 	else if (r->kind == MT_JR_PLAT_THRMEMO)
 		v = (uint64_t)&lk.thr[cpu][0];
 	else if (r->kind == MT_JR_PLAT_CURTHREAD)
@@ -30,6 +45,8 @@ static int rel_value(const struct lk_jit_rel *r, uint64_t va, uint32_t cpu, int3
 		v = cpu == 0 ? (uint64_t)&lk.vt_fire : 0;
 	else if (r->kind == MT_JR_PLAT_LOADABLE)
 		v = lk_jit_loadable_at();
+	else if (r->kind == MT_JR_HELPER)
+		v = thunk(r->arg, mt_rt_jit_addr(lk.cb, r->kind, r->arg, cpu));
 	else if (r->kind < MT_JR_PLAT_TSCMULT)
 		v = mt_rt_jit_addr(lk.cb, r->kind, r->arg, cpu);
 	else

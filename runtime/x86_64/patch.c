@@ -11,6 +11,7 @@
  * bytes do), and one whose int3 is already gone executes the site again
  * (lk_int3_fire).  Between the steps every other CPU is serialized by a
  * cross-call (xcall.c; nothing with one CPU), as text_poke_bp's syncs.
+ * GO and STOP change every site in one batch instead (fbt.c sites_poke).
  */
 #include "runtime/x86_64/x86.h"
 

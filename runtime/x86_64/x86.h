@@ -120,10 +120,10 @@ void lk_xcall_stop(void);
 void lk_xcall_online(void);
 int lk_xcall(uint32_t cpu, void (*fn)(void *), void *arg);
 void lk_xcall_sync(void);
-void lk_xcall_quiesce(void);
 int lk_xcall_hold(uint32_t cpus);
 struct lk_regs *lk_xcall_held(uint32_t cpu);
 void lk_xcall_release(void);
+void lk_xcall_sync_long(void);
 void lk_xcall_fire(struct lk_regs *r);
 
 /*

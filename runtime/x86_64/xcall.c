@@ -159,19 +159,6 @@ void lk_xcall_sync(void)
 }
 
 /*
- * dtrace_sync: every other CPU has left the firing it was in (it answers
- * with interrupts off, which probe context keeps off), asked again while
- * another CPU's cross-call is under way (a second at most).
- */
-void lk_xcall_quiesce(void)
-{
-	uint64_t t0 = lk_rdtsc();
-
-	while (lk_xcall(LK_XC_ALL, 0, 0) < 0 && lk_rdtsc() - t0 < lk.ctl->k.tsc_hz)
-		lk_pause();
-}
-
-/*
  * Every other online CPU held (0), their number at least `cpus` in all;
  * else -1 with none held.  lk_xcall_held gives a held CPU's registers.
  */
@@ -201,6 +188,21 @@ struct lk_regs *lk_xcall_held(uint32_t cpu)
 void lk_xcall_release(void)
 {
 	__atomic_store_n(&xc.holding, 0, __ATOMIC_RELEASE);
+}
+
+/*
+ * A sync that nothing hurries (ending a session), DTrace's dtrace_sync:
+ * every other CPU has left the firing it was in (it answers with
+ * interrupts off, which probe context keeps off).  Up to 1 s for a CPU
+ * the host has not run for a while (QEMU's vCPU thread descheduled) or
+ * while another CPU's cross-call is under way.
+ */
+void lk_xcall_sync_long(void)
+{
+	uint64_t t0 = lk_rdtsc();
+
+	while (lk_xcall(LK_XC_ALL, 0, 0) != 0 && lk_rdtsc() - t0 < lk.ctl->k.tsc_hz)
+		lk_pause();
 }
 
 /* The IPI (entry.S lk_xcall_entry, IF = 0, any mode). */

@@ -49,6 +49,43 @@ workload_ok() {	# test name, console log
 	fi
 }
 
+# The kernel never stopped in its debugger or panicked, and said something.
+no_panic() {	# test name, console log
+	if [ -s "$2" ] && ! grep -qE "db(\{[0-9]*\})?>|panic|Assert|Kernel Breakpoint" "$2"; then
+		pass "$1"
+	else
+		fail "$1" "$(grep -E 'db|panic|Assert|Breakpoint' "$2" | head -n 3 | tr '\n' ' ')"
+	fi
+}
+
+# After MACHTRACE_TEXTCHECK=1: the kernel text and every CPU's IDT came
+# back as they were.
+restored() {	# test name, stderr of the session
+	if grep -q "kernel text identical to the image" "$2" &&
+	   grep -q "kernel IDT identical to before tracing" "$2"; then
+		pass "$1"
+	else
+		fail "$1" "$(grep -E 'kernel (text|IDT)' "$2" | tr '\n' ' ') $(head -c 200 "$2")"
+	fi
+}
+
+# Every firing of a printf clause on CPU C is accounted for: the lines it
+# printed ("x C ...") plus the drops the consumer reported on C equal its
+# firings (a count() in the same clause, printed "nC N").
+accounted() {	# test name, stdout, stderr, CPU, session's exit status
+	local x d n
+	x=$(grep -cE "^x $4( |\$)" "$2")
+	d=$(sed -n "s/^dtrace: \([0-9][0-9]*\) drops\{0,1\} on CPU $4\$/\1/p" "$3" |
+	    awk '{ s += $1 } END { print s + 0 }')
+	n=$(val "n$4" "$2")
+	echo "# $1: printed $x, drops $d, firings ${n:-none}"
+	if [ "$5" = 0 ] && [ "${n:-0}" -gt 0 ] && [ $((x + d)) = "$n" ]; then
+		pass "$1"
+	else
+		fail "$1" "exit $5, printed $x, drops $d, firings ${n:-none}"
+	fi
+}
+
 # value of "KEY N" in a file
 val() {
 	sed -n "s/^$1 \([0-9][0-9]*\)$/\1/p" "$2" | head -n 1

@@ -97,6 +97,17 @@ else
 	fail live-locals-unknown "exit $rc: $(head -c 300 "$TMP/none.err")"
 fi
 
+# An unknown local is an undefined name: the predicate is cooked first
+# (as for an unknown variable) and its own error is the one reported
+"$MACHTRACE" -e -n 'fbt::vm_fault:entry /1 / 0/ { trace(locals->no_such_local); }' \
+	>/dev/null 2>"$TMP/pred.err"
+rc=$?
+if [ $rc = 1 ] && grep -q "division by zero" "$TMP/pred.err"; then
+	pass live-locals-unknown-predicate-first
+else
+	fail live-locals-unknown-predicate-first "exit $rc: $(head -c 300 "$TMP/pred.err")"
+fi
+
 # locals->NAME as an argument of a list keeps the arguments after it
 if "$MACHTRACE" -e -n 'fbt::vm_fault:entry { printf("%x %x\n", locals->vaddr, args[1]); }' \
 	>/dev/null 2>"$TMP/list.err"; then

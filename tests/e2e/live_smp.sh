@@ -6,11 +6,12 @@
 # CPU's int3 vector restored, fbt's mach_msg_trap count equal to
 # mach_trap's, an int3 site firing on both CPUs (each CPU's IDT hooked),
 # each CPU's records in its own buffer, records + drops = firings per CPU
-# with every fbt probe enabled, compiled probes run on both CPUs (each
+# with every fbt probe enabled (compiled, an aggregation keyed by cpu), compiled probes run on both CPUs (each
 # CPU its own copy: its cpu, buffer and aggregations; exact counts),
-# text patching synced by cross-calls
-# answered by both CPUs, the host's clear() and trunc() requests served
-# on each CPU by a cross-call with exact counts, -x cpu=1 accepted, profile-997 at its
+# text patching synced by cross-calls answered by both CPUs, a[tid]
+# counts exact with both CPUs firing, the host's clear() and trunc()
+# requests served on each CPU by a cross-call with exact counts, -x
+# cpu=1 accepted, profile-997 at its
 # rate on both CPUs, tick-N on one, and the kernel's own LAPIC timer
 # kept.  A missing image is a SKIP.
 set -u
@@ -18,24 +19,6 @@ set -u
 need_live live-smp
 need_sid_smp live-smp
 N=200 P=50
-
-# restored: test name, stderr of a MACHTRACE_TEXTCHECK session
-restored() {
-	if grep -q "kernel text identical to the image" "$2" &&
-	   grep -q "kernel IDT identical to before tracing" "$2"; then
-		pass "$1"
-	else
-		fail "$1" "$(grep -E 'kernel (text|IDT)' "$2" | tr '\n' ' ') $(head -c 200 "$2")"
-	fi
-}
-
-no_panic() {	# test name, console log
-	if [ -s "$2" ] && ! grep -qE "db(\{[0-9]*\})?>|panic|Assert|Kernel Breakpoint" "$2"; then
-		pass "$1"
-	else
-		fail "$1" "$(grep -E 'db|panic|Assert|Breakpoint' "$2" | head -n 3 | tr '\n' ' ')"
-	fi
-}
 
 MACHTRACE_TEXTCHECK=1 live_run one "rt=2000000" \
 	'fbt::mach_msg_trap:entry { n++; } fbt::mach_msg_trap:return /n >= 2000/ { exit(0); }' \
@@ -143,28 +126,25 @@ else
 fi
 
 # every firing accounted for, per CPU: the records printed plus the drops
-# reported on that CPU equal its firings (a count() in the same clause).
-# The interpreter: compiled code's aggregation keyed by one integer
-# (@n[cpu]) corrupts the aggregation data at vm_page_grab's entry, one CPU
-# or two (fbt::vm_page_grab:entry { @n[1] = count(); } stops the UP kernel
-# in lookup()); the compiled engine's accounting is checked below
-MACHTRACE_NOJIT=1 MACHTRACE_SMP_EXPERIMENTAL=1 MACHTRACE_TEXTCHECK=1 live_run drops "rt=1000" \
+# reported on that CPU equal its firings (a count() in the same clause,
+# keyed by one integer: compiled, its helper runs on the blob's stack,
+# not on the kernel stack vm_page_grab leaves nearly full)
+MACHTRACE_JIT_STATS=$TMP/drops.stats MACHTRACE_SMP_EXPERIMENTAL=1 MACHTRACE_TEXTCHECK=1 \
+	live_run drops "rt=1000" \
 	'fbt:::entry,fbt:::return { printf("x %d %s:%s\n", cpu, probefunc, probename); @n[cpu] = count(); }
 END { printa("n%d %@d\n", @n); }' -q -x bufsize=4k --kernel "$SID" --cpus 2
 rc=$?
+ncomp=$(grep -c '^compiled ' "$TMP/drops.stats" 2>/dev/null)
+echo "# all fbt, @n[cpu]: ${ncomp:-0} probes compiled"
+if [ "${ncomp:-0}" -gt 1000 ]; then
+	pass live-smp-2cpu-allfbt-intkey-compiled
+else
+	fail live-smp-2cpu-allfbt-intkey-compiled "${ncomp:-0} probes compiled: $(grep -v '^compiled ' "$TMP/drops.stats" 2>/dev/null | head -n 2)"
+fi
 no_panic live-smp-2cpu-allfbt-no-panic "$TMP/drops.con"
 restored live-smp-2cpu-allfbt-text-and-idt-restored "$TMP/drops.err"
 for c in 0 1; do
-	x=$(grep -c "^x $c " "$TMP/drops.out")
-	d=$(sed -n "s/^dtrace: \([0-9][0-9]*\) drops\{0,1\} on CPU $c\$/\1/p" "$TMP/drops.err" |
-	    awk '{ s += $1 } END { print s + 0 }')
-	n=$(val n$c "$TMP/drops.out")
-	echo "# CPU $c: printed $x, drops $d, firings ${n:-none}"
-	if [ $rc = 0 ] && [ "${n:-0}" -gt 0 ] && [ $((x + d)) = "$n" ]; then
-		pass live-smp-2cpu-drops-exact-cpu$c
-	else
-		fail live-smp-2cpu-drops-exact-cpu$c "exit $rc, printed $x, drops $d, firings ${n:-none}"
-	fi
+	accounted live-smp-2cpu-drops-exact-cpu$c "$TMP/drops.out" "$TMP/drops.err" $c $rc
 done
 
 # the same with compiled code on both CPUs (a copy per CPU, dispatched by
@@ -259,6 +239,36 @@ if [ $rc = 0 ] && [ "${1:-0}" -gt 0 ] && [ "${2:-0}" = 2 ] && [ "${3:-x}" = 0 ];
 	pass live-smp-2cpu-xcall-syncs
 else
 	fail live-smp-2cpu-xcall-syncs "exit $rc, '${xc:-no cross-call statistics}' (want some, 2 CPUs, 0 not answered)"
+fi
+
+# dynamic variables with both CPUs firing (runtime/dynvar.c): a[tid]++ on
+# every machload mach_msg_trap, cpus=5000 a worker on each CPU (a thread
+# on one CPU at a time); each thread's last a[tid] (a max() of it) summed equals the traps counted;
+# b[tid], set at entry and deleted at return, is found at every return
+# but one per thread (a call begun before tracing); no dynamic variable
+# drop (a lost or doubled element shows as a different sum, a chain made
+# into a loop as a hung guest)
+prog='int a[uint64_t];
+mach_trap::mach_msg_trap:entry /execname == "machload"/ { a[tid]++; @m = count(); @last[tid] = max(a[tid]); @c[cpu] = count(); b[tid] = timestamp; }
+mach_trap::mach_msg_trap:return /execname == "machload"/ { @r = count(); }
+mach_trap::mach_msg_trap:return /b[tid]/ { @p = count(); b[tid] = 0; }
+END { printa("m %@d\n", @m); printa("r %@d\n", @r); printa("p %@d\n", @p); printa("t %d %@d\n", @last); printa("cpu%d %@d\n", @c); }'
+MACHTRACE_SMP_EXPERIMENTAL=1 live_run dynvar "cpus=5000 rt=200 pingpong=50 threads=2" "$prog" -q \
+	--kernel "$SID" --cpus 2
+rc=$?
+m=$(val m "$TMP/dynvar.out")
+s=$(awk '$1 == "t" { s += $3; n++ } END { print s + 0, n + 0 }' "$TMP/dynvar.out")
+p=$(val p "$TMP/dynvar.out"); r=$(val r "$TMP/dynvar.out")
+dd=$(grep -c "dynamic variable drop" "$TMP/dynvar.err")
+c0=$(val cpu0 "$TMP/dynvar.out"); c1=$(val cpu1 "$TMP/dynvar.out")
+echo "# 2 CPUs: mach_msg_trap ${m:-none} (cpu0 ${c0:-none}, cpu1 ${c1:-none}), a[tid] summed and threads: $s, b[tid] found at ${p:-none} of ${r:-none} returns, drop lines $dd"
+no_panic live-smp-2cpu-dynvar-no-panic "$TMP/dynvar.con"
+if [ $rc = 0 ] && [ "${m:-0}" -ge 4000 ] && [ "${s%% *}" = "$m" ] && [ "$dd" = 0 ] &&
+   [ "${c0:-0}" -gt 0 ] && [ "${c1:-0}" -gt 0 ] && [ "${p:-0}" -le "${r:-0}" ] &&
+   [ "${p:-0}" -ge $((${r:-0} - ${s##* })) ]; then
+	pass live-smp-2cpu-dynvar-counts-exact
+else
+	fail live-smp-2cpu-dynvar-counts-exact "exit $rc, traps ${m:-none}, a[tid] summed ${s%% *}, b[tid] at ${p:-none} of ${r:-none} returns, drop lines $dd, cpu0 ${c0:-none} cpu1 ${c1:-none}: $(head -c 300 "$TMP/dynvar.err")"
 fi
 
 # -x cpu names a CPU of the guest: 1 exists on two CPUs

@@ -97,8 +97,8 @@ int mt_trace_cpus_check(unsigned cpus, char *err, size_t errlen)
 	if (cpus <= 1 || getenv("MACHTRACE_SMP_EXPERIMENTAL"))
 		return 0;
 	mt_seterr(err, errlen, "tracing with more than one CPU is not supported yet: "
-		  "the runtime's dynamic variables are not yet safe against "
-		  "racing CPUs; --cpus 1 traces an SMP kernel on one CPU");
+		  "the consumer's reads of other CPUs' buffers are not yet "
+		  "switched by cross-calls; --cpus 1 traces an SMP kernel on one CPU");
 	return -1;
 }
 

@@ -120,16 +120,23 @@ rec(int ri, int kind, uint32_t off, uint32_t size, int tikind, int tisize)
 		F.prog.nrecs = ri + 1;
 }
 
-/* Append a record for epid with payload bytes. */
+/* Append a record for epid with payload bytes to CPU 0's buffer, at ts. */
 static void
-put(uint32_t epid, const void *payload, uint32_t n)
+put0(uint32_t epid, uint64_t ts, const void *payload, uint32_t n)
 {
-	struct mt_rechdr h = { epid, 0, 0 };
+	struct mt_rechdr h = { epid, 0, ts };
 	uint8_t *p = F.st.data + F.st.buf.head;
 
 	memcpy(p, &h, sizeof(h));
 	memcpy(p + sizeof(h), payload, n);
 	F.st.buf.head += (sizeof(h) + n + 7) & ~7u;
+}
+
+/* The same at time 0. */
+static void
+put(uint32_t epid, const void *payload, uint32_t n)
+{
+	put0(epid, 0, payload, n);
 }
 
 /* Append a record with a timestamp to CPU 1's buffer. */
@@ -383,7 +390,6 @@ TEST(wrapped_buffer_with_padding)
 TEST(cpus_merged_by_timestamp)
 {
 	int64_t v;		/* 8 bytes: put1() copies a whole slot */
-	uint8_t *p;
 
 	setup();
 	F.opts.quiet = 1;
@@ -393,18 +399,40 @@ TEST(cpus_merged_by_timestamp)
 	rec(0, MT_REC_INT, 0, 4, MT_TI_INT, 4);
 	/* CPU 0 at t=10 and t=30, CPU 1 at t=20 and t=40 */
 	for (int i = 0; i < 2; i++) {
-		struct mt_rechdr h = { 1, 0, 10 + 20 * i };
-
 		v = 1 + 2 * i;
-		p = F.st.data + F.st.buf.head;
-		memcpy(p, &h, sizeof(h));
-		memcpy(p + sizeof(h), &v, 4);
-		F.st.buf.head += 24;
+		put0(1, 10 + 20 * i, &v, 8);
 		v = 2 + 2 * i;
 		put1(1, 20 + 20 * i, &v, 8);
 	}
 	CHECK_EQ_STR(run(), "1\n2\n3\n4\n\n");
 	CHECK_EQ_INT(F.st.buf1.tail, F.st.buf1.head);
+}
+
+/*
+ * After exit() on CPU 0 (t=10), CPU 1's record stamped t=20 still prints:
+ * its firing was under way then, and its aggregations counted it.  CPU
+ * 0's own record after its exit() (t=30) does not (draining).
+ */
+TEST(exit_keeps_other_cpus_firing)
+{
+	int64_t v = 0;
+
+	setup();
+	F.opts.quiet = 1;
+	F.st.cb.ncpus = 2;
+	clause(0, 0, 1, 8);
+	action(0, MT_ACT_PRINTF, 0, 1, "%d\n");
+	rec(0, MT_REC_INT, 0, 4, MT_TI_INT, 4);
+	clause(1, 1, 1, 8);
+	action(1, MT_ACT_EXIT, 1, 1, NULL);
+	rec(1, MT_REC_INT, 0, 4, MT_TI_INT, 4);
+	v = 3;
+	put0(2, 10, &v, 8);
+	put0(1, 30, &v, 8);
+	v = 2;
+	put1(1, 20, &v, 8);
+	CHECK_EQ_STR(run(), "2\n\n");
+	CHECK_EQ_INT(mt_consumer_exited(F.c), 1);
 }
 
 TEST(trunc_negative_keeps_smallest)

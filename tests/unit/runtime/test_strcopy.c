@@ -98,7 +98,7 @@ TEST(assoc_string_key_up_to_nul)
 	CHECK_EQ_INT(dv->keylen, 8 + 24);
 	/* "ab" again finds its element: no third chunk */
 	rt_fire(&R, 0, 0);
-	CHECK_EQ_INT(rt->dyn_free, 3);
+	CHECK_EQ_INT(rt->cpu[0].dyn_free, 3);
 	CHECK_EQ_INT(rt_stat(&R)->dynvar_drops, 0);
 	rt_stop(&R);
 }

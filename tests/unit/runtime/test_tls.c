@@ -85,7 +85,7 @@ TEST(set_get_delete)
 	CHECK_EQ_INT(row[0], 0);
 	CHECK_EQ_INT(row[1], 0);
 	/* no dynamic variable chunk was taken for them */
-	CHECK_EQ_INT(RT()->dyn_free, 1);
+	CHECK_EQ_INT(RT()->cpu[0].dyn_free, 1);
 	CHECK_EQ_INT(rt_stat(&R)->dynvar_drops, 0);
 	rt_stop(&R);
 }

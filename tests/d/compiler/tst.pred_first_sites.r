@@ -1,0 +1,3 @@
+11 2 3 4
+second clause sees g
+
