@@ -497,14 +497,25 @@ void mt_rt_aggclear(struct mt_cb *cb, uint32_t aggid, int trunc)
 		clear_cpu(rt, c, aggid, trunc);
 }
 
-void mt_rt_service(struct mt_cb *cb)
+void mt_rt_service_cpu(struct mt_cb *cb, uint32_t cpu)
 {
+	struct rt *rt = rt_get(cb);
 	uint32_t req = __atomic_load_n(&cb->req, __ATOMIC_ACQUIRE);
 
-	if (req == MT_REQ_AGGCLEAR || req == MT_REQ_AGGTRUNC)
-		mt_rt_aggclear(cb, cb->req_arg, req == MT_REQ_AGGTRUNC);
-	if (req != MT_REQ_NONE)
-		__atomic_store_n(&cb->req, MT_REQ_NONE, __ATOMIC_RELEASE);
+	if (cpu < rt->ncpus && cb->req_arg <= rt->img->naggs &&
+	    (req == MT_REQ_AGGCLEAR || req == MT_REQ_AGGTRUNC))
+		clear_cpu(rt, cpu, cb->req_arg, req == MT_REQ_AGGTRUNC);
+}
+
+void mt_rt_service(struct mt_cb *cb)
+{
+	struct rt *rt = rt_get(cb);
+
+	if (__atomic_load_n(&cb->req, __ATOMIC_ACQUIRE) == MT_REQ_NONE)
+		return;
+	for (uint32_t c = 0; c < rt->ncpus; c++)
+		mt_rt_service_cpu(cb, c);
+	__atomic_store_n(&cb->req, MT_REQ_NONE, __ATOMIC_RELEASE);
 }
 
 /*

@@ -452,7 +452,9 @@ void mt_rt_probe(struct mt_cb *cb, uint32_t pi, const struct mt_pctx *ctx)
 	c->busy = 1;
 	if (rt->ncpus > 1)
 		rt_epoch_enter(c);
-	if (cb->req != MT_REQ_NONE)	/* not while a firing is in progress */
+	/* not while a firing is in progress; with several CPUs the
+	   platform serves each CPU's data on that CPU */
+	if (cb->req != MT_REQ_NONE && rt->ncpus == 1)
 		mt_rt_service(cb);
 	cb->nfirings++;
 	fire(rt, cpu, pi, ctx, 0);

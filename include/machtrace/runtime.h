@@ -11,6 +11,7 @@
  *   mt_rt_probe(cb, probe_index, &ctx)   a probe fired (probe context)
  *   mt_rt_stamp(cb, &ctx)                a stamping site (probe context)
  *   mt_rt_service(cb)                    handle cb->req (aggclear/trunc)
+ *   mt_rt_service_cpu(cb, cpu)           cb->req on one CPU's data
  *
  * The runtime calls nothing but the mt_plat_* hooks below, which each
  * platform (host harness, kernel glue) implements.  No function here
@@ -103,8 +104,14 @@ int mt_rt_probe_index(struct mt_cb *cb, uint32_t id);
 /* The image inside the area. */
 const struct mt_image *mt_rt_image(struct mt_cb *cb);
 
-/* Handle a pending host request (cb->req); acknowledges with MT_REQ_NONE. */
+/* Handle a pending host request (cb->req) on every CPU's data;
+   acknowledges with MT_REQ_NONE.  Only where no other CPU fires. */
 void mt_rt_service(struct mt_cb *cb);
+
+/* The pending request on one CPU's data, not acknowledged: a platform of
+   several CPUs runs it on that CPU outside probe context (a cross-call),
+   then acknowledges once every CPU has. */
+void mt_rt_service_cpu(struct mt_cb *cb, uint32_t cpu);
 
 /* Zero the values of aggid (trunc = 0) or remove its entries (trunc = 1);
    aggid 0 = every aggregation. */

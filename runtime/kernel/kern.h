@@ -49,6 +49,7 @@ struct lk_glob {
 	int attached;			/* the host put the tick hook in (attach mode) */
 	uint32_t go_waits;		/* attach: ticks GO waited (patch_unsafe) */
 	uint32_t begin_probe, end_probe;	/* image probe index + 1 */
+	uint32_t req_done;		/* CPUs that served the host's request */
 	/* lk_jit_execname's copy, per CPU */
 	char jit_name[LK_NCPU_MAX][MT_JIT_PLATNAME];
 	/* kplat.c: per-thread memo of each CPU, direct-mapped by address;

@@ -202,7 +202,7 @@ static void stop_tracing(uint32_t state)
 	lk.ending = 0;
 	lk_sites_remove();
 	lk_usites_remove(-1);
-	lk_xcall_sync_long();
+	lk_xcall_sync_long();	/* no CPU writes its buffers after STOPPED */
 	lk_xcall_stop();
 	lk_idt_unhook();
 	if (lk.cb)
@@ -568,6 +568,50 @@ static void attach_tick(const struct lk_regs *r)
 		attach_abort(LK_ST_DEADMAN);
 }
 
+/* A cross-call's function: the request on this CPU's own data. */
+static void serve_here(void *arg)
+{
+	uint32_t me = mt_plat_cpu();
+
+	mt_rt_service_cpu(lk.cb, me);
+	__atomic_or_fetch(&lk.req_done, 1u << me, __ATOMIC_RELEASE);
+}
+
+/*
+ * The host's request (clear or truncate an aggregation) changes each
+ * CPU's aggregations on that CPU, by a cross-call, as DTrace switches a
+ * CPU's buffers with dtrace_xcall: a CPU answers with interrupts off,
+ * which probe context keeps off, so never inside a firing, and no other
+ * CPU writes its data meanwhile.  A CPU that does not answer in time (or
+ * a cross-call under way) is asked again at the next tick; one that does
+ * not answer cross-calls (not online yet: no clock tick since INIT) is
+ * served from here.  The request is acknowledged once every CPU of the
+ * session has served it, by one server (the reboot hook may run beside
+ * CPU 0's tick).
+ */
+static void serve_request(void)
+{
+	uint32_t me = mt_plat_cpu(), n = lk.cb->ncpus, all, done;
+
+	if (n > LK_NCPU_MAX)
+		n = LK_NCPU_MAX;
+	all = (1u << n) - 1;
+	lk_fast_disarm();
+	for (uint32_t i = 0; i < n; i++) {
+		if (__atomic_load_n(&lk.req_done, __ATOMIC_ACQUIRE) & 1u << i)
+			continue;
+		if (i == me || lk_xcall(i, serve_here, 0) == 0)
+			if (!(__atomic_load_n(&lk.req_done, __ATOMIC_ACQUIRE) & 1u << i)) {
+				mt_rt_service_cpu(lk.cb, i);
+				__atomic_or_fetch(&lk.req_done, 1u << i, __ATOMIC_RELEASE);
+			}
+	}
+	done = all;
+	if (__atomic_compare_exchange_n(&lk.req_done, &done, 0, 0, __ATOMIC_ACQ_REL,
+					__ATOMIC_RELAXED))
+		__atomic_store_n(&lk.cb->req, MT_REQ_NONE, __ATOMIC_RELEASE);
+}
+
 /* The timer hook: every clock tick while the blob has sites in. */
 void lk_tick(struct lk_regs *r)
 {
@@ -603,10 +647,8 @@ void lk_tick(struct lk_regs *r)
 		c->cmd_ack = LK_CMD_STOP;
 		return;
 	}
-	if (lk.cb->req != MT_REQ_NONE) {
-		lk_fast_disarm();
-		mt_rt_service(lk.cb);
-	}
+	if (lk.cb->req != MT_REQ_NONE)
+		serve_request();
 	if (lk.cb->state != MT_CB_ACTIVE)
 		lk_fast_disarm();	/* exit(): counting stops as dtrace's */
 	/* the tracer's own cost, for the host, once a clock tick */
@@ -632,10 +674,8 @@ void lk_ending(struct lk_regs *r)
 		deadman();
 		if (!lk.tracing)
 			return;
-		if (lk.cb->req != MT_REQ_NONE) {
-			lk_fast_disarm();
-			mt_rt_service(lk.cb);
-		}
+		if (lk.cb->req != MT_REQ_NONE)
+			serve_request();
 		lk_pause();
 	}
 	stop_tracing(LK_ST_STOPPED);

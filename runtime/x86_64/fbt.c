@@ -38,7 +38,7 @@ static void lk_fire_ctx(uint32_t probe, const struct mt_pctx *ctx)
 		return;
 	if (__atomic_load_n(&lk.ending, __ATOMIC_ACQUIRE) && probe + 1 != lk.end_probe)
 		return;
-	if (lk.cb->req != MT_REQ_NONE)
+	if (lk.cb->req != MT_REQ_NONE && lk.cb->ncpus == 1)
 		lk_fast_disarm();	/* the runtime services it now */
 	if ((cpu = mt_plat_cpu()) < LK_NCPU_MAX)
 		lk.ctl->gen_fires[cpu]++;

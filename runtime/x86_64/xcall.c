@@ -30,7 +30,6 @@
 
 #define AP_EOI		0x0b0
 #define XC_WAIT_DIV	50		/* 1/50 s: 20 ms */
-#define XC_LONG_TRIES	50		/* lk_xcall_sync_long: 1 s */
 
 extern char lk_xcall_entry[];
 
@@ -191,12 +190,19 @@ void lk_xcall_release(void)
 	__atomic_store_n(&xc.holding, 0, __ATOMIC_RELEASE);
 }
 
-/* A sync that nothing hurries (ending a session): up to 1 s for a CPU
-   the host has not run for a while (QEMU's vCPU thread descheduled). */
+/*
+ * A sync that nothing hurries (ending a session), DTrace's dtrace_sync:
+ * every other CPU has left the firing it was in (it answers with
+ * interrupts off, which probe context keeps off).  Up to 1 s for a CPU
+ * the host has not run for a while (QEMU's vCPU thread descheduled) or
+ * while another CPU's cross-call is under way.
+ */
 void lk_xcall_sync_long(void)
 {
-	for (int i = 0; i < XC_LONG_TRIES && lk_xcall(LK_XC_ALL, 0, 0) > 0; i++)
-		;
+	uint64_t t0 = lk_rdtsc();
+
+	while (lk_xcall(LK_XC_ALL, 0, 0) != 0 && lk_rdtsc() - t0 < lk.ctl->k.tsc_hz)
+		lk_pause();
 }
 
 /* The IPI (entry.S lk_xcall_entry, IF = 0, any mode). */
