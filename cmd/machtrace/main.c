@@ -436,6 +436,37 @@ cli_free(struct cli *cl)
 
 static int dtrace_main(struct cli *cl, int argc, char **argv);
 
+/*
+ * machtrace's subcommands (argv[0]: the subcommand); record is not one:
+ * it is the session's command line with the record tool as its client.
+ */
+static int
+top_main(int argc, char **argv)
+{
+	struct mt_session_intr intr = { &cli_intr, cli_catch_signals };
+
+	return tool_top_main(argc, argv, strcmp(argv[0], "health") == 0, intr);
+}
+
+static int
+baseline_main(int argc, char **argv)
+{
+	struct mt_session_intr intr = { &cli_intr, cli_catch_signals };
+
+	return tool_baseline_main(argc, argv, intr);
+}
+
+static const struct {
+	const char *name;
+	int (*main)(int argc, char **argv);
+} subs[] = {
+	{ "boot", mt_mach_main }, { "kernel-info", mt_mach_main },
+	{ "vm", cli_vm_main }, { "kernel", cli_kernel_main },
+	{ "export", tool_export_main }, { "top", top_main },
+	{ "health", top_main }, { "baseline", baseline_main },
+	{ "report", tool_report_main }, { "msgdecode", cli_msgdecode_main },
+};
+
 int
 main(int argc, char **argv)
 {
@@ -461,33 +492,17 @@ main(int argc, char **argv)
 static int
 dtrace_main(struct cli *cl, int argc, char **argv)
 {
-	struct mt_session_intr intr = { &cli_intr, cli_catch_signals };
 	int c, modes = 0, help = 0, dashdash = 0;
 
-	if (argc >= 2 && (strcmp(argv[1], "boot") == 0 ||
-			  strcmp(argv[1], "kernel-info") == 0))
-		return mt_mach_main(argc - 1, argv + 1);
-	if (argc >= 2 && strcmp(argv[1], "vm") == 0)
-		return cli_vm_main(argc - 1, argv + 1);
-	if (argc >= 2 && strcmp(argv[1], "kernel") == 0)
-		return cli_kernel_main(argc - 1, argv + 1);
-	if (argc >= 2 && strcmp(argv[1], "export") == 0)
-		return tool_export_main(argc - 1, argv + 1);
-	if (argc >= 2 && (strcmp(argv[1], "top") == 0 || strcmp(argv[1], "health") == 0))
-		return tool_top_main(argc - 1, argv + 1, strcmp(argv[1], "health") == 0,
-				     intr);
-	if (argc >= 2 && strcmp(argv[1], "baseline") == 0)
-		return tool_baseline_main(argc - 1, argv + 1, intr);
+	for (size_t i = 0; argc >= 2 && i < sizeof(subs) / sizeof(*subs); i++)
+		if (strcmp(argv[1], subs[i].name) == 0)
+			return subs[i].main(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "record") == 0) {
 		/* the session's own options follow */
 		memmove(argv + 1, argv + 2, (size_t)(argc - 1) * sizeof(*argv));
 		argc--;
 		cl->record = 1;
 	}
-	if (argc >= 2 && strcmp(argv[1], "report") == 0)
-		return tool_report_main(argc - 1, argv + 1);
-	if (argc >= 2 && strcmp(argv[1], "msgdecode") == 0)
-		return cli_msgdecode_main(argc - 1, argv + 1);
 	if (argc == 1)
 		return usage(stderr, cl->pname);
 	if (take_long_options(cl, &argc, argv) != 0)
