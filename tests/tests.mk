@@ -12,9 +12,9 @@ unit-build: $(UNIT_TESTS)
 .SECONDARY: $(UNIT_SRCS:%.c=$(BUILD)/obj/%.o)
 
 # machtrace baseline's data and comparison (tools/baseline/bldata.c,
-# blcompare.c): tests/unit/cmd/test_bldata links their objects.
+# blcompare.c): tests/unit/tools/test_bldata links their objects.
 BL_TEST_OBJS := $(BUILD)/obj/tools/baseline/bldata.o $(BUILD)/obj/tools/baseline/blcompare.o
-$(BUILD)/tests/unit/cmd/test_bldata: $(BUILD)/obj/tests/unit/cmd/test_bldata.o \
+$(BUILD)/tests/unit/tools/test_bldata: $(BUILD)/obj/tests/unit/tools/test_bldata.o \
 		$(BL_TEST_OBJS) $(MT_LIBS) $(BUILD)/lib/libmtcommon.a
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $< $(BL_TEST_OBJS) $(MT_LINK) $(MT_LDLIBS) -lm

@@ -61,7 +61,6 @@ struct cli {
 	unsigned events;
 	const char *events_list;	/* --events as given */
 	struct tool_record rec;
-	char rec_program[4096];
 	struct mt_session_client rec_hook;
 	/* The session (session/) while one runs: the target rule, the kernel
 	   target for the compiler's types; NULL: compile alone (-l) */

@@ -8,14 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/stat.h>
 #include "cli.h"
 #include "tools/record/record.h"
 #include "tools/tools.h"
 #include "machtrace/esc.h"
 #include "machtrace/live.h"
 #include "machtrace/mach.h"
-#include "machtrace/msgids.h"
 #include "machtrace/program.h"
 #include "machtrace/session.h"
 
@@ -138,54 +136,6 @@ usage(FILE *fp, const char *pname)
 	mt_mopt_help(fp, "\t");
 	fprintf(fp, "\n\tThe manual: machtrace(1), machtrace-toolkit(1) (man machtrace)\n");
 	return E_USAGE;
-}
-
-static char *
-read_file(const char *path)
-{
-	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
-
-	if (f == NULL)
-		return NULL;
-	if (f != stdin) {
-		struct stat st;
-
-		/* fopen() opens a directory; reading it then fails */
-		if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-			fclose(f);
-			errno = EISDIR;
-			return NULL;
-		}
-	}
-	for (;;) {
-		if (cap - len < 4096) {
-			char *nb = realloc(buf, cap = cap * 2 + 8192);
-			if (nb == NULL) {
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, cap - len - 1, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	if (buf && ferror(f)) {
-		int e = errno;
-
-		free(buf);
-		buf = NULL;
-		errno = e ? e : EIO;
-	}
-	if (buf)
-		buf[len] = '\0';
-	if (f != stdin)
-		fclose(f);
-	return buf;
 }
 
 /* -P/-m/-f: turn a partial description into a full specifier. */
@@ -434,93 +384,32 @@ take_long_options(struct cli *cl, int *argcp, char **argv)
 }
 
 /*
- * -x msgids: a bad path is an error at once, whether or not the program
- * names messages (the link stage reads the files again when it does).
- */
-static int
-check_msgids(struct cli *cl)
-{
-	struct mt_msgids *m;
-	char err[512];
-
-	if (cl->opts.nmsgids == 0)
-		return 0;
-	m = mt_msgids_open(NULL, cl->opts.msgids, cl->opts.nmsgids, err,
-			   sizeof(err));
-	if (m == NULL) {
-		fprintf(stderr, "dtrace: failed to load msgids: %s\n", err);
-		return -1;
-	}
-	mt_msgids_free(m);
-	return 0;
-}
-
-/*
- * record: -o names the trace directory; --events' clauses are compiled
- * first (record.c knows them by their index).
+ * record: its trace directory, the clauses --events generates (compiled
+ * first: record.c knows them by their index), its client.
  */
 static int
 record_setup(struct cli *cl)
 {
+	struct tool_record_args a = { cl->ofile, cl->events, cl->events_list,
+				      &cl->opts, cl->ncmds, stderr };
 	struct cli_cmd gen;
 	char *text, *name;
 
-	if (cl->ofile == NULL) {
-		fprintf(stderr, "machtrace: record: -o DIR is required\n");
+	if (tool_record_setup(&cl->rec, &a, &text, &name, &cl->rec_hook) != 0) {
+		free(text);
 		return -1;
 	}
-	cl->rec.dir = cl->ofile;
 	cl->ofile = NULL;
-	cl->rec.mask = cl->events;
-	cl->rec.events = cl->events_list;
-	cl->rec.opts = &cl->opts;
-	if (cl->events) {
-		if ((text = rec_events_program(cl->events,
-					       &cl->rec.nclauses)) == NULL)
-			return -1;
-		if (asprintf(&name, "--events %s", cl->events_list) < 0)
-			return -1;
-		add_cmd(cl, 1, name);
-		gen = cl->cmds[cl->ncmds - 1];
-		gen.text = text;
-		gen.generated = 1;
-		memmove(cl->cmds + 1, cl->cmds, (cl->ncmds - 1) * sizeof(gen));
-		cl->cmds[0] = gen;
-	}
-	if (cl->ncmds == 0) {
-		fprintf(stderr, "machtrace: record: nothing to record: give "
-			"--events or a D program (-n, -s, -P, ...)\n");
-		return -1;
-	}
-	tool_record_client(&cl->rec, &cl->rec_hook);
 	cl->hook = &cl->rec_hook;
+	if (text == NULL)
+		return 0;
+	add_cmd(cl, 1, name);
+	gen = cl->cmds[cl->ncmds - 1];
+	gen.text = text;
+	gen.generated = 1;
+	memmove(cl->cmds + 1, cl->cmds, (cl->ncmds - 1) * sizeof(gen));
+	cl->cmds[0] = gen;
 	return 0;
-}
-
-/*
- * What was traced, for the trace's env (the report shows it): the user's
- * program texts (-n's descriptions, -s's paths), --events, the workload
- * (-c's command, --workload or machload's defaults, --module's), the kernel.
- */
-static void
-record_env(struct cli *cl)
-{
-	struct tool_record *r = &cl->rec;
-	size_t n = 0, len = sizeof(cl->rec_program);
-	char *buf = cl->rec_program;
-
-	buf[0] = '\0';
-	for (int i = cl->events ? 1 : 0; i < cl->ncmds && n < len; i++) {
-		const struct cli_cmd *cmd = &cl->cmds[i];
-		int k = snprintf(buf + n, len - n, "%s%s%s", n ? "  " : "",
-				 cmd->is_file ? "-s " : "", cmd->is_file ? cmd->arg : cmd->text);
-		n += k > 0 ? (size_t)k : 0;
-	}
-	r->program = buf[0] ? buf : NULL;
-	r->workload = cl->m.cmd_c ? cl->m.cmd_c : cl->m.mach.nmodules ? cl->m.mach.modules[0] :
-		cl->m.mach.workload ? cl->m.mach.workload : "machload (its default words)";
-	r->kernel = cl->m.disk_entry ? cl->m.disk_entry : cl->m.mach.kernel ? cl->m.mach.kernel :
-		"Debian's gnumach-image-1.8-amd64-up-dbg";
 }
 
 static int
@@ -530,7 +419,7 @@ unsupported(const char *what)
 	return E_USAGE;
 }
 
-/* What add_cmd, read_file, record_setup, --disk and the options allocated. */
+/* What add_cmd, the -s files, record_setup, --disk and the options allocated. */
 static void
 cli_free(struct cli *cl)
 {
@@ -546,6 +435,37 @@ cli_free(struct cli *cl)
 }
 
 static int dtrace_main(struct cli *cl, int argc, char **argv);
+
+/*
+ * machtrace's subcommands (argv[0]: the subcommand); record is not one:
+ * it is the session's command line with the record tool as its client.
+ */
+static int
+top_main(int argc, char **argv)
+{
+	struct mt_session_intr intr = { &cli_intr, cli_catch_signals };
+
+	return tool_top_main(argc, argv, strcmp(argv[0], "health") == 0, intr);
+}
+
+static int
+baseline_main(int argc, char **argv)
+{
+	struct mt_session_intr intr = { &cli_intr, cli_catch_signals };
+
+	return tool_baseline_main(argc, argv, intr);
+}
+
+static const struct {
+	const char *name;
+	int (*main)(int argc, char **argv);
+} subs[] = {
+	{ "boot", mt_mach_main }, { "kernel-info", mt_mach_main },
+	{ "vm", cli_vm_main }, { "kernel", cli_kernel_main },
+	{ "export", tool_export_main }, { "top", top_main },
+	{ "health", top_main }, { "baseline", baseline_main },
+	{ "report", tool_report_main }, { "msgdecode", cli_msgdecode_main },
+};
 
 int
 main(int argc, char **argv)
@@ -572,33 +492,17 @@ main(int argc, char **argv)
 static int
 dtrace_main(struct cli *cl, int argc, char **argv)
 {
-	struct mt_session_intr intr = { &cli_intr, cli_catch_signals };
 	int c, modes = 0, help = 0, dashdash = 0;
 
-	if (argc >= 2 && (strcmp(argv[1], "boot") == 0 ||
-			  strcmp(argv[1], "kernel-info") == 0))
-		return mt_mach_main(argc - 1, argv + 1);
-	if (argc >= 2 && strcmp(argv[1], "vm") == 0)
-		return cli_vm_main(argc - 1, argv + 1);
-	if (argc >= 2 && strcmp(argv[1], "kernel") == 0)
-		return cli_kernel_main(argc - 1, argv + 1);
-	if (argc >= 2 && strcmp(argv[1], "export") == 0)
-		return tool_export_main(argc - 1, argv + 1);
-	if (argc >= 2 && (strcmp(argv[1], "top") == 0 || strcmp(argv[1], "health") == 0))
-		return tool_top_main(argc - 1, argv + 1, strcmp(argv[1], "health") == 0,
-				     intr);
-	if (argc >= 2 && strcmp(argv[1], "baseline") == 0)
-		return tool_baseline_main(argc - 1, argv + 1, intr);
+	for (size_t i = 0; argc >= 2 && i < sizeof(subs) / sizeof(*subs); i++)
+		if (strcmp(argv[1], subs[i].name) == 0)
+			return subs[i].main(argc - 1, argv + 1);
 	if (argc >= 2 && strcmp(argv[1], "record") == 0) {
 		/* the session's own options follow */
 		memmove(argv + 1, argv + 2, (size_t)(argc - 1) * sizeof(*argv));
 		argc--;
 		cl->record = 1;
 	}
-	if (argc >= 2 && strcmp(argv[1], "report") == 0)
-		return tool_report_main(argc - 1, argv + 1);
-	if (argc >= 2 && strcmp(argv[1], "msgdecode") == 0)
-		return cli_msgdecode_main(argc - 1, argv + 1);
 	if (argc == 1)
 		return usage(stderr, cl->pname);
 	if (take_long_options(cl, &argc, argv) != 0)
@@ -668,7 +572,7 @@ dtrace_main(struct cli *cl, int argc, char **argv)
 		return E_USAGE;
 	if (apply_options(cl, argc, argv) != 0)
 		return E_ERROR;
-	if (check_msgids(cl) != 0)
+	if (mt_session_check_msgids(&cl->opts, stderr) != 0)
 		return E_ERROR;
 	if (cl->record && !cl->list && record_setup(cl) != 0)
 		return E_USAGE;
@@ -690,11 +594,8 @@ dtrace_main(struct cli *cl, int argc, char **argv)
 			cmd->text = cmd->arg;
 			continue;
 		}
-		if ((cmd->text = read_file(cmd->arg)) == NULL) {
-			fprintf(stderr, "dtrace: failed to open %s: %s\n",
-				cmd->arg, strerror(errno));
+		if ((cmd->text = mt_session_read_source(cmd->arg, stderr)) == NULL)
 			return E_ERROR;
-		}
 	}
 	if (mt_session_machine_vm(&cl->m, stderr) != 0)
 		return E_USAGE;
@@ -702,7 +603,12 @@ dtrace_main(struct cli *cl, int argc, char **argv)
 		return E_ERROR;
 	if (cl->list)
 		return cli_list(cl);
-	if (cl->record)
-		record_env(cl);
+	if (cl->record) {
+		for (int i = cl->events ? 1 : 0; i < cl->ncmds; i++)
+			tool_record_program(&cl->rec, cl->cmds[i].is_file,
+					    cl->cmds[i].is_file ? cl->cmds[i].arg :
+					    cl->cmds[i].text);
+		tool_record_machine(&cl->rec, &cl->m);
+	}
 	return cli_run(cl);
 }

@@ -72,6 +72,13 @@ void mt_session_machine_free(struct mt_session_machine *m);
 #define MT_SESSION_MAX_SECONDS	3600
 /* A whole number 1 to MT_SESSION_MAX_SECONDS (seconds, refreshes): 0, else -1. */
 int mt_session_whole_arg(const char *s, long *v);
+/* -s PATH's text ("-": stdin), NUL-terminated, the caller's to free;
+   NULL after saying why on err. */
+char *mt_session_read_source(const char *path, FILE *err);
+/* -x msgids: a bad path is an error at once, whether or not the program
+   names messages (the link stage reads the files again when it does).
+   0, or -1 after saying why on err. */
+int mt_session_check_msgids(const struct mt_opts *opts, FILE *err);
 /* The kernel target's options for m (its strings stay m's). */
 void mt_session_machine_live(const struct mt_session_machine *m,
 			     struct mt_live_opts *lo);

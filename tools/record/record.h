@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "machtrace/options.h"
 #include "machtrace/session.h"
 
@@ -47,8 +48,32 @@ struct tool_record {
 	const char *kernel;
 	const struct mt_opts *opts;
 	struct rec_state *rs;		/* while recording */
+	char progbuf[4096];		/* program's text */
+	size_t proglen;
 };
 /* h: the client recording into r (r its arg, kept by the caller). */
 void tool_record_client(struct tool_record *r, struct mt_session_client *h);
+
+/*
+ * setup.c: r and its client h from record's command line (a): -o DIR is
+ * required; with --events, *gen is the generated clauses' text and
+ * *gen_name its name in messages ("--events LIST"), the caller's to free
+ * and to compile first; without, the user's programs (nprogs) must not be
+ * none.  0, or -1 (after saying why on err, but when out of memory).
+ */
+struct tool_record_args {
+	const char *dir;
+	unsigned events;
+	const char *events_list;
+	const struct mt_opts *opts;
+	int nprogs;
+	FILE *err;
+};
+int tool_record_setup(struct tool_record *r, const struct tool_record_args *a,
+		      char **gen, char **gen_name, struct mt_session_client *h);
+/* The trace's env: each user program in order (a -s script by its path),
+   then the machine's workload and kernel. */
+void tool_record_program(struct tool_record *r, int is_file, const char *s);
+void tool_record_machine(struct tool_record *r, const struct mt_session_machine *m);
 
 #endif

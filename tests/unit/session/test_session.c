@@ -195,4 +195,36 @@ TEST(session_kernel_contract)
 	mt_opts_free(&o);
 }
 
+/* -s: a file's whole text; a directory or a missing file is dtrace's
+   "failed to open" message; a bad -x msgids path is refused at once. */
+TEST(session_input_reads_and_refuses)
+{
+	char path[] = "/tmp/mt-src.XXXXXX", msg[256], *text;
+	FILE *err;
+	int fd = mkstemp(path);
+	struct mt_opts o;
+	char *bad[] = { (char *)"/nonexistent/msgids" };
+
+	CHECK(fd >= 0);
+	CHECK(write(fd, "BEGIN { exit(0); }\n", 19) == 19);
+	close(fd);
+	err = fmemopen(msg, sizeof(msg), "w");
+	text = mt_session_read_source(path, err);
+	unlink(path);
+	CHECK(text != NULL);
+	CHECK_EQ_STR(text, "BEGIN { exit(0); }\n");
+	free(text);
+	CHECK(mt_session_read_source("/tmp", err) == NULL);
+	fclose(err);
+	CHECK_EQ_STR(msg, "dtrace: failed to open /tmp: Is a directory\n");
+	memset(&o, 0, sizeof(o));
+	err = fmemopen(msg, sizeof(msg), "w");
+	CHECK_EQ_INT(mt_session_check_msgids(&o, err), 0);
+	o.msgids = bad;
+	o.nmsgids = 1;
+	CHECK_EQ_INT(mt_session_check_msgids(&o, err), -1);
+	fclose(err);
+	CHECK(strncmp(msg, "dtrace: failed to load msgids: ", 31) == 0);
+}
+
 MT_TEST_MAIN()
