@@ -17,21 +17,34 @@
 
 #define MACHLOAD "build/guest/machload"
 
-static unsigned long long nm_addr(const char *sym)
+/* sym's address in machload (nm -S), and its size in *size if asked */
+static unsigned long long nm_sym(const char *sym, unsigned long long *size)
 {
 	char cmd[256], line[256], name[128], type;
-	unsigned long long a, found = 0;
+	unsigned long long a, n, found = 0;
 	FILE *p;
 
-	snprintf(cmd, sizeof cmd, "nm %s", MACHLOAD);
+	snprintf(cmd, sizeof cmd, "nm -S %s", MACHLOAD);
 	if (!(p = popen(cmd, "r")))
 		return 0;
-	while (fgets(line, sizeof line, p))
-		if (sscanf(line, "%llx %c %127s", &a, &type, name) == 3 &&
-		    strcmp(name, sym) == 0)
+	while (fgets(line, sizeof line, p)) {
+		if (sscanf(line, "%llx %llx %c %127s", &a, &n, &type, name) == 4 &&
+		    strcmp(name, sym) == 0) {
 			found = a;
+			if (size)
+				*size = n;
+		} else if (sscanf(line, "%llx %c %127s", &a, &type, name) == 3 &&
+			   strcmp(name, sym) == 0) {
+			found = a;
+		}
+	}
 	pclose(p);
 	return found;
+}
+
+static unsigned long long nm_addr(const char *sym)
+{
+	return nm_sym(sym, NULL);
 }
 
 struct find {
@@ -101,11 +114,11 @@ TEST(usyms_data_objects)
 {
 	char err[256];
 	struct usyms *u = usyms_load(MACHLOAD, err, sizeof err);
-	unsigned long long phases = nm_addr("phases");
+	unsigned long long size = 0, phases = nm_sym("phases", &size);
 	const char *mod, *func;
 	uint64_t off;
 
-	CHECK(u != NULL && phases != 0);
+	CHECK(u != NULL && phases != 0 && size > 0x10);
 	CHECK(usyms_covers(u, phases + 0x10));
 	CHECK_EQ_INT(usyms_lookup(u, phases + 0x10, &mod, &func, &off), 0);
 	CHECK(func != NULL);
@@ -116,7 +129,7 @@ TEST(usyms_data_objects)
 	CHECK_EQ_STR(func, "phases");
 	CHECK_EQ_INT((int)off, 0);
 	/* past the object's end: in the program, no symbol */
-	CHECK_EQ_INT(usyms_lookup(u, phases + 192, &mod, &func, &off), 0);
+	CHECK_EQ_INT(usyms_lookup(u, phases + size, &mod, &func, &off), 0);
 	CHECK(func == NULL);
 	CHECK_EQ_STR(mod, "machload");
 	usyms_free(u);
