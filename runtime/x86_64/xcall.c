@@ -153,9 +153,29 @@ int lk_xcall(uint32_t cpu, void (*fn)(void *), void *arg)
 	return (int)late;
 }
 
+/* A patch's sync: after another CPU's cross-call (one under way made it
+   -1 at once, and the patch went on unsynced), 40 ms at most. */
 void lk_xcall_sync(void)
 {
-	lk_xcall(LK_XC_ALL, 0, 0);
+	uint64_t t0 = lk_rdtsc();
+
+	while (lk_xcall(LK_XC_ALL, 0, 0) < 0 &&
+	       lk_rdtsc() - t0 < 2 * lk.ctl->k.tsc_hz / XC_WAIT_DIV)
+		lk_xcall_poll();
+}
+
+/* Spinning with interrupts off (lk_patch_wait): answer a sync aimed at
+   this CPU as the IPI would (the IPI itself comes later and finds
+   nothing or the next call). */
+void lk_xcall_poll(void)
+{
+	uint32_t me = mt_plat_cpu();
+	uint64_t gen = __atomic_load_n(&xc.gen, __ATOMIC_ACQUIRE);
+
+	if (xc.vec && me < LK_NCPU_MAX && __atomic_load_n(&xc.busy, __ATOMIC_ACQUIRE) &&
+	    !xc.fn && !xc.holding && targets(me, LK_NCPU_MAX) && xc.seen[me] != gen)
+		__atomic_store_n(&xc.seen[me], gen, __ATOMIC_RELEASE);
+	lk_pause();
 }
 
 /*
