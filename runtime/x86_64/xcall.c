@@ -10,15 +10,16 @@
  *
  * A CPU answers once it is online: it took a clock interrupt since INIT
  * (lk_tick), which is also how its APIC ID becomes known.  The caller
- * (patching, lk_text_poke; never probe context) holds its interrupts
- * off; the handler runs with them off too.  An interrupt serializes the
+ * (patching, lk_text_poke, also from probe context when a firing arms
+ * its site) holds its interrupts off; the handler runs with them off too.  An interrupt serializes the
  * CPU that takes it, so after lk_xcall_sync every other CPU executes
  * the bytes written before it (the syncs of Linux's text_poke_bp).  A
  * CPU holding its interrupts off for more than 20 ms (spinning on a lock
  * that the caller's interrupted thread holds) is not waited for further:
  * ctl->xcall_timeouts counts it, and the int3 written first keeps a
  * patch safe for it.  One cross-call at a time: a second caller meanwhile
- * gets -1 at once (waiting could deadlock both with interrupts off).
+ * gets -1 at once (waiting could deadlock both with interrupts off); a
+ * patch's sync then tries again, answering syncs aimed at its own CPU.
  *
  * A hold (lk_xcall_hold, attach mode's GO) keeps every other CPU in its
  * handler, interrupts off, its interrupted registers known, until
