@@ -54,7 +54,7 @@
 
 /* ---- blob header: the first bytes of the blob module ---- */
 #define LK_BLOB_MAGIC		0x4c42544du	/* "MTBL" */
-#define LK_BLOB_VERSION		30
+#define LK_BLOB_VERSION		31
 #define LK_BLOB_HDR_REST	160	/* bytes after hook_name (shim's part) */
 /* A jmp trampoline: "push $site_index; jmp lk_fbt_entry" (10 bytes), then
    the relocated displaced instructions and a jmp back. */
@@ -550,6 +550,9 @@ struct lk_ctl {
 	/* [k] firings each CPU ran through the general path (the
 	   interpreter), not compiled code or the counting fast path */
 	volatile uint64_t gen_fires[LK_NCPU_MAX];
+	/* [k] text pokes begun while another CPU's was under way (patch.c
+	   lets one CPU patch at a time: 0; the text check reports it) */
+	volatile uint64_t poke_overlaps;
 	char msg[256];			/* [b] why FAILED */
 };
 
@@ -565,7 +568,7 @@ _Static_assert(LK_USITES_OFF + LK_USITES_MAX * sizeof(struct lk_usite) <= LK_ARE
 	       LK_TRAMP_OFF + LK_TRAMP_MAX <= LK_USITES_OFF,
 	       "the user sites fit between the trampolines and the area");
 _Static_assert(sizeof(struct lk_kdesc) == 320 + 32 * LK_KFN_MAX, "lk_kdesc layout");
-_Static_assert(sizeof(struct lk_ctl) == 1704 + 32 * LK_KFN_MAX, "lk_ctl layout");
+_Static_assert(sizeof(struct lk_ctl) == 1712 + 32 * LK_KFN_MAX, "lk_ctl layout");
 _Static_assert(LK_VEC_FBT_ENTRY == sizeof(struct lk_blob_hdr),
 	       "the entry vectors follow the blob header");
 

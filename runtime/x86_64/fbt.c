@@ -322,6 +322,7 @@ static void fast_arm(struct lk_site *s)
    which may move entries). */
 void lk_fast_disarm(void)
 {
+	lk_patch_wait();
 	for (uint32_t i = 0; i < lk.nsites; i++) {
 		struct lk_site *s = &lk.sites[i];
 		if (s->fast_armed != 1)
@@ -330,6 +331,7 @@ void lk_fast_disarm(void)
 		if (s->installed)
 			lk_text_poke(s->addr, s->patch, s->plen, detour(s));
 	}
+	lk_patch_done();
 }
 
 /* After a general firing: may the site's jmp go to its fast or compiled
@@ -341,17 +343,28 @@ static int can_arm(const struct lk_site *s)
 		!(lk.ctl->flags & LK_CTL_STATS);
 }
 
-uint64_t lk_fbt_fire(struct lk_regs *r)
+/* Arm the site's fast or compiled code if it may be and no other CPU is
+   patching (it is asked again, under the patch lock: another CPU may
+   have armed it, or the tick disarmed for a request, meanwhile). */
+static void try_arm(struct lk_site *s)
 {
-	struct lk_site *s = &lk.sites[r->u.j.slot];
-
-	fire_entry(s, r, (uint64_t)r->u.j.entry_sp);
-	if ((s->flags & (LK_SF_FAST | LK_SF_JIT)) && can_arm(s)) {
+	if (!(s->flags & (LK_SF_FAST | LK_SF_JIT)) || !can_arm(s) || !lk_patch_try())
+		return;
+	if (can_arm(s)) {
 		if (s->flags & LK_SF_JIT)
 			lk_jit_arm(s);
 		else
 			fast_arm(s);
 	}
+	lk_patch_done();
+}
+
+uint64_t lk_fbt_fire(struct lk_regs *r)
+{
+	struct lk_site *s = &lk.sites[r->u.j.slot];
+
+	fire_entry(s, r, (uint64_t)r->u.j.entry_sp);
+	try_arm(s);
 	return s->ool + LK_TRAMP_DISP;
 }
 
@@ -364,8 +377,8 @@ uint64_t lk_fbt_ret_fire(struct lk_regs *r)
 
 	if (s->flags & LK_SF_FIRE)
 		fire_return(s, s->probe, &f, r->rax);
-	if ((s->flags & LK_SF_JIT) && can_arm(s))
-		lk_jit_arm(s);
+	if (s->flags & LK_SF_JIT)
+		try_arm(s);
 	return 0;
 }
 
@@ -530,6 +543,7 @@ static void sites_poke(int install)
 {
 	static const uint8_t bp = 0xcc;
 
+	lk_patch_wait();
 	for (uint32_t i = 0; i < lk.nsites; i++) {
 		struct lk_site *s = &lk.sites[i];
 		if (install ? s->installed || !bytes_eq(s->addr, s->orig, s->plen) : !s->installed)
@@ -565,6 +579,7 @@ static void sites_poke(int install)
 		s->fast_armed = 0;
 		lk.ctl->patched--;
 	}
+	lk_patch_done();
 }
 
 void lk_sites_install(void)

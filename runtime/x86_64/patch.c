@@ -12,8 +12,15 @@
  * (lk_int3_fire).  Between the steps every other CPU is serialized by a
  * cross-call (xcall.c; nothing with one CPU), as text_poke_bp's syncs.
  * GO and STOP change every site in one batch instead (fbt.c sites_poke).
+ *
+ * One patch at a time (lk_patch_try, lk_patch_wait): any CPU's firing
+ * may arm a site in probe context while another CPU arms it too, or CPU
+ * 0's tick disarms it or the stop removes it.  Two writers of one site
+ * mixed their bytes (a jmp whose rel32 was half one target's, half the
+ * other's, into the middle of the trampoline area) and cleared each
+ * other's lk_poke_addr (an int3 left that nobody claimed).
  */
-#include "runtime/x86_64/x86.h"
+#include "runtime/kernel/kern.h"
 
 void lk_text_write(uint64_t addr, const uint8_t *bytes, uint32_t n)
 {
@@ -29,6 +36,29 @@ void lk_text_write(uint64_t addr, const uint8_t *bytes, uint32_t n)
 
 /* The site being poked and where a CPU meeting its int3 goes meanwhile. */
 uint64_t lk_poke_addr, lk_poke_detour;
+static volatile uint32_t patch_busy;
+
+/* Probe context: the right to patch, or 0 at once (arm at a later firing). */
+int lk_patch_try(void)
+{
+	uint32_t zero = 0;
+
+	return __atomic_compare_exchange_n(&patch_busy, &zero, 1, 0, __ATOMIC_ACQUIRE,
+					   __ATOMIC_RELAXED);
+}
+
+/* The tick or the stop (interrupts off): wait for the CPU patching,
+   answering its syncs meanwhile. */
+void lk_patch_wait(void)
+{
+	while (!lk_patch_try())
+		lk_xcall_poll();
+}
+
+void lk_patch_done(void)
+{
+	__atomic_store_n(&patch_busy, 0, __ATOMIC_RELEASE);
+}
 
 void lk_text_poke(uint64_t addr, const uint8_t *bytes, uint32_t n, uint64_t detour)
 {
@@ -39,7 +69,8 @@ void lk_text_poke(uint64_t addr, const uint8_t *bytes, uint32_t n, uint64_t deto
 		return;
 	}
 	lk_poke_detour = detour;
-	__atomic_store_n(&lk_poke_addr, addr, __ATOMIC_RELEASE);
+	if (__atomic_exchange_n(&lk_poke_addr, addr, __ATOMIC_ACQ_REL))
+		lk.ctl->poke_overlaps++;
 	lk_text_write(addr, &bp, 1);
 	lk_xcall_sync();
 	lk_text_write(addr + 1, bytes + 1, n - 1);

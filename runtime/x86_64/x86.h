@@ -101,6 +101,10 @@ void lk_text_write(uint64_t addr, const uint8_t *bytes, uint32_t n);
    (patch.c); detour: where a CPU meeting it goes, 0 to write plainly. */
 void lk_text_poke(uint64_t addr, const uint8_t *bytes, uint32_t n, uint64_t detour);
 extern uint64_t lk_poke_addr, lk_poke_detour;
+/* patch.c: one CPU patches at a time (every lk_text_poke and batch) */
+int lk_patch_try(void);
+void lk_patch_wait(void);
+void lk_patch_done(void);
 /* idt.c: vector 3 of every CPU */
 int lk_idt_hook(void);
 void lk_idt_unhook(void);
@@ -120,6 +124,7 @@ void lk_xcall_stop(void);
 void lk_xcall_online(void);
 int lk_xcall(uint32_t cpu, void (*fn)(void *), void *arg);
 void lk_xcall_sync(void);
+void lk_xcall_poll(void);
 int lk_xcall_hold(uint32_t cpus);
 struct lk_regs *lk_xcall_held(uint32_t cpu);
 void lk_xcall_release(void);

@@ -10,15 +10,16 @@
  *
  * A CPU answers once it is online: it took a clock interrupt since INIT
  * (lk_tick), which is also how its APIC ID becomes known.  The caller
- * (patching, lk_text_poke; never probe context) holds its interrupts
- * off; the handler runs with them off too.  An interrupt serializes the
+ * (patching, lk_text_poke, also from probe context when a firing arms
+ * its site) holds its interrupts off; the handler runs with them off too.  An interrupt serializes the
  * CPU that takes it, so after lk_xcall_sync every other CPU executes
  * the bytes written before it (the syncs of Linux's text_poke_bp).  A
  * CPU holding its interrupts off for more than 20 ms (spinning on a lock
  * that the caller's interrupted thread holds) is not waited for further:
  * ctl->xcall_timeouts counts it, and the int3 written first keeps a
  * patch safe for it.  One cross-call at a time: a second caller meanwhile
- * gets -1 at once (waiting could deadlock both with interrupts off).
+ * gets -1 at once (waiting could deadlock both with interrupts off); a
+ * patch's sync then tries again, answering syncs aimed at its own CPU.
  *
  * A hold (lk_xcall_hold, attach mode's GO) keeps every other CPU in its
  * handler, interrupts off, its interrupted registers known, until
@@ -153,9 +154,29 @@ int lk_xcall(uint32_t cpu, void (*fn)(void *), void *arg)
 	return (int)late;
 }
 
+/* A patch's sync: after another CPU's cross-call (one under way made it
+   -1 at once, and the patch went on unsynced), 40 ms at most. */
 void lk_xcall_sync(void)
 {
-	lk_xcall(LK_XC_ALL, 0, 0);
+	uint64_t t0 = lk_rdtsc();
+
+	while (lk_xcall(LK_XC_ALL, 0, 0) < 0 &&
+	       lk_rdtsc() - t0 < 2 * lk.ctl->k.tsc_hz / XC_WAIT_DIV)
+		lk_xcall_poll();
+}
+
+/* Spinning with interrupts off (lk_patch_wait): answer a sync aimed at
+   this CPU as the IPI would (the IPI itself comes later and finds
+   nothing or the next call). */
+void lk_xcall_poll(void)
+{
+	uint32_t me = mt_plat_cpu();
+	uint64_t gen = __atomic_load_n(&xc.gen, __ATOMIC_ACQUIRE);
+
+	if (xc.vec && me < LK_NCPU_MAX && __atomic_load_n(&xc.busy, __ATOMIC_ACQUIRE) &&
+	    !xc.fn && !xc.holding && targets(me, LK_NCPU_MAX) && xc.seen[me] != gen)
+		__atomic_store_n(&xc.seen[me], gen, __ATOMIC_RELEASE);
+	lk_pause();
 }
 
 /*

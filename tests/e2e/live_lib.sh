@@ -69,6 +69,19 @@ restored() {	# test name, stderr of the session
 	fi
 }
 
+# After MACHTRACE_TEXTCHECK=1 on several CPUs: no CPU began a text poke
+# while another's was under way (two CPUs arming one site, or one arming
+# while CPU 0's tick disarmed it, mixed their jmp's bytes: issue 28).
+pokes_serial() {	# test name, stderr of the session
+	local n
+	n=$(sed -n "s/^machtrace: kernel text pokes begun during another's: \([0-9]*\)\$/\1/p" "$2")
+	if [ "$n" = 0 ]; then
+		pass "$1"
+	else
+		fail "$1" "${n:-no report of} pokes begun during another CPU's"
+	fi
+}
+
 # Every firing of a printf clause on CPU C is accounted for: the lines it
 # printed ("x C ...") plus the drops the consumer reported on C equal its
 # firings (a count() in the same clause, printed "nC N").

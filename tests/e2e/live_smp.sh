@@ -156,6 +156,7 @@ END { printa("n %@d\n", @n); }' -q -x bufsize=4k --kernel "$SID" --cpus 2 -S
 rc=$?
 no_panic live-smp-2cpu-jit-allfbt-no-panic "$TMP/jitall.con"
 restored live-smp-2cpu-jit-allfbt-text-and-idt-restored "$TMP/jitall.err"
+pokes_serial live-smp-2cpu-jit-allfbt-pokes-one-at-a-time "$TMP/jitall.err"
 x=$(grep -c "^x " "$TMP/jitall.out")
 d=$(sed -n 's/^dtrace: \([0-9][0-9]*\) drops\{0,1\} on CPU [0-9]*$/\1/p' "$TMP/jitall.err" |
     awk '{ s += $1 } END { print s + 0 }')
@@ -176,8 +177,11 @@ fi
 # max() row's value is its key (a firing writing an entry that a
 # truncation moved under it puts its value in another's; a row at max()'s
 # initial value is an entry the consumer read between its creation and
-# its first update, a known race of the snapshot, docs/kernels.md), and
-# printed records plus drops equal the firings on each CPU
+# its first update, a known race of the snapshot, docs/kernels.md),
+# printed records plus drops equal the firings on each CPU, and no CPU
+# began a text poke during another's (each request disarms the compiled
+# site and both CPUs' next firings arm it again: mixed jmp bytes sent a
+# CPU into the middle of the trampoline area, issue 28)
 R=20000
 prog='fbt::mach_msg_trap:entry /execname == "machload"/ { this->k = (timestamp >> 4) & 63;
 	printf("x %d\n", cpu); @n[cpu] = count(); @c = count(); @t = count(); @m[this->k] = max(this->k); }
@@ -187,6 +191,7 @@ MACHTRACE_SMP_EXPERIMENTAL=1 MACHTRACE_TEXTCHECK=1 live_run req "cpus=$R rt=$N" 
 	--kernel "$SID" --cpus 2
 rc=$?
 no_panic live-smp-2cpu-requests-no-panic "$TMP/req.con"
+pokes_serial live-smp-2cpu-requests-pokes-one-at-a-time "$TMP/req.err"
 workload_ok live-smp-2cpu-requests-workload-completes "$TMP/req.con"
 t=$(val t "$TMP/req.out"); n0=$(val n0 "$TMP/req.out"); n1=$(val n1 "$TMP/req.out")
 c=$(awk '$1 == "c" && NF == 2 { s += $2 } END { print s + 0 }' "$TMP/req.out")

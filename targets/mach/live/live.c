@@ -553,6 +553,8 @@ static void detach_report(struct live *l)
 				(l->ctl->k.text_end - l->ctl->k.text_start) :
 				(unsigned long long)where);
 		idt_report(l);
+		fprintf(stderr, "machtrace: kernel text pokes begun during another's: %llu\n",
+			(unsigned long long)l->ctl->poke_overlaps);
 	}
 	user_report(l);
 	engine_report(l);
