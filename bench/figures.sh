@@ -124,6 +124,32 @@ rt_record=$(pick "record's round trip" firing.out \
 	's/^round trip record instructions \([0-9]*\) ratio \([0-9.]*\)$/\1 instructions (x\2)/p')
 rt_top=$(pick "top's round trip" firing.out \
 	's/^round trip top instructions \([0-9]*\) ratio \([0-9.]*\)$/\1 instructions (x\2)/p')
+# SMP=1 bench/firing_bench.sh: the same on sid's SMP kernel, 1 CPU and 2
+smp_why=$(sed -n 's/^smp unavailable: //p' "$DIR/smp.out" 2>/dev/null | head -n 1)
+smp() {	# what, row's start, column (cpus1 | cpus2)
+	pick "smp $1 $3" smp.out "s/^smp $2 .*$3 \([0-9.]*\)\( .*\)*\$/\1/p"
+}
+smp_row() {	# clause name, what the clause is
+	local a b
+	a=$(smp "$1" "firing $1" cpus1) b=$(smp "$1" "firing $1" cpus2)
+	printf '| %s (`%s`) | %s | %s | %s |\n' "$2" "$1" "$a" "$b" \
+		"$(awk -v a="$a" -v b="$b" 'BEGIN { if (a + 0 == a && b + 0 == b) printf "%+d", b - a; else print "MISSING" }')"
+}
+if [ -n "$smp_why" ]; then
+	smp_text="Not measured by this run: ${smp_why}."
+else
+	smp_text=$(
+		echo "| clause (bench name) | 1 CPU | 2 CPUs | 2 CPUs minus 1 |"
+		echo "|---|---|---|---|"
+		smp_row count '`@ = count()`, general path'
+		smp_row latency-pair 'entry `self->ts = timestamp`, return `quantize(timestamp - self->ts)`, per firing'
+		printf '| %s | %s | %s | - |\n' 'stock round trip, guest instructions' \
+			"$(smp stock 'stock round trip instructions' cpus1)" "$(smp stock 'stock round trip instructions' cpus2)"
+		r='round trip entry+return+predicate+thread-local+quantize ratio'
+		printf '| %s | x%s | x%s | - |\n' 'round trip with the entry+return, predicate, thread-local, quantize program, ratio to stock' \
+			"$(smp ratio "$r" cpus1)" "$(smp ratio "$r" cpus2)"
+	)
+fi
 ns=() ratios=()
 for c in a b c d; do
 	ns+=("$(probe_ns $c)")
@@ -194,6 +220,26 @@ ${firing_rows}
 The count() figure relies on a fast path: a probe whose only clause is an
 unpredicated, keyless \`@ = count()\` becomes a single increment in its
 trampoline (docs/live-kernel.md, "Sites").
+
+## Cost per firing on two CPUs
+
+Guest instructions per firing on \`fbt::mach_msg_trap\` on sid's SMP GNU
+Mach (\`bench-smp\`, \`SMP=1 bench/firing_bench.sh\`), with \`--cpus 1\`
+and \`--cpus 2\` in one run.  The workload is machload's \`cpus=N\` word
+in both: two workers, each making N round trips on a port of its own;
+on one CPU they share it, on two one runs on each CPU at once (the
+second in GNU Mach's slave processor set), so both columns do the same
+work.  Under \`-icount\` QEMU runs every vCPU in one thread, round robin,
+and its clock (the guest's TSC) counts the instructions of all CPUs:
+machload's rdtsc interval is the work of both CPUs rather than the time
+one of them took, and traced minus stock over the firings is what a
+firing costs wherever it ran.  The round-trip ratio is thus a ratio of
+work, not of latency.  Sessions on two CPUs run with
+\`MACHTRACE_SMP_EXPERIMENTAL=1\` (two-CPU tracing is still refused
+without it).  On two CPUs a firing of compiled code goes through the
+dispatch stub choosing the CPU's own copy of the code.
+
+${smp_text}
 
 ## Cost per firing of the Mach providers
 

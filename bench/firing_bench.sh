@@ -25,11 +25,26 @@
 #   and no round-trip ratios: for working on one figure)
 #   TOOLS_ONLY=1 bench/firing_bench.sh   (record's and top's rows alone, and
 #   the check that their programs are compiled: exit 1 if not)
+#   SMP=1 bench/firing_bench.sh   (issue 28: count, the latency pair and
+#   the round-trip program on sid's SMP kernel, --cpus 1 beside --cpus 2:
+#   smp firing NAME cpus1 N cpus2 N, smp round trip NAME ratio cpus1 R
+#   cpus2 R; "smp unavailable: WHY" without that kernel)
+#
+# SMP method: machload's cpus=N word, two workers each making N round
+# trips on a port of its own (on one CPU both share it; on two, one runs
+# on each CPU at once), so both columns do the same work.  QEMU runs
+# -icount with one thread for all vCPUs (round robin) and its clock, the
+# guest's TSC, counts the instructions of every CPU: the rdtsc interval
+# is the work of both CPUs, not the elapsed time of one, and (traced -
+# stock) / firings is the cost of a firing wherever it ran.  Sessions on
+# two CPUs run with MACHTRACE_SMP_EXPERIMENTAL=1 until that refusal goes.
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 N=${N:-100000}
 words="rt=$N pingpong=0 pages=0 threads=0 tasks=0"
+WORD=rt		# machload's report line timing the round trips
+MACHINE=	# machine options for every run (the SMP mode's kernel, CPUs)
 TMP=$(mktemp -d /tmp/mt-firing-bench.XXXXXX)
 trap 'rm -rf "$TMP"' EXIT
 
@@ -57,17 +72,17 @@ variants=(
 bench_prog="$E /execname == \"machload\"/ { self->ts = timestamp; }
 	$R /self->ts/ { @ = quantize(timestamp - self->ts); self->ts = 0; }"
 
-cycles() {	# console log -> instructions over the N round trips
-	sed -n "s/^machload: rt n=$N ok=$N cycles=\([0-9]*\) per=[0-9]* OK$/\1/p" "$1"
+cycles() {	# console log -> instructions over the round trips, all come back
+	sed -n "s/^machload: $WORD n=\([0-9]*\) ok=\1 cycles=\([0-9]*\) per=[0-9]* OK$/\2/p" "$1"
 }
 run() {	# nofast, program ('' = stock) [, nojit]: prints the round trips' instructions
 	local c j=${3:-0}
 	rm -f "$TMP/c.log"
 	if [ -z "$2" ]; then
-		"$M" boot --quiet --timeout 120 --log "$TMP/c.log" -- $words >/dev/null 2>"$TMP/err"
+		"$M" boot $MACHINE --quiet --timeout 120 --log "$TMP/c.log" -- $words >/dev/null 2>"$TMP/err"
 	else
 		env $([ "$1" = 1 ] && echo MACHTRACE_NOFAST=1) $([ "$j" = 1 ] && echo MACHTRACE_NOJIT=1) \
-			MACHTRACE_CONSOLE_LOG=$TMP/c.log "$M" -q --timeout 120 \
+			MACHTRACE_CONSOLE_LOG=$TMP/c.log "$M" $MACHINE -q --timeout 120 \
 			--workload "$words" -n "$2" >/dev/null 2>"$TMP/err"
 	fi
 	c=$([ -f "$TMP/c.log" ] && cycles "$TMP/c.log")
@@ -130,6 +145,44 @@ tools() {
 		fi
 	done
 }
+# SMP=1: the same clauses on one CPU and on two, side by side (see above)
+smp() {
+	local k=$BUILD/kernels/sid-smp/gnumach-dbg name per nofast prog c line
+	if [ ! -f "$k" ]; then
+		echo "smp unavailable: missing $k (scripts/setup.sh)"
+		return 0
+	fi
+	words="cpus=$N rt=0 pingpong=0 pages=0 threads=0 tasks=0" WORD=cpus
+	export MACHTRACE_SMP_EXPERIMENTAL=1
+	declare -A st
+	for cpus in 1 2; do
+		MACHINE="--kernel $k --cpus $cpus"
+		st[$cpus]=$(run 0 '') || return 1
+	done
+	echo "smp stock round trip instructions cpus1 $(( st[1] / (2 * N) )) cpus2 $(( st[2] / (2 * N) ))"
+	for v in "${variants[@]}" "bench|4|0|"; do
+		IFS='|' read -r name per nofast prog <<<"$v"
+		case $name in count | latency-pair | bench) ;; *) continue ;; esac
+		[ "$name" = bench ] && prog=$bench_prog	# more than one line
+		line=
+		for cpus in 1 2; do
+			MACHINE="--kernel $k --cpus $cpus"
+			c=$(run "$nofast" "$prog") || return 1
+			line+=$(awk -v n="$name" -v c="$c" -v s="${st[$cpus]}" -v k=$((per * 2 * N)) -v p="$cpus" \
+				'BEGIN { if (n == "bench") printf " cpus%d %.3f", p, c / s
+					 else printf " cpus%d %.0f", p, (c - s) / k }')
+		done
+		if [ "$name" = bench ]; then
+			echo "smp round trip entry+return+predicate+thread-local+quantize ratio$line"
+		else
+			echo "smp firing $name$line"
+		fi
+	done
+}
+if [ -n "${SMP:-}" ]; then
+	smp
+	exit
+fi
 if [ -n "${TOOLS_ONLY:-}" ]; then	# the tools' rows and their check alone
 	tools
 	exit "$unchecked"

@@ -55,7 +55,11 @@ elif ! grep -q '^| boot to .* | 0.166 s vs 0.734 s (4.42x) |' "$T/gen.md" ||
      ! grep -q 'Stock round trip: 1346 instructions.*' "$T/gen.md" ||
      ! grep -q '^| `ipc:::send { @\[args\[0\]->msg_id\] = count(); }` (`ipc-msg-id`) | 1459 | 1394 | 1.000 |$' "$T/gen.md" ||
      ! grep -q '^| `proc:::lwp-create { @ = count(); }` (`lwp-create-count`) | 1642 | - | 1.000 |$' "$T/gen.md" ||
-     ! grep -q '2810 instructions (x2.080 of stock 1351)' "$T/gen.md"; then
+     ! grep -q '2810 instructions (x2.080 of stock 1351)' "$T/gen.md" ||
+     ! grep -q '^| `@ = count()`, general path (`count`) | 23 | 51 | +28 |$' "$T/gen.md" ||
+     ! grep -q '^| .*(`latency-pair`) | 99 | 127 | +28 |$' "$T/gen.md" ||
+     ! grep -q '^| stock round trip, guest instructions | 1412 | 1413 | - |$' "$T/gen.md" ||
+     ! grep -q '^| round trip with .*, ratio to stock | x1.316 | x1.396 | - |$' "$T/gen.md"; then
 	echo "FAIL figures-generator: the samples' figures are not in its table:"
 	grep '^| ' "$T/gen.md"
 	fail=1
@@ -73,7 +77,8 @@ else
 	   partial "an interpreter figure" firing.out '/^firing trace interpreter /d' &&
 	   partial "a host figure" firing.out '/^host printf /d' &&
 	   partial "a compiled host figure" firing.out '/^host trace compiled /d' &&
-	   partial "a provider figure" provider.out '/^provider fault-fname-cast /d'; then
+	   partial "a provider figure" provider.out '/^provider fault-fname-cast /d' &&
+	   partial "a two-CPU figure" smp.out 's/ cpus2 127$//'; then
 		echo "PASS figures-generator"
 	else
 		fail=1
@@ -88,6 +93,17 @@ else
 		echo "PASS figures-generator-without-bpftrace"
 	else
 		echo "FAIL figures-generator-without-bpftrace: $(grep 'general path' "$T/part.md")"
+		fail=1
+	fi
+	# without sid's SMP kernel the two-CPU section says why, and has no row
+	rm -rf "$T/part" && mkdir "$T/part" && cp "$S"/*.out "$T/part/"
+	echo "smp unavailable: missing build/kernels/sid-smp/gnumach-dbg (scripts/setup.sh)" >"$T/part/smp.out"
+	if FIGURES_DATE="2000-01-01 00:00 UTC" bench/figures.sh "$T/part" >"$T/part.md" 2>/dev/null &&
+	   grep -q '^Not measured by this run: missing build/kernels/sid-smp' "$T/part.md" &&
+	   ! grep -q '(`latency-pair`) | 99 |' "$T/part.md"; then
+		echo "PASS figures-generator-without-smp-kernel"
+	else
+		echo "FAIL figures-generator-without-smp-kernel: $(grep -i 'not measured by this run' "$T/part.md")"
 		fail=1
 	fi
 fi
