@@ -234,9 +234,7 @@ and its clock (the guest's TSC) counts the instructions of all CPUs:
 machload's rdtsc interval is the work of both CPUs rather than the time
 one of them took, and traced minus stock over the firings is what a
 firing costs wherever it ran.  The round-trip ratio is thus a ratio of
-work, not of latency.  Sessions on two CPUs run with
-\`MACHTRACE_SMP_EXPERIMENTAL=1\` (two-CPU tracing is still refused
-without it).  On two CPUs a firing of compiled code goes through the
+work, not of latency.  On two CPUs a firing of compiled code goes through the
 dispatch stub choosing the CPU's own copy of the code.
 
 ${smp_text}

@@ -36,8 +36,7 @@
 # -icount with one thread for all vCPUs (round robin) and its clock, the
 # guest's TSC, counts the instructions of every CPU: the rdtsc interval
 # is the work of both CPUs, not the elapsed time of one, and (traced -
-# stock) / firings is the cost of a firing wherever it ran.  Sessions on
-# two CPUs run with MACHTRACE_SMP_EXPERIMENTAL=1 until that refusal goes.
+# stock) / firings is the cost of a firing wherever it ran.
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -153,7 +152,6 @@ smp() {
 		return 0
 	fi
 	words="cpus=$N rt=0 pingpong=0 pages=0 threads=0 tasks=0" WORD=cpus
-	export MACHTRACE_SMP_EXPERIMENTAL=1
 	declare -A st
 	for cpus in 1 2; do
 		MACHINE="--kernel $k --cpus $cpus"

@@ -82,9 +82,6 @@ int mt_is_gzip(const void *data, size_t len);
  */
 int mt_kimg_boot_check(struct mt_kimg *k, const char *blob, unsigned cpus, char *err,
 		       size_t errlen);
-/* 0 if tracing a guest of `cpus` CPUs is allowed (one, or more with
-   MACHTRACE_SMP_EXPERIMENTAL set), else -1 with err saying why not. */
-int mt_trace_cpus_check(unsigned cpus, char *err, size_t errlen);
 /* The same for a kernel file (opened and closed here). */
 int mt_kernel_boot_check(const char *kernel, const char *blob, unsigned cpus, char *err,
 			 size_t errlen);

@@ -204,7 +204,7 @@ else
 		fail live-lockstat-spin-acquire-holds "spin-acquire ${n:-none}, held at ${held:-none}: $(head -c 300 "$TMP/spinheld.err")"
 	fi
 fi
-# hammer=H on 2 CPUs (sessions there still need MACHTRACE_SMP_EXPERIMENTAL):
+# hammer=H on 2 CPUs:
 # machload's two workers, one on each CPU, make H task_info RPCs each at
 # once, each taking machload's task lock (a simple lock).  The toolkit's
 # lockstat shows that lock with spins, and its SPINS for the lock add up
@@ -218,7 +218,7 @@ END_D
 if [ ! -f "$SID" ]; then
 	echo "SKIP live-lockstat-smp-spin: missing $SID (scripts/setup.sh)"
 else
-	MACHTRACE_SMP_EXPERIMENTAL=1 MACHTRACE_CONSOLE_LOG=$TMP/ham.con timeout 240 "$MACHTRACE" -q \
+	MACHTRACE_CONSOLE_LOG=$TMP/ham.con timeout 240 "$MACHTRACE" -q \
 		-s toolkit/lockstat -s "$TMP/spin.d" --kernel "$SID" --cpus 2 --timeout 200 \
 		--workload "hammer=$H" >"$TMP/ham.out" 2>"$TMP/ham.err"
 	rc=$?

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Tracing sid's SMP GNU Mach (issue 28).  On one CPU: the text check after
 # an exit() ends the session compares the text (the SMP image's _start is
-# in no segment) and finds it restored.  On two CPUs, with the developers'
-# MACHTRACE_SMP_EXPERIMENTAL=1: no guest panic, the kernel text and every
+# in no segment) and finds it restored.  On two CPUs: no guest panic, the kernel text and every
 # CPU's int3 vector restored, fbt's mach_msg_trap count equal to
 # mach_trap's, an int3 site firing on both CPUs (each CPU's IDT hooked),
 # each CPU's records in its own buffer, records + drops = firings per CPU
@@ -29,7 +28,7 @@ prog='fbt::mach_msg_trap:entry /execname == "machload"/ { @f = count(); }
 mach_trap::mach_msg_trap:entry /execname == "machload"/ { @m = count(); }
 fbt::mach_msg_trap:entry { @c[cpu] = count(); }
 END { printf("\n"); printa("f %@d\n", @f); printa("m %@d\n", @m); printa("cpu%d %@d\n", @c); }'
-MACHTRACE_SMP_EXPERIMENTAL=1 MACHTRACE_TEXTCHECK=1 live_run two \
+MACHTRACE_TEXTCHECK=1 live_run two \
 	"rt=$N pingpong=$P pages=16 threads=1 tasks=1" "$prog" -q --kernel "$SID" --cpus 2
 rc=$?
 no_panic live-smp-2cpu-no-panic "$TMP/two.con"
@@ -54,7 +53,7 @@ C=300
 prog='fbt::mach_msg_trap:entry /execname == "machload"/ { @f = count(); @c[cpu] = count(); trace(cpu); }
 mach_trap::mach_msg_trap:entry /execname == "machload"/ { @m = count(); }
 END { printf("\n"); printa("f %@d\n", @f); printa("m %@d\n", @m); printa("cpu%d %@d\n", @c); }'
-MACHTRACE_ENGINE_STATS=1 MACHTRACE_SMP_EXPERIMENTAL=1 MACHTRACE_TEXTCHECK=1 live_run jit \
+MACHTRACE_ENGINE_STATS=1 MACHTRACE_TEXTCHECK=1 live_run jit \
 	"cpus=$C rt=$N" "$prog" --kernel "$SID" --cpus 2 -S
 rc=$?
 no_panic live-smp-2cpu-jit-no-panic "$TMP/jit.con"
@@ -97,7 +96,7 @@ done
 # takes): each CPU's IDT is hooked, and every one restored after exit()
 prog='kinst::clock_interrupt:12 { @[cpu] = count(); } tick-1s { exit(0); }
 END { printa("cpu%d %@d\n", @); }'
-MACHTRACE_SMP_EXPERIMENTAL=1 MACHTRACE_TEXTCHECK=1 live_run int3 "rt=20000000" "$prog" -q \
+MACHTRACE_TEXTCHECK=1 live_run int3 "rt=20000000" "$prog" -q \
 	--kernel "$SID" --cpus 2
 rc=$?
 c0=$(val cpu0 "$TMP/int3.out"); c1=$(val cpu1 "$TMP/int3.out")
@@ -112,7 +111,7 @@ restored live-smp-2cpu-int3-text-and-idt-restored "$TMP/int3.err"
 # each CPU's records in its own buffer: thread_quantum_update runs on
 # both CPUs at every clock tick, and its records are counted by the CPU
 # column (a compiled probe wrote CPU 0's buffer from both)
-MACHTRACE_SMP_EXPERIMENTAL=1 live_run bufs "rt=20000000" \
+live_run bufs "rt=20000000" \
 	'fbt::thread_quantum_update:entry { trace(1); } tick-1s { exit(0); }' \
 	--kernel "$SID" --cpus 2 -S
 rc=$?
@@ -129,7 +128,7 @@ fi
 # reported on that CPU equal its firings (a count() in the same clause,
 # keyed by one integer: compiled, its helper runs on the blob's stack,
 # not on the kernel stack vm_page_grab leaves nearly full)
-MACHTRACE_JIT_STATS=$TMP/drops.stats MACHTRACE_SMP_EXPERIMENTAL=1 MACHTRACE_TEXTCHECK=1 \
+MACHTRACE_JIT_STATS=$TMP/drops.stats MACHTRACE_TEXTCHECK=1 \
 	live_run drops "rt=1000" \
 	'fbt:::entry,fbt:::return { printf("x %d %s:%s\n", cpu, probefunc, probename); @n[cpu] = count(); }
 END { printa("n%d %@d\n", @n); }' -q -x bufsize=4k --kernel "$SID" --cpus 2
@@ -150,7 +149,7 @@ done
 # the same with compiled code on both CPUs (a copy per CPU, dispatched by
 # the blob): the records printed plus the drops reported equal the
 # firings, and the text comes back
-MACHTRACE_SMP_EXPERIMENTAL=1 MACHTRACE_TEXTCHECK=1 live_run jitall "cpus=200 rt=200" \
+MACHTRACE_TEXTCHECK=1 live_run jitall "cpus=200 rt=200" \
 	'fbt:::entry,fbt:::return { printf("x %d %s:%s\n", cpu, probefunc, probename); @n = count(); }
 END { printa("n %@d\n", @n); }' -q -x bufsize=4k --kernel "$SID" --cpus 2 -S
 rc=$?
@@ -187,7 +186,7 @@ prog='fbt::mach_msg_trap:entry /execname == "machload"/ { this->k = (timestamp >
 	printf("x %d\n", cpu); @n[cpu] = count(); @c = count(); @t = count(); @m[this->k] = max(this->k); }
 tick-10ms { printa("c %@d\n", @c); clear(@c); printa("m %d %@d\n", @m); trunc(@m); }
 END { printa("c %@d\n", @c); printa("t %@d\n", @t); printa("n%d %@d\n", @n); printa("m %d %@d\n", @m); }'
-MACHTRACE_SMP_EXPERIMENTAL=1 MACHTRACE_TEXTCHECK=1 live_run req "cpus=$R rt=$N" "$prog" -q \
+MACHTRACE_TEXTCHECK=1 live_run req "cpus=$R rt=$N" "$prog" -q \
 	--kernel "$SID" --cpus 2
 rc=$?
 no_panic live-smp-2cpu-requests-no-panic "$TMP/req.con"
@@ -230,7 +229,7 @@ done
 # answers (xcall.c); the text comes back equal to the image.  With
 # profile-997 on both CPUs' timers, ended by the workload's reboot (whose
 # hook holds the CPU with interrupts off): every timer and vector back
-MACHTRACE_LIVE_STATS=1 MACHTRACE_SMP_EXPERIMENTAL=1 MACHTRACE_TEXTCHECK=1 live_run xcall \
+MACHTRACE_LIVE_STATS=1 MACHTRACE_TEXTCHECK=1 live_run xcall \
 	"cpus=2 rt=200" 'fbt:::entry { @[cpu] = count(); } profile-997 { @p[cpu] = count(); }
 END { printa("cpu%d %@d\n", @); }' -q --kernel "$SID" --cpus 2
 rc=$?
@@ -258,7 +257,7 @@ mach_trap::mach_msg_trap:entry /execname == "machload"/ { a[tid]++; @m = count()
 mach_trap::mach_msg_trap:return /execname == "machload"/ { @r = count(); }
 mach_trap::mach_msg_trap:return /b[tid]/ { @p = count(); b[tid] = 0; }
 END { printa("m %@d\n", @m); printa("r %@d\n", @r); printa("p %@d\n", @p); printa("t %d %@d\n", @last); printa("cpu%d %@d\n", @c); }'
-MACHTRACE_SMP_EXPERIMENTAL=1 live_run dynvar "cpus=5000 rt=200 pingpong=50 threads=2" "$prog" -q \
+live_run dynvar "cpus=5000 rt=200 pingpong=50 threads=2" "$prog" -q \
 	--kernel "$SID" --cpus 2
 rc=$?
 m=$(val m "$TMP/dynvar.out")
@@ -277,7 +276,7 @@ else
 fi
 
 # -x cpu names a CPU of the guest: 1 exists on two CPUs
-MACHTRACE_SMP_EXPERIMENTAL=1 live_run xcpu "rt=20" 'BEGIN { exit(0); }' -q -x cpu=1 \
+live_run xcpu "rt=20" 'BEGIN { exit(0); }' -q -x cpu=1 \
 	--kernel "$SID" --cpus 2
 rc=$?
 if [ $rc = 0 ] && ! grep -q "no such CPU" "$TMP/xcpu.err"; then
@@ -286,34 +285,13 @@ else
 	fail live-smp-2cpu-buffer-per-cpu "exit $rc: $(head -c 300 "$TMP/xcpu.err")"
 fi
 
-# a VM of two CPUs (vm start records them): a --vm session without
-# MACHTRACE_SMP_EXPERIMENTAL is refused as a boot session is, leaving it
-# running (tests/e2e/vm_smp.sh attaches with the variable)
-VM=e2e-smp-$$
-trap '"$MACHTRACE" vm stop $VM >/dev/null 2>&1; rm -rf "$TMP"' EXIT
-if MACHTRACE_SMP_EXPERIMENTAL=1 timeout 120 "$MACHTRACE" vm start --name $VM --kernel "$SID" \
-	--cpus 2 >"$TMP/vm.out" 2>&1; then
-	timeout 60 "$MACHTRACE" --vm $VM -q \
-		-n 'BEGIN { exit(0); }' >"$TMP/vmrun.out" 2>"$TMP/vmrun.err"
-	rc=$?
-	if [ $rc != 0 ] && grep -q "tracing with more than one CPU is not supported yet" \
-	   "$TMP/vmrun.err" && "$MACHTRACE" vm list 2>/dev/null | grep -q "^$VM "; then
-		pass live-smp-2cpu-vm-attach-refused
-	else
-		fail live-smp-2cpu-vm-attach-refused "exit $rc: $(head -c 300 "$TMP/vmrun.err")"
-	fi
-	"$MACHTRACE" vm stop $VM >/dev/null 2>&1
-else
-	fail live-smp-2cpu-vm-start "$(tail -n 2 "$TMP/vm.out")"
-fi
-
 # profile-997 at its rate on every CPU, tick-N on one (DTrace's rule),
 # from each CPU's local APIC timer, and the kernel's own LAPIC timer on
 # CPU 1 (its clock) still ticking beside the blob's
 prog='profile-997 { @p[cpu] = count(); } tick-100ms { @t[cpu] = count(); }
 fbt::clock_interrupt:entry { @c[cpu] = count(); } tick-2s { exit(0); }
 END { printa("p%d %@d\n", @p); printa("t%d %@d\n", @t); printa("c%d %@d\n", @c); }'
-MACHTRACE_SMP_EXPERIMENTAL=1 MACHTRACE_TEXTCHECK=1 live_run prof "rt=20000000" "$prog" -q \
+MACHTRACE_TEXTCHECK=1 live_run prof "rt=20000000" "$prog" -q \
 	--kernel "$SID" --cpus 2
 rc=$?
 c0=$(val p0 "$TMP/prof.out"); c1=$(val p1 "$TMP/prof.out")
@@ -339,7 +317,3 @@ else
 	fail live-smp-2cpu-kernel-lapic-timer-kept "exit $rc, clock interrupts on CPU 1: ${k1:-none} in 2 s"
 fi
 
-live_run refused "rt=20" 'BEGIN { exit(0); }' -q --kernel "$SID" --cpus 2
-if grep -q "tracing with more than one CPU is not supported yet" "$TMP/refused.err"; then
-	echo "# --cpus 2 is still refused without MACHTRACE_SMP_EXPERIMENTAL=1"
-fi

@@ -63,12 +63,12 @@ phase() {	# console, phase: machload's ok= count
 core() {	# suite, kernel[, CPUs]: the -c session
 	local t=kernel-matrix-$1 o=$TMP/$1.out c=$TMP/$1.con cpus=${3:-1}
 	local words="rt=$N rpcs=$R pingpong=$S tasks=$K pages=$P threads=0" p=$prog
-	local opts=() envs=()
+	local opts=()
 	if [ "$cpus" -gt 1 ]; then
 		words="$words cpus=$W" p="$prog
-$prog_cpus" opts=(--cpus "$cpus" -x bufsize=4k) envs=(MACHTRACE_SMP_EXPERIMENTAL=1)
+$prog_cpus" opts=(--cpus "$cpus" -x bufsize=4k)
 	fi
-	env "${envs[@]}" MACHTRACE_CONSOLE_LOG="$c" timeout 240 "$MACHTRACE" --timeout 200 --kernel "$2" "${opts[@]}" -q \
+	MACHTRACE_CONSOLE_LOG="$c" timeout 240 "$MACHTRACE" --timeout 200 --kernel "$2" "${opts[@]}" -q \
 		-c "machload $words exit" -n "$p" >"$o" 2>"$TMP/$1.err"
 	local rc=$?
 	if [ $rc = 0 ] && grep -q '^dtrace: pid 1 has exited$' "$TMP/$1.err"; then

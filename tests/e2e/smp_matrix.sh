@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The kernel matrix's core (matrix_lib.sh) on sid's SMP GNU Mach with two
-# CPUs, under the developers' MACHTRACE_SMP_EXPERIMENTAL=1 (issue 28):
+# CPUs, under the developers' (issue 28):
 # every count exact against machload's report as on one CPU, machload's
 # cpus= workers giving both CPUs work, on-cpu and off-cpu balanced, and
 # each CPU's printed records plus its reported drops equal to its

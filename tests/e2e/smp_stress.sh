@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The two-CPU stress test (issue 28): every fbt entry probe with a printf
-# and a thread-local on sid's SMP GNU Mach with two CPUs, under the
-# developers' MACHTRACE_SMP_EXPERIMENTAL=1, for MACHTRACE_STRESS_SECONDS
+# and a thread-local on sid's SMP GNU Mach with two CPUs, for
+# MACHTRACE_STRESS_SECONDS
 # (10 here, 30 under `make stress`) of machload's cpus= workers, one on
 # each CPU, then exit() and detach.  Checks: the session exits 0, no
 # guest panic or debugger stop (a CPU meeting a torn instruction would
@@ -19,7 +19,7 @@ prog="fbt:::entry { self->n++; printf(\"x %d %d\\n\", cpu, self->n); @n[cpu] = c
 tick-${SECS}s { exit(0); }
 END { printa(\"n%d %@d\\n\", @n); }"
 t0=$(date +%s)
-MACHTRACE_SMP_EXPERIMENTAL=1 MACHTRACE_TEXTCHECK=1 live_run stress "cpus=20000000" "$prog" -q -x bufsize=64k \
+MACHTRACE_TEXTCHECK=1 live_run stress "cpus=20000000" "$prog" -q -x bufsize=64k \
 	--kernel "$SID" --cpus 2
 rc=$?
 echo "# smp-stress: ${SECS} s traced, $(( $(date +%s) - t0 )) s in all, exit $rc," \

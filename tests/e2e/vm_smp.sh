@@ -2,8 +2,7 @@
 # A running VM of two CPUs on sid's SMP GNU Mach (issue 28).  vm start
 # --cpus 2 without --memory takes the least RAM that kernel boots with on
 # two CPUs (512 MiB) and boots; less is an error naming that least, before
-# QEMU starts.  With MACHTRACE_SMP_EXPERIMENTAL=1 (sessions on several
-# CPUs are still refused without it): 20 --vm sessions in a row, each with
+# QEMU starts.  20 --vm sessions in a row, each with
 # 600 fbt sites in while machload runs on both CPUs, leave the kernel text
 # equal to the image after each, and so does a SIGKILLed consumer (the
 # deadman); the VM still runs its workload after them.  A missing image is
@@ -13,7 +12,6 @@ set -u
 need_live vm-smp
 need_sid_smp vm-smp
 VM_KERNEL=$SID
-export MACHTRACE_SMP_EXPERIMENTAL=1
 
 "$MACHTRACE" boot --cpus 2 --memory 256 --kernel "$SID" >"$TMP/small.out" 2>"$TMP/small.err"
 rc=$?

@@ -90,18 +90,6 @@ int mt_kernel_cpus_check(const char *kernel, unsigned cpus, char *err, size_t er
 	return rc;
 }
 
-/* the runtime's dynamic variables are not safe against racing CPUs:
-   MACHTRACE_SMP_EXPERIMENTAL lets developers try it */
-int mt_trace_cpus_check(unsigned cpus, char *err, size_t errlen)
-{
-	if (cpus <= 1 || getenv("MACHTRACE_SMP_EXPERIMENTAL"))
-		return 0;
-	mt_seterr(err, errlen, "tracing with more than one CPU is not supported yet: "
-		  "the consumer's reads of other CPUs' buffers are not yet "
-		  "switched by cross-calls; --cpus 1 traces an SMP kernel on one CPU");
-	return -1;
-}
-
 int mt_kimg_boot_check(struct mt_kimg *k, const char *blob, unsigned cpus, char *err,
 		       size_t errlen)
 {
@@ -110,7 +98,7 @@ int mt_kimg_boot_check(struct mt_kimg *k, const char *blob, unsigned cpus, char 
 	const uint8_t *code;
 	uint64_t va;
 
-	if (cpus_fit(k, cpus, err, errlen) < 0 || mt_trace_cpus_check(cpus, err, errlen) < 0)
+	if (cpus_fit(k, cpus, err, errlen) < 0)
 		return -1;
 	if (blob_hook(blob, hook, sizeof hook, err, errlen) < 0)
 		return -1;

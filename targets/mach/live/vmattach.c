@@ -212,8 +212,6 @@ int vma_setup(struct live *l, char *err, size_t errlen)
 	}
 	if (mt_vm_find(l->o.vm, l->vm, err, errlen) < 0)
 		return -1;
-	if (mt_trace_cpus_check(l->vm->cpus, err, errlen) < 0)
-		return -1;
 	l->o.cpus = l->vm->cpus;
 	l->o.kernel = l->vm->kernel;
 	for (m = l->vm->modules; *m && n < MT_USER_MAX_MODULES; n++) {
