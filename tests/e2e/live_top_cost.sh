@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# engines: both (tests/run-all.sh runs it once: its bound is the compiled engine's probe effect)
+# engines: once (its bound is the compiled engine's probe effect)
 # top's program per IPC round trip (issue 26), under MACHTRACE_ICOUNT=shift=0
 # (the guest's TSC counts its instructions, so a run repeats exactly):
 # machload's rt=2000 round trips with `machtrace top --program` against
@@ -11,7 +11,9 @@
 # llquantize() at each receive, x2.315 since compiled code's
 # top_snd[msg_addr] builds its key in the helper, without the
 # interpreter's tuple and scratch, x2.126 since compiled code computes
-# llquantize()'s bin itself; the bound is 2.2.  And the count of
+# llquantize()'s bin itself, x2.307 since compiled code's calls of the
+# runtime run on the blob's stack (36 instructions a call: a deep kernel
+# caller's 4 KiB stack overflowed under them); the bound is 2.4.  And the count of
 # messages by sender stays the same: on a serve workload, where fast
 # handoffs send for another thread, @top_tsnd summed over its intervals
 # equals a clause counting every send by args[1]'s pid and name.
@@ -37,7 +39,7 @@ if [ -z "$stock" ] || [ -z "$top" ]; then
 fi
 ratio=$(awk -v t="$top" -v s="$stock" 'BEGIN { printf "%.3f", t / s }')
 echo "figure: top's program $((top / N)) instructions per round trip, stock $((stock / N)), x$ratio"
-if awk -v r="$ratio" 'BEGIN { exit !(r <= 2.2) }'; then
+if awk -v r="$ratio" 'BEGIN { exit !(r <= 2.4) }'; then
 	pass top-cost-bound
 else
 	fail top-cost-bound "x$ratio ($((top / N)) instructions per round trip, stock $((stock / N)))"
