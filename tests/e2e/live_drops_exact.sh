@@ -47,3 +47,13 @@ fi
 live_run err "$W" 'fbt::mach_msg_trap:entry { @n = count(); trace(*(int *)8); }
 END { printa("n %@d\n", @n); }' -q -x bufsize=4k
 exact err
+
+# exit()'s own record is one like any other: in a full buffer it is
+# dropped and counted among the drops, as dtrace does (the session still
+# ends: the runtime's state says exit() ran), so its clause prints an "x"
+# line and counts too
+live_run exit "cpus=20000000" 'fbt:::entry { printf("x %d\n", arg0); @n = count(); }
+tick-1s { printf("x exit\n"); @n = count(); exit(0); }
+END { printa("n %@d\n", @n); }' -q -x bufsize=1k
+echo "# exit()'s record: $(grep -c '^x exit$' "$TMP/exit.out") printed"
+exact exit
