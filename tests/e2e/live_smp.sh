@@ -73,7 +73,7 @@ compiled=$(grep -c "^Probe .*mach_msg_trap:entry at .*: compiled" "$TMP/jit.err"
 echo "# compiled on 2 CPUs: fbt=${f:-none} mach_trap=${m:-none} cpu0 ${c0:-none} cpu1 ${c1:-none}," \
 	"interpreted firings ${i0:-none} and ${i1:-none}, $compiled probes compiled"
 if [ -n "$NOJIT" ] && [ $rc = 0 ] && compiled_ok "$compiled" 2 &&
-   [ "${c0:-x}" = "${i0:-y}" ] && [ "${c1:-x}" = "${i1:-y}" ]; then
+   [ "${i0:-0}" -ge "${c0:-1}" ] && [ "${i1:-0}" -ge "${c1:-1}" ]; then
 	pass live-smp-2cpu-jit-compiled-both-cpus
 elif [ $rc = 0 ] && compiled_ok "$compiled" 2 && [ -n "$i0" ] && [ -n "$i1" ] &&
    [ "${c0:-0}" -gt "$i0" ] && [ "${c1:-0}" -gt "$i1" ]; then
