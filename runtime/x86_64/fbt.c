@@ -531,7 +531,13 @@ void lk_sites_prepare(void)
  * (lk_int3_fire).  The jmp sites under way are those installed whose
  * first byte is int3 (a jmp site's never is otherwise).  installed is
  * set before a site's first byte changes and cleared after its last
- * (the order lk_int3_fire reads them in).
+ * (the order lk_int3_fire reads them in).  A remove writes each site's
+ * bytes once more after the last sync: QEMU's TCG may have linked a
+ * translation of the int3 that another CPU made while the first write
+ * went on, and kept it after that write's invalidation; the second
+ * write, once every CPU took the sync's interrupt (no translation under
+ * way), drops it.  Else a CPU could run that int3 after STOP gave
+ * vector 3 back (the kernel's breakpoint trap, both CPUs at one site).
  */
 static int mid_poke(const struct lk_site *s)
 {
@@ -575,10 +581,13 @@ static void sites_poke(int install)
 		struct lk_site *s = &lk.sites[i];
 		if (!s->installed)
 			continue;
+		lk_text_write(s->addr, s->orig, s->plen);	/* QEMU: see above */
 		__atomic_store_n(&s->installed, 0, __ATOMIC_RELEASE);
 		s->fast_armed = 0;
 		lk.ctl->patched--;
 	}
+	if (!install)
+		lk_xcall_sync();
 	lk_patch_done();
 }
 
