@@ -180,12 +180,12 @@ static void stop_tracing(uint32_t state)
 {
 	int me = (int)mt_plat_cpu() + 1, none = 0;
 
-	if (!lk.tracing)
-		return;
+	/* no test of lk.tracing before this: it goes to 0 before the bytes
+	   are back, and a caller must not acknowledge a stop under way */
 	if (!__atomic_compare_exchange_n(&lk.stopping, &none, me, 0, __ATOMIC_ACQUIRE,
 					 __ATOMIC_ACQUIRE)) {
 		while (none != me && __atomic_load_n(&lk.stopping, __ATOMIC_ACQUIRE))
-			lk_pause();
+			lk_xcall_poll();	/* the stopping CPU's syncs */
 		return;
 	}
 	if (!lk.tracing) {
@@ -194,6 +194,11 @@ static void stop_tracing(uint32_t state)
 	}
 	lk_apic_stop();
 	__atomic_store_n(&lk.ending, 1, __ATOMIC_RELEASE);
+	/* compiled code does not look at lk.ending: its sites go back to the
+	   general path, which lets only END fire (one CPU has no other
+	   firing to stop) */
+	if (lk.cb && lk.cb->ncpus > 1)
+		lk_fast_disarm();
 	lk_xcall_sync_long();
 	fire_special(lk.end_probe);
 	if (lk.cb)
@@ -663,8 +668,10 @@ void lk_ending(struct lk_regs *r)
 	struct lk_ctl *c = lk.ctl;
 	uint32_t cmd;
 
-	if (!lk.tracing)
+	if (!lk.tracing) {
+		stop_tracing(LK_ST_STOPPED);	/* waits out a stop under way */
 		return;
+	}
 	c->state = LK_ST_ENDING;
 	heartbeat_reset();
 	for (;;) {
@@ -672,8 +679,10 @@ void lk_ending(struct lk_regs *r)
 		if (cmd == LK_CMD_STOP || cmd == LK_CMD_RELEASE)
 			break;
 		deadman();
-		if (!lk.tracing)
+		if (!lk.tracing) {
+			stop_tracing(LK_ST_STOPPED);	/* as above */
 			return;
+		}
 		if (lk.cb->req != MT_REQ_NONE)
 			serve_request();
 		lk_pause();

@@ -338,7 +338,7 @@ void lk_fast_disarm(void)
    code now?  Not with the statistics, which only the general path counts. */
 static int can_arm(const struct lk_site *s)
 {
-	return !s->fast_armed && lk.tracing && s->installed && lk.cb &&
+	return !s->fast_armed && lk.tracing && !lk.ending && s->installed && lk.cb &&
 		lk.cb->state == MT_CB_ACTIVE && lk.cb->req == MT_REQ_NONE &&
 		!(lk.ctl->flags & LK_CTL_STATS);
 }

@@ -223,20 +223,24 @@ void lk_xcall_sync_long(void)
 	uint64_t t0 = lk_rdtsc();
 
 	while (lk_xcall(LK_XC_ALL, 0, 0) != 0 && lk_rdtsc() - t0 < lk.ctl->k.tsc_hz)
-		lk_pause();
+		lk_xcall_poll();	/* answer another CPU's sync meanwhile */
 }
 
 /* The IPI (entry.S lk_xcall_entry, IF = 0, any mode). */
 void lk_xcall_fire(struct lk_regs *r)
 {
 	uint32_t me = mt_plat_cpu();
+	/* the call's generation first: its fn, target and arg were written
+	   before it (lk_xcall), so a stale IPI never acknowledges a newer
+	   call with an older call's fn */
+	uint64_t gen = __atomic_load_n(&xc.gen, __ATOMIC_ACQUIRE);
 	void (*fn)(void *) = xc.fn;
 
 	if (me < LK_NCPU_MAX) {
 		if (fn && fn != hold && (xc.target == LK_XC_ALL || xc.target == me))
 			fn(xc.arg);
 		xc.held[me] = fn == hold ? r : 0;
-		__atomic_store_n(&xc.seen[me], xc.gen, __ATOMIC_RELEASE);
+		__atomic_store_n(&xc.seen[me], gen, __ATOMIC_RELEASE);
 		if (fn == hold)
 			hold_here(me);
 	}
