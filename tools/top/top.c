@@ -56,8 +56,9 @@
  * %1$s: the tick's period ("1s"), %2$s: the free page expression.
  * Interrupt time: the handlers of the interrupts a QEMU PC with
  * machload takes (clock, serial, keyboard).  Lock waits: a complex lock
- * (lock_read/lock_write; simple locks are empty on this uniprocessor
- * kernel) whose caller went to sleep before getting it.  IPC latency:
+ * (lock_read/lock_write; simple locks are empty on a uniprocessor
+ * kernel and spin on an SMP one, which lockstat's spin probes show)
+ * whose caller went to sleep before getting it.  IPC latency:
  * a firing's timestamp is taken at its first use, so the send's is
  * taken last (after its other clauses) and the receive's first: top's
  * own clauses at the two probes stay outside the latency it measures.
@@ -1121,8 +1122,8 @@ static const char explain_text[] =
 "  4 interrupt overhead   fbt entry->return of hardclock, comintr, kdintr (the\n"
 "                         clock, serial and keyboard handlers a QEMU PC with\n"
 "                         machload takes) / interval\n"
-"  5 lock contention      GNU Mach here is uniprocessor: simple locks compile to\n"
-"                         nothing and are never contended; complex locks\n"
+"  5 lock contention      simple locks compile to nothing on a UP kernel (on an\n"
+"                         SMP one they spin: toolkit/lockstat); complex locks\n"
 "                         (lock_read, lock_write) can make a thread sleep: waits\n"
 "                         = calls that hit sched:::sleep before returning, their\n"
 "                         time / interval\n"
