@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# engines: once (its budget is the compiled probe's cost; the interpreter firing alone is dearer)
 # A thread's life costs the tracer a bounded number of guest instructions
 # (make bench's lwp-create-count row): under -icount, machload's threads
 # phase traced by `proc:::lwp-create { @ = count(); }` minus the stock
