@@ -541,18 +541,28 @@ run_icount(const struct bl_opts *o, char *buf, size_t len)
 		o->icount ? "shift=0" : "";
 }
 
+/* s for this run: its workload, seconds, icount and kernel; a VM run
+   with icount on measures in instructions. */
+static void
+run_set_init(struct bl_opts *o, struct bl_set *s)
+{
+	char wl[128], ic[64] = "";
+
+	bl_set_init(s, run_workload(o, wl, sizeof(wl)), o->seconds,
+		    run_icount(o, ic, sizeof(ic)));
+	snprintf(s->kernel, sizeof(s->kernel), "%s", o->mach.kernel ? o->mach.kernel : "");
+	if (o->vm && ic[0])
+		o->icount = 1;
+}
+
 static int
 do_save(struct bl_opts *o)
 {
 	struct bl_set s;
-	char err[512], wl[128], ic[64];
+	char err[512];
 	int rc;
 
-	bl_set_init(&s, run_workload(o, wl, sizeof(wl)), o->seconds,
-		    run_icount(o, ic, sizeof(ic)));
-	snprintf(s.kernel, sizeof(s.kernel), "%s", o->mach.kernel ? o->mach.kernel : "");
-	if (o->vm && ic[0])
-		o->icount = 1;
+	run_set_init(o, &s);
 	if (measure(o, &s) != 0) {
 		bl_set_free(&s);
 		return MT_EXIT_ERROR;
@@ -604,7 +614,7 @@ static int
 do_compare(struct bl_opts *o, const char *dir)
 {
 	struct bl_set old, cur;
-	char err[512], svg[4300], wl[128], ic[64];
+	char err[512], svg[4300];
 	int rc, regressed;
 
 	if (bl_read(&old, o->path, err, sizeof(err)) != 0) {
@@ -621,11 +631,7 @@ do_compare(struct bl_opts *o, const char *dir)
 		bl_set_free(&old);
 		return MT_EXIT_ERROR;
 	}
-	bl_set_init(&cur, run_workload(o, wl, sizeof(wl)), o->seconds,
-		    run_icount(o, ic, sizeof(ic)));
-	snprintf(cur.kernel, sizeof(cur.kernel), "%s", o->mach.kernel ? o->mach.kernel : "");
-	if (o->vm && ic[0])
-		o->icount = 1;
+	run_set_init(o, &cur);
 	if (strcmp(old.icount, cur.icount) != 0)
 		fprintf(stderr, "machtrace: baseline: warning: %s was measured with icount "
 			"'%s', this run with '%s': latencies are not comparable\n", o->name,
