@@ -387,16 +387,22 @@ TEST(wrapped_buffer_with_padding)
 	CHECK_EQ_INT(F.st.buf.tail, F.st.buf.head);
 }
 
-TEST(cpus_merged_by_timestamp)
+/* Two CPUs, quiet, clause 0 a printf("%d\n") of one int. */
+static void setup_two_cpus_printf(void)
 {
-	int64_t v;		/* 8 bytes: put1() copies a whole slot */
-
 	setup();
 	F.opts.quiet = 1;
 	F.st.cb.ncpus = 2;
 	clause(0, 0, 1, 8);
 	action(0, MT_ACT_PRINTF, 0, 1, "%d\n");
 	rec(0, MT_REC_INT, 0, 4, MT_TI_INT, 4);
+}
+
+TEST(cpus_merged_by_timestamp)
+{
+	int64_t v;		/* 8 bytes: put1() copies a whole slot */
+
+	setup_two_cpus_printf();
 	/* CPU 0 at t=10 and t=30, CPU 1 at t=20 and t=40 */
 	for (int i = 0; i < 2; i++) {
 		v = 1 + 2 * i;
@@ -417,12 +423,7 @@ TEST(exit_keeps_other_cpus_firing)
 {
 	int64_t v = 0;
 
-	setup();
-	F.opts.quiet = 1;
-	F.st.cb.ncpus = 2;
-	clause(0, 0, 1, 8);
-	action(0, MT_ACT_PRINTF, 0, 1, "%d\n");
-	rec(0, MT_REC_INT, 0, 4, MT_TI_INT, 4);
+	setup_two_cpus_printf();
 	clause(1, 1, 1, 8);
 	action(1, MT_ACT_EXIT, 1, 1, NULL);
 	rec(1, MT_REC_INT, 0, 4, MT_TI_INT, 4);
