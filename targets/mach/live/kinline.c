@@ -80,7 +80,7 @@ static int decode(struct mt_kimg *k, const struct mt_kfunc *f, struct cinsn **ou
 		c->nofall = c->jmp || c->leaves || (cf && cf->addr == callee && cf->noreturn);
 		c->dead = in->id == X86_INS_NOP;	/* for now: a nop (mark_padding) */
 		/* as sites_insn_offsets: what cannot run out of line is no site */
-		c->ok = reloc_insn(in, LK_KERNEL_MAP_BASE + LK_RESV_PA + LK_TRAMP_OFF,
+		c->ok = reloc_insn(in, LIVE_TRAMP_VA,
 				   NULL, &ends) >= 0;
 	}
 	if (in)

@@ -95,6 +95,9 @@ unsigned sites_ret_range(struct site_set *s, struct mt_kimg *k, const struct mt_
    measure); bytes, or -1 if it cannot move; *ends when the flow does not
    fall through (jmp, call as push+jmp, ret). */
 int reloc_insn(const cs_insn *in, uint64_t va, uint8_t *out, int *ends);
+/* Where a boot session's trampolines lie: what the providers ask
+   reloc_insn() whether a displaced instruction can run there. */
+#define LIVE_TRAMP_VA	(LK_KERNEL_MAP_BASE + LK_RESV_PA + LK_TRAMP_OFF)
 
 /* ctypes.c: D declarations for the named type of ctype, malloc'd, NULL
    if unknown. */

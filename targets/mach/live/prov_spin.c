@@ -206,7 +206,7 @@ static int acquisition(const cs_insn *in, size_t i, size_t n, struct lk_uarg *u,
 		if (u->kind == LK_UA_ADDR && (writes(&in[k], u->reg) || writes(&in[k], u->idx)))
 			return -1;
 	h = at(in, n, *held);
-	return h < n && reloc_insn(&in[h], LK_KERNEL_MAP_BASE + LK_RESV_PA + LK_TRAMP_OFF,
+	return h < n && reloc_insn(&in[h], LIVE_TRAMP_VA,
 				   NULL, &ends) >= 0 ? 1 : -1;
 }
 
@@ -252,8 +252,7 @@ static int scan(struct live *l, csh cs, const struct mt_kfunc *f, struct spin *s
 		if (a <= 0)
 			continue;
 		rc = push(s, f, held, 0, &u);
-		if (rc == 0 && w.kind && reloc_insn(&in[spin], LK_KERNEL_MAP_BASE + LK_RESV_PA +
-						    LK_TRAMP_OFF, NULL, &ends) >= 0)
+		if (rc == 0 && w.kind && reloc_insn(&in[spin], LIVE_TRAMP_VA, NULL, &ends) >= 0)
 			rc = push(s, f, in[spin].address, 1, &w);
 		else if (rc == 0 && !s->missed[1]++)
 			s->miss_at[1] = in[spin].address;

@@ -169,7 +169,7 @@ int sites_insn_offsets(struct mt_kimg *k, const struct mt_kfunc *f, uint32_t *of
 	while (in && left && n < max && cs_disasm_iter(cs, &code, &left, &a, in)) {
 		/* the int3 site's test (sites.c int3_entry): what cannot run
 		   out of line is no probe, so -l lists only what enables */
-		if (reloc_insn(in, LK_KERNEL_MAP_BASE + LK_RESV_PA + LK_TRAMP_OFF,
+		if (reloc_insn(in, LIVE_TRAMP_VA,
 			       NULL, &ends) < 0)
 			continue;
 		offs[n++] = (uint32_t)(in->address - f->addr);

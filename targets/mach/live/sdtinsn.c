@@ -309,7 +309,7 @@ static int counter_sites(struct live *l, struct lprobe *p, const struct mt_kfunc
 	while (in && rc == 0 && left && cs_disasm_iter(cs, &code, &left, &a, in)) {
 		int32_t inc = counter_inc(in, caddr);
 		struct sdt_loc *v;
-		if (!inc || reloc_insn(in, LK_KERNEL_MAP_BASE + LK_RESV_PA + LK_TRAMP_OFF,
+		if (!inc || reloc_insn(in, LIVE_TRAMP_VA,
 				       NULL, &ends) < 0)
 			continue;
 		if (!(v = realloc(p->locs, (p->nlocs + 1) * sizeof *v))) {
