@@ -48,6 +48,7 @@ struct lk_glob {
 	int ending;			/* stopping: only END fires (stop_tracing) */
 	int attached;			/* the host put the tick hook in (attach mode) */
 	uint32_t go_waits;		/* attach: ticks GO waited (patch_unsafe) */
+	uint32_t in_attach;		/* attach: a CPU is in attach_tick */
 	uint32_t begin_probe, end_probe;	/* image probe index + 1 */
 	uint32_t req_done;		/* CPUs that served the host's request */
 	/* lk_jit_execname's copy, per CPU */
