@@ -388,14 +388,17 @@ agg_snapshot(struct mt_consumer *c)
 			const struct mt_aggent *ae = (const void *)(base + off);
 			const struct mt_agg *a = agg_of(c, ae->aggid);
 			const uint8_t *key;
+			uint32_t gen;
 
 			if (a == NULL)
 				break;
 			key = base + off + sizeof(*ae);
-			if (agg_add(c, ae->aggid,
-				    key_canon(c, ae->aggid, key + 8),
-				    (const int64_t *)(key + a->keysize),
-				    ae->gen) != 0)
+			/* gen 0: made, its first update under way on its
+			   CPU (runtime/agg.c update()): not an entry yet */
+			gen = __atomic_load_n(&ae->gen, __ATOMIC_ACQUIRE);
+			if (gen != 0 &&
+			    agg_add(c, ae->aggid, key_canon(c, ae->aggid, key + 8),
+				    (const int64_t *)(key + a->keysize), gen) != 0)
 				return -1;
 			off += sizeof(*ae) + a->keysize + 8ULL * a->nvals;
 		}

@@ -500,7 +500,6 @@ static void agg_update(struct jit *j, const struct mt_agg *a)
 	struct x_mem val = { X_RAX, vo, MT_JR_AGGDATA, 0 };
 	uint32_t skip = jit_label_new(b);
 
-	x_inc_m(b, 4, (struct x_mem){ X_RAX, -1 + ENT_GEN, MT_JR_AGGDATA, 0 });
 	switch (a->func) {
 	case MT_AGG_COUNT:
 		x_inc_m(b, 8, val);
@@ -548,7 +547,9 @@ static void agg_update(struct jit *j, const struct mt_agg *a)
 		break;
 	}
 	}
+	/* gen after the values: runtime/agg.c update()'s rule */
 	jit_label_here(b, skip);
+	x_inc_m(b, 4, (struct x_mem){ X_RAX, -1 + ENT_GEN, MT_JR_AGGDATA, 0 });
 }
 
 /*

@@ -34,9 +34,18 @@ static inline void add64(int64_t *p, int64_t v)
 	*p = (int64_t)((uint64_t)*p + (uint64_t)v);
 }
 
+/*
+ * An entry is made with gen 0 and published (mt_aggbuf.used) before its
+ * first update; every update bumps gen after the values, so that a
+ * consumer's snapshot on another CPU skips an entry with gen 0 instead
+ * of showing its initial values (max()'s INT64_MIN).  Compiled code does
+ * the same (jit/probe.c agg_update).
+ */
 static void update(const struct mt_agg *a, int64_t *vals, int64_t v,
 		   int64_t incr)
 {
+	struct mt_aggent *e = (struct mt_aggent *)((uint8_t *)vals - a->keysize) - 1;
+
 	switch (a->func) {
 	case MT_AGG_COUNT:
 		add64(&vals[0], 1);
@@ -73,6 +82,7 @@ static void update(const struct mt_agg *a, int64_t *vals, int64_t v,
 		add64(&vals[mt_agg_bucket(a, v)], incr);
 		break;
 	}
+	__atomic_store_n(&e->gen, e->gen + 1, __ATOMIC_RELEASE);
 }
 
 /*
@@ -234,10 +244,8 @@ static int64_t *lookup(struct rt *rt, uint32_t cpu, const struct mt_agg *a,
 	for (uint32_t o = *head; o; o = e->next) {
 		e = (struct mt_aggent *)(data + o - 1);
 		if (e->hash == hash && e->aggid == *(const uint32_t *)key &&
-		    key_eq((const uint8_t *)(e + 1), key, ks)) {
-			e->gen++;
+		    key_eq((const uint8_t *)(e + 1), key, ks))
 			return (int64_t *)((uint8_t *)(e + 1) + a->keysize);
-		}
 	}
 	if (ab->used + sz > ab->size || ab->used + sz > 0xffffffffu) {
 		rt->cpustat[cpu].aggdrops++;
@@ -246,7 +254,7 @@ static int64_t *lookup(struct rt *rt, uint32_t cpu, const struct mt_agg *a,
 	e = (struct mt_aggent *)(data + ab->used);
 	e->hash = hash;
 	e->aggid = *(const uint32_t *)key;
-	e->gen = 1;
+	e->gen = 0;
 	rt_memset(e + 1, 0, a->keysize);
 	for (uint32_t s = 0; s < ks->n; s++)
 		rt_memcpy((uint8_t *)(e + 1) + ks->off[s], key + ks->off[s], ks->len[s]);
@@ -275,7 +283,6 @@ int64_t *rt_agg_keyless(struct rt *rt, uint32_t cpu, uint32_t aggid)
 
 	if (o) {
 		e = (struct mt_aggent *)(c->aggdata + o - 1);
-		e->gen++;
 		return (int64_t *)((uint8_t *)(e + 1) + 8);
 	}
 	vals = lookup(rt, cpu, a, (const uint8_t *)&key, &ks);
@@ -316,7 +323,6 @@ static void keyless(struct rt_mstate *ms, const struct mt_action *act,
 						   inline on the interpreter's path */
 		struct mt_aggent *e = (struct mt_aggent *)(ms->c->aggdata +
 			ms->c->aggent[act->arg - 1] - 1);
-		e->gen++;
 		vals = (int64_t *)((uint8_t *)(e + 1) + 8);
 	} else {
 		vals = rt_agg_keyless(ms->rt, ms->cpu, (uint32_t)act->arg);
@@ -393,7 +399,6 @@ void rt_agg_update_entry(struct rt_mstate *ms, const struct mt_action *act, uint
 	e = (struct mt_aggent *)(ms->c->aggdata + off1 - 1);
 	if (e->aggid != act->arg || agg_values(ms, act, &v, &incr) != 0)
 		return;
-	e->gen++;
 	update(a, (int64_t *)((uint8_t *)(e + 1) + a->keysize), v, incr);
 }
 

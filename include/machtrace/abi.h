@@ -28,7 +28,7 @@
 
 #include <stdint.h>
 
-#define MT_ABI_VERSION		8
+#define MT_ABI_VERSION		9
 #define MT_IMAGE_MAGIC		0x4d54494du	/* "MTIM" */
 
 /* ------------------------------------------------------------------------
@@ -653,7 +653,9 @@ struct mt_aggent {
 	uint32_t next;			/* [k] offset of the next entry in the bucket + 1 */
 	uint32_t hash;			/* [k] when the entry is made */
 	uint32_t aggid;			/* [k] when the entry is made */
-	uint32_t gen;			/* [k] bumped on every update (snapshots) */
+	uint32_t gen;			/* [k] 0 when made, bumped after the values
+					   by every update: a snapshot skips gen 0
+					   (made, first update under way) */
 };
 
 struct mt_aggbuf {

@@ -258,6 +258,22 @@ TEST(exit_printout_sorted_by_value)
  * bits like the runtime's values, with no signed overflow (the sanitizer
  * pass of make check runs this).
  */
+/* An entry of gen 0 is made but not yet updated on its CPU (runtime/agg.c
+   update()): max()'s INT64_MIN is not a value, the entry is left out. */
+TEST(entry_before_first_update_left_out)
+{
+	int64_t v1 = 7, v2 = INT64_MIN;
+
+	setup();
+	F.opts.quiet = 1;
+	one_agg(MT_AGG_MAX, 1);
+	aggput(1, 1, &v1, 1);
+	aggput(1, 2, &v2, 1);
+	((struct mt_aggent *)(F.st.aggdata + F.st.ab.used - 40))->gen = 0;
+	CHECK_EQ_STR(run(), "\n"
+		     "        1                7\n");
+}
+
 TEST(merged_sum_wraps)
 {
 	int64_t v1 = INT64_MAX, v2 = 1;

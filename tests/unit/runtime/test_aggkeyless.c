@@ -3,7 +3,8 @@
  * rt_agg_update: the API generated code updates them through): sum, min,
  * max, avg, quantize and lquantize land in the one entry the interpreter
  * uses, min/max start from their identities, a full buffer is a drop, and
- * after a truncation the moved entry is found again, not made twice.
+ * after a truncation the moved entry is found again, not made twice, and
+ * an entry's gen stays 0 until its first update.
  */
 #include "../mt_test.h"
 #include "tests/lib/rtimg.h"
@@ -142,6 +143,28 @@ TEST(found_again_after_trunc)
 	CHECK_EQ_INT(v[0], 3);
 	CHECK(rt_aggvals(&R, a, 0, 0) == v);
 	CHECK_EQ_INT(used(), sizeof(struct mt_aggent) + 8 + 8);
+	rt_stop(&R);
+}
+
+/* An entry is published before its first update with gen 0 (a snapshot
+   skips it: consumer/agg.c); each update bumps gen after the values. */
+TEST(gen_zero_until_first_update)
+{
+	uint32_t id = setup(MT_AGG_MAX, 1, 0, 0, 0, 4096);
+	struct rt *rt = rt_get(R.cb);
+	int64_t *v = rt_agg_keyless(rt, 0, id);
+	const struct mt_aggent *e;
+
+	CHECK(v != NULL);
+	e = (const struct mt_aggent *)((const uint8_t *)v - 8) - 1;
+	CHECK_EQ_INT(v[0], INT64_MIN);
+	CHECK_EQ_INT(e->gen, 0);
+	rt_agg_update(rt, id, v, -3, 1);
+	CHECK_EQ_INT(v[0], -3);
+	CHECK_EQ_INT(e->gen, 1);
+	rt_fire(&R, 0, 2);
+	CHECK_EQ_INT(v[0], 2);
+	CHECK_EQ_INT(e->gen, 2);
 	rt_stop(&R);
 }
 
