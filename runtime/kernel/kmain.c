@@ -120,11 +120,17 @@ static int init_runtime(void)
 		fail(0);
 		return -1;
 	}
+	/* several CPUs are patched only with cross-call syncs */
+	if (lk_xcall_start() != 0) {
+		fail("several CPUs, but no local APIC mapping or free interrupt vector "
+		     "for cross-calls: patching would not be safe");
+		return -1;
+	}
 	if (lk_idt_hook() != 0) {
+		lk_xcall_stop();
 		fail("vector 3 is not an interrupt or trap gate");
 		return -1;
 	}
-	lk_xcall_start();
 	return 0;
 }
 

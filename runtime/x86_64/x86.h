@@ -119,7 +119,7 @@ void lk_apic_ipi(uint64_t base, uint32_t how, uint32_t dest, uint32_t vec);
 uint64_t lk_apic_kernel_regs(void);
 /* xcall.c: cross-calls */
 #define LK_XC_ALL	0xffffffffu
-void lk_xcall_start(void);
+int lk_xcall_start(void);
 void lk_xcall_stop(void);
 void lk_xcall_online(void);
 int lk_xcall(uint32_t cpu, void (*fn)(void *), void *arg);

@@ -47,18 +47,23 @@ static struct {
 	struct lk_regs *volatile held[LK_NCPU_MAX];
 } xc;
 
-void lk_xcall_start(void)
+int lk_xcall_start(void)
 {
 	struct lk_ctl *c = lk.ctl;
 
 	c->xcall_vec = c->xcall_cpus = 0;
-	if (c->k.ncpus < 2 || xc.vec || !(xc.base = lk_apic_kernel_regs()))
-		return;
-	for (uint32_t i = 0; i < LK_NCPU_MAX; i++)
-		xc.online[i] = 0;
-	if (!(xc.vec = lk_idt_take((uint64_t)lk_xcall_entry)))
-		return;
+	if (c->k.ncpus < 2)
+		return 0;
+	if (!xc.vec) {
+		if (!(xc.base = lk_apic_kernel_regs()))
+			return -1;
+		for (uint32_t i = 0; i < LK_NCPU_MAX; i++)
+			xc.online[i] = 0;
+		if (!(xc.vec = lk_idt_take((uint64_t)lk_xcall_entry)))
+			return -1;
+	}
 	c->xcall_vec = xc.vec;
+	return 0;
 }
 
 /* The hold's function: a marker, hold_here does the waiting. */
