@@ -26,6 +26,7 @@ static const char *const allowed[] = {
 	"and", "or", "xor", "cmp", "test", "inc", "imul", "shl", "shr", "sar", "not",
 	"neg", "bsr", "div", "idiv", "mul", "shrd", "rdtsc", "cqo", "jmp", "je", "jne", "ja",
 	"jae", "jb", "jbe", "jg", "jge", "jl", "jle", "js", "jns", "call", "ret",
+	"lock inc",
 };
 
 static int is_allowed(const char *m)

@@ -8,7 +8,7 @@
  *     restore everything, jmp to the site's ordinary trampoline)
  *   each clause: predicate; actions (aggregations updated in place,
  *     records written straight into the principal buffer)
- *   nfirings++; restore; popfq; then the site's continuation (an entry:
+ *   nfirings++ (locked: every CPU's); restore; popfq; then the site's continuation (an entry:
  *     the displaced instructions the caller appends; a return: ret)
  *
  * The fallback is only taken before the first side effect (the guards),
@@ -1241,7 +1241,7 @@ int mt_jit_probe(const struct mt_image *img, uint32_t pi, const struct jit_opts 
 			jit_buf_free(b);
 			return b->err ? -1 : 0;
 		}
-		x_inc_abs(b, 8, MT_JR_CB, 0, CB_FIELD(nfirings));
+		x_lock_inc_abs(b, 8, MT_JR_CB, 0, CB_FIELD(nfirings));
 	}
 	epilogue(&j, exit);
 	if (jit_buf_finish(b) < 0) {

@@ -456,7 +456,7 @@ void mt_rt_probe(struct mt_cb *cb, uint32_t pi, const struct mt_pctx *ctx)
 	   platform serves each CPU's data on that CPU */
 	if (cb->req != MT_REQ_NONE && rt->ncpus == 1)
 		mt_rt_service(cb);
-	cb->nfirings++;
+	__atomic_add_fetch(&cb->nfirings, 1, __ATOMIC_RELAXED);	/* every CPU's */
 	fire(rt, cpu, pi, ctx, 0);
 	if (rt->ncpus > 1)
 		rt_epoch_exit(c);

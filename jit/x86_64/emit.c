@@ -365,6 +365,13 @@ void x_inc_abs(struct jit_buf *b, int size, uint16_t kind, uint32_t arg, int32_t
 	modrm_abs(b, 0, kind, arg, addend);
 }
 
+/* The same, locked: a counter every CPU adds to. */
+void x_lock_inc_abs(struct jit_buf *b, int size, uint16_t kind, uint32_t arg, int32_t addend)
+{
+	x_byte(b, 0xf0);
+	x_inc_abs(b, size, kind, arg, addend);
+}
+
 void x_cmp_abs_imm(struct jit_buf *b, int size, uint16_t kind, uint32_t arg,
 		   int32_t addend, int32_t imm)
 {

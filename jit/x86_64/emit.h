@@ -113,6 +113,7 @@ void x_load_abs(struct jit_buf *b, int size, enum jreg dst, uint16_t kind,
 void x_store_abs(struct jit_buf *b, int size, enum jreg src, uint16_t kind,
 		 uint32_t arg, int32_t addend);
 void x_inc_abs(struct jit_buf *b, int size, uint16_t kind, uint32_t arg, int32_t addend);
+void x_lock_inc_abs(struct jit_buf *b, int size, uint16_t kind, uint32_t arg, int32_t addend);
 void x_cmp_abs_imm(struct jit_buf *b, int size, uint16_t kind, uint32_t arg,
 		   int32_t addend, int32_t imm);
 /* op dst, [abs] (64-bit) */

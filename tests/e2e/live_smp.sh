@@ -8,7 +8,8 @@
 # with every fbt probe enabled (compiled, an aggregation keyed by cpu), compiled probes run on both CPUs (each
 # CPU its own copy: its cpu, buffer and aggregations; exact counts),
 # text patching synced by cross-calls answered by both CPUs, a[tid]
-# counts exact with both CPUs firing, the host's clear() and trunc()
+# counts exact with both CPUs firing, the own-cost line's firing count
+# exact, the host's clear() and trunc()
 # requests served on each CPU by a cross-call with exact counts, -x
 # cpu=1 accepted, profile-997 at its
 # rate on both CPUs, tick-N on one, and the kernel's own LAPIC timer
@@ -46,6 +47,22 @@ if [ $rc = 0 ] && [ "${f:-0}" -ge $((2 * N + 2 * P)) ] && [ "$f" = "${m:-x}" ]; 
 	pass live-smp-2cpu-mach_msg_trap
 else
 	fail live-smp-2cpu-mach_msg_trap "exit $rc, fbt ${f:-none}, mach_trap ${m:-none} (want equal, >= $((2 * N + 2 * P))): $(head -c 300 "$TMP/two.err")"
+fi
+
+# the tracer's own-cost line counts every CPU's firings, none lost to
+# two CPUs adding at once (a locked add): every mach_msg_trap entry and END
+MACHTRACE_PROBE_COST=1 live_run cost "cpus=2000 rt=0" \
+	'fbt::mach_msg_trap:entry { @f = count(); } END { printa("f %@d\n", @f); }' \
+	-q --kernel "$SID" --cpus 2
+rc=$?
+f=$(val f "$TMP/cost.out")
+fires=$(sed -n "s/^machtrace: the tracer's own cost: .* ms in probe context, \([0-9]*\) probe firings: .*/\1/p" \
+	"$TMP/cost.err")
+echo "# own-cost firings ${fires:-none}, fbt count ${f:-none} (+1 END)"
+if [ $rc = 0 ] && [ "${f:-0}" -ge 4000 ] && [ "${fires:-0}" = "$(( ${f:-0} + 1 ))" ]; then
+	pass live-smp-2cpu-own-cost-firings-exact
+else
+	fail live-smp-2cpu-own-cost-firings-exact "exit $rc, firings ${fires:-none}, count ${f:-none}: $(head -c 300 "$TMP/cost.err")"
 fi
 
 # compiled probes on both CPUs: machload's cpus=N workers make N round
