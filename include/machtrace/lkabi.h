@@ -54,7 +54,7 @@
 
 /* ---- blob header: the first bytes of the blob module ---- */
 #define LK_BLOB_MAGIC		0x4c42544du	/* "MTBL" */
-#define LK_BLOB_VERSION		31
+#define LK_BLOB_VERSION		32
 #define LK_BLOB_HDR_REST	160	/* bytes after hook_name (shim's part) */
 /* A jmp trampoline: "push $site_index; jmp lk_fbt_entry" (10 bytes), then
    the relocated displaced instructions and a jmp back. */
@@ -63,6 +63,11 @@
 #define LK_VEC_FBT_ENTRY	(72 + LK_BLOB_HDR_REST)
 #define LK_VEC_FBT_RET		(72 + LK_BLOB_HDR_REST + 8)
 #define LK_VEC_JIT_DISPATCH	(72 + LK_BLOB_HDR_REST + 16)
+/* [h] after the vectors, 8 bytes: the kernel's cpu_id_lut (0: one CPU),
+   written before any hook of a session can run, because the entry code
+   picks each CPU's stack by it (entry.S CPU_INDEX): with 0 on an SMP
+   kernel every CPU would take CPU 0's stack */
+#define LK_VEC_CPU_LUT		(72 + LK_BLOB_HDR_REST + 24)
 #define LK_STACK_SIZE		16384	/* the blob's own stack, one per CPU */
 #define LK_NCPU_MAX		8	/* CPUs with a blob stack (Debian's NCPUS) */
 

@@ -48,7 +48,6 @@ struct lk_glob {
 	int ending;			/* stopping: only END fires (stop_tracing) */
 	int attached;			/* the host put the tick hook in (attach mode) */
 	uint32_t go_waits;		/* attach: ticks GO waited (patch_unsafe) */
-	uint32_t in_attach;		/* attach: a CPU is in attach_tick */
 	uint32_t begin_probe, end_probe;	/* image probe index + 1 */
 	uint32_t req_done;		/* CPUs that served the host's request */
 	/* lk_jit_execname's copy, per CPU */
@@ -84,7 +83,7 @@ _Static_assert(__builtin_offsetof(struct lk_glob, vt_probe) ==
 extern struct lk_glob lk;
 /* An SMP kernel's cpu_id_lut (0: CPU 0 always), for entry.S's choice of
    the CPU's blob stack; set at INIT. */
-extern uint64_t lk_cpu_lut;
+extern volatile uint64_t lk_cpu_lut;	/* [h] at LK_VEC_CPU_LUT (entry.S) */
 
 #define LK_KVA(pa)	((pa) + LK_KERNEL_MAP_BASE)
 

@@ -77,7 +77,6 @@ static int init_runtime(void)
 
 	lk.area_va = lk.resv_va + LK_AREA_OFF;
 	lk.area_end = lk.resv_end;
-	lk_cpu_lut = c->k.ncpus > 1 ? c->k.cpu_id_lut : 0;
 	if (c->area_size == 0 || c->image_off < c->area_size ||
 	    lk.area_va + c->image_off >= lk.area_end) {
 		fail("runtime area does not fit the reserved region");
@@ -629,12 +628,6 @@ void lk_tick(struct lk_regs *r)
 	struct lk_ctl *c = lk.ctl;
 
 	c->ticks_seen++;
-	/* attach mode's first INIT on a fresh VM: until init_runtime sets
-	   the CPU table every CPU would take itself for CPU 0, and both
-	   would run INIT at once; the host wrote the table before INIT */
-	if (c->attach && !lk.tracing && c->k.ncpus > 1 &&
-	    __atomic_load_n(&c->cmd, __ATOMIC_ACQUIRE) == LK_CMD_INIT)
-		lk_cpu_lut = c->k.cpu_id_lut;
 	lk_xcall_online();
 	/* clock_interrupt(usec, usermode, basepri, pc) */
 	if (r->rsi || r->rcx < c->idle_lo || r->rcx >= c->idle_hi)
@@ -652,11 +645,8 @@ void lk_tick(struct lk_regs *r)
 		return;
 	}
 	if (!lk.tracing) {
-		/* one CPU at a time, should two still both be "CPU 0" */
-		if (c->attach && !__atomic_exchange_n(&lk.in_attach, 1, __ATOMIC_ACQUIRE)) {
+		if (c->attach)
 			attach_tick(r);
-			__atomic_store_n(&lk.in_attach, 0, __ATOMIC_RELEASE);
-		}
 		return;
 	}
 	deadman();

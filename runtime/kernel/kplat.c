@@ -117,7 +117,6 @@ uint64_t mt_plat_walltime(void)
 	return lk.ctl->k.boot_walltime_ns + lk_ns(lk_rdtsc());
 }
 
-uint64_t lk_cpu_lut;
 
 /*
  * The kernel's number of the current CPU: an SMP kernel's cpu_id_lut[] at

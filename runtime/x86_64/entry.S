@@ -62,8 +62,9 @@
 
 /*
  * rax = the kernel's number of the current CPU: lk_cpu_lut (an SMP
- * kernel's cpu_id_lut, 0 on a UP kernel: CPU 0) at CPUID's initial APIC
- * ID; `beyond` for one not below LK_NCPU_MAX.  Clobbers rbx, rcx, rdx.
+ * kernel's cpu_id_lut, written by the host before the session's first
+ * hook; 0 on a UP kernel: CPU 0) at CPUID's initial APIC ID; `beyond`
+ * for one not below LK_NCPU_MAX.  Clobbers rbx, rcx, rdx.
  */
 	.macro CPU_INDEX beyond
 	xor	%eax, %eax
@@ -85,7 +86,8 @@
  * Onto the blob's own stack of this CPU: kernel stacks are small (one
  * 4 KiB page on Debian's kernels) and the runtime needs a few KiB.
  * Interrupts are off, so a CPU's stack is its own; a nested entry (an
- * NMI path hitting a probe) stays on its current stack.  The CPU is the
+ * NMI path hitting a probe), or a CPU finding its stack taken, stays on
+ * its current stack.  The CPU is the
  * kernel's number (CPU_INDEX), computed here without a push (from user
  * mode the stack is the thread's pcb->iss); one beyond LK_NCPU_MAX takes
  * CPU 0's.  rbx = the old rsp, r12 = the on-stack flag to clear (0: none)
@@ -97,9 +99,10 @@
 	xor	%r12d, %r12d
 	lea	lk_on_stack(%rip), %rcx
 	lea	(%rcx,%rax,4), %rcx
-	cmpl	$0, (%rcx)
-	jne	91f
-	movl	$1, (%rcx)
+	mov	$1, %edx
+	xchg	%edx, (%rcx)		/* atomic: two CPUs never share it */
+	test	%edx, %edx
+	jnz	91f
 	mov	%rcx, %r12
 	add	$1, %rax
 	imul	$LK_STACK_SIZE, %rax
@@ -147,6 +150,10 @@ lk_vectors:
 	.balign	8, 0xcc
 	jmp	lk_jit_dispatch		/* LK_VEC_JIT_DISPATCH */
 	.balign	8, 0xcc
+	.org	LK_VEC_CPU_LUT		/* from the header's start; never backwards */
+	.globl	lk_cpu_lut		/* the host writes it */
+lk_cpu_lut:
+	.quad	0
 
 	.globl lk_fbt_entry
 lk_fbt_entry:

@@ -271,7 +271,10 @@ static int live_attach(struct mt_target *t, const struct mt_image *img)
 		while (guest_run(l, 100))
 			;
 	}
-	/* everything into the region, then INIT */
+	/* everything into the region, then INIT; the CPU table first: on
+	   an SMP kernel the blob's entry code picks each CPU's stack by it
+	   from the first hook on (the tick hook of an attach) */
+	*(volatile uint64_t *)region(l, LK_VEC_CPU_LUT) = c.k.ncpus > 1 ? c.k.cpu_id_lut : 0;
 	put_region(l, LK_SITES_OFF, l->ss.sites, l->ss.nsites * sizeof *l->ss.sites);
 	put_region(l, LK_TRAMP_OFF, l->ss.tramp, l->ss.tramp_used);
 	put_region(l, LK_USITES_OFF, l->us, l->nus * sizeof *l->us);
