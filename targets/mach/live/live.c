@@ -236,6 +236,7 @@ static int live_attach(struct mt_target *t, const struct mt_image *img)
 	struct live *l = t->priv;
 	struct lk_ctl c;
 	uint64_t area, image_off, need;
+	const char *early_ms;
 
 	live_detach(t);
 	area = mt_rt_size(img);
@@ -301,11 +302,21 @@ static int live_attach(struct mt_target *t, const struct mt_image *img)
 	idle_range(l);
 	if (l->o.text_check)
 		idt_save(l);
-	send(l, LK_CMD_INIT);
+	/* test hook (tests/e2e/vm_smp.sh): the tick hook in first, INIT
+	   after ms of clock ticks through it on every CPU */
+	early_ms = l->vm ? getenv("MACHTRACE_TEST_TICKS_BEFORE_INIT") : NULL;
+	if (early_ms && !*early_ms)
+		early_ms = NULL;
+	if (!early_ms)
+		send(l, LK_CMD_INIT);
 	if (l->vm) {
 		if (vma_hook(t) < 0)
 			goto fail;
 		l->vm_hooked = 1;
+	}
+	if (early_ms) {
+		usleep((useconds_t)atoi(early_ms) * 1000);
+		send(l, LK_CMD_INIT);
 	}
 	if (wait_for(l, acked_init, WAIT_CMD_MS) < 0) {
 		live_err(t, "the runtime in the kernel did not answer%s%s",
