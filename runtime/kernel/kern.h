@@ -82,8 +82,9 @@ _Static_assert(__builtin_offsetof(struct lk_glob, vt_probe) ==
 	       "the clock compiled code writes (MT_JR_PLAT_VCLOCK)");
 extern struct lk_glob lk;
 /* An SMP kernel's cpu_id_lut (0: CPU 0 always), for entry.S's choice of
-   the CPU's blob stack; set at INIT. */
-extern volatile uint64_t lk_cpu_lut;	/* [h] at LK_VEC_CPU_LUT (entry.S) */
+   the CPU's blob stack: at LK_VEC_CPU_LUT, written by the host before a
+   session's first hook. */
+extern volatile uint64_t lk_cpu_lut;
 
 #define LK_KVA(pa)	((pa) + LK_KERNEL_MAP_BASE)
 

@@ -117,7 +117,6 @@ uint64_t mt_plat_walltime(void)
 	return lk.ctl->k.boot_walltime_ns + lk_ns(lk_rdtsc());
 }
 
-
 /*
  * The kernel's number of the current CPU: an SMP kernel's cpu_id_lut[] at
  * the CPU's initial APIC ID (CPUID leaf 1, EBX bits 31-24), as its
