@@ -262,13 +262,13 @@ static uint32_t kfn_of(uint64_t th)
  */
 static void thr_clear(void)
 {
-	uint32_t n = lk.ctl->k.ncpus;
+	uint32_t n = lk.ctl->k.ncpus ? lk.ctl->k.ncpus : 1;
 
 	/* only the kernel's CPUs' memos are used (mt_plat_cpu, thr_memo):
 	   each thread's end comes here, a sweep of all LK_NCPU_MAX cost a
 	   uniprocessor ~950 instructions a thread */
-	if (n == 0 || n > LK_NCPU_MAX)
-		n = n ? LK_NCPU_MAX : 1;
+	if (n > LK_NCPU_MAX)
+		n = LK_NCPU_MAX;
 	for (uint32_t c = 0; c < n; c++)
 		for (uint32_t i = 0; i < LK_THR_CACHE; i++)
 			lk.thr[c][i].th = 0;
